@@ -1,0 +1,38 @@
+# Two commands do all set-up on a fresh machine: `make run` and `make test`.
+PY ?= python3
+VENV ?= .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+EXTRAS ?= dev,web
+
+.PHONY: run test lint typecheck bench install clean test-long
+
+$(STAMP): pyproject.toml
+	$(PY) -m venv $(VENV)
+	$(BIN)/pip install -q --upgrade pip
+	$(BIN)/pip install -q -e ".[$(EXTRAS)]"
+	touch $(STAMP)
+
+install: $(STAMP)
+
+run: $(STAMP)
+	$(BIN)/kardinal selfplay --players 4 --seed 1 --show
+
+lint: $(STAMP)
+	$(BIN)/ruff check kardinal tests
+	$(BIN)/ruff format --check kardinal tests
+
+typecheck: $(STAMP)
+	$(BIN)/mypy
+
+test: $(STAMP) lint typecheck
+	$(BIN)/pytest -q kardinal tests
+
+test-long: $(STAMP)
+	KARDINAL_LONG=1 $(BIN)/pytest -q kardinal tests
+
+bench: $(STAMP)
+	$(BIN)/kardinal bench
+
+clean:
+	rm -rf $(VENV) build *.egg-info

@@ -1,0 +1,44 @@
+"""Benchmark: complete random games per second, single process (not part of the tests)."""
+
+from __future__ import annotations
+
+import cProfile
+import pstats
+import random
+import statistics
+import time
+
+from .state import new_game
+
+
+def random_games(players: int, games: int, seed: int) -> tuple[float, int]:
+    """Play ``games`` random games (moves from legal_moves, each checked); seconds and decisions."""
+    decisions = 0
+    t0 = time.perf_counter()
+    for g in range(games):
+        s = new_game(players, seed=seed + g, history=False)
+        rng = random.Random(seed + g)
+        while not s.is_over:
+            s.play(rng.choice(s.legal_moves()))
+            decisions += 1
+    return time.perf_counter() - t0, decisions
+
+
+def run_bench(games: int = 300, seed: int = 1, profile: bool = False, repeats: int = 3) -> None:
+    print(f"random games, moves from legal_moves and checked by play; median of {repeats} runs of {games} games")
+    print(f"{'players':>7} {'games/s':>9} {'decisions/s':>12} {'decisions/game':>15}")
+    for n in (3, 4, 5):
+        rates = []
+        dec = 0
+        for _ in range(repeats):
+            dt, dec = random_games(n, games, seed)
+            rates.append((games / dt, dec / dt))
+        gps = statistics.median(r[0] for r in rates)
+        dps = statistics.median(r[1] for r in rates)
+        print(f"{n:>7} {gps:>9.0f} {dps:>12.0f} {dec / games:>15.1f}")
+    if profile:
+        prof = cProfile.Profile()
+        prof.enable()
+        random_games(4, games, seed)
+        prof.disable()
+        pstats.Stats(prof).sort_stats("tottime").print_stats(12)

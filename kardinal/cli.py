@@ -1,0 +1,151 @@
+"""The ``kardinal`` command line."""
+
+from __future__ import annotations
+
+import json
+import random
+import sys
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from .board import Board, BoardError, get_board
+from .record import IllegalAction, RecordError, load_record, read_json, record_of, replay, score_position
+from .state import State, new_game
+
+app = typer.Typer(
+    add_completion=False,
+    no_args_is_help=True,
+    help="Kardinal & König (Web of Power): rules engine, bots and clients.",
+    pretty_exceptions_enable=False,
+)
+
+BoardOpt = Annotated[str | None, typer.Option("--board", help="A board file (TOML) instead of the standard board.")]
+
+
+def _board(name: str | None) -> Board:
+    try:
+        return get_board(name)
+    except BoardError as e:
+        typer.echo(f"error: {e}", err=True)
+        raise typer.Exit(2) from None
+
+
+@app.command()
+def board(board: BoardOpt = None) -> None:
+    """Print the board: countries, sites, roads, alliances."""
+    typer.echo(_board(board).describe())
+
+
+@app.command()
+def selfplay(
+    players: Annotated[int, typer.Option(help="3, 4 or 5")] = 4,
+    seed: Annotated[int | None, typer.Option(help="Seed for the deal and the reshuffle.")] = None,
+    games: Annotated[int, typer.Option(help="Number of games.")] = 1,
+    record: Annotated[Path | None, typer.Option(help="Write the record of the (first) game here.")] = None,
+    show: Annotated[bool, typer.Option("--show", help="Print the (first) game move by move.")] = False,
+    board: BoardOpt = None,
+) -> None:
+    """Random players play complete games."""
+    from .log import describe_game
+
+    b = _board(board)
+    if players not in b.removed_per_kind:
+        typer.echo(f"error: the game is for {', '.join(map(str, b.player_counts))} players", err=True)
+        raise typer.Exit(2)
+    base = seed if seed is not None else random.SystemRandom().randrange(2**31)
+    for g in range(games):
+        s = new_game(players, seed=base + g, board=b)
+        rng = random.Random(base + g)
+        while not s.is_over:
+            s.play(rng.choice(s.legal_moves()), validate=False)
+        names = [f"Random {i + 1}" for i in range(players)]
+        if g == 0:
+            if record is not None:
+                record.write_text(json.dumps(record_of(s, names), indent=1) + "\n", encoding="utf-8")
+            if show:
+                typer.echo(describe_game(record_of(s, names), b))
+        typer.echo(f"game {g + 1} (seed {base + g}): scores {s.scores}, winners {s.winners}")
+
+
+def _load_and_replay(file: Path, board: Board | None) -> tuple[dict[str, Any], State]:
+    try:
+        data = load_record(file)
+        return data, replay(data, board)
+    except RecordError as e:
+        typer.echo(f"malformed record: {e}", err=True)
+        raise typer.Exit(2) from None
+    except IllegalAction as e:
+        typer.echo(f"illegal action: {e}", err=True)
+        raise typer.Exit(1) from None
+
+
+@app.command("replay")
+def replay_cmd(
+    file: Path,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
+    board: BoardOpt = None,
+) -> None:
+    """Check every action of a record and print the game with its scorings."""
+    from .log import describe_game
+
+    b = _board(board) if board else None
+    data, s = _load_and_replay(file, b)
+    bd = s.breakdown()
+    if as_json:
+        out = {
+            "scores": s.scores,
+            "winners": s.winners or [],
+            "breakdown": {k: bd[k] for k in ("intermediate_cloisters", "final_cloisters", "alliances", "chains")},
+        }
+        typer.echo(json.dumps(out))
+        return
+    typer.echo(describe_game(data, s.board))
+
+
+@app.command()
+def score(
+    file: Path,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the scoring as JSON.")] = False,
+    board: BoardOpt = None,
+) -> None:
+    """The final scoring (R9-R11) of a position file."""
+    from .log import describe_final
+
+    b = _board(board) if board else None
+    try:
+        fin = score_position(read_json(file), b)
+    except RecordError as e:
+        typer.echo(f"malformed position: {e}", err=True)
+        raise typer.Exit(2) from None
+    if as_json:
+        typer.echo(json.dumps({"cloisters": fin.cloisters, "alliances": fin.alliances, "chains": fin.chains, "total": fin.total}))
+        return
+    data = read_json(file)
+    bb = b or get_board(data.get("board", "standard"))
+    names = [f"Seat {i}" for i in range(len(fin.chains))]
+    typer.echo(describe_final(bb, fin, names))
+
+
+@app.command()
+def bench(
+    games: Annotated[int, typer.Option(help="Games per player count.")] = 300,
+    seed: Annotated[int, typer.Option()] = 1,
+    profile: Annotated[bool, typer.Option("--profile", help="Print a cProfile of 4-player games.")] = False,
+) -> None:
+    """Random games per second and decisions per second, single process."""
+    from .bench import run_bench
+
+    run_bench(games, seed, profile)
+
+
+def main() -> None:
+    try:
+        app()
+    except KeyboardInterrupt:
+        sys.exit(130)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,109 @@
+"""The game in words: moves, scorings and standings, for logs and the clients.
+
+Only public information is written (R13): a draw from the pile says that a card was
+drawn, not which.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from .board import Board
+from .moves import DECK, Draw, Exchange, Move, Place
+from .record import move_of, replay
+from .scoring import FinalScoring
+from .state import State
+
+__all__ = ["describe_move", "describe_intermediate", "describe_final", "describe_game", "standings"]
+
+
+def _kind(board: Board, kid: str) -> str:
+    k = board.cards[board.kind_index[kid]]
+    return "/".join(board.countries[c].name_de for c in k.countries)
+
+
+def describe_move(board: Board, name: str, move: Move) -> str:
+    """One decision in words, e.g. 'Anna plays Frankreich + Frankreich in Italien: cloister at Verona'."""
+    if isinstance(move, Place):
+        cards = ", ".join(_kind(board, c) for c in move.cards)
+        country = board.countries[board.country_index[move.country]].name_de
+        pieces = [f"cloister at {board.sites[board.site_index[s]].name}" for s in move.cloisters]
+        pieces += ["advisor"] * move.advisors
+        return f"{name} plays {cards} in {country}: {' and '.join(pieces)}"
+    if isinstance(move, Draw):
+        if move.source == DECK:
+            return f"{name} draws from the draw pile"
+        return f"{name} takes {_kind(board, move.source)} from the display"
+    if isinstance(move, Exchange):
+        took = "a card from the draw pile" if move.take == DECK else f"{_kind(board, move.take)} from the display"
+        return f"{name} exchanges: discards {_kind(board, move.discard)}, takes {took}"
+    return f"{name} passes (can neither place nor exchange)"
+
+
+def _table(board: Board, title: str, rows: Sequence[tuple[str, Sequence[int]]], names: Sequence[str]) -> list[str]:
+    w = max(8, *(len(x) for x in names))
+    lines = [title, " " * 14 + "".join(f"{x[:w]:>{w + 1}}" for x in names)]
+    for label, pts in rows:
+        if any(pts):
+            lines.append(f"  {label:<12}" + "".join(f"{p:>{w + 1}}" for p in pts))
+    if len(lines) == 2:
+        lines[1] = "  nobody scores"
+    return lines
+
+
+def describe_intermediate(board: Board, by_country: Sequence[Sequence[int]], names: Sequence[str]) -> str:
+    rows = [(board.countries[c].name_de, by_country[c]) for c in range(len(board.countries))]
+    n = len(names)
+    rows.append(("total", [sum(r[p] for r in by_country) for p in range(n)]))
+    return "\n".join(_table(board, "Intermediate scoring (R7): cloisters", rows, names))
+
+
+def describe_final(board: Board, fin: FinalScoring, names: Sequence[str]) -> str:
+    lines = _table(board, "Final scoring (R8.4) - cloisters (R9):", [(board.countries[c].name_de, r) for c, r in enumerate(fin.by_country)], names)
+    lines += _table(board, "Alliances (R10):", [(f"{num:>2} " + "-".join(board.countries[c].name_de[:4] for c in al.countries), pts) for (num, pts), al in zip(fin.by_alliance, board.alliances)], names)
+    lines += _table(board, "Chains (R11):", [("chains", fin.chains)], names)
+    lines += _table(board, "Final scoring total:", [("cloisters", fin.cloisters), ("alliances", fin.alliances), ("chains", fin.chains), ("total", fin.total)], names)
+    return "\n".join(lines)
+
+
+def standings(state: State, names: Sequence[str]) -> str:
+    order = sorted(range(state.n), key=lambda p: (-state.scores[p], -state.pieces_left(p)))
+    lines = ["Standings:"]
+    win = set(state.winners or [])
+    for rank, p in enumerate(order, 1):
+        mark = "  WINNER" if p in win else ""
+        lines.append(f"  {rank}. {names[p]:<12} {state.scores[p]:>4} points, {state.pieces_left(p)} pieces left{mark}")
+    return "\n".join(lines)
+
+
+def describe_game(record: dict[str, Any], board: Board) -> str:
+    """A finished or running record as a readable log with its scorings."""
+    names = list(record["players"])
+    state = replay(record, board, stop=0)
+    lines = [f"{len(names)} players: " + ", ".join(f"{i}. {x}" for i, x in enumerate(names)) + f"  (start player {names[0]})"]
+    if board.reconstruction:
+        lines.append("Board: " + board.about)
+    turn_no = 0
+    for i, a in enumerate(record["actions"]):
+        seat, move = move_of(a, f"actions[{i}]")
+        if not isinstance(move, Draw):
+            turn_no += 1
+        before = state.exhaustions
+        state.play(move)
+        lines.append(f"{turn_no:>3}. {describe_move(board, names[seat], move)}")
+        if before == 0 and state.exhaustions >= 1 and state.intermediate is not None:
+            lines.append("    The draw pile is used up: intermediate scoring; the discard pile is shuffled into a new draw pile.")
+            lines.append(_indent(describe_intermediate(board, state.intermediate, names)))
+        if before < 2 <= state.exhaustions:
+            lines.append("    The draw pile is used up a second time: the round is completed (R8.1).")
+    if state.final is not None:
+        lines.append(_indent(describe_final(board, state.final, names)))
+        lines.append(standings(state, names))
+    else:
+        lines.append(f"(game not finished; scores so far {state.scores})")
+    return "\n".join(lines)
+
+
+def _indent(text: str) -> str:
+    return "\n".join("    " + x for x in text.split("\n"))

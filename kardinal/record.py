@@ -1,0 +1,312 @@
+"""Game records and positions: the JSON contracts other tools read.
+
+A record (``"format": "kardinal-record"``) replays without any seed: it holds the deck
+(the shuffled draw pile after R2.1, top first), the reshuffled pile of R7.3 (if one was
+formed) and every decision. A position (``"format": "kardinal-position"``) is a board to
+score. Both are validated: a malformed file raises RecordError (what is malformed), an
+illegal action IllegalAction (its index and the rule).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from .board import Board, BoardError, get_board
+from .moves import DECK, Draw, Exchange, Move, Pass, Place, make_place
+from .scoring import FinalScoring, final_scoring
+from .state import OVER, RuleError, State, new_game
+
+__all__ = [
+    "RecordError",
+    "IllegalAction",
+    "record_of",
+    "action_of",
+    "move_of",
+    "replay",
+    "read_json",
+    "load_record",
+    "Position",
+    "parse_position",
+    "score_position",
+]
+
+RECORD_FORMAT = "kardinal-record"
+POSITION_FORMAT = "kardinal-position"
+
+
+class RecordError(ValueError):
+    """A record or position file that is malformed (not a rules question)."""
+
+
+class IllegalAction(ValueError):
+    """An action of a record that the rules refuse."""
+
+    def __init__(self, index: int, action: Any, error: RuleError | str) -> None:
+        rule = error.rule if isinstance(error, RuleError) else "R3"
+        msg = str(error)
+        super().__init__(f"action {index}: {msg}")
+        self.index = index
+        self.action = action
+        self.rule = rule
+
+
+def action_of(seat: int, move: Move, board: Board | None = None) -> dict[str, Any]:
+    """One record action for a decision."""
+    if isinstance(move, Place):
+        cards = list(move.cards)
+        return {"seat": seat, "act": "place", "country": move.country, "cards": cards, "pieces": move.pieces}
+    if isinstance(move, Draw):
+        if move.source == DECK:
+            return {"seat": seat, "act": "draw", "from": "deck"}
+        return {"seat": seat, "act": "draw", "from": "display", "card": move.source}
+    if isinstance(move, Exchange):
+        a: dict[str, Any] = {"seat": seat, "act": "exchange", "discard": move.discard}
+        if move.take == DECK:
+            a["from"] = "deck"
+        else:
+            a["from"] = "display"
+            a["card"] = move.take
+        return a
+    return {"seat": seat, "act": "pass"}
+
+
+def _str(a: dict[str, Any], key: str, where: str) -> str:
+    v = a.get(key)
+    if not isinstance(v, str):
+        raise RecordError(f"{where}: '{key}' must be a string")
+    return v
+
+
+def _take(a: dict[str, Any], where: str) -> str:
+    src = a.get("from")
+    if src == "deck":
+        if "card" in a:
+            raise RecordError(f"{where}: a draw from the deck names no card")
+        return DECK
+    if src == "display":
+        return _str(a, "card", where)
+    raise RecordError(f"{where}: 'from' must be \"deck\" or \"display\"")
+
+
+_KEYS = {
+    "place": {"seat", "act", "country", "cards", "pieces"},
+    "draw": {"seat", "act", "from", "card"},
+    "exchange": {"seat", "act", "discard", "from", "card"},
+    "pass": {"seat", "act"},
+}
+
+
+def move_of(a: Any, where: str = "action") -> tuple[int, Move]:
+    """(seat, move) from a record action; RecordError if malformed."""
+    if not isinstance(a, dict):
+        raise RecordError(f"{where}: expected an object")
+    seat = a.get("seat")
+    if not isinstance(seat, int) or isinstance(seat, bool):
+        raise RecordError(f"{where}: 'seat' must be an integer")
+    act = a.get("act")
+    if act not in _KEYS:
+        raise RecordError(f"{where}: 'act' must be one of place, draw, exchange, pass")
+    extra = set(a) - _KEYS[act]
+    if extra:
+        raise RecordError(f"{where}: unexpected key(s) {', '.join(sorted(extra))} for '{act}'")
+    if act == "pass":
+        return seat, Pass()
+    if act == "draw":
+        return seat, Draw(_take(a, where))
+    if act == "exchange":
+        return seat, Exchange(_str(a, "discard", where), _take(a, where))
+    country = _str(a, "country", where)
+    cards = a.get("cards")
+    if not isinstance(cards, list) or not all(isinstance(c, str) for c in cards):
+        raise RecordError(f"{where}: 'cards' must be a list of card kinds")
+    pieces = a.get("pieces")
+    if not isinstance(pieces, list):
+        raise RecordError(f"{where}: 'pieces' must be a list")
+    sites: list[str] = []
+    advisors = 0
+    for j, p in enumerate(pieces):
+        if not isinstance(p, dict):
+            raise RecordError(f"{where}.pieces[{j}]: expected an object")
+        if p.get("type") == "cloister" and set(p) == {"type", "site"} and isinstance(p.get("site"), str):
+            sites.append(p["site"])
+        elif p.get("type") == "advisor" and set(p) == {"type"}:
+            advisors += 1
+        else:
+            raise RecordError(f'{where}.pieces[{j}]: expected {{"type": "cloister", "site": ...}} or {{"type": "advisor"}}')
+    return seat, make_place(country, cards, sites, advisors)
+
+
+def record_of(state: State, players: list[str] | None = None, seed: bool = False) -> dict[str, Any]:
+    """The record of a game played from new_game with history on (finished or not)."""
+    if state.history is None:
+        raise ValueError("this state keeps no history")
+    b = state.board
+    ids = [k.id for k in b.cards]
+    start = state.initial_deck
+    rec: dict[str, Any] = {
+        "format": RECORD_FORMAT,
+        "version": 1,
+        "board": b.name if b.source == "standard" or not b.source else b.source,
+        "players": list(players) if players else [f"Player {i + 1}" for i in range(state.n)],
+        "deck": [ids[k] for k in start],
+    }
+    if state.reshuffle is not None:
+        rec["reshuffle"] = [ids[k] for k in state.reshuffle]
+    rec["actions"] = [action_of(p, m) for p, m in state.history]
+    if state.phase == OVER:
+        rec["result"] = {"scores": state.scores[:], "winners": list(state.result_winners or [])}
+    if seed and state.seed is not None:
+        rec["seed"] = state.seed
+    return rec
+
+
+def read_json(path: str | Path) -> Any:
+    p = Path(path)
+    try:
+        text = p.read_text(encoding="utf-8")
+    except OSError as e:
+        raise RecordError(f"cannot read {str(p)!r}: {e.strerror}") from None
+    except UnicodeDecodeError:
+        raise RecordError(f"{p}: not a UTF-8 text file") from None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as e:
+        raise RecordError(f"{p}: not valid JSON ({e.msg} at line {e.lineno}, column {e.colno})") from None
+
+
+def _board_of(data: dict[str, Any], board: Board | None) -> Board:
+    if board is not None:
+        return board
+    name = data.get("board", "standard")
+    if not isinstance(name, str):
+        raise RecordError("'board' must be a string: \"standard\" or a board file")
+    try:
+        return get_board(name)
+    except BoardError as e:
+        raise RecordError(f"board: {e}") from None
+
+
+def replay(data: Any, board: Board | None = None, stop: int | None = None) -> State:
+    """Replay a record, checking every action. ``stop``: replay only that many actions.
+
+    Raises RecordError for a malformed record and IllegalAction for an illegal action.
+    """
+    if not isinstance(data, dict):
+        raise RecordError("a record is a JSON object")
+    if data.get("format") != RECORD_FORMAT:
+        raise RecordError(f"'format' must be \"{RECORD_FORMAT}\"")
+    if data.get("version") != 1:
+        raise RecordError(f"'version': unsupported version {data.get('version')!r} (expected 1)")
+    b = _board_of(data, board)
+    players = data.get("players")
+    if not isinstance(players, list) or not all(isinstance(x, str) for x in players):
+        raise RecordError("'players' must be a list of names")
+    if len(players) not in b.removed_per_kind:
+        raise RecordError(f"'players': {len(players)} players; the game is for {', '.join(map(str, b.player_counts))}")
+    deck = data.get("deck")
+    if not isinstance(deck, list) or not all(isinstance(x, str) for x in deck):
+        raise RecordError("'deck' must be a list of card kinds")
+    reshuffle = data.get("reshuffle")
+    if reshuffle is not None and (not isinstance(reshuffle, list) or not all(isinstance(x, str) for x in reshuffle)):
+        raise RecordError("'reshuffle' must be a list of card kinds")
+    actions = data.get("actions")
+    if not isinstance(actions, list):
+        raise RecordError("'actions' must be a list")
+    try:
+        state = new_game(len(players), board=b, deck=deck, reshuffle=reshuffle)
+    except ValueError as e:
+        raise RecordError(str(e)) from None
+    state.seed = None  # a record carries no seed: all chance is in it
+    for i, a in enumerate(actions if stop is None else actions[:stop]):
+        seat, move = move_of(a, f"actions[{i}]")
+        if state.phase == OVER:
+            raise IllegalAction(i, a, RuleError("R8", "game_over", "the game is already over"))
+        if seat != state.current:
+            raise IllegalAction(i, a, RuleError("R3", "not_your_turn", f"it is seat {state.current}'s turn, not seat {seat}'s"))
+        try:
+            state.play(move)
+        except RuleError as e:
+            raise IllegalAction(i, a, e) from None
+    if reshuffle is not None and state.reshuffle is None and stop is None and state.phase == OVER:
+        raise RecordError("'reshuffle' is given, but the draw pile was never used up")
+    return state
+
+
+def load_record(path: str | Path) -> dict[str, Any]:
+    data = read_json(path)
+    if not isinstance(data, dict):
+        raise RecordError("a record is a JSON object")
+    return data
+
+
+# -- positions ----------------------------------------------------------------------
+
+
+class Position:
+    """A board position to score (R9-R11)."""
+
+    def __init__(self, board: Board, players: int, owner: list[int], advisors: list[list[int]]) -> None:
+        self.board = board
+        self.players = players
+        self.owner = owner
+        self.advisors = advisors
+        self.cloisters = [[0] * players for _ in board.countries]
+        for s, p in enumerate(owner):
+            if p >= 0:
+                self.cloisters[board.sites[s].country][p] += 1
+
+    def score(self) -> FinalScoring:
+        return final_scoring(self.board, self.cloisters, self.advisors, self.owner)
+
+
+def parse_position(data: Any, board: Board | None = None) -> Position:
+    if not isinstance(data, dict):
+        raise RecordError("a position is a JSON object")
+    if data.get("format") != POSITION_FORMAT:
+        raise RecordError(f"'format' must be \"{POSITION_FORMAT}\"")
+    if data.get("version") != 1:
+        raise RecordError(f"'version': unsupported version {data.get('version')!r} (expected 1)")
+    b = _board_of(data, board)
+    n = data.get("players")
+    if not isinstance(n, int) or isinstance(n, bool) or n not in b.removed_per_kind:
+        raise RecordError(f"'players' must be one of {', '.join(map(str, b.player_counts))}")
+    cl = data.get("cloisters", {})
+    if not isinstance(cl, dict):
+        raise RecordError("'cloisters' must be an object: site -> seat")
+    owner = [-1] * len(b.sites)
+    for sid, seat in cl.items():
+        if sid not in b.site_index:
+            raise RecordError(f"cloisters: unknown site {sid!r}")
+        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < n:
+            raise RecordError(f"cloisters.{sid}: seat must be 0..{n - 1}")
+        owner[b.site_index[sid]] = seat
+    for p in range(n):
+        if owner.count(p) > b.supply_cloisters:
+            raise RecordError(f"cloisters: seat {p} has {owner.count(p)} cloisters, more than the {b.supply_cloisters} of a supply (R1.2)")
+    adv_raw = data.get("advisors", {})
+    if not isinstance(adv_raw, dict):
+        raise RecordError("'advisors' must be an object: country -> advisors per seat")
+    advisors = [[0] * n for _ in b.countries]
+    for cid, row in adv_raw.items():
+        if cid not in b.country_index:
+            raise RecordError(f"advisors: unknown country {cid!r}")
+        if not isinstance(row, list) or len(row) != n or not all(isinstance(x, int) and not isinstance(x, bool) and x >= 0 for x in row):
+            raise RecordError(f"advisors.{cid}: expected {n} non-negative integers, one per seat")
+        advisors[b.country_index[cid]] = list(row)
+    pos = Position(b, n, owner, advisors)
+    for c, country in enumerate(b.countries):
+        if sum(advisors[c]) > max(pos.cloisters[c]):
+            raise RecordError(
+                f"advisors.{country.id}: {sum(advisors[c])} advisors, but the most cloisters of one player there is {max(pos.cloisters[c])} (R4.8)"
+            )
+    for p in range(n):
+        total = sum(row[p] for row in advisors)
+        if total > b.supply_advisors:
+            raise RecordError(f"advisors: seat {p} has {total} advisors, more than the {b.supply_advisors} of a supply (R1.2)")
+    return pos
+
+
+def score_position(data: Any, board: Board | None = None) -> FinalScoring:
+    return parse_position(data, board).score()

@@ -1,0 +1,678 @@
+"""The rules core: game state, legal moves and their effects (R1-R8, R12).
+
+Pure: no I/O, no printing. Chance is explicit and seeded: the deck order is fixed at
+setup (from a seed, or given by a record), and the reshuffle of R7.3 is derived from
+the same seed (or given by a record). The same seed and moves give the same game.
+
+Internally everything is small integers and flat lists so that copying a state for
+search is cheap; moves and views carry the ids of the board file.
+"""
+
+from __future__ import annotations
+
+import random
+import secrets
+from collections.abc import Sequence
+from itertools import combinations
+from typing import Any
+
+from .board import Board, standard_board
+from .moves import DECK, Draw, Exchange, Move, Pass, Place
+from .scoring import FinalScoring, cloister_scoring, final_scoring, winners
+
+__all__ = ["State", "RuleError", "new_game", "legal_moves", "apply", "MAIN", "DRAW", "OVER", "HAND_SIZE", "DISPLAY_SIZE"]
+
+MAIN, DRAW, OVER = "main", "draw", "over"
+HAND_SIZE = 3  # R2.2, R5.1
+DISPLAY_SIZE = 2  # R2.2, R5.2
+MAX_PIECES = 2  # R4.5
+MAX_CARDS = 3  # R4.5
+
+
+class RuleError(ValueError):
+    """A move the rules do not allow. ``rule`` is the rule's number, ``code`` a stable tag."""
+
+    def __init__(self, rule: str, code: str, message: str) -> None:
+        super().__init__(f"{rule}: {message}")
+        self.rule = rule
+        self.code = code
+        self.message = message
+
+
+class State:
+    """One position of a game. Mutate with :meth:`play`; copy with :meth:`copy`."""
+
+    __slots__ = (
+        "board",
+        "n",
+        "hands",
+        "known",
+        "display",
+        "deck",
+        "initial_deck",
+        "pos",
+        "discard",
+        "removed",
+        "owner",
+        "cloisters",
+        "advisors",
+        "adv_total",
+        "max_cl",
+        "free_sites",
+        "supply_cl",
+        "supply_adv",
+        "scores",
+        "current",
+        "phase",
+        "exhaustions",
+        "final_round",
+        "turns",
+        "seed",
+        "reshuffle",
+        "given_reshuffle",
+        "intermediate",
+        "final",
+        "history",
+        "result_winners",
+    )
+
+    board: Board
+    n: int
+    hands: list[list[int]]  # [seat][kind] counts; private (R13.2)
+    known: list[list[int]]  # [seat][kind]: cards publicly known to be in that hand (taken from the display)
+    display: list[int]  # kinds face up, sorted
+    deck: tuple[int, ...]  # the draw pile, top first; cards before pos are gone
+    initial_deck: tuple[int, ...]  # the deck as set up (R2.2), for the record
+    pos: int
+    discard: list[int]  # [kind] counts, public
+    removed: list[int]  # [kind] counts removed at setup (R2.1), public
+    owner: list[int]  # [site] -> seat or -1
+    cloisters: list[list[int]]  # [country][seat]
+    advisors: list[list[int]]  # [country][seat]
+    adv_total: list[int]  # [country]
+    max_cl: list[int]  # [country]: largest number of cloisters of one player (R4.8)
+    free_sites: list[tuple[str, ...]]  # [country]: ids of free cloister sites
+    supply_cl: list[int]
+    supply_adv: list[int]
+    scores: list[int]
+    current: int
+    phase: str
+    exhaustions: int  # times the draw pile has been used up (R7, R8)
+    final_round: bool  # R8.1: the round is being completed
+    turns: list[int]  # turns taken per seat
+    seed: int | None  # hidden from everyone (R13)
+    reshuffle: tuple[int, ...] | None  # the draw pile formed at R7.3, top first
+    given_reshuffle: tuple[int, ...] | None  # from a record
+    intermediate: list[list[int]] | None  # [country][seat] points of R7.2
+    final: FinalScoring | None
+    history: list[tuple[int, Move]] | None  # (seat, move); every move is public (R13.1)
+    result_winners: list[int] | None
+
+    # -- construction -------------------------------------------------------------
+
+    def copy(self, history: bool = True) -> State:
+        s = State.__new__(State)
+        s.board = self.board
+        s.n = self.n
+        s.hands = [h[:] for h in self.hands]
+        s.known = [k[:] for k in self.known]
+        s.display = self.display[:]
+        s.deck = self.deck
+        s.initial_deck = self.initial_deck
+        s.pos = self.pos
+        s.discard = self.discard[:]
+        s.removed = self.removed
+        s.owner = self.owner[:]
+        s.cloisters = [r[:] for r in self.cloisters]
+        s.advisors = [r[:] for r in self.advisors]
+        s.adv_total = self.adv_total[:]
+        s.max_cl = self.max_cl[:]
+        s.free_sites = self.free_sites[:]
+        s.supply_cl = self.supply_cl[:]
+        s.supply_adv = self.supply_adv[:]
+        s.scores = self.scores[:]
+        s.current = self.current
+        s.phase = self.phase
+        s.exhaustions = self.exhaustions
+        s.final_round = self.final_round
+        s.turns = self.turns[:]
+        s.seed = self.seed
+        s.reshuffle = self.reshuffle
+        s.given_reshuffle = self.given_reshuffle
+        s.intermediate = self.intermediate
+        s.final = self.final
+        s.history = self.history[:] if (history and self.history is not None) else None
+        s.result_winners = self.result_winners
+        return s
+
+    # -- simple queries -----------------------------------------------------------
+
+    @property
+    def is_over(self) -> bool:
+        return self.phase == OVER
+
+    @property
+    def deck_size(self) -> int:
+        return len(self.deck) - self.pos
+
+    @property
+    def winners(self) -> list[int] | None:
+        return self.result_winners
+
+    def hand_size(self, seat: int) -> int:
+        return sum(self.hands[seat])
+
+    def hand_ids(self, seat: int) -> list[str]:
+        """The cards of a hand as kind ids, sorted (one entry per card)."""
+        cards = self.board.cards
+        return [cards[k].id for k, c in enumerate(self.hands[seat]) for _ in range(c)]
+
+    def pieces_left(self, seat: int) -> int:
+        return self.supply_cl[seat] + self.supply_adv[seat]
+
+    def advisor_limit(self, country: int) -> int:
+        return self.max_cl[country]
+
+    def key(self) -> tuple[Any, ...]:
+        """Everything that determines the game from here on (for equality in tests)."""
+        return (
+            self.n,
+            tuple(map(tuple, self.hands)),
+            tuple(map(tuple, self.known)),
+            tuple(self.display),
+            self.deck[self.pos :],
+            tuple(self.discard),
+            tuple(self.owner),
+            tuple(map(tuple, self.advisors)),
+            tuple(self.supply_cl),
+            tuple(self.supply_adv),
+            tuple(self.scores),
+            self.current,
+            self.phase,
+            self.exhaustions,
+            self.final_round,
+            tuple(self.turns),
+        )
+
+    # -- legal moves --------------------------------------------------------------
+
+    def legal_moves(self) -> list[Move]:
+        """Every legal decision for the player to act, without duplicates."""
+        if self.phase == DRAW:
+            return self._draw_moves()
+        if self.phase == OVER:
+            return []
+        moves: list[Move] = self._placements(self.current)
+        moves += self._exchanges(self.current)
+        if not moves:
+            return [Pass()]
+        return moves
+
+    def _draw_moves(self) -> list[Move]:
+        kinds = self.board.cards
+        out: list[Move] = [Draw(kinds[k].id) for k in sorted(set(self.display))]
+        if self.pos < len(self.deck):
+            out.append(Draw(DECK))
+        return out
+
+    def _exchanges(self, seat: int) -> list[Move]:
+        kinds = self.board.cards
+        takes = [kinds[k].id for k in sorted(set(self.display))]
+        if self.pos < len(self.deck):
+            takes.append(DECK)
+        if not takes:
+            return []
+        return [Exchange(kinds[k].id, t) for k, c in enumerate(self.hands[seat]) if c for t in takes]
+
+    def _placements(self, seat: int) -> list[Move]:
+        scl = self.supply_cl[seat]
+        sad = self.supply_adv[seat]
+        if not scl and not sad:
+            return []
+        combos = _card_combos(self.board, tuple(self.hands[seat]))
+        out: list[Move] = []
+        new = tuple.__new__
+        cids = _country_ids(self.board)
+        for c, (ones, twos) in enumerate(combos):
+            if not ones:
+                continue
+            cid = cids[c]
+            free = self.free_sites[c]
+            mc = self.max_cl[c]
+            if mc == 0:
+                # R4.6: an empty country takes only one piece, a cloister
+                if scl:
+                    for cards in ones:
+                        out += [new(Place, (cid, cards, (s,), 0)) for s in free]
+                continue
+            at = self.adv_total[c]
+            single: list[tuple[tuple[str, ...], int]] = []
+            if scl:
+                single = [((s,), 0) for s in free]
+            if sad and at < mc:
+                single.append(((), 1))
+            for cards in ones:
+                out += [new(Place, (cid, cards, cl, a)) for cl, a in single]
+            if not twos:
+                continue
+            double: list[tuple[tuple[str, ...], int]] = []
+            if scl >= 2:
+                double = [(pair, 0) for pair in combinations(free, 2)]
+            if scl and sad and at + 1 <= max(mc, self.cloisters[c][seat] + 1):
+                double += [((s,), 1) for s in free]
+            if sad >= 2 and at + 2 <= mc:
+                double.append(((), 2))
+            for cards in twos:
+                out += [new(Place, (cid, cards, cl, a)) for cl, a in double]
+        return out
+
+    def can_place_any(self, seat: int) -> bool:
+        """R8.3: whether this player could place any piece at all, whatever their cards."""
+        if self.supply_cl[seat] and any(self.free_sites):
+            return True
+        if self.supply_adv[seat]:
+            return any(t < m for t, m in zip(self.adv_total, self.max_cl))
+        return False
+
+    # -- checking a move ----------------------------------------------------------
+
+    def check(self, move: Move) -> None:
+        """Raise RuleError naming the rule if the move is not legal here."""
+        if self.phase == OVER:
+            raise RuleError("R8", "game_over", "the game is over")
+        if isinstance(move, Draw):
+            self._check_draw(move)
+        elif self.phase == DRAW:
+            raise RuleError("R5.1", "must_draw", "the hand must be refilled first: draw a card from the display or the draw pile")
+        elif isinstance(move, Place):
+            self._check_place(move)
+        elif isinstance(move, Exchange):
+            self._check_exchange(move)
+        elif isinstance(move, Pass):
+            if self._placements(self.current) or self._exchanges(self.current):
+                raise RuleError("R3.1", "cannot_pass", "passing is allowed only when you can neither place a piece nor exchange a card")
+        else:
+            raise RuleError("R3", "not_a_move", f"not a move: {move!r}")
+
+    def _kind(self, ident: object, rule: str) -> int:
+        i = self.board.kind_index.get(ident) if isinstance(ident, str) else None
+        if i is None:
+            raise RuleError(rule, "unknown_card", f"there is no card kind {ident!r}")
+        return i
+
+    def _check_draw(self, move: Draw) -> None:
+        if self.phase != DRAW:
+            raise RuleError("R5.1", "not_drawing", "cards are drawn only when refilling the hand after placing")
+        self._check_take(move.source, "R5.1")
+
+    def _check_take(self, source: object, rule: str) -> None:
+        if source == DECK:
+            if self.pos >= len(self.deck):
+                raise RuleError("R8.2" if self.exhaustions >= 2 else rule, "deck_empty", "the draw pile is empty")
+            return
+        k = self._kind(source, rule)
+        if k not in self.display:
+            raise RuleError(rule, "not_on_display", f"there is no {source} card on display")
+
+    def _check_exchange(self, move: Exchange) -> None:
+        k = self._kind(move.discard, "R6.1")
+        if not self.hands[self.current][k]:
+            raise RuleError("R6.1", "card_not_in_hand", f"you hold no {move.discard} card to discard")
+        self._check_take(move.take, "R6.1")
+
+    def _check_place(self, move: Place) -> None:
+        b = self.board
+        seat = self.current
+        c = b.country_index.get(move.country) if isinstance(move.country, str) else None
+        if c is None:
+            raise RuleError("R4.2", "unknown_country", f"there is no country {move.country!r}")
+        cname = b.countries[c].name_de
+        ncards = len(move.cards)
+        if not 1 <= ncards <= MAX_CARDS:
+            raise RuleError("R4.5", "card_count", "play 1, 2 or 3 cards")
+        kinds = [self._kind(x, "R4.1") for x in move.cards]
+        hand = self.hands[seat]
+        for k in set(kinds):
+            if kinds.count(k) > hand[k]:
+                have = hand[k]
+                raise RuleError("R4.1", "card_not_in_hand", f"you hold {have} {b.cards[k].id} card{'s' if have != 1 else ''}, not {kinds.count(k)}")
+        if not isinstance(move.advisors, int) or move.advisors < 0:
+            raise RuleError("R4.5", "piece_count", "the number of advisors must be 0, 1 or 2")
+        npieces = len(move.cloisters) + move.advisors
+        if not 1 <= npieces <= MAX_PIECES:
+            raise RuleError("R4.5", "piece_count", "place 1 or 2 pieces")
+        names = b.kinds_naming[c]
+        if npieces == 1 and ncards == 1:
+            if kinds[0] not in names:
+                raise RuleError("R4.2", "card_country", f"a {move.cards[0]} card does not name {cname}")
+        elif npieces == 1 and ncards == 2:
+            if kinds[0] != kinds[1]:
+                raise RuleError("R4.3", "joker_pair", "two cards for one piece must be a pair of the same kind (a joker)")
+        elif npieces == 2 and ncards == 2:
+            for k in kinds:
+                if k not in names:
+                    raise RuleError("R4.4", "card_country", f"both pieces go to {cname}, and a {b.cards[k].id} card does not name it")
+        elif npieces == 2 and ncards == 3:
+            if not any(kinds[i] in names and kinds[j] == kinds[m] for i, j, m in ((0, 1, 2), (1, 0, 2), (2, 0, 1))):
+                raise RuleError("R4.5", "three_cards", f"three cards place two pieces: one card naming {cname} and a pair of the same kind")
+        elif npieces == 1:
+            raise RuleError("R4.5", "unused_cards", "every card played must be used: three cards place two pieces")
+        else:
+            raise RuleError("R4.5", "too_few_cards", "one card places one piece: two pieces need two or three cards")
+        if self.max_cl[c] == 0 and (npieces != 1 or move.advisors):
+            raise RuleError("R4.6", "empty_country", f"only one cloister may be placed in an empty country ({cname} has no piece yet)")
+        ncl = len(move.cloisters)
+        if ncl > self.supply_cl[seat]:
+            raise RuleError("R1.2", "no_cloisters", "you have no cloister left in your supply" if not self.supply_cl[seat] else "you have only one cloister left")
+        if move.advisors > self.supply_adv[seat]:
+            raise RuleError("R1.2", "no_advisors", "you have no advisor left in your supply" if not self.supply_adv[seat] else "you have only one advisor left")
+        if ncl == 2 and move.cloisters[0] == move.cloisters[1]:
+            raise RuleError("R4.7", "same_site", "each cloister site holds one cloister")
+        for sid in move.cloisters:
+            s = b.site_index.get(sid) if isinstance(sid, str) else None
+            if s is None:
+                raise RuleError("R4.7", "unknown_site", f"there is no cloister site {sid!r}")
+            if b.sites[s].country != c:
+                raise RuleError("R4.4", "site_country", f"{b.sites[s].name} is not in {cname}: all pieces of a turn go into one country")
+            if self.owner[s] >= 0:
+                if not self.free_sites[c]:
+                    raise RuleError("R4.7", "country_full", f"{cname} has no free cloister site")
+                raise RuleError("R4.7", "site_taken", f"{b.sites[s].name} already holds a cloister")
+        if move.advisors:
+            limit = max(self.max_cl[c], self.cloisters[c][seat] + ncl)
+            if self.adv_total[c] + move.advisors > limit:
+                if self.max_cl[c] == 0 and not ncl:
+                    raise RuleError("R4.8", "advisor_limit", f"{cname} has no cloister, so it takes no advisor")
+                raise RuleError(
+                    "R4.8",
+                    "advisor_limit",
+                    f"{cname} would hold {self.adv_total[c] + move.advisors} advisors, but the most cloisters any player has there is {limit}",
+                )
+
+    # -- playing ------------------------------------------------------------------
+
+    def play(self, move: Move, validate: bool = True) -> None:
+        """Apply a move to this state (mutating). Raises RuleError and changes nothing if illegal."""
+        if validate:
+            self.check(move)
+        seat = self.current
+        if self.history is not None:
+            self.history.append((seat, move))
+        b = self.board
+        if isinstance(move, Draw):
+            self._take(seat, move.source)
+            self._continue_drawing()
+        elif isinstance(move, Place):
+            c = b.country_index[move.country]
+            hand, known = self.hands[seat], self.known[seat]
+            for kid in move.cards:
+                k = b.kind_index[kid]
+                hand[k] -= 1
+                self.discard[k] += 1
+                if known[k]:
+                    known[k] -= 1
+            crow = self.cloisters[c]
+            free = self.free_sites[c]
+            for sid in move.cloisters:
+                s = b.site_index[sid]
+                self.owner[s] = seat
+                crow[seat] += 1
+                if crow[seat] > self.max_cl[c]:
+                    self.max_cl[c] = crow[seat]
+                free = tuple(x for x in free if x != sid)
+            self.free_sites[c] = free
+            self.supply_cl[seat] -= len(move.cloisters)
+            if move.advisors:
+                self.advisors[c][seat] += move.advisors
+                self.adv_total[c] += move.advisors
+                self.supply_adv[seat] -= move.advisors
+            self.turns[seat] += 1
+            self.phase = DRAW
+            self._continue_drawing()
+        elif isinstance(move, Exchange):
+            k = b.kind_index[move.discard]
+            self.hands[seat][k] -= 1
+            self.discard[k] += 1
+            if self.known[seat][k]:
+                self.known[seat][k] -= 1
+            self.turns[seat] += 1
+            self._take(seat, move.take)
+            if move.take != DECK:
+                self._refill_display()  # R6.2
+            self._end_turn()
+        else:  # Pass, R3.1
+            self.turns[seat] += 1
+            self._end_turn()
+
+    def _take(self, seat: int, source: str) -> None:
+        if source == DECK:
+            k = self.deck[self.pos]
+            self.pos += 1
+            self.hands[seat][k] += 1
+            if self.pos == len(self.deck):
+                self._deck_used_up()
+        else:
+            k = self.board.kind_index[source]
+            self.display.remove(k)
+            self.hands[seat][k] += 1
+            self.known[seat][k] += 1  # R13.1: which display card each player took is public
+
+    def _continue_drawing(self) -> None:
+        """R5.1-R5.3: draw decisions until the hand is full or nothing is left."""
+        seat = self.current
+        if sum(self.hands[seat]) < HAND_SIZE and (self.display or self.pos < len(self.deck)):
+            return  # the player decides the next draw
+        self._refill_display()  # R5.2
+        self._end_turn()
+
+    def _refill_display(self) -> None:
+        while len(self.display) < DISPLAY_SIZE and self.pos < len(self.deck):
+            k = self.deck[self.pos]
+            self.pos += 1
+            self.display.append(k)
+            self.display.sort()
+            if self.pos == len(self.deck):
+                self._deck_used_up()
+
+    def _deck_used_up(self) -> None:
+        """The last card of the draw pile was just taken (R7.1, R8.1)."""
+        self.exhaustions += 1
+        if self.exhaustions == 1:
+            # R7.2: intermediate cloister scoring, at once
+            pts = cloister_scoring(self.cloisters)
+            self.intermediate = pts
+            for row in pts:
+                for p, v in enumerate(row):
+                    self.scores[p] += v
+            # R7.3: the discard pile, shuffled, is the new draw pile
+            cards = [k for k, c in enumerate(self.discard) for _ in range(c)]
+            if self.given_reshuffle is not None:
+                if sorted(self.given_reshuffle) != cards:
+                    raise RuleError("R7.3", "bad_reshuffle", "the recorded reshuffle is not the discard pile")
+                order = list(self.given_reshuffle)
+            else:
+                random.Random(f"{self.seed}:reshuffle").shuffle(cards)
+                order = cards
+            self.reshuffle = tuple(order)
+            self.deck = tuple(order)
+            self.pos = 0
+            self.discard = [0] * len(self.discard)
+            if not self.deck:  # nothing to reshuffle: the pile is used up again at once
+                self.exhaustions = 2
+                self.final_round = True
+        else:
+            self.final_round = True  # R8.1, R8.2
+
+    def _end_turn(self) -> None:
+        seat = self.current
+        if not any(self.can_place_any(p) for p in range(self.n)):
+            self._finish()  # R8.3
+        elif self.final_round and seat == self.n - 1:
+            self._finish()  # R8.1: the round is complete
+        else:
+            self.current = (seat + 1) % self.n
+            self.phase = MAIN
+
+    def _finish(self) -> None:
+        """R8.4, R12: the final scoring and the winner."""
+        fin = final_scoring(self.board, self.cloisters, self.advisors, self.owner)
+        self.final = fin
+        for p in range(self.n):
+            self.scores[p] += fin.total[p]
+        self.phase = OVER
+        self.result_winners = winners(self.scores, [self.pieces_left(p) for p in range(self.n)])
+
+    # -- breakdown ----------------------------------------------------------------
+
+    def breakdown(self) -> dict[str, Any]:
+        """Points so far, per category and seat, with per-country and per-alliance detail."""
+        n = self.n
+        zero = [0] * n
+        inter = self.intermediate
+        fin = self.final
+        cids = [c.id for c in self.board.countries]
+        return {
+            "intermediate_cloisters": [sum(r[p] for r in inter) for p in range(n)] if inter else zero,
+            "final_cloisters": fin.cloisters if fin else zero,
+            "alliances": fin.alliances if fin else zero,
+            "chains": fin.chains if fin else zero,
+            "intermediate_by_country": dict(zip(cids, inter)) if inter else None,
+            "final_by_country": dict(zip(cids, fin.by_country)) if fin else None,
+            "by_alliance": {str(num): pts for num, pts in fin.by_alliance} if fin else None,
+        }
+
+
+# -- caches of pure functions of the board -----------------------------------------
+
+_COMBO_CACHE: dict[tuple[int, tuple[int, ...]], list[tuple[list[tuple[str, ...]], list[tuple[str, ...]]]]] = {}
+_CID_CACHE: dict[int, list[str]] = {}
+
+
+def _country_ids(board: Board) -> list[str]:
+    ids = _CID_CACHE.get(id(board))
+    if ids is None:
+        ids = _CID_CACHE[id(board)] = [c.id for c in board.countries]
+    return ids
+
+
+def _card_combos(board: Board, hand: tuple[int, ...]) -> list[tuple[list[tuple[str, ...]], list[tuple[str, ...]]]]:
+    """Per country: card sets (sorted kind ids) that place one piece, and two pieces (R4.2-R4.5)."""
+    key = (id(board), hand)
+    got = _COMBO_CACHE.get(key)
+    if got is not None:
+        return got
+    ids = [k.id for k in board.cards]
+    K = len(ids)
+    pairs = [k for k in range(K) if hand[k] >= 2]
+    out = []
+    for c in range(len(board.countries)):
+        naming = [k for k in board.kinds_naming[c] if hand[k]]
+        ones = {(ids[k],) for k in naming} | {(ids[k], ids[k]) for k in pairs}
+        twos: set[tuple[str, ...]] = set()
+        for i, k1 in enumerate(naming):
+            for k2 in naming[i:]:
+                if k1 != k2 or hand[k1] >= 2:
+                    twos.add(tuple(sorted((ids[k1], ids[k2]))))
+        for j in pairs:
+            for k in naming:
+                if j != k or hand[j] >= 3:
+                    twos.add(tuple(sorted((ids[j], ids[j], ids[k]))))
+        out.append((sorted(ones), sorted(twos)))
+    _COMBO_CACHE[key] = out
+    return out
+
+
+# -- the functional API -----------------------------------------------------------
+
+
+def new_game(
+    players: int,
+    seed: int | None = None,
+    board: Board | None = None,
+    deck: Sequence[str] | None = None,
+    reshuffle: Sequence[str] | None = None,
+    history: bool = True,
+) -> State:
+    """Set up a game (R2): remove cards, shuffle (or take the given deck), deal, turn up two.
+
+    ``deck`` (kind ids, top first) and ``reshuffle`` come from a record; without them the
+    seed decides all chance. Seat 0 is the start player (R2.3).
+    """
+    b = board or standard_board()
+    if players not in b.removed_per_kind:
+        raise ValueError(f"{b.name} is for {', '.join(map(str, b.player_counts))} players, not {players}")
+    r = b.removed_per_kind[players]
+    composition = [k.count - r for k in b.cards]
+    expected = sorted(k for k, c in enumerate(composition) for _ in range(c))
+    if seed is None and deck is None:
+        seed = secrets.randbits(63)
+    if deck is None:
+        order = expected[:]
+        random.Random(seed).shuffle(order)
+    else:
+        try:
+            order = [b.kind_index[x] for x in deck]
+        except (KeyError, TypeError):
+            bad = next((x for x in deck if not isinstance(x, str) or x not in b.kind_index), None)
+            raise ValueError(f"deck: unknown card kind {bad!r}") from None
+        if sorted(order) != expected:
+            want = ", ".join(f"{c} {k.id}" for k, c in zip(b.cards, composition))
+            raise ValueError(f"deck: with {players} players the deck holds {want} ({sum(composition)} cards, R2.1)")
+    s = State.__new__(State)
+    s.board = b
+    s.n = players
+    K = len(b.cards)
+    C = len(b.countries)
+    s.hands = [[0] * K for _ in range(players)]
+    s.known = [[0] * K for _ in range(players)]
+    s.deck = s.initial_deck = tuple(order)
+    pos = 0
+    for p in range(players):
+        for _ in range(HAND_SIZE):
+            s.hands[p][order[pos]] += 1
+            pos += 1
+    s.display = sorted(order[pos : pos + DISPLAY_SIZE])
+    s.pos = pos + DISPLAY_SIZE
+    s.discard = [0] * K
+    s.removed = [r] * K
+    s.owner = [-1] * len(b.sites)
+    s.cloisters = [[0] * players for _ in range(C)]
+    s.advisors = [[0] * players for _ in range(C)]
+    s.adv_total = [0] * C
+    s.max_cl = [0] * C
+    s.free_sites = [tuple(b.sites[i].id for i in c.sites) for c in b.countries]
+    s.supply_cl = [b.supply_cloisters] * players
+    s.supply_adv = [b.supply_advisors] * players
+    s.scores = [0] * players
+    s.current = 0
+    s.phase = MAIN
+    s.exhaustions = 0
+    s.final_round = False
+    s.turns = [0] * players
+    s.seed = seed
+    s.reshuffle = None
+    if reshuffle is not None:
+        try:
+            s.given_reshuffle = tuple(b.kind_index[x] for x in reshuffle)
+        except (KeyError, TypeError):
+            raise ValueError("reshuffle: unknown card kind") from None
+    else:
+        s.given_reshuffle = None
+    s.intermediate = None
+    s.final = None
+    s.history = [] if history else None
+    s.result_winners = None
+    return s
+
+
+def legal_moves(state: State) -> list[Move]:
+    """Every legal decision for the player to act (``state.current``)."""
+    return state.legal_moves()
+
+
+def apply(state: State, move: Move) -> State:
+    """A new state with the move applied; the given state is unchanged. Raises RuleError."""
+    state.check(move)
+    s = state.copy()
+    s.play(move, validate=False)
+    return s
