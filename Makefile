@@ -3,7 +3,7 @@ PY ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
-EXTRAS ?= dev,web
+EXTRAS ?= dev,web,research
 
 .PHONY: run test lint typecheck bench install clean test-long
 

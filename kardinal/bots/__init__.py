@@ -1,0 +1,25 @@
+"""Bots. ``make_bot("hard", seed=1)`` builds one from its name or level."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from ..board import Board
+from .base import Bot
+from .random_bot import RandomBot
+
+__all__ = ["Bot", "RandomBot", "make_bot", "BOTS"]
+
+# name -> factory(seed, board); bot modules add themselves here
+BOTS: dict[str, Callable[[int, Board | None], Bot]] = {
+    "random": lambda seed, board: RandomBot(seed, board),
+}
+
+
+def make_bot(name: str, seed: int = 0, board: Board | None = None) -> Bot:
+    """A bot by name ('random', ...); ValueError listing the names if unknown."""
+    try:
+        factory = BOTS[name.lower()]
+    except KeyError:
+        raise ValueError(f"unknown bot {name!r}; choose from {', '.join(sorted(BOTS))}") from None
+    return factory(seed, board)
