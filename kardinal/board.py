@@ -139,8 +139,8 @@ class Board:
         lines.append("")
         lines.append("Alliances (scored in this order):")
         for al in self.alliances:
-            a, b = (self.countries[c].name_de for c in al.countries)
-            lines.append(f"  {al.number:>2}  {a} - {b}  ({al.across})")
+            ca, cb = (self.countries[c].name_de for c in al.countries)
+            lines.append(f"  {al.number:>2}  {ca} - {cb}  ({al.across})")
         return "\n".join(lines)
 
 
@@ -223,9 +223,7 @@ def parse_board(data: dict[str, Any], source: str = "") -> Board:
         cid = _req(s, "country", str, where)
         if cid not in country_index:
             raise BoardError(f"{where}.country: unknown country {cid!r}")
-        site = Site(
-            i, sid, country_index[cid], _req(s, "name", str, where), _req(s, "lat", float, where), _req(s, "lon", float, where)
-        )
+        site = Site(i, sid, country_index[cid], _req(s, "name", str, where), _req(s, "lat", float, where), _req(s, "lon", float, where))
         site_index[sid] = i
         sites.append(site)
         per_country[site.country].append(i)
@@ -235,9 +233,9 @@ def parse_board(data: dict[str, Any], source: str = "") -> Board:
         if not per_country[i]:
             raise BoardError(f"countries[{i}] ({c['id']!r}): a country without cloister sites")
         countries.append(Country(i, c["id"], c["name_de"], c["name_en"], c["ring"], tuple(per_country[i])))
-    for c in countries:
-        if not any(c.index in k.countries for k in kinds):
-            raise BoardError(f"countries ({c.id!r}): no card kind names this country")
+    for country in countries:
+        if not any(country.index in k.countries for k in kinds):
+            raise BoardError(f"countries ({country.id!r}): no card kind names this country")
 
     roads_raw = data.get("roads")
     if not isinstance(roads_raw, list):
@@ -266,21 +264,21 @@ def parse_board(data: dict[str, Any], source: str = "") -> Board:
     alliances_raw = _table_list(data, "alliances")
     alliances = []
     numbers: set[int] = set()
-    for i, a in enumerate(alliances_raw):
+    for i, araw in enumerate(alliances_raw):
         where = f"alliances[{i}]"
-        num = _req(a, "number", int, where)
+        num = _req(araw, "number", int, where)
         if num in numbers:
             raise BoardError(f"{where}.number: duplicate alliance number {num}")
         numbers.add(num)
-        pair = _req(a, "countries", list, where)
+        pair = _req(araw, "countries", list, where)
         if len(pair) != 2 or pair[0] == pair[1]:
             raise BoardError(f"{where}.countries: expected two different countries, got {pair!r}")
         for x in pair:
             if x not in country_index:
                 raise BoardError(f"{where}.countries: unknown country {x!r}")
-        across = a.get("across", "land")
+        across = araw.get("across", "land")
         if across not in ("land", "sea"):
-            raise BoardError(f"{where}.across: expected \"land\" or \"sea\", got {across!r}")
+            raise BoardError(f'{where}.across: expected "land" or "sea", got {across!r}')
         alliances.append(Alliance(num, (country_index[pair[0]], country_index[pair[1]]), across))
     alliances.sort(key=lambda al: al.number)
 

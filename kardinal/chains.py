@@ -10,7 +10,7 @@ each connected component, memoised on the set of still-unused cloisters, is fast
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from functools import lru_cache
+from functools import cache
 
 __all__ = ["chain_score", "chain_score_slow", "MIN_CHAIN"]
 
@@ -81,7 +81,7 @@ def _best_cover(adj: tuple[tuple[int, ...], ...]) -> int:
                         out.add(m)
         return out
 
-    @lru_cache(maxsize=None)
+    @cache
     def best(avail: int) -> int:
         if avail.bit_count() < MIN_CHAIN:
             return 0

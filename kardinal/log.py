@@ -60,10 +60,25 @@ def describe_intermediate(board: Board, by_country: Sequence[Sequence[int]], nam
 
 
 def describe_final(board: Board, fin: FinalScoring, names: Sequence[str]) -> str:
-    lines = _table(board, "Final scoring (R8.4) - cloisters (R9):", [(board.countries[c].name_de, r) for c, r in enumerate(fin.by_country)], names)
-    lines += _table(board, "Alliances (R10):", [(f"{num:>2} " + "-".join(board.countries[c].name_de[:4] for c in al.countries), pts) for (num, pts), al in zip(fin.by_alliance, board.alliances)], names)
+    lines = _table(
+        board, "Final scoring (R8.4) - cloisters (R9):", [(board.countries[c].name_de, r) for c, r in enumerate(fin.by_country)], names
+    )
+    lines += _table(
+        board,
+        "Alliances (R10):",
+        [
+            (f"{num:>2} " + "-".join(board.countries[c].name_de[:4] for c in al.countries), pts)
+            for (num, pts), al in zip(fin.by_alliance, board.alliances)
+        ],
+        names,
+    )
     lines += _table(board, "Chains (R11):", [("chains", fin.chains)], names)
-    lines += _table(board, "Final scoring total:", [("cloisters", fin.cloisters), ("alliances", fin.alliances), ("chains", fin.chains), ("total", fin.total)], names)
+    lines += _table(
+        board,
+        "Final scoring total:",
+        [("cloisters", fin.cloisters), ("alliances", fin.alliances), ("chains", fin.chains), ("total", fin.total)],
+        names,
+    )
     return "\n".join(lines)
 
 

@@ -18,7 +18,7 @@ cloisters-then-advisors is always a legal placement order when any order is.
 
 from __future__ import annotations
 
-from typing import NamedTuple, Union
+from typing import NamedTuple
 
 from .board import Board, standard_board
 
@@ -88,7 +88,7 @@ class Pass(NamedTuple):
         return "pass"
 
 
-Move = Union[Place, Exchange, Draw, Pass]
+Move = Place | Exchange | Draw | Pass
 
 # Notation prints card kinds by their short code; moves carry ids, so printing needs a
 # board. Boards with other kinds can be set with set_notation_board.

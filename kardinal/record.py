@@ -87,7 +87,7 @@ def _take(a: dict[str, Any], where: str) -> str:
         return DECK
     if src == "display":
         return _str(a, "card", where)
-    raise RecordError(f"{where}: 'from' must be \"deck\" or \"display\"")
+    raise RecordError(f'{where}: \'from\' must be "deck" or "display"')
 
 
 _KEYS = {
@@ -228,6 +228,10 @@ def replay(data: Any, board: Board | None = None, stop: int | None = None) -> St
         try:
             state.play(move)
         except RuleError as e:
+            if e.code in ("no_reshuffle", "bad_reshuffle"):
+                raise RecordError(
+                    f"actions[{i}] uses up the draw pile: 'reshuffle' {'is missing' if e.code == 'no_reshuffle' else 'is not a shuffle of the discard pile'}"
+                ) from None
             raise IllegalAction(i, a, e) from None
     if reshuffle is not None and state.reshuffle is None and stop is None and state.phase == OVER:
         raise RecordError("'reshuffle' is given, but the draw pile was never used up")

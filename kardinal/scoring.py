@@ -91,7 +91,9 @@ class FinalScoring:
         self.total = [self.cloisters[p] + self.alliances[p] + self.chains[p] for p in range(n)]
 
 
-def final_scoring(board: Board, cloisters: Sequence[Sequence[int]], advisors: Sequence[Sequence[int]], owner: Sequence[int]) -> FinalScoring:
+def final_scoring(
+    board: Board, cloisters: Sequence[Sequence[int]], advisors: Sequence[Sequence[int]], owner: Sequence[int]
+) -> FinalScoring:
     n = len(cloisters[0])
     return FinalScoring(cloister_scoring(cloisters), alliance_scoring(board, advisors), chain_scoring(board, owner, n))
 

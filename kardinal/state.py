@@ -335,7 +335,9 @@ class State:
         for k in set(kinds):
             if kinds.count(k) > hand[k]:
                 have = hand[k]
-                raise RuleError("R4.1", "card_not_in_hand", f"you hold {have} {b.cards[k].id} card{'s' if have != 1 else ''}, not {kinds.count(k)}")
+                raise RuleError(
+                    "R4.1", "card_not_in_hand", f"you hold {have} {b.cards[k].id} card{'s' if have != 1 else ''}, not {kinds.count(k)}"
+                )
         if not isinstance(move.advisors, int) or move.advisors < 0:
             raise RuleError("R4.5", "piece_count", "the number of advisors must be 0, 1 or 2")
         npieces = len(move.cloisters) + move.advisors
@@ -363,9 +365,17 @@ class State:
             raise RuleError("R4.6", "empty_country", f"only one cloister may be placed in an empty country ({cname} has no piece yet)")
         ncl = len(move.cloisters)
         if ncl > self.supply_cl[seat]:
-            raise RuleError("R1.2", "no_cloisters", "you have no cloister left in your supply" if not self.supply_cl[seat] else "you have only one cloister left")
+            raise RuleError(
+                "R1.2",
+                "no_cloisters",
+                "you have no cloister left in your supply" if not self.supply_cl[seat] else "you have only one cloister left",
+            )
         if move.advisors > self.supply_adv[seat]:
-            raise RuleError("R1.2", "no_advisors", "you have no advisor left in your supply" if not self.supply_adv[seat] else "you have only one advisor left")
+            raise RuleError(
+                "R1.2",
+                "no_advisors",
+                "you have no advisor left in your supply" if not self.supply_adv[seat] else "you have only one advisor left",
+            )
         if ncl == 2 and move.cloisters[0] == move.cloisters[1]:
             raise RuleError("R4.7", "same_site", "each cloister site holds one cloister")
         for sid in move.cloisters:
@@ -486,6 +496,8 @@ class State:
                     self.scores[p] += v
             # R7.3: the discard pile, shuffled, is the new draw pile
             cards = [k for k, c in enumerate(self.discard) for _ in range(c)]
+            if self.given_reshuffle is None and self.seed is None:
+                raise RuleError("R7.3", "no_reshuffle", "the draw pile is used up, but no reshuffle is given and no seed decides one")
             if self.given_reshuffle is not None:
                 if sorted(self.given_reshuffle) != cards:
                     raise RuleError("R7.3", "bad_reshuffle", "the recorded reshuffle is not the discard pile")
@@ -567,7 +579,8 @@ def _card_combos(board: Board, hand: tuple[int, ...]) -> list[tuple[list[tuple[s
     out = []
     for c in range(len(board.countries)):
         naming = [k for k in board.kinds_naming[c] if hand[k]]
-        ones = {(ids[k],) for k in naming} | {(ids[k], ids[k]) for k in pairs}
+        ones: set[tuple[str, ...]] = {(ids[k],) for k in naming}
+        ones |= {(ids[k], ids[k]) for k in pairs}
         twos: set[tuple[str, ...]] = set()
         for i, k1 in enumerate(naming):
             for k2 in naming[i:]:
