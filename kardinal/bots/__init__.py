@@ -6,13 +6,16 @@ from collections.abc import Callable
 
 from ..board import Board
 from .base import Bot
+from .greedy import GreedyBot
 from .random_bot import RandomBot
 
-__all__ = ["Bot", "RandomBot", "make_bot", "BOTS"]
+__all__ = ["Bot", "RandomBot", "GreedyBot", "make_bot", "BOTS"]
 
 # name -> factory(seed, board); bot modules add themselves here
 BOTS: dict[str, Callable[[int, Board | None], Bot]] = {
     "random": lambda seed, board: RandomBot(seed, board),
+    "greedy": lambda seed, board: GreedyBot(seed, board),
+    "easy": lambda seed, board: GreedyBot(seed, board, noise=1.5),
 }
 
 

@@ -1,0 +1,301 @@
+"""Hand-written evaluation shared by the ``greedy`` and ``ismcts`` bots.
+
+Everything here reads only what a player may know: the public board (pieces, scores,
+supplies, the display, the discard pile) and the hand of the seat being evaluated. The
+bots call it on a determinized state (``kardinal.sample.determinize``) whose hidden
+cards are random; no function here looks at another seat's hand or at the draw pile.
+
+Two levels of detail:
+
+* :meth:`Evaluator.estimate` -- a static estimate of every seat's final total: points
+  so far, plus the cloister majorities as they stand (R9; counted twice while the
+  intermediate scoring is still to come, R7), the alliance majorities as they stand
+  (R10) with a little credit for holding one half of an alliance, and the chains
+  (R11) with a little credit for short runs that may still grow.
+* :meth:`Evaluator.gains` -- a cheap per-country table of what one or two more
+  cloisters or advisors of one seat are worth (change of that seat's points minus the
+  mean change of the others), and a per-site chain bonus. Moves are scored from the
+  table without playing them (:meth:`Evaluator.fast_place_score`); the ISMCTS rollout
+  policy and the hand valuation use it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import NamedTuple
+
+from ..board import Board
+from ..chains import chain_score
+from ..moves import DECK, Draw, Move, Place
+from ..scoring import country_cloister_scores
+from ..state import DRAW, MAIN, State
+
+__all__ = ["Evaluator", "Gains", "PARTIAL_ALLIANCE", "CHAIN_SEED"]
+
+PARTIAL_ALLIANCE = 0.25  # credit for the majority in one country of an alliance
+CHAIN_SEED = 0.35  # credit per cloister (beyond the first) of a run shorter than 4
+CARD_COST = 0.25  # a card spent (cards are replaced, but good hands take time to build)
+PAIR_KEEP = 0.6  # a pair left in hand: a joker for later (R4.3)
+
+
+class Gains(NamedTuple):
+    """Per country: worth of +1/+2 cloisters, +1/+2 advisors for one seat; per site: chain bonus."""
+
+    cl1: list[float]
+    cl2: list[float]
+    adv1: list[float]
+    adv2: list[float]
+    site: list[float]
+
+
+def _rel(delta: Sequence[float], p: int) -> float:
+    """A seat's change minus the mean change of the others."""
+    n = len(delta)
+    if n <= 1:
+        return float(delta[p])
+    return delta[p] - (sum(delta) - delta[p]) / (n - 1)
+
+
+class Evaluator:
+    """Heuristics for one board (precomputed lookups)."""
+
+    def __init__(self, board: Board) -> None:
+        self.board = board
+        self.C = len(board.countries)
+        self.site_country = [s.country for s in board.sites]
+        self.nb = board.neighbours
+        self.alliances = [al.countries for al in board.alliances]
+        self.by_country: list[list[tuple[int, int]]] = [[] for _ in range(self.C)]
+        for a, b in self.alliances:
+            self.by_country[a].append((a, b))
+            self.by_country[b].append((a, b))
+        self.kind_countries = [k.countries for k in board.cards]
+        self.country_index = board.country_index
+        self.site_index = board.site_index
+        self.kind_index = board.kind_index
+
+    # -- static estimate ---------------------------------------------------------------
+
+    def _alliance_points(self, advisors: Sequence[Sequence[int]], n: int, pairs: Sequence[tuple[int, int]]) -> list[float]:
+        pts = [0.0] * n
+        for a, b in pairs:
+            ra, rb = advisors[a], advisors[b]
+            ta, tb = max(ra), max(rb)
+            if not ta and not tb:
+                continue
+            value = sum(ra) + sum(rb)
+            for p in range(n):
+                ma = ta > 0 and ra[p] == ta
+                mb = tb > 0 and rb[p] == tb
+                if ma and mb:
+                    pts[p] += value
+                elif ma or mb:
+                    pts[p] += PARTIAL_ALLIANCE * value
+        return pts
+
+    def chain_estimate(self, owner: Sequence[int], p: int) -> float:
+        """R11 chain points of seat p, plus a little for runs of 2-3 that may grow."""
+        mine = [s for s, o in enumerate(owner) if o == p]
+        if len(mine) < 2:
+            return 0.0
+        nb = self.nb
+        mset = set(mine)
+        seen: set[int] = set()
+        extra = 0.0
+        for v in mine:
+            if v in seen:
+                continue
+            stack = [v]
+            seen.add(v)
+            size = 0
+            open_end = False
+            while stack:
+                x = stack.pop()
+                size += 1
+                for y in nb[x]:
+                    if y in mset:
+                        if y not in seen:
+                            seen.add(y)
+                            stack.append(y)
+                    elif owner[y] < 0:
+                        open_end = True
+            if 1 < size < 4 and open_end:
+                extra += CHAIN_SEED * (size - 1)
+        return chain_score(mine, nb) + extra
+
+    def estimate(self, s: State) -> list[float]:
+        """Every seat's estimated final total (see the module docstring)."""
+        n = s.n
+        mult = 2 if s.exhaustions == 0 else 1
+        est = [float(x) for x in s.scores]
+        if s.is_over:
+            return est
+        for row in s.cloisters:
+            if max(row):
+                for p, v in enumerate(country_cloister_scores(row)):
+                    est[p] += mult * v
+        al = self._alliance_points(s.advisors, n, self.alliances)
+        for p in range(n):
+            est[p] += al[p] + self.chain_estimate(s.owner, p)
+            est[p] += 0.01 * (s.supply_cl[p] + s.supply_adv[p])  # R12.1 tie-break
+        return est
+
+    @staticmethod
+    def relative(est: Sequence[float], p: int) -> float:
+        """Seat p's estimate against the others: half the best other, half their mean."""
+        others = [x for q, x in enumerate(est) if q != p]
+        if not others:
+            return float(est[p])
+        return est[p] - 0.5 * max(others) - 0.5 * sum(others) / len(others)
+
+    # -- cheap per-move tables ---------------------------------------------------------
+
+    def gains(self, s: State, p: int) -> Gains:
+        """What more pieces of seat p are worth, per country and per site (see module doc)."""
+        n = s.n
+        mult = 2 if s.exhaustions == 0 else 1
+        cl1 = [0.0] * self.C
+        cl2 = [0.0] * self.C
+        adv1 = [0.0] * self.C
+        adv2 = [0.0] * self.C
+        advisors = s.advisors
+        for c in range(self.C):
+            row = s.cloisters[c]
+            if s.free_sites[c]:
+                base = country_cloister_scores(row)
+                r = row[:]
+                r[p] += 1
+                one = country_cloister_scores(r)
+                cl1[c] = mult * _rel([a - b for a, b in zip(one, base)], p)
+                if len(s.free_sites[c]) >= 2:
+                    r[p] += 1
+                    two = country_cloister_scores(r)
+                    cl2[c] = mult * _rel([a - b for a, b in zip(two, base)], p)
+            pairs = self.by_country[c]
+            before = self._alliance_points(advisors, n, pairs)
+            arow = advisors[c]
+            arow[p] += 1
+            after = self._alliance_points(advisors, n, pairs)
+            adv1[c] = _rel([a - b for a, b in zip(after, before)], p)
+            arow[p] += 1
+            after = self._alliance_points(advisors, n, pairs)
+            adv2[c] = _rel([a - b for a, b in zip(after, before)], p)
+            arow[p] -= 2
+        return Gains(cl1, cl2, adv1, adv2, self.site_bonus(s.owner, p))
+
+    def site_bonus(self, owner: Sequence[int], p: int) -> list[float]:
+        """Per free site: a chain bonus for a cloister of seat p there (R11)."""
+        nb = self.nb
+        comp = [-1] * len(owner)
+        sizes: list[int] = []
+        for v, o in enumerate(owner):
+            if o != p or comp[v] >= 0:
+                continue
+            cid = len(sizes)
+            comp[v] = cid
+            stack = [v]
+            size = 0
+            while stack:
+                x = stack.pop()
+                size += 1
+                for y in nb[x]:
+                    if owner[y] == p and comp[y] < 0:
+                        comp[y] = cid
+                        stack.append(y)
+            sizes.append(size)
+        out = [0.0] * len(owner)
+        for v, o in enumerate(owner):
+            if o >= 0:
+                continue
+            joined = {comp[y] for y in nb[v] if comp[y] >= 0}
+            if not joined:
+                continue
+            old = sum(sizes[i] for i in joined)
+            new = old + 1
+            val_new = new if new >= 4 else CHAIN_SEED * (new - 1) * 1.5
+            val_old = sum(sizes[i] if sizes[i] >= 4 else CHAIN_SEED * (sizes[i] - 1) for i in joined)
+            out[v] = max(0.0, val_new - val_old)
+        return out
+
+    def fast_place_score(self, m: Place, g: Gains, hand: Sequence[int] | None = None) -> float:
+        """A placement's worth from the tables, without playing it."""
+        c = self.country_index[m.country]
+        ncl = len(m.cloisters)
+        v = 0.0
+        if ncl == 1:
+            v += g.cl1[c] + g.site[self.site_index[m.cloisters[0]]]
+        elif ncl == 2:
+            v += g.cl2[c] + g.site[self.site_index[m.cloisters[0]]] + g.site[self.site_index[m.cloisters[1]]]
+        if m.advisors == 1:
+            v += g.adv1[c]
+        elif m.advisors == 2:
+            v += g.adv2[c]
+        v -= CARD_COST * len(m.cards)
+        if hand is not None:
+            v += PAIR_KEEP * self._pairs_left(hand, m.cards)
+        return v
+
+    def _pairs_left(self, hand: Sequence[int], cards: Sequence[str]) -> int:
+        left = list(hand)
+        for kid in cards:
+            left[self.kind_index[kid]] -= 1
+        return sum(1 for x in left if x >= 2)
+
+    def hand_value(self, s: State, p: int, hand: Sequence[int], g: Gains) -> float:
+        """The best placement worth (from the tables) that this hand would allow now."""
+        t = s.copy(history=False)
+        t.hands[p] = list(hand)
+        t.current = p
+        t.phase = MAIN
+        best = 0.0
+        for m in t.legal_moves():
+            if isinstance(m, Place):
+                v = self.fast_place_score(m, g) + CARD_COST * len(m.cards)
+                if v > best:
+                    best = v
+        return best + 0.3 * sum(1 for x in hand if x >= 2)
+
+    # -- draw decisions ------------------------------------------------------------------
+
+    def choose_draw(self, s: State, p: int, moves: Sequence[Move], g: Gains | None = None) -> Move:
+        """R5.1: take a display card if it makes the hand better than an average deck card."""
+        assert s.phase == DRAW
+        if len(moves) == 1:
+            return moves[0]
+        if g is None:
+            g = self.gains(s, p)
+        hand = s.hands[p]
+        unseen = self._unseen_for(s, p)
+        total = sum(unseen)
+        best_move = moves[0]
+        best = -1e9
+        deck_value: float | None = None
+        for m in moves:
+            assert isinstance(m, Draw)
+            if m.source == DECK:
+                if deck_value is None:
+                    deck_value = 0.0
+                    for k, cnt in enumerate(unseen):
+                        if cnt:
+                            h = list(hand)
+                            h[k] += 1
+                            deck_value += cnt / total * self.hand_value(s, p, h, g)
+                v = deck_value + 0.05  # a secret card is worth a little more (R13.2)
+            else:
+                h = list(hand)
+                h[self.kind_index[m.source]] += 1
+                v = self.hand_value(s, p, h, g)
+            if v > best:
+                best, best_move = v, m
+        return best_move
+
+    def _unseen_for(self, s: State, p: int) -> list[int]:
+        """Per kind, cards seat p cannot locate (public information and p's hand only)."""
+        out = []
+        for k, kind in enumerate(self.board.cards):
+            x = kind.count - s.removed[k] - s.discard[k] - s.display.count(k) - s.hands[p][k]
+            x -= sum(s.known[q][k] for q in range(s.n) if q != p)
+            out.append(max(0, x))
+        if not sum(out):
+            out = [1] * len(out)
+        return out
