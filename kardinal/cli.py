@@ -140,6 +140,33 @@ def bench(
     run_bench(games, seed, profile)
 
 
+@app.command()
+def tournament(
+    bots: Annotated[str, typer.Option(help="Bots, one per seat, e.g. hard,greedy,greedy,random.")] = "greedy,random,random,random",
+    games: Annotated[int, typer.Option(help="Number of games (rounded up to whole blocks of seat rotations).")] = 200,
+    players: Annotated[int, typer.Option(help="3, 4 or 5")] = 4,
+    seed: Annotated[int, typer.Option(help="Seed for the deals and the bots.")] = 1,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the statistics as JSON.")] = False,
+    records: Annotated[Path | None, typer.Option(help="Write every game's record into this folder.")] = None,
+    workers: Annotated[int | None, typer.Option(help="Processes (default: all cores).")] = None,
+    board: BoardOpt = None,
+) -> None:
+    """Bots play each other with rotating seats; win rates, scores, ratings, timings."""
+    from .tournament import as_data, format_table, run_tournament
+
+    names = [x for x in bots.split(",") if x.strip()]
+    _board(board)
+    try:
+        stats, results = run_tournament(names, games, players, seed, workers, board, records)
+    except ValueError as e:
+        typer.echo(f"error: {e}", err=True)
+        raise typer.Exit(2) from None
+    if as_json:
+        typer.echo(json.dumps(as_data(stats, len(results), players, seed)))
+    else:
+        typer.echo(format_table(stats, len(results), players, seed))
+
+
 def main() -> None:
     try:
         app()

@@ -1,0 +1,329 @@
+"""Bot tournaments: ``kardinal tournament --bots hard,greedy,greedy,random --games 200``.
+
+Games are played in blocks of rotations: a block of ``players`` games shares one deal
+(the same seed, hence the same deck and reshuffle), and in game ``j`` of a block the
+entry ``e`` (its position in ``--bots``) sits in seat ``(e + j) % players``. So every
+entry sits in every seat equally often and meets every deal in every seat, which
+removes the start-player advantage and much of the luck of the deal from the comparison.
+
+Bots see only ``view(state, seat)``; every move they return is checked by the rules
+(an illegal move stops the tournament with the bot's name and the rule).
+
+Statistics per entry: wins (a shared win, R12.1, counts 1/k for each of k winners), the
+win rate with a 95% Wilson score interval (over games; fractional wins are used as
+they are), the mean score, the mean margin to the winner (own score minus the best
+score, 0 for a winner), a multiplayer Elo rating from finishing order (every pair of
+players in a game is one Elo match: ahead wins, equal (points and pieces left) draws;
+K = 16 / (players - 1), all start at 1500, games applied in game order), and the time
+per decision (wall clock, mean and max; over all decisions and over main decisions,
+i.e. place/exchange/pass, leaving out the draws of R5.1).
+
+Deterministic given the seed, as long as the bots are (iteration-bounded search is;
+a wall-clock budget that runs out makes the moves depend on the machine's speed).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import multiprocessing
+import os
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .board import Board, get_board
+from .bots import BOTS, make_bot
+from .record import record_of
+from .state import DRAW, RuleError, new_game
+from .view import view
+
+__all__ = ["GameResult", "EntryStats", "run_tournament", "play_game", "seating", "wilson", "elo_update", "summarize", "format_table"]
+
+ELO_START = 1500.0
+ELO_K = 16.0
+
+
+class BotError(RuntimeError):
+    """A bot answered an illegal move."""
+
+
+@dataclass
+class GameResult:
+    game: int
+    deal_seed: int
+    entry_of_seat: list[int]
+    scores: list[int]
+    winners: list[int]
+    pieces_left: list[int]
+    # per entry: [sum, count, max] of decision times, all decisions and main decisions
+    times: list[list[float]]
+    main_times: list[list[float]]
+    record: dict[str, Any] | None = None
+
+
+@dataclass
+class EntryStats:
+    entry: int
+    bot: str
+    games: int = 0
+    wins: float = 0.0
+    win_rate: float = 0.0
+    ci_low: float = 0.0
+    ci_high: float = 0.0
+    mean_score: float = 0.0
+    mean_margin: float = 0.0
+    elo: float = ELO_START
+    decisions: int = 0
+    time_mean: float = 0.0
+    time_max: float = 0.0
+    main_decisions: int = 0
+    main_time_mean: float = 0.0
+    main_time_max: float = 0.0
+    seats: list[int] = field(default_factory=list)  # games played in each seat
+
+
+def seating(game: int, players: int) -> list[int]:
+    """entry_of_seat for a game: game j of each block rotates the entries by j seats.
+
+    >>> [seating(g, 3) for g in range(3)]
+    [[0, 1, 2], [2, 0, 1], [1, 2, 0]]
+    """
+    rot = game % players
+    return [(seat - rot) % players for seat in range(players)]
+
+
+def deal_seed(seed: int, game: int, players: int) -> int:
+    """The deal of a game: shared by the games of one rotation block."""
+    return (seed * 1_000_003 + game // players) % (2**63)
+
+
+def bot_seed(seed: int, game: int, entry: int) -> int:
+    return (seed * 7_919 + game * 131 + entry * 17 + 1) % (2**63)
+
+
+def play_game(
+    bot_names: Sequence[str],
+    players: int,
+    game: int,
+    seed: int,
+    board: Board | None = None,
+    keep_record: bool = False,
+) -> GameResult:
+    """Play game number ``game`` of a tournament (seating and seeds from the number)."""
+    b = board or get_board(None)
+    entry_of_seat = seating(game, players)
+    ds = deal_seed(seed, game, players)
+    bots = [make_bot(bot_names[e], bot_seed(seed, game, e), b) for e in entry_of_seat]
+    s = new_game(players, seed=ds, board=b, history=True)
+    times = [[0.0, 0.0, 0.0] for _ in range(players)]
+    main_times = [[0.0, 0.0, 0.0] for _ in range(players)]
+    while not s.is_over:
+        seat = s.current
+        drawing = s.phase == DRAW
+        v = view(s, seat)
+        t0 = time.perf_counter()
+        move = bots[seat].choose(v)
+        dt = time.perf_counter() - t0
+        e = entry_of_seat[seat]
+        for acc in (times[e],) if drawing else (times[e], main_times[e]):
+            acc[0] += dt
+            acc[1] += 1
+            acc[2] = max(acc[2], dt)
+        try:
+            s.play(move)
+        except RuleError as err:
+            raise BotError(f"game {game}: bot {bot_names[e]!r} (entry {e}, seat {seat}) played {move}: {err}") from None
+    names = [f"{bot_names[e]} ({e + 1})" for e in entry_of_seat]
+    return GameResult(
+        game=game,
+        deal_seed=ds,
+        entry_of_seat=entry_of_seat,
+        scores=s.scores[:],
+        winners=list(s.winners or []),
+        pieces_left=[s.pieces_left(p) for p in range(players)],
+        times=times,
+        main_times=main_times,
+        record=record_of(s, names) if keep_record else None,
+    )
+
+
+def _play(args: tuple[Sequence[str], int, int, int, str | None, bool]) -> GameResult:
+    names, players, game, seed, board_name, keep = args
+    return play_game(names, players, game, seed, get_board(board_name), keep)
+
+
+def wilson(successes: float, n: int, z: float = 1.959964) -> tuple[float, float]:
+    """95% Wilson score interval for a proportion.
+
+    >>> lo, hi = wilson(50, 100)
+    >>> round(lo, 3), round(hi, 3)
+    (0.404, 0.596)
+    """
+    if n <= 0:
+        return (0.0, 1.0)
+    phat = successes / n
+    denom = 1 + z * z / n
+    centre = (phat + z * z / (2 * n)) / denom
+    half = z * math.sqrt(phat * (1 - phat) / n + z * z / (4 * n * n)) / denom
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def elo_update(ratings: list[float], result: GameResult) -> None:
+    """One game's multiplayer Elo update (pairwise, from finishing order), in place."""
+    n = len(result.scores)
+    key = [(result.scores[s], result.pieces_left[s]) for s in range(n)]
+    entry = result.entry_of_seat
+    delta = [0.0] * len(ratings)
+    k = ELO_K / max(1, n - 1)
+    for a in range(n):
+        for b in range(n):
+            if a == b:
+                continue
+            ea, eb = entry[a], entry[b]
+            actual = 1.0 if key[a] > key[b] else 0.5 if key[a] == key[b] else 0.0
+            expected = 1.0 / (1.0 + 10 ** ((ratings[eb] - ratings[ea]) / 400.0))
+            delta[ea] += k * (actual - expected)
+    for e in range(len(ratings)):
+        ratings[e] += delta[e]
+
+
+def summarize(bot_names: Sequence[str], results: Sequence[GameResult]) -> list[EntryStats]:
+    """Per-entry statistics of a list of game results (in game order)."""
+    n = len(bot_names)
+    stats = [EntryStats(entry=e, bot=bot_names[e], seats=[0] * n) for e in range(n)]
+    ratings = [ELO_START] * n
+    tsum = [[0.0, 0.0, 0.0] for _ in range(n)]
+    msum = [[0.0, 0.0, 0.0] for _ in range(n)]
+    scores: list[list[int]] = [[] for _ in range(n)]
+    margins: list[list[int]] = [[] for _ in range(n)]
+    for r in sorted(results, key=lambda r: r.game):
+        top = max(r.scores)
+        for seat, e in enumerate(r.entry_of_seat):
+            st = stats[e]
+            st.games += 1
+            st.seats[seat] += 1
+            if seat in r.winners:
+                st.wins += 1.0 / len(r.winners)
+            scores[e].append(r.scores[seat])
+            margins[e].append(r.scores[seat] - top)
+        for e in range(n):
+            for acc, src in ((tsum[e], r.times[e]), (msum[e], r.main_times[e])):
+                acc[0] += src[0]
+                acc[1] += src[1]
+                acc[2] = max(acc[2], src[2])
+        elo_update(ratings, r)
+    for e, st in enumerate(stats):
+        if st.games:
+            st.win_rate = st.wins / st.games
+            st.ci_low, st.ci_high = wilson(st.wins, st.games)
+            st.mean_score = sum(scores[e]) / st.games
+            st.mean_margin = sum(margins[e]) / st.games
+        st.elo = ratings[e]
+        st.decisions = int(tsum[e][1])
+        st.time_mean = tsum[e][0] / tsum[e][1] if tsum[e][1] else 0.0
+        st.time_max = tsum[e][2]
+        st.main_decisions = int(msum[e][1])
+        st.main_time_mean = msum[e][0] / msum[e][1] if msum[e][1] else 0.0
+        st.main_time_max = msum[e][2]
+    return stats
+
+
+def run_tournament(
+    bot_names: Sequence[str],
+    games: int,
+    players: int,
+    seed: int,
+    workers: int | None = None,
+    board_name: str | None = None,
+    records: Path | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> tuple[list[EntryStats], list[GameResult]]:
+    """Play the tournament; ``games`` is rounded up to whole rotation blocks."""
+    names = [x.strip().lower() for x in bot_names]
+    for x in names:
+        if x not in BOTS:
+            raise ValueError(f"unknown bot {x!r}; choose from {', '.join(sorted(BOTS))}")
+    if len(names) != players:
+        raise ValueError(f"--bots names {len(names)} bots, but there are {players} players: name one bot per seat")
+    b = get_board(board_name)
+    if players not in b.removed_per_kind:
+        raise ValueError(f"the game is for {', '.join(map(str, b.player_counts))} players, not {players}")
+    if games < 1:
+        raise ValueError("--games must be at least 1")
+    total = -(-games // players) * players
+    jobs = [(tuple(names), players, g, seed, board_name, records is not None) for g in range(total)]
+    nworkers = max(1, min(workers or os.cpu_count() or 1, total))
+    results: list[GameResult] = []
+    if records is not None:
+        records.mkdir(parents=True, exist_ok=True)
+
+    def done(r: GameResult) -> None:
+        results.append(r)
+        if records is not None and r.record is not None:
+            path = records / f"game-{r.game + 1:04d}.json"
+            path.write_text(json.dumps(r.record, indent=1) + "\n", encoding="utf-8")
+            r.record = None
+        if progress is not None:
+            progress(len(results), total)
+
+    if nworkers == 1:
+        for j in jobs:
+            done(_play(j))
+    else:
+        with multiprocessing.get_context("fork").Pool(nworkers) as pool:
+            for r in pool.imap_unordered(_play, jobs):
+                done(r)
+    results.sort(key=lambda r: r.game)
+    return summarize(names, results), results
+
+
+def as_data(stats: Sequence[EntryStats], games: int, players: int, seed: int) -> dict[str, Any]:
+    return {
+        "games": games,
+        "players": players,
+        "seed": seed,
+        "interval": "95% Wilson score interval of the win rate",
+        "rating": "multiplayer Elo from finishing order (pairwise, K=16/(players-1), start 1500)",
+        "entries": [
+            {
+                "entry": st.entry,
+                "bot": st.bot,
+                "games": st.games,
+                "wins": st.wins,
+                "win_rate": st.win_rate,
+                "win_rate_ci95": [st.ci_low, st.ci_high],
+                "mean_score": st.mean_score,
+                "mean_margin_to_winner": st.mean_margin,
+                "elo": st.elo,
+                "seats": st.seats,
+                "decisions": st.decisions,
+                "time_per_decision_mean_s": st.time_mean,
+                "time_per_decision_max_s": st.time_max,
+                "main_decisions": st.main_decisions,
+                "main_time_mean_s": st.main_time_mean,
+                "main_time_max_s": st.main_time_max,
+            }
+            for st in stats
+        ],
+    }
+
+
+def format_table(stats: Sequence[EntryStats], games: int, players: int, seed: int) -> str:
+    lines = [
+        f"{games} games, {players} players, seed {seed}; seats rotated in blocks of {players} games sharing a deal",
+        "win rate: 95% Wilson score interval; Elo: pairwise from finishing order, start 1500",
+        "time per decision (wall clock): all decisions, and main decisions (place/exchange, not draws)",
+        "",
+        f"{'#':>2} {'bot':<10} {'wins':>7} {'win rate':>8} {'95% CI':>15} {'score':>6} {'margin':>7} {'Elo':>6}"
+        f" {'mean ms':>8} {'max ms':>8} {'main ms':>8} {'main max':>9}",
+    ]
+    for st in stats:
+        ci = f"[{st.ci_low:.3f},{st.ci_high:.3f}]"
+        lines.append(
+            f"{st.entry + 1:>2} {st.bot:<10} {st.wins:>7.2f} {st.win_rate:>8.3f} {ci:>15} {st.mean_score:>6.1f} {st.mean_margin:>7.1f}"
+            f" {st.elo:>6.0f} {st.time_mean * 1e3:>8.1f} {st.time_max * 1e3:>8.1f} {st.main_time_mean * 1e3:>8.1f} {st.main_time_max * 1e3:>9.1f}"
+        )
+    return "\n".join(lines)
