@@ -88,10 +88,11 @@ def _best_cover(adj: tuple[tuple[int, ...], ...]) -> int:
         v = (avail & -avail).bit_length() - 1  # lowest unused vertex
         rest = avail & ~(1 << v)
         result = best(rest)  # v is in no chain
-        if result == rest.bit_count():
-            return result
+        whole = avail.bit_count()
         for m in paths_through(v, avail):
             result = max(result, m.bit_count() + best(avail & ~m))
+            if result == whole:
+                break
         return result
 
     return best(full)

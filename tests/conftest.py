@@ -1,0 +1,162 @@
+"""Shared helpers for the rules-engine tests: hand-made positions and random games.
+
+Positions are built with ``new_game(deck=...)`` (the deck order decides the deal: seat 0
+gets the top three cards, seat 1 the next three, ..., then two go to the display) and
+then, where needed, by setting State fields directly through the helpers below, which
+keep the derived fields (cloisters, max_cl, adv_total, free_sites, owner, supply)
+consistent.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+from collections.abc import Sequence
+
+import pytest
+
+from kardinal.board import Board, standard_board
+from kardinal.moves import Move
+from kardinal.state import RuleError, State, new_game
+
+LONG = os.environ.get("KARDINAL_LONG") == "1"
+
+B = standard_board()
+SHORT = {k.short: k.id for k in B.cards}  # "FA" -> "franken-aragon"
+FA, BB, LI, ES, FR = (SHORT[x] for x in ("FA", "BB", "LI", "ES", "FR"))
+
+
+def kid(x: str, board: Board = B) -> str:
+    """A card kind id from a short code or an id."""
+    return board.cards[board.kind(x)].id
+
+
+def composition(players: int, board: Board = B) -> dict[str, int]:
+    r = board.removed_per_kind[players]
+    return {k.id: k.count - r for k in board.cards}
+
+
+def make_deck(
+    players: int,
+    hands: Sequence[Sequence[str]],
+    display: Sequence[str] = (),
+    then: Sequence[str] = (),
+    board: Board = B,
+    rest: Sequence[str] | None = None,
+) -> list[str]:
+    """A full legal deck (kind ids, top first) that deals ``hands`` (one per seat, 3 cards
+    each), turns up ``display`` (2 cards), puts ``then`` next on the pile and the rest of
+    the composition after it (in kind order, or in the order ``rest`` lists the kinds)."""
+    assert len(hands) == players and all(len(h) == 3 for h in hands)
+    left = composition(players, board)
+    top: list[str] = []
+    for h in hands:
+        top += [kid(x, board) for x in h]
+    if len(display) == 2:
+        top += [kid(x, board) for x in display]
+    else:
+        assert not display and not then, "give the display to fix what follows it"
+    top += [kid(x, board) for x in then]
+    for k in top:
+        left[k] -= 1
+        assert left[k] >= 0, f"too many {k} cards"
+    order = [kid(x, board) for x in rest] if rest else [k.id for k in board.cards]
+    order += [k.id for k in board.cards if k.id not in order]
+    tail = [k for k in order for _ in range(left[k])]
+    return top + tail
+
+
+def game(
+    players: int,
+    hands: Sequence[Sequence[str]],
+    display: Sequence[str] = (),
+    then: Sequence[str] = (),
+    board: Board = B,
+    rest: Sequence[str] | None = None,
+    seed: int | None = 1,
+) -> State:
+    """A new game whose deal is fixed by :func:`make_deck`."""
+    s = new_game(players, board=board, deck=make_deck(players, hands, display, then, board, rest))
+    s.seed = seed  # decides only the reshuffle (R7.3)
+    return s
+
+
+def put_cloisters(s: State, seat: int, sites: Sequence[str]) -> None:
+    """Place cloisters of ``seat`` on ``sites`` directly, keeping every derived field consistent."""
+    b = s.board
+    for sid in sites:
+        i = b.site_index[sid]
+        assert s.owner[i] < 0, f"{sid} is taken"
+        assert s.supply_cl[seat] > 0
+        c = b.sites[i].country
+        s.owner[i] = seat
+        s.cloisters[c][seat] += 1
+        s.max_cl[c] = max(s.max_cl[c], s.cloisters[c][seat])
+        s.free_sites[c] = tuple(x for x in s.free_sites[c] if x != sid)
+        s.supply_cl[seat] -= 1
+
+
+def put_advisors(s: State, seat: int, country: str, count: int = 1) -> None:
+    """Place advisors directly (checked against R4.8 so the position stays legal)."""
+    c = s.board.country_index[country]
+    assert s.supply_adv[seat] >= count
+    assert s.adv_total[c] + count <= s.max_cl[c], "R4.8 would be broken"
+    s.advisors[c][seat] += count
+    s.adv_total[c] += count
+    s.supply_adv[seat] -= count
+
+
+def set_hand(s: State, seat: int, cards: Sequence[str]) -> None:
+    """Replace a hand, moving cards between the hand and the undealt pile so that the
+    card count stays right: only for tests that never draw the affected kinds."""
+    row = [0] * len(s.board.cards)
+    for x in cards:
+        row[s.board.kind(x)] += 1
+    s.hands[seat] = row
+
+
+def check_consistent(s: State) -> None:
+    """The derived fields agree with owner/advisors (used by the property tests)."""
+    b = s.board
+    for c, country in enumerate(b.countries):
+        counts = [0] * s.n
+        for i in country.sites:
+            if s.owner[i] >= 0:
+                counts[s.owner[i]] += 1
+        assert counts == s.cloisters[c]
+        assert s.max_cl[c] == max(counts)
+        assert s.adv_total[c] == sum(s.advisors[c])
+        assert s.free_sites[c] == tuple(b.sites[i].id for i in country.sites if s.owner[i] < 0)
+
+
+def assert_rejected(s: State, move: Move, rule: str, code: str | None = None) -> RuleError:
+    """The move is refused naming ``rule`` (exactly), by check and by play, and nothing changes."""
+    before = s.key()
+    hist = len(s.history) if s.history is not None else None
+    with pytest.raises(RuleError) as e1:
+        s.check(move)
+    with pytest.raises(RuleError) as e2:
+        s.play(move)
+    assert e1.value.rule == rule, f"{move}: expected {rule}, got {e1.value}"
+    assert e2.value.rule == rule
+    assert str(e1.value).startswith(f"{rule}: ")
+    if code is not None:
+        assert e1.value.code == code, f"{move}: expected code {code}, got {e1.value.code}"
+    assert s.key() == before
+    assert (len(s.history) if s.history is not None else None) == hist
+    assert move not in s.legal_moves()
+    return e1.value
+
+
+def play_random(s: State, rng: random.Random, validate: bool = True, limit: int = 5000) -> State:
+    """Play random legal decisions until the game ends (fails if it does not within ``limit``)."""
+    for _ in range(limit):
+        if s.is_over:
+            return s
+        s.play(rng.choice(s.legal_moves()), validate=validate)
+    raise AssertionError(f"game did not end within {limit} decisions")
+
+
+def random_game(players: int, seed: int, history: bool = True) -> State:
+    s = new_game(players, seed=seed, history=history)
+    return play_random(s, random.Random(seed ^ 0x5EED))
