@@ -7,15 +7,19 @@ from collections.abc import Callable
 from ..board import Board
 from .base import Bot
 from .greedy import GreedyBot
+from .ismcts import ISMCTSBot
 from .random_bot import RandomBot
 
-__all__ = ["Bot", "RandomBot", "GreedyBot", "make_bot", "BOTS"]
+__all__ = ["Bot", "RandomBot", "GreedyBot", "ISMCTSBot", "make_bot", "BOTS"]
 
 # name -> factory(seed, board); bot modules add themselves here
 BOTS: dict[str, Callable[[int, Board | None], Bot]] = {
     "random": lambda seed, board: RandomBot(seed, board),
     "greedy": lambda seed, board: GreedyBot(seed, board),
+    "ismcts": lambda seed, board: ISMCTSBot(seed, board),
     "easy": lambda seed, board: GreedyBot(seed, board, noise=1.5),
+    "medium": lambda seed, board: ISMCTSBot(seed, board, iterations=None, time_limit=0.45),
+    "hard": lambda seed, board: ISMCTSBot(seed, board, iterations=None, time_limit=1.8),
 }
 
 

@@ -1,0 +1,255 @@
+"""``ismcts``: single-observer information-set Monte Carlo tree search.
+
+After Cowling, Powley & Whitehouse, "Information Set Monte Carlo Tree Search" (IEEE
+TCIAIG 4(2), 2012), SO-ISMCTS. The bot sees only its view. Each iteration:
+
+1. *Determinize*: ``kardinal.sample.determinize`` deals the cards the bot cannot
+   locate (other hands beyond the display cards they are known to hold, the draw pile)
+   at random, consistently with its hand, the public discard pile, the removed kinds
+   and the display cards each opponent took (``view["known"]``). The future chance
+   (draw-pile order, the reshuffle of R7.3) is fixed by that sample.
+2. *Select / expand* in one tree shared by all samples, keyed by the sequence of main
+   decisions (place, exchange, pass) from the bot's information set. A child is
+   *available* when its move is among the candidate moves of the current sample; the
+   selection is UCB1 with availability counts (``mean + c * sqrt(ln(avail) / visits)``),
+   so moves that are rarely possible are not starved. Candidates are pruned: at the
+   root the ``root_k`` best moves by the ``greedy`` evaluation; below it the ``k`` best
+   by the cheap gain tables of :mod:`kardinal.bots.evaluate` for the player to move.
+   Untried candidates are expanded best-first. Draw decisions (R5.1) are not tree
+   nodes: a fixed cheap rule plays them (take a display card that makes a pair, else
+   the draw pile), like chance.
+3. *Roll out* with an epsilon-greedy policy over the cheap move scores (not uniform
+   random) for ``depth`` main decisions, then score the position with
+   :meth:`Evaluator.estimate` (a truncated rollout; a finished game is scored exactly).
+4. *Back-propagate*: every seat's reward is in [0, 1]: a logistic of its estimated
+   margin over the best other seat, mixed half-and-half with its share of the win when
+   the game ended. Each node adds the reward of the seat that moved into it.
+
+The move played is the most visited root child. Budgets: ``iterations`` (a cap),
+``time_limit`` (wall-clock seconds, checked between iterations). With an iteration cap
+that is reached before the time limit the bot is deterministic given its seed.
+Draw decisions use ``greedy``'s draw rule, and a single legal move is answered at once.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from typing import Any
+
+from ..board import Board
+from ..moves import DECK, Draw, Exchange, Move, Place
+from ..state import DRAW, State
+from .base import Bot
+from .evaluate import Evaluator
+from .greedy import score_moves
+
+__all__ = ["ISMCTSBot"]
+
+EXCHANGE_WORTH = 0.4  # cheap score of an exchange in rollouts / candidate lists
+
+
+class _Node:
+    __slots__ = ("player", "children", "visits", "avail", "total")
+
+    def __init__(self, player: int) -> None:
+        self.player = player
+        self.children: dict[Move, _Node] = {}
+        self.visits = 0
+        self.avail = 0
+        self.total = 0.0
+
+
+class ISMCTSBot(Bot):
+    name = "ismcts"
+
+    def __init__(
+        self,
+        seed: int = 0,
+        board: Board | None = None,
+        iterations: int | None = 1000,
+        time_limit: float | None = None,
+        exploration: float = 0.7,
+        depth: int = 8,
+        root_k: int = 10,
+        k: int = 5,
+        epsilon: float = 0.1,
+        scale: float = 6.0,
+    ) -> None:
+        super().__init__(seed, board)
+        if iterations is None and time_limit is None:
+            raise ValueError("ismcts needs an iteration cap or a time limit")
+        self.iterations = iterations
+        self.time_limit = time_limit
+        self.exploration = exploration
+        self.depth = depth
+        self.root_k = root_k
+        self.k = k
+        self.epsilon = epsilon
+        self.scale = scale
+        self._ev: Evaluator | None = None
+        self.last_iterations = 0
+        self.last_seconds = 0.0
+        self.last_root: dict[Move, tuple[int, float]] = {}
+
+    def evaluator(self, view: dict[str, Any]) -> Evaluator:
+        if self._ev is None:
+            self._ev = Evaluator(self._board(view))
+        return self._ev
+
+    # -- the decision ----------------------------------------------------------------------
+
+    def choose(self, view: dict[str, Any]) -> Move:
+        t0 = time.perf_counter()
+        deadline = t0 + self.time_limit if self.time_limit is not None else math.inf
+        self.last_iterations = 0
+        self.last_root = {}
+        s0 = self.sample(view)
+        moves = s0.legal_moves()
+        if len(moves) == 1:
+            return moves[0]
+        ev = self.evaluator(view)
+        me = s0.current
+        if s0.phase == DRAW:
+            return ev.choose_draw(s0, me, moves)
+        scored = score_moves(ev, s0, me, moves)
+        order = sorted(range(len(scored)), key=lambda i: -scored[i][0])
+        root_moves = [scored[i][1] for i in order[: self.root_k]]
+        if len(root_moves) == 1:
+            return root_moves[0]
+        root = _Node(-1)
+        cap = self.iterations if self.iterations is not None else 1 << 62
+        it = 0
+        while it < cap and time.perf_counter() < deadline:
+            self._iterate(root, self.sample(view), root_moves)
+            it += 1
+        self.last_iterations = it
+        self.last_seconds = time.perf_counter() - t0
+        self.last_root = {m: (ch.visits, ch.total / ch.visits if ch.visits else 0.0) for m, ch in root.children.items()}
+        if not root.children:
+            return root_moves[0]
+        best = root_moves[0]
+        best_key = (-1, -1.0)
+        for m in root_moves:
+            ch = root.children.get(m)
+            if ch is None:
+                continue
+            key = (ch.visits, ch.total / ch.visits if ch.visits else 0.0)
+            if key > best_key:
+                best_key, best = key, m
+        return best
+
+    # -- one iteration ---------------------------------------------------------------------
+
+    def _iterate(self, root: _Node, d: State, root_moves: list[Move]) -> None:
+        node = root
+        path: list[_Node] = []
+        cands = root_moves
+        c = self.exploration
+        while True:
+            child: _Node | None = None
+            chosen: Move | None = None
+            best = -math.inf
+            untried: Move | None = None
+            for m in cands:
+                ch = node.children.get(m)
+                if ch is None:
+                    if untried is None:
+                        untried = m
+                    continue
+                ch.avail += 1
+                if untried is None:
+                    u = ch.total / ch.visits + c * math.sqrt(math.log(ch.avail) / ch.visits)
+                    if u > best:
+                        best, chosen, child = u, m, ch
+            if untried is not None:
+                child = node.children[untried] = _Node(d.current)
+                child.avail = 1
+                chosen = untried
+            assert child is not None and chosen is not None
+            d.play(chosen, validate=False)
+            path.append(child)
+            node = child
+            self._draws(d)
+            if untried is not None or d.is_over:
+                break
+            cands = self._candidates(d, self.k)
+        rewards = self._rollout(d)
+        for nd in path:
+            nd.visits += 1
+            nd.total += rewards[nd.player]
+
+    # -- policies --------------------------------------------------------------------------
+
+    def _draws(self, d: State) -> None:
+        """Play the draw decisions (R5.1) by the cheap rule: a display card making a pair, else the pile."""
+        kinds = d.board.cards
+        while d.phase == DRAW:
+            hand = d.hands[d.current]
+            src = DECK if d.pos < len(d.deck) else None
+            for k in d.display:
+                if hand[k] >= 1 or src is None:
+                    src = kinds[k].id
+                    break
+            assert src is not None
+            d.play(Draw(src), validate=False)
+
+    def _scored(self, d: State) -> list[tuple[float, Move]]:
+        moves = d.legal_moves()
+        p = d.current
+        ev = self._ev
+        assert ev is not None
+        hand = d.hands[p]
+        g = ev.gains(d, p)
+        out: list[tuple[float, Move]] = []
+        exchange: Move | None = None
+        for m in moves:
+            if isinstance(m, Place):
+                out.append((ev.fast_place_score(m, g, hand), m))
+            elif isinstance(m, Exchange):
+                # one exchange is enough: a single card (not of a pair) for the draw pile
+                if exchange is None or (m.take == DECK and hand[ev.kind_index[m.discard]] == 1):
+                    exchange = m
+            else:
+                out.append((0.0, m))
+        if exchange is not None:
+            out.append((0.0 if d.final_round else EXCHANGE_WORTH, exchange))
+        return out
+
+    def _candidates(self, d: State, k: int) -> list[Move]:
+        scored = self._scored(d)
+        scored.sort(key=lambda x: -x[0])
+        return [m for _, m in scored[:k]]
+
+    def _rollout(self, d: State) -> list[float]:
+        rng = self.rng
+        steps = 0
+        while not d.is_over and steps < self.depth:
+            if rng.random() < self.epsilon:
+                m = rng.choice(d.legal_moves())
+            else:
+                scored = self._scored(d)
+                m = scored[0][1]
+                bv = scored[0][0]
+                for v, mm in scored:
+                    if v > bv:
+                        bv, m = v, mm
+            d.play(m, validate=False)
+            self._draws(d)
+            steps += 1
+        return self._rewards(d)
+
+    def _rewards(self, d: State) -> list[float]:
+        ev = self._ev
+        assert ev is not None
+        est = ev.estimate(d)
+        n = d.n
+        out = []
+        for p in range(n):
+            other = max(est[q] for q in range(n) if q != p)
+            r = 1.0 / (1.0 + math.exp(-(est[p] - other) / self.scale))
+            if d.is_over:
+                w = d.winners or []
+                r = 0.5 * r + 0.5 * (1.0 / len(w) if p in w else 0.0)
+            out.append(r)
+        return out
