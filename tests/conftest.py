@@ -16,7 +16,7 @@ from collections.abc import Sequence
 import pytest
 
 from kardinal.board import Board, standard_board
-from kardinal.moves import Move
+from kardinal.moves import Move, parse_move
 from kardinal.state import RuleError, State, new_game
 
 LONG = os.environ.get("KARDINAL_LONG") == "1"
@@ -106,13 +106,34 @@ def put_advisors(s: State, seat: int, country: str, count: int = 1) -> None:
     s.supply_adv[seat] -= count
 
 
-def set_hand(s: State, seat: int, cards: Sequence[str]) -> None:
-    """Replace a hand, moving cards between the hand and the undealt pile so that the
-    card count stays right: only for tests that never draw the affected kinds."""
-    row = [0] * len(s.board.cards)
-    for x in cards:
-        row[s.board.kind(x)] += 1
-    s.hands[seat] = row
+def burn(s: State, left: int) -> None:
+    """Move cards from the top of the draw pile to the discard pile until ``left`` remain,
+    as if they had been drawn and played: every card stays accounted for."""
+    assert s.deck_size >= left
+    while s.deck_size > left:
+        s.discard[s.deck[s.pos]] += 1
+        s.pos += 1
+
+
+def pl(cards: str, country: str, pieces: str) -> Move:
+    """A placement in notation: pl("FR,FR,LI", "italien", "verona+advisor")."""
+    return parse_move(f"play {cards} {country} {pieces}")
+
+
+def card_total(s: State) -> list[int]:
+    """Per kind: hands + display + draw pile remainder + discard + removed."""
+    K = len(s.board.cards)
+    tot = [0] * K
+    for h in s.hands:
+        for k in range(K):
+            tot[k] += h[k]
+    for k in s.display:
+        tot[k] += 1
+    for k in s.deck[s.pos :]:
+        tot[k] += 1
+    for k in range(K):
+        tot[k] += s.discard[k] + s.removed[k]
+    return tot
 
 
 def check_consistent(s: State) -> None:
