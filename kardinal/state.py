@@ -257,7 +257,8 @@ class State:
                 continue
             double: list[tuple[tuple[str, ...], int]] = []
             if scl >= 2:
-                double = [(pair, 0) for pair in combinations(free, 2)]
+                # R4.9: canonical form, the sites sorted (as make_place and parse_move give)
+                double = [((a, b) if a < b else (b, a), 0) for a, b in combinations(free, 2)]
             if scl and sad and at + 1 <= max(mc, self.cloisters[c][seat] + 1):
                 double += [((s,), 1) for s in free]
             if sad >= 2 and at + 2 <= mc:
