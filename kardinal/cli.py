@@ -167,6 +167,59 @@ def tournament(
         typer.echo(format_table(stats, len(results), players, seed))
 
 
+@app.command()
+def play(
+    players: Annotated[int | None, typer.Option(help="3, 4 or 5; seats not given are filled with bots.")] = None,
+    seat: Annotated[list[str] | None, typer.Option("--seat", help="A person at this terminal, in seat order (repeat).")] = None,
+    bot: Annotated[list[str] | None, typer.Option("--bot", help="A bot level (random, ...), in seat order (repeat).")] = None,
+    seats: Annotated[str | None, typer.Option(help='All seats at once, e.g. "Anna,bot:hard,Ben,bot:greedy".')] = None,
+    seed: Annotated[int | None, typer.Option(help="Seed for the deal and the reshuffle.")] = None,
+    record: Annotated[Path | None, typer.Option(help="Save the game here after every decision (private: it holds the deck).")] = None,
+    resume: Annotated[Path | None, typer.Option(help="Continue a game saved with --record.")] = None,
+    board: BoardOpt = None,
+) -> None:
+    """Play at this terminal: you (or several people, hot-seat) against bots."""
+    from .tui import play as play_game
+
+    raise typer.Exit(
+        play_game(
+            _board(board),
+            players=players,
+            persons=seat or [],
+            bots=bot or [],
+            seats=seats,
+            seed=seed,
+            record=record,
+            resume=resume,
+            board_given=board is not None,
+        )
+    )
+
+
+@app.command()
+def serve(
+    host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="Port to listen on.")] = 8000,
+    data: Annotated[Path, typer.Option("--data", help="Directory of the game database (kardinal.sqlite3).")] = Path("data"),
+    bot_pause: Annotated[float, typer.Option(help="Seconds a bot waits before each decision, so people can follow.")] = 0.6,
+    bot_workers: Annotated[int, typer.Option(help="Processes that run the bots (0: threads in the server process).")] = 2,
+) -> None:
+    """Play in the browser: the lobby and live games on http://HOST:PORT/."""
+    import uvicorn
+
+    from .web.app import create_app
+
+    executor = None
+    if bot_workers > 0:
+        import multiprocessing
+        from concurrent.futures import ProcessPoolExecutor
+
+        executor = ProcessPoolExecutor(bot_workers, mp_context=multiprocessing.get_context("spawn"))
+    application = create_app(data_dir=data, bot_pause=bot_pause, executor=executor)
+    typer.echo(f"Kardinal: http://{host}:{port}/  (games in {data / 'kardinal.sqlite3'})")
+    uvicorn.run(application, host=host, port=port, log_level="warning")
+
+
 def main() -> None:
     try:
         app()

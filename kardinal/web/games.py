@@ -1,0 +1,456 @@
+"""The server's authority over games: create, join, check and apply actions, run bots.
+
+Every action is checked in a fixed order (:meth:`GameService.submit`): the message is
+well formed, the game exists, the seat's secret token, a repeated client action id
+(applied once), the game is running, whose turn, the expected state version (number of
+actions so far), and the rules (``State.check``). An accepted action is committed to
+the database before anyone is told. Bots see only ``view(state, seat)`` and run in an
+executor so they never block the event loop.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import hmac
+import logging
+import secrets
+import time
+from collections.abc import Callable
+from concurrent.futures import Executor, ThreadPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..board import Board, get_board
+from ..bots import BOTS, make_bot
+from ..moves import Move
+from ..record import RecordError, action_of, move_of, record_of
+from ..state import RuleError, State, new_game
+from ..view import view
+from .storage import DuplicateAction, GameRow, SeatRow, Storage
+
+__all__ = ["GameService", "Live", "Refused", "bot_move", "hash_token", "public_players"]
+
+log = logging.getLogger("kardinal.web")
+
+MAX_NAME = 24
+
+
+class Refused(Exception):
+    """An action or request the server refuses; ``code`` is stable, ``status`` the HTTP status."""
+
+    def __init__(self, code: str, message: str, status: int = 409, rule: str | None = None) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.status = status
+        self.rule = rule
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"code": self.code, "message": self.message}
+        if self.rule:
+            out["rule"] = self.rule
+        return out
+
+
+def hash_token(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+def _token_ok(seat: SeatRow, token: object) -> bool:
+    if not isinstance(token, str) or seat.token_hash is None:
+        return False
+    return hmac.compare_digest(seat.token_hash, hash_token(token))
+
+
+def public_players(row: GameRow) -> list[dict[str, Any]]:
+    """The seats as anyone may see them (never the token hashes)."""
+    return [{"seat": i, "name": s.name, "kind": s.kind, "level": s.level, "joined": s.joined} for i, s in enumerate(row.seats)]
+
+
+def bot_move(level: str, seed: int, board_name: str, seat_view: dict[str, Any]) -> dict[str, Any]:
+    """Run in a worker: the bot's decision for the view, as a record action."""
+    board = get_board(board_name)
+    bot = make_bot(level, seed, board)
+    return action_of(seat_view["seat"], bot.choose(seat_view))
+
+
+class Conn:
+    """One connected client (a WebSocket): the seats it authenticated, and its outbox."""
+
+    def __init__(self, seats: dict[int, str]) -> None:
+        self.seats = seats  # seat -> token
+        self.outbox: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
+
+    def notify(self) -> None:
+        self.outbox.put_nowait(None)  # None: "send the current state"
+
+
+@dataclass
+class Live:
+    """A game in memory: its row, its state (rebuilt from the log) and its listeners."""
+
+    row: GameRow
+    board: Board
+    state: State
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    conns: set[Conn] = field(default_factory=set)
+    bot_task: asyncio.Task[None] | None = None
+
+    @property
+    def version(self) -> int:
+        assert self.state.history is not None
+        return len(self.state.history)
+
+    @property
+    def names(self) -> list[str]:
+        return [s.name for s in self.row.seats]
+
+    def seat_for(self, seats: dict[int, str] | set[int]) -> int | None:
+        """Which seat's view a connection holding ``seats`` gets now.
+
+        One seat: always its own. Several (hot-seat): the acting one if it holds it,
+        else none (a spectator's view), so a hand shows only on its owner's turn.
+        """
+        held = set(seats)
+        if len(held) == 1:
+            return next(iter(held))
+        if self.row.status == "running" and self.state.current in held:
+            return self.state.current
+        return None
+
+    def message(self, seat: int | None) -> dict[str, Any]:
+        """The state message for ``seat`` (None: spectator): built only from the view."""
+        st = self.state
+        msg: dict[str, Any] = {
+            "type": "state",
+            "game": self.row.id,
+            "status": self.row.status,
+            "hotseat": self.row.hotseat,
+            "version": self.version,
+            "players": public_players(self.row),
+            "seat": seat,
+            "view": view(st, seat),
+        }
+        if seat is not None and self.row.status == "running" and st.current == seat and self.row.seats[seat].kind == "person":
+            msg["legal"] = [action_of(seat, m) for m in st.legal_moves()]
+        return msg
+
+
+def _clean_name(name: object, default: str) -> str:
+    if not isinstance(name, str):
+        return default
+    name = " ".join(name.split())[:MAX_NAME]
+    return name or default
+
+
+class GameService:
+    """All games of one server process."""
+
+    def __init__(self, storage: Storage, bot_pause: float = 0.6, executor: Executor | None = None) -> None:
+        self.storage = storage
+        self.bot_pause = bot_pause
+        self.executor = executor or ThreadPoolExecutor(max_workers=2, thread_name_prefix="kardinal-bot")
+        self.live: dict[str, Live] = {}
+        self.on_change: list[Callable[[Live], None]] = []
+
+    # -- loading ------------------------------------------------------------------
+
+    def _load(self, row: GameRow) -> Live:
+        board = get_board(row.board)
+        st = new_game(len(row.seats), seed=row.seed, board=board)
+        for i, a in enumerate(self.storage.actions(row.id)):
+            seat, move = move_of(a, f"actions[{i}]")
+            if seat != st.current:
+                raise RecordError(f"game {row.id}: stored action {i} is not seat {st.current}'s")
+            st.play(move)
+        return Live(row, board, st)
+
+    def get(self, game_id: str) -> Live:
+        live = self.live.get(game_id)
+        if live is not None:
+            return live
+        row = self.storage.get_game(game_id) if isinstance(game_id, str) and len(game_id) <= 32 else None
+        if row is None:
+            raise Refused("no_game", f"there is no game {game_id!r}", 404)
+        live = self.live[game_id] = self._load(row)
+        return live
+
+    async def resume(self) -> int:
+        """At start-up: load every running game and let its bots play on."""
+        ids = self.storage.game_ids("running")
+        for gid in ids:
+            self.kick(self.get(gid))
+        return len(ids)
+
+    # -- lobby --------------------------------------------------------------------
+
+    def create(self, spec: Any) -> tuple[Live, dict[int, str]]:
+        """Create a game from ``{players: [{name, kind, level}], hotseat, board}``.
+
+        Returns the game and the secret tokens of its person seats.
+        """
+        if not isinstance(spec, dict):
+            raise Refused("malformed", "expected a JSON object", 400)
+        board_name = spec.get("board", "standard")
+        if board_name != "standard":
+            raise Refused("malformed", "board: only 'standard' can be chosen here", 400)
+        board = get_board(board_name)
+        players = spec.get("players")
+        if not isinstance(players, list) or len(players) not in board.removed_per_kind:
+            raise Refused("malformed", f"players: a list of {', '.join(map(str, board.player_counts))} seats", 400)
+        hotseat = bool(spec.get("hotseat", False))
+        seats: list[SeatRow] = []
+        tokens: dict[int, str] = {}
+        for i, p in enumerate(players):
+            if not isinstance(p, dict):
+                raise Refused("malformed", f"players[{i}]: expected an object", 400)
+            kind = p.get("kind", "person")
+            if kind == "bot":
+                level = p.get("level", "random")
+                if not isinstance(level, str) or level.lower() not in BOTS:
+                    raise Refused("malformed", f"players[{i}].level: one of {', '.join(sorted(BOTS))}", 400)
+                seats.append(SeatRow(_clean_name(p.get("name"), f"Bot {i + 1}"), "bot", level.lower(), None, True))
+            elif kind == "person":
+                tok = secrets.token_urlsafe(18)
+                tokens[i] = tok
+                seats.append(SeatRow(_clean_name(p.get("name"), f"Player {i + 1}"), "person", None, hash_token(tok), hotseat))
+            else:
+                raise Refused("malformed", f"players[{i}].kind: 'person' or 'bot'", 400)
+        seed = secrets.randbits(62)
+        st = new_game(len(seats), seed=seed, board=board)
+        ids = [k.id for k in board.cards]
+        gid = secrets.token_hex(6)
+        status = "running" if all(s.joined for s in seats) else "open"
+        row = GameRow(
+            id=gid, board=board_name, seats=seats, hotseat=hotseat, deck=[ids[k] for k in st.initial_deck], seed=seed, status=status
+        )
+        self.storage.create_game(row)
+        live = self.live[gid] = Live(row, board, st)
+        self.kick(live)
+        return live, tokens
+
+    def _auth(self, live: Live, seat: object, token: object) -> int:
+        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < len(live.row.seats):
+            raise Refused("bad_token", "no such seat, or a wrong token", 403)
+        if not _token_ok(live.row.seats[seat], token):
+            raise Refused("bad_token", "no such seat, or a wrong token", 403)
+        return seat
+
+    def join(self, game_id: str, seat: object, token: object, name: object = None) -> Live:
+        """A person takes their seat (by their invitation link); the game starts when all have."""
+        live = self.get(game_id)
+        s = self._auth(live, seat, token)
+        sr = live.row.seats[s]
+        changed = False
+        if name is not None and live.row.status == "open":
+            new = _clean_name(name, sr.name)
+            changed = new != sr.name
+            sr.name = new
+        if not sr.joined:
+            sr.joined = True
+            changed = True
+        if changed:
+            if live.row.status == "open" and all(x.joined for x in live.row.seats):
+                live.row.status = "running"
+            self.storage.update_game(live.row.id, seats=live.row.seats, status=live.row.status)
+            self._changed(live)
+        return live
+
+    def claim(self, game_id: str, seat: object, name: object = None) -> str:
+        """Take a free person seat of an open game from the lobby: a new token for it."""
+        live = self.get(game_id)
+        if live.row.status != "open":
+            raise Refused("not_open", "the game is not waiting for players")
+        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < len(live.row.seats):
+            raise Refused("malformed", "no such seat", 400)
+        sr = live.row.seats[seat]
+        if sr.kind != "person" or sr.joined:
+            raise Refused("seat_taken", "that seat is taken")
+        tok = secrets.token_urlsafe(18)
+        sr.token_hash = hash_token(tok)
+        self.join(game_id, seat, tok, name)
+        return tok
+
+    def summary(self, row: GameRow) -> dict[str, Any]:
+        live = self.live.get(row.id)
+        out: dict[str, Any] = {
+            "id": row.id,
+            "created": row.created,
+            "status": row.status,
+            "hotseat": row.hotseat,
+            "board": row.board,
+            "players": public_players(row if live is None else live.row),
+        }
+        if live is not None:
+            out["version"] = live.version
+            out["scores"] = live.state.scores[:]
+            out["winners"] = live.state.winners
+        return out
+
+    # -- actions ------------------------------------------------------------------
+
+    async def submit(self, game_id: object, msg: Any) -> dict[str, Any]:
+        """Check and apply one action message from a person; returns the acknowledgement.
+
+        ``msg``: ``{seat, token, version, id, action}`` where ``action`` is a
+        kardinal-record action dict. Raises Refused (nothing changes then).
+        """
+        if not isinstance(msg, dict):
+            raise Refused("malformed", "expected a JSON object", 400)
+        client_id = msg.get("id")
+        if client_id is not None and (not isinstance(client_id, str) or not 1 <= len(client_id) <= 100):
+            raise Refused("malformed", "'id' must be a string of 1-100 characters", 400)
+        version = msg.get("version")
+        if not isinstance(version, int) or isinstance(version, bool):
+            raise Refused("malformed", "'version' must be the number of actions so far", 400)
+        if not isinstance(msg.get("action"), dict):
+            raise Refused("malformed", "'action' must be a kardinal-record action object", 400)
+        if not isinstance(game_id, str):
+            raise Refused("malformed", "'game' must be a game id", 400)
+        live = self.get(game_id)  # the game
+        seat = self._auth(live, msg.get("seat"), msg.get("token"))  # the seat's secret token
+        async with live.lock:
+            if client_id is not None:
+                done = self.storage.client_action(live.row.id, client_id)
+                if done is not None:
+                    return {"type": "ack", "id": client_id, "version": live.version, "index": done, "duplicate": True}
+            st = live.state
+            if live.row.status == "open":
+                raise Refused("not_started", "the game starts when every player has joined")
+            if st.is_over:
+                raise Refused("game_over", "the game is over")
+            if st.current != seat:  # whose turn
+                raise Refused("not_your_turn", f"it is {live.row.seats[st.current].name}'s turn")
+            if version != live.version:  # the expected state version
+                raise Refused("stale_version", f"the game has moved on: version {live.version}, not {version}")
+            try:
+                aseat, move = move_of(msg["action"])
+            except RecordError as e:
+                raise Refused("malformed", f"action: {e}", 400) from None
+            if aseat != seat:
+                raise Refused("malformed", "action: 'seat' must be the seat that sends it", 400)
+            try:  # the rules
+                st.check(move)
+            except RuleError as e:
+                raise Refused("illegal", str(e), 422, e.rule) from None
+            index = self._commit(live, seat, move, client_id)
+        return {"type": "ack", "id": client_id, "version": live.version, "index": index, "duplicate": False}
+
+    def _commit(self, live: Live, seat: int, move: Move, client_id: str | None) -> int:
+        """Apply a checked move: to the database first, then to memory, then tell everyone."""
+        st = live.state
+        index = live.version
+        after = st.copy()
+        after.play(move, validate=False)
+        status = "finished" if after.is_over else None
+        reshuffle = None
+        if st.reshuffle is None and after.reshuffle is not None:
+            ids = [k.id for k in live.board.cards]
+            reshuffle = [ids[k] for k in after.reshuffle]
+        try:
+            self.storage.append_action(live.row.id, index, action_of(seat, move), client_id, status=status, reshuffle=reshuffle)
+        except DuplicateAction:
+            raise Refused("stale_version", "the game has moved on") from None
+        live.state = after
+        if status:
+            live.row.status = status
+        if reshuffle is not None:
+            live.row.reshuffle = reshuffle
+        self._changed(live)
+        return index
+
+    def _changed(self, live: Live) -> None:
+        for c in list(live.conns):
+            c.notify()
+        for f in self.on_change:
+            f(live)
+        self.kick(live)
+
+    # -- bots ---------------------------------------------------------------------
+
+    def kick(self, live: Live) -> None:
+        """Start the bot loop of a game if a bot is to act."""
+        if live.row.status != "running" or live.state.is_over:
+            return
+        if live.row.seats[live.state.current].kind != "bot":
+            return
+        if live.bot_task is not None and not live.bot_task.done():
+            return
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            return
+        live.bot_task = loop.create_task(self._bots(live))
+
+    async def _bots(self, live: Live) -> None:
+        loop = asyncio.get_running_loop()
+        while live.row.status == "running" and not live.state.is_over:
+            seat = live.state.current
+            sr = live.row.seats[seat]
+            if sr.kind != "bot":
+                return
+            if self.bot_pause > 0:
+                await asyncio.sleep(self.bot_pause)
+            version = live.version
+            seed = int.from_bytes(hashlib.sha256(f"{live.row.id}:{seat}:{version}".encode()).digest()[:8], "big")
+            seat_view = view(live.state, seat)  # a bot receives only its view
+            try:
+                action = await loop.run_in_executor(self.executor, bot_move, sr.level or "random", seed, live.row.board, seat_view)
+            except Exception:
+                log.exception("bot %s failed in game %s", sr.level, live.row.id)
+                return
+            async with live.lock:
+                if live.version != version or live.state.current != seat:
+                    continue
+                _, move = move_of(action)
+                try:
+                    live.state.check(move)
+                except RuleError:
+                    log.error("bot %s chose an illegal move %s in game %s", sr.level, move, live.row.id)
+                    return
+                live.bot_task = None  # _commit's kick must not see this task as running
+                self._commit(live, seat, move, None)
+                if live.bot_task is not None:
+                    return  # a fresh loop took over
+
+    async def wait_idle(self, game_id: str, timeout: float = 30.0) -> None:
+        """Wait until no bot is to act (for tests and tools)."""
+        live = self.get(game_id)
+        end = time.monotonic() + timeout
+        while live.bot_task is not None and not live.bot_task.done():
+            if time.monotonic() > end:
+                raise TimeoutError("bots still playing")
+            await asyncio.sleep(0.005)
+
+    # -- finished games -----------------------------------------------------------
+
+    def record(self, game_id: str) -> dict[str, Any]:
+        live = self.get(game_id)
+        if live.row.status != "finished":
+            raise Refused("not_finished", "the record is available once the game is over")
+        return record_of(live.state, live.names)  # never the seed
+
+    def replay_step(self, game_id: str, step: int) -> dict[str, Any]:
+        """A finished game after ``step`` actions: the spectator view, and every hand (the game is over)."""
+        live = self.get(game_id)
+        if live.row.status != "finished":
+            raise Refused("not_finished", "replays are available once the game is over")
+        total = live.version
+        if not 0 <= step <= total:
+            raise Refused("malformed", f"step must be 0..{total}", 400)
+        st = new_game(len(live.row.seats), seed=live.row.seed, board=live.board)
+        assert live.state.history is not None
+        for _, m in live.state.history[:step]:
+            st.play(m, validate=False)
+        ids = [k.id for k in live.board.cards]
+        hands = [{ids[k]: c for k, c in enumerate(h) if c} for h in st.hands]
+        return {
+            "type": "replay",
+            "game": game_id,
+            "step": step,
+            "total": total,
+            "players": public_players(live.row),
+            "view": view(st, None),
+            "hands": hands,
+        }

@@ -1,0 +1,269 @@
+"""Durable state of the server: games and their append-only action logs.
+
+Everything goes through :class:`Storage` (SQLAlchemy Core 2.x), so that a later change
+can point it at PostgreSQL. The default is a SQLite file in WAL mode. The schema is
+versioned: ``schema_version`` holds the number of migrations applied, and
+:data:`MIGRATIONS` are applied in order at start-up.
+
+The games table holds server-side secrets (the seed, the deck, the reshuffle, token
+hashes). Nothing here is ever sent to a client as such: the server builds every
+message from ``kardinal.view``.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import (
+    BigInteger,
+    Boolean,
+    Column,
+    Connection,
+    Engine,
+    Float,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+    create_engine,
+    event,
+    func,
+    insert,
+    select,
+    update,
+)
+from sqlalchemy.exc import IntegrityError
+
+__all__ = ["Storage", "GameRow", "SeatRow", "DuplicateAction", "MIGRATIONS"]
+
+metadata = MetaData()
+
+games = Table(
+    "games",
+    metadata,
+    Column("id", String(32), primary_key=True),
+    Column("created", Float, nullable=False),
+    Column("board", String(200), nullable=False),
+    Column("seats", Text, nullable=False),  # JSON: [{name, kind, level, token_hash, joined}]
+    Column("hotseat", Boolean, nullable=False),
+    Column("deck", Text, nullable=False),  # JSON list of kind ids, top first (secret)
+    Column("reshuffle", Text, nullable=True),  # JSON list, once formed (secret)
+    Column("seed", BigInteger, nullable=False),  # secret
+    Column("status", String(16), nullable=False),  # open, running, finished
+    Column("updated", Float, nullable=False),
+)
+
+actions = Table(
+    "actions",
+    metadata,
+    Column("game_id", String(32), primary_key=True),
+    Column("idx", Integer, primary_key=True),
+    Column("action", Text, nullable=False),  # a kardinal-record action dict, JSON
+    Column("client_id", String(100), nullable=True),
+    Column("created", Float, nullable=False),
+)
+
+schema_version = Table("schema_version", metadata, Column("version", Integer, nullable=False))
+
+
+def _m1_tables(conn: Connection) -> None:
+    games.create(conn)
+    actions.create(conn)
+
+
+def _m2_indexes(conn: Connection) -> None:
+    from sqlalchemy import Index
+
+    Index("ix_games_status", games.c.status, games.c.created).create(conn)
+    Index("ux_actions_client", actions.c.game_id, actions.c.client_id, unique=True).create(conn)
+
+
+# Ordered; never edit an applied one, append a new one.
+MIGRATIONS: list[Callable[[Connection], None]] = [_m1_tables, _m2_indexes]
+
+
+class DuplicateAction(Exception):
+    """The client action id was already applied (or the index is taken)."""
+
+
+@dataclass
+class SeatRow:
+    name: str
+    kind: str  # "person" or "bot"
+    level: str | None = None  # bot level
+    token_hash: str | None = None  # sha256 hex of the seat's secret token (persons)
+    joined: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        return {"name": self.name, "kind": self.kind, "level": self.level, "token_hash": self.token_hash, "joined": self.joined}
+
+
+@dataclass
+class GameRow:
+    id: str
+    board: str
+    seats: list[SeatRow]
+    hotseat: bool
+    deck: list[str]
+    seed: int
+    status: str = "open"
+    reshuffle: list[str] | None = None
+    created: float = field(default_factory=time.time)
+    updated: float = field(default_factory=time.time)
+
+
+def _row(r: Any) -> GameRow:
+    return GameRow(
+        id=r.id,
+        board=r.board,
+        seats=[SeatRow(**s) for s in json.loads(r.seats)],
+        hotseat=bool(r.hotseat),
+        deck=json.loads(r.deck),
+        seed=int(r.seed),
+        status=r.status,
+        reshuffle=json.loads(r.reshuffle) if r.reshuffle else None,
+        created=r.created,
+        updated=r.updated,
+    )
+
+
+class Storage:
+    """Games and action logs in a SQL database (SQLite by default)."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self.engine: Engine = create_engine(url, connect_args={"check_same_thread": False} if url.startswith("sqlite") else {})
+        if url.startswith("sqlite"):
+            event.listen(self.engine, "connect", _sqlite_pragmas)
+        self.migrate()
+
+    @classmethod
+    def sqlite(cls, path: str | Path) -> Storage:
+        p = Path(path)
+        p.parent.mkdir(parents=True, exist_ok=True)
+        return cls(f"sqlite+pysqlite:///{p}")
+
+    def migrate(self) -> int:
+        """Apply the migrations not yet applied; returns the schema version."""
+        with self.engine.begin() as conn:
+            if not self.engine.dialect.has_table(conn, "schema_version"):
+                schema_version.create(conn)
+                conn.execute(insert(schema_version).values(version=0))
+            version = conn.execute(select(schema_version.c.version)).scalar_one()
+            for i in range(version, len(MIGRATIONS)):
+                MIGRATIONS[i](conn)
+                conn.execute(update(schema_version).values(version=i + 1))
+            return len(MIGRATIONS) if version < len(MIGRATIONS) else version
+
+    def schema_version(self) -> int:
+        with self.engine.connect() as conn:
+            return int(conn.execute(select(schema_version.c.version)).scalar_one())
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+    # -- games --------------------------------------------------------------------
+
+    def create_game(self, g: GameRow) -> None:
+        with self.engine.begin() as conn:
+            conn.execute(
+                insert(games).values(
+                    id=g.id,
+                    created=g.created,
+                    board=g.board,
+                    seats=json.dumps([s.to_json() for s in g.seats]),
+                    hotseat=g.hotseat,
+                    deck=json.dumps(g.deck),
+                    reshuffle=json.dumps(g.reshuffle) if g.reshuffle is not None else None,
+                    seed=g.seed,
+                    status=g.status,
+                    updated=g.updated,
+                )
+            )
+
+    def get_game(self, game_id: str) -> GameRow | None:
+        with self.engine.connect() as conn:
+            r = conn.execute(select(games).where(games.c.id == game_id)).first()
+        return _row(r) if r is not None else None
+
+    def list_games(self, status: str | None = None, limit: int = 200) -> list[GameRow]:
+        q = select(games).order_by(games.c.created.desc()).limit(limit)
+        if status is not None:
+            q = q.where(games.c.status == status)
+        with self.engine.connect() as conn:
+            return [_row(r) for r in conn.execute(q)]
+
+    def game_ids(self, status: str) -> list[str]:
+        with self.engine.connect() as conn:
+            return [r[0] for r in conn.execute(select(games.c.id).where(games.c.status == status))]
+
+    def update_game(
+        self, game_id: str, *, seats: list[SeatRow] | None = None, status: str | None = None, reshuffle: list[str] | None = None
+    ) -> None:
+        values: dict[str, Any] = {"updated": time.time()}
+        if seats is not None:
+            values["seats"] = json.dumps([s.to_json() for s in seats])
+        if status is not None:
+            values["status"] = status
+        if reshuffle is not None:
+            values["reshuffle"] = json.dumps(reshuffle)
+        with self.engine.begin() as conn:
+            conn.execute(update(games).where(games.c.id == game_id).values(**values))
+
+    # -- actions ------------------------------------------------------------------
+
+    def append_action(
+        self,
+        game_id: str,
+        idx: int,
+        action: dict[str, Any],
+        client_id: str | None = None,
+        *,
+        status: str | None = None,
+        reshuffle: list[str] | None = None,
+    ) -> None:
+        """Commit one action (and, in the same transaction, a status or reshuffle change).
+
+        Raises DuplicateAction if the index or the client id is taken; nothing is written then.
+        """
+        now = time.time()
+        try:
+            with self.engine.begin() as conn:
+                conn.execute(insert(actions).values(game_id=game_id, idx=idx, action=json.dumps(action), client_id=client_id, created=now))
+                values: dict[str, Any] = {"updated": now}
+                if status is not None:
+                    values["status"] = status
+                if reshuffle is not None:
+                    values["reshuffle"] = json.dumps(reshuffle)
+                conn.execute(update(games).where(games.c.id == game_id).values(**values))
+        except IntegrityError:
+            raise DuplicateAction(f"action {idx} / {client_id!r} of game {game_id} exists") from None
+
+    def actions(self, game_id: str) -> list[dict[str, Any]]:
+        with self.engine.connect() as conn:
+            rows = conn.execute(select(actions.c.action).where(actions.c.game_id == game_id).order_by(actions.c.idx))
+            return [json.loads(r[0]) for r in rows]
+
+    def client_action(self, game_id: str, client_id: str) -> int | None:
+        """The index of the action a client id was applied as, or None."""
+        with self.engine.connect() as conn:
+            r = conn.execute(select(actions.c.idx).where(actions.c.game_id == game_id, actions.c.client_id == client_id)).first()
+        return int(r[0]) if r is not None else None
+
+    def count_actions(self, game_id: str) -> int:
+        with self.engine.connect() as conn:
+            return int(conn.execute(select(func.count()).select_from(actions).where(actions.c.game_id == game_id)).scalar_one())
+
+
+def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
+    cur = dbapi_conn.cursor()
+    cur.execute("PRAGMA journal_mode=WAL")
+    cur.execute("PRAGMA synchronous=FULL")
+    cur.execute("PRAGMA busy_timeout=5000")
+    cur.close()
