@@ -143,20 +143,20 @@ def layout(board: Board) -> dict[str, Any]:
     markers: list[Point] = []
     for al in board.alliances:
         ka, kb = al.countries
-        ca, cb = coats[ka], coats[kb]
+        pa, pb = coats[ka], coats[kb]
         cand: list[tuple[float, Point]] = []
         if al.across == "sea":
             for x, y, d, _owner in info:
                 if d < LAND + 14:
                     continue
-                cand.append((math.dist((x, y), ca) + math.dist((x, y), cb), (x, y)))
+                cand.append((math.dist((x, y), pa) + math.dist((x, y), pb), (x, y)))
         else:
             for s in board.countries[ka].sites:
                 for t in board.countries[kb].sites:
                     mid = ((pts[s][0] + pts[t][0]) / 2, (pts[s][1] + pts[t][1]) / 2)
                     cand.append((math.dist(pts[s], pts[t]), mid))
             if not cand:
-                cand.append((0.0, ((ca[0] + cb[0]) / 2, (ca[1] + cb[1]) / 2)))
+                cand.append((0.0, ((pa[0] + pb[0]) / 2, (pa[1] + pb[1]) / 2)))
         cand.sort()
         chosen = None
         for _, q in cand:
