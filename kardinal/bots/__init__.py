@@ -12,6 +12,14 @@ from .random_bot import RandomBot
 
 __all__ = ["Bot", "RandomBot", "GreedyBot", "ISMCTSBot", "make_bot", "BOTS"]
 
+
+def _openspiel_ismcts(seed: int, board: Board | None) -> Bot:
+    """OpenSpiel's ISMCTS on python_kardinal (needs the research extra); 1.8 s per decision, as 'hard'."""
+    from ..research.ismcts_bot import OpenSpielISMCTSBot
+
+    return OpenSpielISMCTSBot(seed, board)
+
+
 # name -> factory(seed, board); bot modules add themselves here
 BOTS: dict[str, Callable[[int, Board | None], Bot]] = {
     "random": lambda seed, board: RandomBot(seed, board),
@@ -20,6 +28,7 @@ BOTS: dict[str, Callable[[int, Board | None], Bot]] = {
     "easy": lambda seed, board: GreedyBot(seed, board, noise=1.5),
     "medium": lambda seed, board: ISMCTSBot(seed, board, iterations=None, time_limit=0.45),
     "hard": lambda seed, board: ISMCTSBot(seed, board, iterations=None, time_limit=1.8),
+    "openspiel-ismcts": _openspiel_ismcts,
 }
 
 
