@@ -36,9 +36,11 @@ from sqlalchemy import (
     func,
     insert,
     select,
+    text,
     update,
 )
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.schema import CreateTable
 
 __all__ = ["Storage", "GameRow", "SeatRow", "DuplicateAction", "MIGRATIONS"]
 
@@ -73,15 +75,13 @@ schema_version = Table("schema_version", metadata, Column("version", Integer, nu
 
 
 def _m1_tables(conn: Connection) -> None:
-    games.create(conn)
-    actions.create(conn)
+    conn.execute(CreateTable(games))
+    conn.execute(CreateTable(actions))
 
 
 def _m2_indexes(conn: Connection) -> None:
-    from sqlalchemy import Index
-
-    Index("ix_games_status", games.c.status, games.c.created).create(conn)
-    Index("ux_actions_client", actions.c.game_id, actions.c.client_id, unique=True).create(conn)
+    conn.execute(text("CREATE INDEX ix_games_status ON games (status, created)"))
+    conn.execute(text("CREATE UNIQUE INDEX ux_actions_client ON actions (game_id, client_id)"))
 
 
 # Ordered; never edit an applied one, append a new one.

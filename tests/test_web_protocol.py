@@ -1,0 +1,307 @@
+"""The server's HTTP and WebSocket protocol: every refusal path, joins, records, storage."""
+
+from __future__ import annotations
+
+import json
+import random
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from web_helpers import act, create, join_all, make_client, play_out, state, tokens
+
+from kardinal.record import replay
+from kardinal.web.storage import MIGRATIONS, Storage
+
+
+@pytest.fixture()
+def client(tmp_path: Path) -> Any:
+    with make_client(tmp_path) as c:
+        yield c
+
+
+def count_actions(client: TestClient, gid: str) -> int:
+    storage = client.app.state.service.storage  # type: ignore[attr-defined]
+    return int(storage.count_actions(gid))
+
+
+def running_three(client: TestClient) -> tuple[str, dict[int, str]]:
+    g = create(client, "person", "person", "person")
+    join_all(client, g)
+    return g["id"], tokens(g)
+
+
+def legal_of(client: TestClient, gid: str, seat: int, tok: str) -> list[dict[str, Any]]:
+    return list(state(client, gid, seat, tok)["legal"])
+
+
+def assert_refused(r: Any, status: int, code: str) -> dict[str, Any]:
+    assert r.status_code == status, r.text
+    err = r.json()["error"]
+    assert err["code"] == code, err
+    assert err["message"]
+    return dict(err)
+
+
+# -- lobby ---------------------------------------------------------------------------
+
+
+def test_create_validates_the_seats(client: TestClient) -> None:
+    for body in (
+        {"players": [{"kind": "person"}] * 2},
+        {"players": [{"kind": "person"}] * 6},
+        {"players": [{"kind": "person"}, {"kind": "bot", "level": "nonsense"}, {"kind": "bot"}]},
+        {"players": [{"kind": "alien"}] * 3},
+        {"players": [{"kind": "person"}] * 3, "board": "/etc/passwd"},
+        [1, 2, 3],
+    ):
+        assert_refused(client.post("/api/games", json=body), 400, "malformed")
+    assert_refused(client.post("/api/games", content=b"{not json"), 400, "malformed")
+    assert client.get("/api/games").json()["games"] == []
+
+
+def test_game_starts_when_every_person_has_joined(client: TestClient) -> None:
+    g = create(client, "person", "bot", "person")
+    gid, toks = g["id"], tokens(g)
+    assert sorted(toks) == [0, 2] and g["status"] == "open"
+    assert g["seats"][0]["url"] == f"/game/{gid}?seat=0&token={toks[0]}"
+    r = act(client, gid, 0, toks[0], 0, {"seat": 0, "act": "pass"})
+    assert_refused(r, 409, "not_started")
+    assert_refused(client.post(f"/api/games/{gid}/join", json={"seat": 0, "token": toks[2]}), 403, "bad_token")
+    assert_refused(client.post(f"/api/games/{gid}/join", json={"seat": 1, "token": "x"}), 403, "bad_token")
+    assert client.post(f"/api/games/{gid}/join", json={"seat": 0, "token": toks[0], "name": "  Anna  "}).json()["status"] == "open"
+    assert client.post(f"/api/games/{gid}/join", json={"seat": 2, "token": toks[2]}).json()["status"] == "running"
+    info = client.get(f"/api/games/{gid}").json()
+    assert info["status"] == "running" and info["players"][0]["name"] == "Anna"
+    assert "token_hash" not in json.dumps(client.get("/api/games").json())
+
+
+def test_claim_a_free_seat_from_the_lobby(client: TestClient) -> None:
+    g = create(client, "person", "person", "bot")
+    gid, toks = g["id"], tokens(g)
+    r = client.post(f"/api/games/{gid}/claim", json={"seat": 1, "name": "Ben"})
+    assert r.status_code == 200, r.text
+    new = r.json()["token"]
+    assert new != toks[1]
+    # the old invitation link of that seat no longer works, the new token does
+    assert_refused(client.post(f"/api/games/{gid}/join", json={"seat": 1, "token": toks[1]}), 403, "bad_token")
+    assert_refused(client.post(f"/api/games/{gid}/claim", json={"seat": 1}), 409, "seat_taken")
+    assert_refused(client.post(f"/api/games/{gid}/claim", json={"seat": 2}), 409, "seat_taken")
+    assert state(client, gid, 1, new)["view"]["seat"] == 1
+    client.post(f"/api/games/{gid}/join", json={"seat": 0, "token": toks[0]})
+    assert_refused(client.post(f"/api/games/{gid}/claim", json={"seat": 0}), 409, "not_open")
+
+
+def test_hotseat_runs_at_once_with_every_token(client: TestClient) -> None:
+    g = create(client, "person", "person", "bot", "person", hotseat=True)
+    assert g["status"] == "running"
+    assert g["hotseat_url"] == f"/game/{g['id']}?tokens=" + ",".join(f"{s}:{t}" for s, t in sorted(tokens(g).items()))
+
+
+# -- the order of the checks ---------------------------------------------------------------
+
+
+def test_every_refusal_changes_nothing(client: TestClient) -> None:
+    gid, toks = running_three(client)
+    legal = legal_of(client, gid, 0, toks[0])
+    good = legal[0]
+    cases: list[tuple[Any, int, str]] = [
+        ({"seat": 0, "token": toks[0], "version": 0}, 400, "malformed"),  # no action
+        ({"seat": 0, "token": toks[0], "action": good}, 400, "malformed"),  # no version
+        ({"seat": 0, "token": toks[0], "version": "0", "action": good}, 400, "malformed"),
+        ({"seat": 0, "token": toks[0], "version": 0, "action": good, "id": 5}, 400, "malformed"),
+        ({"seat": 0, "token": toks[0], "version": 0, "action": {"seat": 0, "act": "fly"}}, 400, "malformed"),
+        ({"seat": 0, "token": toks[0], "version": 0, "action": {**good, "seat": 1}}, 400, "malformed"),
+        ({"seat": 0, "token": "wrong", "version": 0, "action": good}, 403, "bad_token"),
+        ({"seat": 0, "token": toks[1], "version": 0, "action": good}, 403, "bad_token"),
+        ({"seat": 7, "token": toks[0], "version": 0, "action": good}, 403, "bad_token"),
+        ({"seat": 0, "version": 0, "action": good}, 403, "bad_token"),
+        ({"seat": 1, "token": toks[1], "version": 0, "action": {**good, "seat": 1}}, 409, "not_your_turn"),
+        ({"seat": 0, "token": toks[0], "version": 3, "action": good}, 409, "stale_version"),
+        ({"seat": 0, "token": toks[0], "version": 0, "action": {"seat": 0, "act": "pass"}}, 422, "illegal"),
+        ({"seat": 0, "token": toks[0], "version": 0, "action": {"seat": 0, "act": "draw", "from": "deck"}}, 422, "illegal"),
+    ]
+    before = state(client, gid, 0, toks[0])
+    for body, status, code in cases:
+        err = assert_refused(client.post(f"/api/games/{gid}/actions", json=body), status, code)
+        if code == "illegal":
+            assert err["rule"] in ("R3.1", "R5.1")
+    assert_refused(client.post(f"/api/games/{gid}/actions", content=b"nope"), 400, "malformed")
+    assert_refused(act(client, "nogame", 0, toks[0], 0, good), 404, "no_game")
+    # a wrong token is refused before anything about the game is said (turn, version, rules)
+    assert_refused(act(client, gid, 1, "wrong", 99, {"seat": 1, "act": "pass"}), 403, "bad_token")
+    assert state(client, gid, 0, toks[0]) == before
+    assert count_actions(client, gid) == 0
+
+
+def test_an_illegal_placement_names_the_rule(client: TestClient) -> None:
+    gid, toks = running_three(client)
+    msg = state(client, gid, 0, toks[0])
+    hand = msg["view"]["hand"]
+    card = sorted(hand)[0]
+    # a card the seat does not hold twice, played as a pair
+    bad = {"seat": 0, "act": "place", "country": "frankreich", "cards": [card] * 3, "pieces": [{"type": "cloister", "site": "paris"}] * 2}
+    err = assert_refused(act(client, gid, 0, toks[0], 0, bad), 422, "illegal")
+    assert err["rule"].startswith("R")
+    assert count_actions(client, gid) == 0
+
+
+def test_a_repeated_action_id_is_applied_once(client: TestClient) -> None:
+    gid, toks = running_three(client)
+    move = legal_of(client, gid, 0, toks[0])[0]
+    r1 = act(client, gid, 0, toks[0], 0, move, cid="abc")
+    assert r1.status_code == 200 and r1.json()["duplicate"] is False
+    v = r1.json()["version"]
+    assert v == 1
+    r2 = act(client, gid, 0, toks[0], 0, move, cid="abc")  # the same submission again (e.g. a retry)
+    assert r2.status_code == 200, r2.text
+    assert r2.json()["duplicate"] is True and r2.json()["version"] == 1 and r2.json()["index"] == 0
+    assert count_actions(client, gid) == 1
+    assert len(state(client, gid)["view"]["history"]) == 1
+
+
+def test_the_turn_moves_on_with_the_seat(client: TestClient) -> None:
+    gid, toks = running_three(client)
+    rng = random.Random(3)
+    for _ in range(12):
+        msg = state(client, gid)
+        cur = msg["view"]["current"]
+        for other in toks:
+            if other != cur:
+                assert "legal" not in state(client, gid, other, toks[other])
+        mine = state(client, gid, cur, toks[cur])
+        r = act(client, gid, cur, toks[cur], mine["version"], rng.choice(mine["legal"]))
+        assert r.status_code == 200, r.text
+    assert count_actions(client, gid) == 12
+
+
+# -- websockets ----------------------------------------------------------------------------
+
+
+def test_websocket_play_and_refusals(client: TestClient) -> None:
+    gid, toks = running_three(client)
+    with client.websocket_connect(f"/ws/{gid}") as ws:
+        ws.send_text("not json")
+        assert ws.receive_json()["code"] == "malformed"
+        ws.send_json({"type": "action", "seat": 0})
+        assert ws.receive_json()["code"] == "malformed"  # hello first
+        ws.send_json({"type": "hello", "seats": {"0": "bad"}})
+        assert ws.receive_json()["code"] == "bad_token"
+        ws.send_json({"type": "hello", "seats": {"0": toks[0]}})
+        assert ws.receive_json() == {"type": "welcome", "game": gid, "seats": [0]}
+        msg = ws.receive_json()
+        assert msg["type"] == "state" and msg["seat"] == 0 and "hand" in msg["view"] and msg["legal"]
+        ws.send_json({"type": "dance"})
+        assert ws.receive_json()["code"] == "malformed"
+        ws.send_json({"type": "action", "id": "w1", "seat": 0, "token": toks[0], "version": 5, "action": msg["legal"][0]})
+        err = ws.receive_json()
+        assert err["type"] == "error" and err["code"] == "stale_version" and err["id"] == "w1"
+        ws.send_json({"type": "action", "id": "w2", "seat": 0, "token": toks[0], "version": 0, "action": msg["legal"][0]})
+        after = ws.receive_json()
+        assert after["type"] == "state" and after["version"] == 1
+        ack = ws.receive_json()
+        assert ack == {"type": "ack", "id": "w2", "version": 1, "index": 0, "duplicate": False}
+        ws.send_json({"type": "action", "id": "w2", "seat": 0, "token": toks[0], "version": 0, "action": msg["legal"][0]})
+        assert ws.receive_json()["duplicate"] is True
+    assert count_actions(client, gid) == 1
+
+
+def test_websocket_spectator_sees_no_hand(client: TestClient) -> None:
+    gid, toks = running_three(client)
+    with client.websocket_connect(f"/ws/{gid}") as ws:
+        ws.send_json({"type": "hello"})
+        assert ws.receive_json()["seats"] == []
+        msg = ws.receive_json()
+        assert msg["seat"] is None and "hand" not in msg["view"] and "legal" not in msg
+        ws.send_json({"type": "action", "id": "s", "seat": 0, "token": "guess", "version": 0, "action": {"seat": 0, "act": "pass"}})
+        assert ws.receive_json()["code"] == "bad_token"
+
+
+def test_websocket_unknown_game(client: TestClient) -> None:
+    with client.websocket_connect("/ws/nosuchgame") as ws:
+        assert ws.receive_json()["code"] == "no_game"
+
+
+def test_hotseat_connection_gets_the_acting_persons_view(client: TestClient) -> None:
+    g = create(client, "person", "person", "person", hotseat=True)
+    gid, toks = g["id"], tokens(g)
+    seen: set[int] = set()
+    acks = 0
+    with client.websocket_connect(f"/ws/{gid}") as ws:
+        ws.send_json({"type": "hello", "seats": {str(s): t for s, t in toks.items()}})
+        assert ws.receive_json()["seats"] == [0, 1, 2]
+        while len(seen) < 3 or acks < 8:
+            msg = ws.receive_json()
+            if msg["type"] == "ack":
+                acks += 1
+                continue
+            assert msg["type"] == "state"
+            cur = msg["view"]["current"]
+            assert msg["seat"] == cur and msg["legal"] and "hand" in msg["view"]
+            seen.add(cur)
+            if msg["version"] < 12:
+                ws.send_json(
+                    {
+                        "type": "action",
+                        "id": f"h{msg['version']}",
+                        "seat": cur,
+                        "token": toks[cur],
+                        "version": msg["version"],
+                        "action": msg["legal"][0],
+                    }
+                )
+    assert seen == {0, 1, 2}
+
+
+# -- finished games: record and replay ---------------------------------------------------
+
+
+def test_record_and_replay_only_when_finished(client: TestClient) -> None:
+    g = create(client, "person", "bot", "bot", "bot")
+    gid, toks = g["id"], tokens(g)
+    join_all(client, g)
+    assert_refused(client.get(f"/api/games/{gid}/record"), 409, "not_finished")
+    assert_refused(client.get(f"/api/games/{gid}/replay/0"), 409, "not_finished")
+    end = play_out(client, gid, toks, random.Random(5))
+    assert end["status"] == "finished" and end["view"]["winners"]
+    r = client.get(f"/api/games/{gid}/record")
+    assert r.status_code == 200 and "attachment" in r.headers["content-disposition"]
+    rec = r.json()
+    assert "seed" not in rec and rec["players"] == ["P0", "B1", "B2", "B3"]
+    st = replay(rec)
+    assert st.is_over and st.scores == end["view"]["scores"]
+    step = client.get(f"/api/games/{gid}/replay/7").json()
+    assert step["step"] == 7 and step["total"] == len(rec["actions"]) and len(step["view"]["history"]) == 7
+    assert len(step["hands"]) == 4
+    assert_refused(client.get(f"/api/games/{gid}/replay/{len(rec['actions']) + 1}"), 400, "malformed")
+    assert_refused(act(client, gid, 0, toks[0], end["version"], {"seat": 0, "act": "pass"}), 409, "game_over")
+    summary = client.get(f"/api/games/{gid}").json()
+    assert summary["status"] == "finished" and summary["scores"] == st.scores
+
+
+# -- storage ---------------------------------------------------------------------------------
+
+
+def test_storage_schema_and_wal(tmp_path: Path) -> None:
+    s = Storage.sqlite(tmp_path / "db" / "k.sqlite3")
+    assert s.schema_version() == len(MIGRATIONS)
+    assert s.migrate() == len(MIGRATIONS)  # idempotent
+    s.close()
+    con = sqlite3.connect(tmp_path / "db" / "k.sqlite3")
+    assert con.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    assert con.execute("SELECT version FROM schema_version").fetchall() == [(len(MIGRATIONS),)]
+    con.close()
+
+
+def test_pages_and_board(client: TestClient) -> None:
+    assert "lobby.js" in client.get("/").text
+    assert "game.js" in client.get("/game/abc").text
+    b = client.get("/api/board").json()
+    assert len(b["sites"]) == 50 and len(b["alliances"]) == 15 and len(b["countries"]) == 9
+    assert b["reconstruction"] is True and "reconstruction" in b["about"]
+    for s in b["sites"]:
+        assert 0 < s["xy"][0] < b["width"] and 0 < s["xy"][1] < b["height"] and len(s["cell"]) >= 3
+    assert {a["number"] for a in b["alliances"] if a["across"] == "sea"} == {1, 2, 3, 5, 6, 15}
+    assert client.get("/static/game.js").status_code == 200
