@@ -1,0 +1,261 @@
+"""Pinned legal-move counts on fixed positions, each counted by hand (R4-R6), and the
+agreement of ``legal_moves`` with ``check`` over a broad set of candidate moves.
+
+Site counts of the standard board: England 5, Franken 7, Bayern 6, Italien 6, Aragon 5,
+Frankreich 8, Lothringen 4, Schwaben 4, Burgund 5 (50).
+"""
+
+from __future__ import annotations
+
+import random
+from itertools import combinations, combinations_with_replacement
+
+import pytest
+from conftest import FA, FR, LI, LONG, B, game, pl, put_advisors, put_cloisters
+
+from kardinal.moves import DECK, Draw, Exchange, Move, Pass, Place, make_place
+from kardinal.state import RuleError, State, new_game
+
+HANDS_REST = [["BB", "BB", "ES"], ["FA", "FA", "FA"], ["ES", "LI", "BB"]]
+
+
+def count(s: State) -> int:
+    moves = s.legal_moves()
+    assert len(moves) == len(set(moves)), "duplicates in legal_moves"
+    return len(moves)
+
+
+# -- candidate moves ----------------------------------------------------------------------
+
+
+def candidates(s: State) -> list[Move]:
+    """Every placement shape over every country (any 1-3 cards of any kinds, 0-3 pieces on
+    the country's sites or one foreign site), every exchange, every draw, pass."""
+    kinds = [k.id for k in B.cards]
+    # the kinds in hand and one kind not in hand (any card not held fails the same way, R4.1);
+    # the cards in board order, which is not the canonical (sorted) order of a Place
+    held = [k.id for k in B.cards if s.hands[s.current][k.index]]
+    other = [k.id for k in B.cards if not s.hands[s.current][k.index]][:1]
+    cardsets = [c for r in (1, 2, 3) for c in combinations_with_replacement(held + other, r)]
+    out: list[Move] = [Pass(), Draw(DECK)] + [Draw(x) for x in kinds]
+    out += [Exchange(d, t) for d in kinds for t in [DECK, *kinds]]
+    for country in B.countries:
+        sites = [B.sites[i].id for i in country.sites]
+        foreign = "york" if country.id != "england" else "paris"
+        shapes: list[tuple[tuple[str, ...], int]] = [((), 1), ((), 2), ((), 0)]
+        shapes += [((x,), a) for x in [*sites, foreign] for a in (0, 1, 2)]
+        shapes += [(tuple(sorted(p)), a) for p in combinations([*sites, foreign], 2) for a in (0, 1)]
+        for cards in cardsets:
+            out += [Place(country.id, cards, cl, a) for cl, a in shapes]
+    return out
+
+
+def check_iff_listed(s: State, cands: list[Move] | None = None) -> None:
+    legal = s.legal_moves()
+    listed = set(legal)
+    assert len(listed) == len(legal)
+    before = s.key()
+    seen_legal = set()
+    for m in cands if cands is not None else candidates(s):
+        try:
+            s.check(m)
+            ok = True
+        except RuleError:
+            ok = False
+        # R4.9: a placement written in another order is the same move (make_place's form)
+        c = make_place(*m) if isinstance(m, Place) else m
+        assert ok == (c in listed), f"{m}: check says {'legal' if ok else 'illegal'}, legal_moves {'lists' if c in listed else 'omits'} it"
+        if ok:
+            seen_legal.add(c)
+    assert seen_legal == listed, f"listed but never generated as candidate: {listed - seen_legal}"
+    assert s.key() == before
+
+
+# -- the pinned positions -------------------------------------------------------------------
+
+
+def pos_start() -> State:
+    return game(4, [["FR", "FR", "LI"], *HANDS_REST], ["FA", "BB"])
+
+
+def test_count_start_position() -> None:
+    """Seat 0 holds FR, FR, LI; the board is empty (R4.6: one cloister only, everywhere).
+    Card sets placing one piece: Frankreich: FR or FR+FR (joker) -> 2 x 8 sites = 16;
+    Italien: LI or FR+FR -> 2 x 6 = 12; Lothringen: LI or FR+FR -> 2 x 4 = 8; the other six
+    countries only the joker FR+FR: 5+7+6+5+4+5 = 32 sites. Placements 68.
+    Exchanges: 2 kinds in hand (FR, LI) x 3 takes (FA, BB, deck) = 6. Total 74."""
+    s = pos_start()
+    assert count(s) == 74
+    assert sum(isinstance(m, Exchange) for m in s.legal_moves()) == 6
+    check_iff_listed(s)
+
+
+def pos_italien() -> State:
+    s = pos_start()
+    put_cloisters(s, 1, ["mailand"])
+    return s
+
+
+def test_count_one_country_open() -> None:
+    """As the start, but Italien has seat 1's cloister on mailand (limit 1, no advisor).
+    Italien, one piece: 5 free sites + 1 advisor = 6 options x 2 card sets (LI; FR+FR) = 12.
+    Italien, two pieces: card sets: only FR+FR+LI (LI names Italien, FR pair is the joker);
+    options: 2 cloisters C(5,2) = 10, cloister+advisor 5 (1 <= max(1, 0+1)), 2 advisors no
+    (2 > 1): 15. Italien 27. The empty countries as before without Italien: 16 + 8 + 32 = 56.
+    Placements 83, exchanges 6: 89."""
+    s = pos_italien()
+    assert count(s) == 89
+    check_iff_listed(s)
+
+
+def test_count_refilling_the_hand() -> None:
+    """R5.1: after FR+FR+LI in Italien: draw FA, draw BB, draw deck = 3; after taking FA:
+    BB or deck = 2."""
+    s = pos_italien()
+    s.play(pl("FR,FR,LI", "italien", "verona+venedig"))
+    assert count(s) == 3
+    check_iff_listed(s)
+    s.play(Draw(FA))
+    assert count(s) == 2
+    assert s.legal_moves() == [Draw("bayern-burgund"), Draw(DECK)]
+
+
+def test_count_display_with_two_of_a_kind() -> None:
+    """Display FA, FA: the draws are FA and deck (2, no duplicate); exchanges 2 kinds x 2 = 4."""
+    s = game(4, [["FR", "FR", "LI"], *HANDS_REST], ["FA", "FA"])
+    assert sum(isinstance(m, Exchange) for m in s.legal_moves()) == 4
+    s.play(pl("FR", "frankreich", "paris"))
+    assert count(s) == 2 and s.legal_moves() == [Draw(FA), Draw(DECK)]
+
+
+def pos_full_schwaben() -> State:
+    s = game(4, [["ES", "ES", "LI"], *HANDS_REST], ["FA", "BB"])
+    put_cloisters(s, 1, ["strassburg", "ulm"])
+    put_cloisters(s, 2, ["konstanz", "zuerich"])
+    return s
+
+
+def test_count_full_country() -> None:
+    """Seat 0 holds ES, ES, LI. Schwaben is full (seats 1 and 2 hold 2 each: limit 2).
+    Schwaben: one piece: the advisor only, card sets ES; ES+ES -> 2. Two pieces: card set
+    ES+ES (ES+ES+LI no: LI does not name Schwaben); options: no free site, so only 2
+    advisors (0+2 <= 2) -> 1. Schwaben 3.
+    Empty countries, one cloister: England ES or ES+ES: 2 x 5 = 10; Italien LI or ES+ES:
+    2 x 6 = 12; Lothringen 2 x 4 = 8; Franken, Bayern, Aragon, Frankreich, Burgund only
+    ES+ES: 7+6+5+8+5 = 31. Placements 3+10+12+8+31 = 64; exchanges 2 x 3 = 6: 70."""
+    s = pos_full_schwaben()
+    assert count(s) == 70
+    check_iff_listed(s)
+
+
+def pos_advisors() -> State:
+    s = game(4, [["LI", "LI", "FR"], *HANDS_REST], ["FA", "BB"])
+    put_cloisters(s, 1, ["mailand", "pavia"])
+    put_cloisters(s, 0, ["turin"])
+    return s
+
+
+def test_count_advisor_limit() -> None:
+    """Seat 0 holds LI, LI, FR. Italien: seat 1 has 2, seat 0 has 1 (limit 2, 0 advisors),
+    free: genua, verona, venedig. One piece: 3 sites + advisor = 4 x card sets (LI; LI+LI)
+    = 8. Two pieces: card set LI+LI only (no FR pair; LI+LI+LI needs 3 LI): 2 cloisters
+    C(3,2) = 3, cloister+advisor 3, 2 advisors 1 (0+2 <= 2) = 7. Italien 15.
+    Empty: Lothringen LI or LI+LI: 2 x 4 = 8; Frankreich FR or LI+LI: 2 x 8 = 16; the other
+    six only LI+LI: 5+7+6+5+4+5 = 32. Placements 71, exchanges 6: 77."""
+    s = pos_advisors()
+    assert count(s) == 77
+    check_iff_listed(s)
+
+
+def test_count_advisor_limit_reached() -> None:
+    """As before with 2 advisors of seat 2 in Italien (at the limit 2). One piece: 3 sites
+    x 2 = 6. Two pieces: 2 cloisters 3; cloister+advisor: seat 0 would have 2, limit stays 2,
+    3 advisors > 2: no; 2 advisors no. Italien 9. Placements 9+8+16+32 = 65, total 71."""
+    s = pos_advisors()
+    put_advisors(s, 2, "italien", 2)
+    assert count(s) == 71
+    check_iff_listed(s)
+
+
+def test_count_R4_9_cloister_raises_the_limit() -> None:
+    """As before but seat 0 has 2 cloisters (turin, genua), 2 advisors there: free verona,
+    venedig. One piece: 2 sites x 2 = 4. Two pieces: 2 cloisters 1; cloister+advisor 2
+    (seat 0 gets 3: limit 3, 3 advisors fit); 2 advisors no. Italien 7. Total 7+56+6 = 69."""
+    s = pos_advisors()
+    put_cloisters(s, 0, ["genua"])
+    put_advisors(s, 2, "italien", 2)
+    assert count(s) == 69
+    assert pl("LI,LI", "italien", "verona+advisor") in s.legal_moves()
+    check_iff_listed(s)
+
+
+def test_count_three_of_a_kind() -> None:
+    """Seat 0 holds LI, LI, LI; Italien has seat 1's cloister on mailand (limit 1).
+    Italien one piece: 5 sites + advisor = 6 x (LI; LI+LI) = 12. Two pieces: card sets LI+LI
+    and LI+LI+LI (single LI + joker pair): 2 x (C(5,2) = 10 + cloister+advisor 5) = 30.
+    Italien 42. Lothringen LI or LI+LI: 2 x 4 = 8. The other seven only LI+LI:
+    5+7+6+5+8+4+5 = 40. Placements 90. Exchanges 1 kind x 3 = 3. Total 93."""
+    s = game(4, [["LI", "LI", "LI"], *HANDS_REST], ["FA", "BB"])
+    put_cloisters(s, 1, ["mailand"])
+    assert count(s) == 93
+    check_iff_listed(s)
+
+
+def test_count_no_cloisters_left() -> None:
+    """R1.2: as pos_italien with seat 0 out of cloisters: only advisors in Italien, one
+    piece (LI; FR+FR) = 2; two advisors exceed the limit 1. Plus 6 exchanges = 8."""
+    s = pos_italien()
+    s.supply_cl[0] = 0
+    assert count(s) == 8
+    places = {m for m in s.legal_moves() if isinstance(m, Place)}
+    assert places == {pl("LI", "italien", "advisor"), pl("FR,FR", "italien", "advisor")}
+    check_iff_listed(s)
+
+
+def test_count_only_pass() -> None:
+    """R3.1: nothing to place with, nothing to take: exactly one decision, pass."""
+    s = pos_italien()
+    s.supply_cl[0] = s.supply_adv[0] = 0
+    for x in s.deck[s.pos :]:
+        s.discard[x] += 1
+    s.pos = len(s.deck)
+    s.display = []
+    s.exhaustions, s.final_round = 2, True
+    assert s.legal_moves() == [Pass()]
+    check_iff_listed(s)
+
+
+# -- check agrees with legal_moves on positions from random games ------------------------------
+
+
+def test_check_iff_listed_on_random_positions() -> None:
+    rng = random.Random(2024)
+    positions = 12 if not LONG else 120
+    done = 0
+    seed = 0
+    while done < positions:
+        seed += 1
+        s = new_game(rng.choice([3, 4, 5]), seed=seed)
+        steps = rng.randrange(10, 160)
+        for _ in range(steps):
+            if s.is_over:
+                break
+            s.play(rng.choice(s.legal_moves()))
+        if s.is_over:
+            continue
+        check_iff_listed(s)
+        done += 1
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_legal_moves_no_duplicates_and_all_pass_check_in_random_games(players: int) -> None:
+    rng = random.Random(players)
+    for g in range(15 if not LONG else 150):
+        s = new_game(players, seed=1000 + g)
+        while not s.is_over:
+            moves = s.legal_moves()
+            assert moves and len(moves) == len(set(moves))
+            for m in moves:
+                s.check(m)
+            s.play(rng.choice(moves), validate=False)
+    assert FR and LI
