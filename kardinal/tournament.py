@@ -168,7 +168,9 @@ def wilson(successes: float, n: int, z: float = 1.959964) -> tuple[float, float]
     denom = 1 + z * z / n
     centre = (phat + z * z / (2 * n)) / denom
     half = z * math.sqrt(phat * (1 - phat) / n + z * z / (4 * n * n)) / denom
-    return (max(0.0, centre - half), min(1.0, centre + half))
+    lo = 0.0 if successes <= 0 else max(0.0, centre - half)
+    hi = 1.0 if successes >= n else min(1.0, centre + half)
+    return (lo, hi)
 
 
 def elo_update(ratings: list[float], result: GameResult) -> None:

@@ -154,33 +154,58 @@ class Evaluator:
         """What more pieces of seat p are worth, per country and per site (see module doc)."""
         n = s.n
         mult = 2 if s.exhaustions == 0 else 1
-        cl1 = [0.0] * self.C
-        cl2 = [0.0] * self.C
-        adv1 = [0.0] * self.C
-        adv2 = [0.0] * self.C
+        C = self.C
+        cl1 = [0.0] * C
+        cl2 = [0.0] * C
+        adv1 = [0.0] * C
+        adv2 = [0.0] * C
         advisors = s.advisors
-        for c in range(self.C):
+        tops = [max(r) for r in advisors]
+        tots = [sum(r) for r in advisors]
+        maj = [[t > 0 and x == t for x in r] for t, r in zip(tops, advisors)]
+        others = n - 1 if n > 1 else 1
+        PA = PARTIAL_ALLIANCE
+        for c in range(C):
             row = s.cloisters[c]
-            if s.free_sites[c]:
+            free = len(s.free_sites[c])
+            if free:
                 base = country_cloister_scores(row)
                 r = row[:]
                 r[p] += 1
                 one = country_cloister_scores(r)
                 cl1[c] = mult * _rel([a - b for a, b in zip(one, base)], p)
-                if len(s.free_sites[c]) >= 2:
+                if free >= 2 and s.max_cl[c]:
                     r[p] += 1
                     two = country_cloister_scores(r)
                     cl2[c] = mult * _rel([a - b for a, b in zip(two, base)], p)
-            pairs = self.by_country[c]
-            before = self._alliance_points(advisors, n, pairs)
+            mc = s.max_cl[c]
+            if not s.supply_adv[p] or tots[c] >= max(mc, row[p] + 1 if free else 0) or not (mc or free):
+                continue
             arow = advisors[c]
-            arow[p] += 1
-            after = self._alliance_points(advisors, n, pairs)
-            adv1[c] = _rel([a - b for a, b in zip(after, before)], p)
-            arow[p] += 1
-            after = self._alliance_points(advisors, n, pairs)
-            adv2[c] = _rel([a - b for a, b in zip(after, before)], p)
-            arow[p] -= 2
+            mold = maj[c]
+            for k in (1, 2):
+                mine = arow[p] + k
+                top = tops[c] if tops[c] > mine else mine
+                mnew = [(x + k if q == p else x) == top for q, x in enumerate(arow)]
+                dsum = 0.0
+                dp = 0.0
+                for a, b in self.by_country[c]:
+                    d = b if a == c else a
+                    md = maj[d]
+                    vold = tots[c] + tots[d]
+                    vnew = vold + k
+                    for q in range(n):
+                        o = vold if (mold[q] and md[q]) else (PA * vold if (mold[q] or md[q]) else 0.0)
+                        w = vnew if (mnew[q] and md[q]) else (PA * vnew if (mnew[q] or md[q]) else 0.0)
+                        if q == p:
+                            dp += w - o
+                        else:
+                            dsum += w - o
+                val = dp - dsum / others
+                if k == 1:
+                    adv1[c] = val
+                else:
+                    adv2[c] = val
         return Gains(cl1, cl2, adv1, adv2, self.site_bonus(s.owner, p))
 
     def site_bonus(self, owner: Sequence[int], p: int) -> list[float]:

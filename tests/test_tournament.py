@@ -1,0 +1,152 @@
+"""``kardinal tournament``: seat rotation, statistics, records, determinism, the CLI."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from kardinal.cli import app
+from kardinal.record import load_record, replay
+from kardinal.tournament import (
+    ELO_START,
+    GameResult,
+    deal_seed,
+    elo_update,
+    run_tournament,
+    seating,
+    summarize,
+    wilson,
+)
+
+
+def fake(game: int, players: int, scores: list[int], winners: list[int], pieces: list[int] | None = None) -> GameResult:
+    z = [[0.0, 0.0, 0.0] for _ in range(players)]
+    return GameResult(game, 0, seating(game, players), scores, winners, pieces or [0] * players, z, [r[:] for r in z])
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_rotation_puts_every_entry_in_every_seat_once_per_block(players: int) -> None:
+    block = [seating(g, players) for g in range(players)]
+    for seat in range(players):
+        assert sorted(entry_of_seat[seat] for entry_of_seat in block) == list(range(players))
+    for entry_of_seat in block:
+        assert sorted(entry_of_seat) == list(range(players))
+    # a block shares one deal; the next block has another
+    assert len({deal_seed(5, g, players) for g in range(players)}) == 1
+    assert deal_seed(5, 0, players) != deal_seed(5, players, players)
+
+
+def test_tiny_tournament_statistics() -> None:
+    stats, results = run_tournament(["greedy", "random", "random"], 5, 3, seed=2, workers=1)
+    assert len(results) == 6  # rounded up to whole rotation blocks
+    assert [r.game for r in results] == list(range(6))
+    assert sum(st.wins for st in stats) == pytest.approx(6)
+    for st in stats:
+        assert st.games == 6
+        assert st.seats == [2, 2, 2]
+        assert st.ci_low <= st.win_rate <= st.ci_high
+        assert st.mean_margin <= 0
+        assert st.decisions > 0 and st.main_decisions > 0
+        assert 0 <= st.main_time_mean <= st.main_time_max
+    assert sum(st.elo for st in stats) == pytest.approx(3 * ELO_START)
+    # the statistics are those of the games
+    for st in stats:
+        scores = [r.scores[r.entry_of_seat.index(st.entry)] for r in results]
+        assert st.mean_score == pytest.approx(sum(scores) / 6)
+
+
+def test_shared_wins_count_as_fractions() -> None:
+    """R12.1: players still tied share the win; each gets 1/k of it."""
+    results = [fake(0, 3, [10, 10, 5], [0, 1]), fake(1, 3, [7, 9, 9], [1, 2], [3, 2, 2]), fake(2, 3, [1, 2, 3], [2])]
+    stats = summarize(["a", "b", "c"], results)
+    # game 1 rotates seats: entry_of_seat = [2, 0, 1]; game 2: [1, 2, 0]
+    wins = [st.wins for st in stats]
+    assert sum(wins) == pytest.approx(3)
+    assert wins == pytest.approx([0.5 + 0.5 + 1.0, 0.5 + 0.5, 0.0])
+    assert stats[0].mean_margin == pytest.approx((0 + 0 + 0) / 3)
+    assert stats[2].mean_margin == pytest.approx((-5 - 2 - 1) / 3)
+    assert stats[1].wins + stats[0].wins == pytest.approx(3)
+
+
+def test_elo_from_finishing_order() -> None:
+    ratings = [ELO_START] * 3
+    elo_update(ratings, fake(0, 3, [30, 20, 10], [0]))
+    assert ratings[0] > ELO_START > ratings[2]
+    assert ratings[1] == pytest.approx(ELO_START)
+    assert sum(ratings) == pytest.approx(3 * ELO_START)
+    # a full tie changes nothing between equals
+    ratings = [ELO_START] * 3
+    elo_update(ratings, fake(0, 3, [5, 5, 5], [0, 1, 2], [1, 1, 1]))
+    assert ratings == pytest.approx([ELO_START] * 3)
+
+
+def test_wilson_interval() -> None:
+    assert wilson(0, 10)[0] == 0.0 and 0.0 < wilson(0, 10)[1] < 0.35
+    assert wilson(10, 10)[1] == 1.0 and 0.65 < wilson(10, 10)[0] < 1.0
+    lo, hi = wilson(30, 100)
+    assert lo < 0.3 < hi and hi - lo < 0.2
+
+
+def test_deterministic_and_workers_do_not_change_results(tmp_path: Path) -> None:
+    a = run_tournament(["random", "random", "greedy"], 3, 3, seed=11, workers=1)[1]
+    b = run_tournament(["random", "random", "greedy"], 3, 3, seed=11, workers=2)[1]
+    c = run_tournament(["random", "random", "greedy"], 3, 3, seed=12, workers=1)[1]
+    assert [(r.scores, r.winners, r.entry_of_seat) for r in a] == [(r.scores, r.winners, r.entry_of_seat) for r in b]
+    assert [r.scores for r in a] != [r.scores for r in c]
+
+
+def test_records_replay_to_the_same_result(tmp_path: Path) -> None:
+    stats, results = run_tournament(["greedy", "random", "random", "random"], 4, 4, seed=4, workers=1, records=tmp_path)
+    files = sorted(tmp_path.glob("*.json"))
+    assert len(files) == 4
+    for f, r in zip(files, results):
+        data = load_record(f)
+        s = replay(data)
+        assert s.scores == r.scores and s.winners == r.winners
+        assert data["players"][r.entry_of_seat.index(0)].startswith("greedy")
+
+
+def test_bad_arguments_are_refused() -> None:
+    with pytest.raises(ValueError, match="unknown bot"):
+        run_tournament(["greedy", "nobody", "random"], 3, 3, seed=1, workers=1)
+    with pytest.raises(ValueError, match="one bot per seat"):
+        run_tournament(["greedy", "random"], 3, 3, seed=1, workers=1)
+    with pytest.raises(ValueError, match="players"):
+        run_tournament(["random"] * 6, 6, 6, seed=1, workers=1)
+
+
+def test_cli_tournament_json_and_table(tmp_path: Path) -> None:
+    runner = CliRunner()
+    res = runner.invoke(
+        app, ["tournament", "--bots", "greedy,random,random", "--players", "3", "--games", "3", "--seed", "1", "--workers", "1", "--json"]
+    )
+    assert res.exit_code == 0, res.output
+    data = json.loads(res.output)
+    assert data["games"] == 3 and len(data["entries"]) == 3
+    assert sum(e["wins"] for e in data["entries"]) == pytest.approx(3)
+    assert "Wilson" in data["interval"]
+    res = runner.invoke(
+        app,
+        [
+            "tournament",
+            "--bots",
+            "random,random,random",
+            "--players",
+            "3",
+            "--games",
+            "3",
+            "--workers",
+            "1",
+            "--records",
+            str(tmp_path / "rec"),
+        ],
+    )
+    assert res.exit_code == 0, res.output
+    assert "Wilson" in res.output and "random" in res.output
+    assert len(list((tmp_path / "rec").glob("game-*.json"))) == 3
+    res = runner.invoke(app, ["tournament", "--bots", "random,random", "--players", "3", "--games", "3"])
+    assert res.exit_code == 2
+    assert "one bot per seat" in res.output
