@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 EXTRAS ?= dev,web,research
 
-.PHONY: run test lint typecheck bench install clean test-long
+.PHONY: run test lint typecheck bench install clean test-long test-research
 
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -30,6 +30,10 @@ test: $(STAMP) lint typecheck
 
 test-long: $(STAMP)
 	KARDINAL_LONG=1 $(BIN)/pytest -q kardinal tests
+
+# OpenSpiel / PettingZoo conformance, long version (the short one runs in `make test`)
+test-research: $(STAMP)
+	KARDINAL_LONG=1 $(BIN)/pytest -q tests/test_research_openspiel.py tests/test_research_pettingzoo.py
 
 bench: $(STAMP)
 	$(BIN)/kardinal bench

@@ -1,0 +1,157 @@
+"""Kardinal as a PettingZoo AEC environment (``kardinal_v0``, in the style of pettingzoo.classic).
+
+>>> from kardinal.research.pettingzoo_env import env
+>>> e = env(players=4)
+>>> e.reset(seed=1)
+>>> e.agent_selection
+'player_0'
+>>> obs, reward, termination, truncation, info = e.last()
+>>> sorted(obs), obs["observation"].shape, int(obs["action_mask"].sum()) > 0
+(['action_mask', 'observation'], (322,), True)
+
+* Agents ``player_0`` .. ``player_{n-1}`` are the seats (``player_0`` is the start player).
+  The same agent may act several times in a row (drawing card by card, R5.1).
+* Actions: ``Discrete(1471)``, the fixed table of :mod:`kardinal.research.actions`.
+* Observations: a dict with ``observation`` (float32 vector, the fields of
+  :mod:`kardinal.research.encode`; public information and the agent's own hand only,
+  R13) and ``action_mask`` (int8, 1 for the legal actions of the agent to act, all 0
+  for the others).
+* Rewards only at the end: ``rewards="scores"`` (default) gives each agent its final
+  score; ``rewards="win"`` gives 1/w to each of the w winners (R12.1) and 0 to the others.
+* Chance happens inside ``step`` (the deck is shuffled by the seeded rules core at
+  ``reset(seed=...)``; the reshuffle of R7.3 follows from the same seed), so the same
+  seed and actions give the same game.
+* ``env()`` adds the usual wrappers (an illegal action ends the game with reward -1 for
+  the agent that chose it); ``raw_env`` is the bare environment.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from gymnasium.utils import EzPickle, seeding
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+
+from ..board import standard_board
+from ..state import State, new_game
+from .actions import action_table
+from .encode import observation_text, tensor_size, write_tensor
+
+__all__ = ["env", "raw_env"]
+
+OBS_HIGH = 1.0e6  # every field is a count or a score, far below this
+
+
+def env(**kwargs: Any) -> AECEnv:
+    e: AECEnv = raw_env(**kwargs)
+    e = wrappers.TerminateIllegalWrapper(e, illegal_reward=-1)
+    e = wrappers.AssertOutOfBoundsWrapper(e)
+    e = wrappers.OrderEnforcingWrapper(e)
+    return e
+
+
+class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
+    metadata: dict[str, Any] = {"render_modes": ["human", "ansi"], "name": "kardinal_v0", "is_parallelizable": False}
+
+    def __init__(self, players: int = 4, rewards: str = "scores", render_mode: str | None = None) -> None:
+        EzPickle.__init__(self, players, rewards, render_mode)
+        super().__init__()
+        board = standard_board()
+        if players not in board.removed_per_kind:
+            raise ValueError(f"kardinal_v0 is for 3 to 5 players, not {players}")
+        if rewards not in ("scores", "win"):
+            raise ValueError(f"rewards must be 'scores' or 'win', not {rewards!r}")
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}")
+        self.board = board
+        self.n = players
+        self.reward_mode = rewards
+        self.render_mode = render_mode
+        self.table = action_table(board)
+        self.possible_agents = [f"player_{i}" for i in range(players)]
+        self.agents = self.possible_agents[:]
+        size = tensor_size(board, players)
+        self.observation_spaces = {
+            a: spaces.Dict(
+                {
+                    "observation": spaces.Box(low=0.0, high=OBS_HIGH, shape=(size,), dtype=np.float32),
+                    "action_mask": spaces.Box(low=0, high=1, shape=(len(self.table),), dtype=np.int8),
+                }
+            )
+            for a in self.possible_agents
+        }
+        self.action_spaces = {a: spaces.Discrete(len(self.table)) for a in self.possible_agents}
+        self._size = size
+        self._np_random, _ = seeding.np_random(None)
+        self.state: State | None = None
+
+    def observation_space(self, agent: str) -> spaces.Space:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space:
+        return self.action_spaces[agent]
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        s = self.state
+        assert s is not None, "call reset() first"
+        seat = self.possible_agents.index(agent)
+        obs = np.zeros(self._size, np.float32)
+        write_tensor(obs, s, seat)
+        mask = np.zeros(len(self.table), np.int8)
+        if not s.is_over and seat == s.current:
+            enc = self.table.encode
+            for m in s.legal_moves():
+                mask[enc(m)] = 1
+        return {"observation": obs, "action_mask": mask}
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        if seed is not None:
+            self._np_random, _ = seeding.np_random(seed)
+        game_seed = int(self._np_random.integers(0, 2**62))
+        self.state = new_game(self.n, seed=game_seed, board=self.board, history=False)
+        self.agents = self.possible_agents[:]
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        self.agent_selection = self.agents[self.state.current]
+
+    def step(self, action: int | None) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        s = self.state
+        assert s is not None, "call reset() first"
+        assert action is not None
+        s.play(self.table.decode(int(action)))  # RuleError, naming the rule, if illegal
+        self._cumulative_rewards[agent] = 0.0
+        if s.is_over:
+            if self.reward_mode == "scores":
+                self.rewards = {a: float(s.scores[i]) for i, a in enumerate(self.agents)}
+            else:
+                w = s.winners or []
+                self.rewards = {a: (1.0 / len(w) if i in w else 0.0) for i, a in enumerate(self.agents)}
+            self.terminations = dict.fromkeys(self.agents, True)
+        else:
+            self.rewards = dict.fromkeys(self.agents, 0.0)
+            self.agent_selection = self.agents[s.current]
+        self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
+
+    def render(self) -> str | None:
+        if self.render_mode is None or self.state is None:
+            return None
+        text = observation_text(self.state, None)
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self) -> None:
+        pass
