@@ -221,6 +221,7 @@ def replay(data: Any, board: Board | None = None, stop: int | None = None) -> St
     state.seed = None  # a record carries no seed: all chance is in it
     for i, a in enumerate(actions if stop is None else actions[:stop]):
         seat, move = move_of(a, f"actions[{i}]")
+        _check_ids(b, move, f"actions[{i}]")
         if state.phase == OVER:
             raise IllegalAction(i, a, RuleError("R8", "game_over", "the game is already over"))
         if seat != state.current:
@@ -236,6 +237,25 @@ def replay(data: Any, board: Board | None = None, stop: int | None = None) -> St
     if reshuffle is not None and state.reshuffle is None and stop is None and state.phase == OVER:
         raise RecordError("'reshuffle' is given, but the draw pile was never used up")
     return state
+
+
+def _check_ids(b: Board, move: Move, where: str) -> None:
+    """A card kind, country or site the board does not have makes the record malformed."""
+    kinds: list[str] = []
+    if isinstance(move, Place):
+        kinds = list(move.cards)
+        if move.country not in b.country_index:
+            raise RecordError(f"{where}: unknown country {move.country!r}")
+        for sid in move.cloisters:
+            if sid not in b.site_index:
+                raise RecordError(f"{where}: unknown cloister site {sid!r}")
+    elif isinstance(move, Exchange):
+        kinds = [move.discard] + ([] if move.take == DECK else [move.take])
+    elif isinstance(move, Draw) and move.source != DECK:
+        kinds = [move.source]
+    for k in kinds:
+        if k not in b.kind_index:
+            raise RecordError(f"{where}: unknown card kind {k!r}")
 
 
 def load_record(path: str | Path) -> dict[str, Any]:
