@@ -14,6 +14,7 @@ import random
 from typing import Any
 
 from .board import Board, get_board
+from .moves import parse_move
 from .state import State
 
 __all__ = ["determinize", "unseen_cards"]
@@ -97,7 +98,8 @@ def determinize(v: dict[str, Any], rng: random.Random, board: Board | None = Non
     inter = v["breakdown"].get("intermediate_by_country")
     s.intermediate = [list(inter[c.id]) for c in b.countries] if inter else None
     s.final = None
-    s.history = [] if history else None
+    # the public history, so that the view is the same with history on
+    s.history = [(p, parse_move(m, b)) for p, m in v.get("history") or []] if history else None
     s.result_winners = None
     assert len(s.hands) == n and K == len(s.discard)
     return s
