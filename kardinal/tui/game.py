@@ -143,6 +143,10 @@ class Session:
     def out(self, *things: RenderableType) -> None:
         self.console.print(*things)
 
+    def say(self, message: str, style: str = "") -> None:
+        """A message line, left to the terminal to wrap (paths stay whole)."""
+        self.console.print(Text(message, style=style), soft_wrap=True)
+
     def ask(self, prompt: str) -> str:
         try:
             if self._ask is not None:
@@ -160,7 +164,8 @@ class Session:
             c.print("\n" * max(c.height, 30), end="")
 
     def pause(self, text: str = "Press Enter to continue") -> None:
-        self.ask(text + " ")
+        if self.ask(text + " ").strip().lower() in ("q", "quit", "exit"):
+            raise Quit
 
     # -- saving -------------------------------------------------------------------
 
@@ -191,9 +196,9 @@ class Session:
         except Quit:
             if self.record is not None:
                 self.save()
-                self.out(Text(f"Game saved to {self.record}. Resume with:  kardinal play --resume {self.record}"))
+                self.say(f"Game saved to {self.record}. Resume with:  kardinal play --resume {self.record}")
             else:
-                self.out(Text("Game abandoned (start with --record FILE to be able to resume)."))
+                self.say("Game abandoned (start with --record FILE to be able to resume).")
             return 0
         self.finish()
         return 0
@@ -232,7 +237,7 @@ class Session:
         self.out(Text(describe_final(self.board, st.final, self.names)))
         self.out(Text(standings(st, self.names), style="bold"))
         if self.record is not None:
-            self.out(Text(f"The game record is in {self.record} (kardinal replay {self.record})."))
+            self.say(f"The game record is in {self.record} (kardinal replay {self.record}).")
 
     def undo(self, seat: int) -> None:
         st = self.state
@@ -257,7 +262,7 @@ class Session:
         recent = self.state.n - (1 if self.state.phase == "main" else 0)
         self.out(screen(self.look, v, self.console.width, self.console.height, recent=recent, spare=5 + len(self.notices)))
         for n in self.notices:
-            self.out(n)
+            self.console.print(n, soft_wrap=True)
         self.notices = []
 
     def ask_move(self, seat: int) -> Move:

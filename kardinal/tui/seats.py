@@ -110,7 +110,7 @@ def build_seats(specs: Sequence[SeatSpec], players: int | None, available: Seque
         if players is None:
             players = 4
     if players is None:
-        players = len(specs) if len(specs) > 1 else 4
+        players = len(specs) if len(specs) >= 3 else 4  # fewer seats given: bots make four
     if len(specs) > players:
         raise SeatError(f"{len(specs)} seats were given, but --players is {players}")
     specs += [SeatSpec(None, "")] * (players - len(specs))
