@@ -16,10 +16,12 @@ from pathlib import Path
 
 import pexpect
 import pytest
+from conftest import BB, ES, FA, FR, LI, game
 
-from kardinal.moves import Place
+from kardinal.moves import Place, parse_move
 from kardinal.record import move_of, replay
 from kardinal.state import new_game
+from kardinal.tui.game import rebuild, reveal_index
 from kardinal.tui.seats import SeatError, SeatSpec, build_seats, parse_seats_option, seats_from_argv
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -292,3 +294,18 @@ def test_bad_options_are_refused_cleanly(tmp_path: Path):
     child.close()
     assert child.exitstatus == 2
     assert "Traceback" not in text(child.before or "")
+
+
+def test_undo_barrier_is_the_last_card_revealed_from_the_pile():
+    """R13: undo stops at a blind draw, an exchange for the pile, a display refill or the reshuffle."""
+    s = game(4, [[FR, FR, LI], [FA, FA, BB], [BB, ES, ES], [LI, LI, FA]], display=[BB, ES])
+    s.play(parse_move("play FR,FR frankreich paris"))  # a joker pair: one cloister
+    assert reveal_index(s) == -1  # nothing has left the draw pile since the deal
+    s.play(parse_move("draw BB"))  # from the display, the hand is not full: no refill yet
+    assert reveal_index(s) == -1
+    before = s.copy()
+    s.play(parse_move("draw ES"))  # the hand is full: the display is refilled from the pile
+    assert reveal_index(s) == 2
+    assert rebuild(s, 2).key() == before.key()
+    s.play(parse_move("exchange FA for deck"))  # seat 1 takes a blind card
+    assert reveal_index(s) == 3

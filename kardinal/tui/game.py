@@ -27,7 +27,7 @@ from ..moves import DECK, Draw, Exchange, Move, MoveParseError, Pass, Place, par
 from ..record import record_of
 from ..state import RuleError, State, new_game
 from ..view import view
-from .screen import Look, screen, turn_lines
+from .screen import Look, board_panel, screen, turn_lines
 from .seats import Seat
 
 __all__ = ["Session", "Quit", "reveal_index", "rebuild"]
@@ -41,7 +41,8 @@ only legal choices are offered. 0 or b goes back a step.
   u          undo your last decision (only against bots, and never past a card revealed
              from the draw pile: a blind draw, a display refill or the reshuffle)
   l          the whole game log          s   the scores so far, per country
-  r          draw the screen again       q   quit (a recorded game can be resumed)
+  m          the board with every road   r   draw the screen again
+  q          quit (a recorded game can be resumed with --resume FILE)
 Or type a move in notation at the first step, e.g.
   play FR,FR frankreich paris+advisor    play LI italien verona
   exchange FR for deck    exchange FR for BB    draw BB    draw deck    pass
@@ -184,7 +185,7 @@ class Session:
             while not self.state.is_over:
                 seat = self.state.current
                 if seat in self.bots:
-                    move = self.bots[seat].choose(view(self.state, seat))
+                    move = self.bot_move(seat)
                 else:
                     self.hand_over(seat)
                     try:
@@ -193,6 +194,9 @@ class Session:
                         self.undo(seat)
                         continue
                 self.apply(move)
+                if len(self.persons) > 1 and seat not in self.bots and self.state.current != seat:
+                    self.clear()  # hot-seat: this hand leaves the screen as soon as the turn is over
+                    continue
         except Quit:
             if self.record is not None:
                 self.save()
@@ -202,6 +206,14 @@ class Session:
             return 0
         self.finish()
         return 0
+
+    def bot_move(self, seat: int) -> Move:
+        v = view(self.state, seat)  # a bot, too, sees only its own view
+        c = self.console
+        if self.persons and c.is_terminal and not c.is_dumb_terminal:
+            with c.status(f"{self.names[seat]} ({self.seats[seat].bot} bot) is thinking…"):
+                return self.bots[seat].choose(v)
+        return self.bots[seat].choose(v)
 
     def apply(self, move: Move) -> None:
         before = self.state.exhaustions
@@ -326,6 +338,11 @@ class Session:
                 raise _Redraw
             if low in ("l", "log"):
                 self.out(Text("Game log:", style="bold"), *turn_lines(self.look, view(self.state, None)["history"] or []))
+                continue
+            if low in ("m", "map"):
+                self.out(
+                    Text("The board with every road:", style="bold"), board_panel(self.look, view(self.state, None), self.console.width)
+                )
                 continue
             if low in ("s", "score", "scores"):
                 self.show_scores()
