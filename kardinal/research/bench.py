@@ -1,0 +1,93 @@
+"""Speed of the research adapters: random legal play, decisions per second (not part of the tests).
+
+``python -m kardinal.research.bench [games] [players]``. Three loops over the same
+kind of game (uniformly random legal decisions, to the end):
+
+* core: ``State.legal_moves`` + ``State.play`` (as ``kardinal bench``);
+* OpenSpiel: ``legal_actions`` + ``apply_action`` on ``python_kardinal``, chance nodes
+  sampled from ``chance_outcomes`` (their time is included; they are not counted as
+  decisions);
+* PettingZoo: the AEC loop (``agent_iter``, ``last``, ``step``) of ``kardinal_v0`` with
+  the wrappers, actions drawn from the action mask (the observation of the agent to act
+  is built at every step, as in any AEC loop).
+
+CPU time of this process (``time.process_time``) is used, so other processes on the
+machine disturb the figures less than wall-clock time would.
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+import time
+
+import numpy as np
+
+from ..state import new_game
+
+
+def core_rate(players: int, games: int, seed: int = 1) -> tuple[float, int]:
+    decisions = 0
+    t0 = time.process_time()
+    for g in range(games):
+        s = new_game(players, seed=seed + g, history=False)
+        rng = random.Random(seed + g)
+        while not s.is_over:
+            s.play(rng.choice(s.legal_moves()))
+            decisions += 1
+    return decisions / (time.process_time() - t0), decisions
+
+
+def openspiel_rate(players: int, games: int, seed: int = 1) -> tuple[float, int, int]:
+    from .openspiel_game import load
+
+    game = load(players)
+    decisions = chance = 0
+    t0 = time.process_time()
+    for g in range(games):
+        rng = random.Random(seed + g)
+        s = game.new_initial_state()
+        while not s.is_terminal():
+            if s.is_chance_node():
+                acts, probs = zip(*s.chance_outcomes())
+                s.apply_action(rng.choices(acts, probs)[0])
+                chance += 1
+            else:
+                s.apply_action(rng.choice(s.legal_actions()))
+                decisions += 1
+    return decisions / (time.process_time() - t0), decisions, chance
+
+
+def pettingzoo_rate(players: int, games: int, seed: int = 1) -> tuple[float, int]:
+    from .pettingzoo_env import env
+
+    e = env(players=players)
+    rng = np.random.default_rng(seed)
+    decisions = 0
+    t0 = time.process_time()
+    for g in range(games):
+        e.reset(seed=seed + g)
+        for _agent in e.agent_iter():
+            obs, _, term, trunc, _ = e.last()
+            if term or trunc:
+                e.step(None)
+                continue
+            e.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+            decisions += 1
+    return decisions / (time.process_time() - t0), decisions
+
+
+def main(argv: list[str]) -> None:
+    games = int(argv[0]) if argv else 20
+    players = [int(argv[1])] if len(argv) > 1 else [3, 4, 5]
+    print(f"random legal play, {games} games per row; decisions per CPU second")
+    print(f"{'players':>7} {'core':>9} {'openspiel':>10} {'pettingzoo':>11}   (openspiel chance nodes per game)")
+    for n in players:
+        c, _ = core_rate(n, games)
+        o, _, ch = openspiel_rate(n, games)
+        p, _ = pettingzoo_rate(n, games)
+        print(f"{n:>7} {c:>9.0f} {o:>10.0f} {p:>11.0f}   ({ch / games:.0f})")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
