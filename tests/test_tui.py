@@ -18,7 +18,7 @@ import pexpect
 import pytest
 from conftest import BB, ES, FA, FR, LI, game
 
-from kardinal.moves import Place, parse_move
+from kardinal.moves import Draw, Exchange, Place, parse_move
 from kardinal.record import move_of, replay
 from kardinal.state import new_game
 from kardinal.tui.game import rebuild, reveal_index
@@ -55,7 +55,8 @@ def codes(state, seat: int) -> list[str]:
 
 
 def play_to_end(child: pexpect.spawn, notation_every: int = 5, limit: int = 3000) -> str:
-    """Answer every prompt until the final standings; mostly option 1, sometimes notation."""
+    """Answer every prompt until the final standings: option 1 or the last option (both legal,
+    as the menus offer only legal choices), sometimes a move in notation instead."""
     prompts = 0
     for _ in range(limit):
         i = child.expect([PROMPT, ENTER, r"Final scoring \(R8\.4\)", pexpect.EOF])
@@ -71,7 +72,9 @@ def play_to_end(child: pexpect.spawn, notation_every: int = 5, limit: int = 3000
                 else:
                     child.sendline("1")
             else:
-                child.sendline("1")
+                # option 1 mostly, the last option every third time (two pieces, jokers, ...)
+                many = re.search(r"\[1-(\d+)", screen.splitlines()[-1])
+                child.sendline(many.group(1) if many and prompts % 3 == 0 else "1")
         elif i == 1:
             child.sendline("")
         elif i == 2:
@@ -83,9 +86,12 @@ def play_to_end(child: pexpect.spawn, notation_every: int = 5, limit: int = 3000
     raise AssertionError("the game did not end")
 
 
-def test_whole_game_against_random_bots():
+def test_whole_game_against_random_bots(tmp_path: Path):
     """One person against three random bots, through the menus, to the final standings."""
-    child = spawn("--seat", "Anna", "--bot", "random", "--bot", "random", "--bot", "random", "--seed", "11", term="xterm-256color")
+    save = tmp_path / "whole.json"
+    child = spawn(
+        "--seat", "Anna", "--bot", "random", "--bot", "random", "--bot", "random", "--seed", "11", "--record", str(save), term="xterm-256color"
+    )  # fmt: skip
     out = play_to_end(child)
     child.close()
     assert child.exitstatus == 0
@@ -93,6 +99,13 @@ def test_whole_game_against_random_bots():
     assert "Final scoring (R8.4)" in out and "Alliances (R10)" in out and "Chains (R11)" in out
     assert "Standings:" in out and "WINNER" in out
     assert re.search(r"\d\. Anna\s+\d+ points", out)
+    # the record holds every decision; Anna's went through every kind of menu path
+    final = replay(json.loads(save.read_text()))
+    assert final.is_over
+    mine = [m for p, m in final.history or [] if p == 0]
+    assert any(isinstance(m, Place) and m.num_pieces == 2 for m in mine), "no two-piece placement"
+    assert any(isinstance(m, Place) and len(m.cloisters) == 2 for m in mine), "no two-cloister placement"
+    assert any(isinstance(m, Exchange) for m in mine) and any(isinstance(m, Draw) and m.source == "deck" for m in mine)
 
 
 def test_first_move_by_notation_and_menu_back():
@@ -294,6 +307,11 @@ def test_bad_options_are_refused_cleanly(tmp_path: Path):
     child.close()
     assert child.exitstatus == 2
     assert "Traceback" not in text(child.before or "")
+    child = spawn("--record", str(tmp_path / "no" / "such" / "dir.json"))
+    child.expect(r"error: cannot write .*dir\.json: No such file or directory")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 2
 
 
 def test_undo_barrier_is_the_last_card_revealed_from_the_pile():

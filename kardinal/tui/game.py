@@ -104,8 +104,11 @@ def rebuild(state: State, upto: int) -> State:
 
 def _write_atomic(path: Path, text: str) -> None:
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    tmp.write_text(text, encoding="utf-8")
-    os.replace(tmp, path)
+    try:
+        tmp.write_text(text, encoding="utf-8")
+        os.replace(tmp, path)
+    finally:
+        tmp.unlink(missing_ok=True)
 
 
 class Session:
@@ -138,6 +141,7 @@ class Session:
         self.undo_allowed = len(self.persons) == 1
         self.last_person: int | None = None
         self.notices: list[RenderableType] = []
+        self.save_error = ""
 
     # -- terminal helpers ---------------------------------------------------------
 
@@ -170,17 +174,27 @@ class Session:
 
     # -- saving -------------------------------------------------------------------
 
-    def save(self) -> None:
+    def save(self) -> bool:
+        """Write the save file (atomically: a half-written file never replaces a good one)."""
         if self.record is None:
-            return
+            return True
         rec = record_of(self.state, self.names, seed=not self.state.is_over)
         rec["seats"] = [s.to_json() for s in self.seats]
-        _write_atomic(self.record, json.dumps(rec, indent=1) + "\n")
+        try:
+            _write_atomic(self.record, json.dumps(rec, indent=1) + "\n")
+        except OSError as e:
+            self.save_error = e.strerror or str(e)
+            self.notices.append(Text(f"Could not save to {self.record}: {self.save_error}", style="bold red"))
+            return False
+        return True
 
     # -- the game loop ------------------------------------------------------------
 
     def run(self) -> int:
         """Play until the game is over or a person quits; the exit status."""
+        if self.record is not None and not self.save():  # fail now, not after the first move
+            self.say(f"error: cannot write {self.record}: {self.save_error}", style="bold red")
+            return 2
         try:
             while not self.state.is_over:
                 seat = self.state.current
@@ -197,7 +211,7 @@ class Session:
                 if len(self.persons) > 1 and seat not in self.bots and self.state.current != seat:
                     self.clear()  # hot-seat: this hand leaves the screen as soon as the turn is over
                     continue
-        except Quit:
+        except (Quit, KeyboardInterrupt):
             if self.record is not None:
                 self.save()
                 self.say(f"Game saved to {self.record}. Resume with:  kardinal play --resume {self.record}")
@@ -384,14 +398,15 @@ class Session:
 
     def ask_draw(self, legal: list[Move]) -> Move:
         look = self.look
+        v = view(self.state, self.state.current)
         opts: list[Text] = []
         for m in legal:
             assert isinstance(m, Draw)
             if m.source == DECK:
-                opts.append(Text(f"blind from the draw pile ({self.state.deck_size} left)"))
+                opts.append(Text(f"blind from the draw pile ({v['deck_size']} left)"))
             else:
                 opts.append(Text(f"{look.card(m.source)} from the display"))
-        have = self.state.hand_size(self.state.current)
+        have = sum(v["hand"].values())
         while True:
             r = self.pick(f"Draw a card ({have} of 3 in hand)", opts, first=True)
             if isinstance(r, int):
@@ -434,6 +449,7 @@ class Session:
 
     def ask_exchange(self, exchanges: list[Exchange]) -> Move | None:
         look = self.look
+        v = view(self.state, self.state.current)
         discards = [k.id for k in self.board.cards if any(m.discard == k.id for m in exchanges)]
         while True:
             r = self.pick("Exchange: discard which card", [Text(look.card(k)) for k in discards])
@@ -442,9 +458,7 @@ class Session:
             d = discards[r]
             takes = [m.take for m in exchanges if m.discard == d]
             labels = [
-                Text(f"the top card of the draw pile (unseen, {self.state.deck_size} left)")
-                if t == DECK
-                else Text(f"{look.card(t)} from the display")
+                Text(f"blind from the draw pile ({v['deck_size']} left)") if t == DECK else Text(f"{look.card(t)} from the display")
                 for t in takes
             ]
             r2 = self.pick(f"Exchange {look.short[d]} for", labels)
