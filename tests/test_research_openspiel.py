@@ -294,6 +294,23 @@ def test_openspiel_ismcts_bot_plays_a_whole_game_legally() -> None:
     assert s.winners
 
 
+def test_state_from_view_matches_the_view() -> None:
+    from kardinal.research.openspiel_game import state_from_view
+
+    game = load(4)
+    s = new_game(4, seed=21)
+    rng = random.Random(0)
+    for _ in range(40):
+        s.play(rng.choice(s.legal_moves()))
+    v = view(s, s.current)
+    st = state_from_view(game, v, random.Random(1))
+    assert st.current_player() == s.current
+    assert sorted(game.table.decode(a) for a in st.legal_actions()) == sorted(s.legal_moves())
+    assert view(st.core, s.current) | {"history": None} == v | {"history": None}
+    with pytest.raises(ValueError, match="state_from_view"):
+        st.resample_from_infostate(s.current, pyspiel.UniformProbabilitySampler(0.0, 1.0))
+
+
 def test_openspiel_ismcts_is_in_the_registry() -> None:
     bot = make_bot("openspiel-ismcts", seed=1)
     assert isinstance(bot, OpenSpielISMCTSBot) and bot.seconds == 1.8

@@ -418,6 +418,8 @@ class KardinalState(pyspiel.State):
         """A state with the same information state for ``player_id`` (see the module docstring)."""
         if self.is_chance_node():
             raise ValueError("resample_from_infostate is supported at decision and terminal nodes, not at chance nodes")
+        if len(self._d.hist) < 3 * self._d.core.n + 2:
+            raise ValueError("this state was built from a view and holds no history; resample it with state_from_view")
         seed = int(float(probability_sampler()) * (1 << 53))
         return _resample(self, int(player_id), random.Random(seed))
 
