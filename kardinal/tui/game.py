@@ -161,10 +161,14 @@ class Session:
             self.console.print()
             raise Quit from None
 
-    def clear(self) -> None:
+    def clear(self, scrollback: bool = False) -> None:
+        """Clear the screen; ``scrollback``: the terminal's history too (hot-seat privacy)."""
         c = self.console
         if c.is_terminal and not c.is_dumb_terminal:
             c.clear()
+            if scrollback:
+                c.file.write("\x1b[3J")
+                c.file.flush()
         else:
             c.print("\n" * max(c.height, 30), end="")
 
@@ -209,7 +213,7 @@ class Session:
                         continue
                 self.apply(move)
                 if len(self.persons) > 1 and seat not in self.bots and self.state.current != seat:
-                    self.clear()  # hot-seat: this hand leaves the screen as soon as the turn is over
+                    self.clear(scrollback=True)  # hot-seat: this hand leaves the screen as soon as the turn is over
                     continue
         except (Quit, KeyboardInterrupt):
             if self.record is not None:
@@ -233,8 +237,9 @@ class Session:
         before = self.state.exhaustions
         self.state.play(move)
         self.save()
-        if before == 0 and self.state.exhaustions >= 1 and self.state.intermediate is not None and self.persons:
-            self.clear()
+        if before == 0 and self.state.exhaustions >= 1 and self.state.intermediate is not None:
+            if self.persons:
+                self.clear()
             self.out(
                 Text(
                     "The draw pile is used up: intermediate scoring (R7). The discard pile is shuffled into a new draw pile.", style="bold"
@@ -242,12 +247,13 @@ class Session:
             )
             self.out(Text(describe_intermediate(self.board, self.state.intermediate, self.names)))
             self.out(Text(standings(self.state, self.names)))
-            self.pause()
+            if self.persons:
+                self.pause()
 
     def hand_over(self, seat: int) -> None:
         """Hot-seat: the next person takes the keyboard before their hand is shown."""
         if len(self.persons) > 1 and self.last_person != seat:
-            self.clear()
+            self.clear(scrollback=True)
             self.pause(f"Pass the keyboard to {self.names[seat]} — press Enter")
             self.clear()
         self.last_person = seat
