@@ -8,6 +8,7 @@ import time
 from collections.abc import Sequence
 
 import pytest
+from conftest import LONG
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -245,7 +246,10 @@ def test_R11_3_result_never_exceeds_the_set_and_is_zero_or_at_least_four() -> No
 # -- timing: measured and printed, never asserted -------------------------------------
 
 DENSE_20 = [
-    # found by a hill-climb on time (the slowest sets found), and the densest 20-sets
+    # found by hill-climbs on time (the slowest sets found), and the densest 20-sets
+    "reims metz nuernberg strassburg ulm konstanz zuerich regensburg freising salzburg brixen besancon cluny genf lyon turin mailand pavia verona venedig",
+    "metz speyer nuernberg strassburg ulm konstanz zuerich regensburg passau freising salzburg wien brixen besancon genf lyon turin mailand verona venedig",
+    "aachen koeln trier metz mainz speyer wuerzburg strassburg ulm konstanz zuerich regensburg freising salzburg brixen besancon genf turin mailand verona",
     "metz nuernberg strassburg ulm konstanz zuerich regensburg passau freising salzburg brixen besancon cluny genf lyon turin mailand pavia verona venedig",
     "tours bourges jaca trier nuernberg ulm konstanz zuerich regensburg freising brixen besancon cluny genf lyon turin mailand pavia verona venedig",
     "bourges aachen koeln trier metz mainz speyer strassburg ulm konstanz zuerich freising brixen besancon cluny genf lyon turin mailand verona",
@@ -253,16 +257,26 @@ DENSE_20 = [
 ]
 
 
+def test_R11_3_fast_equals_slow_on_dense_20_site_sets() -> None:
+    """The oracle takes about a second on each of these; one by default, all when long."""
+    for line in DENSE_20 if LONG else DENSE_20[:1]:
+        S = ids(*line.split())
+        assert chain_score(S, NB) == chain_score_slow(S, NB)
+
+
 def test_R11_chain_score_worst_case_time_printed(capsys: pytest.CaptureFixture[str]) -> None:
     """Measure (print, not assert) chain_score on dense 20-site sets of the standard board."""
-    worst = 0.0
+    worst = worst_cpu = 0.0
     for line in DENSE_20:
         S = ids(*line.split())
         assert len(S) == 20
-        t = time.perf_counter()
-        v = chain_score(S, NB)
-        dt = time.perf_counter() - t
+        best = best_cpu = float("inf")
+        for _ in range(3):  # the best of 3: the machine may be busy
+            t, c = time.perf_counter(), time.process_time()
+            v = chain_score(S, NB)
+            best = min(best, time.perf_counter() - t)
+            best_cpu = min(best_cpu, time.process_time() - c)
         assert 0 <= v <= 20
-        worst = max(worst, dt)
+        worst, worst_cpu = max(worst, best), max(worst_cpu, best_cpu)
     with capsys.disabled():
-        print(f"\n[chain_score] worst time on dense 20-site sets: {worst * 1000:.1f} ms")
+        print(f"\n[chain_score] worst time on dense 20-site sets: {worst * 1000:.1f} ms wall, {worst_cpu * 1000:.1f} ms CPU (best of 3)")
