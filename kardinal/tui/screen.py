@@ -7,7 +7,7 @@ state: what is drawn is exactly what that seat may know (R13).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 from rich.console import Group, RenderableType
 from rich.table import Table
@@ -180,7 +180,17 @@ def _alliance_block(look: Look, v: dict[str, Any], width: int) -> list[Text]:
     return lines
 
 
-def board_panel(look: Look, v: dict[str, Any], width: int, height: int | None = None) -> RenderableType:
+class BoardPanel(NamedTuple):
+    """The drawn board and its height in lines."""
+
+    grid: Table
+    height: int
+
+    def __rich__(self) -> Table:
+        return self.grid
+
+
+def board_panel(look: Look, v: dict[str, Any], width: int, height: int | None = None) -> BoardPanel:
     """The countries with their sites and roads, advisors and alliances, in columns.
 
     Each site lists its road neighbours; where that would make the board taller than
@@ -214,7 +224,7 @@ def board_panel(look: Look, v: dict[str, Any], width: int, height: int | None = 
     for _ in range(ncols):
         grid.add_column(width=colw, no_wrap=True, overflow="crop")
     grid.add_row(*(Text("\n").join(c) for c in cells))
-    return grid
+    return BoardPanel(grid, max(map(len, cells)))
 
 
 def status_panel(look: Look, v: dict[str, Any]) -> RenderableType:
@@ -303,8 +313,10 @@ def screen(look: Look, v: dict[str, Any], width: int, height: int | None = None,
     lines = [Text("» ", style="dim").append_text(t) for t in turn_lines(look, hist)[-recent:]]
     hand = v.get("seat") is not None and v["phase"] != "over"
     rest = 1 + v["players"] + 1 + sum(-(-t.cell_len // width) for t in lines) + (1 if hand else 0) + spare
-    parts.append(title)
-    parts.append(board_panel(look, v, width, height - rest if height else None))
+    board = board_panel(look, v, width, height - rest if height else None)
+    if height is None or board.height + rest <= height:
+        parts.append(title)  # else the line is better spent on the board and the menu
+    parts.append(board)
     parts.append(status_panel(look, v))
     parts += lines
     if hand:
