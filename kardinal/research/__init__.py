@@ -6,6 +6,7 @@
   (importing it registers the game).
 * :mod:`kardinal.research.pettingzoo_env`: the PettingZoo AEC environment ``kardinal_v0``.
 * :mod:`kardinal.research.ismcts_bot`: the ``openspiel-ismcts`` yardstick bot.
+* :mod:`kardinal.research.bench`: adapter speeds (``python -m kardinal.research.bench``).
 
 Nothing here is imported by the rules core; importing this package imports nothing heavy.
 """
