@@ -204,6 +204,14 @@ class Session:
                 seat = self.state.current
                 if seat in self.bots:
                     move = self.bot_move(seat)
+                    try:
+                        self.state.check(move)
+                    except RuleError as e:  # a bug in that bot: say so rather than stop with a traceback
+                        self.say(
+                            f"error: the {self.seats[seat].bot} bot {self.names[seat]} chose an illegal move ({move}): {e}", "bold red"
+                        )
+                        self.save()
+                        return 1
                 else:
                     self.hand_over(seat)
                     try:
@@ -217,8 +225,11 @@ class Session:
                     continue
         except (Quit, KeyboardInterrupt):
             if self.record is not None:
-                self.save()
-                self.say(f"Game saved to {self.record}. Resume with:  kardinal play --resume {self.record}")
+                if self.save():
+                    self.say(f"Game saved to {self.record}. Resume with:  kardinal play --resume {self.record}")
+                else:
+                    self.say(f"error: could not save to {self.record}: {self.save_error}", style="bold red")
+                    return 1
             else:
                 self.say("Game abandoned (start with --record FILE to be able to resume).")
             return 0
