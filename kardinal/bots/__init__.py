@@ -26,8 +26,8 @@ BOTS: dict[str, Callable[[int, Board | None], Bot]] = {
     "greedy": lambda seed, board: GreedyBot(seed, board),
     "ismcts": lambda seed, board: ISMCTSBot(seed, board),
     "easy": lambda seed, board: GreedyBot(seed, board, noise=1.5),
-    "medium": lambda seed, board: ISMCTSBot(seed, board, iterations=None, time_limit=0.45),
-    "hard": lambda seed, board: ISMCTSBot(seed, board, iterations=None, time_limit=1.8),
+    "medium": lambda seed, board: ISMCTSBot(seed, board, iterations=400, time_limit=0.45),
+    "hard": lambda seed, board: ISMCTSBot(seed, board, iterations=2500, time_limit=1.8),
     "openspiel-ismcts": _openspiel_ismcts,
 }
 

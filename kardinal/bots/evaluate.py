@@ -150,8 +150,21 @@ class Evaluator:
 
     # -- cheap per-move tables ---------------------------------------------------------
 
-    def gains(self, s: State, p: int) -> Gains:
-        """What more pieces of seat p are worth, per country and per site (see module doc)."""
+    def reachable(self, hand: Sequence[int]) -> list[int]:
+        """Countries a hand can place in now: those its cards name, or all with a pair (R4.3)."""
+        if any(x >= 2 for x in hand):
+            return list(range(self.C))
+        out: set[int] = set()
+        for k, x in enumerate(hand):
+            if x:
+                out.update(self.kind_countries[k])
+        return sorted(out)
+
+    def gains(self, s: State, p: int, countries: Sequence[int] | None = None) -> Gains:
+        """What more pieces of seat p are worth, per country and per site (see module doc).
+
+        ``countries`` limits the work to those countries (the others read 0).
+        """
         n = s.n
         mult = 2 if s.exhaustions == 0 else 1
         C = self.C
@@ -165,7 +178,7 @@ class Evaluator:
         maj = [[t > 0 and x == t for x in r] for t, r in zip(tops, advisors)]
         others = n - 1 if n > 1 else 1
         PA = PARTIAL_ALLIANCE
-        for c in range(C):
+        for c in range(C) if countries is None else countries:
             row = s.cloisters[c]
             free = len(s.free_sites[c])
             if free:

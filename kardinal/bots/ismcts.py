@@ -41,7 +41,7 @@ from ..board import Board
 from ..moves import DECK, Draw, Exchange, Move, Place
 from ..state import DRAW, State
 from .base import Bot
-from .evaluate import Evaluator
+from .evaluate import PAIR_KEEP, Evaluator
 from .greedy import score_moves
 
 __all__ = ["ISMCTSBot"]
@@ -70,7 +70,7 @@ class ISMCTSBot(Bot):
         iterations: int | None = 1000,
         time_limit: float | None = None,
         exploration: float = 0.7,
-        depth: int = 8,
+        depth: int = 4,
         root_k: int = 10,
         k: int = 5,
         epsilon: float = 0.1,
@@ -200,12 +200,16 @@ class ISMCTSBot(Bot):
         ev = self._ev
         assert ev is not None
         hand = d.hands[p]
-        g = ev.gains(d, p)
+        g = ev.gains(d, p, ev.reachable(hand))
         out: list[tuple[float, Move]] = []
         exchange: Move | None = None
+        keep: dict[tuple[str, ...], float] = {}
         for m in moves:
             if isinstance(m, Place):
-                out.append((ev.fast_place_score(m, g, hand), m))
+                kv = keep.get(m.cards)
+                if kv is None:
+                    kv = keep[m.cards] = PAIR_KEEP * ev._pairs_left(hand, m.cards)
+                out.append((ev.fast_place_score(m, g) + kv, m))
             elif isinstance(m, Exchange):
                 # one exchange is enough: a single card (not of a pair) for the draw pile
                 if exchange is None or (m.take == DECK and hand[ev.kind_index[m.discard]] == 1):
