@@ -181,3 +181,23 @@ def play_random(s: State, rng: random.Random, validate: bool = True, limit: int 
 def random_game(players: int, seed: int, history: bool = True) -> State:
     s = new_game(players, seed=seed, history=history)
     return play_random(s, random.Random(seed ^ 0x5EED))
+
+
+def hidden_twin(s: State, rng: random.Random) -> State:
+    """The same public position with the hidden information changed: the draw pile
+    re-ordered, and the hidden cards of seats 1.. swapped with pile cards."""
+    t = s.copy()
+    rest = list(t.deck[t.pos :])
+    for p in range(1, t.n):
+        for k in range(len(t.hands[p])):
+            hidden = t.hands[p][k] - t.known[p][k]
+            for _ in range(hidden):
+                if rest and rng.random() < 0.7:
+                    j = rng.randrange(len(rest))
+                    t.hands[p][k] -= 1
+                    t.hands[p][rest[j]] += 1
+                    rest[j] = k
+    rng.shuffle(rest)
+    t.deck = t.deck[: t.pos] + tuple(rest)
+    t.seed = 42
+    return t

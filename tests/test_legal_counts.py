@@ -259,3 +259,132 @@ def test_legal_moves_no_duplicates_and_all_pass_check_in_random_games(players: i
                 s.check(m)
             s.play(rng.choice(moves), validate=False)
     assert FR and LI
+
+
+# -- an independent reading of R4, straight from RULES.md ----------------------------------------
+
+
+def _groupings(cards: list[str], pieces: int) -> list[list[list[str]]]:
+    """Every way to split the cards into ``pieces`` groups of 1 or 2 cards, using all (R4.5)."""
+    if pieces == 0:
+        return [[]] if not cards else []
+    if not cards:
+        return []
+    first, rest = cards[0], cards[1:]
+    out = [[[first], *g] for g in _groupings(rest, pieces - 1)]
+    for r in range(len(rest)):
+        left = rest[:r] + rest[r + 1 :]
+        out += [[[first, rest[r]], *g] for g in _groupings(left, pieces - 1)]
+    return out
+
+
+def rules_allow_place(s: State, m: Place) -> bool:
+    """R1.2, R4.1-R4.9 written out independently of kardinal.state."""
+    b = s.board
+    seat = s.current
+    if s.phase != "main" or m.country not in b.country_index:
+        return False
+    c = b.country_index[m.country]
+    cards = list(m.cards)
+    if not 1 <= len(cards) <= 3 or any(x not in b.kind_index for x in cards):
+        return False
+    hand = {k.id: s.hands[seat][k.index] for k in b.cards}
+    if any(cards.count(x) > hand[x] for x in set(cards)):  # R4.1
+        return False
+    if not isinstance(m.advisors, int) or m.advisors < 0:
+        return False
+    pieces = [("cloister", x) for x in m.cloisters] + [("advisor", "")] * m.advisors
+    if not 1 <= len(pieces) <= 2:  # R4.5
+        return False
+
+    def names(kind: str) -> bool:
+        return c in b.cards[b.kind_index[kind]].countries
+
+    # R4.2-R4.5: one card naming the country, or two identical cards (joker), per piece
+    if not any(
+        all((len(g) == 1 and names(g[0])) or (len(g) == 2 and g[0] == g[1]) for g in split) for split in _groupings(cards, len(pieces))
+    ):
+        return False
+    sites = [b.sites[i].id for i in b.countries[c].sites]
+    owners = {b.sites[i].id: s.owner[i] for i in b.countries[c].sites}
+    counts = [sum(1 for i in b.countries[c].sites if s.owner[i] == p) for p in range(s.n)]
+    advisors = sum(s.advisors[c])
+    if max(counts) == 0 and advisors == 0 and (len(pieces) != 1 or pieces[0][0] != "cloister"):  # R4.6
+        return False
+    if len(m.cloisters) > s.supply_cl[seat] or m.advisors > s.supply_adv[seat]:  # R1.2
+        return False
+    if len(set(m.cloisters)) != len(m.cloisters):  # R4.7
+        return False
+    if any(x not in sites or owners[x] >= 0 for x in m.cloisters):  # R4.4, R4.7
+        return False
+    # R4.8/R4.9: some order of the pieces passes, each checked against the board of the moment
+    for order in {tuple(pieces), tuple(reversed(pieces))}:
+        cnt, adv, fine = counts[:], advisors, True
+        for kind, _ in order:
+            if kind == "cloister":
+                cnt[seat] += 1
+            else:
+                adv += 1
+                if adv > max(cnt):
+                    fine = False
+        if fine:
+            return True
+    return False
+
+
+def rules_allow(s: State, m: Move) -> bool:
+    b = s.board
+    if s.phase == "over":
+        return False
+    seat = s.current
+    can_take = {b.cards[k].id for k in s.display} | ({DECK} if s.deck_size else set())
+    if isinstance(m, Draw):
+        return s.phase == "draw" and m.source in can_take
+    if s.phase == "draw":
+        return False
+    if isinstance(m, Place):
+        return rules_allow_place(s, m)
+    if isinstance(m, Exchange):
+        held = m.discard in b.kind_index and s.hands[seat][b.kind_index[m.discard]] > 0
+        return held and m.take in can_take  # R6.1
+    if isinstance(m, Pass):  # R3.1: nothing else is possible
+        return not any(rules_allow(s, x) for x in candidates(s) if not isinstance(x, Pass))
+    return False
+
+
+def test_check_agrees_with_an_independent_reading_of_the_rules() -> None:
+    rng = random.Random(99)
+    positions = 8 if not LONG else 80
+    done = seed = 0
+    while done < positions:
+        seed += 1
+        s = new_game(rng.choice([3, 4, 5]), seed=7000 + seed)
+        for _ in range(rng.randrange(20, 200)):
+            if s.is_over:
+                break
+            s.play(rng.choice(s.legal_moves()))
+        if s.is_over:
+            continue
+        cands = [m for m in candidates(s) if not isinstance(m, Pass)]
+        for m in cands:
+            try:
+                s.check(m)
+                ok = True
+            except RuleError:
+                ok = False
+            assert ok == rules_allow(s, m), f"{m}: check says {ok}"
+        done += 1
+
+
+def test_independent_reading_on_the_pinned_positions() -> None:
+    for make in (pos_start, pos_italien, pos_full_schwaben, pos_advisors):
+        s = make()
+        for m in candidates(s):
+            if isinstance(m, Pass):
+                continue
+            try:
+                s.check(m)
+                ok = True
+            except RuleError:
+                ok = False
+            assert ok == rules_allow(s, m), f"{make.__name__}: {m}: check says {ok}"

@@ -16,10 +16,11 @@ import json
 import random
 
 import pytest
-from conftest import LONG, card_total, check_consistent
+from conftest import LONG, card_total, check_consistent, hidden_twin
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from kardinal.chains import chain_score_slow
 from kardinal.moves import parse_move
 from kardinal.record import record_of, replay
 from kardinal.sample import determinize
@@ -53,6 +54,30 @@ def check_step_invariants(s: State, full: list[int]) -> None:
         assert s.adv_total[c] <= s.max_cl[c]
     assert len(s.display) <= 2
     assert s.phase in (MAIN, DRAW, OVER)
+
+
+def independent_final(s: State) -> list[int]:
+    """R9-R11 written out again (R9.3 as: first place scores the total, any other player
+    scores the smallest count above their own), for comparison with s.final.total."""
+    b = s.board
+    n = s.n
+    total = [0] * n
+    for c in b.countries:
+        counts = [sum(1 for i in c.sites if s.owner[i] == p) for p in range(n)]
+        for p in range(n):
+            if counts[p] == 0:
+                continue
+            above = [x for x in counts if x > counts[p]]
+            total[p] += min(above) if above else sum(counts)
+    for al in b.alliances:
+        rows = [s.advisors[c] for c in al.countries]
+        value = sum(rows[0]) + sum(rows[1])
+        for p in range(n):
+            if all(r[p] > 0 and r[p] == max(r) for r in rows):
+                total[p] += value
+    for p in range(n):
+        total[p] += chain_score_slow([i for i, o in enumerate(s.owner) if o == p], b.neighbours)
+    return total
 
 
 def play_checked(players: int, seed: int, stats: Stats, deep: bool = False) -> State:
@@ -100,6 +125,8 @@ def play_checked(players: int, seed: int, stats: Stats, deep: bool = False) -> S
     top = max(s.scores)
     best = max(left[p] for p in range(players) if s.scores[p] == top)
     assert s.winners == [p for p in range(players) if s.scores[p] == top and left[p] == best]
+    if deep:
+        assert s.final.total == independent_final(s)
     nobody = not any(s.can_place_any(p) for p in range(players))
     if nobody:
         stats.by_r83 += 1
@@ -200,6 +227,10 @@ def check_views(s: State, rng: random.Random) -> None:
             assert v["hand"] == own
         else:
             assert "hand" not in v
+    # the same position with other hidden cards (hands, pile order, seed): the same views
+    twin = hidden_twin(s, rng)
+    assert view(twin, None) == views[None]
+    assert view(twin, 0) == views[0]  # hidden_twin keeps seat 0's hand
     # determinize: the same view for that seat and the same legal moves (when it is to act)
     seat = s.current
     d = determinize(views[seat], rng, history=True)

@@ -9,7 +9,7 @@ import random
 from typing import Any
 
 import pytest
-from conftest import BB, FA, game, pl, put_cloisters, random_game
+from conftest import BB, FA, game, hidden_twin, pl, put_cloisters, random_game
 
 from kardinal.moves import DECK, Draw, Exchange
 from kardinal.sample import determinize, unseen_cards
@@ -77,26 +77,6 @@ def test_R13_3_no_seed_and_no_deck_order_in_the_view_text() -> None:
         assert str(BIG_SEED) not in text
         assert "seed" not in text and "reshuffle" not in text
         assert '"deck"' not in text  # only deck_size
-
-
-def hidden_twin(s: State, rng: random.Random) -> State:
-    """The same public position with the hidden information changed: the draw pile
-    re-ordered, and the hidden cards of seats 1.. swapped with pile cards."""
-    t = s.copy()
-    rest = list(t.deck[t.pos :])
-    for p in range(1, t.n):
-        for k in range(len(t.hands[p])):
-            hidden = t.hands[p][k] - t.known[p][k]
-            for _ in range(hidden):
-                if rest and rng.random() < 0.7:
-                    j = rng.randrange(len(rest))
-                    t.hands[p][k] -= 1
-                    t.hands[p][rest[j]] += 1
-                    rest[j] = k
-    rng.shuffle(rest)
-    t.deck = t.deck[: t.pos] + tuple(rest)
-    t.seed = 42
-    return t
 
 
 def test_R13_hidden_information_does_not_change_views() -> None:
