@@ -14,12 +14,15 @@ from __future__ import annotations
 
 import json
 import random
+import tomllib
+from importlib import resources
 
 import pytest
 from conftest import LONG, card_total, check_consistent, hidden_twin
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from kardinal.board import Board, parse_board
 from kardinal.chains import chain_score_slow
 from kardinal.moves import parse_move
 from kardinal.record import record_of, replay
@@ -80,9 +83,9 @@ def independent_final(s: State) -> list[int]:
     return total
 
 
-def play_checked(players: int, seed: int, stats: Stats, deep: bool = False) -> State:
+def play_checked(players: int, seed: int, stats: Stats, deep: bool = False, board: Board | None = None) -> State:
     """One random game with every invariant checked after every decision."""
-    s = new_game(players, seed=seed)
+    s = new_game(players, seed=seed, board=board)
     rng = random.Random(seed * 7 + players)
     full = [k.count for k in s.board.cards]
     assert sum(full) == 55
@@ -98,6 +101,7 @@ def play_checked(players: int, seed: int, stats: Stats, deep: bool = False) -> S
             assert len(moves) == len(set(moves))
             for m in moves:
                 assert parse_move(str(m)) == m, m
+        seat_before = s.current
         before_scores = s.scores[:]
         before_exh = s.exhaustions
         before_inter = s.intermediate
@@ -116,6 +120,9 @@ def play_checked(players: int, seed: int, stats: Stats, deep: bool = False) -> S
                 assert s.scores == before_scores
         if deep and decisions % 5 == 0:
             check_consistent(s)
+        if s.phase == MAIN and s.current != seat_before:
+            # R8.3: a new turn starts only while someone can still place
+            assert any(s.can_place_any(p) for p in range(players))
     check_consistent(s)
     # the end: R8.4 and R12.1
     assert s.final is not None and s.winners
@@ -149,6 +156,32 @@ def test_invariants_over_many_random_games(players: int, capsys: pytest.CaptureF
     assert stats.by_r81 > 0  # the usual ending is met
     with capsys.disabled():
         print(f"\n[properties] {players} players: {stats.games} games, R8.1 endings {stats.by_r81}, R8.3 endings {stats.by_r83}")
+
+
+def small_supply_board() -> Board:
+    """The standard board with 5 cloisters and 2 advisors a player: R8.3 endings are common."""
+    text = resources.files("kardinal").joinpath("data/standard.toml").read_text(encoding="utf-8")
+    text = text.replace("cloisters = 20\nadvisors = 8", "cloisters = 5\nadvisors = 2")
+    b = parse_board(tomllib.loads(text))
+    assert (b.supply_cloisters, b.supply_advisors) == (5, 2)
+    return b
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_R8_3_endings_on_a_small_supply_board(players: int, capsys: pytest.CaptureFixture[str]) -> None:
+    b = small_supply_board()
+    stats = Stats()
+    for g in range(60 * SCALE):
+        s = play_checked(players, 900_000 + 1000 * players + g, stats, deep=g % 10 == 0, board=b)
+        if not any(s.can_place_any(p) for p in range(players)):
+            # ended at once (R8.3), after the last mover's turn: a round may be incomplete,
+            # but seats up to the last mover have one turn more than those after it
+            assert s.history is not None
+            last = s.history[-1][0]
+            assert s.turns == [s.turns[0] if p <= last else s.turns[0] - 1 for p in range(players)]
+    assert stats.by_r83 > 10
+    with capsys.disabled():
+        print(f"\n[properties] small supply, {players} players: R8.1 endings {stats.by_r81}, R8.3 endings {stats.by_r83}")
 
 
 @settings(max_examples=40 * SCALE, deadline=None)
