@@ -458,3 +458,50 @@ def test_make_place_is_canonical() -> None:
     b = make_place("italien", [FR, LI, FR], ["pavia", "verona"], 0)
     assert a == b and a.cards == (FR, FR, LI) and a.cloisters == ("pavia", "verona")
     assert ES and BB and FA  # (kind ids are the board's)
+
+
+# -- the functional API, copies and chance ------------------------------------------------------
+
+
+def test_apply_returns_a_new_state_and_leaves_the_old_one() -> None:
+    from kardinal.state import apply, legal_moves
+
+    s = base()
+    before = s.key()
+    t = apply(s, pl("LI", "italien", "verona"))
+    assert s.key() == before and t.key() != before
+    assert legal_moves(s) == s.legal_moves()
+    with pytest.raises(RuleError) as e:
+        apply(s, pl("FR", "italien", "verona"))
+    assert e.value.rule == "R4.2" and s.key() == before
+
+
+def test_copy_is_independent() -> None:
+    s = base()
+    t = s.copy()
+    t.play(pl("FR,FR,LI", "italien", "verona+venedig"))
+    assert s.owner != t.owner and s.hands != t.hands and s.cloisters != t.cloisters
+    assert s.history == [] and t.history is not None and len(t.history) == 1
+    assert s.copy(history=False).history is None
+
+
+def test_R2_2_same_seed_same_deal_different_seeds_differ() -> None:
+    a, b, c = new_game(4, seed=11), new_game(4, seed=11), new_game(4, seed=12)
+    assert a.key() == b.key() and a.deck == b.deck
+    assert a.deck != c.deck
+    assert sorted(a.deck) == sorted(c.deck)
+    r1, r2 = new_game(4), new_game(4)
+    assert r1.seed is not None and r2.seed is not None and r1.seed != r2.seed
+
+
+def test_R7_3_the_reshuffle_follows_the_seed() -> None:
+    import random as _random
+
+    outs = []
+    for _ in range(2):
+        s = new_game(3, seed=99)
+        rng = _random.Random(1)
+        while s.reshuffle is None:
+            s.play(rng.choice(s.legal_moves()))
+        outs.append(s.reshuffle)
+    assert outs[0] == outs[1]
