@@ -7,14 +7,15 @@ few cards (into the discard pile, so every card stays accounted for).
 
 from __future__ import annotations
 
+import random
 from collections import Counter
 
 import pytest
-from conftest import BB, ES, FA, FR, LI, assert_rejected, burn, card_total, game, pl, put_cloisters
+from conftest import BB, ES, FA, FR, LI, LONG, assert_rejected, burn, card_total, game, pl, put_cloisters
 
-from kardinal.moves import DECK, Draw, Exchange
-from kardinal.scoring import cloister_scoring
-from kardinal.state import DRAW, MAIN, OVER, State
+from kardinal.moves import DECK, Draw, Exchange, Place
+from kardinal.scoring import cloister_scoring, final_scoring
+from kardinal.state import DRAW, MAIN, OVER, State, new_game
 
 HANDS = [["FR", "FR", "LI"], ["BB", "BB", "ES"], ["FA", "FA", "FA"], ["LI", "LI", "BB"]]
 
@@ -383,3 +384,173 @@ def test_R8_1_last_seat_depends_on_player_count(players: int) -> None:
         hand = [x for x in range(5) if s.hands[seat][x]]
         s.play(Exchange(s.board.cards[hand[0]].id, s.board.cards[s.display[0]].id) if s.display else s.legal_moves()[0])
     assert s.is_over and s.turns == [1] * players
+
+
+# -- a second, independent implementation of the turn flow (R3, R5-R8, R12) -----------------------
+
+
+class RefGame:
+    """The flow of RULES.md written out again, plainly: it follows the engine's decisions and
+    the engine's chance (deck, reshuffle), and must reach the same positions."""
+
+    def __init__(self, s: State) -> None:
+        b = s.board
+        self.b = b
+        self.n = s.n
+        pile = list(s.initial_deck)
+        self.hands = [[0] * len(b.cards) for _ in range(self.n)]
+        for p in range(self.n):
+            for _ in range(3):
+                self.hands[p][pile.pop(0)] += 1
+        self.display = [pile.pop(0), pile.pop(0)]
+        self.pile = pile
+        self.discard = [0] * len(b.cards)
+        self.owner = [-1] * len(b.sites)
+        self.adv = [[0] * self.n for _ in b.countries]
+        self.sup_cl = [b.supply_cloisters] * self.n
+        self.sup_adv = [b.supply_advisors] * self.n
+        self.scores = [0] * self.n
+        self.turns = [0] * self.n
+        self.current = 0
+        self.phase = "main"
+        self.used_up = 0
+        self.last_round = False
+        self.winners: list[int] | None = None
+        self.engine = s  # for the reshuffle order only (chance)
+
+    def counts(self, c: int) -> list[int]:
+        return [sum(1 for i in self.b.countries[c].sites if self.owner[i] == p) for p in range(self.n)]
+
+    def cloister_points(self) -> list[int]:
+        pts = [0] * self.n
+        for c in range(len(self.b.countries)):
+            cnt = self.counts(c)
+            for p in range(self.n):
+                if cnt[p]:
+                    above = [x for x in cnt if x > cnt[p]]
+                    pts[p] += min(above) if above else sum(cnt)
+        return pts
+
+    def take_top(self) -> int:
+        k = self.pile.pop(0)
+        if not self.pile:
+            self.pile_used_up()
+        return k
+
+    def pile_used_up(self) -> None:
+        self.used_up += 1
+        if self.used_up == 1:  # R7
+            for p, v in enumerate(self.cloister_points()):
+                self.scores[p] += v
+            order = list(self.engine.reshuffle or ())
+            assert sorted(order) == sorted(k for k, c in enumerate(self.discard) for _ in range(c))
+            self.pile = order
+            self.discard = [0] * len(self.b.cards)
+        else:  # R8.1
+            self.last_round = True
+
+    def refill_display(self) -> None:
+        while len(self.display) < 2 and self.pile:
+            self.display.append(self.take_top())
+
+    def can_place(self, p: int) -> bool:
+        if self.sup_cl[p] and any(o < 0 for o in self.owner):
+            return True
+        return bool(self.sup_adv[p]) and any(sum(self.adv[c]) < max(self.counts(c)) for c in range(len(self.b.countries)))
+
+    def end_turn(self) -> None:
+        if not any(self.can_place(p) for p in range(self.n)) or (self.last_round and self.current == self.n - 1):
+            self.phase = "over"
+            fin = final_scoring(self.b, [self.counts(c) for c in range(len(self.b.countries))], self.adv, self.owner)
+            for p in range(self.n):
+                self.scores[p] += fin.total[p]
+            left = [self.sup_cl[p] + self.sup_adv[p] for p in range(self.n)]
+            best = max((self.scores[p], left[p]) for p in range(self.n))
+            self.winners = [p for p in range(self.n) if (self.scores[p], left[p]) == best]
+        else:
+            self.current = (self.current + 1) % self.n
+            self.phase = "main"
+
+    def after_draw(self) -> None:
+        if sum(self.hands[self.current]) < 3 and (self.display or self.pile):
+            return
+        self.refill_display()
+        self.end_turn()
+
+    def take(self, source: str) -> None:
+        hand = self.hands[self.current]
+        if source == DECK:
+            hand[self.take_top()] += 1
+        else:
+            k = self.b.kind_index[source]
+            self.display.remove(k)
+            hand[k] += 1
+
+    def play(self, m: object) -> None:
+        b, p = self.b, self.current
+        if isinstance(m, Place):
+            for x in m.cards:
+                self.hands[p][b.kind_index[x]] -= 1
+                self.discard[b.kind_index[x]] += 1
+            for sid in m.cloisters:
+                self.owner[b.site_index[sid]] = p
+            self.adv[b.country_index[m.country]][p] += m.advisors
+            self.sup_cl[p] -= len(m.cloisters)
+            self.sup_adv[p] -= m.advisors
+            self.turns[p] += 1
+            self.phase = "draw"
+            self.after_draw()
+        elif isinstance(m, Draw):
+            self.take(m.source)
+            self.after_draw()
+        elif isinstance(m, Exchange):
+            self.hands[p][b.kind_index[m.discard]] -= 1
+            self.discard[b.kind_index[m.discard]] += 1
+            self.turns[p] += 1
+            self.take(m.take)
+            if m.take != DECK:
+                self.refill_display()
+            self.end_turn()
+        else:
+            self.turns[p] += 1
+            self.end_turn()
+
+    def assert_same(self, s: State) -> None:
+        assert s.hands == self.hands
+        assert sorted(s.display) == sorted(self.display)
+        assert list(s.deck[s.pos :]) == self.pile
+        assert s.discard == self.discard
+        assert s.owner == self.owner and s.advisors == self.adv
+        assert s.supply_cl == self.sup_cl and s.supply_adv == self.sup_adv
+        assert s.scores == self.scores and s.turns == self.turns
+        assert (s.current, s.phase) == (self.current, self.phase)
+        assert s.exhaustions == self.used_up and s.final_round == self.last_round
+        assert s.winners == self.winners
+
+
+def ref_check_game(players: int, seed: int, board: object = None) -> State:
+    s = new_game(players, seed=seed, board=board)  # type: ignore[arg-type]
+    ref = RefGame(s)
+    ref.assert_same(s)
+    rng = random.Random(seed)
+    while not s.is_over:
+        m = rng.choice(s.legal_moves())
+        s.play(m)
+        ref.play(m)
+        ref.assert_same(s)
+    return s
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_flow_equals_an_independent_implementation(players: int) -> None:
+    for g in range(40 if not LONG else 400):
+        ref_check_game(players, 555_000 + 100 * players + g)
+
+
+def test_flow_equals_an_independent_implementation_small_supply() -> None:
+    """With 5 cloisters and 2 advisors a player most games end by R8.3."""
+    from test_properties import small_supply_board
+
+    b = small_supply_board()
+    for g in range(60 if not LONG else 600):
+        ref_check_game(3 + g % 3, 777_000 + g, b)
