@@ -49,7 +49,10 @@ Or type a move in notation at the first step, e.g.
 Cards: FA Franken/Aragon, BB Bayern/Burgund, LI Lothringen/Italien, ES England/Schwaben,
 FR Frankreich. Two cards of one kind are a joker: one piece in any country (R4.3).
 Board: 'adv 2/3' = 2 advisors on the coat of arms, limit 3 (the most cloisters of one
-player there, R4.8); A3 = player A's pieces. '○' a free cloister site, '●' taken."""
+player there, R4.8); A2 = player A's advisors. '○ Paris' a free cloister site, 'A Paris'
+player A's cloister; after '─' the sites a road leads to ('…': key m shows them all).
+Alliances: '1 Eng-Fke H:7' = England-Franken (Fkr: Frankreich): H holds both advisor
+majorities and would score 7 now (R10)."""
 
 
 class Quit(Exception):
@@ -303,7 +306,7 @@ class Session:
         v = view(self.state, seat)
         # the others' turns since this seat's last one (and, while drawing, its own)
         recent = self.state.n - (1 if self.state.phase == "main" else 0)
-        self.out(screen(self.look, v, self.console.width, self.console.height, recent=recent, spare=5 + len(self.notices)))
+        self.out(screen(self.look, v, self.console.width, self.console.height, recent=recent, spare=4 + len(self.notices)))
         for n in self.notices:
             self.console.print(n, soft_wrap=True)
         self.notices = []

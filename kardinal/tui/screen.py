@@ -180,6 +180,27 @@ def _alliance_block(look: Look, v: dict[str, Any], width: int) -> list[Text]:
     return lines
 
 
+def _place_alliances(cells: list[list[Text]], block: list[Text]) -> None:
+    """Put the alliance block under the shortest column, the rest of it (if it would make
+    that column the tallest) under the next shortest, keeping the board low."""
+    order = sorted(range(len(cells)), key=lambda j: len(cells[j]))
+    if len(order) < 2:
+        cells[order[0]] += block
+        return
+    a, b = order[0], order[1]
+    for target in range(max(map(len, cells)), len(cells[a]) + len(block) + 1):
+        room = target - len(cells[a])
+        rest = block[room:]
+        if not rest:
+            cells[a] += block
+            return
+        if len(cells[b]) + 1 + len(rest) <= target:
+            cells[a] += block[:room]
+            cells[b] += [Text("Alliances (cont.)", style="bold underline"), *rest]
+            return
+    cells[a] += block
+
+
 class BoardPanel(NamedTuple):
     """The drawn board and its height in lines."""
 
@@ -216,8 +237,7 @@ def board_panel(look: Look, v: dict[str, Any], width: int, height: int | None = 
             for cid in col:
                 lines += _country_block(look, v, cid, colw, wrap)
             cells.append(lines)
-        shortest = min(range(ncols), key=lambda j: len(cells[j]))
-        cells[shortest] += _alliance_block(look, v, colw)
+        _place_alliances(cells, _alliance_block(look, v, colw))
         if height is None or max(map(len, cells)) <= height:
             break
     grid = Table.grid(padding=(0, 1))
@@ -245,6 +265,11 @@ def status_panel(look: Look, v: dict[str, Any]) -> RenderableType:
         if known and p != v.get("seat"):
             hand += f", shown: {look.cards(known)}"
         t.add_row(name, f"{v['scores'][p]:>3} pts", f"cloisters {sup['cloisters']:>2}", f"advisors {sup['advisors']}", hand, "")
+    return Group(t, pile_line(look, v))
+
+
+def pile_line(look: Look, v: dict[str, Any]) -> Text:
+    """Draw pile, display and discard pile in one line."""
     pile = f"Draw pile {v['deck_size']}"
     if v["exhaustions"] == 1:
         pile += " (reshuffled once)"
@@ -256,8 +281,8 @@ def status_panel(look: Look, v: dict[str, Any]) -> RenderableType:
     line.append("   Display: ")
     line.append("  ".join(look.card(k) for k in v["display"]) or "empty", style="bold")
     discard = " ".join(f"{look.short[k.id]}×{v['discard'][k.id]}" for k in look.board.cards if v["discard"].get(k.id))
-    line.append(f"   Discard pile: {discard or 'empty'}")
-    return Group(t, line)
+    line.append(f"   Discard: {discard or 'empty'}")
+    return line
 
 
 def hand_line(look: Look, v: dict[str, Any]) -> Text:
@@ -275,7 +300,7 @@ def turn_lines(look: Look, history: Sequence[Sequence[Any]]) -> list[Text]:
     >>> look = Look(standard_board(), ["Anna", "Ben", "Cleo"], [None, None, None])
     >>> hist = [[0, "play FR frankreich paris"], [0, "draw BB"], [0, "draw deck"], [1, "exchange FR for deck"]]
     >>> for t in turn_lines(look, hist): print(t)
-    Anna plays Frankreich in Frankreich: cloister at Paris; then takes BB from the display, 1 card from the draw pile
+    Anna plays Frankreich in Frankreich: cloister at Paris; took BB from the display, 1 from the pile
     Ben exchanges: discards Frankreich, takes a card from the draw pile
     """
     b = look.board
@@ -292,10 +317,10 @@ def turn_lines(look: Look, history: Sequence[Sequence[Any]]) -> list[Text]:
         if draws:
             shown = [look.short[d] for d in draws if d != DECK]
             blind = sum(1 for d in draws if d == DECK)
-            parts = [f"takes {' '.join(shown)} from the display"] if shown else []
+            parts = [f"took {' '.join(shown)} from the display"] if shown else []
             if blind:
-                parts.append(f"{blind} card{'s' if blind > 1 else ''} from the draw pile")
-            text.append("; then " + ", ".join(parts))
+                parts.append(f"{blind} from the pile")
+            text.append("; " + ", ".join(parts))
         out.append(text)
     return out
 
@@ -312,7 +337,7 @@ def screen(look: Look, v: dict[str, Any], width: int, height: int | None = None,
     hist = v.get("history") or []
     lines = [Text("» ", style="dim").append_text(t) for t in turn_lines(look, hist)[-recent:]]
     hand = v.get("seat") is not None and v["phase"] != "over"
-    rest = 1 + v["players"] + 1 + sum(-(-t.cell_len // width) for t in lines) + (1 if hand else 0) + spare
+    rest = 1 + v["players"] + sum(-(-t.cell_len // width) for t in [pile_line(look, v), *lines]) + (1 if hand else 0) + spare
     board = board_panel(look, v, width, height - rest if height else None)
     if height is None or board.height + rest <= height:
         parts.append(title)  # else the line is better spent on the board and the menu
