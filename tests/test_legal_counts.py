@@ -12,6 +12,8 @@ from itertools import combinations, combinations_with_replacement
 
 import pytest
 from conftest import FA, FR, LI, LONG, B, game, pl, put_advisors, put_cloisters
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from kardinal.moves import DECK, Draw, Exchange, Move, Pass, Place, make_place
 from kardinal.state import RuleError, State, new_game
@@ -388,3 +390,45 @@ def test_independent_reading_on_the_pinned_positions() -> None:
             except RuleError:
                 ok = False
             assert ok == rules_allow(s, m), f"{make.__name__}: {m}: check says {ok}"
+
+
+@st.composite
+def crafted_positions(draw: st.DrawFn) -> State:
+    """Random boards: cloisters anywhere (full countries included), advisors up to the
+    limits, supplies run down, any hand of up to 3 cards."""
+    n = draw(st.sampled_from([3, 4, 5]))
+    s = new_game(n, seed=draw(st.integers(0, 10**6)))
+    fill = draw(st.floats(0.0, 1.0))
+    for site in B.sites:
+        if draw(st.floats(0.0, 1.0)) < fill:
+            p = draw(st.integers(0, n - 1))
+            if s.supply_cl[p]:
+                put_cloisters(s, p, [site.id])
+    for c in B.countries:
+        for _ in range(draw(st.integers(0, 3))):
+            p = draw(st.integers(0, n - 1))
+            if s.supply_adv[p] and s.adv_total[c.index] < s.max_cl[c.index]:
+                put_advisors(s, p, c.id)
+    cur = s.current
+    s.supply_cl[cur] = min(s.supply_cl[cur], draw(st.sampled_from([0, 1, 2, 20])))
+    s.supply_adv[cur] = min(s.supply_adv[cur], draw(st.sampled_from([0, 1, 2, 8])))
+    hand = [0] * 5
+    for k in draw(st.lists(st.integers(0, 4), max_size=3)):
+        hand[k] += 1
+    s.hands[cur] = hand
+    return s
+
+
+@settings(max_examples=12 if not LONG else 150, deadline=None, suppress_health_check=list(HealthCheck))
+@given(crafted_positions())
+def test_check_legal_moves_and_rules_agree_on_crafted_positions(s: State) -> None:
+    check_iff_listed(s)
+    for m in candidates(s):
+        if isinstance(m, Pass):
+            continue
+        try:
+            s.check(m)
+            ok = True
+        except RuleError:
+            ok = False
+        assert ok == rules_allow(s, m), f"{m}: check says {ok}"
