@@ -30,10 +30,9 @@ from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 
-from ..board import standard_board
 from ..bots import BOTS
 from .games import Conn, GameService, Live, Refused
-from .mapdata import board_json
+from .mapdata import named_board_json
 from .storage import Storage
 
 __all__ = ["create_app", "DEFAULT_DATA"]
@@ -71,8 +70,11 @@ def create_app(
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        # the map layout takes a second to compute: do it now, off the event loop
+        layout = asyncio.get_running_loop().run_in_executor(None, named_board_json, "standard")
         await service.resume()
         yield
+        await layout
         for live in service.live.values():
             if live.bot_task is not None:
                 live.bot_task.cancel()
@@ -82,7 +84,6 @@ def create_app(
     app = FastAPI(title="Kardinal", lifespan=lifespan, docs_url="/api/docs", redoc_url=None)
     app.state.service = service
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
-    board_cache: dict[str, Any] = {}
 
     @app.exception_handler(Refused)
     async def refused(_request: Request, e: Refused) -> JSONResponse:
@@ -97,10 +98,8 @@ def create_app(
         return FileResponse(STATIC / "game.html")
 
     @app.get("/api/board")
-    async def get_board_json() -> dict[str, Any]:
-        if "standard" not in board_cache:
-            board_cache["standard"] = board_json(standard_board())
-        return board_cache["standard"]
+    def get_board_json() -> dict[str, Any]:  # sync: FastAPI runs it in a thread
+        return named_board_json("standard")
 
     @app.get("/api/bots")
     async def bots() -> dict[str, Any]:

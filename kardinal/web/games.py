@@ -177,10 +177,14 @@ class GameService:
         return live
 
     async def resume(self) -> int:
-        """At start-up: load every running game and let its bots play on."""
-        ids = self.storage.game_ids("running")
+        """At start-up: load every running game with a bot and let its bots play on.
+
+        Games of persons only are loaded when someone asks for them.
+        """
+        ids = self.storage.game_ids("running", with_bots=True)
         for gid in ids:
             self.kick(self.get(gid))
+            await asyncio.sleep(0)
         return len(ids)
 
     # -- lobby --------------------------------------------------------------------

@@ -12,11 +12,12 @@ Everything is derived from the board file, so a user's board is drawn the same w
 from __future__ import annotations
 
 import math
+from functools import cache
 from typing import Any
 
-from ..board import Board
+from ..board import Board, get_board
 
-__all__ = ["board_json", "layout"]
+__all__ = ["board_json", "named_board_json", "layout"]
 
 SCALE = 64.0  # px per degree of latitude
 MARGIN = 70.0
@@ -227,3 +228,9 @@ def board_json(board: Board) -> dict[str, Any]:
         ],
         "supply": {"cloisters": board.supply_cloisters, "advisors": board.supply_advisors},
     }
+
+
+@cache
+def named_board_json(name: str) -> dict[str, Any]:
+    """:func:`board_json` of a board by name, computed once per process."""
+    return board_json(get_board(name))

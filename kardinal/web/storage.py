@@ -84,8 +84,12 @@ def _m2_indexes(conn: Connection) -> None:
     conn.execute(text("CREATE UNIQUE INDEX ux_actions_client ON actions (game_id, client_id)"))
 
 
+def _m3_created_index(conn: Connection) -> None:
+    conn.execute(text("CREATE INDEX ix_games_created ON games (created)"))
+
+
 # Ordered; never edit an applied one, append a new one.
-MIGRATIONS: list[Callable[[Connection], None]] = [_m1_tables, _m2_indexes]
+MIGRATIONS: list[Callable[[Connection], None]] = [_m1_tables, _m2_indexes, _m3_created_index]
 
 
 class DuplicateAction(Exception):
@@ -192,16 +196,22 @@ class Storage:
             r = conn.execute(select(games).where(games.c.id == game_id)).first()
         return _row(r) if r is not None else None
 
-    def list_games(self, status: str | None = None, limit: int = 200) -> list[GameRow]:
-        q = select(games).order_by(games.c.created.desc()).limit(limit)
+    def list_games(self, status: str | None = None, limit: int | None = 200) -> list[GameRow]:
+        q = select(games).order_by(games.c.created.desc())
+        if limit is not None:
+            q = q.limit(limit)
         if status is not None:
             q = q.where(games.c.status == status)
         with self.engine.connect() as conn:
             return [_row(r) for r in conn.execute(q)]
 
-    def game_ids(self, status: str) -> list[str]:
+    def game_ids(self, status: str, with_bots: bool = False) -> list[str]:
+        """Ids of the games in a status (only those with a bot seat, if asked)."""
+        q = select(games.c.id).where(games.c.status == status)
+        if with_bots:
+            q = q.where(games.c.seats.like('%"kind": "bot"%'))
         with self.engine.connect() as conn:
-            return [r[0] for r in conn.execute(select(games.c.id).where(games.c.status == status))]
+            return [r[0] for r in conn.execute(q)]
 
     def update_game(
         self, game_id: str, *, seats: list[SeatRow] | None = None, status: str | None = None, reshuffle: list[str] | None = None
