@@ -305,3 +305,33 @@ def test_pages_and_board(client: TestClient) -> None:
         assert 0 < s["xy"][0] < b["width"] and 0 < s["xy"][1] < b["height"] and len(s["cell"]) >= 3
     assert {a["number"] for a in b["alliances"] if a["across"] == "sea"} == {1, 2, 3, 5, 6, 15}
     assert client.get("/static/game.js").status_code == 200
+
+
+def test_nothing_is_told_before_the_database_has_the_action(tmp_path: Path) -> None:
+    with TestClient(create_app_for(tmp_path), raise_server_exceptions=True) as client:
+        gid, toks = running_three(client)
+        storage = client.app.state.service.storage  # type: ignore[attr-defined]
+        move = legal_of(client, gid, 0, toks[0])[0]
+        with client.websocket_connect(f"/ws/{gid}") as ws:
+            ws.send_json({"type": "hello"})
+            assert ws.receive_json()["type"] == "welcome"
+            assert ws.receive_json()["version"] == 0
+
+            def broken(*_a: Any, **_k: Any) -> None:
+                raise OSError("disk full")
+
+            real = storage.append_action
+            storage.append_action = broken
+            with pytest.raises(OSError):
+                act(client, gid, 0, toks[0], 0, move)
+            storage.append_action = real
+            assert state(client, gid)["version"] == 0  # the game did not move in memory either
+            r = act(client, gid, 0, toks[0], 0, move)
+            assert r.status_code == 200
+            assert ws.receive_json()["version"] == 1  # the first message the spectator gets is the committed move
+
+
+def create_app_for(tmp_path: Path) -> Any:
+    from kardinal.web.app import create_app
+
+    return create_app(data_dir=tmp_path, bot_pause=0.0)

@@ -473,11 +473,11 @@ function renderReplayBox() {
   const go = (s) => loadReplay(Math.max(0, Math.min(total, s)));
   box.append(el("h2", { text: T("replay") }),
     el("div", { class: "buttons" },
-      el("button", { type: "button", id: "rp-first", "aria-label": T("first"), onclick: () => go(0) }, "⏮"),
+      el("button", { type: "button", id: "rp-first", "aria-label": T("first"), onclick: () => go(0) }, "«"),
       el("button", { type: "button", id: "rp-back", "aria-label": T("back"), onclick: () => go(k - 1) }, "◀"),
       el("span", { id: "rp-step", class: "step", text: T("replayStep", { k, n: total }) }),
       el("button", { type: "button", id: "rp-forward", "aria-label": T("forward"), onclick: () => go(k + 1) }, "▶"),
-      el("button", { type: "button", id: "rp-last", "aria-label": T("last"), onclick: () => go(total) }, "⏭"),
+      el("button", { type: "button", id: "rp-last", "aria-label": T("last"), onclick: () => go(total) }, "»"),
       REPLAY ? el("button", { type: "button", id: "rp-live", onclick: () => { REPLAY = null; render(); } }, T("live")) : null),
     el("p", {}, el("a", { href: `/api/games/${encodeURIComponent(GAME)}/record`, download: `kardinal-${GAME}.json`, id: "download" }, T("record"))));
 }

@@ -25,7 +25,7 @@ function renderCreate() {
   for (const n of [3, 4, 5]) count.append(el("option", { value: n, selected: n === COUNT ? true : null, text: `${n} ${T("players")}` }));
   count.addEventListener("change", () => { COUNT = Number(count.value); SEATS = defaultSeats(COUNT); renderCreate(); });
   const rows = SEATS.map((s, i) => {
-    const name = el("input", { type: "text", id: `name-${i}`, value: s.name, placeholder: s.kind === "bot" ? `Bot ${i + 1}` : `${T("players")} ${i + 1}`, "aria-label": `${T("name")} ${i + 1}`, maxlength: 24 });
+    const name = el("input", { type: "text", id: `name-${i}`, value: s.name, placeholder: s.kind === "bot" ? `Bot ${i + 1}` : `${T("player")} ${i + 1}`, "aria-label": `${T("name")} ${i + 1}`, maxlength: 24 });
     name.addEventListener("input", () => { s.name = name.value; });
     const kind = el("select", { id: `kind-${i}`, "aria-label": `${T("seat")} ${i + 1}` },
       el("option", { value: "person", selected: s.kind === "person" ? true : null, text: T("person") }),
@@ -44,7 +44,7 @@ function renderCreate() {
 }
 
 async function createGame(hotseat) {
-  const players = SEATS.map((s, i) => ({ name: s.name || (s.kind === "bot" ? `Bot ${i + 1}` : `${T("players")} ${i + 1}`), kind: s.kind, level: s.kind === "bot" ? s.level : undefined }));
+  const players = SEATS.map((s, i) => ({ name: s.name || (s.kind === "bot" ? `Bot ${i + 1}` : `${T("player")} ${i + 1}`), kind: s.kind, level: s.kind === "bot" ? s.level : undefined }));
   const r = await fetch("/api/games", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ players, hotseat, board: "standard" }) });
   const data = await r.json();
   if (!r.ok) { $("created").replaceChildren(el("p", { class: "bad", role: "alert", text: data.error.message })); return; }
@@ -94,7 +94,7 @@ async function loadGames() {
   const box = $("games");
   box.replaceChildren();
   for (const [status, title] of [["open", "openGames"], ["running", "runningGames"], ["finished", "finishedGames"]]) {
-    const games = data.games.filter((g) => g.status === status);
+    const games = data.games.filter((g) => g.status === status).slice(0, 30);
     box.append(el("h2", { text: T(title) }), games.length ? el("ul", { class: "games", "data-list": status }, ...games.map(gameRow)) : el("p", { class: "small", text: T("none") }));
   }
 }
