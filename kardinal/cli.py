@@ -171,7 +171,7 @@ def tournament(
 def play(
     players: Annotated[int | None, typer.Option(help="3, 4 or 5; seats not given are filled with bots.")] = None,
     seat: Annotated[list[str] | None, typer.Option("--seat", help="A person at this terminal, in seat order (repeat).")] = None,
-    bot: Annotated[list[str] | None, typer.Option("--bot", help="A bot level (random, ...), in seat order (repeat).")] = None,
+    bot: Annotated[list[str] | None, typer.Option("--bot", help="A bot (easy, medium, hard, greedy, random...), in seat order.")] = None,
     seats: Annotated[str | None, typer.Option(help='All seats at once, e.g. "Anna,bot:hard,Ben,bot:greedy".')] = None,
     seed: Annotated[int | None, typer.Option(help="Seed for the deal and the reshuffle.")] = None,
     record: Annotated[Path | None, typer.Option(help="Save the game here after every decision (private: it holds the deck).")] = None,
