@@ -367,6 +367,8 @@ class Session:
                 raise Quit
             if low in ("?", "h", "help"):
                 self.out(Text(HELP))
+                if self.board.reconstruction:
+                    self.say("About the board: " + self.board.about + " (see BOARD.md; --board FILE plays on another board)", "dim")
                 continue
             if low in ("r", "redraw"):
                 raise _Redraw
