@@ -227,6 +227,14 @@ def test_hotseat_hides_the_hand_until_asked(server: str, browser: Any) -> None:
         assert page.locator("[data-zone=hand]").count() == 0
         button.click()
         assert page.locator("[data-zone=hand] .card").count() == 3
+        if name == "Ben":
+            # a click the rules do not allow is refused with a message, and nothing is sent
+            v = version(page)
+            page.locator("[data-zone=hand] .card.legal").first.click()
+            page.locator(".site:not(.legal) .spot").first.click()
+            assert "No cloister can go to" in page.inner_text("#msg")
+            assert version(page) == v
+            page.get_by_role("button", name="Clear selection").click()
         while True:
             take_turn(page, rng)
             if page.evaluate("document.body.dataset.phase") != "draw" or page.evaluate("document.body.dataset.myTurn") != "true":

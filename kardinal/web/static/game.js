@@ -115,7 +115,20 @@ function buildMap() {
   m.append(sites);
 }
 
+function lastPlaced(v) {
+  const h = v.history || [];
+  for (let i = h.length - 1; i >= 0; i--) {
+    if (h[i][1].startsWith("play ")) {
+      const m = parseNotation(h[i][1]);
+      return { sites: new Set(m.sites), country: m.advisors ? m.country : null };
+    }
+  }
+  return { sites: new Set(), country: null };
+}
+
 function updateMap(v) {
+  const last = lastPlaced(v);
+  for (const c of BOARD.countries) document.querySelector(`[data-coat="${c.id}"]`).classList.toggle("last", last.country === c.id);
   for (const s of BOARD.sites) {
     const g = document.querySelector(`[data-site="${s.id}"]`);
     const owner = v.sites[s.id];
@@ -124,6 +137,7 @@ function updateMap(v) {
     spot.setAttribute("r", owner === undefined ? 6 : 8);
     g.querySelector(".site-name").textContent = siteName(s.name);
     g.classList.toggle("taken", owner !== undefined);
+    g.classList.toggle("last", last.sites.has(s.id));
   }
   for (const c of BOARD.countries) {
     const g = document.querySelector(`[data-coat="${c.id}"]`);
@@ -203,7 +217,7 @@ function clickHandCard(kid, selected) {
     sel.cards.push(kid);
     sel.country = null; sel.sites = []; sel.advisors = 0;
   } else {
-    say(T("refused", { msg: cardName(kid) }), true);
+    say(T("noCard", { card: cardName(kid) }), true);
     return;
   }
   say("");
@@ -228,7 +242,7 @@ function clickSite(sid) {
   }
   const ok = matches().some((a) => a.country === cid && placeSites(a).includes(sid) && contains(placeSites(a), sel.sites.concat([sid])));
   if (!ok) {
-    say(T("refused", { msg: siteName(SITE[sid].name) }), true);
+    say(T("noSite", { site: siteName(SITE[sid].name) }), true);
     return;
   }
   sel.country = cid;
@@ -242,7 +256,9 @@ function clickCoat(cid) {
   const ok = matches().some((a) => a.country === cid && placeAdvisors(a) > sel.advisors);
   if (!ok) {
     if (sel.advisors && sel.country === cid) { sel.advisors -= 1; render(); return; }
-    say(T("refused", { msg: countryName(COUNTRY[cid]) + " – " + T("logAdvisor") }), true);
+    const v = MSG.view;
+    const a = v.advisors[cid].reduce((x, y) => x + y, 0);
+    say(T("noCoat", { country: countryName(COUNTRY[cid]), a, m: v.advisor_limit[cid] }), true);
     return;
   }
   sel.country = cid;
@@ -257,7 +273,7 @@ function clickTake(source) { // source: kind id on display, or "deck"
   if (draw) { send(draw); return; }
   const ex = exchanges().find((a) => (source === "deck" ? a.from === "deck" : a.card === source));
   if (ex) { send(ex); return; }
-  if (L.length) say(T("refused", { msg: source === "deck" ? T("drawPile") : cardName(source) }), true);
+  if (L.length) say(T("noTake"), true);
 }
 
 // ---------------------------------------------------------------- rendering

@@ -94,6 +94,10 @@ const TEXTS = {
     created: "Game created.",
     startHotseat: "Start playing",
     alliance: "Alliance {n}",
+    noCard: "{card} cannot be added to these cards: no legal move uses them together.",
+    noSite: "No cloister can go to {site} with these cards.",
+    noCoat: "No advisor can go to {country} with these cards (advisors {a} of at most {m}).",
+    noTake: "Select exactly one card to exchange first.",
   },
   de: {
     title: "Kardinal & König",
@@ -187,6 +191,10 @@ const TEXTS = {
     created: "Spiel angelegt.",
     startHotseat: "Losspielen",
     alliance: "Bündnis {n}",
+    noCard: "{card} passt nicht zu diesen Karten: kein erlaubter Zug nutzt sie zusammen.",
+    noSite: "Mit diesen Karten kann kein Kloster nach {site}.",
+    noCoat: "Mit diesen Karten kann kein Rat nach {country} (Räte {a} von höchstens {m}).",
+    noTake: "Wähle zuerst genau eine Karte zum Tauschen.",
   },
 };
 
