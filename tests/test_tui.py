@@ -18,6 +18,7 @@ import pexpect
 import pytest
 from conftest import BB, ES, FA, FR, LI, game
 
+from kardinal.log import describe_move
 from kardinal.moves import Draw, Exchange, Place, parse_move
 from kardinal.record import move_of, replay
 from kardinal.state import new_game
@@ -124,7 +125,7 @@ def test_first_move_by_notation_and_menu_back():
     child.expect(PROMPT)
     screen = text(child.before)
     assert screen.splitlines()[-1].startswith("Draw a card (")
-    assert "» Anna plays" in screen
+    assert "» " + describe_move(state.board, "Anna", place) in re.sub(r"\s+", " ", screen)
     child.sendline("q")
     child.expect("Game abandoned")
     child.expect(pexpect.EOF)
