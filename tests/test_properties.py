@@ -1,7 +1,7 @@
 """Invariants over many random games (3, 4 and 5 players), with Hypothesis and with plain
 seeded loops. Default: about 1500 games; KARDINAL_LONG=1 plays ten times as many.
 
-Checked: every card is somewhere (R1.1, R2.1); pieces are conserved (R1.2, R4.10); the
+Checked: every card is somewhere (R1.1, R2.1); pieces are conserved and never move (R1.2, R4.10); the
 advisor limit (R4.8) and site capacity (R4.7); the intermediate scoring happens exactly
 once (R7); scores never fall; every game ends (bounded decisions); when the game ends by
 R8.1 every player had the same number of turns; the final score is the intermediate plus
@@ -102,11 +102,16 @@ def play_checked(players: int, seed: int, stats: Stats, deep: bool = False, boar
             for m in moves:
                 assert parse_move(str(m)) == m, m
         seat_before = s.current
+        before_owner = s.owner[:]
+        before_adv = [row[:] for row in s.advisors]
         before_scores = s.scores[:]
         before_exh = s.exhaustions
         before_inter = s.intermediate
         s.play(rng.choice(moves))
         check_step_invariants(s, full)
+        # R4.10: placed pieces never move and are never removed
+        assert all(a == b for a, b in zip(s.owner, before_owner) if b >= 0)
+        assert all(x >= y for r1, r0 in zip(s.advisors, before_adv) for x, y in zip(r1, r0))
         # scores never fall, and change only at the intermediate scoring or the end
         assert all(a >= b for a, b in zip(s.scores, before_scores))
         if before_exh == 0 and s.exhaustions >= 1:
