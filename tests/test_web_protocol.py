@@ -335,3 +335,22 @@ def create_app_for(tmp_path: Path) -> Any:
     from kardinal.web.app import create_app
 
     return create_app(data_dir=tmp_path, bot_pause=0.0)
+
+
+def test_idle_games_leave_memory_and_come_back_from_the_log(tmp_path: Path) -> None:
+    from kardinal.web.app import create_app
+
+    with TestClient(create_app(data_dir=tmp_path, bot_pause=0.0, max_live=2)) as client:
+        service = client.app.state.service  # type: ignore[attr-defined]
+        rng = random.Random(9)
+        games = [running_three(client) for _ in range(4)]
+        assert len(service.live) <= 2
+        for _ in range(3):
+            for gid, toks in games:
+                msg = state(client, gid)
+                cur = msg["view"]["current"]
+                mine = state(client, gid, cur, toks[cur])
+                assert act(client, gid, cur, toks[cur], mine["version"], rng.choice(mine["legal"])).status_code == 200
+                assert len(service.live) <= 2
+        for gid, _ in games:
+            assert state(client, gid)["version"] == 3 == count_actions(client, gid)

@@ -57,6 +57,7 @@ def create_app(
     db_url: str | None = None,
     bot_pause: float | None = None,
     executor: Executor | None = None,
+    max_live: int = 5000,
 ) -> FastAPI:
     """The app; state in ``data_dir/kardinal.sqlite3`` (or ``db_url``)."""
     if db_url is None:
@@ -66,7 +67,7 @@ def create_app(
         storage = Storage(db_url)
     if bot_pause is None:
         bot_pause = float(os.environ.get("KARDINAL_BOT_PAUSE", "0.6"))
-    service = GameService(storage, bot_pause=bot_pause, executor=executor)
+    service = GameService(storage, bot_pause=bot_pause, executor=executor, max_live=max_live)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:

@@ -96,6 +96,7 @@ class Live:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     conns: set[Conn] = field(default_factory=set)
     bot_task: asyncio.Task[None] | None = None
+    touched: float = field(default_factory=time.monotonic)
 
     @property
     def version(self) -> int:
@@ -147,8 +148,9 @@ def _clean_name(name: object, default: str) -> str:
 class GameService:
     """All games of one server process."""
 
-    def __init__(self, storage: Storage, bot_pause: float = 0.6, executor: Executor | None = None) -> None:
+    def __init__(self, storage: Storage, bot_pause: float = 0.6, executor: Executor | None = None, max_live: int = 5000) -> None:
         self.storage = storage
+        self.max_live = max_live  # games kept in memory; idle ones beyond this are reloaded from the log when needed
         self.bot_pause = bot_pause
         self.executor = executor or ThreadPoolExecutor(max_workers=2, thread_name_prefix="kardinal-bot")
         self.live: dict[str, Live] = {}
@@ -169,12 +171,23 @@ class GameService:
     def get(self, game_id: str) -> Live:
         live = self.live.get(game_id)
         if live is not None:
+            live.touched = time.monotonic()
             return live
         row = self.storage.get_game(game_id) if isinstance(game_id, str) and len(game_id) <= 32 else None
         if row is None:
             raise Refused("no_game", f"there is no game {game_id!r}", 404)
         live = self.live[game_id] = self._load(row)
+        self._evict()
         return live
+
+    def _evict(self) -> None:
+        """Forget the least recently changed idle games (no listener, no bot at work) beyond max_live."""
+        if len(self.live) <= self.max_live:
+            return
+        idle = [lv for lv in self.live.values() if not lv.conns and (lv.bot_task is None or lv.bot_task.done()) and not lv.lock.locked()]
+        idle.sort(key=lambda lv: lv.touched)
+        for lv in idle[: len(self.live) - self.max_live]:
+            del self.live[lv.row.id]
 
     async def resume(self) -> int:
         """At start-up: load every running game with a bot and let its bots play on.
@@ -231,6 +244,7 @@ class GameService:
         )
         self.storage.create_game(row)
         live = self.live[gid] = Live(row, board, st)
+        self._evict()
         self.kick(live)
         return live, tokens
 
