@@ -354,3 +354,27 @@ def test_idle_games_leave_memory_and_come_back_from_the_log(tmp_path: Path) -> N
                 assert len(service.live) <= 2
         for gid, _ in games:
             assert state(client, gid)["version"] == 3 == count_actions(client, gid)
+
+
+def test_a_failing_bot_does_not_stop_the_game(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from kardinal.bots import BOTS, RandomBot
+
+    class Broken(RandomBot):
+        def choose(self, view: dict[str, Any]) -> Any:
+            raise RuntimeError("bug in a bot")
+
+    class Cheat(RandomBot):
+        def choose(self, view: dict[str, Any]) -> Any:
+            from kardinal.moves import Pass
+
+            return Pass()  # never legal while a placement or an exchange is possible
+
+    monkeypatch.setitem(BOTS, "broken", lambda seed, board: Broken(seed, board))
+    monkeypatch.setitem(BOTS, "cheat", lambda seed, board: Cheat(seed, board))
+    with make_client(tmp_path) as client:
+        g = create(client, "person", "bot:broken", "bot:cheat")
+        gid, toks = g["id"], tokens(g)
+        join_all(client, g)
+        end = play_out(client, gid, toks, random.Random(2))
+        assert end["status"] == "finished"
+        assert any(seat in (1, 2) for seat, _ in end["view"]["history"])

@@ -352,11 +352,15 @@ class GameService:
                 st.check(move)
             except RuleError as e:
                 raise Refused("illegal", str(e), 422, e.rule) from None
-            index = self._commit(live, seat, move, client_id)
+            index = await self._commit(live, seat, move, client_id)
         return {"type": "ack", "id": client_id, "version": live.version, "index": index, "duplicate": False}
 
-    def _commit(self, live: Live, seat: int, move: Move, client_id: str | None) -> int:
-        """Apply a checked move: to the database first, then to memory, then tell everyone."""
+    async def _commit(self, live: Live, seat: int, move: Move, client_id: str | None) -> int:
+        """Apply a checked move: to the database first, then to memory, then tell everyone.
+
+        The caller holds the game's lock. The write runs in a thread, so other games go on
+        while this one waits for the disk.
+        """
         st = live.state
         index = live.version
         after = st.copy()
@@ -367,7 +371,9 @@ class GameService:
             ids = [k.id for k in live.board.cards]
             reshuffle = [ids[k] for k in after.reshuffle]
         try:
-            self.storage.append_action(live.row.id, index, action_of(seat, move), client_id, status=status, reshuffle=reshuffle)
+            await asyncio.to_thread(
+                self.storage.append_action, live.row.id, index, action_of(seat, move), client_id, status=status, reshuffle=reshuffle
+            )
         except DuplicateAction:
             raise Refused("stale_version", "the game has moved on") from None
         live.state = after
@@ -413,11 +419,12 @@ class GameService:
             version = live.version
             seed = int.from_bytes(hashlib.sha256(f"{live.row.id}:{seat}:{version}".encode()).digest()[:8], "big")
             seat_view = view(live.state, seat)  # a bot receives only its view
+            level = sr.level or "random"
             try:
-                action = await loop.run_in_executor(self.executor, bot_move, sr.level or "random", seed, live.row.board, seat_view)
+                action = await loop.run_in_executor(self.executor, bot_move, level, seed, live.row.board, seat_view)
             except Exception:
-                log.exception("bot %s failed in game %s", sr.level, live.row.id)
-                return
+                log.exception("bot %s failed in game %s; a random move instead", level, live.row.id)
+                action = bot_move("random", seed, live.row.board, seat_view)
             async with live.lock:
                 if live.version != version or live.state.current != seat:
                     continue
@@ -425,10 +432,10 @@ class GameService:
                 try:
                     live.state.check(move)
                 except RuleError:
-                    log.error("bot %s chose an illegal move %s in game %s", sr.level, move, live.row.id)
-                    return
+                    log.error("bot %s chose an illegal move %s in game %s; a random move instead", level, move, live.row.id)
+                    _, move = move_of(bot_move("random", seed, live.row.board, seat_view))
                 live.bot_task = None  # _commit's kick must not see this task as running
-                self._commit(live, seat, move, None)
+                await self._commit(live, seat, move, None)
                 if live.bot_task is not None:
                     return  # a fresh loop took over
 
