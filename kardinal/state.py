@@ -406,6 +406,9 @@ class State:
         """Apply a move to this state (mutating). Raises RuleError and changes nothing if illegal."""
         if validate:
             self.check(move)
+            if isinstance(move, Place):
+                # the same move however its cards and sites are written (R4.9)
+                move = tuple.__new__(Place, (move.country, tuple(sorted(move.cards)), tuple(sorted(move.cloisters)), move.advisors))
         seat = self.current
         if self.history is not None:
             self.history.append((seat, move))
