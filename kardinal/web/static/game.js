@@ -547,7 +547,12 @@ function connect() {
       render();
     } else if (m.type === "error") {
       say(T("refused", { msg: m.message }), true);
-      if (m.code === "bad_token") document.body.dataset.auth = "bad";
+      if (m.code === "bad_token" && !MSG) {
+        // a wrong or outdated link: watch the game as a spectator instead
+        document.body.dataset.auth = "bad";
+        for (const k of Object.keys(MY)) delete MY[k];
+        ws.send(JSON.stringify({ type: "hello" }));
+      }
     } else if (m.type === "ack") {
       if (m.id === pendingId) pendingId = null;
     }
