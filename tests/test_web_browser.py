@@ -147,13 +147,14 @@ def test_a_complete_game_against_three_bots(server: str, browser: Any) -> None:
     assert decisions > 10
     page.wait_for_selector("#standings")
     assert "Ann" in page.inner_text("#standings")
-    assert page.locator("#log li").count() == version(page)
+    assert page.locator("#log li:not(.event)").count() == version(page)
+    assert page.locator("#log [data-event=intermediate]").count() == 1 and page.locator("#log [data-event=final]").count() == 1
     # the replay viewer steps back and forward through the finished game
     page.get_by_role("button", name="Back").click()
     page.wait_for_function(f"document.body.dataset.replay === '{version(page) - 1}'")
     page.get_by_role("button", name="First").click()
     page.wait_for_function("document.body.dataset.replay === '0'")
-    assert page.locator("#log li").count() == 0
+    assert page.locator("#log li:not(.event)").count() == 0
     page.get_by_role("button", name="Forward").click()
     page.wait_for_function("document.body.dataset.replay === '1'")
     with page.expect_download() as dl:
@@ -208,7 +209,13 @@ def test_two_browsers_play_one_online_game(server: str, browser: Any) -> None:
     s.wait_for_selector("[data-site=paris]")
     s.wait_for_function("document.body.dataset.status === 'running'")
     assert s.locator("[data-zone=hand]").count() == 0
-    for p in (a, b, s):
+    # a wrong link says so, and shows the game as to a spectator
+    w = new_page(browser)
+    w.goto(server + f"/game/{g['id']}?seat=1&token=not-the-token")
+    w.wait_for_function("document.body.dataset.status === 'running'")
+    assert "wrong token" in w.inner_text("#msg")
+    assert w.locator("[data-zone=hand]").count() == 0
+    for p in (a, b, s, w):
         p.context.close()
 
 

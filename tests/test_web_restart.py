@@ -59,3 +59,21 @@ def test_duplicate_ids_survive_a_restart(tmp_path: Path) -> None:
         r = act(c2, gid, 0, toks[0], 0, move, cid="once")
         assert r.status_code == 200 and r.json()["duplicate"] is True
         assert state(c2, gid)["version"] == 1
+
+
+def test_the_moments_of_the_game_are_kept_across_a_restart(tmp_path: Path) -> None:
+    with make_client(tmp_path) as c1:
+        g = create(c1, "person", "bot", "bot", "bot")
+        gid, toks = g["id"], tokens(g)
+        join_all(c1, g)
+        end = play_out(c1, gid, toks, random.Random(4))
+        marks = end["marks"]
+    with make_client(tmp_path) as c2:
+        assert state(c2, gid)["marks"] == marks  # rebuilt from the log
+        rec = c2.get(f"/api/games/{gid}/record").json()
+    # the draw pile ran out with the action that the mark names, not before
+    assert replay(rec, stop=marks["intermediate"] - 1).exhaustions == 0
+    assert replay(rec, stop=marks["intermediate"]).exhaustions == 1
+    if "last_round" in marks:
+        assert replay(rec, stop=marks["last_round"] - 1).exhaustions == 1
+        assert replay(rec, stop=marks["last_round"]).exhaustions == 2

@@ -97,6 +97,17 @@ class Live:
     conns: set[Conn] = field(default_factory=set)
     bot_task: asyncio.Task[None] | None = None
     touched: float = field(default_factory=time.monotonic)
+    # public moments of the game: the number of actions after which the draw pile ran out
+    # the first time (intermediate scoring, R7) and the second time (the last round, R8.1)
+    marks: dict[str, int] = field(default_factory=dict)
+
+    def note(self, before: int, after: State) -> None:
+        """Record the public moments a move caused (``before``: the exhaustions before it)."""
+        n = len(after.history or [])
+        if before < 1 <= after.exhaustions:
+            self.marks["intermediate"] = n
+        if before < 2 <= after.exhaustions:
+            self.marks["last_round"] = n
 
     @property
     def version(self) -> int:
@@ -132,6 +143,7 @@ class Live:
             "players": public_players(self.row),
             "seat": seat,
             "view": view(st, seat),
+            "marks": dict(self.marks),
         }
         if seat is not None and self.row.status == "running" and st.current == seat and self.row.seats[seat].kind == "person":
             msg["legal"] = [action_of(seat, m) for m in st.legal_moves()]
@@ -161,12 +173,15 @@ class GameService:
     def _load(self, row: GameRow) -> Live:
         board = get_board(row.board)
         st = new_game(len(row.seats), seed=row.seed, board=board)
+        live = Live(row, board, st)
         for i, a in enumerate(self.storage.actions(row.id)):
             seat, move = move_of(a, f"actions[{i}]")
             if seat != st.current:
                 raise RecordError(f"game {row.id}: stored action {i} is not seat {st.current}'s")
+            ex = st.exhaustions
             st.play(move)
-        return Live(row, board, st)
+            live.note(ex, st)
+        return live
 
     def get(self, game_id: str) -> Live:
         live = self.live.get(game_id)
@@ -376,6 +391,7 @@ class GameService:
             )
         except DuplicateAction:
             raise Refused("stale_version", "the game has moved on") from None
+        live.note(st.exhaustions, after)
         live.state = after
         if status:
             live.row.status = status

@@ -437,7 +437,15 @@ function describe(seat, text) {
 function renderLog(v) {
   $("log-title").textContent = T("log");
   const ol = $("log");
-  ol.replaceChildren(...(v.history || []).map(([seat, text]) => el("li", { class: "s" + seat }, el("span", { class: "swatch", style: `background:${PLAYER_COLOURS[seat]}` }), " " + describe(seat, text))));
+  const marks = (REPLAY ? REPLAY.marks : MSG.marks) || {};
+  const items = [];
+  (v.history || []).forEach(([seat, text], i) => {
+    items.push(el("li", { class: "s" + seat }, el("span", { class: "swatch", style: `background:${PLAYER_COLOURS[seat]}` }), " " + describe(seat, text)));
+    if (marks.intermediate === i + 1) items.push(el("li", { class: "event", "data-event": "intermediate" }, T("logIntermediate")));
+    if (marks.last_round === i + 1) items.push(el("li", { class: "event", "data-event": "last_round" }, T("logLastRound")));
+  });
+  if (v.phase === "over") items.push(el("li", { class: "event", "data-event": "final" }, T("logFinal")));
+  ol.replaceChildren(...items);
   ol.scrollTop = ol.scrollHeight;
 }
 

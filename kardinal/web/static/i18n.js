@@ -98,6 +98,9 @@ const TEXTS = {
     noSite: "No cloister can go to {site} with these cards.",
     noCoat: "No advisor can go to {country} with these cards (advisors {a} of at most {m}).",
     noTake: "Select exactly one card to exchange first.",
+    logIntermediate: "The draw pile is used up: intermediate scoring (cloisters); the discard pile is shuffled into a new draw pile.",
+    logLastRound: "The draw pile is used up a second time: the round is completed.",
+    logFinal: "Game over: final scoring (cloisters, alliances, chains).",
   },
   de: {
     title: "Kardinal & König",
@@ -195,6 +198,9 @@ const TEXTS = {
     noSite: "Mit diesen Karten kann kein Kloster nach {site}.",
     noCoat: "Mit diesen Karten kann kein Rat nach {country} (Räte {a} von höchstens {m}).",
     noTake: "Wähle zuerst genau eine Karte zum Tauschen.",
+    logIntermediate: "Der Nachziehstapel ist aufgebraucht: Zwischenwertung (Klöster); der Ablagestapel wird gemischt und neuer Nachziehstapel.",
+    logLastRound: "Der Nachziehstapel ist zum zweiten Mal aufgebraucht: die Runde wird zu Ende gespielt.",
+    logFinal: "Spielende: Schlusswertung (Klöster, Bündnisse, Ketten).",
   },
 };
 
