@@ -440,7 +440,7 @@ function renderLog(v) {
   const marks = (REPLAY ? REPLAY.marks : MSG.marks) || {};
   const items = [];
   (v.history || []).forEach(([seat, text], i) => {
-    items.push(el("li", { class: "s" + seat }, el("span", { class: "swatch", style: `background:${PLAYER_COLOURS[seat]}` }), " " + describe(seat, text)));
+    items.push(el("li", { class: "s" + seat, value: i + 1 }, el("span", { class: "swatch", style: `background:${PLAYER_COLOURS[seat]}` }), " " + describe(seat, text)));
     if (marks.intermediate === i + 1) items.push(el("li", { class: "event", "data-event": "intermediate" }, T("logIntermediate")));
     if (marks.last_round === i + 1) items.push(el("li", { class: "event", "data-event": "last_round" }, T("logLastRound")));
   });
