@@ -1,4 +1,16 @@
-"""Bots. ``make_bot("hard", seed=1)`` builds one from its name or level."""
+"""Bots. ``make_bot("hard", seed=1)`` builds one from its name or level.
+
+Every bot gets only ``view(state, seat)`` (R13) and is deterministic given its seed.
+
+* ``random``: uniform over the legal decisions.
+* ``greedy``: one move of look-ahead with a hand-written evaluation (``greedy.py``).
+* ``ismcts``: SO-ISMCTS, 1000 iterations a decision (``ismcts.py``).
+* levels for people: ``easy`` = greedy with noise on its move values; ``medium`` =
+  ismcts with at most 400 iterations and 0.4 s (wall clock) a decision; ``hard`` =
+  ismcts with at most 2500 iterations and 1.5 s a decision (the wall-clock limit, with
+  the set-up, keeps a decision under 2 s even on a loaded machine). Draw decisions and
+  single legal moves are answered at once.
+"""
 
 from __future__ import annotations
 
@@ -26,8 +38,8 @@ BOTS: dict[str, Callable[[int, Board | None], Bot]] = {
     "greedy": lambda seed, board: GreedyBot(seed, board),
     "ismcts": lambda seed, board: ISMCTSBot(seed, board),
     "easy": lambda seed, board: GreedyBot(seed, board, noise=1.5),
-    "medium": lambda seed, board: ISMCTSBot(seed, board, iterations=400, time_limit=0.45),
-    "hard": lambda seed, board: ISMCTSBot(seed, board, iterations=2500, time_limit=1.8),
+    "medium": lambda seed, board: ISMCTSBot(seed, board, iterations=400, time_limit=0.4),
+    "hard": lambda seed, board: ISMCTSBot(seed, board, iterations=2500, time_limit=1.5),
     "openspiel-ismcts": _openspiel_ismcts,
 }
 

@@ -75,6 +75,7 @@ class ISMCTSBot(Bot):
         k: int = 5,
         epsilon: float = 0.1,
         scale: float = 6.0,
+        prior_visits: int = 0,
     ) -> None:
         super().__init__(seed, board)
         if iterations is None and time_limit is None:
@@ -87,6 +88,7 @@ class ISMCTSBot(Bot):
         self.k = k
         self.epsilon = epsilon
         self.scale = scale
+        self.prior_visits = prior_visits
         self._ev: Evaluator | None = None
         self.last_iterations = 0
         self.last_seconds = 0.0
@@ -118,6 +120,15 @@ class ISMCTSBot(Bot):
         if len(root_moves) == 1:
             return root_moves[0]
         root = _Node(-1)
+        if self.prior_visits:
+            # greedy's judgement as virtual visits (prior knowledge, Gelly & Silver 2007)
+            est = ev.estimate(s0)
+            margin = est[me] - max(x for q, x in enumerate(est) if q != me)
+            for i in order[: self.root_k]:
+                v, m = scored[i]
+                ch = root.children[m] = _Node(me)
+                ch.visits = ch.avail = self.prior_visits
+                ch.total = self.prior_visits / (1.0 + math.exp(-(margin + v) / self.scale))
         cap = self.iterations if self.iterations is not None else 1 << 62
         it = 0
         while it < cap and time.perf_counter() < deadline:
@@ -125,7 +136,7 @@ class ISMCTSBot(Bot):
             it += 1
         self.last_iterations = it
         self.last_seconds = time.perf_counter() - t0
-        self.last_root = {m: (ch.visits, ch.total / ch.visits if ch.visits else 0.0) for m, ch in root.children.items()}
+        self.last_root = {m: (ch.visits - self.prior_visits, ch.total / ch.visits if ch.visits else 0.0) for m, ch in root.children.items()}
         if not root.children:
             return root_moves[0]
         best = root_moves[0]
