@@ -147,10 +147,10 @@ class ISMCTSBot(Bot):
         best = root_moves[0]
         best_key = (-1, -1.0)
         for m in root_moves:
-            ch = root.children.get(m)
-            if ch is None:
+            node = root.children.get(m)
+            if node is None:
                 continue
-            key = (ch.visits, ch.total / ch.visits if ch.visits else 0.0)
+            key = (node.visits, node.total / node.visits if node.visits else 0.0)
             if key > best_key:
                 best_key, best = key, m
         return best
