@@ -5,6 +5,7 @@ Time budgets are checked through iteration counts, never through timed assertion
 
 from __future__ import annotations
 
+import functools
 import random
 from typing import Any
 
@@ -37,7 +38,12 @@ def play(bots: list[Bot], players: int, seed: int, check_view: bool = True) -> S
 
 
 def mid_game(players: int = 4, seed: int = 3, main_decisions: int = 30) -> State:
-    """A position some way into a game (greedy players), at a main decision."""
+    """A position some way into a game (greedy players), at a main decision (a fresh copy)."""
+    return _mid_game(players, seed, main_decisions).copy()
+
+
+@functools.cache
+def _mid_game(players: int, seed: int, main_decisions: int) -> State:
     bots = [GreedyBot(i) for i in range(players)]
     s = new_game(players, seed=seed)
     done = 0
@@ -215,3 +221,10 @@ def test_greedy_beats_random() -> None:
     assert len(results) == 8
     assert stats[0].wins >= 6
     assert stats[0].mean_score > max(st.mean_score for st in stats[1:])
+
+
+def test_no_move_in_a_finished_game() -> None:
+    s = play([GreedyBot(i) for i in range(3)], 3, seed=4, check_view=False)
+    for bot in (GreedyBot(0), small_ismcts(0)):
+        with pytest.raises(ValueError, match="game is over"):
+            bot.choose(view(s, 0))

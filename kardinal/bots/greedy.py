@@ -48,6 +48,8 @@ class GreedyBot(Bot):
     def choose(self, view: dict[str, Any]) -> Move:
         s = self.sample(view)
         moves = s.legal_moves()
+        if not moves:
+            raise ValueError("the game is over: there is no move to choose")
         if len(moves) == 1:
             return moves[0]
         ev = self.evaluator(view)

@@ -113,6 +113,8 @@ class ISMCTSBot(Bot):
         self.last_root = {}
         s0 = self.sample(view)
         moves = s0.legal_moves()
+        if not moves:
+            raise ValueError("the game is over: there is no move to choose")
         if len(moves) == 1:
             return moves[0]
         ev = self.evaluator(view)
