@@ -313,6 +313,6 @@ def test_state_from_view_matches_the_view() -> None:
 
 def test_openspiel_ismcts_is_in_the_registry() -> None:
     bot = make_bot("openspiel-ismcts", seed=1)
-    assert isinstance(bot, OpenSpielISMCTSBot) and bot.seconds == 1.8
+    assert isinstance(bot, OpenSpielISMCTSBot) and bot.seconds == 1.5
     with pytest.raises(ValueError):
         OpenSpielISMCTSBot(simulations=None, seconds=None)

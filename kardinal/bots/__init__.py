@@ -26,7 +26,7 @@ __all__ = ["Bot", "RandomBot", "GreedyBot", "ISMCTSBot", "make_bot", "BOTS"]
 
 
 def _openspiel_ismcts(seed: int, board: Board | None) -> Bot:
-    """OpenSpiel's ISMCTS on python_kardinal (needs the research extra); 1.8 s per decision, as 'hard'."""
+    """OpenSpiel's ISMCTS on python_kardinal (needs the research extra); 1.5 s per decision, as 'hard'."""
     from ..research.ismcts_bot import OpenSpielISMCTSBot
 
     return OpenSpielISMCTSBot(seed, board)

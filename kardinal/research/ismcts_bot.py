@@ -66,7 +66,7 @@ class OpenSpielISMCTSBot(Bot):
         seed: int = 0,
         board: Board | None = None,
         simulations: int | None = None,
-        seconds: float | None = 1.8,
+        seconds: float | None = 1.5,
         uct_c: float = 2.0,
         returns: str = "win",
     ) -> None:
