@@ -83,6 +83,9 @@ def main(argv: list[str]) -> None:
     print(f"random legal play, {games} games per row; decisions per CPU second")
     print(f"{'players':>7} {'core':>9} {'openspiel':>10} {'pettingzoo':>11}   (openspiel chance nodes per game)")
     for n in players:
+        core_rate(n, 3, seed=10_000)  # warm the core's caches (card combinations) first
+        openspiel_rate(n, 1, seed=10_000)
+        pettingzoo_rate(n, 1, seed=10_000)
         c, _ = core_rate(n, games)
         o, _, ch = openspiel_rate(n, games)
         p, _ = pettingzoo_rate(n, games)
