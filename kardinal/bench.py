@@ -7,21 +7,22 @@ import pstats
 import random
 import statistics
 import time
+from collections.abc import Callable
 
 from .state import new_game
 
 
-def random_games(players: int, games: int, seed: int) -> tuple[float, int]:
+def random_games(players: int, games: int, seed: int, clock: Callable[[], float] = time.perf_counter) -> tuple[float, int]:
     """Play ``games`` random games (moves from legal_moves, each checked); seconds and decisions."""
     decisions = 0
-    t0 = time.perf_counter()
+    t0 = clock()
     for g in range(games):
         s = new_game(players, seed=seed + g, history=False)
         rng = random.Random(seed + g)
         while not s.is_over:
             s.play(rng.choice(s.legal_moves()))
             decisions += 1
-    return time.perf_counter() - t0, decisions
+    return clock() - t0, decisions
 
 
 def run_bench(games: int = 300, seed: int = 1, profile: bool = False, repeats: int = 3) -> None:

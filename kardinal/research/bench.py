@@ -23,19 +23,12 @@ import time
 
 import numpy as np
 
-from ..state import new_game
+from ..bench import random_games
 
 
 def core_rate(players: int, games: int, seed: int = 1) -> tuple[float, int]:
-    decisions = 0
-    t0 = time.process_time()
-    for g in range(games):
-        s = new_game(players, seed=seed + g, history=False)
-        rng = random.Random(seed + g)
-        while not s.is_over:
-            s.play(rng.choice(s.legal_moves()))
-            decisions += 1
-    return decisions / (time.process_time() - t0), decisions
+    seconds, decisions = random_games(players, games, seed, clock=time.process_time)
+    return decisions / seconds, decisions
 
 
 def openspiel_rate(players: int, games: int, seed: int = 1) -> tuple[float, int, int]:
