@@ -188,18 +188,23 @@ def _board_of(data: dict[str, Any], board: Board | None) -> Board:
         raise RecordError(f"board: {e}") from None
 
 
+def _header(data: Any, fmt: str, what: str, board: Board | None) -> Board:
+    """Check the object, its format and version; the board it names."""
+    if not isinstance(data, dict):
+        raise RecordError(f"a {what} is a JSON object")
+    if data.get("format") != fmt:
+        raise RecordError(f"'format' must be \"{fmt}\"")
+    if data.get("version") != 1:
+        raise RecordError(f"'version': unsupported version {data.get('version')!r} (expected 1)")
+    return _board_of(data, board)
+
+
 def replay(data: Any, board: Board | None = None, stop: int | None = None) -> State:
     """Replay a record, checking every action. ``stop``: replay only that many actions.
 
     Raises RecordError for a malformed record and IllegalAction for an illegal action.
     """
-    if not isinstance(data, dict):
-        raise RecordError("a record is a JSON object")
-    if data.get("format") != RECORD_FORMAT:
-        raise RecordError(f"'format' must be \"{RECORD_FORMAT}\"")
-    if data.get("version") != 1:
-        raise RecordError(f"'version': unsupported version {data.get('version')!r} (expected 1)")
-    b = _board_of(data, board)
+    b = _header(data, RECORD_FORMAT, "record", board)
     players = data.get("players")
     if not isinstance(players, list) or not all(isinstance(x, str) for x in players):
         raise RecordError("'players' must be a list of names")
@@ -286,13 +291,7 @@ class Position:
 
 
 def parse_position(data: Any, board: Board | None = None) -> Position:
-    if not isinstance(data, dict):
-        raise RecordError("a position is a JSON object")
-    if data.get("format") != POSITION_FORMAT:
-        raise RecordError(f"'format' must be \"{POSITION_FORMAT}\"")
-    if data.get("version") != 1:
-        raise RecordError(f"'version': unsupported version {data.get('version')!r} (expected 1)")
-    b = _board_of(data, board)
+    b = _header(data, POSITION_FORMAT, "position", board)
     n = data.get("players")
     if not isinstance(n, int) or isinstance(n, bool) or n not in b.removed_per_kind:
         raise RecordError(f"'players' must be one of {', '.join(map(str, b.player_counts))}")
