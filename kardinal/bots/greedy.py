@@ -32,30 +32,42 @@ from .evaluate import CARD_COST, PAIR_KEEP, Evaluator
 EXCHANGE_DISCOUNT = 0.6
 
 
-class GreedyBot(Bot):
-    name = "greedy"
+class EvaluatingBot(Bot):
+    """A bot with the hand-written evaluation; forced moves and draws need no search."""
 
-    def __init__(self, seed: int = 0, board: Board | None = None, noise: float = 0.0) -> None:
-        super().__init__(seed, board)
-        self.noise = noise
-        self._ev: Evaluator | None = None
+    _ev: Evaluator | None = None
 
     def evaluator(self, view: dict[str, Any]) -> Evaluator:
         if self._ev is None:
             self._ev = Evaluator(self._board(view))
         return self._ev
 
-    def choose(self, view: dict[str, Any]) -> Move:
+    def start(self, view: dict[str, Any]) -> tuple[State, list[Move], Move | None]:
+        """A sampled state, the legal moves, and the answer when no search is needed."""
         s = self.sample(view)
         moves = s.legal_moves()
         if not moves:
             raise ValueError("the game is over: there is no move to choose")
         if len(moves) == 1:
-            return moves[0]
+            return s, moves, moves[0]
+        if s.phase == DRAW:
+            return s, moves, self.evaluator(view).choose_draw(s, s.current, moves)
+        return s, moves, None
+
+
+class GreedyBot(EvaluatingBot):
+    name = "greedy"
+
+    def __init__(self, seed: int = 0, board: Board | None = None, noise: float = 0.0) -> None:
+        super().__init__(seed, board)
+        self.noise = noise
+
+    def choose(self, view: dict[str, Any]) -> Move:
+        s, moves, answer = self.start(view)
+        if answer is not None:
+            return answer
         ev = self.evaluator(view)
         p = s.current
-        if s.phase == DRAW:
-            return ev.choose_draw(s, p, moves)
         scored = score_moves(ev, s, p, moves)
         if self.noise:
             scored = [(v + self.rng.gauss(0.0, self.noise), m) for v, m in scored]

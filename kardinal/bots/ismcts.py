@@ -47,9 +47,8 @@ from typing import Any
 from ..board import Board
 from ..moves import DECK, Draw, Exchange, Move, Place
 from ..state import DRAW, State
-from .base import Bot
-from .evaluate import PAIR_KEEP, Evaluator
-from .greedy import score_moves
+from .evaluate import PAIR_KEEP
+from .greedy import EvaluatingBot, score_moves
 
 __all__ = ["ISMCTSBot"]
 
@@ -67,7 +66,7 @@ class _Node:
         self.total = 0.0
 
 
-class ISMCTSBot(Bot):
+class ISMCTSBot(EvaluatingBot):
     name = "ismcts"
 
     def __init__(
@@ -96,15 +95,9 @@ class ISMCTSBot(Bot):
         self.epsilon = epsilon
         self.scale = scale
         self.prior_visits = prior_visits
-        self._ev: Evaluator | None = None
         self.last_iterations = 0
         self.last_seconds = 0.0
         self.last_root: dict[Move, tuple[int, float]] = {}
-
-    def evaluator(self, view: dict[str, Any]) -> Evaluator:
-        if self._ev is None:
-            self._ev = Evaluator(self._board(view))
-        return self._ev
 
     # -- the decision ----------------------------------------------------------------------
 
@@ -113,16 +106,11 @@ class ISMCTSBot(Bot):
         deadline = t0 + self.time_limit if self.time_limit is not None else math.inf
         self.last_iterations = 0
         self.last_root = {}
-        s0 = self.sample(view)
-        moves = s0.legal_moves()
-        if not moves:
-            raise ValueError("the game is over: there is no move to choose")
-        if len(moves) == 1:
-            return moves[0]
+        s0, moves, answer = self.start(view)
+        if answer is not None:
+            return answer
         ev = self.evaluator(view)
         me = s0.current
-        if s0.phase == DRAW:
-            return ev.choose_draw(s0, me, moves)
         scored = score_moves(ev, s0, me, moves)
         order = sorted(range(len(scored)), key=lambda i: -scored[i][0])
         root_moves = [scored[i][1] for i in order[: self.root_k]]
