@@ -367,29 +367,26 @@ def test_check_agrees_with_an_independent_reading_of_the_rules() -> None:
             s.play(rng.choice(s.legal_moves()))
         if s.is_over:
             continue
-        cands = [m for m in candidates(s) if not isinstance(m, Pass)]
-        for m in cands:
-            try:
-                s.check(m)
-                ok = True
-            except RuleError:
-                ok = False
-            assert ok == rules_allow(s, m), f"{m}: check says {ok}"
+        assert_check_matches_reading(s)
         done += 1
+
+
+def assert_check_matches_reading(s: State, where: str = "") -> None:
+    """check() accepts a candidate exactly when the independent reading of R4 allows it."""
+    for m in candidates(s):
+        if isinstance(m, Pass):
+            continue
+        try:
+            s.check(m)
+            ok = True
+        except RuleError:
+            ok = False
+        assert ok == rules_allow(s, m), f"{where}{m}: check says {ok}"
 
 
 def test_independent_reading_on_the_pinned_positions() -> None:
     for make in (pos_start, pos_italien, pos_full_schwaben, pos_advisors):
-        s = make()
-        for m in candidates(s):
-            if isinstance(m, Pass):
-                continue
-            try:
-                s.check(m)
-                ok = True
-            except RuleError:
-                ok = False
-            assert ok == rules_allow(s, m), f"{make.__name__}: {m}: check says {ok}"
+        assert_check_matches_reading(make(), f"{make.__name__}: ")
 
 
 @st.composite
@@ -423,12 +420,4 @@ def crafted_positions(draw: st.DrawFn) -> State:
 @given(crafted_positions())
 def test_check_legal_moves_and_rules_agree_on_crafted_positions(s: State) -> None:
     check_iff_listed(s)
-    for m in candidates(s):
-        if isinstance(m, Pass):
-            continue
-        try:
-            s.check(m)
-            ok = True
-        except RuleError:
-            ok = False
-        assert ok == rules_allow(s, m), f"{m}: check says {ok}"
+    assert_check_matches_reading(s)
