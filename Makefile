@@ -5,12 +5,12 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 EXTRAS ?= dev,web,research
 
-.PHONY: run test lint typecheck bench install clean test-long test-research
+.PHONY: run test lint typecheck imports bench install clean test-long test-research
 
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml requirements.lock
 	$(PY) -m venv $(VENV)
 	$(BIN)/pip install -q --upgrade pip
-	$(BIN)/pip install -q -e ".[$(EXTRAS)]"
+	$(BIN)/pip install -q -c requirements.lock -e ".[$(EXTRAS)]"
 	touch $(STAMP)
 
 install: $(STAMP)
@@ -25,7 +25,11 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy
 
-test: $(STAMP) lint typecheck
+# the layers point one way (pyproject.toml, [tool.importlinter])
+imports: $(STAMP)
+	$(BIN)/lint-imports
+
+test: $(STAMP) lint typecheck imports
 	$(BIN)/pytest -q kardinal tests
 
 test-long: $(STAMP)

@@ -10,9 +10,9 @@ from typing import Annotated, Any
 
 import typer
 
-from .board import Board, BoardError, get_board
-from .record import IllegalAction, RecordError, load_record, read_json, record_of, replay, score_position
-from .state import State, new_game
+from kardinal.rules.board import Board, BoardError, get_board
+from kardinal.rules.record import IllegalAction, RecordError, load_record, read_json, record_of, replay, score_position
+from kardinal.rules.state import State, new_game
 
 app = typer.Typer(
     add_completion=False,
@@ -48,7 +48,7 @@ def selfplay(
     board: BoardOpt = None,
 ) -> None:
     """Random players play complete games."""
-    from .log import describe_game
+    from kardinal.clients.text import describe_game
 
     b = _board(board)
     if players not in b.removed_per_kind:
@@ -88,7 +88,7 @@ def replay_cmd(
     board: BoardOpt = None,
 ) -> None:
     """Check every action of a record and print the game with its scorings."""
-    from .log import describe_game
+    from kardinal.clients.text import describe_game
 
     b = _board(board) if board else None
     data, s = _load_and_replay(file, b)
@@ -111,7 +111,7 @@ def score(
     board: BoardOpt = None,
 ) -> None:
     """The final scoring (R9-R11) of a position file."""
-    from .log import describe_final
+    from kardinal.clients.text import describe_final
 
     b = _board(board) if board else None
     try:
@@ -135,7 +135,7 @@ def bench(
     profile: Annotated[bool, typer.Option("--profile", help="Print a cProfile of 4-player games.")] = False,
 ) -> None:
     """Random games per second and decisions per second, single process."""
-    from .bench import run_bench
+    from kardinal.tools.bench import run_bench
 
     run_bench(games, seed, profile)
 
@@ -152,7 +152,7 @@ def tournament(
     board: BoardOpt = None,
 ) -> None:
     """Bots play each other with rotating seats; win rates, scores, ratings, timings."""
-    from .tournament import as_data, format_table, run_tournament
+    from kardinal.bots.tournament import as_data, format_table, run_tournament
 
     names = [x for x in bots.split(",") if x.strip()]
     _board(board)
@@ -179,7 +179,7 @@ def play(
     board: BoardOpt = None,
 ) -> None:
     """Play at this terminal: you (or several people, hot-seat) against bots."""
-    from .tui import play as play_game
+    from kardinal.clients.terminal import play as play_game
 
     raise typer.Exit(
         play_game(
@@ -207,7 +207,7 @@ def serve(
     """Play in the browser: the lobby and live games on http://HOST:PORT/."""
     import uvicorn
 
-    from .web.app import create_app
+    from kardinal.clients.web.app import create_app
 
     executor = None
     if bot_workers > 0:

@@ -15,9 +15,9 @@ from collections.abc import Sequence
 
 import pytest
 
-from kardinal.board import Board, standard_board
-from kardinal.moves import Move, parse_move
-from kardinal.state import RuleError, State, new_game
+from kardinal.rules.board import Board, standard_board
+from kardinal.rules.moves import Move, parse_move
+from kardinal.rules.state import RuleError, State, new_game
 
 LONG = os.environ.get("KARDINAL_LONG") == "1"
 

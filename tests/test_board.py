@@ -11,13 +11,13 @@ from typing import Any
 
 import pytest
 
-from kardinal.board import BoardError, get_board, load_board, parse_board, standard_board
+from kardinal.rules.board import BoardError, get_board, load_board, parse_board, standard_board
 
 B = standard_board()
 
 
 def std_data() -> dict[str, Any]:
-    text = resources.files("kardinal").joinpath("data/standard.toml").read_text(encoding="utf-8")
+    text = resources.files("kardinal.rules").joinpath("data/standard.toml").read_text(encoding="utf-8")
     return tomllib.loads(text)
 
 
@@ -124,7 +124,7 @@ def test_get_board() -> None:
 
 
 def test_standard_file_round_trips_through_load_board(tmp_path: Path) -> None:
-    text = resources.files("kardinal").joinpath("data/standard.toml").read_text(encoding="utf-8")
+    text = resources.files("kardinal.rules").joinpath("data/standard.toml").read_text(encoding="utf-8")
     p = tmp_path / "copy.toml"
     p.write_text(text, encoding="utf-8")
     b = load_board(p)
@@ -189,7 +189,7 @@ def test_load_board_errors(tmp_path: Path) -> None:
     bad.write_text("this is = = not toml", encoding="utf-8")
     with pytest.raises(BoardError, match="not a valid TOML"):
         load_board(bad)
-    text = resources.files("kardinal").joinpath("data/standard.toml").read_text(encoding="utf-8")
+    text = resources.files("kardinal.rules").joinpath("data/standard.toml").read_text(encoding="utf-8")
     p = tmp_path / "broken.toml"
     p.write_text(text.replace('["brixen", "verona"]', '["brixen", "rom"]'), encoding="utf-8")
     with pytest.raises(BoardError) as e:

@@ -13,11 +13,11 @@ import pytest
 from conftest import LONG
 
 from kardinal.bots import BOTS, Bot, GreedyBot, ISMCTSBot, make_bot
+from kardinal.bots.determinize import determinize
 from kardinal.bots.evaluate import Evaluator
-from kardinal.moves import Draw, Move, Place
-from kardinal.sample import determinize
-from kardinal.state import DRAW, MAIN, State, new_game
-from kardinal.view import view
+from kardinal.rules.moves import Draw, Move, Place
+from kardinal.rules.state import DRAW, MAIN, State, new_game
+from kardinal.rules.view import view
 
 VIEW_KEYS = set(view(new_game(4, seed=1), 0))
 
@@ -85,7 +85,7 @@ def test_level_budgets() -> None:
 
 def test_bots_receive_only_views_in_a_tournament_game() -> None:
     """R13: the tournament hands each bot view(state, seat) of its own seat, nothing else."""
-    from kardinal import tournament
+    from kardinal.bots import tournament
 
     spies = [SpyBot(i) for i in range(3)]
     saved = dict(BOTS)
@@ -215,7 +215,7 @@ def test_greedy_takes_points_it_can_see() -> None:
 
 def test_greedy_beats_random() -> None:
     """Seeded, so not flaky: greedy wins most of a small rotated tournament against random."""
-    from kardinal.tournament import run_tournament
+    from kardinal.bots.tournament import run_tournament
 
     stats, results = run_tournament(["greedy", "random", "random", "random"], 8, 4, seed=3, workers=1)
     assert len(results) == 8

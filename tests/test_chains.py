@@ -12,9 +12,9 @@ from conftest import LONG
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kardinal.board import parse_board, standard_board
-from kardinal.chains import chain_score, chain_score_slow
-from kardinal.scoring import chain_scoring, final_scoring
+from kardinal.rules.board import parse_board, standard_board
+from kardinal.rules.chains import chain_score, chain_score_slow
+from kardinal.rules.scoring import chain_scoring, final_scoring
 
 B = standard_board()
 NB = B.neighbours

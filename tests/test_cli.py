@@ -212,7 +212,7 @@ def test_score_malformed_exit_2(content: str, words: str, tmp_path: Path) -> Non
 
 
 def board_text() -> str:
-    return resources.files("kardinal").joinpath("data/standard.toml").read_text(encoding="utf-8")
+    return resources.files("kardinal.rules").joinpath("data/standard.toml").read_text(encoding="utf-8")
 
 
 def five_lothringen(tmp_path: Path) -> Path:

@@ -13,9 +13,9 @@ from collections import Counter
 import pytest
 from conftest import BB, ES, FA, FR, LI, LONG, assert_rejected, burn, card_total, game, pl, put_cloisters
 
-from kardinal.moves import DECK, Draw, Exchange, Place
-from kardinal.scoring import cloister_scoring, final_scoring
-from kardinal.state import DRAW, MAIN, OVER, State, new_game
+from kardinal.rules.moves import DECK, Draw, Exchange, Place
+from kardinal.rules.scoring import cloister_scoring, final_scoring
+from kardinal.rules.state import DRAW, MAIN, OVER, State, new_game
 
 HANDS = [["FR", "FR", "LI"], ["BB", "BB", "ES"], ["FA", "FA", "FA"], ["LI", "LI", "BB"]]
 

@@ -15,8 +15,8 @@ from conftest import FA, FR, LI, LONG, B, game, pl, put_advisors, put_cloisters
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from kardinal.moves import DECK, Draw, Exchange, Move, Pass, Place, make_place
-from kardinal.state import RuleError, State, new_game
+from kardinal.rules.moves import DECK, Draw, Exchange, Move, Pass, Place, make_place
+from kardinal.rules.state import RuleError, State, new_game
 
 HANDS_REST = [["BB", "BB", "ES"], ["FA", "FA", "FA"], ["ES", "LI", "BB"]]
 
@@ -281,7 +281,7 @@ def _groupings(cards: list[str], pieces: int) -> list[list[list[str]]]:
 
 
 def rules_allow_place(s: State, m: Place) -> bool:
-    """R1.2, R4.1-R4.9 written out independently of kardinal.state."""
+    """R1.2, R4.1-R4.9 written out independently of kardinal.rules.state."""
     b = s.board
     seat = s.current
     if s.phase != "main" or m.country not in b.country_index:

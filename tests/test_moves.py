@@ -7,8 +7,8 @@ import random
 import pytest
 from conftest import BB, ES, FA, FR, LI
 
-from kardinal.moves import DECK, Draw, Exchange, MoveParseError, Pass, Place, make_place, parse_move
-from kardinal.state import new_game
+from kardinal.rules.moves import DECK, Draw, Exchange, MoveParseError, Pass, Place, make_place, parse_move
+from kardinal.rules.state import new_game
 
 
 def test_notation_of_each_move_kind() -> None:

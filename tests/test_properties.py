@@ -22,13 +22,13 @@ from conftest import LONG, card_total, check_consistent, hidden_twin
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kardinal.board import Board, parse_board
-from kardinal.chains import chain_score_slow
-from kardinal.moves import parse_move
-from kardinal.record import record_of, replay
-from kardinal.sample import determinize
-from kardinal.state import DRAW, MAIN, OVER, State, new_game
-from kardinal.view import view
+from kardinal.bots.determinize import determinize
+from kardinal.rules.board import Board, parse_board
+from kardinal.rules.chains import chain_score_slow
+from kardinal.rules.moves import parse_move
+from kardinal.rules.record import record_of, replay
+from kardinal.rules.state import DRAW, MAIN, OVER, State, new_game
+from kardinal.rules.view import view
 
 SCALE = 10 if LONG else 1
 MAX_DECISIONS = 2000  # a game has about 100-150 decisions; every game must end well before
@@ -165,7 +165,7 @@ def test_invariants_over_many_random_games(players: int, capsys: pytest.CaptureF
 
 def small_supply_board() -> Board:
     """The standard board with 5 cloisters and 2 advisors a player: R8.3 endings are common."""
-    text = resources.files("kardinal").joinpath("data/standard.toml").read_text(encoding="utf-8")
+    text = resources.files("kardinal.rules").joinpath("data/standard.toml").read_text(encoding="utf-8")
     text = text.replace("cloisters = 20\nadvisors = 8", "cloisters = 5\nadvisors = 2")
     b = parse_board(tomllib.loads(text))
     assert (b.supply_cloisters, b.supply_advisors) == (5, 2)

@@ -11,9 +11,9 @@ from typing import Any
 import pytest
 from conftest import BB, ES, FA, FR, LI, random_game
 
-from kardinal.moves import DECK, Draw, Exchange, Pass, make_place
-from kardinal.record import IllegalAction, RecordError, action_of, load_record, move_of, read_json, record_of, replay
-from kardinal.state import new_game
+from kardinal.rules.moves import DECK, Draw, Exchange, Pass, make_place
+from kardinal.rules.record import IllegalAction, RecordError, action_of, load_record, move_of, read_json, record_of, replay
+from kardinal.rules.state import new_game
 
 TOP_KEYS = ["format", "version", "board", "players", "deck", "reshuffle", "actions", "result"]
 

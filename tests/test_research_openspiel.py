@@ -15,15 +15,15 @@ import pytest
 
 pyspiel = pytest.importorskip("pyspiel")
 
-from kardinal.board import standard_board  # noqa: E402
 from kardinal.bots import make_bot  # noqa: E402
-from kardinal.moves import DECK, Draw, Exchange, Pass, Place, parse_move  # noqa: E402
 from kardinal.research.actions import action_table  # noqa: E402
 from kardinal.research.encode import fields, tensor_size  # noqa: E402
 from kardinal.research.ismcts_bot import OpenSpielISMCTSBot  # noqa: E402
 from kardinal.research.openspiel_game import GAME_NAME, load  # noqa: E402
-from kardinal.state import new_game  # noqa: E402
-from kardinal.view import view  # noqa: E402
+from kardinal.rules.board import standard_board  # noqa: E402
+from kardinal.rules.moves import DECK, Draw, Exchange, Pass, Place, parse_move  # noqa: E402
+from kardinal.rules.state import new_game  # noqa: E402
+from kardinal.rules.view import view  # noqa: E402
 
 LONG = os.environ.get("KARDINAL_LONG") == "1"
 PLAYERS = [3, 4, 5]

@@ -17,7 +17,7 @@ from pettingzoo.test import api_test, performance_benchmark, seed_test  # noqa: 
 
 from kardinal.research.actions import action_table  # noqa: E402
 from kardinal.research.pettingzoo_env import env, raw_env  # noqa: E402
-from kardinal.state import RuleError  # noqa: E402
+from kardinal.rules.state import RuleError  # noqa: E402
 
 LONG = os.environ.get("KARDINAL_LONG") == "1"
 PLAYERS = [3, 4, 5]

@@ -21,8 +21,8 @@ from conftest import (
     put_cloisters,
 )
 
-from kardinal.moves import DECK, Draw, Exchange, Pass, Place, make_place, parse_move
-from kardinal.state import DRAW, MAIN, RuleError, State, new_game
+from kardinal.rules.moves import DECK, Draw, Exchange, Pass, Place, make_place, parse_move
+from kardinal.rules.state import DRAW, MAIN, RuleError, State, new_game
 
 
 def base() -> State:
@@ -464,7 +464,7 @@ def test_make_place_is_canonical() -> None:
 
 
 def test_apply_returns_a_new_state_and_leaves_the_old_one() -> None:
-    from kardinal.state import apply, legal_moves
+    from kardinal.rules.state import apply, legal_moves
 
     s = base()
     before = s.key()

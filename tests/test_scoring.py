@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from kardinal.board import standard_board
-from kardinal.record import RecordError, parse_position, read_json, score_position
-from kardinal.scoring import alliance_scoring, cloister_scoring, country_cloister_scores, majority, winners
+from kardinal.rules.board import standard_board
+from kardinal.rules.record import RecordError, parse_position, read_json, score_position
+from kardinal.rules.scoring import alliance_scoring, cloister_scoring, country_cloister_scores, majority, winners
 
 B = standard_board()
 DATA = Path(__file__).parent / "data"
@@ -142,7 +142,7 @@ def test_R11_4_position_file() -> None:
 def test_R9_4_lothringen_on_a_board_with_five_lothringen_sites(tmp_path: Path) -> None:
     """The standard (reconstructed) board has 4 Lothringen sites; the rulebook's example needs
     5, so a board file with a fifth site (Lüttich) scores it as a position."""
-    from kardinal.board import load_board
+    from kardinal.rules.board import load_board
 
     bfile = five_lothringen_board(tmp_path)
     b = load_board(bfile)
@@ -160,7 +160,7 @@ def test_R9_4_lothringen_on_a_board_with_five_lothringen_sites(tmp_path: Path) -
 def five_lothringen_board(tmp_path: Path) -> Path:
     from importlib import resources
 
-    text = resources.files("kardinal").joinpath("data/standard.toml").read_text(encoding="utf-8")
+    text = resources.files("kardinal.rules").joinpath("data/standard.toml").read_text(encoding="utf-8")
     text += '\n[[sites]]\nid = "luettich"\ncountry = "lothringen"\nname = "Lüttich"\nlat = 50.63\nlon = 5.57\n'
     text = text.replace('name = "standard"', 'name = "five-lothringen"')
     p = tmp_path / "five_lothringen.toml"

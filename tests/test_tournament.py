@@ -8,9 +8,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from kardinal.cli import app
-from kardinal.record import load_record, replay
-from kardinal.tournament import (
+from kardinal.bots.tournament import (
     ELO_START,
     GameResult,
     deal_seed,
@@ -20,6 +18,8 @@ from kardinal.tournament import (
     summarize,
     wilson,
 )
+from kardinal.cli import app
+from kardinal.rules.record import load_record, replay
 
 
 def fake(game: int, players: int, scores: list[int], winners: list[int], pieces: list[int] | None = None) -> GameResult:

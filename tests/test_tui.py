@@ -18,12 +18,12 @@ import pexpect
 import pytest
 from conftest import BB, ES, FA, FR, LI, game
 
-from kardinal.log import describe_move
-from kardinal.moves import Draw, Exchange, Place, parse_move
-from kardinal.record import move_of, replay
-from kardinal.state import new_game
-from kardinal.tui.game import rebuild, reveal_index
-from kardinal.tui.seats import SeatError, SeatSpec, build_seats, parse_seats_option, seats_from_argv
+from kardinal.clients.terminal.game import rebuild, reveal_index
+from kardinal.clients.terminal.seats import SeatError, SeatSpec, build_seats, parse_seats_option, seats_from_argv
+from kardinal.clients.text import describe_move
+from kardinal.rules.moves import Draw, Exchange, Place, parse_move
+from kardinal.rules.record import move_of, replay
+from kardinal.rules.state import new_game
 
 ROOT = Path(__file__).resolve().parent.parent
 KARDINAL = Path(sys.executable).parent / "kardinal"

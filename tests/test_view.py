@@ -11,10 +11,10 @@ from typing import Any
 import pytest
 from conftest import BB, FA, game, hidden_twin, pl, put_cloisters, random_game
 
-from kardinal.moves import DECK, Draw, Exchange
-from kardinal.sample import determinize, unseen_cards
-from kardinal.state import State, new_game
-from kardinal.view import view
+from kardinal.bots.determinize import determinize, unseen_cards
+from kardinal.rules.moves import DECK, Draw, Exchange
+from kardinal.rules.state import State, new_game
+from kardinal.rules.view import view
 
 BIG_SEED = 8234567890123456789
 

@@ -37,7 +37,7 @@ def _free_port() -> int:
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     import uvicorn
 
-    from kardinal.web.app import create_app
+    from kardinal.clients.web.app import create_app
 
     app = create_app(data_dir=tmp_path_factory.mktemp("web"), bot_pause=0.0)
     port = _free_port()

@@ -19,9 +19,9 @@ from typing import Any
 import pytest
 from web_helpers import create, make_client, play_out, tokens
 
-from kardinal.record import action_of, move_of
-from kardinal.state import State, new_game
-from kardinal.view import view
+from kardinal.rules.record import action_of, move_of
+from kardinal.rules.state import State, new_game
+from kardinal.rules.view import view
 
 FORBIDDEN_KEYS = {"deck", "seed", "reshuffle", "initial_deck", "hands", "token", "token_hash", "pos"}
 

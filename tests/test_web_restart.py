@@ -8,7 +8,7 @@ from pathlib import Path
 
 from web_helpers import act, create, join_all, make_client, play_out, state, tokens, wait_for_person
 
-from kardinal.record import replay
+from kardinal.rules.record import replay
 
 
 def test_restart_continues_the_game(tmp_path: Path) -> None:

@@ -9,7 +9,7 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 
-from kardinal.web.app import create_app
+from kardinal.clients.web.app import create_app
 
 
 def make_client(data: Path, bot_pause: float = 0.0) -> TestClient:

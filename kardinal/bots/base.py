@@ -6,10 +6,11 @@ import random
 from abc import ABC, abstractmethod
 from typing import Any
 
-from ..board import Board, get_board
-from ..moves import Move
-from ..sample import determinize
-from ..state import State
+from kardinal.rules.board import Board, get_board
+from kardinal.rules.moves import Move
+from kardinal.rules.state import State
+
+from .determinize import determinize
 
 
 class Bot(ABC):

@@ -2,7 +2,7 @@
 
 Everything here reads only what a player may know: the public board (pieces, scores,
 supplies, the display, the discard pile) and the hand of the seat being evaluated. The
-bots call it on a determinized state (``kardinal.sample.determinize``) whose hidden
+bots call it on a determinized state (``kardinal.bots.determinize.determinize``) whose hidden
 cards are random; no function here looks at another seat's hand or at the draw pile.
 
 Two levels of detail:
@@ -24,11 +24,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from ..board import Board
-from ..chains import chain_score
-from ..moves import DECK, Draw, Move, Place
-from ..scoring import country_cloister_scores
-from ..state import DRAW, MAIN, State
+from kardinal.rules.board import Board
+from kardinal.rules.chains import chain_score
+from kardinal.rules.moves import DECK, Draw, Move, Place
+from kardinal.rules.scoring import country_cloister_scores
+from kardinal.rules.state import DRAW, MAIN, State
 
 __all__ = ["Evaluator", "Gains", "PARTIAL_ALLIANCE", "CHAIN_SEED"]
 

@@ -23,9 +23,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..board import Board
-from ..moves import Exchange, Move, Place
-from ..state import DRAW, State
+from kardinal.rules.board import Board
+from kardinal.rules.moves import Exchange, Move, Place
+from kardinal.rules.state import DRAW, State
+
 from .base import Bot
 from .evaluate import CARD_COST, PAIR_KEEP, Evaluator
 

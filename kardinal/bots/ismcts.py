@@ -3,7 +3,7 @@
 After Cowling, Powley & Whitehouse, "Information Set Monte Carlo Tree Search" (IEEE
 TCIAIG 4(2), 2012), SO-ISMCTS. The bot sees only its view. Each iteration:
 
-1. *Determinize*: ``kardinal.sample.determinize`` deals the cards the bot cannot
+1. *Determinize*: ``kardinal.bots.determinize.determinize`` deals the cards the bot cannot
    locate (other hands beyond the display cards they are known to hold, the draw pile)
    at random, consistently with its hand, the public discard pile, the removed kinds
    and the display cards each opponent took (``view["known"]``). The future chance
@@ -44,9 +44,10 @@ import math
 import time
 from typing import Any
 
-from ..board import Board
-from ..moves import DECK, Draw, Exchange, Move, Place
-from ..state import DRAW, State
+from kardinal.rules.board import Board
+from kardinal.rules.moves import DECK, Draw, Exchange, Move, Place
+from kardinal.rules.state import DRAW, State
+
 from .evaluate import PAIR_KEEP
 from .greedy import EvaluatingBot, score_moves
 

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..moves import Move
+from kardinal.rules.moves import Move
+
 from .base import Bot
 
 

@@ -10,3 +10,23 @@
 
 Nothing here is imported by the rules core; importing this package imports nothing heavy.
 """
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from importlib.util import find_spec
+from typing import Any
+
+
+def register_bots(register: Callable[[str, Any], None]) -> None:
+    """The ``kardinal.bots`` entry point: registers ``openspiel-ismcts`` where OpenSpiel is installed."""
+    if find_spec("pyspiel") is None:
+        return
+
+    def openspiel_ismcts(seed: int, board: Any) -> Any:
+        """OpenSpiel's ISMCTS on python_kardinal; 1.5 s per decision, as 'hard'."""
+        from .ismcts_bot import OpenSpielISMCTSBot
+
+        return OpenSpielISMCTSBot(seed, board)
+
+    register("openspiel-ismcts", openspiel_ismcts)

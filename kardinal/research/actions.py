@@ -29,8 +29,8 @@ from __future__ import annotations
 from functools import cache
 from itertools import combinations
 
-from ..board import Board
-from ..moves import DECK, Draw, Exchange, Move, Pass, Place
+from kardinal.rules.board import Board
+from kardinal.rules.moves import DECK, Draw, Exchange, Move, Pass, Place
 
 __all__ = ["ActionTable", "action_table"]
 

@@ -23,7 +23,7 @@ import time
 
 import numpy as np
 
-from ..bench import random_games
+from kardinal.tools.bench import random_games
 
 
 def core_rate(players: int, games: int, seed: int = 1) -> tuple[float, int]:

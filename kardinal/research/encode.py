@@ -35,8 +35,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..board import Board
-from ..state import DRAW, MAIN, OVER, State
+from kardinal.rules.board import Board
+from kardinal.rules.state import DRAW, MAIN, OVER, State
 
 __all__ = ["fields", "tensor_size", "write_tensor", "observation_text"]
 

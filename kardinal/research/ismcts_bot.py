@@ -23,9 +23,10 @@ from typing import Any
 import numpy as np
 from open_spiel.python.algorithms import ismcts, mcts
 
-from ..board import Board
-from ..bots.base import Bot
-from ..moves import Move
+from kardinal.bots.base import Bot
+from kardinal.rules.board import Board
+from kardinal.rules.moves import Move
+
 from .openspiel_game import KardinalGame, KardinalState, load, state_from_view
 
 __all__ = ["OpenSpielISMCTSBot"]

@@ -64,9 +64,10 @@ from typing import Any
 import numpy as np
 import pyspiel
 
-from ..board import Board, get_board, standard_board
-from ..moves import DECK, Draw, Exchange, Move, Place
-from ..state import OVER, State, new_game
+from kardinal.rules.board import Board, get_board, standard_board
+from kardinal.rules.moves import DECK, Draw, Exchange, Move, Place
+from kardinal.rules.state import OVER, State, new_game
+
 from .actions import ActionTable, action_table
 from .encode import fields, observation_text, tensor_size, write_tensor
 
@@ -594,11 +595,11 @@ def state_from_view(game: KardinalGame, view: dict[str, Any], rng: random.Random
     """An OpenSpiel state for a bot that sees only ``view`` (a decision node of the viewer).
 
     The public history of a view does not say which cards came from the pile, so the state
-    is built from a determinization of the view (kardinal.sample.determinize): hidden cards
+    is built from a determinization of the view (kardinal.bots.determinize.determinize): hidden cards
     drawn at random, with the current position exactly as the view shows it. Its OpenSpiel
     history is empty (it starts here); search from it is the same as from a resampled state.
     """
-    from ..sample import determinize
+    from kardinal.bots.determinize import determinize
 
     core = determinize(view, rng, game.board)
     core.given_reshuffle = None

@@ -35,8 +35,9 @@ from gymnasium.utils import EzPickle, seeding
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from ..board import standard_board
-from ..state import State, new_game
+from kardinal.rules.board import standard_board
+from kardinal.rules.state import State, new_game
+
 from .actions import action_table
 from .encode import observation_text, tensor_size, write_tensor
 

@@ -20,13 +20,14 @@ from rich.console import Console, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from ..board import Board
-from ..bots import Bot, make_bot
-from ..log import describe_final, describe_intermediate, standings
-from ..moves import DECK, Draw, Exchange, Move, MoveParseError, Pass, Place, parse_move
-from ..record import record_of
-from ..state import RuleError, State, new_game
-from ..view import view
+from kardinal.bots import Bot, make_bot
+from kardinal.clients.text import describe_final, describe_intermediate, standings
+from kardinal.rules.board import Board
+from kardinal.rules.moves import DECK, Draw, Exchange, Move, MoveParseError, Pass, Place, parse_move
+from kardinal.rules.record import record_of
+from kardinal.rules.state import RuleError, State, new_game
+from kardinal.rules.view import view
+
 from .screen import Look, board_panel, screen, turn_lines
 from .seats import Seat
 

@@ -7,7 +7,7 @@ versioned: ``schema_version`` holds the number of migrations applied, and
 
 The games table holds server-side secrets (the seed, the deck, the reshuffle, token
 hashes). Nothing here is ever sent to a client as such: the server builds every
-message from ``kardinal.view``.
+message from ``kardinal.rules.view``.
 """
 
 from __future__ import annotations

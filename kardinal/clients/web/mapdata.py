@@ -15,7 +15,7 @@ import math
 from functools import cache
 from typing import Any
 
-from ..board import Board, get_board
+from kardinal.rules.board import Board, get_board
 
 __all__ = ["board_json", "named_board_json", "layout"]
 

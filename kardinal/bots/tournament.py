@@ -34,11 +34,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .board import Board, get_board
-from .bots import BOTS, make_bot
-from .record import record_of
-from .state import DRAW, RuleError, new_game
-from .view import view
+from kardinal.rules.board import Board, get_board
+from kardinal.rules.record import record_of
+from kardinal.rules.state import DRAW, RuleError, new_game
+from kardinal.rules.view import view
+
+from . import BOTS, make_bot
 
 __all__ = ["GameResult", "EntryStats", "run_tournament", "play_game", "seating", "wilson", "elo_update", "summarize", "format_table"]
 

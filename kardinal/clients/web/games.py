@@ -21,12 +21,13 @@ from concurrent.futures import Executor, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..board import Board, get_board
-from ..bots import BOTS, make_bot
-from ..moves import Move
-from ..record import RecordError, action_of, move_of, record_of
-from ..state import RuleError, State, new_game
-from ..view import view
+from kardinal.bots import BOTS, make_bot
+from kardinal.rules.board import Board, get_board
+from kardinal.rules.moves import Move
+from kardinal.rules.record import RecordError, action_of, move_of, record_of
+from kardinal.rules.state import RuleError, State, new_game
+from kardinal.rules.view import view
+
 from .storage import DuplicateAction, GameRow, SeatRow, Storage
 
 __all__ = ["GameService", "Live", "Refused", "bot_move", "hash_token", "public_players"]

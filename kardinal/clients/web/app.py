@@ -11,7 +11,7 @@ API: ``GET /api/board``, ``GET /api/bots``, ``GET|POST /api/games``,
 WebSocket ``/ws/{id}``: the client sends ``{"type": "hello", "seats": {"2": token}}``
 (no seats: a spectator), then ``{"type": "action", "id", "seat", "token", "version",
 "action"}``; the server answers ``welcome``, ``state`` (after every change), ``ack``
-and ``error`` messages. Every state message is built from ``kardinal.view``.
+and ``error`` messages. Every state message is built from ``kardinal.rules.view``.
 """
 
 from __future__ import annotations
@@ -30,7 +30,8 @@ from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 
-from ..bots import BOTS
+from kardinal.bots import BOTS
+
 from .games import Conn, GameService, Live, Refused
 from .mapdata import named_board_json
 from .storage import Storage
@@ -38,7 +39,7 @@ from .storage import Storage
 __all__ = ["create_app", "DEFAULT_DATA"]
 
 DEFAULT_DATA = Path("data")
-STATIC = Path(str(resources.files("kardinal.web").joinpath("static")))
+STATIC = Path(str(resources.files("kardinal.clients.web").joinpath("static")))
 
 
 def _error(e: Refused) -> JSONResponse:

@@ -9,7 +9,7 @@ import statistics
 import time
 from collections.abc import Callable
 
-from .state import new_game
+from kardinal.rules.state import new_game
 
 
 def random_games(players: int, games: int, seed: int, clock: Callable[[], float] = time.perf_counter) -> tuple[float, int]:

@@ -9,11 +9,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from .board import Board
-from .moves import DECK, Draw, Exchange, Move, Place
-from .record import move_of, replay
-from .scoring import FinalScoring
-from .state import State
+from kardinal.rules.board import Board
+from kardinal.rules.moves import DECK, Draw, Exchange, Move, Place
+from kardinal.rules.record import move_of, replay
+from kardinal.rules.scoring import FinalScoring
+from kardinal.rules.state import State
 
 __all__ = ["describe_move", "describe_intermediate", "describe_final", "describe_game", "standings"]
 

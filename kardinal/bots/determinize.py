@@ -13,9 +13,9 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from .board import Board, get_board
-from .moves import parse_move
-from .state import State
+from kardinal.rules.board import Board, get_board
+from kardinal.rules.moves import parse_move
+from kardinal.rules.state import State
 
 __all__ = ["determinize", "unseen_cards"]
 

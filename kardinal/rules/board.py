@@ -348,7 +348,7 @@ def load_board(path: str | Path) -> Board:
 @cache
 def standard_board() -> Board:
     """The board shipped with the package (a reconstruction; see BOARD.md)."""
-    text = resources.files("kardinal").joinpath("data/standard.toml").read_text(encoding="utf-8")
+    text = resources.files("kardinal.rules").joinpath("data/standard.toml").read_text(encoding="utf-8")
     return parse_board(tomllib.loads(text), source="standard")
 
 

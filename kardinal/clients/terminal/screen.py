@@ -1,6 +1,6 @@
 """Drawing the game for the terminal, from a player's view only.
 
-Every function here takes ``kardinal.view.view(state, seat)`` (a dict), never the
+Every function here takes ``kardinal.rules.view.view(state, seat)`` (a dict), never the
 state: what is drawn is exactly what that seat may know (R13).
 """
 
@@ -13,9 +13,9 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from ..board import Board
-from ..log import describe_move
-from ..moves import DECK, Draw, parse_move
+from kardinal.clients.text import describe_move
+from kardinal.rules.board import Board
+from kardinal.rules.moves import DECK, Draw, parse_move
 
 __all__ = ["Look", "seat_tags", "board_panel", "status_panel", "screen", "turn_lines", "alliance_holders", "majority"]
 
@@ -296,7 +296,7 @@ def hand_line(look: Look, v: dict[str, Any]) -> Text:
 def turn_lines(look: Look, history: Sequence[Sequence[Any]]) -> list[Text]:
     """The public log, one line per turn: the decision in words, then the cards drawn.
 
-    >>> from kardinal.board import standard_board
+    >>> from kardinal.rules.board import standard_board
     >>> look = Look(standard_board(), ["Anna", "Ben", "Cleo"], [None, None, None])
     >>> hist = [[0, "play FR frankreich paris"], [0, "draw BB"], [0, "draw deck"], [1, "exchange FR for deck"]]
     >>> for t in turn_lines(look, hist): print(t)

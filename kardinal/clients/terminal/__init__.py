@@ -16,10 +16,11 @@ from pathlib import Path
 
 from rich.console import Console
 
-from ..board import Board
-from ..bots import BOTS
-from ..record import IllegalAction, RecordError, load_record, replay
-from ..state import new_game
+from kardinal.bots import BOTS
+from kardinal.rules.board import Board
+from kardinal.rules.record import IllegalAction, RecordError, load_record, replay
+from kardinal.rules.state import new_game
+
 from .game import Quit, Session
 from .seats import Seat, SeatError, SeatSpec, build_seats, parse_seats_option, seats_from_argv, seats_of_save
 
