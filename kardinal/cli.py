@@ -13,6 +13,7 @@ import typer
 from kardinal.rules.board import Board, BoardError, get_board
 from kardinal.rules.record import IllegalAction, RecordError, load_record, read_json, record_of, replay, score_position
 from kardinal.rules.state import State, new_game
+from kardinal.rules.variants import VARIANTS, VariantError, parse_variants
 
 app = typer.Typer(
     add_completion=False,
@@ -21,7 +22,21 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
 )
 
-BoardOpt = Annotated[str | None, typer.Option("--board", help="A board file (TOML) instead of the standard board.")]
+BoardOpt = Annotated[
+    str | None, typer.Option("--board", help="An installed board's id (standard, reconstruction-1) or a board file (TOML).")
+]
+VariantOpt = Annotated[
+    list[str] | None,
+    typer.Option("--variant", help=f"A rule variant (R14; repeat for several): {', '.join(VARIANTS)}. Default: the rules as written."),
+]
+
+
+def _variants(names: list[str] | None) -> tuple[str, ...]:
+    try:
+        return parse_variants(names or [])
+    except VariantError as e:
+        typer.echo(f"error: {e}", err=True)
+        raise typer.Exit(2) from None
 
 
 def _board(name: str | None) -> Board:
@@ -46,20 +61,22 @@ def selfplay(
     record: Annotated[Path | None, typer.Option(help="Write the record of the (first) game here.")] = None,
     show: Annotated[bool, typer.Option("--show", help="Print the (first) game move by move.")] = False,
     board: BoardOpt = None,
+    variant: VariantOpt = None,
 ) -> None:
     """Random players play complete games."""
     from kardinal.clients.text import describe_game
 
     b = _board(board)
+    rules = _variants(variant)
     if players not in b.removed_per_kind:
         typer.echo(f"error: the game is for {', '.join(map(str, b.player_counts))} players", err=True)
         raise typer.Exit(2)
     base = seed if seed is not None else random.SystemRandom().randrange(2**31)
     for g in range(games):
-        s = new_game(players, seed=base + g, board=b)
+        s = new_game(players, seed=base + g, board=b, variants=rules)
         rng = random.Random(base + g)
         while not s.is_over:
-            s.play(rng.choice(s.legal_moves()), validate=False)
+            s.play_trusted(rng.choice(s.legal_moves()))
         names = [f"Random {i + 1}" for i in range(players)]
         if g == 0:
             if record is not None:
@@ -133,11 +150,13 @@ def bench(
     games: Annotated[int, typer.Option(help="Games per player count.")] = 300,
     seed: Annotated[int, typer.Option()] = 1,
     profile: Annotated[bool, typer.Option("--profile", help="Print a cProfile of 4-player games.")] = False,
+    board: BoardOpt = None,
+    variant: VariantOpt = None,
 ) -> None:
     """Random games per second and decisions per second, single process."""
     from kardinal.tools.bench import run_bench
 
-    run_bench(games, seed, profile)
+    run_bench(games, seed, profile, board=_board(board) if board else None, variants=_variants(variant))
 
 
 @app.command()
@@ -150,14 +169,16 @@ def tournament(
     records: Annotated[Path | None, typer.Option(help="Write every game's record into this folder.")] = None,
     workers: Annotated[int | None, typer.Option(help="Processes (default: all cores).")] = None,
     board: BoardOpt = None,
+    variant: VariantOpt = None,
 ) -> None:
     """Bots play each other with rotating seats; win rates, scores, ratings, timings."""
     from kardinal.bots.tournament import as_data, format_table, run_tournament
 
     names = [x for x in bots.split(",") if x.strip()]
     _board(board)
+    rules = _variants(variant)
     try:
-        stats, results = run_tournament(names, games, players, seed, workers, board, records)
+        stats, results = run_tournament(names, games, players, seed, workers, board, records, variants=rules)
     except ValueError as e:
         typer.echo(f"error: {e}", err=True)
         raise typer.Exit(2) from None
@@ -177,13 +198,16 @@ def play(
     record: Annotated[Path | None, typer.Option(help="Save the game here after every decision (private: it holds the deck).")] = None,
     resume: Annotated[Path | None, typer.Option(help="Continue a game saved with --record.")] = None,
     board: BoardOpt = None,
+    variant: VariantOpt = None,
 ) -> None:
-    """Play at this terminal: you (or several people, hot-seat) against bots."""
+    """Play at this terminal: you (or several people, hot-seat) against bots. The rules: docs/rules.md."""
     from kardinal.clients.terminal import play as play_game
 
+    rules = _variants(variant)
     raise typer.Exit(
         play_game(
             _board(board),
+            variants=rules,
             players=players,
             persons=seat or [],
             bots=bot or [],

@@ -3,7 +3,7 @@
 Positions are built with ``new_game(deck=...)`` (the deck order decides the deal: seat 0
 gets the top three cards, seat 1 the next three, ..., then two go to the display) and
 then, where needed, by setting State fields directly through the helpers below, which
-keep the derived fields (cloisters, max_cl, adv_total, free_sites, owner, supply)
+keep the derived fields (cloisters, most_cloisters, advisors_total, free_sites, owner, supply)
 consistent.
 """
 
@@ -91,7 +91,7 @@ def put_cloisters(s: State, seat: int, sites: Sequence[str]) -> None:
         c = b.sites[i].country
         s.owner[i] = seat
         s.cloisters[c][seat] += 1
-        s.max_cl[c] = max(s.max_cl[c], s.cloisters[c][seat])
+        s.most_cloisters[c] = max(s.most_cloisters[c], s.cloisters[c][seat])
         s.free_sites[c] = tuple(x for x in s.free_sites[c] if x != sid)
         s.supply_cl[seat] -= 1
 
@@ -100,9 +100,9 @@ def put_advisors(s: State, seat: int, country: str, count: int = 1) -> None:
     """Place advisors directly (checked against R4.8 so the position stays legal)."""
     c = s.board.country_index[country]
     assert s.supply_adv[seat] >= count
-    assert s.adv_total[c] + count <= s.max_cl[c], "R4.8 would be broken"
+    assert s.advisors_total[c] + count <= s.most_cloisters[c], "R4.8 would be broken"
     s.advisors[c][seat] += count
-    s.adv_total[c] += count
+    s.advisors_total[c] += count
     s.supply_adv[seat] -= count
 
 
@@ -111,8 +111,8 @@ def burn(s: State, left: int) -> None:
     as if they had been drawn and played: every card stays accounted for."""
     assert s.deck_size >= left
     while s.deck_size > left:
-        s.discard[s.deck[s.pos]] += 1
-        s.pos += 1
+        s.discard[s.deck[s.top]] += 1
+        s.top += 1
 
 
 def pl(cards: str, country: str, pieces: str) -> Move:
@@ -129,7 +129,7 @@ def card_total(s: State) -> list[int]:
             tot[k] += h[k]
     for k in s.display:
         tot[k] += 1
-    for k in s.deck[s.pos :]:
+    for k in s.deck[s.top :]:
         tot[k] += 1
     for k in range(K):
         tot[k] += s.discard[k] + s.removed[k]
@@ -145,8 +145,8 @@ def check_consistent(s: State) -> None:
             if s.owner[i] >= 0:
                 counts[s.owner[i]] += 1
         assert counts == s.cloisters[c]
-        assert s.max_cl[c] == max(counts)
-        assert s.adv_total[c] == sum(s.advisors[c])
+        assert s.most_cloisters[c] == max(counts)
+        assert s.advisors_total[c] == sum(s.advisors[c])
         assert s.free_sites[c] == tuple(b.sites[i].id for i in country.sites if s.owner[i] < 0)
 
 
@@ -187,7 +187,7 @@ def hidden_twin(s: State, rng: random.Random) -> State:
     """The same public position with the hidden information changed: the draw pile
     re-ordered, and the hidden cards of seats 1.. swapped with pile cards."""
     t = s.copy()
-    rest = list(t.deck[t.pos :])
+    rest = list(t.deck[t.top :])
     for p in range(1, t.n):
         for k in range(len(t.hands[p])):
             hidden = t.hands[p][k] - t.known[p][k]
@@ -198,6 +198,6 @@ def hidden_twin(s: State, rng: random.Random) -> State:
                     t.hands[p][rest[j]] += 1
                     rest[j] = k
     rng.shuffle(rest)
-    t.deck = t.deck[: t.pos] + tuple(rest)
+    t.deck = t.deck[: t.top] + tuple(rest)
     t.seed = 42
     return t

@@ -187,9 +187,9 @@ def test_single_legal_move_is_answered_without_search() -> None:
     while s.phase != DRAW:
         s.play(GreedyBot(0).choose(view(s, s.current)))
     # move the draw pile and one display card to the discard pile: one legal draw is left
-    for k in s.deck[s.pos :]:
+    for k in s.deck[s.top :]:
         s.discard[k] += 1
-    s.pos = len(s.deck)
+    s.top = len(s.deck)
     for k in s.display[1:]:
         s.discard[k] += 1
     s.display = s.display[:1]

@@ -152,8 +152,8 @@ def test_R7_exchange_takes_the_last_card() -> None:
     s.play(Exchange(FR, DECK))
     # R7.1/R7.2: scored at once, cloisters only: Italien seat 1 has 2, seat 2 has 1
     assert s.exhaustions == 1
-    assert s.intermediate is not None
-    assert s.intermediate[s.board.country_index["italien"]] == [0, 3, 2, 0]
+    assert s.intermediate_scoring is not None
+    assert s.intermediate_scoring[s.board.country_index["italien"]] == [0, 3, 2, 0]
     assert s.scores == [0, 3, 2, 0]
     # R7.3: the discard pile (with the card just discarded) is the new pile; display stays
     discard[k(s, FR)] += 1
@@ -162,7 +162,7 @@ def test_R7_exchange_takes_the_last_card() -> None:
     assert s.discard == [0] * 5
     assert sorted(s.display) == display
     assert s.current == 1 and s.phase == MAIN  # R7.4: play goes on with the left neighbour
-    assert s.final is None and not s.final_round
+    assert s.final_scoring is None and not s.final_round
 
 
 def test_R7_4_last_card_drawn_mid_refill_then_the_turn_continues() -> None:
@@ -170,11 +170,11 @@ def test_R7_4_last_card_drawn_mid_refill_then_the_turn_continues() -> None:
     burn(s, 1)
     s.play(pl("FR,FR,LI", "italien", "verona+venedig"))  # 3 cards to the discard pile
     discard = Counter({x: c for x, c in enumerate(s.discard) if c})
-    assert s.intermediate is None
+    assert s.intermediate_scoring is None
     s.play(Draw(DECK))  # the last card
     # scored now, with this turn's cloisters: Italien seat 0 has 2, seat 1 has 1
-    assert s.intermediate is not None
-    assert s.intermediate[s.board.country_index["italien"]] == [3, 2, 0, 0]
+    assert s.intermediate_scoring is not None
+    assert s.intermediate_scoring[s.board.country_index["italien"]] == [3, 2, 0, 0]
     assert s.reshuffle is not None and Counter(s.reshuffle) == discard  # includes FR, FR, LI
     # the interrupted turn goes on: seat 0 still draws, now from the new pile
     assert s.current == 0 and s.phase == DRAW and s.hand_size(0) == 1
@@ -190,12 +190,12 @@ def test_R7_4_last_card_drawn_mid_refill_then_the_turn_continues() -> None:
 def test_R7_1_last_card_turned_up_into_the_display() -> None:
     s = base()
     burn(s, 1)
-    last = s.deck[s.pos]
+    last = s.deck[s.top]
     s.play(pl("LI", "italien", "verona"))
     discard = Counter({x: c for x, c in enumerate(s.discard) if c})
     s.play(Draw(FA))  # hand full: the display refill takes the last card of the pile
-    assert s.exhaustions == 1 and s.intermediate is not None
-    assert s.intermediate[s.board.country_index["italien"]] == [2, 2, 0, 0]  # 1 and 1: both first
+    assert s.exhaustions == 1 and s.intermediate_scoring is not None
+    assert s.intermediate_scoring[s.board.country_index["italien"]] == [2, 2, 0, 0]  # 1 and 1: both first
     assert s.scores == [2, 2, 0, 0]
     # R7.3: the display (BB and the last card) is not shuffled in
     assert s.reshuffle is not None and Counter(s.reshuffle) == discard
@@ -207,7 +207,7 @@ def test_R7_1_last_card_turned_up_into_the_display() -> None:
 def test_R7_4_display_refilled_from_the_new_pile_after_the_last_card() -> None:
     s = base()
     burn(s, 1)
-    last = s.deck[s.pos]
+    last = s.deck[s.top]
     s.play(pl("FR,FR", "italien", "verona"))  # joker; hand: LI
     s.play(Draw(FA))
     s.play(Draw(BB))  # hand full; display empty: refill takes the last card, then one more
@@ -215,7 +215,7 @@ def test_R7_4_display_refilled_from_the_new_pile_after_the_last_card() -> None:
     assert k(s, FR) in s.reshuffle  # the cards played this turn are in the new pile
     assert sorted(s.display) == sorted([last, s.reshuffle[0]])
     assert s.deck_size == len(s.reshuffle) - 1
-    assert s.intermediate is not None and s.intermediate[s.board.country_index["italien"]] == [2, 2, 0, 0]
+    assert s.intermediate_scoring is not None and s.intermediate_scoring[s.board.country_index["italien"]] == [2, 2, 0, 0]
     assert s.current == 1
 
 
@@ -240,7 +240,7 @@ def test_R7_intermediate_scoring_uses_every_country() -> None:
     burn(s, 1)
     expected = cloister_scoring(s.cloisters)
     s.play(Exchange(FR, DECK))
-    assert s.intermediate == expected
+    assert s.intermediate_scoring == expected
     assert s.scores == [sum(r[p] for r in expected) for p in range(4)]
     assert s.breakdown()["intermediate_cloisters"] == s.scores
 
@@ -253,7 +253,7 @@ def second_pile(left: int) -> State:
     s = base()
     burn(s, left)
     s.exhaustions = 1
-    s.intermediate = [[0] * 4 for _ in s.board.countries]
+    s.intermediate_scoring = [[0] * 4 for _ in s.board.countries]
     return s
 
 
@@ -273,7 +273,7 @@ def test_R8_1_round_completed_after_the_last_card() -> None:
     s.play(Exchange(LI, FA))
     assert s.is_over and s.phase == OVER
     assert s.turns == [1, 1, 1, 1]
-    assert s.final is not None and s.winners is not None
+    assert s.final_scoring is not None and s.winners is not None
     assert s.legal_moves() == []
 
 
@@ -335,8 +335,8 @@ def test_R8_3_game_ends_when_nobody_can_place() -> None:
     assert s.is_over and s.turns == [1, 0, 0, 0]  # at once, not at the end of a round
     # R8.4: final scoring added: Italien 1 cloister of seat 1 -> 1; seat 0's advisor majority
     # in Italien scores in no alliance (Aragon, Burgund, Bayern have no advisor)
-    assert s.final is not None
-    assert s.final.total == [0, 1, 0, 0]
+    assert s.final_scoring is not None
+    assert s.final_scoring.total == [0, 1, 0, 0]
     assert s.scores == [5, 5, 3, 5]
     # R12.1: 5-5-5 tie among seats 0, 1, 3; pieces left 0, 2, 2: seats 1 and 3 share the win
     assert s.winners == [1, 3]
@@ -518,7 +518,7 @@ class RefGame:
     def assert_same(self, s: State) -> None:
         assert s.hands == self.hands
         assert sorted(s.display) == sorted(self.display)
-        assert list(s.deck[s.pos :]) == self.pile
+        assert list(s.deck[s.top :]) == self.pile
         assert s.discard == self.discard
         assert s.owner == self.owner and s.advisors == self.adv
         assert s.supply_cl == self.sup_cl and s.supply_adv == self.sup_adv

@@ -218,9 +218,9 @@ def test_count_only_pass() -> None:
     """R3.1: nothing to place with, nothing to take: exactly one decision, pass."""
     s = pos_italien()
     s.supply_cl[0] = s.supply_adv[0] = 0
-    for x in s.deck[s.pos :]:
+    for x in s.deck[s.top :]:
         s.discard[x] += 1
-    s.pos = len(s.deck)
+    s.top = len(s.deck)
     s.display = []
     s.exhaustions, s.final_round = 2, True
     assert s.legal_moves() == [Pass()]
@@ -259,7 +259,7 @@ def test_legal_moves_no_duplicates_and_all_pass_check_in_random_games(players: i
             assert moves and len(moves) == len(set(moves))
             for m in moves:
                 s.check(m)
-            s.play(rng.choice(moves), validate=False)
+            s.play_trusted(rng.choice(moves))
     assert FR and LI
 
 
@@ -404,7 +404,7 @@ def crafted_positions(draw: st.DrawFn) -> State:
     for c in B.countries:
         for _ in range(draw(st.integers(0, 3))):
             p = draw(st.integers(0, n - 1))
-            if s.supply_adv[p] and s.adv_total[c.index] < s.max_cl[c.index]:
+            if s.supply_adv[p] and s.advisors_total[c.index] < s.most_cloisters[c.index]:
                 put_advisors(s, p, c.id)
     cur = s.current
     s.supply_cl[cur] = min(s.supply_cl[cur], draw(st.sampled_from([0, 1, 2, 20])))

@@ -137,7 +137,7 @@ def test_a_draw_from_the_pile_is_a_chance_node_seen_only_by_the_drawer() -> None
             break
     me = s.current_player()
     before = s.core.deck_size
-    unseen = [c for c in s.core.deck[s.core.pos :]]
+    unseen = [c for c in s.core.deck[s.core.top :]]
     s.apply_action(game.table.encode(Draw(DECK)))
     assert s.is_chance_node()
     outcomes = dict(s.chance_outcomes())

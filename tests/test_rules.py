@@ -64,7 +64,7 @@ def test_R2_2_deal_takes_the_top_of_the_deck_in_seat_order() -> None:
     assert sorted(s.hand_ids(1)) == sorted([BB, BB, ES])
     assert s.hand_ids(2) == [FA] * 3
     assert sorted(s.board.cards[k].id for k in s.display) == sorted([ES, LI])
-    assert s.deck[s.pos] == s.board.kind_index[BB]
+    assert s.deck[s.top] == s.board.kind_index[BB]
 
 
 def test_R2_1_wrong_player_count_and_wrong_deck_refused() -> None:
@@ -331,7 +331,7 @@ def test_R4_9_cloister_first_raises_the_limit_for_the_advisor() -> None:
     ok(t, m)
     t.play(m)
     c = t.board.country_index["italien"]
-    assert t.max_cl[c] == 3 and t.adv_total[c] == 3
+    assert t.most_cloisters[c] == 3 and t.advisors_total[c] == 3
     # written the other way round it is the same move (R4.9)
     assert parse_move("play LI,LI italien advisor+verona") == m
 
@@ -396,9 +396,9 @@ def test_R3_1_pass_when_nothing_else_is_possible() -> None:
     """Final round, draw pile and display empty, seat 0 cannot place: the only decision is pass."""
     s = base()
     s.supply_cl[0] = s.supply_adv[0] = 0
-    for k in s.deck[s.pos :]:
+    for k in s.deck[s.top :]:
         s.discard[k] += 1
-    s.pos = len(s.deck)
+    s.top = len(s.deck)
     for k in s.display:
         s.discard[k] += 1
     s.display = []
@@ -414,9 +414,9 @@ def test_R3_1_pass_with_an_empty_hand() -> None:
     for k in range(5):
         s.discard[k] += s.hands[0][k]
     s.hands[0] = [0] * 5
-    for k in s.deck[s.pos :]:
+    for k in s.deck[s.top :]:
         s.discard[k] += 1
-    s.pos = len(s.deck)
+    s.top = len(s.deck)
     s.exhaustions, s.final_round = 2, True
     assert s.legal_moves() == [Pass()]
 

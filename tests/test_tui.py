@@ -18,11 +18,11 @@ import pexpect
 import pytest
 from conftest import BB, ES, FA, FR, LI, game
 
-from kardinal.clients.terminal.game import rebuild, reveal_index
+from kardinal.clients.terminal.game import reveal_index
 from kardinal.clients.terminal.seats import SeatError, SeatSpec, build_seats, parse_seats_option, seats_from_argv
 from kardinal.clients.text import describe_move
 from kardinal.rules.moves import Draw, Exchange, Place, parse_move
-from kardinal.rules.record import move_of, replay
+from kardinal.rules.record import move_of, replay, rewind
 from kardinal.rules.state import new_game
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -325,6 +325,6 @@ def test_undo_barrier_is_the_last_card_revealed_from_the_pile():
     before = s.copy()
     s.play(parse_move("draw ES"))  # the hand is full: the display is refilled from the pile
     assert reveal_index(s) == 2
-    assert rebuild(s, 2).key() == before.key()
+    assert rewind(s, 2).key() == before.key()
     s.play(parse_move("exchange FA for deck"))  # seat 1 takes a blind card
     assert reveal_index(s) == 3

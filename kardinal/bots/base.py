@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
-from typing import Any
 
 from kardinal.rules.board import Board, get_board
 from kardinal.rules.moves import Move
 from kardinal.rules.state import State
+from kardinal.rules.view import ViewData
 
 from .determinize import determinize
 
@@ -27,18 +27,18 @@ class Bot(ABC):
         self.rng = random.Random(seed)
         self.board = board
 
-    def _board(self, view: dict[str, Any]) -> Board:
+    def _board(self, view: ViewData) -> Board:
         if self.board is None:
             self.board = get_board(view["board"])
         return self.board
 
-    def sample(self, view: dict[str, Any]) -> State:
+    def sample(self, view: ViewData) -> State:
         """A state consistent with the view (hidden cards drawn at random)."""
         return determinize(view, self.rng, self._board(view))
 
-    def legal_moves(self, view: dict[str, Any]) -> list[Move]:
+    def legal_moves(self, view: ViewData) -> list[Move]:
         """The legal moves of the seat to act; they depend only on what it knows."""
         return self.sample(view).legal_moves()
 
     @abstractmethod
-    def choose(self, view: dict[str, Any]) -> Move: ...
+    def choose(self, view: ViewData) -> Move: ...

@@ -28,7 +28,7 @@ from kardinal.rules.board import Board
 from kardinal.rules.chains import chain_score
 from kardinal.rules.moves import DECK, Draw, Move, Place
 from kardinal.rules.scoring import country_cloister_scores
-from kardinal.rules.state import DRAW, MAIN, State
+from kardinal.rules.state import DRAW, State
 
 __all__ = ["Evaluator", "Gains", "PARTIAL_ALLIANCE", "CHAIN_SEED"]
 
@@ -187,11 +187,11 @@ class Evaluator:
                 r[p] += 1
                 one = country_cloister_scores(r)
                 cl1[c] = mult * _rel([a - b for a, b in zip(one, base)], p)
-                if free >= 2 and s.max_cl[c]:
+                if free >= 2 and s.most_cloisters[c]:
                     r[p] += 1
                     two = country_cloister_scores(r)
                     cl2[c] = mult * _rel([a - b for a, b in zip(two, base)], p)
-            mc = s.max_cl[c]
+            mc = s.most_cloisters[c]
             if not s.supply_adv[p] or tots[c] >= max(mc, row[p] + 1 if free else 0) or not (mc or free):
                 continue
             arow = advisors[c]
@@ -281,12 +281,8 @@ class Evaluator:
 
     def hand_value(self, s: State, p: int, hand: Sequence[int], g: Gains) -> float:
         """The best placement worth (from the tables) that this hand would allow now."""
-        t = s.copy(history=False)
-        t.hands[p] = list(hand)
-        t.current = p
-        t.phase = MAIN
         best = 0.0
-        for m in t.legal_moves():
+        for m in s.with_hand(p, hand).legal_moves():
             if isinstance(m, Place):
                 v = self.fast_place_score(m, g) + CARD_COST * len(m.cards)
                 if v > best:

@@ -21,11 +21,10 @@ Deterministic given the seed.
 
 from __future__ import annotations
 
-from typing import Any
-
 from kardinal.rules.board import Board
 from kardinal.rules.moves import Exchange, Move, Place
 from kardinal.rules.state import DRAW, State
+from kardinal.rules.view import ViewData
 
 from .base import Bot
 from .evaluate import CARD_COST, PAIR_KEEP, Evaluator
@@ -38,12 +37,12 @@ class EvaluatingBot(Bot):
 
     _ev: Evaluator | None = None
 
-    def evaluator(self, view: dict[str, Any]) -> Evaluator:
+    def evaluator(self, view: ViewData) -> Evaluator:
         if self._ev is None:
             self._ev = Evaluator(self._board(view))
         return self._ev
 
-    def start(self, view: dict[str, Any]) -> tuple[State, list[Move], Move | None]:
+    def start(self, view: ViewData) -> tuple[State, list[Move], Move | None]:
         """A sampled state, the legal moves, and the answer when no search is needed."""
         s = self.sample(view)
         moves = s.legal_moves()
@@ -63,7 +62,7 @@ class GreedyBot(EvaluatingBot):
         super().__init__(seed, board)
         self.noise = noise
 
-    def choose(self, view: dict[str, Any]) -> Move:
+    def choose(self, view: ViewData) -> Move:
         s, moves, answer = self.start(view)
         if answer is not None:
             return answer
@@ -89,7 +88,7 @@ def score_moves(ev: Evaluator, s: State, p: int, moves: list[Move]) -> list[tupl
     for m in moves:
         if isinstance(m, Place):
             t = s.copy(history=False)
-            t.play(m, validate=False)
+            t.play_trusted(m)
             v = ev.relative(ev.estimate(t), p) - base
             v -= CARD_COST * len(m.cards)
             left = list(hand)

@@ -42,11 +42,12 @@ from __future__ import annotations
 
 import math
 import time
-from typing import Any
 
 from kardinal.rules.board import Board
 from kardinal.rules.moves import DECK, Draw, Exchange, Move, Place
+from kardinal.rules.scoring import win_shares
 from kardinal.rules.state import DRAW, State
+from kardinal.rules.view import ViewData
 
 from .evaluate import PAIR_KEEP
 from .greedy import EvaluatingBot, score_moves
@@ -102,7 +103,7 @@ class ISMCTSBot(EvaluatingBot):
 
     # -- the decision ----------------------------------------------------------------------
 
-    def choose(self, view: dict[str, Any]) -> Move:
+    def choose(self, view: ViewData) -> Move:
         t0 = time.perf_counter()
         deadline = t0 + self.time_limit if self.time_limit is not None else math.inf
         self.last_iterations = 0
@@ -176,7 +177,7 @@ class ISMCTSBot(EvaluatingBot):
                 child.avail = 1
                 chosen = untried
             assert child is not None and chosen is not None
-            d.play(chosen, validate=False)
+            d.play_trusted(chosen)
             path.append(child)
             node = child
             self._draws(d)
@@ -195,13 +196,13 @@ class ISMCTSBot(EvaluatingBot):
         kinds = d.board.cards
         while d.phase == DRAW:
             hand = d.hands[d.current]
-            src = DECK if d.pos < len(d.deck) else None
+            src = DECK if d.top < len(d.deck) else None
             for k in d.display:
                 if hand[k] >= 1 or src is None:
                     src = kinds[k].id
                     break
             assert src is not None
-            d.play(Draw(src), validate=False)
+            d.play_trusted(Draw(src))
 
     def _scored(self, d: State) -> list[tuple[float, Move]]:
         moves = d.legal_moves()
@@ -247,7 +248,7 @@ class ISMCTSBot(EvaluatingBot):
                 for v, mm in scored:
                     if v > bv:
                         bv, m = v, mm
-            d.play(m, validate=False)
+            d.play_trusted(m)
             self._draws(d)
             steps += 1
         return self._rewards(d)
@@ -262,7 +263,6 @@ class ISMCTSBot(EvaluatingBot):
             other = max(est[q] for q in range(n) if q != p)
             r = 1.0 / (1.0 + math.exp(-(est[p] - other) / self.scale))
             if d.is_over:
-                w = d.winners or []
-                r = 0.5 * r + 0.5 * (1.0 / len(w) if p in w else 0.0)
+                r = 0.5 * r + 0.5 * win_shares(d.winners or [], n)[p]
             out.append(r)
         return out

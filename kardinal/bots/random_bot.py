@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from kardinal.rules.moves import Move
+from kardinal.rules.view import ViewData
 
 from .base import Bot
 
@@ -12,5 +11,5 @@ from .base import Bot
 class RandomBot(Bot):
     name = "random"
 
-    def choose(self, view: dict[str, Any]) -> Move:
+    def choose(self, view: ViewData) -> Move:
         return self.rng.choice(self.legal_moves(view))

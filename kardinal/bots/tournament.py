@@ -36,7 +36,9 @@ from typing import Any
 
 from kardinal.rules.board import Board, get_board
 from kardinal.rules.record import record_of
+from kardinal.rules.scoring import win_shares
 from kardinal.rules.state import DRAW, RuleError, new_game
+from kardinal.rules.variants import parse_variants
 from kardinal.rules.view import view
 
 from . import BOTS, make_bot
@@ -112,13 +114,14 @@ def play_game(
     seed: int,
     board: Board | None = None,
     keep_record: bool = False,
+    variants: Sequence[str] = (),
 ) -> GameResult:
     """Play game number ``game`` of a tournament (seating and seeds from the number)."""
     b = board or get_board(None)
     entry_of_seat = seating(game, players)
     ds = deal_seed(seed, game, players)
     bots = [make_bot(bot_names[e], bot_seed(seed, game, e), b) for e in entry_of_seat]
-    s = new_game(players, seed=ds, board=b, history=True)
+    s = new_game(players, seed=ds, board=b, history=True, variants=variants)
     times = [[0.0, 0.0, 0.0] for _ in range(players)]
     main_times = [[0.0, 0.0, 0.0] for _ in range(players)]
     while not s.is_over:
@@ -151,9 +154,9 @@ def play_game(
     )
 
 
-def _play(args: tuple[Sequence[str], int, int, int, str | None, bool]) -> GameResult:
-    names, players, game, seed, board_name, keep = args
-    return play_game(names, players, game, seed, get_board(board_name), keep)
+def _play(args: tuple[Sequence[str], int, int, int, str | None, bool, tuple[str, ...]]) -> GameResult:
+    names, players, game, seed, board_name, keep, variants = args
+    return play_game(names, players, game, seed, get_board(board_name), keep, variants)
 
 
 def wilson(successes: float, n: int, z: float = 1.959964) -> tuple[float, float]:
@@ -208,8 +211,7 @@ def summarize(bot_names: Sequence[str], results: Sequence[GameResult]) -> list[E
             st = stats[e]
             st.games += 1
             st.seats[seat] += 1
-            if seat in r.winners:
-                st.wins += 1.0 / len(r.winners)
+            st.wins += win_shares(r.winners, n)[seat]
             scores[e].append(r.scores[seat])
             margins[e].append(r.scores[seat] - top)
         for e in range(n):
@@ -243,8 +245,10 @@ def run_tournament(
     board_name: str | None = None,
     records: Path | None = None,
     progress: Callable[[int, int], None] | None = None,
+    variants: Sequence[str] = (),
 ) -> tuple[list[EntryStats], list[GameResult]]:
     """Play the tournament; ``games`` is rounded up to whole rotation blocks."""
+    rules = parse_variants(variants)
     names = [x.strip().lower() for x in bot_names]
     for x in names:
         if x not in BOTS:
@@ -257,7 +261,7 @@ def run_tournament(
     if games < 1:
         raise ValueError("--games must be at least 1")
     total = -(-games // players) * players
-    jobs = [(tuple(names), players, g, seed, board_name, records is not None) for g in range(total)]
+    jobs = [(tuple(names), players, g, seed, board_name, records is not None, rules) for g in range(total)]
     nworkers = max(1, min(workers or os.cpu_count() or 1, total))
     results: list[GameResult] = []
     if records is not None:

@@ -10,12 +10,13 @@ from collections.abc import Sequence
 from typing import Any
 
 from kardinal.rules.board import Board
+from kardinal.rules.events import Event, IntermediateScoring, LastRound
 from kardinal.rules.moves import DECK, Draw, Exchange, Move, Place
-from kardinal.rules.record import move_of, replay
+from kardinal.rules.record import start_of, steps
 from kardinal.rules.scoring import FinalScoring
 from kardinal.rules.state import State
 
-__all__ = ["describe_move", "describe_intermediate", "describe_final", "describe_game", "standings"]
+__all__ = ["describe_move", "describe_events", "describe_intermediate", "describe_final", "describe_game", "standings"]
 
 
 def _kind(board: Board, kid: str) -> str:
@@ -92,28 +93,36 @@ def standings(state: State, names: Sequence[str]) -> str:
     return "\n".join(lines)
 
 
-def describe_game(record: dict[str, Any], board: Board) -> str:
+def describe_events(board: Board, events: Sequence[Event], names: Sequence[str]) -> list[str]:
+    """The public moments among what a decision caused, in words (a drawn card is not named)."""
+    lines: list[str] = []
+    for ev in events:
+        if isinstance(ev, IntermediateScoring):
+            lines.append("The draw pile is used up: intermediate scoring; the discard pile is shuffled into a new draw pile.")
+            lines.append(describe_intermediate(board, ev.by_country, names))
+        elif isinstance(ev, LastRound):
+            lines.append("The draw pile is used up a second time: the round is completed (R8.1).")
+    return lines
+
+
+def describe_game(record: dict[str, Any], board: Board | None = None) -> str:
     """A finished or running record as a readable log with its scorings."""
     names = list(record["players"])
-    state = replay(record, board, stop=0)
+    state = start_of(record, board)
+    b = state.board
     lines = [f"{len(names)} players: " + ", ".join(f"{i}. {x}" for i, x in enumerate(names)) + f"  (start player {names[0]})"]
-    if board.reconstruction:
-        lines.append("Board: " + board.about)
+    if b.reconstruction:
+        lines.append("Board: " + b.about)
+    if state.variants:
+        lines.append("Rule variants: " + ", ".join(state.variants))
     turn_no = 0
-    for i, a in enumerate(record["actions"]):
-        seat, move = move_of(a, f"actions[{i}]")
-        if not isinstance(move, Draw):
+    for step in steps(state, record["actions"]):
+        if not isinstance(step.move, Draw):
             turn_no += 1
-        before = state.exhaustions
-        state.play(move)
-        lines.append(f"{turn_no:>3}. {describe_move(board, names[seat], move)}")
-        if before == 0 and state.exhaustions >= 1 and state.intermediate is not None:
-            lines.append("    The draw pile is used up: intermediate scoring; the discard pile is shuffled into a new draw pile.")
-            lines.append(_indent(describe_intermediate(board, state.intermediate, names)))
-        if before < 2 <= state.exhaustions:
-            lines.append("    The draw pile is used up a second time: the round is completed (R8.1).")
-    if state.final is not None:
-        lines.append(_indent(describe_final(board, state.final, names)))
+        lines.append(f"{turn_no:>3}. {describe_move(b, names[step.seat], step.move)}")
+        lines += [_indent(x) for x in describe_events(b, step.events, names)]
+    if state.final_scoring is not None:
+        lines.append(_indent(describe_final(b, state.final_scoring, names)))
         lines.append(standings(state, names))
     else:
         lines.append(f"(game not finished; scores so far {state.scores})")

@@ -109,8 +109,8 @@ def write_tensor(out: np.ndarray, s: State, seat: int | None, dealing: bool = Fa
     for row in s.advisors:
         out[i : i + n] = row
         i += n
-    C = len(s.max_cl)
-    out[i : i + C] = s.max_cl
+    C = len(s.most_cloisters)
+    out[i : i + C] = s.most_cloisters
     i += C
     for p in range(n):
         out[i] = s.supply_cl[p]

@@ -26,6 +26,7 @@ from open_spiel.python.algorithms import ismcts, mcts
 from kardinal.bots.base import Bot
 from kardinal.rules.board import Board
 from kardinal.rules.moves import Move
+from kardinal.rules.view import ViewData
 
 from .openspiel_game import KardinalGame, KardinalState, load, state_from_view
 
@@ -89,7 +90,7 @@ class OpenSpielISMCTSBot(Bot):
             g = self._games[players] = load(players, self.returns)
         return g
 
-    def choose(self, view: dict[str, Any]) -> Move:
+    def choose(self, view: ViewData) -> Move:
         game = self._game(view["players"])
         rng = random.Random(self.rng.getrandbits(63))
         root = state_from_view(game, view, rng)

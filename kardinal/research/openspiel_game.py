@@ -59,6 +59,7 @@ from __future__ import annotations
 import base64
 import pickle
 import random
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -66,7 +67,10 @@ import pyspiel
 
 from kardinal.rules.board import Board, get_board, standard_board
 from kardinal.rules.moves import DECK, Draw, Exchange, Move, Place
-from kardinal.rules.state import OVER, State, new_game
+from kardinal.rules.scoring import win_shares
+from kardinal.rules.state import OVER, State
+from kardinal.rules.variants import VariantError, parse_variants
+from kardinal.rules.view import ViewData
 
 from .actions import ActionTable, action_table
 from .encode import fields, observation_text, tensor_size, write_tensor
@@ -92,7 +96,7 @@ _GAME_TYPE = pyspiel.GameType(
     provides_information_state_tensor=True,
     provides_observation_string=True,
     provides_observation_tensor=True,
-    parameter_specification={"players": 4, "returns": "scores"},
+    parameter_specification={"players": 4, "returns": "scores", "variants": "", "board": "standard"},
 )
 
 # One history entry per applied action: (actor, action, seen_by, pile, receiver).
@@ -108,14 +112,6 @@ def _counts(cards: Any, K: int) -> list[int]:
     for k in cards:
         row[k] += 1
     return row
-
-
-def _put_on_top(s: State, at: int, kind: int) -> None:
-    """Make ``kind`` the card at deck position ``at`` (swapping it from further down)."""
-    deck = list(s.deck)
-    j = deck.index(kind, at)
-    deck[at], deck[j] = deck[j], deck[at]
-    s.deck = tuple(deck)
 
 
 class _Data:
@@ -167,13 +163,19 @@ class _Data:
 
 
 class KardinalGame(pyspiel.Game):
-    """The game object; ``players`` 3-5, ``returns`` "scores" or "win"."""
+    """The game object; ``players`` 3-5, ``returns`` "scores" or "win", ``variants`` rule
+    variants (R14) separated by commas ("" for the rules as written), ``board`` an
+    installed board's id."""
 
     def __init__(self, params: dict[str, Any] | None = None) -> None:
         params = dict(params or {})
         n = int(params.get("players", 4))
         mode = str(params.get("returns", "scores"))
-        board = standard_board()
+        try:
+            self.variants = parse_variants([x for x in str(params.get("variants", "")).split(",") if x])
+        except VariantError as e:
+            raise ValueError(str(e)) from None
+        board = get_board(str(params.get("board", "standard")))
         if n not in board.removed_per_kind:
             raise ValueError(f"python_kardinal is for 3 to 5 players, not {n}")
         if mode not in RETURNS:
@@ -202,13 +204,20 @@ class KardinalGame(pyspiel.Game):
             utility_sum=None if mode == "scores" else 1.0,
             max_game_length=self.max_decisions,
         )
-        super().__init__(_GAME_TYPE, info, {"players": n, "returns": mode})
-        t = new_game(n, deck=[k.id for k, c in zip(board.cards, self.composition) for _ in range(c)], history=False)
-        t.hands = [[0] * self.K for _ in range(n)]
-        t.display = []
-        t.pos = 0
-        t.seed = 0  # decides the reshuffle only in trial copies; real reshuffles are chance nodes
-        self._template = t
+        super().__init__(_GAME_TYPE, info, {"players": n, "returns": mode, "variants": ",".join(self.variants), "board": board.id})
+        # before the deal: every card in the pile, in kind order (chance nodes fix the real order);
+        # the seed decides the reshuffle only in trial copies, real reshuffles are chance nodes
+        self._template = State(
+            board,
+            n,
+            hands=[[0] * self.K for _ in range(n)],
+            display=[],
+            deck=[k for k, c in enumerate(self.composition) for _ in range(c)],
+            removed=[board.removed_per_kind[n]] * self.K,
+            seed=0,
+            history=False,
+            variants=self.variants,
+        )
 
     def new_initial_state(self) -> KardinalState:
         return KardinalState(self)
@@ -275,10 +284,10 @@ class KardinalState(pyspiel.State):
         s = d.core
         K = len(s.discard)
         if self.dealing():
-            return _counts(s.deck[s.pos :], K)
+            return _counts(s.deck[s.top :], K)
         from_new, _ = d.slots[d.fixed]
         if not from_new:
-            return _counts(s.deck[s.pos + d.fixed :], K)
+            return _counts(s.deck[s.top + d.fixed :], K)
         assert d.new_pile is not None
         left = _counts(d.new_pile, K)
         for k in d.chosen2:
@@ -302,16 +311,13 @@ class KardinalState(pyspiel.State):
             row = self._pile_counts()
             if not (0 <= action < len(row) and row[action]):
                 raise ValueError(f"chance outcome {action} is not possible here")
-            _put_on_top(s, s.pos, action)
-            s.pos += 1
             i = d.dealt
             if i < 3 * s.n:
                 seat = i // 3
-                s.hands[seat][action] += 1
+                s.deal(action, seat)
                 d.hist.append((CHANCE, action, seat, 1, seat))
             else:
-                s.display.append(action)
-                s.display.sort()
+                s.deal(action, None)
                 d.hist.append((CHANCE, action, -1, 1, -1))
             d.dealt += 1
             return
@@ -324,7 +330,7 @@ class KardinalState(pyspiel.State):
                 d.chosen2.append(action)
                 pile = 2
             else:
-                _put_on_top(s, s.pos + d.fixed, action)
+                s.fix_next_card(d.fixed, action)
                 pile = 1 if s.exhaustions == 0 else 2
             d.hist.append((CHANCE, action, receiver, pile, receiver))
             d.fixed += 1
@@ -336,10 +342,10 @@ class KardinalState(pyspiel.State):
         trial.play(move)  # RuleError (and nothing changed) if illegal
         d.hist.append((s.current, action, -1, 0, -1))
         if trial.exhaustions == s.exhaustions:
-            old, new = trial.pos - s.pos, 0
+            old, new = trial.top - s.top, 0
         else:
-            old = len(s.deck) - s.pos
-            new = trial.pos if s.exhaustions == 0 else 0
+            old = len(s.deck) - s.top
+            new = trial.top if s.exhaustions == 0 else 0
             if s.exhaustions == 0:
                 assert trial.reshuffle is not None
                 d.new_pile = tuple(sorted(trial.reshuffle))
@@ -363,10 +369,10 @@ class KardinalState(pyspiel.State):
             rest = _counts(d.new_pile, len(s.discard))
             for k in d.chosen2:
                 rest[k] -= 1
-            s.given_reshuffle = tuple(d.chosen2) + tuple(k for k, c in enumerate(rest) for _ in range(c))
             d.reshuffled = tuple(_counts(d.new_pile, len(s.discard)))
-        s.play(d.pending, validate=False)
-        s.given_reshuffle = None
+            s.play_with_reshuffle(d.pending, tuple(d.chosen2) + tuple(k for k, c in enumerate(rest) for _ in range(c)))
+        else:
+            s.play_trusted(d.pending)
         d.pending = None
         d.slots = ()
         d.fixed = 0
@@ -386,7 +392,7 @@ class KardinalState(pyspiel.State):
         s = d.core
         b = s.board
         hands = " | ".join(" ".join(b.cards[k].short for k, c in enumerate(h) for _ in range(c)) or "-" for h in s.hands)
-        pile = " ".join(f"{b.cards[k].short}x{c}" for k, c in enumerate(_counts(s.deck[s.pos :], len(s.discard))) if c)
+        pile = " ".join(f"{b.cards[k].short}x{c}" for k, c in enumerate(_counts(s.deck[s.top :], len(s.discard))) if c)
         text = observation_text(s, None, self.dealing()) + f"\nhands {hands}\npile {pile or '-'}"
         if d.pending is not None:
             text += f"\npending {d.pending} ({d.fixed}/{len(d.slots)} cards chosen)"
@@ -398,8 +404,7 @@ class KardinalState(pyspiel.State):
             return [0.0] * s.n
         if self._kg().mode == "scores":
             return [float(x) for x in s.scores]
-        w = s.winners or []
-        return [1.0 / len(w) if p in w else 0.0 for p in range(s.n)]
+        return win_shares(s.winners or [], s.n)
 
     # -- information states -------------------------------------------------------
 
@@ -502,11 +507,7 @@ def _resample(state: KardinalState, p: int, rng: random.Random) -> KardinalState
     if len(remaining) != s.deck_size or any(sum(hands[q]) != sum(s.hands[q]) for q in range(n)):
         raise RuntimeError("inconsistent history: the sampled cards do not fill the hands and the pile")
     core = s.copy(history=False)
-    core.hands = hands
-    core.deck = core.initial_deck = tuple(remaining)
-    core.pos = 0
-    core.seed = 0
-    core.reshuffle = tuple(sorted(core.reshuffle)) if core.reshuffle is not None else None
+    core.set_pile(hands, remaining, seed=0)
     hist = [(a, assign.get(t, x), v, pl, r) for t, (a, x, v, pl, r) in enumerate(d.hist)]
     ser = ",".join(f"{a}:{x}" for a, x, _, _, _ in hist)
     new: KardinalState = g.deserialize_state(f"history={ser}\nmove_number={state.move_number()}\n__dict__={_EMPTY_DICT}")  # type: ignore[assignment]
@@ -586,12 +587,13 @@ class KardinalObserver:
 pyspiel.register_game(_GAME_TYPE, KardinalGame)
 
 
-def load(players: int = 4, returns: str = "scores") -> KardinalGame:
+def load(players: int = 4, returns: str = "scores", variants: Sequence[str] = (), board: str = "standard") -> KardinalGame:
     """``pyspiel.load_game`` with this game's parameters."""
-    return pyspiel.load_game(GAME_NAME, {"players": players, "returns": returns})  # type: ignore[no-any-return]
+    params = {"players": players, "returns": returns, "variants": ",".join(variants), "board": board}
+    return pyspiel.load_game(GAME_NAME, params)  # type: ignore[no-any-return]
 
 
-def state_from_view(game: KardinalGame, view: dict[str, Any], rng: random.Random) -> KardinalState:
+def state_from_view(game: KardinalGame, view: ViewData, rng: random.Random) -> KardinalState:
     """An OpenSpiel state for a bot that sees only ``view`` (a decision node of the viewer).
 
     The public history of a view does not say which cards came from the pile, so the state
@@ -602,7 +604,6 @@ def state_from_view(game: KardinalGame, view: dict[str, Any], rng: random.Random
     from kardinal.bots.determinize import determinize
 
     core = determinize(view, rng, game.board)
-    core.given_reshuffle = None
     st = game.new_initial_state()
     d = st._d
     d.core = core

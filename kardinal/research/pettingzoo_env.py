@@ -27,6 +27,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -35,8 +36,10 @@ from gymnasium.utils import EzPickle, seeding
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from kardinal.rules.board import standard_board
+from kardinal.rules.board import get_board
+from kardinal.rules.scoring import win_shares
 from kardinal.rules.state import State, new_game
+from kardinal.rules.variants import parse_variants
 
 from .actions import action_table
 from .encode import observation_text, tensor_size, write_tensor
@@ -57,24 +60,32 @@ def env(**kwargs: Any) -> AECEnv:
 class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
     metadata: dict[str, Any] = {"render_modes": ["human", "ansi"], "name": "kardinal_v0", "is_parallelizable": False}
 
-    def __init__(self, players: int = 4, rewards: str = "scores", render_mode: str | None = None) -> None:
-        EzPickle.__init__(self, players, rewards, render_mode)
+    def __init__(
+        self,
+        players: int = 4,
+        rewards: str = "scores",
+        render_mode: str | None = None,
+        variants: Sequence[str] = (),
+        board: str = "standard",
+    ) -> None:
+        EzPickle.__init__(self, players, rewards, render_mode, variants, board)
         super().__init__()
-        board = standard_board()
-        if players not in board.removed_per_kind:
+        self.variants = parse_variants(variants)  # VariantError (a ValueError) names the known ones
+        b = get_board(board)
+        if players not in b.removed_per_kind:
             raise ValueError(f"kardinal_v0 is for 3 to 5 players, not {players}")
         if rewards not in ("scores", "win"):
             raise ValueError(f"rewards must be 'scores' or 'win', not {rewards!r}")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}")
-        self.board = board
+        self.board = b
         self.n = players
         self.reward_mode = rewards
         self.render_mode = render_mode
-        self.table = action_table(board)
+        self.table = action_table(b)
         self.possible_agents = [f"player_{i}" for i in range(players)]
         self.agents = self.possible_agents[:]
-        size = tensor_size(board, players)
+        size = tensor_size(b, players)
         self.observation_spaces = {
             a: spaces.Dict(
                 {
@@ -112,7 +123,7 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
         if seed is not None:
             self._np_random, _ = seeding.np_random(seed)
         game_seed = int(self._np_random.integers(0, 2**62))
-        self.state = new_game(self.n, seed=game_seed, board=self.board, history=False)
+        self.state = new_game(self.n, seed=game_seed, board=self.board, history=False, variants=self.variants)
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
@@ -135,8 +146,7 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
             if self.reward_mode == "scores":
                 self.rewards = {a: float(s.scores[i]) for i, a in enumerate(self.agents)}
             else:
-                w = s.winners or []
-                self.rewards = {a: (1.0 / len(w) if i in w else 0.0) for i, a in enumerate(self.agents)}
+                self.rewards = dict(zip(self.agents, win_shares(s.winners or [], s.n)))
             self.terminations = dict.fromkeys(self.agents, True)
         else:
             self.rewards = dict.fromkeys(self.agents, 0.0)

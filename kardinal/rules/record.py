@@ -5,24 +5,48 @@ A record (``"format": "kardinal-record"``) replays without any seed: it holds th
 formed) and every decision. A position (``"format": "kardinal-position"``) is a board to
 score. Both are validated: a malformed file raises RecordError (what is malformed), an
 illegal action IllegalAction (its index and the rule).
+
+Record versions. Version 2 (written now) names its board by id with the board's content
+digest, and its rule variants (R14)::
+
+    {"format": "kardinal-record", "version": 2, "board": "standard",
+     "board_digest": "sha256:...", "variants": [], "players": [...], "deck": [...],
+     "reshuffle": [...], "actions": [...], "result": {...}}
+
+Version 1 (written before the counted board and the German joker rule) replays exactly
+as it was played: "standard" in a version-1 record means the earlier board, kept as
+``reconstruction-1``, and the joker rule of the variant ``joker-anywhere``.
+
+:func:`steps` is the one replay loop: record actions in, (state, what happened) out. The
+record replayer, the game in words, the clients and the server all use it.
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple, NotRequired, TypedDict
 
-from .board import Board, BoardError, get_board
+from .board import Board, BoardError, get_board, installed_boards
+from .events import Event
 from .moves import DECK, Draw, Exchange, Move, Pass, Place, make_place
 from .scoring import FinalScoring, final_scoring
 from .state import OVER, RuleError, State, new_game
+from .variants import JOKER_ANYWHERE, VariantError, parse_variants
 
 __all__ = [
     "RecordError",
     "IllegalAction",
     "record_of",
     "action_of",
+    "RecordAction",
+    "PieceData",
+    "Step",
+    "steps",
+    "record_steps",
+    "start_of",
+    "rewind",
     "move_of",
     "replay",
     "read_json",
@@ -34,6 +58,33 @@ __all__ = [
 
 RECORD_FORMAT = "kardinal-record"
 POSITION_FORMAT = "kardinal-position"
+RECORD_VERSION = 2
+# what a version-1 record's "standard" board and rules were
+V1_BOARD = "reconstruction-1"
+V1_VARIANTS = (JOKER_ANYWHERE,)
+
+
+class PieceData(TypedDict):
+    type: str  # "cloister" or "advisor"
+    site: NotRequired[str]  # cloisters only
+
+
+# One decision in a record: "act" is place, draw, exchange or pass; "from" is "deck" or
+# "display" (draw, exchange); "card" names the display card taken. Functional syntax,
+# because "from" is a Python keyword.
+RecordAction = TypedDict(
+    "RecordAction",
+    {
+        "seat": int,
+        "act": str,
+        "country": NotRequired[str],
+        "cards": NotRequired[list[str]],
+        "pieces": NotRequired[list[PieceData]],
+        "discard": NotRequired[str],
+        "from": NotRequired[str],
+        "card": NotRequired[str],
+    },
+)
 
 
 class RecordError(ValueError):
@@ -52,24 +103,27 @@ class IllegalAction(ValueError):
         self.rule = rule
 
 
-def action_of(seat: int, move: Move, board: Board | None = None) -> dict[str, Any]:
-    """One record action for a decision."""
+def action_of(seat: int, move: Move) -> RecordAction:
+    """One record action for a decision (the keys in the order records have always had)."""
+    a: dict[str, Any]
     if isinstance(move, Place):
-        cards = list(move.cards)
-        return {"seat": seat, "act": "place", "country": move.country, "cards": cards, "pieces": move.pieces}
-    if isinstance(move, Draw):
-        if move.source == DECK:
-            return {"seat": seat, "act": "draw", "from": "deck"}
-        return {"seat": seat, "act": "draw", "from": "display", "card": move.source}
-    if isinstance(move, Exchange):
-        a: dict[str, Any] = {"seat": seat, "act": "exchange", "discard": move.discard}
+        a = {"seat": seat, "act": "place", "country": move.country, "cards": list(move.cards), "pieces": move.pieces}
+    elif isinstance(move, Draw):
+        a = (
+            {"seat": seat, "act": "draw", "from": "deck"}
+            if move.source == DECK
+            else {"seat": seat, "act": "draw", "from": "display", "card": move.source}
+        )
+    elif isinstance(move, Exchange):
+        a = {"seat": seat, "act": "exchange", "discard": move.discard}
         if move.take == DECK:
             a["from"] = "deck"
         else:
             a["from"] = "display"
             a["card"] = move.take
-        return a
-    return {"seat": seat, "act": "pass"}
+    else:
+        a = {"seat": seat, "act": "pass"}
+    return a  # type: ignore[return-value]
 
 
 def _str(a: dict[str, Any], key: str, where: str) -> str:
@@ -147,16 +201,18 @@ def record_of(state: State, players: list[str] | None = None, seed: bool = False
     start = state.initial_deck
     rec: dict[str, Any] = {
         "format": RECORD_FORMAT,
-        "version": 1,
-        "board": b.name if b.source == "standard" or not b.source else b.source,
+        "version": RECORD_VERSION,
+        "board": b.id,
+        "board_digest": b.digest,
+        "variants": list(state.variants),
         "players": list(players) if players else [f"Player {i + 1}" for i in range(state.n)],
         "deck": [ids[k] for k in start],
     }
     if state.reshuffle is not None:
         rec["reshuffle"] = [ids[k] for k in state.reshuffle]
-    rec["actions"] = [action_of(p, m) for p, m in state.history]
+    rec["actions"] = [action_of(d.seat, d.move) for d in state.history]
     if state.phase == OVER:
-        rec["result"] = {"scores": state.scores[:], "winners": list(state.result_winners or [])}
+        rec["result"] = {"scores": state.scores[:], "winners": list(state.winners or [])}
     if seed and state.seed is not None:
         rec["seed"] = state.seed
     return rec
@@ -176,57 +232,93 @@ def read_json(path: str | Path) -> Any:
         raise RecordError(f"{p}: not valid JSON ({e.msg} at line {e.lineno}, column {e.colno})") from None
 
 
-def _board_of(data: dict[str, Any], board: Board | None) -> Board:
-    if board is not None:
-        return board
+def _board_of(data: dict[str, Any], board: Board | None, version: int) -> Board:
+    """The board a record or position was made on; ``board``: the one the user gave (--board).
+
+    Version 2 names a board by id and digest: an installed board is found by its id, a
+    custom one must be given, and a board that is not the one named is refused.
+    """
     name = data.get("board", "standard")
     if not isinstance(name, str):
-        raise RecordError("'board' must be a string: \"standard\" or a board file")
+        raise RecordError("'board' must be a string: a board id")
+    if version == 1:
+        if board is not None:
+            return board
+        try:
+            # a version-1 record was played on the earlier board; a position is just a board to score
+            return get_board(V1_BOARD if name == "standard" and data.get("format") == RECORD_FORMAT else name)
+        except BoardError as e:
+            raise RecordError(f"board: {e}") from None
+    digest = data.get("board_digest")
+    if digest is not None and not isinstance(digest, str):
+        raise RecordError("'board_digest' must be a string")
+    if board is None:
+        try:
+            board = get_board(name) if name in installed_boards() else None
+        except BoardError as e:
+            raise RecordError(f"board: {e}") from None
+        if board is None:
+            raise RecordError(f"made on the board {name!r}, which is not installed: give its board file (--board FILE)")
+    if board.id != name:
+        raise RecordError(f"made on the board {name!r}, not on {board.id!r}")
+    if digest is not None and digest != board.digest:
+        raise RecordError(
+            f"made on a different version of the board {name!r} (its content digest differs): this board file is not the one it was played on"
+        )
+    return board
+
+
+def _variants_of(data: dict[str, Any], version: int) -> tuple[str, ...]:
+    if version == 1:
+        return V1_VARIANTS
+    names = data.get("variants", [])
+    if not isinstance(names, list) or not all(isinstance(x, str) for x in names):
+        raise RecordError("'variants' must be a list of variant names")
     try:
-        return get_board(name)
-    except BoardError as e:
-        raise RecordError(f"board: {e}") from None
+        return parse_variants(names)
+    except VariantError as e:
+        raise RecordError(f"variants: {e}") from None
 
 
-def _header(data: Any, fmt: str, what: str, board: Board | None) -> Board:
-    """Check the object, its format and version; the board it names."""
+def _header(data: Any, fmt: str, what: str, board: Board | None) -> tuple[Board, int]:
+    """Check the object, its format and version; the board it names, and the version."""
     if not isinstance(data, dict):
         raise RecordError(f"a {what} is a JSON object")
     if data.get("format") != fmt:
         raise RecordError(f"'format' must be \"{fmt}\"")
-    if data.get("version") != 1:
-        raise RecordError(f"'version': unsupported version {data.get('version')!r} (expected 1)")
-    return _board_of(data, board)
+    version = data.get("version")
+    if version not in (1, 2) or isinstance(version, bool):
+        raise RecordError(f"'version': unsupported version {version!r} (expected 1 or 2)")
+    assert isinstance(version, int)
+    return _board_of(data, board, version), version
 
 
-def replay(data: Any, board: Board | None = None, stop: int | None = None) -> State:
-    """Replay a record, checking every action. ``stop``: replay only that many actions.
+class Step(NamedTuple):
+    """One decision replayed: its index in the record (``action_index``), who took it, the move, what it
+    caused, and the state after it (the same object at every step: copy it to keep it)."""
 
-    Raises RecordError for a malformed record and IllegalAction for an illegal action.
+    action_index: int
+    seat: int
+    move: Move
+    events: tuple[Event, ...]
+    state: State
+
+
+def steps(state: State, actions: Iterable[Any], start: int = 0) -> Iterator[Step]:
+    """Play record actions on ``state`` (mutating it), checking each; yield every step.
+
+    The one replay loop. ``actions``: record actions (dicts) or Decisions / (seat, move)
+    pairs; ``start``: the index of the first one (for messages). Raises RecordError for a
+    malformed action and IllegalAction for one the rules refuse; the state keeps the
+    steps before it.
     """
-    b = _header(data, RECORD_FORMAT, "record", board)
-    players = data.get("players")
-    if not isinstance(players, list) or not all(isinstance(x, str) for x in players):
-        raise RecordError("'players' must be a list of names")
-    if len(players) not in b.removed_per_kind:
-        raise RecordError(f"'players': {len(players)} players; the game is for {', '.join(map(str, b.player_counts))}")
-    deck = data.get("deck")
-    if not isinstance(deck, list) or not all(isinstance(x, str) for x in deck):
-        raise RecordError("'deck' must be a list of card kinds")
-    reshuffle = data.get("reshuffle")
-    if reshuffle is not None and (not isinstance(reshuffle, list) or not all(isinstance(x, str) for x in reshuffle)):
-        raise RecordError("'reshuffle' must be a list of card kinds")
-    actions = data.get("actions")
-    if not isinstance(actions, list):
-        raise RecordError("'actions' must be a list")
-    try:
-        state = new_game(len(players), board=b, deck=deck, reshuffle=reshuffle)
-    except ValueError as e:
-        raise RecordError(str(e)) from None
-    state.seed = None  # a record carries no seed: all chance is in it
-    for i, a in enumerate(actions if stop is None else actions[:stop]):
-        seat, move = move_of(a, f"actions[{i}]")
-        _check_ids(b, move, f"actions[{i}]")
+    b = state.board
+    for i, a in enumerate(actions, start):
+        if isinstance(a, dict):
+            seat, move = move_of(a, f"actions[{i}]")
+            _check_ids(b, move, f"actions[{i}]")
+        else:
+            seat, move = a[0], a[1]
         if state.phase == OVER:
             raise IllegalAction(i, a, RuleError("R8", "game_over", "the game is already over"))
         if seat != state.current:
@@ -239,7 +331,73 @@ def replay(data: Any, board: Board | None = None, stop: int | None = None) -> St
                     f"actions[{i}] uses up the draw pile: 'reshuffle' {'is missing' if e.code == 'no_reshuffle' else 'is not a shuffle of the discard pile'}"
                 ) from None
             raise IllegalAction(i, a, e) from None
-    if reshuffle is not None and state.reshuffle is None and stop is None and state.phase == OVER:
+        events = state.history[-1].events if state.history else ()
+        yield Step(i, seat, move, events, state)
+
+
+def start_of(data: Any, board: Board | None = None) -> State:
+    """The state a record starts from (after the deal), its header checked."""
+    b, version = _header(data, RECORD_FORMAT, "record", board)
+    players = data.get("players")
+    if not isinstance(players, list) or not all(isinstance(x, str) for x in players):
+        raise RecordError("'players' must be a list of names")
+    if len(players) not in b.removed_per_kind:
+        raise RecordError(f"'players': {len(players)} players; the game is for {', '.join(map(str, b.player_counts))}")
+    deck = data.get("deck")
+    if not isinstance(deck, list) or not all(isinstance(x, str) for x in deck):
+        raise RecordError("'deck' must be a list of card kinds")
+    reshuffle = data.get("reshuffle")
+    if reshuffle is not None and (not isinstance(reshuffle, list) or not all(isinstance(x, str) for x in reshuffle)):
+        raise RecordError("'reshuffle' must be a list of card kinds")
+    if not isinstance(data.get("actions"), list):
+        raise RecordError("'actions' must be a list")
+    try:
+        # a record carries no seed: all chance is in it
+        return new_game(len(players), board=b, deck=deck, reshuffle=reshuffle, variants=_variants_of(data, version), seed=None)
+    except ValueError as e:
+        raise RecordError(str(e)) from None
+
+
+def record_steps(data: Any, board: Board | None = None, stop: int | None = None) -> Iterator[Step]:
+    """Replay a record step by step (see :func:`steps`); ``stop``: only that many actions."""
+    state = start_of(data, board)
+    actions = data["actions"]
+    yield from steps(state, actions if stop is None else actions[:stop])
+
+
+def rewind(state: State, upto: int) -> State:
+    """The same game replayed from its deal to just before decision ``upto``.
+
+    Same board, variants, deck, reshuffle and seed: the game can go on from there (undo,
+    a replay viewer). ``state`` must keep its history.
+    """
+    if state.history is None:
+        raise ValueError("this state keeps no history")
+    ids = [k.id for k in state.board.cards]
+    reshuffle = state.reshuffle if state.reshuffle is not None else state.fixed_reshuffle
+    s = new_game(
+        state.n,
+        board=state.board,
+        deck=[ids[k] for k in state.initial_deck],
+        reshuffle=[ids[k] for k in reshuffle] if reshuffle is not None else None,
+        variants=state.variants,
+    )
+    s.reseed(state.seed)
+    for _ in steps(s, state.history[:upto]):
+        pass
+    return s
+
+
+def replay(data: Any, board: Board | None = None, stop: int | None = None) -> State:
+    """Replay a record, checking every action. ``stop``: replay only that many actions.
+
+    Raises RecordError for a malformed record and IllegalAction for an illegal action.
+    """
+    state = start_of(data, board)
+    actions = data["actions"]
+    for _ in steps(state, actions if stop is None else actions[:stop]):
+        pass
+    if data.get("reshuffle") is not None and state.reshuffle is None and stop is None and state.phase == OVER:
         raise RecordError("'reshuffle' is given, but the draw pile was never used up")
     return state
 
@@ -291,7 +449,7 @@ class Position:
 
 
 def parse_position(data: Any, board: Board | None = None) -> Position:
-    b = _header(data, POSITION_FORMAT, "position", board)
+    b, _ = _header(data, POSITION_FORMAT, "position", board)
     n = data.get("players")
     if not isinstance(n, int) or isinstance(n, bool) or n not in b.removed_per_kind:
         raise RecordError(f"'players' must be one of {', '.join(map(str, b.player_counts))}")

@@ -20,6 +20,9 @@ __all__ = [
     "FinalScoring",
     "final_scoring",
     "winners",
+    "win_shares",
+    "majority",
+    "majority_holders",
 ]
 
 
@@ -102,3 +105,17 @@ def winners(scores: Sequence[int], pieces_left: Sequence[int]) -> list[int]:
     """R12.1: most points; ties broken by most pieces left in supply; still tied share."""
     best = max(zip(scores, pieces_left))
     return [p for p in range(len(scores)) if (scores[p], pieces_left[p]) == best]
+
+
+def win_shares(winners: Sequence[int], players: int) -> list[float]:
+    """Each seat's share of the win (R12.1: k tied winners get 1/k each; everyone else 0).
+
+    >>> win_shares([1, 3], 4)
+    [0.0, 0.5, 0.0, 0.5]
+    """
+    return [1.0 / len(winners) if p in winners else 0.0 for p in range(players)]
+
+
+def majority_holders(advisors: Sequence[int]) -> list[int]:
+    """R10.2 as seats: those holding the advisor majority of a country."""
+    return [p for p, held in enumerate(majority(advisors)) if held]

@@ -1,4 +1,4 @@
-"""The rules core: game state, legal moves and their effects (R1-R8, R12).
+"""The rules core: game state, legal moves and their effects (R1-R8, R12, R14).
 
 Pure: no I/O, no printing. Chance is explicit and seeded: the deck order is fixed at
 setup (from a seed, or given by a record), and the reshuffle of R7.3 is derived from
@@ -12,17 +12,31 @@ from __future__ import annotations
 
 import random
 import secrets
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
+from enum import StrEnum
 from itertools import combinations
-from typing import Any
+from typing import Any, Literal
 
-from .board import Board, standard_board
+from .board import Board, BoardError, get_board, standard_board
+from .events import Decision, Drew, Event, GameEnded, IntermediateScoring, LastRound, Reshuffled, Revealed
 from .moves import DECK, Draw, Exchange, Move, Pass, Place
 from .scoring import FinalScoring, cloister_scoring, final_scoring, winners
+from .variants import JOKER_ANYWHERE, parse_variants
 
-__all__ = ["State", "RuleError", "new_game", "legal_moves", "apply", "MAIN", "DRAW", "OVER", "HAND_SIZE", "DISPLAY_SIZE"]
+__all__ = [
+    "State",
+    "Phase",
+    "RuleError",
+    "new_game",
+    "legal_moves",
+    "apply",
+    "MAIN",
+    "DRAW",
+    "OVER",
+    "HAND_SIZE",
+    "DISPLAY_SIZE",
+]
 
-MAIN, DRAW, OVER = "main", "draw", "over"
 HAND_SIZE = 3  # R2.2, R5.1
 DISPLAY_SIZE = 2  # R2.2, R5.2
 MAX_PIECES = 2  # R4.5
@@ -39,25 +53,49 @@ class RuleError(ValueError):
         self.message = message
 
 
+class Phase(StrEnum):
+    """Whose decision comes next, and of what sort."""
+
+    MAIN = "main"  # the player to act plays cards or exchanges (R3)
+    DRAW = "draw"  # the player refills the hand, card by card (R5.1)
+    OVER = "over"  # the game has ended (R8)
+
+
+MAIN, DRAW, OVER = Phase.MAIN, Phase.DRAW, Phase.OVER
+
+
 class State:
-    """One position of a game. Mutate with :meth:`play`; copy with :meth:`copy`."""
+    """One position of a game: play it with :meth:`play`, copy it with :meth:`copy`.
+
+    Build one with :func:`new_game` (or, from a view, ``kardinal.bots.determinize``):
+    the constructor takes a position and derives the rest. Only the rules package
+    writes the fields; other code reads them, and changes a position only through the
+    named methods below (``play``, ``play_trusted``, ``with_hand``, ``set_pile``,
+    ``deal``, ``fix_next_card``, ``reseed``).
+
+    >>> s = new_game(3, seed=1)
+    >>> s.current, s.phase, s.deck_size
+    (0, <Phase.MAIN: 'main'>, 34)
+    """
 
     __slots__ = (
         "board",
         "n",
+        "variants",
+        "joker_anywhere",
         "hands",
         "known",
         "display",
         "deck",
         "initial_deck",
-        "pos",
+        "top",
         "discard",
         "removed",
         "owner",
         "cloisters",
         "advisors",
-        "adv_total",
-        "max_cl",
+        "advisors_total",
+        "most_cloisters",
         "free_sites",
         "supply_cl",
         "supply_adv",
@@ -69,64 +107,148 @@ class State:
         "turns",
         "seed",
         "reshuffle",
-        "given_reshuffle",
-        "intermediate",
-        "final",
+        "fixed_reshuffle",
+        "intermediate_scoring",
+        "final_scoring",
         "history",
-        "result_winners",
+        "_winners",
+        "_events",
     )
 
     board: Board
     n: int
+    variants: tuple[str, ...]  # the rule variants of this game (R14), sorted
+    joker_anywhere: bool  # variant joker-anywhere (R4.3)
     hands: list[list[int]]  # [seat][kind] counts; private (R13.2)
     known: list[list[int]]  # [seat][kind]: cards publicly known to be in that hand (taken from the display)
     display: list[int]  # kinds face up, sorted
-    deck: tuple[int, ...]  # the draw pile, top first; cards before pos are gone
+    deck: tuple[int, ...]  # the current draw pile as laid out, top first; cards before ``top`` are gone
     initial_deck: tuple[int, ...]  # the deck as set up (R2.2), for the record
-    pos: int
+    top: int  # index in ``deck`` of the draw pile's top card
     discard: list[int]  # [kind] counts, public
     removed: list[int]  # [kind] counts removed at setup (R2.1), public
     owner: list[int]  # [site] -> seat or -1
     cloisters: list[list[int]]  # [country][seat]
     advisors: list[list[int]]  # [country][seat]
-    adv_total: list[int]  # [country]
-    max_cl: list[int]  # [country]: largest number of cloisters of one player (R4.8)
+    advisors_total: list[int]  # [country]
+    most_cloisters: list[int]  # [country]: largest number of cloisters of one player, the advisor limit (R4.8)
     free_sites: list[tuple[str, ...]]  # [country]: ids of free cloister sites
-    supply_cl: list[int]
-    supply_adv: list[int]
+    supply_cl: list[int]  # [seat] cloisters left in supply (R1.2)
+    supply_adv: list[int]  # [seat] advisors left in supply (R1.2)
     scores: list[int]
     current: int
-    phase: str
+    phase: Phase
     exhaustions: int  # times the draw pile has been used up (R7, R8)
     final_round: bool  # R8.1: the round is being completed
     turns: list[int]  # turns taken per seat
-    seed: int | None  # hidden from everyone (R13)
+    seed: int | None  # decides the reshuffle when none is fixed; hidden from everyone (R13)
     reshuffle: tuple[int, ...] | None  # the draw pile formed at R7.3, top first
-    given_reshuffle: tuple[int, ...] | None  # from a record
-    intermediate: list[list[int]] | None  # [country][seat] points of R7.2
-    final: FinalScoring | None
-    history: list[tuple[int, Move]] | None  # (seat, move); every move is public (R13.1)
-    result_winners: list[int] | None
+    fixed_reshuffle: tuple[int, ...] | None  # the R7.3 order given in advance (a record, a chance node)
+    intermediate_scoring: list[list[int]] | None  # [country][seat] points of R7.2
+    final_scoring: FinalScoring | None
+    history: list[Decision] | None  # every decision with what it caused; all public but Drew.kind (R13)
+    _winners: list[int] | None
+    _events: list[Event] | None  # what the decision being played has caused so far
 
     # -- construction -------------------------------------------------------------
 
+    def __init__(
+        self,
+        board: Board,
+        players: int,
+        *,
+        hands: Sequence[Sequence[int]],
+        display: Sequence[int],
+        deck: Sequence[int],
+        removed: Sequence[int],
+        top: int = 0,
+        initial_deck: Sequence[int] | None = None,
+        known: Sequence[Sequence[int]] | None = None,
+        discard: Sequence[int] | None = None,
+        owner: Sequence[int] | None = None,
+        advisors: Sequence[Sequence[int]] | None = None,
+        supply: Sequence[tuple[int, int]] | None = None,
+        scores: Sequence[int] | None = None,
+        current: int = 0,
+        phase: Phase | str = Phase.MAIN,
+        exhaustions: int = 0,
+        final_round: bool = False,
+        turns: Sequence[int] | None = None,
+        seed: int | None = None,
+        reshuffle: Sequence[int] | None = None,
+        intermediate_scoring: Sequence[Sequence[int]] | None = None,
+        history: Sequence[Decision] | bool = True,
+        variants: Iterable[str] = (),
+    ) -> None:
+        """A position; everything that follows from it (cloister counts, limits, free sites) is derived.
+
+        ``deck``: the draw pile from ``top`` on, top first (kinds as indices); ``reshuffle``:
+        the order of the R7.3 pile fixed in advance (else ``seed`` decides it);
+        ``history``: True for an empty history, False for none (search copies), or the
+        decisions so far.
+        """
+        b = board
+        K, C, S = len(b.cards), len(b.countries), len(b.sites)
+        self.board = b
+        self.n = players
+        self.variants = parse_variants(variants)
+        self.joker_anywhere = JOKER_ANYWHERE in self.variants
+        self.hands = [list(h) for h in hands]
+        self.known = [list(k) for k in known] if known is not None else [[0] * K for _ in range(players)]
+        self.display = sorted(display)
+        self.deck = tuple(deck)
+        self.initial_deck = tuple(initial_deck) if initial_deck is not None else self.deck
+        self.top = top
+        self.discard = list(discard) if discard is not None else [0] * K
+        self.removed = list(removed)
+        self.owner = list(owner) if owner is not None else [-1] * S
+        self.cloisters = [[0] * players for _ in range(C)]
+        for s, p in enumerate(self.owner):
+            if p >= 0:
+                self.cloisters[b.sites[s].country][p] += 1
+        self.advisors = [list(r) for r in advisors] if advisors is not None else [[0] * players for _ in range(C)]
+        self.advisors_total = [sum(r) for r in self.advisors]
+        self.most_cloisters = [max(r) for r in self.cloisters]
+        self.free_sites = [tuple(b.sites[i].id for i in c.sites if self.owner[i] < 0) for c in b.countries]
+        if supply is None:
+            supply = [(b.supply_cloisters, b.supply_advisors)] * players
+        self.supply_cl = [c for c, _ in supply]
+        self.supply_adv = [a for _, a in supply]
+        self.scores = list(scores) if scores is not None else [0] * players
+        self.current = current
+        self.phase = Phase(phase)
+        self.exhaustions = exhaustions
+        self.final_round = final_round
+        self.turns = list(turns) if turns is not None else [0] * players
+        self.seed = seed
+        self.reshuffle = None
+        self.fixed_reshuffle = tuple(reshuffle) if reshuffle is not None else None
+        self.intermediate_scoring = [list(r) for r in intermediate_scoring] if intermediate_scoring is not None else None
+        self.final_scoring = None
+        self.history = list(history) if not isinstance(history, bool) else ([] if history else None)
+        self._winners = None
+        self._events = None
+
     def copy(self, history: bool = True) -> State:
+        """An independent copy; ``history=False`` drops the history (for search: cheaper)."""
         s = State.__new__(State)
         s.board = self.board
         s.n = self.n
+        s.variants = self.variants
+        s.joker_anywhere = self.joker_anywhere
         s.hands = [h[:] for h in self.hands]
         s.known = [k[:] for k in self.known]
         s.display = self.display[:]
         s.deck = self.deck
         s.initial_deck = self.initial_deck
-        s.pos = self.pos
+        s.top = self.top
         s.discard = self.discard[:]
         s.removed = self.removed
         s.owner = self.owner[:]
         s.cloisters = [r[:] for r in self.cloisters]
         s.advisors = [r[:] for r in self.advisors]
-        s.adv_total = self.adv_total[:]
-        s.max_cl = self.max_cl[:]
+        s.advisors_total = self.advisors_total[:]
+        s.most_cloisters = self.most_cloisters[:]
         s.free_sites = self.free_sites[:]
         s.supply_cl = self.supply_cl[:]
         s.supply_adv = self.supply_adv[:]
@@ -138,12 +260,118 @@ class State:
         s.turns = self.turns[:]
         s.seed = self.seed
         s.reshuffle = self.reshuffle
-        s.given_reshuffle = self.given_reshuffle
-        s.intermediate = self.intermediate
-        s.final = self.final
+        s.fixed_reshuffle = self.fixed_reshuffle
+        s.intermediate_scoring = self.intermediate_scoring
+        s.final_scoring = self.final_scoring
         s.history = self.history[:] if (history and self.history is not None) else None
-        s.result_winners = self.result_winners
+        s._winners = self._winners
+        s._events = None
         return s
+
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickled small: an installed board travels as its id, not as its tables."""
+        out = {k: getattr(self, k) for k in State.__slots__}
+        out["board"] = _board_ref(self.board)
+        return out
+
+    def __setstate__(self, data: dict[str, Any]) -> None:
+        for k in State.__slots__:
+            setattr(self, k, data[k])
+        if isinstance(self.board, str):
+            self.board = get_board(self.board)
+
+    def __repr__(self) -> str:
+        w = "" if self._winners is None else f", winners={self._winners}"
+        v = f", variants={list(self.variants)}" if self.variants else ""
+        return (
+            f"<State {self.n} players{v}, seat {self.current} to {self.phase.value}, "
+            f"scores={self.scores}, pile={self.deck_size}, exhaustions={self.exhaustions}{w}>"
+        )
+
+    def __str__(self) -> str:
+        """A compact picture of the position (public information and every hand).
+
+        >>> print(new_game(3, seed=1))  # doctest: +ELLIPSIS
+        3 players, seat 0 to main; pile 34, display ..., discard 0, exhaustions 0
+        England     0/5 sites  cl 0 0 0  adv 0 0 0 / limit 0
+        ...
+        >seat 0: 0 points, hand ..., supply 20 cloisters 8 advisors
+        ...
+        """
+        b = self.board
+        short = [k.short for k in b.cards]
+        lines = [
+            f"{self.n} players, seat {self.current} to {self.phase.value}; pile {self.deck_size}, "
+            f"display {' '.join(short[k] for k in self.display) or '-'}, discard {sum(self.discard)}, "
+            f"exhaustions {self.exhaustions}" + (", last round" if self.final_round else "")
+        ]
+        for c, country in enumerate(b.countries):
+            taken = len(country.sites) - len(self.free_sites[c])
+            lines.append(
+                f"{country.name_de:<11} {taken}/{len(country.sites)} sites  cl {' '.join(map(str, self.cloisters[c]))}  "
+                f"adv {' '.join(map(str, self.advisors[c]))} / limit {self.most_cloisters[c]}"
+            )
+        for p in range(self.n):
+            hand = " ".join(short[k] for k, c in enumerate(self.hands[p]) for _ in range(c)) or "-"
+            mark = ">" if p == self.current and self.phase != OVER else " "
+            lines.append(
+                f"{mark}seat {p}: {self.scores[p]} points, hand {hand}, supply {self.supply_cl[p]} cloisters {self.supply_adv[p]} advisors"
+            )
+        return "\n".join(lines)
+
+    # -- changing a position from outside the rules, by name ----------------------
+
+    def with_hand(self, seat: int, hand: Sequence[int]) -> State:
+        """A copy (no history) in which ``seat`` holds ``hand`` and is to play (what could they do with it?)."""
+        t = self.copy(history=False)
+        t.hands[seat] = list(hand)
+        t.current = seat
+        t.phase = MAIN
+        return t
+
+    def set_pile(self, hands: Sequence[Sequence[int]], pile: Sequence[int], seed: int | None) -> None:
+        """Replace the hidden cards: every hand and the draw pile (top first), and the chance seed.
+
+        For samplers (a determinization, OpenSpiel's resampling) that fill in what a player
+        cannot see; the public position is unchanged. The order of a reshuffled pile (R7.3)
+        is hidden too: only its composition is kept.
+        """
+        self.hands = [list(h) for h in hands]
+        self.deck = self.initial_deck = tuple(pile)
+        self.top = 0
+        self.seed = seed
+        if self.reshuffle is not None:
+            self.reshuffle = tuple(sorted(self.reshuffle))
+
+    def fix_next_card(self, offset: int, kind: int) -> None:
+        """Make ``kind`` the card ``offset`` places below the top of the draw pile (an explicit chance outcome)."""
+        at = self.top + offset
+        deck = list(self.deck)
+        j = deck.index(kind, at)
+        deck[at], deck[j] = deck[j], deck[at]
+        self.deck = tuple(deck)
+
+    def deal(self, kind: int, seat: int | None) -> None:
+        """R2.2 as a chance outcome: the top card (made ``kind``) goes to ``seat``'s hand, or face up (None)."""
+        self.fix_next_card(0, kind)
+        self.top += 1
+        if seat is None:
+            self.display.append(kind)
+            self.display.sort()
+        else:
+            self.hands[seat][kind] += 1
+
+    def reseed(self, seed: int | None) -> None:
+        """Set the seed that decides the reshuffle (R7.3) when it is not fixed in advance."""
+        self.seed = seed
+
+    def play_with_reshuffle(self, move: Move, reshuffle: Sequence[int]) -> None:
+        """Play a legal move (unchecked) whose R7.3 reshuffle, if it causes one, has this order."""
+        self.fixed_reshuffle = tuple(reshuffle)
+        try:
+            self.play_trusted(move)
+        finally:
+            self.fixed_reshuffle = None
 
     # -- simple queries -----------------------------------------------------------
 
@@ -153,11 +381,11 @@ class State:
 
     @property
     def deck_size(self) -> int:
-        return len(self.deck) - self.pos
+        return len(self.deck) - self.top
 
     @property
     def winners(self) -> list[int] | None:
-        return self.result_winners
+        return self._winners
 
     def hand_size(self, seat: int) -> int:
         return sum(self.hands[seat])
@@ -171,7 +399,7 @@ class State:
         return self.supply_cl[seat] + self.supply_adv[seat]
 
     def advisor_limit(self, country: int) -> int:
-        return self.max_cl[country]
+        return self.most_cloisters[country]
 
     def key(self) -> tuple[Any, ...]:
         """Everything that determines the game from here on (for equality in tests)."""
@@ -180,7 +408,7 @@ class State:
             tuple(map(tuple, self.hands)),
             tuple(map(tuple, self.known)),
             tuple(self.display),
-            self.deck[self.pos :],
+            self.deck[self.top :],
             tuple(self.discard),
             tuple(self.owner),
             tuple(map(tuple, self.advisors)),
@@ -211,14 +439,14 @@ class State:
     def _draw_moves(self) -> list[Move]:
         kinds = self.board.cards
         out: list[Move] = [Draw(kinds[k].id) for k in sorted(set(self.display))]
-        if self.pos < len(self.deck):
+        if self.top < len(self.deck):
             out.append(Draw(DECK))
         return out
 
     def _exchanges(self, seat: int) -> list[Move]:
         kinds = self.board.cards
         takes = [kinds[k].id for k in sorted(set(self.display))]
-        if self.pos < len(self.deck):
+        if self.top < len(self.deck):
             takes.append(DECK)
         if not takes:
             return []
@@ -229,7 +457,7 @@ class State:
         sad = self.supply_adv[seat]
         if not scl and not sad:
             return []
-        combos = _card_combos(self.board, tuple(self.hands[seat]))
+        combos = _card_combos(self.board, self.joker_anywhere, tuple(self.hands[seat]))
         out: list[Move] = []
         new = tuple.__new__
         cids = _country_ids(self.board)
@@ -238,14 +466,14 @@ class State:
                 continue
             cid = cids[c]
             free = self.free_sites[c]
-            mc = self.max_cl[c]
+            mc = self.most_cloisters[c]
             if mc == 0:
                 # R4.6: an empty country takes only one piece, a cloister
                 if scl:
                     for cards in ones:
                         out += [new(Place, (cid, cards, (s,), 0)) for s in free]
                 continue
-            at = self.adv_total[c]
+            at = self.advisors_total[c]
             single: list[tuple[tuple[str, ...], int]] = []
             if scl:
                 single = [((s,), 0) for s in free]
@@ -272,7 +500,7 @@ class State:
         if self.supply_cl[seat] and any(self.free_sites):
             return True
         if self.supply_adv[seat]:
-            return any(t < m for t, m in zip(self.adv_total, self.max_cl))
+            return any(t < m for t, m in zip(self.advisors_total, self.most_cloisters))
         return False
 
     # -- checking a move ----------------------------------------------------------
@@ -308,7 +536,7 @@ class State:
 
     def _check_take(self, source: object, rule: str) -> None:
         if source == DECK:
-            if self.pos >= len(self.deck):
+            if self.top >= len(self.deck):
                 raise RuleError("R8.2" if self.exhaustions >= 2 else rule, "deck_empty", "the draw pile is empty")
             return
         k = self._kind(source, rule)
@@ -351,18 +579,29 @@ class State:
         elif npieces == 1 and ncards == 2:
             if kinds[0] != kinds[1]:
                 raise RuleError("R4.3", "joker_pair", "two cards for one piece must be a pair of the same kind (a joker)")
+            if kinds[0] in names and not self.joker_anywhere:
+                raise RuleError(
+                    "R4.3", "joker_own_country", f"a joker pair places its piece in another country than those on its cards, not in {cname}"
+                )
         elif npieces == 2 and ncards == 2:
             for k in kinds:
                 if k not in names:
                     raise RuleError("R4.4", "card_country", f"both pieces go to {cname}, and a {b.cards[k].id} card does not name it")
         elif npieces == 2 and ncards == 3:
-            if not any(kinds[i] in names and kinds[j] == kinds[m] for i, j, m in ((0, 1, 2), (1, 0, 2), (2, 0, 1))):
+            splits = [(kinds[i], kinds[j]) for i, j, m in ((0, 1, 2), (1, 0, 2), (2, 0, 1)) if kinds[i] in names and kinds[j] == kinds[m]]
+            if not splits:
                 raise RuleError("R4.5", "three_cards", f"three cards place two pieces: one card naming {cname} and a pair of the same kind")
+            if not self.joker_anywhere and all(pair in names for _, pair in splits):
+                raise RuleError(
+                    "R4.3",
+                    "joker_own_country",
+                    f"the pair of a three-card play is a joker, and a joker places its piece in another country than those on its cards, not in {cname}",
+                )
         elif npieces == 1:
             raise RuleError("R4.5", "unused_cards", "every card played must be used: three cards place two pieces")
         else:
             raise RuleError("R4.5", "too_few_cards", "one card places one piece: two pieces need two or three cards")
-        if self.max_cl[c] == 0 and (npieces != 1 or move.advisors):
+        if self.most_cloisters[c] == 0 and (npieces != 1 or move.advisors):
             raise RuleError("R4.6", "empty_country", f"only one cloister may be placed in an empty country ({cname} has no piece yet)")
         ncl = len(move.cloisters)
         if ncl > self.supply_cl[seat]:
@@ -390,28 +629,42 @@ class State:
                     raise RuleError("R4.7", "country_full", f"{cname} has no free cloister site")
                 raise RuleError("R4.7", "site_taken", f"{b.sites[s].name} already holds a cloister")
         if move.advisors:
-            limit = max(self.max_cl[c], self.cloisters[c][seat] + ncl)
-            if self.adv_total[c] + move.advisors > limit:
-                if self.max_cl[c] == 0 and not ncl:
+            limit = max(self.most_cloisters[c], self.cloisters[c][seat] + ncl)
+            if self.advisors_total[c] + move.advisors > limit:
+                if self.most_cloisters[c] == 0 and not ncl:
                     raise RuleError("R4.8", "advisor_limit", f"{cname} has no cloister, so it takes no advisor")
                 raise RuleError(
                     "R4.8",
                     "advisor_limit",
-                    f"{cname} would hold {self.adv_total[c] + move.advisors} advisors, but the most cloisters any player has there is {limit}",
+                    f"{cname} would hold {self.advisors_total[c] + move.advisors} advisors, but the most cloisters any player has there is {limit}",
                 )
 
     # -- playing ------------------------------------------------------------------
 
-    def play(self, move: Move, validate: bool = True) -> None:
+    def play(self, move: Move) -> None:
         """Apply a move to this state (mutating). Raises RuleError and changes nothing if illegal."""
-        if validate:
-            self.check(move)
-            if isinstance(move, Place):
-                # the same move however its cards and sites are written (R4.9)
-                move = tuple.__new__(Place, (move.country, tuple(sorted(move.cards)), tuple(sorted(move.cloisters)), move.advisors))
+        self.check(move)
+        if isinstance(move, Place):
+            # the same move however its cards and sites are written (R4.9)
+            move = tuple.__new__(Place, (move.country, tuple(sorted(move.cards)), tuple(sorted(move.cloisters)), move.advisors))
+        self.play_trusted(move)
+
+    def play_trusted(self, move: Move) -> None:
+        """Apply a move known to be legal and canonical (from ``legal_moves`` or a checked record).
+
+        The fast path for search and replays: nothing is checked, so an illegal move
+        leaves a state the rules could not reach.
+        """
         seat = self.current
         if self.history is not None:
-            self.history.append((seat, move))
+            self._events = []
+            self._apply(seat, move)
+            self.history.append(Decision(seat, move, tuple(self._events)))
+            self._events = None
+        else:
+            self._apply(seat, move)
+
+    def _apply(self, seat: int, move: Move) -> None:
         b = self.board
         if isinstance(move, Draw):
             self._take(seat, move.source)
@@ -431,14 +684,14 @@ class State:
                 s = b.site_index[sid]
                 self.owner[s] = seat
                 crow[seat] += 1
-                if crow[seat] > self.max_cl[c]:
-                    self.max_cl[c] = crow[seat]
+                if crow[seat] > self.most_cloisters[c]:
+                    self.most_cloisters[c] = crow[seat]
                 free = tuple(x for x in free if x != sid)
             self.free_sites[c] = free
             self.supply_cl[seat] -= len(move.cloisters)
             if move.advisors:
                 self.advisors[c][seat] += move.advisors
-                self.adv_total[c] += move.advisors
+                self.advisors_total[c] += move.advisors
                 self.supply_adv[seat] -= move.advisors
             self.turns[seat] += 1
             self.phase = DRAW
@@ -460,10 +713,12 @@ class State:
 
     def _take(self, seat: int, source: str) -> None:
         if source == DECK:
-            k = self.deck[self.pos]
-            self.pos += 1
+            k = self.deck[self.top]
+            self.top += 1
             self.hands[seat][k] += 1
-            if self.pos == len(self.deck):
+            if self._events is not None:
+                self._events.append(Drew(seat, self.board.cards[k].id))
+            if self.top == len(self.deck):
                 self._deck_used_up()
         else:
             k = self.board.kind_index[source]
@@ -474,18 +729,25 @@ class State:
     def _continue_drawing(self) -> None:
         """R5.1-R5.3: draw decisions until the hand is full or nothing is left."""
         seat = self.current
-        if sum(self.hands[seat]) < HAND_SIZE and (self.display or self.pos < len(self.deck)):
+        if sum(self.hands[seat]) < HAND_SIZE and (self.display or self.top < len(self.deck)):
             return  # the player decides the next draw
         self._refill_display()  # R5.2
         self._end_turn()
 
     def _refill_display(self) -> None:
-        while len(self.display) < DISPLAY_SIZE and self.pos < len(self.deck):
-            k = self.deck[self.pos]
-            self.pos += 1
+        while len(self.display) < DISPLAY_SIZE and self.top < len(self.deck):
+            k = self.deck[self.top]
+            self.top += 1
             self.display.append(k)
             self.display.sort()
-            if self.pos == len(self.deck):
+            ev = self._events
+            if ev is not None:
+                kid = self.board.cards[k].id
+                if ev and isinstance(ev[-1], Revealed):
+                    ev[-1] = Revealed((*ev[-1].kinds, kid))
+                else:
+                    ev.append(Revealed((kid,)))
+            if self.top == len(self.deck):
                 self._deck_used_up()
 
     def _deck_used_up(self) -> None:
@@ -494,49 +756,72 @@ class State:
         if self.exhaustions == 1:
             # R7.2: intermediate cloister scoring, at once
             pts = cloister_scoring(self.cloisters)
-            self.intermediate = pts
+            self.intermediate_scoring = pts
             for row in pts:
                 for p, v in enumerate(row):
                     self.scores[p] += v
             # R7.3: the discard pile, shuffled, is the new draw pile
             cards = [k for k, c in enumerate(self.discard) for _ in range(c)]
-            if self.given_reshuffle is None and self.seed is None:
+            if self.fixed_reshuffle is None and self.seed is None:
                 raise RuleError("R7.3", "no_reshuffle", "the draw pile is used up, but no reshuffle is given and no seed decides one")
-            if self.given_reshuffle is not None:
-                if sorted(self.given_reshuffle) != cards:
+            if self.fixed_reshuffle is not None:
+                if sorted(self.fixed_reshuffle) != cards:
                     raise RuleError("R7.3", "bad_reshuffle", "the recorded reshuffle is not the discard pile")
-                order = list(self.given_reshuffle)
+                order = list(self.fixed_reshuffle)
             else:
                 random.Random(f"{self.seed}:reshuffle").shuffle(cards)
                 order = cards
             self.reshuffle = tuple(order)
             self.deck = tuple(order)
-            self.pos = 0
+            self.top = 0
             self.discard = [0] * len(self.discard)
+            ev = self._events
+            if ev is not None:
+                ev.append(IntermediateScoring(tuple(map(tuple, pts)), tuple(sum(r[p] for r in pts) for p in range(self.n))))
+                ev.append(Reshuffled(len(order)))
             if not self.deck:  # nothing to reshuffle: the pile is used up again at once
                 self.exhaustions = 2
-                self.final_round = True
+                self._start_last_round()
         else:
-            self.final_round = True  # R8.1, R8.2
+            self._start_last_round()
+
+    def _start_last_round(self) -> None:
+        """R8.1, R8.2: the round is completed; the seat before the start player (seat 0) plays last."""
+        self.final_round = True
+        if self._events is not None:
+            self._events.append(LastRound(self.n - 1))
 
     def _end_turn(self) -> None:
         seat = self.current
         if not any(self.can_place_any(p) for p in range(self.n)):
-            self._finish()  # R8.3
+            self._finish("blocked")  # R8.3
         elif self.final_round and seat == self.n - 1:
-            self._finish()  # R8.1: the round is complete
+            self._finish("pile")  # R8.1: the round is complete
         else:
             self.current = (seat + 1) % self.n
             self.phase = MAIN
 
-    def _finish(self) -> None:
+    def _finish(self, reason: Literal["pile", "blocked"]) -> None:
         """R8.4, R12: the final scoring and the winner."""
         fin = final_scoring(self.board, self.cloisters, self.advisors, self.owner)
-        self.final = fin
+        self.final_scoring = fin
         for p in range(self.n):
             self.scores[p] += fin.total[p]
         self.phase = OVER
-        self.result_winners = winners(self.scores, [self.pieces_left(p) for p in range(self.n)])
+        left = [self.pieces_left(p) for p in range(self.n)]
+        self._winners = winners(self.scores, left)
+        if self._events is not None:
+            self._events.append(
+                GameEnded(
+                    reason,
+                    tuple(fin.cloisters),
+                    tuple(fin.alliances),
+                    tuple(fin.chains),
+                    tuple(self.scores),
+                    tuple(left),
+                    tuple(self._winners),
+                )
+            )
 
     # -- breakdown ----------------------------------------------------------------
 
@@ -544,8 +829,8 @@ class State:
         """Points so far, per category and seat, with per-country and per-alliance detail."""
         n = self.n
         zero = [0] * n
-        inter = self.intermediate
-        fin = self.final
+        inter = self.intermediate_scoring
+        fin = self.final_scoring
         cids = [c.id for c in self.board.countries]
         return {
             "intermediate_cloisters": [sum(r[p] for r in inter) for p in range(n)] if inter else zero,
@@ -558,22 +843,40 @@ class State:
         }
 
 
+def _board_ref(board: Board) -> Board | str:
+    """An installed board's id (it is loaded again by id), or the board itself."""
+    ref = getattr(board, "id", None) or board.name
+    try:
+        if get_board(ref) is board:
+            return ref
+    except (BoardError, OSError):
+        pass
+    return board
+
+
 # -- caches of pure functions of the board -----------------------------------------
 
-_COMBO_CACHE: dict[tuple[int, tuple[int, ...]], list[tuple[list[tuple[str, ...]], list[tuple[str, ...]]]]] = {}
-_CID_CACHE: dict[int, list[str]] = {}
+# keyed by the board object itself (boards compare and hash by identity), so an entry can
+# never be mistaken for another board's, and by the joker rule in force (R4.3, R14)
+_Combos = list[tuple[list[tuple[str, ...]], list[tuple[str, ...]]]]
+_COMBO_CACHE: dict[tuple[Board, bool, tuple[int, ...]], _Combos] = {}
+_CID_CACHE: dict[Board, list[str]] = {}
 
 
 def _country_ids(board: Board) -> list[str]:
-    ids = _CID_CACHE.get(id(board))
+    ids = _CID_CACHE.get(board)
     if ids is None:
-        ids = _CID_CACHE[id(board)] = [c.id for c in board.countries]
+        ids = _CID_CACHE[board] = [c.id for c in board.countries]
     return ids
 
 
-def _card_combos(board: Board, hand: tuple[int, ...]) -> list[tuple[list[tuple[str, ...]], list[tuple[str, ...]]]]:
-    """Per country: card sets (sorted kind ids) that place one piece, and two pieces (R4.2-R4.5)."""
-    key = (id(board), hand)
+def _card_combos(board: Board, joker_anywhere: bool, hand: tuple[int, ...]) -> _Combos:
+    """Per country: card sets (sorted kind ids) that place one piece, and two pieces (R4.2-R4.5).
+
+    A joker pair places a piece in a country its cards do not name (R4.3); under the
+    variant joker-anywhere, in any country.
+    """
+    key = (board, joker_anywhere, hand)
     got = _COMBO_CACHE.get(key)
     if got is not None:
         return got
@@ -582,15 +885,17 @@ def _card_combos(board: Board, hand: tuple[int, ...]) -> list[tuple[list[tuple[s
     pairs = [k for k in range(K) if hand[k] >= 2]
     out = []
     for c in range(len(board.countries)):
-        naming = [k for k in board.kinds_naming[c] if hand[k]]
+        names_c = board.kinds_naming[c]
+        jokers = pairs if joker_anywhere else [j for j in pairs if j not in names_c]
+        naming = [k for k in names_c if hand[k]]
         ones: set[tuple[str, ...]] = {(ids[k],) for k in naming}
-        ones |= {(ids[k], ids[k]) for k in pairs}
+        ones |= {(ids[k], ids[k]) for k in jokers}
         twos: set[tuple[str, ...]] = set()
         for i, k1 in enumerate(naming):
             for k2 in naming[i:]:
                 if k1 != k2 or hand[k1] >= 2:
                     twos.add(tuple(sorted((ids[k1], ids[k2]))))
-        for j in pairs:
+        for j in jokers:
             for k in naming:
                 if j != k or hand[j] >= 3:
                     twos.add(tuple(sorted((ids[j], ids[j], ids[k]))))
@@ -609,11 +914,13 @@ def new_game(
     deck: Sequence[str] | None = None,
     reshuffle: Sequence[str] | None = None,
     history: bool = True,
+    variants: Iterable[str] = (),
 ) -> State:
     """Set up a game (R2): remove cards, shuffle (or take the given deck), deal, turn up two.
 
     ``deck`` (kind ids, top first) and ``reshuffle`` come from a record; without them the
-    seed decides all chance. Seat 0 is the start player (R2.3).
+    seed decides all chance. Seat 0 is the start player (R2.3). ``variants``: rule
+    variants (R14), fixed for the whole game; ValueError names the known ones.
     """
     b = board or standard_board()
     if players not in b.removed_per_kind:
@@ -635,51 +942,30 @@ def new_game(
         if sorted(order) != expected:
             want = ", ".join(f"{c} {k.id}" for k, c in zip(b.cards, composition))
             raise ValueError(f"deck: with {players} players the deck holds {want} ({sum(composition)} cards, R2.1)")
-    s = State.__new__(State)
-    s.board = b
-    s.n = players
-    K = len(b.cards)
-    C = len(b.countries)
-    s.hands = [[0] * K for _ in range(players)]
-    s.known = [[0] * K for _ in range(players)]
-    s.deck = s.initial_deck = tuple(order)
-    pos = 0
-    for p in range(players):
-        for _ in range(HAND_SIZE):
-            s.hands[p][order[pos]] += 1
-            pos += 1
-    s.display = sorted(order[pos : pos + DISPLAY_SIZE])
-    s.pos = pos + DISPLAY_SIZE
-    s.discard = [0] * K
-    s.removed = [r] * K
-    s.owner = [-1] * len(b.sites)
-    s.cloisters = [[0] * players for _ in range(C)]
-    s.advisors = [[0] * players for _ in range(C)]
-    s.adv_total = [0] * C
-    s.max_cl = [0] * C
-    s.free_sites = [tuple(b.sites[i].id for i in c.sites) for c in b.countries]
-    s.supply_cl = [b.supply_cloisters] * players
-    s.supply_adv = [b.supply_advisors] * players
-    s.scores = [0] * players
-    s.current = 0
-    s.phase = MAIN
-    s.exhaustions = 0
-    s.final_round = False
-    s.turns = [0] * players
-    s.seed = seed
-    s.reshuffle = None
+    fixed = None
     if reshuffle is not None:
         try:
-            s.given_reshuffle = tuple(b.kind_index[x] for x in reshuffle)
+            fixed = [b.kind_index[x] for x in reshuffle]
         except (KeyError, TypeError):
             raise ValueError("reshuffle: unknown card kind") from None
-    else:
-        s.given_reshuffle = None
-    s.intermediate = None
-    s.final = None
-    s.history = [] if history else None
-    s.result_winners = None
-    return s
+    K = len(b.cards)
+    hands = [[0] * K for _ in range(players)]
+    dealt = HAND_SIZE * players
+    for i in range(dealt):
+        hands[i // HAND_SIZE][order[i]] += 1
+    return State(
+        b,
+        players,
+        hands=hands,
+        display=order[dealt : dealt + DISPLAY_SIZE],
+        deck=order,
+        top=dealt + DISPLAY_SIZE,
+        removed=[r] * K,
+        seed=seed,
+        reshuffle=fixed,
+        history=history,
+        variants=variants,
+    )
 
 
 def legal_moves(state: State) -> list[Move]:
@@ -691,5 +977,5 @@ def apply(state: State, move: Move) -> State:
     """A new state with the move applied; the given state is unchanged. Raises RuleError."""
     state.check(move)
     s = state.copy()
-    s.play(move, validate=False)
+    s.play(move)
     return s

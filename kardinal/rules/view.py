@@ -25,39 +25,98 @@ Keys:
   final_round     whether the last round is being completed (R8.1)
   breakdown       scorings so far (see State.breakdown)
   winners         [seat, ...] once the game is over, else null
-  history         [[seat, move notation], ...] every decision so far; all are public
-                  (a draw from the pile does not say which card)
+  variants        [name, ...] the rule variants of the game (R14); empty: the rules as written
+  history         [{"action": record action, "notation": text, "events": [event, ...]}, ...]
+                  every decision so far with what it caused (kardinal.rules.events); all
+                  public, except that a card drawn from the pile shows its kind only to
+                  the seat that drew it ("kind": null for everyone else)
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypedDict
 
+from .board import Board
+from .events import Decision, EventData, event_data
+from .record import RecordAction, action_of
 from .state import State
 
-__all__ = ["view", "VIEW_FORMAT"]
+__all__ = ["view", "VIEW_FORMAT", "ViewData", "HistoryEntry", "SupplyData", "history_entry"]
 
 VIEW_FORMAT = "kardinal-view"
+
+
+class HistoryEntry(TypedDict):
+    """One decision in a view: the record action, its notation, and what it caused."""
+
+    action: RecordAction
+    notation: str
+    events: list[EventData]
+
+
+class SupplyData(TypedDict):
+    cloisters: int
+    advisors: int
+
+
+class ViewData(TypedDict, total=False):
+    """A view, as documented above (``hand`` only for a seat)."""
+
+    format: str
+    board: str
+    players: int
+    seat: int | None
+    current: int
+    phase: str
+    hand: dict[str, int]
+    hand_sizes: list[int]
+    known: list[dict[str, int]]
+    display: list[str]
+    deck_size: int
+    discard: dict[str, int]
+    removed: dict[str, int]
+    sites: dict[str, int]
+    cloisters: dict[str, list[int]]
+    advisors: dict[str, list[int]]
+    advisor_limit: dict[str, int]
+    supply: list[SupplyData]
+    scores: list[int]
+    turns: list[int]
+    exhaustions: int
+    final_round: bool
+    breakdown: dict[str, Any]
+    winners: list[int] | None
+    variants: list[str]
+    history: list[HistoryEntry] | None
+
+
+def history_entry(board: Board, decision: Decision, viewer: int | None) -> HistoryEntry:
+    """One decision as ``viewer`` (a seat, or None) may see it."""
+    return {
+        "action": action_of(decision.seat, decision.move),
+        "notation": str(decision.move),
+        "events": [event_data(board, e, viewer) for e in decision.events],
+    }
 
 
 def _counts(ids: list[str], row: list[int]) -> dict[str, int]:
     return {ids[k]: c for k, c in enumerate(row) if c}
 
 
-def view(state: State, seat: int | None) -> dict[str, Any]:
+def view(state: State, seat: int | None) -> ViewData:
     """The state as ``seat`` may see it (R13); ``None`` for a spectator."""
     if seat is not None and not (isinstance(seat, int) and 0 <= seat < state.n):
         raise ValueError(f"no seat {seat!r} in a {state.n}-player game")
     b = state.board
     kids = [k.id for k in b.cards]
     cids = [c.id for c in b.countries]
-    out: dict[str, Any] = {
+    out: ViewData = {
         "format": VIEW_FORMAT,
-        "board": b.name,
+        "board": getattr(b, "id", b.name),
         "players": state.n,
         "seat": seat,
         "current": state.current,
-        "phase": state.phase,
+        "phase": state.phase.value,
         "hand_sizes": [sum(h) for h in state.hands],
         "known": [_counts(kids, k) for k in state.known],
         "display": [kids[k] for k in state.display],
@@ -67,15 +126,16 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         "sites": {b.sites[s].id: p for s, p in enumerate(state.owner) if p >= 0},
         "cloisters": dict(zip(cids, (r[:] for r in state.cloisters))),
         "advisors": dict(zip(cids, (r[:] for r in state.advisors))),
-        "advisor_limit": dict(zip(cids, state.max_cl)),
+        "advisor_limit": dict(zip(cids, state.most_cloisters)),
         "supply": [{"cloisters": c, "advisors": a} for c, a in zip(state.supply_cl, state.supply_adv)],
         "scores": state.scores[:],
         "turns": state.turns[:],
         "exhaustions": state.exhaustions,
         "final_round": state.final_round,
         "breakdown": state.breakdown(),
-        "winners": state.result_winners[:] if state.result_winners is not None else None,
-        "history": [[p, str(m)] for p, m in state.history] if state.history is not None else None,
+        "winners": list(state.winners) if state.winners is not None else None,
+        "variants": list(state.variants),
+        "history": [history_entry(b, d, seat) for d in state.history] if state.history is not None else None,
     }
     if seat is not None:
         out["hand"] = _counts(kids, state.hands[seat])

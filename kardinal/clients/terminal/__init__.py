@@ -43,14 +43,17 @@ def play(
     argv: Sequence[str] | None = None,
     board_given: bool = False,
     console: Console | None = None,
+    variants: Sequence[str] = (),
 ) -> int:
     """Set up (or resume) a game and play it at this terminal; the exit status."""
     con = console or Console(highlight=False, markup=False, emoji=False)
     available = sorted(BOTS)
     try:
         if resume is not None:
-            if persons or bots or seats or players is not None or seed is not None:
-                raise PlayError("--resume takes the players and the seed from the save file; give no --players/--seat/--bot/--seats/--seed")
+            if persons or bots or seats or players is not None or seed is not None or variants:
+                raise PlayError(
+                    "--resume takes the players, the seed and the rule variants from the save file; give no --players/--seat/--bot/--seats/--seed/--variant"
+                )
             try:
                 data = load_record(resume)
                 state = replay(data, board if board_given else None)
@@ -61,7 +64,7 @@ def play(
             names = list(data["players"])
             seat_list = seats_of_save(data, names, available)
             saved_seed = data.get("seed")
-            state.seed = saved_seed if isinstance(saved_seed, int) and not isinstance(saved_seed, bool) else None
+            state.reseed(saved_seed if isinstance(saved_seed, int) and not isinstance(saved_seed, bool) else None)
             record = record or resume
         else:
             if seats is not None:
@@ -71,7 +74,7 @@ def play(
             else:
                 specs = seats_from_argv(argv if argv is not None else sys.argv[1:], list(persons), list(bots))
             seat_list = build_seats(specs, players, available, board.player_counts)
-            state = new_game(len(seat_list), seed=seed, board=board)
+            state = new_game(len(seat_list), seed=seed, board=board, variants=variants)
     except (PlayError, SeatError) as e:
         con.print(f"error: {e}", style="bold red")
         return 2

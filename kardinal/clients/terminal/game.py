@@ -23,15 +23,16 @@ from rich.text import Text
 from kardinal.bots import Bot, make_bot
 from kardinal.clients.text import describe_final, describe_intermediate, standings
 from kardinal.rules.board import Board
+from kardinal.rules.events import Drew, IntermediateScoring, Reshuffled, Revealed
 from kardinal.rules.moves import DECK, Draw, Exchange, Move, MoveParseError, Pass, Place, parse_move
-from kardinal.rules.record import record_of
-from kardinal.rules.state import RuleError, State, new_game
+from kardinal.rules.record import record_of, rewind
+from kardinal.rules.state import RuleError, State
 from kardinal.rules.view import view
 
 from .screen import Look, board_panel, screen, turn_lines
 from .seats import Seat
 
-__all__ = ["Session", "Quit", "reveal_index", "rebuild"]
+__all__ = ["Session", "Quit", "reveal_index"]
 
 VERBS = ("play", "exchange", "draw", "pass")
 
@@ -75,35 +76,12 @@ def reveal_index(state: State) -> int:
     """The index of the last decision that revealed hidden cards to anyone, or -1.
 
     A card leaves the draw pile (a blind draw, an exchange for the pile, a display
-    refill) or the discard pile is reshuffled (R7.3): either changes the pile, and
-    undoing past it would show the person cards they must not know yet.
+    refill) or the discard pile is reshuffled (R7.3): undoing past it would show the
+    person cards they must not know yet.
     """
     assert state.history is not None
-    s = rebuild(state, 0)
-    last = -1
-    for i, (_, move) in enumerate(state.history):
-        before = (s.exhaustions, s.deck_size)
-        s.play(move, validate=False)
-        if (s.exhaustions, s.deck_size) != before:
-            last = i
-    return last
-
-
-def rebuild(state: State, upto: int) -> State:
-    """The game replayed from its deal to just before decision ``upto``."""
-    assert state.history is not None
-    ids = [k.id for k in state.board.cards]
-    reshuffle = state.reshuffle if state.reshuffle is not None else state.given_reshuffle
-    s = new_game(
-        state.n,
-        board=state.board,
-        deck=[ids[k] for k in state.initial_deck],
-        reshuffle=[ids[k] for k in reshuffle] if reshuffle is not None else None,
-    )
-    s.seed = state.seed
-    for _, move in state.history[:upto]:
-        s.play(move, validate=False)
-    return s
+    revealing = (Drew, Revealed, Reshuffled)
+    return max((i for i, d in enumerate(state.history) if any(isinstance(e, revealing) for e in d.events)), default=-1)
 
 
 def _write_atomic(path: Path, text: str) -> None:
@@ -127,7 +105,7 @@ class Session:
         ask: Callable[[str], str] | None = None,
     ) -> None:
         if state.seed is None:
-            state.seed = secrets.randbits(63)  # the future reshuffle must not be predictable
+            state.reseed(secrets.randbits(63))  # the future reshuffle must not be predictable
         self.state = state
         self.board: Board = state.board
         self.seats = list(seats)
@@ -249,10 +227,11 @@ class Session:
         return self.bots[seat].choose(v)
 
     def apply(self, move: Move) -> None:
-        before = self.state.exhaustions
         self.state.play(move)
         self.save()
-        if before == 0 and self.state.exhaustions >= 1 and self.state.intermediate is not None:
+        assert self.state.history is not None
+        scoring = next((e for e in self.state.history[-1].events if isinstance(e, IntermediateScoring)), None)
+        if scoring is not None:
             if self.persons:
                 self.clear()
             self.out(
@@ -260,7 +239,7 @@ class Session:
                     "The draw pile is used up: intermediate scoring (R7). The discard pile is shuffled into a new draw pile.", style="bold"
                 )
             )
-            self.out(Text(describe_intermediate(self.board, self.state.intermediate, self.names)))
+            self.out(Text(describe_intermediate(self.board, scoring.by_country, self.names)))
             self.out(Text(standings(self.state, self.names)))
             if self.persons:
                 self.pause()
@@ -278,10 +257,10 @@ class Session:
         self.clear()
         v = view(st, None)
         self.out(screen(self.look, v, self.console.width, recent=st.n, spare=0))
-        if st.intermediate is not None:
-            self.out(Text(describe_intermediate(self.board, st.intermediate, self.names)))
-        assert st.final is not None
-        self.out(Text(describe_final(self.board, st.final, self.names)))
+        if st.intermediate_scoring is not None:
+            self.out(Text(describe_intermediate(self.board, st.intermediate_scoring, self.names)))
+        assert st.final_scoring is not None
+        self.out(Text(describe_final(self.board, st.final_scoring, self.names)))
         self.out(Text(standings(st, self.names), style="bold"))
         if self.record is not None:
             self.say(f"The game record is in {self.record} (kardinal replay {self.record}).")
@@ -290,15 +269,15 @@ class Session:
         st = self.state
         assert st.history is not None
         barrier = reveal_index(st)
-        mine = [i for i, (p, _) in enumerate(st.history) if p == seat and i > barrier]
+        mine = [i for i, d in enumerate(st.history) if d.seat == seat and i > barrier]
         if not mine:
             self.notices.append(
                 Text("Nothing to undo: a card has been revealed from the draw pile since your last decision.", style="bold red")
             )
             return
-        self.state = rebuild(st, mine[-1])
+        self.state = rewind(st, mine[-1])
         self.save()
-        self.notices.append(Text(f"Undone: back to before your decision '{st.history[mine[-1]][1]}'.", style="bold"))
+        self.notices.append(Text(f"Undone: back to before your decision '{st.history[mine[-1]].move}'.", style="bold"))
 
     # -- asking a person for a move -----------------------------------------------
 
@@ -368,8 +347,11 @@ class Session:
                 raise Quit
             if low in ("?", "h", "help"):
                 self.out(Text(HELP))
+                self.say("The rules, with the rule numbers that refusals cite: docs/rules.md (in the browser: /rules).", "dim")
+                if self.state.variants:
+                    self.say("Rule variants of this game (R14): " + ", ".join(self.state.variants), "dim")
                 if self.board.reconstruction:
-                    self.say("About the board: " + self.board.about + " (see BOARD.md; --board FILE plays on another board)", "dim")
+                    self.say("About the board: " + self.board.about + " (see docs/board.md; --board FILE plays on another board)", "dim")
                 continue
             if low in ("r", "redraw"):
                 raise _Redraw
@@ -411,8 +393,8 @@ class Session:
 
     def show_scores(self) -> None:
         st = self.state
-        if st.intermediate is not None:
-            self.out(Text(describe_intermediate(self.board, st.intermediate, self.names)))
+        if st.intermediate_scoring is not None:
+            self.out(Text(describe_intermediate(self.board, st.intermediate_scoring, self.names)))
         else:
             self.out(Text("No scoring yet: the intermediate scoring comes when the draw pile is first used up (R7)."))
         self.out(Text(standings(st, self.names)))

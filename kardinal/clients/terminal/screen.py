@@ -7,7 +7,7 @@ state: what is drawn is exactly what that seat may know (R13).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 from rich.console import Group, RenderableType
 from rich.table import Table
@@ -15,9 +15,12 @@ from rich.text import Text
 
 from kardinal.clients.text import describe_move
 from kardinal.rules.board import Board
-from kardinal.rules.moves import DECK, Draw, parse_move
+from kardinal.rules.moves import DECK, Draw
+from kardinal.rules.record import move_of
+from kardinal.rules.scoring import majority_holders
+from kardinal.rules.view import HistoryEntry, ViewData
 
-__all__ = ["Look", "seat_tags", "board_panel", "status_panel", "screen", "turn_lines", "alliance_holders", "majority"]
+__all__ = ["Look", "seat_tags", "board_panel", "status_panel", "screen", "turn_lines", "alliance_holders"]
 
 SEAT_STYLES = ("bold red", "bold blue", "bold green", "bold dark_orange", "bold magenta")
 
@@ -39,18 +42,12 @@ def seat_tags(names: Sequence[str]) -> list[str]:
     return tags
 
 
-def majority(advisors: Sequence[int]) -> list[int]:
-    """Seats holding the advisor majority of a country (R10.2): most advisors, at least one."""
-    top = max(advisors, default=0)
-    return [p for p, a in enumerate(advisors) if a == top] if top else []
-
-
-def alliance_holders(board: Board, v: dict[str, Any]) -> list[tuple[int, str, str, list[int], int]]:
+def alliance_holders(board: Board, v: ViewData) -> list[tuple[int, str, str, list[int], int]]:
     """Per alliance: number, the two country ids, the seats holding both majorities, its points (R10.3)."""
     out = []
     for al in board.alliances:
         a, b = (board.countries[c].id for c in al.countries)
-        both = sorted(set(majority(v["advisors"][a])) & set(majority(v["advisors"][b])))
+        both = sorted(set(majority_holders(v["advisors"][a])) & set(majority_holders(v["advisors"][b])))
         out.append((al.number, a, b, both, sum(v["advisors"][a]) + sum(v["advisors"][b])))
     return out
 
@@ -100,7 +97,7 @@ class Look:
         """Card counts in board order, e.g. 'FR FR LI'."""
         return " ".join(k.short for k in self.board.cards for _ in range(counts.get(k.id, 0)))
 
-    def site_line(self, v: dict[str, Any], sid: str, width: int, indent: int = 2, wrap: bool = True) -> list[Text]:
+    def site_line(self, v: ViewData, sid: str, width: int, indent: int = 2, wrap: bool = True) -> list[Text]:
         """'A Verona ─ Mailand, Venedig, Brixen' (A: whose cloister, ○: free), wrapped
         under the neighbours, or (``wrap=False``) cut to one line ending in '…'."""
         b = self.board
@@ -139,7 +136,7 @@ class Look:
         return lines
 
 
-def _country_block(look: Look, v: dict[str, Any], cid: str, width: int, wrap: bool) -> list[Text]:
+def _country_block(look: Look, v: ViewData, cid: str, width: int, wrap: bool) -> list[Text]:
     b = look.board
     c = b.countries[b.country_index[cid]]
     title = Text(c.name_de, style="bold underline")
@@ -157,7 +154,7 @@ def _country_block(look: Look, v: dict[str, Any], cid: str, width: int, wrap: bo
     return lines
 
 
-def _alliance_block(look: Look, v: dict[str, Any], width: int) -> list[Text]:
+def _alliance_block(look: Look, v: ViewData, width: int) -> list[Text]:
     lines = [Text("Alliances", style="bold underline").append("  both majorities: pts", style="dim")]
     entries: list[Text] = []
     for num, a, b, both, pts in alliance_holders(look.board, v):
@@ -211,7 +208,7 @@ class BoardPanel(NamedTuple):
         return self.grid
 
 
-def board_panel(look: Look, v: dict[str, Any], width: int, height: int | None = None) -> BoardPanel:
+def board_panel(look: Look, v: ViewData, width: int, height: int | None = None) -> BoardPanel:
     """The countries with their sites and roads, advisors and alliances, in columns.
 
     Each site lists its road neighbours; where that would make the board taller than
@@ -247,7 +244,7 @@ def board_panel(look: Look, v: dict[str, Any], width: int, height: int | None = 
     return BoardPanel(grid, max(map(len, cells)))
 
 
-def status_panel(look: Look, v: dict[str, Any]) -> RenderableType:
+def status_panel(look: Look, v: ViewData) -> RenderableType:
     """Players (score, supply, hand size), draw pile, display, discard pile."""
     t = Table.grid(padding=(0, 2))
     for _ in range(6):
@@ -268,7 +265,7 @@ def status_panel(look: Look, v: dict[str, Any]) -> RenderableType:
     return Group(t, pile_line(look, v))
 
 
-def pile_line(look: Look, v: dict[str, Any]) -> Text:
+def pile_line(look: Look, v: ViewData) -> Text:
     """Draw pile, display and discard pile in one line."""
     pile = f"Draw pile {v['deck_size']}"
     if v["exhaustions"] == 1:
@@ -285,7 +282,7 @@ def pile_line(look: Look, v: dict[str, Any]) -> Text:
     return line
 
 
-def hand_line(look: Look, v: dict[str, Any]) -> Text:
+def hand_line(look: Look, v: ViewData) -> Text:
     hand = v.get("hand") or {}
     t = Text("Your hand: ", style="bold")
     cards = [look.card(k.id) for k in look.board.cards for _ in range(hand.get(k.id, 0))]
@@ -293,20 +290,24 @@ def hand_line(look: Look, v: dict[str, Any]) -> Text:
     return t
 
 
-def turn_lines(look: Look, history: Sequence[Sequence[Any]]) -> list[Text]:
+def turn_lines(look: Look, history: Sequence[HistoryEntry]) -> list[Text]:
     """The public log, one line per turn: the decision in words, then the cards drawn.
 
     >>> from kardinal.rules.board import standard_board
+    >>> from kardinal.rules.moves import parse_move
+    >>> from kardinal.rules.view import history_entry
+    >>> from kardinal.rules.events import Decision
     >>> look = Look(standard_board(), ["Anna", "Ben", "Cleo"], [None, None, None])
-    >>> hist = [[0, "play FR frankreich paris"], [0, "draw BB"], [0, "draw deck"], [1, "exchange FR for deck"]]
+    >>> moves = [(0, "play FR frankreich paris"), (0, "draw BB"), (0, "draw deck"), (1, "exchange FR for deck")]
+    >>> hist = [history_entry(look.board, Decision(p, parse_move(m), ()), None) for p, m in moves]
     >>> for t in turn_lines(look, hist): print(t)
     Anna plays Frankreich in Frankreich: cloister at Paris; took BB from the display, 1 from the pile
     Ben exchanges: discards Frankreich, takes a card from the draw pile
     """
     b = look.board
     turns: list[tuple[int, Text, list[str]]] = []
-    for seat, notation in history:
-        move = parse_move(notation, b)
+    for entry in history:
+        seat, move = move_of(entry["action"])
         if isinstance(move, Draw) and turns and turns[-1][0] == seat:
             turns[-1][2].append(move.source)
             continue
@@ -325,7 +326,7 @@ def turn_lines(look: Look, history: Sequence[Sequence[Any]]) -> list[Text]:
     return out
 
 
-def screen(look: Look, v: dict[str, Any], width: int, height: int | None = None, recent: int = 4, spare: int = 4) -> RenderableType:
+def screen(look: Look, v: ViewData, width: int, height: int | None = None, recent: int = 4, spare: int = 4) -> RenderableType:
     """The whole table as ``v["seat"]`` sees it, fitted to ``height`` lines less ``spare`` for a menu."""
     parts: list[RenderableType] = []
     title = Text("Kardinal & König", style="bold")
@@ -333,6 +334,8 @@ def screen(look: Look, v: dict[str, Any], width: int, height: int | None = None,
         title.append(" · game over")
     else:
         title.append(" · ").append(look.who(v["current"])).append(" to play" if v["phase"] == "main" else " refills the hand")
+    if v.get("variants"):
+        title.append(" · variants: " + ", ".join(v["variants"]), style="dim")
     title.append("   (board: a reconstruction; ? for help)" if look.board.reconstruction else "   (? for help)", style="dim")
     hist = v.get("history") or []
     lines = [Text("» ", style="dim").append_text(t) for t in turn_lines(look, hist)[-recent:]]

@@ -32,7 +32,7 @@ from fastapi.staticfiles import StaticFiles
 
 from kardinal.bots import BOTS
 
-from .games import Conn, GameService, Live, Refused
+from .games import Connection, GameService, LiveGame, Refused
 from .mapdata import named_board_json
 from .storage import Storage
 
@@ -178,7 +178,7 @@ def create_app(
             await ws.send_json({"type": "error", **e.to_json()})
             await ws.close(code=4404)
             return
-        conn: Conn | None = None
+        conn: Connection | None = None
         sender: asyncio.Task[None] | None = None
         try:
             while True:
@@ -200,7 +200,7 @@ def create_app(
                     except Refused as e:
                         await ws.send_json({"type": "error", **e.to_json()})
                         continue
-                    conn = Conn(seats)
+                    conn = Connection(seats)
                     live.conns.add(conn)
                     await ws.send_json({"type": "welcome", "game": game_id, "seats": sorted(seats)})
                     sender = asyncio.create_task(_send_loop(ws, live, conn))
@@ -229,7 +229,7 @@ def create_app(
     return app
 
 
-def _hello_seats(service: GameService, live: Live, seats: Any) -> dict[int, str]:
+def _hello_seats(service: GameService, live: LiveGame, seats: Any) -> dict[int, str]:
     """Check every token of a hello; a person who connects has joined their seat."""
     if seats is None:
         return {}
@@ -248,7 +248,7 @@ def _hello_seats(service: GameService, live: Live, seats: Any) -> dict[int, str]
     return out
 
 
-async def _send_loop(ws: WebSocket, live: Live, conn: Conn) -> None:
+async def _send_loop(ws: WebSocket, live: LiveGame, conn: Connection) -> None:
     """Send a connection's outbox; a run of state notices becomes one state message."""
     try:
         while True:

@@ -23,14 +23,15 @@ from typing import Any
 
 from kardinal.bots import BOTS, make_bot
 from kardinal.rules.board import Board, get_board
+from kardinal.rules.events import IntermediateScoring, LastRound
 from kardinal.rules.moves import Move
-from kardinal.rules.record import RecordError, action_of, move_of, record_of
+from kardinal.rules.record import IllegalAction, RecordAction, RecordError, action_of, move_of, record_of, rewind, steps
 from kardinal.rules.state import RuleError, State, new_game
-from kardinal.rules.view import view
+from kardinal.rules.view import ViewData, view
 
 from .storage import DuplicateAction, GameRow, SeatRow, Storage
 
-__all__ = ["GameService", "Live", "Refused", "bot_move", "hash_token", "public_players"]
+__all__ = ["GameService", "LiveGame", "Refused", "bot_move", "hash_token", "public_players"]
 
 log = logging.getLogger("kardinal.web")
 
@@ -69,14 +70,16 @@ def public_players(row: GameRow) -> list[dict[str, Any]]:
     return [{"seat": i, "name": s.name, "kind": s.kind, "level": s.level, "joined": s.joined} for i, s in enumerate(row.seats)]
 
 
-def bot_move(level: str, seed: int, board_name: str, seat_view: dict[str, Any]) -> dict[str, Any]:
+def bot_move(level: str, seed: int, board_name: str, seat_view: ViewData) -> RecordAction:
     """Run in a worker: the bot's decision for the view, as a record action."""
     board = get_board(board_name)
     bot = make_bot(level, seed, board)
-    return action_of(seat_view["seat"], bot.choose(seat_view))
+    seat = seat_view["seat"]
+    assert seat is not None
+    return action_of(seat, bot.choose(seat_view))
 
 
-class Conn:
+class Connection:
     """One connected client (a WebSocket): the seats it authenticated, and its outbox."""
 
     def __init__(self, seats: dict[int, str]) -> None:
@@ -88,27 +91,29 @@ class Conn:
 
 
 @dataclass
-class Live:
+class LiveGame:
     """A game in memory: its row, its state (rebuilt from the log) and its listeners."""
 
     row: GameRow
     board: Board
     state: State
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    conns: set[Conn] = field(default_factory=set)
+    conns: set[Connection] = field(default_factory=set)
     bot_task: asyncio.Task[None] | None = None
     touched: float = field(default_factory=time.monotonic)
-    # public moments of the game: the number of actions after which the draw pile ran out
-    # the first time (intermediate scoring, R7) and the second time (the last round, R8.1)
-    marks: dict[str, int] = field(default_factory=dict)
 
-    def note(self, before: int, after: State) -> None:
-        """Record the public moments a move caused (``before``: the exhaustions before it)."""
-        n = len(after.history or [])
-        if before < 1 <= after.exhaustions:
-            self.marks["intermediate"] = n
-        if before < 2 <= after.exhaustions:
-            self.marks["last_round"] = n
+    @property
+    def marks(self) -> dict[str, int]:
+        """Public moments: the number of actions after which the intermediate scoring (R7)
+        and the last round (R8.1) began, read from the events of the history."""
+        out: dict[str, int] = {}
+        for i, d in enumerate(self.state.history or ()):
+            for e in d.events:
+                if isinstance(e, IntermediateScoring):
+                    out["intermediate"] = i + 1
+                elif isinstance(e, LastRound):
+                    out["last_round"] = i + 1
+        return out
 
     @property
     def version(self) -> int:
@@ -166,25 +171,23 @@ class GameService:
         self.max_live = max_live  # games kept in memory; idle ones beyond this are reloaded from the log when needed
         self.bot_pause = bot_pause
         self.executor = executor or ThreadPoolExecutor(max_workers=2, thread_name_prefix="kardinal-bot")
-        self.live: dict[str, Live] = {}
-        self.on_change: list[Callable[[Live], None]] = []
+        self.live: dict[str, LiveGame] = {}
+        self.on_change: list[Callable[[LiveGame], None]] = []
 
     # -- loading ------------------------------------------------------------------
 
-    def _load(self, row: GameRow) -> Live:
+    def _load(self, row: GameRow) -> LiveGame:
         board = get_board(row.board)
         st = new_game(len(row.seats), seed=row.seed, board=board)
-        live = Live(row, board, st)
-        for i, a in enumerate(self.storage.actions(row.id)):
-            seat, move = move_of(a, f"actions[{i}]")
-            if seat != st.current:
-                raise RecordError(f"game {row.id}: stored action {i} is not seat {st.current}'s")
-            ex = st.exhaustions
-            st.play(move)
-            live.note(ex, st)
+        live = LiveGame(row, board, st)
+        try:
+            for _ in steps(st, self.storage.actions(row.id)):
+                pass
+        except IllegalAction as e:
+            raise RecordError(f"game {row.id}: stored {e}") from None
         return live
 
-    def get(self, game_id: str) -> Live:
+    def get(self, game_id: str) -> LiveGame:
         live = self.live.get(game_id)
         if live is not None:
             live.touched = time.monotonic()
@@ -212,13 +215,13 @@ class GameService:
         """
         ids = self.storage.game_ids("running", with_bots=True)
         for gid in ids:
-            self.kick(self.get(gid))
+            self.start_bots(self.get(gid))
             await asyncio.sleep(0)
         return len(ids)
 
     # -- lobby --------------------------------------------------------------------
 
-    def create(self, spec: Any) -> tuple[Live, dict[int, str]]:
+    def create(self, spec: Any) -> tuple[LiveGame, dict[int, str]]:
         """Create a game from ``{players: [{name, kind, level}], hotseat, board}``.
 
         Returns the game and the secret tokens of its person seats.
@@ -259,19 +262,19 @@ class GameService:
             id=gid, board=board_name, seats=seats, hotseat=hotseat, deck=[ids[k] for k in st.initial_deck], seed=seed, status=status
         )
         self.storage.create_game(row)
-        live = self.live[gid] = Live(row, board, st)
+        live = self.live[gid] = LiveGame(row, board, st)
         self._evict()
-        self.kick(live)
+        self.start_bots(live)
         return live, tokens
 
-    def _auth(self, live: Live, seat: object, token: object) -> int:
+    def _auth(self, live: LiveGame, seat: object, token: object) -> int:
         if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < len(live.row.seats):
             raise Refused("bad_token", "no such seat, or a wrong token", 403)
         if not _token_ok(live.row.seats[seat], token):
             raise Refused("bad_token", "no such seat, or a wrong token", 403)
         return seat
 
-    def join(self, game_id: str, seat: object, token: object, name: object = None) -> Live:
+    def join(self, game_id: str, seat: object, token: object, name: object = None) -> LiveGame:
         """A person takes their seat (by their invitation link); the game starts when all have."""
         live = self.get(game_id)
         s = self._auth(live, seat, token)
@@ -371,7 +374,7 @@ class GameService:
             index = await self._commit(live, seat, move, client_id)
         return {"type": "ack", "id": client_id, "version": live.version, "index": index, "duplicate": False}
 
-    async def _commit(self, live: Live, seat: int, move: Move, client_id: str | None) -> int:
+    async def _commit(self, live: LiveGame, seat: int, move: Move, client_id: str | None) -> int:
         """Apply a checked move: to the database first, then to memory, then tell everyone.
 
         The caller holds the game's lock. The write runs in a thread, so other games go on
@@ -380,7 +383,7 @@ class GameService:
         st = live.state
         index = live.version
         after = st.copy()
-        after.play(move, validate=False)
+        after.play_trusted(move)  # checked by the caller
         status = "finished" if after.is_over else None
         reshuffle = None
         if st.reshuffle is None and after.reshuffle is not None:
@@ -392,7 +395,6 @@ class GameService:
             )
         except DuplicateAction:
             raise Refused("stale_version", "the game has moved on") from None
-        live.note(st.exhaustions, after)
         live.state = after
         if status:
             live.row.status = status
@@ -401,16 +403,16 @@ class GameService:
         self._changed(live)
         return index
 
-    def _changed(self, live: Live) -> None:
+    def _changed(self, live: LiveGame) -> None:
         for c in list(live.conns):
             c.notify()
         for f in self.on_change:
             f(live)
-        self.kick(live)
+        self.start_bots(live)
 
     # -- bots ---------------------------------------------------------------------
 
-    def kick(self, live: Live) -> None:
+    def start_bots(self, live: LiveGame) -> None:
         """Start the bot loop of a game if a bot is to act."""
         if live.row.status != "running" or live.state.is_over:
             return
@@ -424,7 +426,7 @@ class GameService:
             return
         live.bot_task = loop.create_task(self._bots(live))
 
-    async def _bots(self, live: Live) -> None:
+    async def _bots(self, live: LiveGame) -> None:
         loop = asyncio.get_running_loop()
         while live.row.status == "running" and not live.state.is_over:
             seat = live.state.current
@@ -451,7 +453,7 @@ class GameService:
                 except RuleError:
                     log.error("bot %s chose an illegal move %s in game %s; a random move instead", level, move, live.row.id)
                     _, move = move_of(bot_move("random", seed, live.row.board, seat_view))
-                live.bot_task = None  # _commit's kick must not see this task as running
+                live.bot_task = None  # _commit's start_bots must not see this task as running
                 await self._commit(live, seat, move, None)
                 if live.bot_task is not None:
                     return  # a fresh loop took over
@@ -481,10 +483,7 @@ class GameService:
         total = live.version
         if not 0 <= step <= total:
             raise Refused("malformed", f"step must be 0..{total}", 400)
-        st = new_game(len(live.row.seats), seed=live.row.seed, board=live.board)
-        assert live.state.history is not None
-        for _, m in live.state.history[:step]:
-            st.play(m, validate=False)
+        st = rewind(live.state, step)
         ids = [k.id for k in live.board.cards]
         hands = [{ids[k]: c for k, c in enumerate(h) if c} for h in st.hands]
         return {

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -232,7 +232,7 @@ class Storage:
         self,
         game_id: str,
         idx: int,
-        action: dict[str, Any],
+        action: Mapping[str, Any],
         client_id: str | None = None,
         *,
         status: str | None = None,
