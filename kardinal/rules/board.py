@@ -1,8 +1,25 @@
-"""The board and the deck as data (BOARD.md, R1.1, R1.2, R2.1), loaded and validated.
+"""The board and the deck as data (docs/board.md, R1.1, R1.2, R2.1), loaded and validated.
 
-A board file is TOML. The standard board ships in the package; a player who owns the
+A board file is TOML. Two boards ship in the package (:func:`installed_boards`):
+``standard``, the current reconstruction, and ``reconstruction-1``, the earlier one,
+kept so that games and records made on it replay exactly. A player who owns the
 printed board can describe it in a file of the same format and load it with
 ``--board FILE``. Every rule of the game is independent of which board is loaded.
+
+**Identity.** A board has an ``id`` (the top-level key ``id`` of its file: lowercase
+letters, digits, ``-``, ``_`` and ``.``, starting with a letter or digit) and a content
+``digest``, ``"sha256:"`` followed by the hex SHA-256 of the board's *parsed* TOML
+document (every key of the file, the ``about`` text and coordinates included) written
+as canonical JSON: keys sorted at every level, arrays in file order, no whitespace
+(separators ``,`` and ``:``), non-ASCII characters as themselves (``ensure_ascii=False``),
+integers as integers, floats in Python's shortest round-trip form (so ``50.0`` and
+``50.00`` are the same, ``50`` and ``50.0`` are not), TOML dates and times as
+``{"toml-<type>": "<ISO 8601>"}``; that text is encoded as UTF-8 and hashed.
+Comments, whitespace, quoting style and the order of keys within a table do not change
+the digest; any change to a value, or to the order of an array (sites, roads, cards,
+...), does. Records and views name a board by its id, and a record keeps the digest,
+so a shipped board file must never change once games were played on it: a changed
+board gets a new id and the old file stays (as ``reconstruction-1`` did).
 
 Internally everything is a small integer (countries, sites, card kinds, in file order);
 the ids are used at the edges (moves, records, views).
@@ -10,14 +27,44 @@ the ids are used at the edges (moves, records, views).
 
 from __future__ import annotations
 
+import datetime
+import hashlib
+import json
+import re
 import tomllib
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, partial
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
-__all__ = ["Board", "BoardError", "CardKind", "Country", "Site", "Alliance", "load_board", "standard_board"]
+__all__ = [
+    "Board",
+    "BoardError",
+    "CardKind",
+    "Country",
+    "Site",
+    "Alliance",
+    "STANDARD",
+    "board_digest",
+    "get_board",
+    "installed_boards",
+    "load_board",
+    "parse_board",
+    "standard_board",
+]
+
+STANDARD = "standard"
+"""The id of the board used when none is named."""
+
+# id -> file in the package (kardinal/rules/data/); the standard board first
+_INSTALLED: dict[str, str] = {
+    STANDARD: "data/standard.toml",
+    "reconstruction-1": "data/reconstruction-1.toml",
+}
+
+_ID_RE = re.compile(r"[a-z0-9][a-z0-9._-]*")
 
 
 class BoardError(ValueError):
@@ -62,6 +109,9 @@ class Alliance:
 
 @dataclass(frozen=True, eq=False)
 class Board:
+    """A loaded board. Boards compare and hash by identity; ``id`` and ``digest`` name the content."""
+
+    id: str
     name: str
     about: str
     reconstruction: bool
@@ -73,6 +123,7 @@ class Board:
     supply_cloisters: int
     supply_advisors: int
     removed_per_kind: dict[int, int]
+    digest: str = ""
     source: str = ""
     # derived lookups
     kind_index: dict[str, int] = field(default_factory=dict, repr=False)
@@ -114,10 +165,11 @@ class Board:
 
     def describe(self) -> str:
         """The board in text: countries, sites, roads, alliances."""
-        lines = [f"Board: {self.name}"]
+        title = self.id if self.name == self.id else f"{self.id} ({self.name})"
+        lines = [f"Board: {title}", f"Digest: {self.digest}"]
         if self.reconstruction:
             lines.append("NOTE: " + self.about)
-            lines.append("      (the printed board is not fully documented; see BOARD.md)")
+            lines.append("      (the printed board is not fully documented; see docs/board.md)")
         elif self.about:
             lines.append(self.about)
         lines.append("")
@@ -163,14 +215,36 @@ def _table_list(d: dict[str, Any], key: str) -> list[dict[str, Any]]:
     return v
 
 
+def _canonical(o: Any) -> Any:
+    """JSON stand-in for the TOML values JSON has no type for (dates and times)."""
+    if isinstance(o, datetime.date | datetime.time):
+        return {f"toml-{type(o).__name__}": o.isoformat()}
+    raise TypeError(f"not a TOML value: {o!r}")  # pragma: no cover - tomllib makes none
+
+
+def board_digest(data: dict[str, Any]) -> str:
+    """The content digest of a parsed board file (see the module docstring for what is hashed)."""
+    text = json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False, default=_canonical)
+    return "sha256:" + hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
 def parse_board(data: dict[str, Any], source: str = "") -> Board:
     """Build and validate a board from parsed TOML data."""
     if data.get("format") != "kardinal-board":
         raise BoardError("'format': expected \"kardinal-board\"")
     if data.get("version") != 1:
         raise BoardError(f"'version': unsupported version {data.get('version')!r} (expected 1)")
-    name = _req(data, "name", str, "board")
+    if "id" not in data:
+        raise BoardError("missing key 'id': a board file names its board (id = \"my-board\"), and records refer to it by that id")
+    bid = _req(data, "id", str, "board")
+    if not _ID_RE.fullmatch(bid):
+        raise BoardError(f"'id': {bid!r} is not a board id (lowercase letters, digits, '-', '_' and '.', starting with a letter or digit)")
+    name = data.get("name", bid)
+    if not isinstance(name, str):
+        raise BoardError(f"board.name: expected str, got {name!r}")
     about = data.get("about", "")
+    if not isinstance(about, str):
+        raise BoardError(f"board.about: expected str, got {about!r}")
     reconstruction = bool(data.get("reconstruction", False))
 
     countries_raw = _table_list(data, "countries")
@@ -307,6 +381,7 @@ def parse_board(data: dict[str, Any], source: str = "") -> Board:
 
     kinds_naming = tuple(tuple(k.index for k in kinds if c.index in k.countries) for c in countries)
     return Board(
+        id=bid,
         name=name,
         about=about,
         reconstruction=reconstruction,
@@ -318,6 +393,7 @@ def parse_board(data: dict[str, Any], source: str = "") -> Board:
         supply_cloisters=sc,
         supply_advisors=sa,
         removed_per_kind=removed,
+        digest=board_digest(data),
         source=source,
         kind_index=kind_index,
         short_index=short_index,
@@ -328,8 +404,7 @@ def parse_board(data: dict[str, Any], source: str = "") -> Board:
     )
 
 
-def load_board(path: str | Path) -> Board:
-    """Load a board file; raises BoardError with the offending key on any problem."""
+def _read_board(path: str | Path) -> Board:
     p = Path(path)
     try:
         raw = p.read_bytes()
@@ -345,15 +420,58 @@ def load_board(path: str | Path) -> Board:
         raise BoardError(f"{p}: {e}") from None
 
 
+def load_board(path: str | Path) -> Board:
+    """Load a board file; raises BoardError with the offending key on any problem.
+
+    A file may not take the id of an installed board unless it has that board's content
+    (then the installed board itself is returned): two boards under one id would make
+    the records that name it ambiguous.
+    """
+    b = _read_board(path)
+    if b.id in _INSTALLED:
+        mine = _installed(b.id)
+        if b.digest != mine.digest:
+            raise BoardError(
+                f"{path}: the id {b.id!r} belongs to an installed board, and this file's content differs from it "
+                f'({b.digest} is not {mine.digest}); give your board its own id (id = "..." at the top of the file)'
+            )
+        return mine
+    return b
+
+
+@cache
+def _installed(bid: str) -> Board:
+    """An installed board, loaded once per id."""
+    text = resources.files("kardinal.rules").joinpath(_INSTALLED[bid]).read_text(encoding="utf-8")
+    b = parse_board(tomllib.loads(text), source=bid)
+    if b.id != bid:  # pragma: no cover - a packaging mistake
+        raise BoardError(f"{_INSTALLED[bid]}: installed as {bid!r} but its id is {b.id!r}")
+    return b
+
+
+def installed_boards() -> dict[str, Callable[[], Board]]:
+    """The boards shipped with the package: id -> a function that loads it (once; cached).
+
+    The standard board comes first.
+    """
+    return {bid: partial(_installed, bid) for bid in _INSTALLED}
+
+
 @cache
 def standard_board() -> Board:
-    """The board shipped with the package (a reconstruction; see BOARD.md)."""
-    text = resources.files("kardinal.rules").joinpath("data/standard.toml").read_text(encoding="utf-8")
-    return parse_board(tomllib.loads(text), source="standard")
+    """The board used when none is named (a reconstruction; see docs/board.md)."""
+    return _installed(STANDARD)
 
 
-def get_board(name_or_path: str | None) -> Board:
-    """``None`` or ``"standard"`` is the shipped board; anything else is a file path."""
-    if name_or_path in (None, "", "standard"):
+def get_board(id_or_path: str | Path | None) -> Board:
+    """A board by id or file.
+
+    ``None``, ``""`` or ``"standard"``: the standard board; the id of another installed
+    board (``"reconstruction-1"``): that board; anything else: a board file
+    (:func:`load_board`).
+    """
+    if id_or_path is None or id_or_path in ("", STANDARD):
         return standard_board()
-    return load_board(name_or_path)
+    if isinstance(id_or_path, str) and id_or_path in _INSTALLED:
+        return _installed(id_or_path)
+    return load_board(id_or_path)
