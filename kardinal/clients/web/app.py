@@ -34,6 +34,7 @@ from kardinal.bots import BOTS
 
 from .games import Connection, GameService, LiveGame, Refused
 from .mapdata import named_board_json
+from .rules_page import rules_response
 from .storage import Storage
 
 __all__ = ["create_app", "DEFAULT_DATA"]
@@ -98,6 +99,11 @@ def create_app(
     @app.get("/game/{game_id}", include_in_schema=False)
     async def game_page(game_id: str) -> FileResponse:
         return FileResponse(STATIC / "game.html")
+
+    @app.get("/rules", include_in_schema=False)
+    def rules_page(request: Request, lang: str | None = None) -> Response:  # sync: reads docs/rules.md
+        """The rules (docs/rules.md) in English or German: ``?lang=de``, else the browser's language."""
+        return rules_response(lang, request.headers.get("accept-language"))
 
     @app.get("/api/board")
     def get_board_json() -> dict[str, Any]:  # sync: FastAPI runs it in a thread
