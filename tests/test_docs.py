@@ -50,7 +50,8 @@ def rules_in(text: str) -> tuple[dict[str, dict[str, str]], list[str]]:
         elif m := EN_RULE.match(first):
             number, parts = m.group(1), {"en": " ".join(block)}
         elif m := DE_RULE.match(first):
-            number, parts = m.group(1), {"de": " ".join(re.sub(r"^>\s?", "", line) for line in block)}
+            german = " ".join(re.sub(r"^>\s?", "", line) for line in block)
+            number, parts = m.group(1), {"de": german.removeprefix("**DE** ")}
         else:
             continue
         entry = rules.setdefault(number, {})
@@ -94,7 +95,8 @@ def plain(markdown: str) -> str:
 
 
 def page_text(page: str) -> str:
-    return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", page)).split())
+    """A page's text as the reader sees it (blocks are on lines of their own)."""
+    return " ".join(html.unescape(re.sub(r"<[^>]+>", "", page)).split())
 
 
 RULES, WRONG = rules_in(RULES_MD.read_text(encoding="utf-8"))
