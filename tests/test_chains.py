@@ -77,6 +77,14 @@ def test_R11_1_chain_crosses_borders() -> None:
     assert std("metz", "strassburg", "ulm", "freising") == 4
 
 
+def test_R11_1_chain_through_verdun() -> None:
+    """The counted board: paris-reims-verdun-metz runs from Frankreich into Lothringen (checked
+    by hand: reims-metz is no road any more, verdun lies between them)."""
+    assert std("paris", "reims", "verdun", "metz") == 4
+    assert std("paris", "reims", "metz", "strassburg") == 0  # no road reims-metz
+    assert std("rouen", "paris", "reims", "verdun", "metz", "strassburg", "ulm") == 7
+
+
 def test_R11_3_ring_england_triangle_plus_tail() -> None:
     """london-canterbury-winchester is a triangle; with lincoln and york the path
     york-lincoln-london-winchester-canterbury takes all 5."""
@@ -170,6 +178,7 @@ def test_R11_chain_on_a_custom_board_through_final_scoring() -> None:
     data = {
         "format": "kardinal-board",
         "version": 1,
+        "id": "ring",
         "name": "ring",
         "countries": [
             {"id": "a", "name_de": "A", "name_en": "A", "ring": "outer"},

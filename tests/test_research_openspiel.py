@@ -20,7 +20,7 @@ from kardinal.research.actions import action_table  # noqa: E402
 from kardinal.research.encode import fields, tensor_size  # noqa: E402
 from kardinal.research.ismcts_bot import OpenSpielISMCTSBot  # noqa: E402
 from kardinal.research.openspiel_game import GAME_NAME, load  # noqa: E402
-from kardinal.rules.board import standard_board  # noqa: E402
+from kardinal.rules.board import get_board, standard_board  # noqa: E402
 from kardinal.rules.moves import DECK, Draw, Exchange, Pass, Place, parse_move  # noqa: E402
 from kardinal.rules.state import new_game  # noqa: E402
 from kardinal.rules.view import view  # noqa: E402
@@ -45,9 +45,17 @@ def play_random(state, rng: np.random.RandomState, stop=None):  # type: ignore[n
 
 
 def test_action_table_size_and_layout() -> None:
+    """The table follows its board. Updated for the counted standard board: Lothringen has 5
+    sites, so its placements are those of any 5-site country named by one kind (132, as
+    England, Aragon, Burgund): 6 one-piece card sets x 6 and 6 two-piece sets x 16
+    (10 pairs, 5 site+advisor, 2 advisors); 36 more than on reconstruction-1 (96)."""
     t = action_table(B)
-    assert len(t) == 1471 == t.num_place + 30 + 6 + 1
-    assert t.place_counts == [132, 222, 174, 174, 132, 276, 96, 96, 132]
+    assert len(t) == 1507 == t.num_place + 30 + 6 + 1
+    assert t.place_counts == [132, 222, 174, 174, 132, 276, 132, 96, 132]
+    old = action_table(get_board("reconstruction-1"))
+    assert len(old) == 1471 == old.num_place + 30 + 6 + 1
+    assert old.place_counts == [132, 222, 174, 174, 132, 276, 96, 96, 132]
+    assert old is action_table(get_board("reconstruction-1")) and old is not t
     assert isinstance(t.decode(t.first_exchange), Exchange) and isinstance(t.decode(t.first_draw), Draw)
     assert t.decode(t.pass_action) == Pass() and t.decode(len(t) - 2) == Draw(DECK)
     assert all(t.encode(m) == i for i, m in enumerate(t.moves))
@@ -100,10 +108,14 @@ def test_game_type_and_info() -> None:
     assert gt.information == pyspiel.GameType.Information.IMPERFECT_INFORMATION
     assert gt.utility == pyspiel.GameType.Utility.GENERAL_SUM
     assert (gt.min_num_players, gt.max_num_players) == (3, 5)
-    assert game.num_distinct_actions() == 1471 and game.max_chance_outcomes() == 5
+    assert game.num_distinct_actions() == 1507 and game.max_chance_outcomes() == 5  # the counted board (1471 on reconstruction-1)
     assert game.max_game_length() == 2 * 50 + 4 * (28 + 2 + 84)
     assert game.observation_tensor_shape() == [tensor_size(B, 4)]
-    assert tensor_size(B, 4) == sum(int(np.prod(s)) for _, s in fields(B, 4)) == 322
+    # the counted board: 51 sites x 4 seats (322 on reconstruction-1's 50 sites)
+    assert tensor_size(B, 4) == sum(int(np.prod(s)) for _, s in fields(B, 4)) == 326
+    assert tensor_size(get_board("reconstruction-1"), 4) == 322
+    old = pyspiel.load_game(GAME_NAME, {"players": 4, "board": "reconstruction-1"})
+    assert old.num_distinct_actions() == 1471 and old.observation_tensor_shape() == [322]
     with pytest.raises(Exception, match="3 to 5 players"):
         pyspiel.load_game(GAME_NAME, {"players": 2})
     with pytest.raises(Exception, match="returns"):

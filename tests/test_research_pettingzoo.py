@@ -125,3 +125,16 @@ def test_illegal_actions() -> None:
     assert all(wrapped.terminations.values()) and wrapped.rewards[agent] == -1
     with pytest.raises(ValueError):
         raw_env(players=6)
+
+
+@pytest.mark.parametrize("board, actions, obs", [("standard", 1507, 326), ("reconstruction-1", 1471, 322)])
+def test_spaces_follow_the_board(board: str, actions: int, obs: int) -> None:
+    """The action table and the observation follow the board given (4 players): the counted
+    standard board has one Lothringen site more than reconstruction-1 (36 placements, 4 floats)."""
+    e = raw_env(players=4, board=board)
+    e.reset(seed=3)
+    assert e.board.id == board
+    assert e.action_space("player_0").n == actions == len(action_table(e.board))
+    assert e.observe(e.agent_selection)["observation"].shape == (obs,)
+    mask = e.observe(e.agent_selection)["action_mask"]
+    assert sorted(np.flatnonzero(mask).tolist()) == sorted(action_table(e.board).encode(m) for m in e.state.legal_moves())

@@ -19,9 +19,11 @@ this order (ids of the board file, in file order):
 4. ``Pass``.
 
 Whether an entry is legal depends on the position (hand, free sites, supplies,
-advisor limits); ``legal_actions`` of the adapters lists the legal ones. On the
-standard board the table has 1,471 entries (1,434 placements, 30 exchanges, 6 draws, 1 pass) (see ``ActionTable.describe``); the numbers
-are checked by the tests.
+advisor limits); ``legal_actions`` of the adapters lists the legal ones. The table
+follows the board it is built from: on the standard board it has 1,507 entries (1,470
+placements, 30 exchanges, 6 draws, 1 pass), on ``reconstruction-1`` (one Lothringen
+site fewer) 1,471 (1,434 placements) (see ``ActionTable.describe``); the numbers are
+checked by the tests.
 """
 
 from __future__ import annotations

@@ -239,9 +239,7 @@ def parse_board(data: dict[str, Any], source: str = "") -> Board:
     bid = _req(data, "id", str, "board")
     if not _ID_RE.fullmatch(bid):
         raise BoardError(f"'id': {bid!r} is not a board id (lowercase letters, digits, '-', '_' and '.', starting with a letter or digit)")
-    name = data.get("name", bid)
-    if not isinstance(name, str):
-        raise BoardError(f"board.name: expected str, got {name!r}")
+    name = _req(data, "name", str, "board")
     about = data.get("about", "")
     if not isinstance(about, str):
         raise BoardError(f"board.about: expected str, got {about!r}")
@@ -424,8 +422,8 @@ def load_board(path: str | Path) -> Board:
     """Load a board file; raises BoardError with the offending key on any problem.
 
     A file may not take the id of an installed board unless it has that board's content
-    (then the installed board itself is returned): two boards under one id would make
-    the records that name it ambiguous.
+    (the same digest): two boards under one id would make the records that name it
+    ambiguous.
     """
     b = _read_board(path)
     if b.id in _INSTALLED:
@@ -435,7 +433,6 @@ def load_board(path: str | Path) -> Board:
                 f"{path}: the id {b.id!r} belongs to an installed board, and this file's content differs from it "
                 f'({b.digest} is not {mine.digest}); give your board its own id (id = "..." at the top of the file)'
             )
-        return mine
     return b
 
 
