@@ -212,11 +212,11 @@ def test_score_malformed_exit_2(content: str, words: str, tmp_path: Path) -> Non
 
 
 def board_text() -> str:
-    return resources.files("kardinal.rules").joinpath("data/standard.toml").read_text(encoding="utf-8")
+    return resources.files("kardinal.rules").joinpath("data/reconstruction-1.toml").read_text(encoding="utf-8")
 
 
 def five_lothringen(tmp_path: Path) -> Path:
-    text = board_text().replace('name = "standard"', 'name = "five-lothringen"').replace("reconstruction = true", "reconstruction = false")
+    text = board_text().replace('"reconstruction-1"', '"five-lothringen"').replace("reconstruction = true", "reconstruction = false")
     text += '\n[[sites]]\nid = "luettich"\ncountry = "lothringen"\nname = "Lüttich"\nlat = 50.63\nlon = 5.57\n'
     text += "\n"
     p = tmp_path / "five.toml"

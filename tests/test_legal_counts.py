@@ -1,7 +1,7 @@
 """Pinned legal-move counts on fixed positions, each counted by hand (R4-R6), and the
 agreement of ``legal_moves`` with ``check`` over a broad set of candidate moves.
 
-Site counts of the standard board: England 5, Franken 7, Bayern 6, Italien 6, Aragon 5,
+Site counts of the board reconstruction-1 (conftest's B): England 5, Franken 7, Bayern 6, Italien 6, Aragon 5,
 Frankreich 8, Lothringen 4, Schwaben 4, Burgund 5 (50).
 """
 
@@ -237,7 +237,7 @@ def test_check_iff_listed_on_random_positions() -> None:
     seed = 0
     while done < positions:
         seed += 1
-        s = new_game(rng.choice([3, 4, 5]), seed=seed)
+        s = new_game(rng.choice([3, 4, 5]), seed=seed, board=B)
         steps = rng.randrange(10, 160)
         for _ in range(steps):
             if s.is_over:
@@ -360,7 +360,7 @@ def test_check_agrees_with_an_independent_reading_of_the_rules() -> None:
     done = seed = 0
     while done < positions:
         seed += 1
-        s = new_game(rng.choice([3, 4, 5]), seed=7000 + seed)
+        s = new_game(rng.choice([3, 4, 5]), seed=7000 + seed, board=B)
         for _ in range(rng.randrange(20, 200)):
             if s.is_over:
                 break
@@ -394,7 +394,7 @@ def crafted_positions(draw: st.DrawFn) -> State:
     """Random boards: cloisters anywhere (full countries included), advisors up to the
     limits, supplies run down, any hand of up to 3 cards."""
     n = draw(st.sampled_from([3, 4, 5]))
-    s = new_game(n, seed=draw(st.integers(0, 10**6)))
+    s = new_game(n, seed=draw(st.integers(0, 10**6)), board=B)
     fill = draw(st.floats(0.0, 1.0))
     for site in B.sites:
         if draw(st.floats(0.0, 1.0)) < fill:

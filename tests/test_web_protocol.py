@@ -298,7 +298,7 @@ def test_storage_schema_and_wal(tmp_path: Path) -> None:
 def test_pages_and_board(client: TestClient) -> None:
     assert "lobby.js" in client.get("/").text
     assert "game.js" in client.get("/game/abc").text
-    b = client.get("/api/board").json()
+    b = client.get("/api/board?id=reconstruction-1").json()
     assert len(b["sites"]) == 50 and len(b["alliances"]) == 15 and len(b["countries"]) == 9
     assert b["reconstruction"] is True and "reconstruction" in b["about"]
     for s in b["sites"]:
