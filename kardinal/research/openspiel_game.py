@@ -35,7 +35,7 @@ the top card, so the draw-pile order is never stored ahead of time:
 The number of cards a decision takes from the pile does not depend on the kinds of
 those cards, so it is found by applying the decision to a copy first.
 
-**Actions.** The fixed table of :mod:`kardinal.research.actions` (1,471 actions on the
+**Actions.** The fixed table of :mod:`kardinal.research.actions` (1,507 actions on the
 standard board). **Observations** are :mod:`kardinal.research.encode` (a flat tensor,
 documented field by field, and text). The **information state** is the observation
 plus the whole history as the player saw it: each decision, and each chance outcome

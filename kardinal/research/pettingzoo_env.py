@@ -7,11 +7,11 @@
 'player_0'
 >>> obs, reward, termination, truncation, info = e.last()
 >>> sorted(obs), obs["observation"].shape, int(obs["action_mask"].sum()) > 0
-(['action_mask', 'observation'], (322,), True)
+(['action_mask', 'observation'], (326,), True)
 
 * Agents ``player_0`` .. ``player_{n-1}`` are the seats (``player_0`` is the start player).
   The same agent may act several times in a row (drawing card by card, R5.1).
-* Actions: ``Discrete(1471)``, the fixed table of :mod:`kardinal.research.actions`.
+* Actions: ``Discrete(1507)`` on the standard board, the fixed table of :mod:`kardinal.research.actions`.
 * Observations: a dict with ``observation`` (float32 vector, the fields of
   :mod:`kardinal.research.encode`; public information and the agent's own hand only,
   R13) and ``action_mask`` (int8, 1 for the legal actions of the agent to act, all 0
