@@ -507,3 +507,21 @@ def test_load_board_errors(tmp_path: Path) -> None:
     with pytest.raises(BoardError) as e:
         load_board(p)
     assert "unknown site 'rom'" in str(e.value) and str(p) in str(e.value)
+
+
+@pytest.mark.parametrize("board_id, sites", [("standard", 51), ("reconstruction-1", 50)])
+def test_web_map_layout_of_the_installed_boards(board_id: str, sites: int) -> None:
+    """The browser's map is computed from the board data: every site inside the map with a cell
+    of land, every coat and alliance marker inside it, no two markers on top of each other."""
+    pytest.importorskip("fastapi")
+    from kardinal.clients.web.mapdata import board_json
+
+    b = board_json(get_board(board_id))
+    assert len(b["sites"]) == sites and len(b["alliances"]) == 15
+    inside = lambda xy: 0 < xy[0] < b["width"] and 0 < xy[1] < b["height"]  # noqa: E731
+    for s in b["sites"]:
+        assert inside(s["xy"]) and len(s["cell"]) >= 3, s["id"]
+    assert all(inside(c["coat"]) for c in b["countries"])
+    marks = [a["xy"] for a in b["alliances"]]
+    assert all(inside(m) for m in marks)
+    assert all(abs(p[0] - q[0]) + abs(p[1] - q[1]) > 10 for i, p in enumerate(marks) for q in marks[i + 1 :])
