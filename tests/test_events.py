@@ -7,11 +7,11 @@ import pickle
 import random
 
 import pytest
-from conftest import FA, game, pl
+from conftest import FA, game, pl, put_cloisters
 
 from kardinal.bots.determinize import determinize
 from kardinal.clients.text import describe_game
-from kardinal.rules.events import Drew, GameEnded, IntermediateScoring, LastRound, Reshuffled, Revealed, event_data, event_of
+from kardinal.rules.events import Drew, GameEnded, IntermediateScoring, LastRound, NewDrawPile, Revealed, event_data, event_of
 from kardinal.rules.moves import DECK, Draw
 from kardinal.rules.record import record_of, record_steps, replay, rewind
 from kardinal.rules.state import State, new_game
@@ -29,6 +29,7 @@ def random_game(players: int, seed: int, upto: int | None = None) -> State:
 def test_a_placement_and_its_draws_say_what_they_caused() -> None:
     """R5.1, R5.2: the blind draw names its card (for its owner), the refill turns up the display."""
     s = game(4, [["FR", "FR", "LI"], ["BB", "BB", "ES"], ["FA", "FA", "FA"], ["LI", "LI", "BB"]], ["FA", "BB"], then=["ES", "LI"])
+    put_cloisters(s, 1, ["mailand"])  # Italien is not empty (R4.6)
     s.play(pl("FR,FR,LI", "italien", "verona+venedig"))
     assert s.history is not None and s.history[-1].events == ()
     s.play(Draw(FA))
@@ -65,7 +66,7 @@ def test_every_game_has_one_intermediate_scoring_and_one_end(players: int) -> No
         events = [e for d in s.history for e in d.events]
         inter = [e for e in events if isinstance(e, IntermediateScoring)]
         assert len(inter) == 1 and [list(r) for r in inter[0].by_country] == s.intermediate_scoring
-        assert [e for e in events if isinstance(e, Reshuffled)][0].size >= 0
+        assert [e for e in events if isinstance(e, NewDrawPile)][0].size >= 0
         end = [e for e in events if isinstance(e, GameEnded)]
         assert len(end) == 1 and isinstance(s.history[-1].events[-1], GameEnded)
         assert list(end[0].scores) == s.scores and list(end[0].winners) == s.winners

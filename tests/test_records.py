@@ -11,11 +11,12 @@ from typing import Any
 import pytest
 from conftest import BB, ES, FA, FR, LI, random_game
 
+from kardinal.rules.board import standard_board
 from kardinal.rules.moves import DECK, Draw, Exchange, Pass, make_place
 from kardinal.rules.record import IllegalAction, RecordError, action_of, load_record, move_of, read_json, record_of, replay
 from kardinal.rules.state import new_game
 
-TOP_KEYS = ["format", "version", "board", "players", "deck", "reshuffle", "actions", "result"]
+TOP_KEYS = ["format", "version", "board", "board_digest", "variants", "players", "deck", "reshuffle", "actions", "result"]
 
 
 @pytest.fixture(scope="module")
@@ -28,7 +29,8 @@ def finished() -> dict[str, Any]:
 def test_record_exact_top_level_format(finished: dict[str, Any]) -> None:
     rec = finished
     assert list(rec) == TOP_KEYS
-    assert rec["format"] == "kardinal-record" and rec["version"] == 1 and rec["board"] == "standard"
+    assert rec["format"] == "kardinal-record" and rec["version"] == 2 and rec["board"] == "standard"
+    assert rec["board_digest"] == standard_board().digest and rec["variants"] == []
     assert rec["players"] == ["Ann", "Bob", "Cy", "Di"]
     assert len(rec["deck"]) == 50 and all(isinstance(x, str) for x in rec["deck"])
     assert sorted(set(rec["deck"])) == sorted([FA, BB, LI, ES, FR])
@@ -116,7 +118,7 @@ def test_record_of_an_unfinished_game_has_no_result_and_no_reshuffle() -> None:
     s.play(s.legal_moves()[0])
     rec = record_of(s)
     assert "result" not in rec and "reshuffle" not in rec
-    assert list(rec) == ["format", "version", "board", "players", "deck", "actions"]
+    assert list(rec) == ["format", "version", "board", "board_digest", "variants", "players", "deck", "actions"]
     assert rec["players"] == ["Player 1", "Player 2", "Player 3"]
     assert replay(rec).key() == s.key()
 
@@ -208,7 +210,7 @@ MALFORMED: list[tuple[str, Any, str]] = [
     ("not an object", lambda r: None, ""),
     ("format", lambda r: r.update(format="chess-pgn"), "'format'"),
     ("missing format", lambda r: r.pop("format"), "'format'"),
-    ("version", lambda r: r.update(version=2), "'version'"),
+    ("version", lambda r: r.update(version=3), "'version'"),
     ("missing version", lambda r: r.pop("version"), "'version'"),
     ("board type", lambda r: r.update(board=7), "'board'"),
     ("board file missing", lambda r: r.update(board="/nonexistent/board.toml"), "board"),

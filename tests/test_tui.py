@@ -103,7 +103,7 @@ def test_whole_game_against_random_bots(tmp_path: Path):
     # the record holds every decision; Anna's went through every kind of menu path
     final = replay(json.loads(save.read_text()))
     assert final.is_over
-    mine = [m for p, m in final.history or [] if p == 0]
+    mine = [d.move for d in final.history or [] if d.seat == 0]
     assert any(isinstance(m, Place) and m.num_pieces == 2 for m in mine), "no two-piece placement"
     assert any(isinstance(m, Place) and len(m.cloisters) == 2 for m in mine), "no two-cloister placement"
     assert any(isinstance(m, Exchange) for m in mine) and any(isinstance(m, Draw) and m.source == "deck" for m in mine)
@@ -318,7 +318,7 @@ def test_bad_options_are_refused_cleanly(tmp_path: Path):
 def test_undo_barrier_is_the_last_card_revealed_from_the_pile():
     """R13: undo stops at a blind draw, an exchange for the pile, a display refill or the reshuffle."""
     s = game(4, [[FR, FR, LI], [FA, FA, BB], [BB, ES, ES], [LI, LI, FA]], display=[BB, ES])
-    s.play(parse_move("play FR,FR frankreich paris"))  # a joker pair: one cloister
+    s.play(parse_move("play FR,FR italien verona"))  # a joker pair: one cloister (elsewhere than Frankreich, R4.3)
     assert reveal_index(s) == -1  # nothing has left the draw pile since the deal
     s.play(parse_move("draw BB"))  # from the display, the hand is not full: no refill yet
     assert reveal_index(s) == -1

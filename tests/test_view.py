@@ -9,7 +9,7 @@ import random
 from typing import Any
 
 import pytest
-from conftest import BB, FA, game, hidden_twin, pl, put_cloisters, random_game
+from conftest import BB, FA, game, hidden_twin, keys_deep, pl, public_of, put_cloisters, random_game
 
 from kardinal.bots.determinize import determinize, unseen_cards
 from kardinal.rules.moves import DECK, Draw, Exchange
@@ -42,6 +42,7 @@ KEYS = {
     "final_round",
     "breakdown",
     "winners",
+    "variants",
     "history",
 }
 
@@ -65,8 +66,10 @@ def test_view_keys_and_spectator_has_no_hand() -> None:
 def test_R13_views_differ_only_in_hand_and_seat() -> None:
     s = midgame()
     views = [view(s, p) for p in range(s.n)] + [view(s, None)]
-    strip = [{k: v for k, v in x.items() if k not in ("hand", "seat")} for x in views]
+    strip = [public_of(x) for x in views]
     assert all(x == strip[0] for x in strip)
+    # what differs is only what the seat knows anyway: its hand, and the cards it drew itself
+    assert views[-1]["history"] == strip[0]["history"]
 
 
 def test_R13_3_no_seed_and_no_deck_order_in_the_view_text() -> None:
@@ -76,7 +79,8 @@ def test_R13_3_no_seed_and_no_deck_order_in_the_view_text() -> None:
         text = json.dumps(view(s, p))
         assert str(BIG_SEED) not in text
         assert "seed" not in text and "reshuffle" not in text
-        assert '"deck"' not in text  # only deck_size
+        assert "deck" not in keys_deep(view(s, p))  # only deck_size (and "deck" as a draw's source)
+        assert '"deck": [' not in text and '"initial_deck"' not in text
 
 
 def test_R13_hidden_information_does_not_change_views() -> None:
@@ -100,13 +104,18 @@ def test_R13_1_history_does_not_reveal_cards_drawn_from_the_pile() -> None:
     s.play(Draw(DECK))
     s.play(Exchange(BB, DECK))
     v = view(s, 2)
-    assert v["history"] == [
-        [0, "play FR,FR,LI italien venedig+verona"],
-        [0, "draw deck"],
-        [0, "draw FA"],
-        [0, "draw deck"],
-        [1, "exchange BB for deck"],
+    assert [(h["action"]["seat"], h["notation"]) for h in v["history"]] == [
+        (0, "play FR,FR,LI italien venedig+verona"),
+        (0, "draw deck"),
+        (0, "draw FA"),
+        (0, "draw deck"),
+        (1, "exchange BB for deck"),
     ]
+    # a card drawn from the pile is "a card" to everyone but the seat that drew it
+    drew = [e for h in v["history"] for e in h["events"] if e["type"] == "drew"]
+    assert [(e["seat"], e["kind"]) for e in drew] == [(0, None), (0, None), (1, None)]
+    mine = [e for h in view(s, 0)["history"] for e in h["events"] if e["type"] == "drew"]
+    assert [e["kind"] for e in mine[:2]] == [s.board.cards[s.deck[i]].id for i in (14, 15)]
     # R13.1: the display card taken is public; the pile cards are not
     assert v["known"][0] == {FA: 1}
     assert v["hand_sizes"] == [3, 3, 3, 3]

@@ -431,7 +431,7 @@ class KardinalState(pyspiel.State):
 
 
 def _resample(state: KardinalState, p: int, rng: random.Random) -> KardinalState:
-    g: KardinalGame = state.get_game()  # type: ignore[assignment]
+    g: KardinalGame = state.get_game()
     d = state._d
     s = d.core
     n, K = s.n, g.K
@@ -510,7 +510,7 @@ def _resample(state: KardinalState, p: int, rng: random.Random) -> KardinalState
     core.set_pile(hands, remaining, seed=0)
     hist = [(a, assign.get(t, x), v, pl, r) for t, (a, x, v, pl, r) in enumerate(d.hist)]
     ser = ",".join(f"{a}:{x}" for a, x, _, _, _ in hist)
-    new: KardinalState = g.deserialize_state(f"history={ser}\nmove_number={state.move_number()}\n__dict__={_EMPTY_DICT}")  # type: ignore[assignment]
+    new: KardinalState = g.deserialize_state(f"history={ser}\nmove_number={state.move_number()}\n__dict__={_EMPTY_DICT}")
     nd = _Data.__deepcopy__(d, {})
     nd.core = core
     nd.hist = hist

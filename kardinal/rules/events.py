@@ -23,7 +23,7 @@ __all__ = [
     "Drew",
     "Revealed",
     "IntermediateScoring",
-    "Reshuffled",
+    "NewDrawPile",
     "LastRound",
     "GameEnded",
     "Event",
@@ -60,7 +60,7 @@ class IntermediateScoring(NamedTuple):
     points: tuple[int, ...]
 
 
-class Reshuffled(NamedTuple):
+class NewDrawPile(NamedTuple):
     """R7.3: the discard pile became the new draw pile (its order stays hidden)."""
 
     size: int
@@ -91,7 +91,7 @@ class GameEnded(NamedTuple):
     winners: tuple[int, ...]
 
 
-Event = Drew | Revealed | IntermediateScoring | Reshuffled | LastRound | GameEnded
+Event = Drew | Revealed | IntermediateScoring | NewDrawPile | LastRound | GameEnded
 
 
 class Decision(NamedTuple):
@@ -137,8 +137,8 @@ def event_data(board: Board, event: Event, viewer: int | None) -> EventData:
             "by_country": {c.id: list(row) for c, row in zip(board.countries, event.by_country)},
             "points": list(event.points),
         }
-    if isinstance(event, Reshuffled):
-        return {"type": "reshuffled", "size": event.size}
+    if isinstance(event, NewDrawPile):
+        return {"type": "new_draw_pile", "size": event.size}
     if isinstance(event, LastRound):
         return {"type": "last_round", "last_seat": event.last_seat}
     return {
@@ -162,8 +162,8 @@ def event_of(data: EventData) -> Event:
         return Revealed(tuple(data["kinds"]))
     if kind == "intermediate_scoring":
         return IntermediateScoring(tuple(tuple(r) for r in data["by_country"].values()), tuple(data["points"]))
-    if kind == "reshuffled":
-        return Reshuffled(data["size"])
+    if kind == "new_draw_pile":
+        return NewDrawPile(data["size"])
     if kind == "last_round":
         return LastRound(data["last_seat"])
     if kind == "game_ended":

@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any, NamedTuple, NotRequired, TypedDict
 
 from .board import Board, BoardError, get_board, installed_boards
-from .events import Event
+from .events import Decision, Event
 from .moves import DECK, Draw, Exchange, Move, Pass, Place, make_place
 from .scoring import FinalScoring, final_scoring
 from .state import OVER, RuleError, State, new_game
@@ -307,18 +307,18 @@ class Step(NamedTuple):
 def steps(state: State, actions: Iterable[Any], start: int = 0) -> Iterator[Step]:
     """Play record actions on ``state`` (mutating it), checking each; yield every step.
 
-    The one replay loop. ``actions``: record actions (dicts) or Decisions / (seat, move)
-    pairs; ``start``: the index of the first one (for messages). Raises RecordError for a
+    The one replay loop. ``actions``: record actions (dicts) or Decisions (a history);
+    ``start``: the index of the first one (for messages). Raises RecordError for a
     malformed action and IllegalAction for one the rules refuse; the state keeps the
     steps before it.
     """
     b = state.board
     for i, a in enumerate(actions, start):
-        if isinstance(a, dict):
+        if isinstance(a, Decision):
+            seat, move = a.seat, a.move
+        else:
             seat, move = move_of(a, f"actions[{i}]")
             _check_ids(b, move, f"actions[{i}]")
-        else:
-            seat, move = a[0], a[1]
         if state.phase == OVER:
             raise IllegalAction(i, a, RuleError("R8", "game_over", "the game is already over"))
         if seat != state.current:

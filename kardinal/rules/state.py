@@ -18,7 +18,7 @@ from itertools import combinations
 from typing import Any, Literal
 
 from .board import Board, BoardError, get_board, standard_board
-from .events import Decision, Drew, Event, GameEnded, IntermediateScoring, LastRound, Reshuffled, Revealed
+from .events import Decision, Drew, Event, GameEnded, IntermediateScoring, LastRound, NewDrawPile, Revealed
 from .moves import DECK, Draw, Exchange, Move, Pass, Place
 from .scoring import FinalScoring, cloister_scoring, final_scoring, winners
 from .variants import JOKER_ANYWHERE, parse_variants
@@ -778,7 +778,7 @@ class State:
             ev = self._events
             if ev is not None:
                 ev.append(IntermediateScoring(tuple(map(tuple, pts)), tuple(sum(r[p] for r in pts) for p in range(self.n))))
-                ev.append(Reshuffled(len(order)))
+                ev.append(NewDrawPile(len(order)))
             if not self.deck:  # nothing to reshuffle: the pile is used up again at once
                 self.exhaustions = 2
                 self._start_last_round()

@@ -36,7 +36,11 @@ def random_games(
 def run_bench(
     games: int = 300, seed: int = 1, profile: bool = False, repeats: int = 3, board: Board | None = None, variants: Sequence[str] = ()
 ) -> None:
-    where = f" (board {board.id}{', variants ' + ', '.join(variants) if variants else ''})" if board or variants else ""
+    where = (
+        f" (board {board.id if board else 'standard'}{', variants ' + ', '.join(variants) if variants else ''})"
+        if board or variants
+        else ""
+    )
     print(f"random games, moves from legal_moves and checked by play; median of {repeats} runs of {games} games{where}")
     print(f"{'players':>7} {'games/s':>9} {'decisions/s':>12} {'decisions/game':>15}")
     for n in (3, 4, 5):

@@ -23,7 +23,7 @@ from rich.text import Text
 from kardinal.bots import Bot, make_bot
 from kardinal.clients.text import describe_final, describe_intermediate, standings
 from kardinal.rules.board import Board
-from kardinal.rules.events import Drew, IntermediateScoring, Reshuffled, Revealed
+from kardinal.rules.events import Drew, IntermediateScoring, NewDrawPile, Revealed
 from kardinal.rules.moves import DECK, Draw, Exchange, Move, MoveParseError, Pass, Place, parse_move
 from kardinal.rules.record import record_of, rewind
 from kardinal.rules.state import RuleError, State
@@ -80,7 +80,7 @@ def reveal_index(state: State) -> int:
     person cards they must not know yet.
     """
     assert state.history is not None
-    revealing = (Drew, Revealed, Reshuffled)
+    revealing = (Drew, Revealed, NewDrawPile)
     return max((i for i, d in enumerate(state.history) if any(isinstance(e, revealing) for e in d.events)), default=-1)
 
 

@@ -31,6 +31,8 @@ from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 
 from kardinal.bots import BOTS
+from kardinal.rules.board import installed_boards
+from kardinal.rules.variants import VARIANTS
 
 from .games import Connection, GameService, LiveGame, Refused
 from .mapdata import named_board_json
@@ -106,12 +108,20 @@ def create_app(
         return rules_response(lang, request.headers.get("accept-language"))
 
     @app.get("/api/board")
-    def get_board_json() -> dict[str, Any]:  # sync: FastAPI runs it in a thread
-        return named_board_json("standard")
+    def get_board_json(id: str = "standard") -> Any:  # sync: FastAPI runs it in a thread
+        """An installed board with its map layout (``id``: standard, reconstruction-1, ...)."""
+        if id not in installed_boards():
+            return JSONResponse({"error": {"code": "no_board", "message": f"boards: {', '.join(installed_boards())}"}}, 404)
+        return named_board_json(id)
 
     @app.get("/api/bots")
     async def bots() -> dict[str, Any]:
         return {"levels": sorted(BOTS)}
+
+    @app.get("/api/variants")
+    async def variants() -> dict[str, Any]:
+        """The rule variants a game can be created with (R14), and the installed boards."""
+        return {"variants": dict(VARIANTS), "boards": list(installed_boards())}
 
     @app.get("/api/games")
     async def list_games() -> dict[str, Any]:

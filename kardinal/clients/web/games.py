@@ -22,11 +22,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from kardinal.bots import BOTS, make_bot
-from kardinal.rules.board import Board, get_board
+from kardinal.rules.board import Board, get_board, installed_boards
 from kardinal.rules.events import IntermediateScoring, LastRound
 from kardinal.rules.moves import Move
 from kardinal.rules.record import IllegalAction, RecordAction, RecordError, action_of, move_of, record_of, rewind, steps
 from kardinal.rules.state import RuleError, State, new_game
+from kardinal.rules.variants import VariantError, parse_variants
 from kardinal.rules.view import ViewData, view
 
 from .storage import DuplicateAction, GameRow, SeatRow, Storage
@@ -178,7 +179,7 @@ class GameService:
 
     def _load(self, row: GameRow) -> LiveGame:
         board = get_board(row.board)
-        st = new_game(len(row.seats), seed=row.seed, board=board)
+        st = new_game(len(row.seats), seed=row.seed, board=board, variants=row.variants)
         live = LiveGame(row, board, st)
         try:
             for _ in steps(st, self.storage.actions(row.id)):
@@ -222,16 +223,24 @@ class GameService:
     # -- lobby --------------------------------------------------------------------
 
     def create(self, spec: Any) -> tuple[LiveGame, dict[int, str]]:
-        """Create a game from ``{players: [{name, kind, level}], hotseat, board}``.
+        """Create a game from ``{players: [{name, kind, level}], hotseat, board, variants}``.
 
+        ``board``: an installed board's id; ``variants``: rule variants (R14), default none.
         Returns the game and the secret tokens of its person seats.
         """
         if not isinstance(spec, dict):
             raise Refused("malformed", "expected a JSON object", 400)
         board_name = spec.get("board", "standard")
-        if board_name != "standard":
-            raise Refused("malformed", "board: only 'standard' can be chosen here", 400)
+        if not isinstance(board_name, str) or board_name not in installed_boards():
+            raise Refused("malformed", f"board: one of {', '.join(installed_boards())}", 400)
         board = get_board(board_name)
+        names = spec.get("variants", [])
+        if not isinstance(names, list) or not all(isinstance(x, str) for x in names):
+            raise Refused("malformed", "variants: a list of rule variant names", 400)
+        try:
+            variants = list(parse_variants(names))
+        except VariantError as e:
+            raise Refused("malformed", f"variants: {e}", 400) from None
         players = spec.get("players")
         if not isinstance(players, list) or len(players) not in board.removed_per_kind:
             raise Refused("malformed", f"players: a list of {', '.join(map(str, board.player_counts))} seats", 400)
@@ -254,12 +263,19 @@ class GameService:
             else:
                 raise Refused("malformed", f"players[{i}].kind: 'person' or 'bot'", 400)
         seed = secrets.randbits(62)
-        st = new_game(len(seats), seed=seed, board=board)
+        st = new_game(len(seats), seed=seed, board=board, variants=variants)
         ids = [k.id for k in board.cards]
         gid = secrets.token_hex(6)
         status = "running" if all(s.joined for s in seats) else "open"
         row = GameRow(
-            id=gid, board=board_name, seats=seats, hotseat=hotseat, deck=[ids[k] for k in st.initial_deck], seed=seed, status=status
+            id=gid,
+            board=board_name,
+            seats=seats,
+            hotseat=hotseat,
+            deck=[ids[k] for k in st.initial_deck],
+            seed=seed,
+            status=status,
+            variants=variants,
         )
         self.storage.create_game(row)
         live = self.live[gid] = LiveGame(row, board, st)
@@ -317,6 +333,7 @@ class GameService:
             "status": row.status,
             "hotseat": row.hotseat,
             "board": row.board,
+            "variants": list(row.variants),
             "players": public_players(row if live is None else live.row),
         }
         if live is not None:

@@ -168,7 +168,9 @@ def layout(board: Board) -> dict[str, Any]:
         markers.append(chosen or cand[0][1])
         boxes.append((markers[-1][0] - 12, markers[-1][1] - 12, markers[-1][0] + 12, markers[-1][1] + 12))
 
-    r1 = lambda v: round(v, 1)  # noqa: E731
+    def r1(v: float) -> float:
+        return round(v, 1)
+
     return {
         "width": r1(width),
         "height": r1(height),
@@ -180,10 +182,16 @@ def layout(board: Board) -> dict[str, Any]:
     }
 
 
+# Fill colours of the countries, in board order: presentation, not rules, so not in the
+# board file (whose digest records keep). Light enough for dark pieces on top.
+COUNTRY_COLOURS = ("#e9d8b4", "#efe19a", "#bcd9ee", "#cfe5b5", "#f1c39f", "#c7cdef", "#e6c3de", "#f3d0a9", "#d9c7a7")
+
+
 def board_json(board: Board) -> dict[str, Any]:
     """Everything the browser draws and names, with the layout."""
     lay = layout(board)
     return {
+        "id": board.id,
         "name": board.name,
         "about": board.about,
         "reconstruction": board.reconstruction,
@@ -198,6 +206,7 @@ def board_json(board: Board) -> dict[str, Any]:
                 "name_de": c.name_de,
                 "name_en": c.name_en,
                 "ring": c.ring,
+                "colour": COUNTRY_COLOURS[c.index % len(COUNTRY_COLOURS)],
                 "sites": [board.sites[s].id for s in c.sites],
                 "coat": lay["coats"][c.index],
             }

@@ -59,6 +59,7 @@ games = Table(
     Column("seed", BigInteger, nullable=False),  # secret
     Column("status", String(16), nullable=False),  # open, running, finished
     Column("updated", Float, nullable=False),
+    Column("variants", Text, nullable=False, server_default="[]"),  # JSON list of rule variants (R14); migration 4
 )
 
 actions = Table(
@@ -75,7 +76,14 @@ schema_version = Table("schema_version", metadata, Column("version", Integer, nu
 
 
 def _m1_tables(conn: Connection) -> None:
-    conn.execute(CreateTable(games))
+    # the games table as migration 1 made it (later migrations add to it): frozen here, so
+    # that a new database and a migrated one end with the same schema
+    games_v1 = Table(
+        "games",
+        MetaData(),
+        *(c._copy() for c in games.columns if c.name != "variants"),
+    )
+    conn.execute(CreateTable(games_v1))
     conn.execute(CreateTable(actions))
 
 
@@ -88,8 +96,19 @@ def _m3_created_index(conn: Connection) -> None:
     conn.execute(text("CREATE INDEX ix_games_created ON games (created)"))
 
 
+def _m4_variants(conn: Connection) -> None:
+    """Rule variants per game (R14), and the board by id.
+
+    Games stored before were played on the board then called "standard" (now kept as
+    ``reconstruction-1``) with the joker rule of the variant ``joker-anywhere``; they go on
+    exactly as they were played (as version-1 records do).
+    """
+    conn.execute(text("ALTER TABLE games ADD COLUMN variants TEXT NOT NULL DEFAULT '[]'"))
+    conn.execute(text("""UPDATE games SET board = 'reconstruction-1', variants = '["joker-anywhere"]' WHERE board = 'standard'"""))
+
+
 # Ordered; never edit an applied one, append a new one.
-MIGRATIONS: list[Callable[[Connection], None]] = [_m1_tables, _m2_indexes, _m3_created_index]
+MIGRATIONS: list[Callable[[Connection], None]] = [_m1_tables, _m2_indexes, _m3_created_index, _m4_variants]
 
 
 class DuplicateAction(Exception):
@@ -118,6 +137,7 @@ class GameRow:
     seed: int
     status: str = "open"
     reshuffle: list[str] | None = None
+    variants: list[str] = field(default_factory=list)
     created: float = field(default_factory=time.time)
     updated: float = field(default_factory=time.time)
 
@@ -132,6 +152,7 @@ def _row(r: Any) -> GameRow:
         seed=int(r.seed),
         status=r.status,
         reshuffle=json.loads(r.reshuffle) if r.reshuffle else None,
+        variants=json.loads(r.variants),
         created=r.created,
         updated=r.updated,
     )
@@ -188,6 +209,7 @@ class Storage:
                     seed=g.seed,
                     status=g.status,
                     updated=g.updated,
+                    variants=json.dumps(g.variants),
                 )
             )
 

@@ -1,0 +1,86 @@
+"""Schema migration 4 on a database made by the server before rule variants (schema version 3).
+
+tests/data/web-schema-3.sqlite3 was written by the code of that time: a finished bots-only
+game, a running game (a person to act) and an open one. Those games were played on the
+board then called "standard" with the joker rule now named joker-anywhere (R4.3, R14);
+after the migration they go on exactly as they were played.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+from web_helpers import make_client, state
+
+from kardinal.clients.web.storage import MIGRATIONS, Storage
+from kardinal.rules.record import replay
+
+DATA = Path(__file__).parent / "data"
+
+
+def old_database(tmp_path: Path) -> Path:
+    shutil.copy(DATA / "web-schema-3.sqlite3", tmp_path / "kardinal.sqlite3")
+    return tmp_path
+
+
+def test_migration_4_marks_old_games_with_their_board_and_rules(tmp_path: Path) -> None:
+    facts = json.loads((DATA / "web-schema-3.json").read_text(encoding="utf-8"))
+    st = Storage.sqlite(old_database(tmp_path) / "kardinal.sqlite3")
+    assert st.schema_version() == len(MIGRATIONS) == 4
+    for key in ("finished", "running", "open"):
+        row = st.get_game(facts[key])
+        assert row is not None
+        assert row.board == "reconstruction-1" and row.variants == ["joker-anywhere"]
+    st.close()
+
+
+def test_old_games_replay_and_go_on_after_the_migration(tmp_path: Path) -> None:
+    facts = json.loads((DATA / "web-schema-3.json").read_text(encoding="utf-8"))
+    with make_client(old_database(tmp_path)) as client:
+        # the finished game: its record (now version 2, naming its board and rules) replays to its result
+        rec = client.get(f"/api/games/{facts['finished']}/record").json()
+        assert rec["version"] == 2 and rec["board"] == "reconstruction-1" and rec["variants"] == ["joker-anywhere"]
+        assert len(rec["actions"]) == facts["finished_actions"]
+        assert rec["result"] == facts["finished_result"]
+        assert replay(rec).scores == facts["finished_result"]["scores"]
+        # the running game continues on its board and rules
+        s = state(client, facts["running"])
+        assert s["status"] == "running"
+        assert s["view"]["board"] == "reconstruction-1" and s["view"]["variants"] == ["joker-anywhere"]
+        assert len(s["view"]["sites"]) == 0 and s["view"]["players"] == 4
+        # the lobby lists them with their rules
+        games = {g["id"]: g for g in client.get("/api/games").json()["games"]}
+        assert games[facts["open"]]["variants"] == ["joker-anywhere"]
+
+
+def test_a_new_database_has_the_same_schema_as_a_migrated_one(tmp_path: Path) -> None:
+    """Migration 1 creates the games table as it was; migration 4 adds the variants column to both."""
+    new = Storage.sqlite(tmp_path / "new" / "kardinal.sqlite3")
+    old = Storage.sqlite(old_database(tmp_path) / "kardinal.sqlite3")
+    with new.engine.connect() as a, old.engine.connect() as b:
+        cols_new = [r[1] for r in a.exec_driver_sql("PRAGMA table_info(games)")]
+        cols_old = [r[1] for r in b.exec_driver_sql("PRAGMA table_info(games)")]
+    assert cols_new == cols_old and cols_new[-1] == "variants"
+    new.close()
+    old.close()
+
+
+def test_new_games_take_board_and_variants(tmp_path: Path) -> None:
+    with make_client(tmp_path) as client:
+        opts = client.get("/api/variants").json()
+        assert "joker-anywhere" in opts["variants"] and opts["boards"] == ["standard", "reconstruction-1"]
+        seats = [{"name": "A", "kind": "person"}, {"name": "B", "kind": "bot", "level": "random"}, {"name": "C", "kind": "bot"}]
+        r = client.post("/api/games", json={"players": seats, "variants": ["joker-anywhere"]})
+        assert r.status_code == 200, r.text
+        s = state(client, r.json()["id"])
+        assert s["view"]["variants"] == ["joker-anywhere"] and s["view"]["board"] == "standard"
+        r = client.post("/api/games", json={"players": seats, "variants": ["nope"]})
+        assert r.status_code == 400 and "known variants: joker-anywhere" in r.text
+        r = client.post("/api/games", json={"players": seats, "board": "reconstruction-1"})
+        assert r.status_code == 200 and state(client, r.json()["id"])["view"]["board"] == "reconstruction-1"
+        r = client.post("/api/games", json={"players": seats, "board": "/etc/passwd"})
+        assert r.status_code == 400
+        assert client.get("/api/board", params={"id": "reconstruction-1"}).json()["id"] == "reconstruction-1"
+        assert client.get("/api/board", params={"id": "nope"}).status_code == 404
