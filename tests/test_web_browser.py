@@ -63,21 +63,37 @@ def browser() -> Iterator[Any]:
         b.close()
 
 
-def new_page(browser: Any) -> Any:
-    ctx = browser.new_context(viewport={"width": 1400, "height": 950}, locale="en-GB")
+def new_page(browser: Any, width: int = 1400, height: int = 950) -> Any:
+    """A page in its own context; ``page.errors``: uncaught exceptions, ``page.console_errors``:
+    messages the page logged as errors (a failed request, a refused module, console.error)."""
+    ctx = browser.new_context(viewport={"width": width, "height": height}, locale="en-GB")
     page = ctx.new_page()
     errors: list[str] = []
+    console: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
+    page.on("console", lambda m: console.append(f"{m.text} ({m.location.get('url')})") if m.type == "error" else None)
     page.errors = errors
+    page.console_errors = console
     return page
 
 
-def create_game(base: str, players: list[dict[str, Any]], hotseat: bool = False) -> dict[str, Any]:
+def create_game(base: str, players: list[dict[str, Any]], hotseat: bool = False, **more: Any) -> dict[str, Any]:
     import httpx
 
-    r = httpx.post(f"{base}/api/games", json={"players": players, "hotseat": hotseat})
+    r = httpx.post(f"{base}/api/games", json={"players": players, "hotseat": hotseat, **more})
     assert r.status_code == 200, r.text
     return dict(r.json())
+
+
+def get(base: str, path: str) -> Any:
+    import httpx
+
+    r = httpx.get(base + path)
+    assert r.status_code == 200, r.text
+    return r.json()
+
+
+BOTS4 = [{"name": f"Bot {i + 1}", "kind": "bot", "level": "random"} for i in range(4)]
 
 
 def version(page: Any) -> int:
@@ -135,9 +151,19 @@ def test_a_complete_game_against_three_bots(server: str, browser: Any) -> None:
     page.get_by_role("button", name="Create game").click()
     page.wait_for_url("**/game/*?seat=0&token=*")
     page.wait_for_selector("[data-site=paris]")
-    assert page.locator("[data-site]").count() == 50
+    board = get(server, "/api/board?id=standard")
+    assert page.evaluate("document.body.dataset.board") == "standard"
+    assert page.locator("[data-site]").count() == len(board["sites"]) == 51
     assert page.locator("[data-country]").count() == 9
     assert page.locator("[data-alliance]").count() == 15
+    # colours from the board data: the countries' fills, the stripes on the cards
+    fills = page.evaluate(
+        "[...document.querySelectorAll('[data-country]')].map((g) => [g.dataset.country, g.querySelector('polygon').getAttribute('fill')])"
+    )
+    assert dict(fills) == {c["id"]: c["colour"] for c in board["countries"]}
+    # a game created with the defaults is played by the rules as written, and says so
+    assert page.inner_text("#rules-info") == "Rules: as written"
+    assert "Rules: as written" in page.inner_text("#log [data-event=rules]")
     rng = random.Random(7)
     decisions = 0
     while wait_turn(page):
@@ -168,6 +194,7 @@ def test_a_complete_game_against_three_bots(server: str, browser: Any) -> None:
     assert page.locator("text=Spielverlauf").count() == 1
     page.get_by_role("button", name="English").click()
     assert page.errors == []
+    assert page.console_errors == []
     page.context.close()
 
 

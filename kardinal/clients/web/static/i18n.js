@@ -1,10 +1,11 @@
-// German and English texts of the browser client. T(key, vars) looks up the current language.
-"use strict";
+// Text: every word the browser shows, in English and German, from this one table.
+// T(key, vars) looks a text up in the page's language; the language is this module's own
+// state, read with lang() and changed with setLang() (which tells whoever listens).
+// Names of countries and sites come from the board data (board.js), not from here.
 
 const TEXTS = {
   en: {
     title: "Kardinal & König",
-    lobby: "Lobby",
     about: "About",
     rules: "Rules",
     aboutTitle: "About this board",
@@ -35,13 +36,11 @@ const TEXTS = {
     disconnected: "Connection lost, reconnecting…",
     waitingPlayers: "Waiting for players to join: {names}",
     turnOf: "{name}'s turn",
-    yourTurn: "Your turn",
     yourTurnMain: "Your turn: choose cards to play, or one card to exchange.",
     yourTurnDraw: "Refill your hand: take a display card or draw from the pile.",
     gameOver: "The game is over.",
     spectating: "You are watching.",
     showHand: "{name}'s turn — show my hand",
-    handHidden: "{name}'s hand is hidden.",
     botPlaying: "{name} (bot) is playing…",
     hand: "Your hand",
     display: "Display",
@@ -53,7 +52,6 @@ const TEXTS = {
     pass: "Pass",
     clear: "Clear selection",
     score: "Points",
-    supply: "Supply",
     cloisters: "cloisters",
     advisors: "advisors",
     cards: "cards",
@@ -80,8 +78,23 @@ const TEXTS = {
     last: "Last",
     live: "Back to the game",
     advisorLimit: "advisors {a} of at most {m}",
+    coatOfArms: "coat of arms of {country}",
+    map: "map",
     round: "final round",
     reconstruction: "This board is a reconstruction.",
+    // the rules a game is played by (R14) and its board
+    rulesAsWritten: "Rules: as written",
+    variantOne: "Variant: {names}",
+    variantMany: "Variants: {names}",
+    ruleVariants: "Rule variants",
+    ruleVariantsNone: "none: the rules as written",
+    boardLabel: "Board",
+    boardOf: "Board: {name}",
+    boardNames: { standard: "standard (the counted board)", "reconstruction-1": "reconstruction-1 (the earlier board)" },
+    variantTexts: {
+      "joker-anywhere": "R4.3: a joker pair may also place its piece in a country printed on its cards.",
+    },
+    // the game log: moves from the record actions, the rest from the events
     logPlace: "{name} plays {cards} in {country}: {pieces}",
     logCloister: "cloister at {site}",
     logAdvisor: "advisor",
@@ -91,21 +104,26 @@ const TEXTS = {
     logFromDeck: "a card from the draw pile",
     logFromDisplay: "{card} from the display",
     logPass: "{name} passes",
+    logYouDrew: "you drew {card}",
+    logRevealed: "turned up: {cards}",
     and: " and ",
+    listSep: ", ",
+    logIntermediate: "The draw pile is used up: intermediate scoring (cloisters) — {points}.",
+    logNewPile: "The discard pile is shuffled into a new draw pile of {n} cards.",
+    logLastRound: "The draw pile is used up a second time: the round is completed; {name} plays the last turn.",
+    logFinalPile: "Game over: final scoring (cloisters, alliances, chains) — {points}.",
+    logFinalBlocked: "Game over, nobody can place a piece any more: final scoring (cloisters, alliances, chains) — {points}.",
+    logWinner: "Winner: {names}.",
+    logWinners: "Winners: {names}.",
+    logPoints: "{name} {n}",
     created: "Game created.",
-    startHotseat: "Start playing",
-    alliance: "Alliance {n}",
     noCard: "{card} cannot be added to these cards: no legal move uses them together.",
     noSite: "No cloister can go to {site} with these cards.",
     noCoat: "No advisor can go to {country} with these cards (advisors {a} of at most {m}).",
     noTake: "Select exactly one card to exchange first.",
-    logIntermediate: "The draw pile is used up: intermediate scoring (cloisters); the discard pile is shuffled into a new draw pile.",
-    logLastRound: "The draw pile is used up a second time: the round is completed.",
-    logFinal: "Game over: final scoring (cloisters, alliances, chains).",
   },
   de: {
     title: "Kardinal & König",
-    lobby: "Lobby",
     about: "Info",
     rules: "Regeln",
     aboutTitle: "Über diesen Spielplan",
@@ -136,13 +154,11 @@ const TEXTS = {
     disconnected: "Verbindung verloren, verbinde neu…",
     waitingPlayers: "Warte auf Mitspieler: {names}",
     turnOf: "{name} ist am Zug",
-    yourTurn: "Du bist am Zug",
     yourTurnMain: "Du bist am Zug: wähle Karten zum Ausspielen oder eine Karte zum Tauschen.",
     yourTurnDraw: "Hand auffüllen: nimm eine offene Karte oder ziehe vom Stapel.",
     gameOver: "Das Spiel ist zu Ende.",
     spectating: "Du schaust zu.",
     showHand: "{name} ist am Zug — meine Hand zeigen",
-    handHidden: "Die Hand von {name} ist verdeckt.",
     botPlaying: "{name} (Bot) spielt…",
     hand: "Deine Hand",
     display: "Auslage",
@@ -154,7 +170,6 @@ const TEXTS = {
     pass: "Passen",
     clear: "Auswahl löschen",
     score: "Punkte",
-    supply: "Vorrat",
     cloisters: "Klöster",
     advisors: "Räte",
     cards: "Karten",
@@ -181,8 +196,21 @@ const TEXTS = {
     last: "Ende",
     live: "Zurück zum Spiel",
     advisorLimit: "Räte {a} von höchstens {m}",
+    coatOfArms: "Wappen von {country}",
+    map: "Karte",
     round: "letzte Runde",
     reconstruction: "Dieser Spielplan ist eine Rekonstruktion.",
+    rulesAsWritten: "Regeln: wie im Regelheft",
+    variantOne: "Variante: {names}",
+    variantMany: "Varianten: {names}",
+    ruleVariants: "Regelvarianten",
+    ruleVariantsNone: "keine: die Regeln wie im Regelheft",
+    boardLabel: "Spielplan",
+    boardOf: "Spielplan: {name}",
+    boardNames: { standard: "standard (der gezählte Plan)", "reconstruction-1": "reconstruction-1 (der frühere Plan)" },
+    variantTexts: {
+      "joker-anywhere": "R4.3: Ein Joker-Paar darf seinen Stein auch in ein Land setzen, das auf seinen Karten steht.",
+    },
     logPlace: "{name} spielt {cards} in {country}: {pieces}",
     logCloister: "Kloster in {site}",
     logAdvisor: "Rat",
@@ -192,56 +220,103 @@ const TEXTS = {
     logFromDeck: "eine Karte vom Stapel",
     logFromDisplay: "{card} aus der Auslage",
     logPass: "{name} passt",
+    logYouDrew: "du hast {card} gezogen",
+    logRevealed: "aufgedeckt: {cards}",
     and: " und ",
+    listSep: ", ",
+    logIntermediate: "Der Nachziehstapel ist aufgebraucht: Zwischenwertung (Klöster) — {points}.",
+    logNewPile: "Der Ablagestapel wird gemischt und ist der neue Nachziehstapel ({n} Karten).",
+    logLastRound: "Der Nachziehstapel ist zum zweiten Mal aufgebraucht: die Runde wird zu Ende gespielt; {name} hat den letzten Zug.",
+    logFinalPile: "Spielende: Schlusswertung (Klöster, Bündnisse, Ketten) — {points}.",
+    logFinalBlocked: "Spielende, niemand kann mehr einen Stein setzen: Schlusswertung (Klöster, Bündnisse, Ketten) — {points}.",
+    logWinner: "Sieger: {names}.",
+    logWinners: "Sieger: {names}.",
+    logPoints: "{name} {n}",
     created: "Spiel angelegt.",
-    startHotseat: "Losspielen",
-    alliance: "Bündnis {n}",
     noCard: "{card} passt nicht zu diesen Karten: kein erlaubter Zug nutzt sie zusammen.",
     noSite: "Mit diesen Karten kann kein Kloster nach {site}.",
     noCoat: "Mit diesen Karten kann kein Rat nach {country} (Räte {a} von höchstens {m}).",
     noTake: "Wähle zuerst genau eine Karte zum Tauschen.",
-    logIntermediate: "Der Nachziehstapel ist aufgebraucht: Zwischenwertung (Klöster); der Ablagestapel wird gemischt und neuer Nachziehstapel.",
-    logLastRound: "Der Nachziehstapel ist zum zweiten Mal aufgebraucht: die Runde wird zu Ende gespielt.",
-    logFinal: "Spielende: Schlusswertung (Klöster, Bündnisse, Ketten).",
   },
 };
 
-// English exonyms for an English UI (BOARD.md); German board names otherwise.
+// English exonyms of the board's (German) site names, for an English page (BOARD.md).
+// Used only where the board data brings no English name of its own (site.name_en).
 const EXONYMS = {
   Köln: "Cologne", Straßburg: "Strasbourg", Konstanz: "Constance", Zürich: "Zurich", Wien: "Vienna",
   Genf: "Geneva", Mailand: "Milan", Genua: "Genoa", Venedig: "Venice", Nürnberg: "Nuremberg", Würzburg: "Wurzburg",
 };
 
-let LANG = localStorage.getItem("kardinal-lang") || ((navigator.language || "en").toLowerCase().startsWith("de") ? "de" : "en");
+export const LANGUAGES = Object.freeze(Object.keys(TEXTS));
 
-function T(key, vars) {
-  let s = (TEXTS[LANG] && TEXTS[LANG][key]) || TEXTS.en[key] || key;
+function stored() {
+  try { return localStorage.getItem("kardinal-lang"); } catch (e) { return null; }
+}
+
+let current = (() => {
+  const s = stored();
+  if (s && TEXTS[s]) return s;
+  return (navigator.language || "en").toLowerCase().startsWith("de") ? "de" : "en";
+})();
+const listeners = new Set();
+
+/** The page's language ("en" or "de"). */
+export function lang() { return current; }
+
+/** The other language (what the language button switches to). */
+export function otherLang() { return current === "de" ? "en" : "de"; }
+
+/** A text of the table in the page's language, with {name} replaced from vars. */
+export function T(key, vars) {
+  let s = (TEXTS[current] && TEXTS[current][key]) ?? TEXTS.en[key] ?? key;
+  if (typeof s !== "string") return key;
   if (vars) for (const [k, v] of Object.entries(vars)) s = s.split("{" + k + "}").join(String(v));
   return s;
 }
 
-function setLang(lang) {
-  LANG = lang;
-  localStorage.setItem("kardinal-lang", lang);
-  document.documentElement.lang = lang;
+/** An entry of a keyed sub-table (boardNames, variantTexts), or undefined. */
+function lookup(table, id) {
+  const own = TEXTS[current] && TEXTS[current][table];
+  return (own && own[id]) ?? (TEXTS.en[table] && TEXTS.en[table][id]);
 }
 
-function siteName(name) {
-  return LANG === "en" && EXONYMS[name] ? EXONYMS[name] : name;
+/** Switch the language: remembered in the browser, set on <html lang>, and told to listeners. */
+export function setLang(l) {
+  if (!TEXTS[l]) return;
+  current = l;
+  try { localStorage.setItem("kardinal-lang", l); } catch (e) { /* private mode: not remembered */ }
+  document.documentElement.lang = l;
+  for (const f of listeners) f(l);
 }
 
-function countryName(c) {
-  return LANG === "en" ? c.name_en : c.name_de;
+/** Call f(lang) whenever the language changes. */
+export function onLangChange(f) { listeners.add(f); }
+
+/** A site's name in the page's language (the board's name, or its English form). */
+export function placeName(name, nameEn) {
+  if (current !== "en") return name;
+  return nameEn || EXONYMS[name] || name;
 }
 
-function el(tag, attrs, ...children) {
-  const e = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs || {})) {
-    if (v === null || v === undefined || v === false) continue;
-    if (k === "onclick") e.addEventListener("click", v);
-    else if (k === "text") e.textContent = v;
-    else e.setAttribute(k, v === true ? "" : v);
-  }
-  for (const c of children) if (c !== null && c !== undefined) e.append(c);
-  return e;
+/** A list of words: "a, b and c". */
+export function listText(items) {
+  if (items.length <= 1) return items.join("");
+  return items.slice(0, -1).join(T("listSep")) + T("and") + items[items.length - 1];
+}
+
+/** The rules a game is played by: "Rules: as written" or "Variant: joker-anywhere". */
+export function rulesText(variants) {
+  const v = variants || [];
+  if (!v.length) return T("rulesAsWritten");
+  return T(v.length === 1 ? "variantOne" : "variantMany", { names: v.join(", ") });
+}
+
+/** What a variant changes, in the page's language; `fallback` (the server's words) for one this table lacks. */
+export function variantText(name, fallback) {
+  return lookup("variantTexts", name) || fallback || name;
+}
+
+/** A board's name for a person: a known id with a word on what it is, else the id. */
+export function boardName(id) {
+  return lookup("boardNames", id) || id;
 }

@@ -1,128 +1,180 @@
-// The lobby: create a game (persons and bots), hand out invitation links, list games.
-"use strict";
+// The lobby: create a game (persons and bots, the board, rule variants), hand out
+// invitation links, list the games.
 
-let LEVELS = ["random"];
-let BOARD_ABOUT = "";
-let RECON = false;
-let COUNT = 4;
-let SEATS = [];
-let LAST = null; // the last created game's answer
+import { byId, el } from "./dom.js";
+import { T, lang, onLangChange, rulesText, variantText, boardName } from "./i18n.js";
+import { getJSON, postJSON } from "./net.js";
+import { loadBoard } from "./board.js";
+import { initHeader } from "./header.js";
 
-function $(id) { return document.getElementById(id); }
+const DEFAULT_BOARD = "standard";
 
-function defaultSeats(n) {
-  const out = [];
-  for (let i = 0; i < n; i++) {
-    const old = SEATS[i];
-    out.push(old || (i === 0 ? { name: "", kind: "person", level: LEVELS[0] } : { name: "", kind: "bot", level: LEVELS.includes("medium") ? "medium" : LEVELS[0] }));
+class Lobby {
+  constructor() {
+    this.levels = ["random"];
+    this.variants = {}; // name -> the server's one-line description
+    this.boards = [DEFAULT_BOARD];
+    this.count = 4;
+    this.seats = [];
+    this.chosenVariants = new Set(); // default: the rules as written
+    this.board = DEFAULT_BOARD;
+    this.about = ""; // the chosen board's About text
+    this.last = null; // the last created game's answer
   }
-  return out;
-}
 
-function renderCreate() {
-  const box = $("create");
-  const count = el("select", { id: "count", "aria-label": T("players") });
-  for (const n of [3, 4, 5]) count.append(el("option", { value: n, selected: n === COUNT ? true : null, text: `${n} ${T("players")}` }));
-  count.addEventListener("change", () => { COUNT = Number(count.value); SEATS = defaultSeats(COUNT); renderCreate(); });
-  const rows = SEATS.map((s, i) => {
-    const name = el("input", { type: "text", id: `name-${i}`, value: s.name, placeholder: s.kind === "bot" ? `Bot ${i + 1}` : `${T("player")} ${i + 1}`, "aria-label": `${T("name")} ${i + 1}`, maxlength: 24 });
-    name.addEventListener("input", () => { s.name = name.value; });
-    const kind = el("select", { id: `kind-${i}`, "aria-label": `${T("seat")} ${i + 1}` },
-      el("option", { value: "person", selected: s.kind === "person" ? true : null, text: T("person") }),
-      el("option", { value: "bot", selected: s.kind === "bot" ? true : null, text: T("bot") }));
-    kind.addEventListener("change", () => { s.kind = kind.value; renderCreate(); });
-    const level = el("select", { id: `level-${i}`, "aria-label": `${T("level")} ${i + 1}`, disabled: s.kind === "bot" ? null : true });
-    for (const l of LEVELS) level.append(el("option", { value: l, selected: l === s.level ? true : null, text: l }));
-    level.addEventListener("change", () => { s.level = level.value; });
-    return el("tr", {}, el("td", { text: String(i + 1) }), el("td", {}, name), el("td", {}, kind), el("td", {}, level));
-  });
-  const hot = el("input", { type: "checkbox", id: "hotseat" });
-  const create = el("button", { type: "button", id: "create-btn", class: "big", onclick: () => createGame(hot.checked) }, T("create"));
-  box.replaceChildren(el("h2", { text: T("newGame") }), el("p", {}, count),
-    el("table", { class: "seats" }, el("thead", {}, el("tr", {}, el("th", { text: T("seat") }), el("th", { text: T("name") }), el("th", { text: "" }), el("th", { text: T("level") }))), el("tbody", {}, ...rows)),
-    el("p", {}, el("label", {}, hot, " " + T("hotseat"))), create);
-}
+  async start() {
+    this.refreshHeader = initHeader(() => this.about);
+    onLangChange(() => this.renderAll());
+    const [bots, variants] = await Promise.allSettled([getJSON("/api/bots"), getJSON("/api/variants")]);
+    if (bots.status === "fulfilled") this.levels = bots.value.levels;
+    if (variants.status === "fulfilled") {
+      this.variants = variants.value.variants || {};
+      if ((variants.value.boards || []).length) this.boards = variants.value.boards;
+    }
+    if (!this.boards.includes(this.board)) this.board = this.boards[0];
+    this.seats = this.defaultSeats(this.count);
+    this.loadAbout();
+    this.renderAll();
+    setInterval(() => this.loadGames(), 5000);
+  }
 
-async function createGame(hotseat) {
-  const players = SEATS.map((s, i) => ({ name: s.name || (s.kind === "bot" ? `Bot ${i + 1}` : `${T("player")} ${i + 1}`), kind: s.kind, level: s.kind === "bot" ? s.level : undefined }));
-  const r = await fetch("/api/games", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ players, hotseat, board: "standard" }) });
-  const data = await r.json();
-  if (!r.ok) { $("created").replaceChildren(el("p", { class: "bad", role: "alert", text: data.error.message })); return; }
-  LAST = data;
-  if (data.hotseat_url) { location.href = data.hotseat_url; return; }
-  if (data.seats.length === 1) { location.href = data.seats[0].url; return; }
-  renderCreated();
-  loadGames();
-}
+  loadAbout() {
+    const id = this.board;
+    loadBoard(id).then((b) => {
+      if (this.board !== id) return;
+      this.about = (b.data.reconstruction ? T("reconstruction") + " " : "") + b.data.about;
+      this.refreshHeader();
+    }).catch(() => { /* no About text */ });
+  }
 
-function renderCreated() {
-  if (!LAST) return;
-  const abs = (u) => location.origin + u;
-  const list = el("ul", { class: "links" });
-  for (const s of LAST.seats) list.append(el("li", {}, `${s.name}: `, el("a", { href: s.url, "data-seat-link": s.seat }, abs(s.url))));
-  $("created").replaceChildren(el("h2", { text: T("created") }), el("p", { text: T("invitations") }), list,
-    el("p", {}, T("watchLink") + ": ", el("a", { href: LAST.watch }, abs(LAST.watch))));
-}
+  defaultSeats(n) {
+    const out = [];
+    for (let i = 0; i < n; i++) {
+      const old = this.seats[i];
+      const botLevel = this.levels.includes("medium") ? "medium" : this.levels[0];
+      out.push(old || (i === 0 ? { name: "", kind: "person", level: this.levels[0] } : { name: "", kind: "bot", level: botLevel }));
+    }
+    return out;
+  }
 
-function gameRow(g) {
-  const names = g.players.map((p) => p.name + (p.kind === "bot" ? ` (${p.level})` : "") + (p.kind === "person" && !p.joined ? ` [${T("free")}]` : "")).join(", ");
-  const actions = el("span", {});
-  actions.append(el("a", { href: `/game/${g.id}`, class: "btn" }, g.status === "finished" ? T("replay") : T("watch")));
-  if (g.status === "open" && !g.hotseat) {
-    g.players.forEach((p, i) => {
-      if (p.kind === "person" && !p.joined) {
-        actions.append(" ", el("button", { type: "button", "data-claim": `${g.id}:${i}`, onclick: () => claim(g.id, i) }, `${T("join")}: ${T("seat")} ${i + 1}`));
-      }
+  renderAll() {
+    this.renderCreate();
+    this.renderCreated();
+    this.loadGames();
+  }
+
+  renderRules() {
+    const board = el("select", { id: "board", "aria-label": T("boardLabel") });
+    for (const id of this.boards) board.append(el("option", { value: id, selected: id === this.board ? true : null, text: boardName(id) }));
+    board.addEventListener("change", () => { this.board = board.value; this.loadAbout(); });
+    const names = Object.keys(this.variants).sort();
+    const boxes = names.map((n) => {
+      const box = el("input", { type: "checkbox", id: `variant-${n}`, value: n, checked: this.chosenVariants.has(n) ? true : null });
+      box.addEventListener("change", () => {
+        if (box.checked) this.chosenVariants.add(n); else this.chosenVariants.delete(n);
+        byId("rules-summary").textContent = rulesText([...this.chosenVariants].sort());
+      });
+      return el("li", {}, el("label", {}, box, " ", el("code", { text: n }), " — " + variantText(n, this.variants[n])));
     });
+    return el("fieldset", { class: "rules-choice" }, el("legend", { text: T("ruleVariants") }),
+      el("p", {}, el("label", {}, T("boardLabel") + ": ", board)),
+      boxes.length ? el("ul", { class: "variants" }, ...boxes) : el("p", { class: "small", text: T("ruleVariantsNone") }),
+      el("p", { class: "small", id: "rules-summary", text: rulesText([...this.chosenVariants].sort()) }));
   }
-  const when = new Date(g.created * 1000).toLocaleString(LANG);
-  const score = g.scores && g.status !== "open" ? ` — ${g.scores.join(" : ")}` : "";
-  return el("li", { "data-game": g.id }, el("span", { class: "small", text: when + " · " }), names + score + " ", actions);
-}
 
-async function claim(gid, seat) {
-  const name = prompt(T("yourName")) || "";
-  const r = await fetch(`/api/games/${gid}/claim`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ seat, name }) });
-  const data = await r.json();
-  if (!r.ok) { alert(data.error.message); loadGames(); return; }
-  location.href = data.url;
-}
+  renderCreate() {
+    const count = el("select", { id: "count", "aria-label": T("players") });
+    for (const n of [3, 4, 5]) count.append(el("option", { value: n, selected: n === this.count ? true : null, text: `${n} ${T("players")}` }));
+    count.addEventListener("change", () => { this.count = Number(count.value); this.seats = this.defaultSeats(this.count); this.renderCreate(); });
+    const rows = this.seats.slice(0, this.count).map((s, i) => {
+      const name = el("input", { type: "text", id: `name-${i}`, value: s.name, placeholder: s.kind === "bot" ? `Bot ${i + 1}` : `${T("player")} ${i + 1}`, "aria-label": `${T("name")} ${i + 1}`, maxlength: 24 });
+      name.addEventListener("input", () => { s.name = name.value; });
+      const kind = el("select", { id: `kind-${i}`, "aria-label": `${T("seat")} ${i + 1}` },
+        el("option", { value: "person", selected: s.kind === "person" ? true : null, text: T("person") }),
+        el("option", { value: "bot", selected: s.kind === "bot" ? true : null, text: T("bot") }));
+      kind.addEventListener("change", () => { s.kind = kind.value; this.renderCreate(); });
+      const level = el("select", { id: `level-${i}`, "aria-label": `${T("level")} ${i + 1}`, disabled: s.kind === "bot" ? null : true });
+      for (const l of this.levels) level.append(el("option", { value: l, selected: l === s.level ? true : null, text: l }));
+      level.addEventListener("change", () => { s.level = level.value; });
+      return el("tr", {}, el("td", { text: String(i + 1) }), el("td", {}, name), el("td", {}, kind), el("td", {}, level));
+    });
+    const hot = el("input", { type: "checkbox", id: "hotseat" });
+    const create = el("button", { type: "button", id: "create-btn", class: "big", onclick: () => this.createGame(hot.checked) }, T("create"));
+    byId("create").replaceChildren(el("h2", { text: T("newGame") }), el("p", {}, count),
+      el("table", { class: "seats" }, el("thead", {}, el("tr", {}, el("th", { text: T("seat") }), el("th", { text: T("name") }), el("th", { text: "" }), el("th", { text: T("level") }))), el("tbody", {}, ...rows)),
+      this.renderRules(),
+      el("p", {}, el("label", {}, hot, " " + T("hotseat"))), create);
+  }
 
-async function loadGames() {
-  const r = await fetch("/api/games");
-  const data = await r.json();
-  const box = $("games");
-  box.replaceChildren();
-  for (const [status, title] of [["open", "openGames"], ["running", "runningGames"], ["finished", "finishedGames"]]) {
-    const games = data.games.filter((g) => g.status === status).slice(0, 30);
-    box.append(el("h2", { text: T(title) }), games.length ? el("ul", { class: "games", "data-list": status }, ...games.map(gameRow)) : el("p", { class: "small", text: T("none") }));
+  async createGame(hotseat) {
+    const players = this.seats.slice(0, this.count).map((s, i) => ({
+      name: s.name || (s.kind === "bot" ? `Bot ${i + 1}` : `${T("player")} ${i + 1}`), kind: s.kind, level: s.kind === "bot" ? s.level : undefined,
+    }));
+    let data;
+    try {
+      data = await postJSON("/api/games", { players, hotseat, board: this.board, variants: [...this.chosenVariants].sort() });
+    } catch (e) {
+      byId("created").replaceChildren(el("p", { class: "bad", role: "alert", text: e.message }));
+      return;
+    }
+    this.last = data;
+    if (data.hotseat_url) { location.href = data.hotseat_url; return; }
+    if (data.seats.length === 1) { location.href = data.seats[0].url; return; }
+    this.renderCreated();
+    this.loadGames();
+  }
+
+  renderCreated() {
+    if (!this.last) return;
+    const abs = (u) => location.origin + u;
+    const list = el("ul", { class: "links" });
+    for (const s of this.last.seats) list.append(el("li", {}, `${s.name}: `, el("a", { href: s.url, "data-seat-link": s.seat }, abs(s.url))));
+    byId("created").replaceChildren(el("h2", { text: T("created") }), el("p", { text: T("invitations") }), list,
+      el("p", {}, T("watchLink") + ": ", el("a", { href: this.last.watch }, abs(this.last.watch))));
+  }
+
+  gameRow(g) {
+    const names = g.players.map((p) => p.name + (p.kind === "bot" ? ` (${p.level})` : "") + (p.kind === "person" && !p.joined ? ` [${T("free")}]` : "")).join(", ");
+    const actions = el("span", {});
+    actions.append(el("a", { href: `/game/${g.id}`, class: "btn" }, g.status === "finished" ? T("replay") : T("watch")));
+    if (g.status === "open" && !g.hotseat) {
+      g.players.forEach((p, i) => {
+        if (p.kind === "person" && !p.joined) {
+          actions.append(" ", el("button", { type: "button", "data-claim": `${g.id}:${i}`, onclick: () => this.claim(g.id, i) }, `${T("join")}: ${T("seat")} ${i + 1}`));
+        }
+      });
+    }
+    const when = new Date(g.created * 1000).toLocaleString(lang());
+    const score = g.scores && g.status !== "open" ? ` — ${g.scores.join(" : ")}` : "";
+    const variants = g.variants || [];
+    const tags = [];
+    if (variants.length) tags.push(el("span", { class: "tag variant", title: variants.map((n) => variantText(n, this.variants[n])).join(" "), text: rulesText(variants) }));
+    if (g.board && g.board !== DEFAULT_BOARD) tags.push(el("span", { class: "tag board", text: T("boardOf", { name: g.board }) }));
+    return el("li", { "data-game": g.id, "data-variants": variants.join(" "), "data-board": g.board || "" },
+      el("span", { class: "small", text: when + " · " }), names + score + " ", ...tags.flatMap((t) => [t, " "]), actions);
+  }
+
+  async claim(gid, seat) {
+    const name = prompt(T("yourName")) || "";
+    try {
+      const data = await postJSON(`/api/games/${gid}/claim`, { seat, name });
+      location.href = data.url;
+    } catch (e) {
+      alert(e.message);
+      this.loadGames();
+    }
+  }
+
+  async loadGames() {
+    let data;
+    try { data = await getJSON("/api/games"); } catch (e) { return; }
+    const box = byId("games");
+    box.replaceChildren();
+    for (const [status, title] of [["open", "openGames"], ["running", "runningGames"], ["finished", "finishedGames"]]) {
+      const games = data.games.filter((g) => g.status === status).slice(0, 30);
+      box.append(el("h2", { text: T(title) }), games.length ? el("ul", { class: "games", "data-list": status }, ...games.map((g) => this.gameRow(g))) : el("p", { class: "small", text: T("none") }));
+    }
   }
 }
 
-function renderAll() {
-  document.documentElement.lang = LANG;
-  $("lang").textContent = T("language");
-  $("about-btn").textContent = T("about");
-  $("about-title").textContent = T("aboutTitle");
-  $("about-close").textContent = T("close");
-  $("about-text").textContent = (RECON ? T("reconstruction") + " " : "") + BOARD_ABOUT;
-  renderCreate();
-  renderCreated();
-  loadGames();
-}
-
-async function main() {
-  $("lang").addEventListener("click", () => { setLang(LANG === "de" ? "en" : "de"); renderAll(); });
-  $("about-btn").addEventListener("click", () => $("about").showModal());
-  try {
-    LEVELS = (await (await fetch("/api/bots")).json()).levels;
-    const b = await (await fetch("/api/board")).json();
-    BOARD_ABOUT = b.about;
-    RECON = b.reconstruction;
-  } catch (e) { /* the lists stay at their defaults */ }
-  SEATS = defaultSeats(COUNT);
-  renderAll();
-  setInterval(loadGames, 5000);
-}
-
-main();
+new Lobby().start();

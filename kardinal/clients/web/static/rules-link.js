@@ -1,15 +1,14 @@
 // The "Rules" link of the lobby and the game page: it opens /rules in the page's language.
-"use strict";
 
-(function () {
-  const link = document.getElementById("rules-link");
-  if (!link) return;
-  function update() {
-    link.textContent = T("rules");
-    link.href = "/rules?lang=" + LANG;
-    link.hreflang = LANG;
-  }
+import { T, lang, onLangChange } from "./i18n.js";
+
+const link = document.getElementById("rules-link");
+function update() {
+  link.textContent = T("rules");
+  link.href = "/rules?lang=" + lang();
+  link.hreflang = lang();
+}
+if (link) {
   update();
-  // the pages set <html lang> whenever the language is switched (setLang, render)
-  new MutationObserver(update).observe(document.documentElement, { attributes: true, attributeFilter: ["lang"] });
-})();
+  onLangChange(update);
+}

@@ -1,0 +1,64 @@
+// The board of a game: its data as GET /api/board?id=<board id> gives it (sites, countries with
+// their names and colours, cards, roads, alliances, the map layout), and its names in the
+// page's language. Nothing here knows a particular board: everything comes from the data.
+
+import { lang, placeName } from "./i18n.js";
+import { getJSON } from "./net.js";
+
+const NEUTRAL = "#e8e0d0"; // a country the data gives no colour
+
+export class Board {
+  constructor(data) {
+    this.data = data;
+    this.id = data.id || data.name;
+    this.kinds = new Map(data.cards.map((k) => [k.id, k]));
+    this.countries = new Map(data.countries.map((c) => [c.id, c]));
+    this.sites = new Map(data.sites.map((s) => [s.id, s]));
+  }
+
+  colour(cid) { const c = this.countries.get(cid); return (c && c.colour) || NEUTRAL; }
+
+  countryName(cid) {
+    const c = this.countries.get(cid);
+    if (!c) return cid;
+    return (lang() === "en" ? c.name_en : c.name_de) || c.name_de || cid;
+  }
+
+  siteName(sid) {
+    const s = this.sites.get(sid);
+    return s ? placeName(s.name, s.name_en) : sid;
+  }
+
+  siteCountry(sid) { const s = this.sites.get(sid); return s ? s.country : null; }
+
+  /** A card kind by its countries: "Frankreich/Lothringen" (a joker pair is two such cards). */
+  cardName(kid) {
+    const k = this.kinds.get(kid);
+    return k ? k.countries.map((c) => this.countryName(c)).join("/") : kid;
+  }
+
+  cardShort(kid) { const k = this.kinds.get(kid); return k ? k.short : kid; }
+
+  cardCountries(kid) { const k = this.kinds.get(kid); return k ? k.countries : []; }
+
+  allianceName(a) { return `${a.number}: ${a.countries.map((c) => this.countryName(c)).join("–")}`; }
+
+  /** "2×FL 1×BB": a {kind: count} pile in short codes. */
+  pileText(counts) {
+    return Object.entries(counts || {}).map(([k, n]) => `${n}×${this.cardShort(k)}`).join(" ");
+  }
+}
+
+const loaded = new Map(); // board id -> Promise<Board>
+
+/** The board with this id (once per page); undefined: the server's default board. */
+export function loadBoard(id) {
+  const key = id || "";
+  if (!loaded.has(key)) {
+    const url = id ? `/api/board?id=${encodeURIComponent(id)}` : "/api/board";
+    const p = getJSON(url).then((data) => new Board(data));
+    p.catch(() => loaded.delete(key)); // a failed load may be tried again
+    loaded.set(key, p);
+  }
+  return loaded.get(key);
+}

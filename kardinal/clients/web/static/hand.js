@@ -1,0 +1,75 @@
+// Cards on the table and in the hand: the display and the draw pile (to take from), the
+// hand (to select from) with the Play / Clear / Pass buttons and a hint.
+
+import { el } from "./dom.js";
+import { T } from "./i18n.js";
+
+/** A card as a button: a stripe per country in the board's colours, its short code and its name. */
+export function cardEl(board, kid, attrs, onclick) {
+  const b = el("button", Object.assign({ type: "button", class: "card", "data-card": kid, "aria-label": board.cardName(kid), onclick }, attrs || {}));
+  const stripes = el("span", { class: "stripes" });
+  for (const c of board.cardCountries(kid)) stripes.append(el("span", { style: `background:${board.colour(c)}` }));
+  b.append(stripes, el("span", { class: "card-short", text: board.cardShort(kid) }), el("span", { class: "card-name", text: board.cardName(kid) }));
+  return b;
+}
+
+/** The display, the draw pile, the discard pile and the cards removed at setup. */
+export function renderTable(box, { board, view, sel, onTake }) {
+  const disp = el("div", { class: "display", "data-zone": "display" });
+  for (const kid of view.display) {
+    disp.append(cardEl(board, kid, { class: "card" + (sel.canTake(kid) ? " legal" : "") }, () => onTake(kid)));
+  }
+  const pile = el("button", { type: "button", class: "pile" + (sel.canTake("deck") ? " legal" : ""), "data-pile": "deck", "aria-label": T("drawPile"), onclick: () => onTake("deck") },
+    el("span", { class: "pile-title", text: T("drawPile") }), el("span", { class: "pile-count", text: T("cardsLeft", { n: view.deck_size }) }));
+  box.replaceChildren(
+    el("div", { class: "tablerow" }, el("div", {}, el("h2", { text: T("display") }), disp), el("div", {}, el("h2", { text: T("drawPile") }), pile)),
+    el("p", { class: "small" }, el("b", { text: T("discard") + ": " }), el("span", { "data-zone": "discard", text: board.pileText(view.discard) || "–" }),
+      el("span", { text: "  ·  " + T("removed") + ": " + (board.pileText(view.removed) || "–") + (view.final_round ? "  ·  " + T("round") : "") })));
+}
+
+/**
+ * The hand of the seat this page plays (nothing for a spectator or in a replay).
+ * ctx: board, view, sel (Selection), acting (may act now), playerName, hidden (hot-seat:
+ * the hand is not shown yet), title, and the handlers onReveal, onCard(kid, selected),
+ * onSend(action), onClear.
+ */
+export function renderHand(box, ctx) {
+  const { board, view, sel } = ctx;
+  box.replaceChildren();
+  if (ctx.hidden) {
+    box.append(el("button", { type: "button", class: "big", id: "reveal", onclick: ctx.onReveal }, T("showHand", { name: ctx.playerName })));
+    return;
+  }
+  box.append(el("h2", { text: ctx.title }));
+  const hand = el("div", { class: "hand", "data-zone": "hand" });
+  const selCount = {};
+  for (const k of sel.cards) selCount[k] = (selCount[k] || 0) + 1;
+  const L = sel.legal();
+  for (const k of Object.keys(view.hand).sort()) {
+    for (let j = 0; j < view.hand[k]; j++) {
+      const selected = j < (selCount[k] || 0);
+      const can = selected || sel.canAddCard(k);
+      hand.append(cardEl(board, k, { class: "card" + (selected ? " selected" : "") + (can && L.length ? " legal" : ""), "aria-pressed": selected ? "true" : "false" },
+        () => ctx.onCard(k, selected)));
+    }
+  }
+  box.append(hand);
+  const ex = sel.exact();
+  const buttons = el("div", { class: "buttons" });
+  if (L.some((a) => a.act === "place" || a.act === "exchange")) {
+    buttons.append(el("button", { type: "button", id: "play", disabled: ex ? null : true, onclick: () => ex && ctx.onSend(ex) }, T("play")));
+    buttons.append(el("button", { type: "button", id: "clear", disabled: sel.cards.length ? null : true, onclick: ctx.onClear }, T("clear")));
+  }
+  const pass = L.find((a) => a.act === "pass");
+  if (pass) buttons.append(el("button", { type: "button", id: "pass", onclick: () => ctx.onSend(pass) }, T("pass")));
+  box.append(buttons);
+  let hint = "";
+  if (sel.cards.length) {
+    const M = sel.matches();
+    if (ex) hint = T("readyToPlay");
+    else if (M.length && !sel.country) hint = T("chooseCountry");
+    else if (M.length) hint = T("choosePieces");
+    if (sel.exchanges().length && !sel.sites.length && !sel.advisors) hint = (hint ? hint + " " : "") + T("chooseTake");
+  }
+  box.append(el("p", { class: "hint", text: hint }));
+}

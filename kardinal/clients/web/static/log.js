@@ -1,0 +1,96 @@
+// The game log: each decision described from its record action, and what it caused read
+// from its events (cards turned up, the intermediate scoring, a new draw pile, the last
+// round, the end). Nothing here reads move notation.
+
+import { el, swatch } from "./dom.js";
+import { T, listText, rulesText, boardName } from "./i18n.js";
+
+/**
+ * One decision in words. ctx: board (Board), name(seat) -> the player's name.
+ * action: a record action ({seat, act, ...}).
+ */
+export function describeAction(action, ctx) {
+  const { board } = ctx;
+  const name = ctx.name(action.seat);
+  switch (action.act) {
+    case "pass":
+      return T("logPass", { name });
+    case "draw":
+      return action.from === "deck" ? T("logDrawDeck", { name }) : T("logDrawDisplay", { name, card: board.cardName(action.card) });
+    case "exchange": {
+      const took = action.from === "deck" ? T("logFromDeck") : T("logFromDisplay", { card: board.cardName(action.card) });
+      return T("logExchange", { name, card: board.cardName(action.discard), took });
+    }
+    case "place": {
+      const pieces = action.pieces.map((p) => (p.type === "cloister" ? T("logCloister", { site: board.siteName(p.site) }) : T("logAdvisor")));
+      return T("logPlace", { name, cards: action.cards.map((k) => board.cardName(k)).join(" + "), country: board.countryName(action.country), pieces: pieces.join(T("and")) });
+    }
+    default:
+      return `${name}: ${action.act}`;
+  }
+}
+
+function pointsText(points, ctx) {
+  return points.map((n, seat) => T("logPoints", { name: ctx.name(seat), n })).join(", ");
+}
+
+/**
+ * An event that gets a line of its own in the log: {kind, text}, or null for an event
+ * that belongs to the decision's line (drew, revealed) or is unknown.
+ */
+export function describeEvent(ev, ctx) {
+  switch (ev.type) {
+    case "intermediate_scoring":
+      return { kind: "intermediate", text: T("logIntermediate", { points: pointsText(ev.points, ctx) }) };
+    case "new_draw_pile":
+    case "reshuffled":
+      return { kind: "new_draw_pile", text: T("logNewPile", { n: ev.size }) };
+    case "last_round":
+      return { kind: "last_round", text: T("logLastRound", { name: ctx.name(ev.last_seat) }) };
+    case "game_ended": {
+      const end = T(ev.reason === "blocked" ? "logFinalBlocked" : "logFinalPile", { points: pointsText(ev.scores, ctx) });
+      const names = listText(ev.winners.map((s) => ctx.name(s)));
+      return { kind: "final", text: end + " " + T(ev.winners.length > 1 ? "logWinners" : "logWinner", { names }) };
+    }
+    default:
+      return null;
+  }
+}
+
+/** The part of a decision's line that its events add: the cards turned up into the display. */
+function inlineEvents(events, ctx) {
+  const parts = [];
+  let drew = null;
+  for (const ev of events) {
+    if (ev.type === "revealed" && ev.kinds.length) parts.push(T("logRevealed", { cards: ev.kinds.map((k) => ctx.board.cardName(k)).join(", ") }));
+    // the kind of a card drawn from the pile: only the seat that drew it sees it (R13.2)
+    if (ev.type === "drew" && ev.kind) drew = T("logYouDrew", { card: ctx.board.cardName(ev.kind) });
+  }
+  return { text: parts.length ? " — " + parts.join("; ") : "", drew };
+}
+
+/**
+ * The log's items. ctx: board, name(seat), history (the view's), variants, boardId,
+ * and the players' count; the game's rules and board head the log.
+ */
+export function logItems(ctx) {
+  const items = [el("li", { class: "event rules", "data-event": "rules" },
+    `${rulesText(ctx.variants)} · ${T("boardOf", { name: boardName(ctx.boardId) })}`)];
+  (ctx.history || []).forEach((entry, i) => {
+    const a = entry.action;
+    const events = entry.events || [];
+    const inline = inlineEvents(events, ctx);
+    items.push(el("li", { class: "s" + a.seat, value: i + 1, "data-act": a.act, title: inline.drew },
+      swatch(a.seat), " " + describeAction(a, ctx) + inline.text));
+    for (const ev of events) {
+      const d = describeEvent(ev, ctx);
+      if (d) items.push(el("li", { class: "event", "data-event": d.kind, "data-after": i + 1 }, d.text));
+    }
+  });
+  return items;
+}
+
+export function renderLog(ol, ctx) {
+  ol.replaceChildren(...logItems(ctx));
+  ol.scrollTop = ol.scrollHeight;
+}

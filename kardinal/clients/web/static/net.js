@@ -1,0 +1,99 @@
+// The network: JSON over HTTP, and a game's WebSocket (hello with the seats' tokens,
+// actions with a client id, reconnecting when the connection drops).
+
+/** An HTTP error with the server's message ({"error": {"code", "message"}}). */
+export class HttpError extends Error {
+  constructor(status, code, message) {
+    super(message);
+    this.status = status;
+    this.code = code;
+  }
+}
+
+async function answer(r) {
+  let data = null;
+  try { data = await r.json(); } catch (e) { /* not JSON */ }
+  if (!r.ok) {
+    const err = (data && data.error) || {};
+    throw new HttpError(r.status, err.code || "http", err.message || `HTTP ${r.status}`);
+  }
+  return data;
+}
+
+export async function getJSON(url) { return answer(await fetch(url)); }
+
+export async function postJSON(url, body) {
+  return answer(await fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) }));
+}
+
+/** The seats' tokens a game page was opened with: ?seat=&token= or ?tokens=seat:token,… */
+export function tokensFromURL(search) {
+  const params = new URLSearchParams(search);
+  const out = {};
+  if (params.get("seat") !== null && params.get("token")) out[params.get("seat")] = params.get("token");
+  for (const part of (params.get("tokens") || "").split(",")) {
+    const i = part.indexOf(":");
+    if (i > 0) out[part.slice(0, i)] = part.slice(i + 1);
+  }
+  return out;
+}
+
+/**
+ * One game's WebSocket. handlers: onState(msg), onError(msg), onAck(msg), onClose().
+ * It says hello with the seats it holds, and connects again after a drop.
+ */
+export class GameSocket {
+  constructor(gameId, seats, handlers) {
+    this.gameId = gameId;
+    this.seats = Object.assign({}, seats); // seat -> token
+    this.handlers = handlers;
+    this.ws = null;
+    this.delay = 300;
+    this.counter = 0;
+    this.pending = null; // the id of the action sent last, until acknowledged
+  }
+
+  holds(seat) { return Object.prototype.hasOwnProperty.call(this.seats, String(seat)); }
+
+  holdsAny() { return Object.keys(this.seats).length > 0; }
+
+  connect() {
+    const proto = location.protocol === "https:" ? "wss:" : "ws:";
+    const ws = new WebSocket(`${proto}//${location.host}/ws/${encodeURIComponent(this.gameId)}`);
+    this.ws = ws;
+    ws.onopen = () => { this.delay = 300; this.hello(); };
+    ws.onmessage = (ev) => {
+      const m = JSON.parse(ev.data);
+      if (m.type === "state") this.handlers.onState(m);
+      else if (m.type === "error") this.handlers.onError(m);
+      else if (m.type === "ack") {
+        if (m.id === this.pending) this.pending = null;
+        if (this.handlers.onAck) this.handlers.onAck(m);
+      }
+    };
+    ws.onclose = (ev) => {
+      if (this.handlers.onClose) this.handlers.onClose(ev);
+      if (ev.code === 4404) return; // no such game: nothing to come back to
+      setTimeout(() => this.connect(), this.delay);
+      this.delay = Math.min(5000, this.delay * 2);
+    };
+  }
+
+  hello() {
+    this.ws.send(JSON.stringify(this.holdsAny() ? { type: "hello", seats: this.seats } : { type: "hello" }));
+  }
+
+  /** Watch as a spectator from now on (a wrong or outdated link). */
+  forgetSeats() {
+    this.seats = {};
+    this.hello();
+  }
+
+  /** Send a record action for its seat, expected to apply to state `version`. */
+  sendAction(action, version) {
+    const id = `${Date.now().toString(36)}-${(this.counter++).toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
+    this.pending = id;
+    this.ws.send(JSON.stringify({ type: "action", id, seat: action.seat, token: this.seats[action.seat], version, action }));
+    return id;
+  }
+}

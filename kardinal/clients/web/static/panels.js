@@ -1,0 +1,100 @@
+// The side panels of the game page: the players, the scorings and final standings, the
+// replay controls, and the line that says whose turn it is.
+
+import { el, swatch } from "./dom.js";
+import { T } from "./i18n.js";
+
+/** The status line. g: {msg, view, acting, hidden (hot-seat hand not shown), watching}. */
+export function turnText(g) {
+  const { msg, view } = g;
+  if (!msg) return T("connecting");
+  if (msg.status === "open") {
+    const names = msg.players.filter((p) => p.kind === "person" && !p.joined).map((p) => p.name);
+    return T("waitingPlayers", { names: names.join(", ") });
+  }
+  if (view.phase === "over") return T("gameOver");
+  const cur = msg.players[view.current];
+  if (msg.seat === view.current && msg.legal) {
+    if (g.hidden) return T("turnOf", { name: cur.name });
+    return view.phase === "draw" ? T("yourTurnDraw") : T("yourTurnMain");
+  }
+  if (cur.kind === "bot") return T("botPlaying", { name: cur.name });
+  return T("turnOf", { name: cur.name }) + (g.watching ? " · " + T("spectating") : "");
+}
+
+/** The players: colour, name, points, pieces in supply, cards in hand (and every hand in a replay). */
+export function renderPlayers(box, { board, players, view, mySeat, hands }) {
+  const rows = players.map((p, i) => {
+    const cur = view.phase !== "over" && view.current === i;
+    const win = view.winners && view.winners.includes(i);
+    const tr = el("tr", { class: (cur ? "current " : "") + (mySeat === i ? "me" : ""), "data-seat": i },
+      el("td", {}, swatch(i)),
+      el("td", { class: "pname", text: p.name + (p.kind === "bot" ? ` (${p.level})` : "") + (win ? " ★" : "") }),
+      el("td", { class: "num", text: view.scores[i] }),
+      el("td", { class: "num", text: `${view.supply[i].cloisters} / ${view.supply[i].advisors}` }),
+      el("td", { class: "num", text: view.hand_sizes[i] }));
+    if (hands) tr.append(el("td", { class: "hands", text: board.pileText(hands[i]) }));
+    return tr;
+  });
+  const head = el("tr", {}, el("th", {}), el("th", { text: T("players") }), el("th", { text: T("score") }),
+    el("th", { text: `${T("cloisters")} / ${T("advisors")}` }), el("th", { text: T("cards") }));
+  if (hands) head.append(el("th", { text: T("hand") }));
+  box.replaceChildren(el("table", { class: "players" }, el("thead", {}, head), el("tbody", {}, ...rows)));
+}
+
+function scoreTable(title, rows, players) {
+  const head = el("tr", {}, el("th", { text: "" }), ...players.map((p, i) => el("th", {}, swatch(i), " " + p.name)));
+  const body = rows.filter(([, pts]) => pts && pts.some((x) => x)).map(([label, pts]) => el("tr", {}, el("td", { text: label }), ...pts.map((x) => el("td", { class: "num", text: x }))));
+  return el("div", { class: "scoretable" }, el("h3", { text: title }),
+    el("table", {}, el("thead", {}, head), el("tbody", {}, ...(body.length ? body : [el("tr", {}, el("td", { text: "–" }))]))));
+}
+
+/** The scorings so far (the view's breakdown) and, once the game is over, the final standings. */
+export function renderScoring(box, { board, players, view }) {
+  box.replaceChildren();
+  const bd = view.breakdown;
+  const ps = players.slice(0, view.players);
+  if (!bd.intermediate_by_country && !bd.final_by_country) return;
+  const countries = board.data.countries;
+  box.append(el("h2", { text: T("scoring") }));
+  if (bd.intermediate_by_country) {
+    const rows = countries.map((c) => [board.countryName(c.id), bd.intermediate_by_country[c.id]]);
+    rows.push([T("total"), bd.intermediate_cloisters]);
+    box.append(scoreTable(T("intermediate"), rows, ps));
+  }
+  if (bd.final_by_country) {
+    const rows = countries.map((c) => [board.countryName(c.id), bd.final_by_country[c.id]]);
+    rows.push([T("total"), bd.final_cloisters]);
+    box.append(scoreTable(T("finalCloisters"), rows, ps));
+    const arows = board.data.alliances.map((a) => [board.allianceName(a), bd.by_alliance[String(a.number)]]);
+    arows.push([T("total"), bd.alliances]);
+    box.append(scoreTable(T("alliances"), arows, ps));
+    box.append(scoreTable(T("chains"), [[T("chains"), bd.chains]], ps));
+  }
+  if (view.winners) {
+    const left = (p) => view.supply[p].cloisters + view.supply[p].advisors;
+    const order = [...Array(view.players).keys()].sort((a, b) => view.scores[b] - view.scores[a] || left(b) - left(a));
+    const ol = el("ol", { class: "standings", id: "standings" });
+    for (const p of order) {
+      ol.append(el("li", {}, swatch(p),
+        ` ${players[p].name}: ${view.scores[p]} ${T("score")}, ${left(p)} ${T("piecesLeft")}` + (view.winners.includes(p) ? ` — ${T("winner")} ★` : "")));
+    }
+    box.prepend(el("h2", { text: T("standings") }), ol);
+  }
+}
+
+/** Step through a finished game. r: {step, total, replaying, go(step), live(), recordURL, fileName}. */
+export function renderReplayBox(box, r) {
+  box.replaceChildren();
+  if (!r) return;
+  const go = (s) => r.go(Math.max(0, Math.min(r.total, s)));
+  box.append(el("h2", { text: T("replay") }),
+    el("div", { class: "buttons" },
+      el("button", { type: "button", id: "rp-first", "aria-label": T("first"), onclick: () => go(0) }, "«"),
+      el("button", { type: "button", id: "rp-back", "aria-label": T("back"), onclick: () => go(r.step - 1) }, "◀"),
+      el("span", { id: "rp-step", class: "step", text: T("replayStep", { k: r.step, n: r.total }) }),
+      el("button", { type: "button", id: "rp-forward", "aria-label": T("forward"), onclick: () => go(r.step + 1) }, "▶"),
+      el("button", { type: "button", id: "rp-last", "aria-label": T("last"), onclick: () => go(r.total) }, "»"),
+      r.replaying ? el("button", { type: "button", id: "rp-live", onclick: r.live }, T("live")) : null),
+    el("p", {}, el("a", { href: r.recordURL, download: r.fileName, id: "download" }, T("record"))));
+}
