@@ -275,3 +275,187 @@ def test_hotseat_hides_the_hand_until_asked(server: str, browser: Any) -> None:
                 break
     assert page.errors == []
     page.context.close()
+
+
+def test_a_variant_chosen_in_the_lobby_shows_on_the_game_page(server: str, browser: Any) -> None:
+    from playwright.sync_api import expect
+
+    page = new_page(browser)
+    page.goto(server + "/")
+    page.wait_for_selector("#variant-joker-anywhere")
+    # by default: no variant, the standard board
+    assert not page.is_checked("#variant-joker-anywhere")
+    assert page.input_value("#board") == "standard"
+    assert page.inner_text("#rules-summary") == "Rules: as written"
+    for i in (1, 2, 3):
+        page.select_option(f"#kind-{i}", "bot")
+        page.select_option(f"#level-{i}", "random")
+    page.check("#variant-joker-anywhere")
+    assert page.inner_text("#rules-summary") == "Variant: joker-anywhere"
+    page.get_by_role("button", name="Create game").click()
+    page.wait_for_url("**/game/*?seat=0&token=*")
+    page.wait_for_function("document.body.dataset.status === 'running'")
+    gid = page.url.split("/game/")[1].split("?")[0]
+    assert get(server, f"/api/games/{gid}")["variants"] == ["joker-anywhere"]
+    assert page.inner_text("#rules-info") == "Variant: joker-anywhere"
+    assert page.evaluate("document.body.dataset.variants") == "joker-anywhere"
+    assert "Variant: joker-anywhere" in page.inner_text("#log [data-event=rules]")
+    assert page.locator("#log li").first.get_attribute("data-event") == "rules"  # at the start of the log
+    page.get_by_role("button", name="Deutsch").click()
+    assert page.inner_text("#rules-info") == "Variante: joker-anywhere"
+    assert "Variante: joker-anywhere" in page.inner_text("#log [data-event=rules]")
+    page.get_by_role("button", name="English").click()
+    # the lobby's list shows it too; a game by the rules as written has no such mark
+    plain = create_game(server, BOTS4[:3] + [{"name": "Cy", "kind": "person"}])
+    page.goto(server + "/")
+    row = page.locator(f"[data-game='{gid}']")
+    row.wait_for()
+    assert "Variant: joker-anywhere" in row.inner_text() and row.get_attribute("data-variants") == "joker-anywhere"
+    other = page.locator(f"[data-game='{plain['id']}']")
+    assert "Variant" not in other.inner_text() and other.get_attribute("data-variants") == ""
+    page.get_by_role("button", name="Deutsch").click()
+    expect(page.locator(f"[data-game='{gid}']")).to_contain_text("Variante: joker-anywhere")
+    page.get_by_role("button", name="English").click()
+    assert page.errors == [] and page.console_errors == []
+    page.context.close()
+
+
+def test_the_page_draws_the_board_of_its_own_game(server: str, browser: Any) -> None:
+    """A game on the earlier board (reconstruction-1, 50 sites) is drawn on that board,
+    whichever board is the default; the lobby offers the installed boards."""
+    page = new_page(browser)
+    boards: list[str] = []
+    page.on("request", lambda r: boards.append(r.url.split("?", 1)[-1]) if "/api/board" in r.url else None)
+    page.goto(server + "/")
+    page.wait_for_selector("#board")
+    options = page.eval_on_selector_all("#board option", "os => os.map((o) => o.value)")
+    assert options == get(server, "/api/variants")["boards"] and "reconstruction-1" in options
+    for i in (1, 2, 3):
+        page.select_option(f"#kind-{i}", "bot")
+        page.select_option(f"#level-{i}", "random")
+    page.select_option("#board", "reconstruction-1")
+    page.get_by_role("button", name="Create game").click()
+    page.wait_for_url("**/game/*?seat=0&token=*")
+    page.wait_for_function("document.body.dataset.status === 'running'")
+    gid = page.url.split("/game/")[1].split("?")[0]
+    assert get(server, f"/api/games/{gid}")["board"] == "reconstruction-1"
+    assert page.evaluate("document.body.dataset.board") == "reconstruction-1"
+    old = get(server, "/api/board?id=reconstruction-1")
+    assert page.locator("[data-site]").count() == len(old["sites"]) == 50
+    assert {page.get_attribute(f"[data-site={s['id']}]", "data-site") for s in old["sites"]} == {s["id"] for s in old["sites"]}
+    assert "id=reconstruction-1" in boards
+    assert "Board: reconstruction-1" in page.inner_text("#log [data-event=rules]")
+    page.goto(server + "/")
+    assert "Board: reconstruction-1" in page.locator(f"[data-game='{gid}']").inner_text()
+    assert page.errors == [] and page.console_errors == []
+    page.context.close()
+
+
+# the number of the decision whose line comes last before a log entry
+PREVIOUS_DECISION = "(li) => { let p = li.previousElementSibling; while (p && p.classList.contains('event')) p = p.previousElementSibling; return p.value; }"
+
+
+def test_the_log_reads_the_events_of_a_bots_only_game(server: str, browser: Any) -> None:
+    """Intermediate scoring, last round and the end, each right after the decision that
+    caused it, with the points the events carry; no errors in the console all game long."""
+    g = create_game(server, BOTS4)
+    page = new_page(browser)
+    page.goto(server + g["watch"])
+    page.wait_for_function("document.body.dataset.status === 'finished'", timeout=120000)
+    msg = get(server, f"/api/games/{g['id']}/state")
+    history = msg["view"]["history"]
+    names = [p["name"] for p in msg["players"]]
+    assert version(page) == len(history)
+    assert page.locator("#log li:not(.event)").count() == len(history)
+
+    def caused(kind: str) -> tuple[int, dict[str, Any]]:
+        found = [(i + 1, e) for i, h in enumerate(history) for e in h["events"] if e["type"] == kind]
+        assert len(found) == 1, kind
+        return found[0]
+
+    for kind, event_type, mark in (("intermediate", "intermediate_scoring", "intermediate"), ("last_round", "last_round", "last_round")):
+        after, event = caused(event_type)
+        assert msg["marks"][mark] == after
+        item = page.locator(f"#log [data-event={kind}]")
+        assert item.count() == 1 and item.get_attribute("data-after") == str(after)
+        # the entry follows the decision that caused it
+        assert item.evaluate(PREVIOUS_DECISION) == after
+        text = item.inner_text()
+        if kind == "intermediate":
+            assert "intermediate scoring" in text
+            for name, points in zip(names, event["points"]):
+                assert f"{name} {points}" in text
+        else:
+            assert names[event["last_seat"]] in text
+    after, ended = caused("game_ended")
+    assert after == len(history)
+    final = page.locator("#log [data-event=final]")
+    assert final.count() == 1 and final.get_attribute("data-after") == str(after) and final.evaluate(PREVIOUS_DECISION) == after
+    for name, points in zip(names, ended["scores"]):
+        assert f"{name} {points}" in final.inner_text()
+    assert ended["scores"] == msg["view"]["scores"]
+    for w in ended["winners"]:
+        assert names[w] in final.inner_text().split("Winner")[1]
+    # German: the same entries in German words
+    page.get_by_role("button", name="Deutsch").click()
+    assert "Zwischenwertung" in page.inner_text("#log [data-event=intermediate]")
+    page.get_by_role("button", name="English").click()
+    assert page.errors == [] and page.console_errors == []
+    page.context.close()
+
+
+def test_the_log_does_not_read_notation(server: str, browser: Any) -> None:
+    """The page describes moves from the record actions: with the notation of every
+    history entry replaced by nonsense on the way, the log reads the same."""
+    import json
+
+    g = create_game(server, BOTS4[:3])
+    plain = new_page(browser)
+    plain.goto(server + g["watch"])
+    plain.wait_for_function("document.body.dataset.status === 'finished'", timeout=120000)
+    garbled = new_page(browser)
+
+    def garble(ws: Any) -> None:
+        srv = ws.connect_to_server()
+
+        def from_server(message: str | bytes) -> None:
+            m = json.loads(message)
+            for h in (m.get("view") or {}).get("history") or []:
+                h["notation"] = "nonsense ?? !!"
+            ws.send(json.dumps(m))
+
+        srv.on_message(from_server)
+
+    garbled.route_web_socket("**/ws/*", garble)
+    garbled.goto(server + g["watch"])
+    garbled.wait_for_function("document.body.dataset.status === 'finished'", timeout=60000)
+    assert garbled.inner_text("#log") == plain.inner_text("#log")
+    assert "nonsense" not in garbled.inner_text("#log")
+    assert garbled.locator("#log li:not(.event)").count() == version(garbled) > 0
+    assert plain.errors == garbled.errors == [] and plain.console_errors == garbled.console_errors == []
+    for p in (plain, garbled):
+        p.context.close()
+
+
+def test_a_full_game_on_a_phone_sized_window(server: str, browser: Any) -> None:
+    """390x844: every click of a whole game reaches its target, in German at the end, and
+    nothing goes wrong in the console."""
+    g = create_game(server, [{"name": "Ann", "kind": "person"}] + BOTS4[1:])
+    page = new_page(browser, 390, 844)
+    page.goto(server + g["seats"][0]["url"])
+    page.wait_for_selector("[data-site=paris]")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390  # no sideways scrolling
+    rng = random.Random(11)
+    decisions = 0
+    while wait_turn(page):
+        take_turn(page, rng)
+        decisions += 1
+        assert decisions < 400
+    page.wait_for_selector("#standings")
+    page.get_by_role("button", name="Deutsch").click()
+    assert page.inner_text("#rules-info") == "Regeln: wie im Regelheft"
+    assert page.locator("#log [data-event=final]").count() == 1 and "Spielende" in page.inner_text("#log [data-event=final]")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    page.get_by_role("button", name="English").click()
+    assert page.errors == [] and page.console_errors == []
+    page.context.close()
