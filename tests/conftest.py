@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 import random
 from collections.abc import Sequence
+from typing import Any
 
 import pytest
 
@@ -74,10 +75,11 @@ def game(
     board: Board = B,
     rest: Sequence[str] | None = None,
     seed: int | None = 1,
+    variants: Sequence[str] = (),
 ) -> State:
-    """A new game whose deal is fixed by :func:`make_deck`."""
-    s = new_game(players, board=board, deck=make_deck(players, hands, display, then, board, rest))
-    s.seed = seed  # decides only the reshuffle (R7.3)
+    """A new game whose deal is fixed by :func:`make_deck` (under the rule ``variants``, R14)."""
+    s = new_game(players, board=board, deck=make_deck(players, hands, display, then, board, rest), variants=variants)
+    s.reseed(seed)  # decides only the reshuffle (R7.3)
     return s
 
 
@@ -202,3 +204,21 @@ def hidden_twin(s: State, rng: random.Random) -> State:
     t.deck = t.deck[: t.top] + tuple(rest)
     t.seed = 42
     return t
+
+
+def public_of(v: Any) -> Any:
+    """A view less what only its seat may know: the hand, the seat, and the kinds of the
+    cards this seat drew from the pile (shown in its history; "a card" to everyone else)."""
+    out = {k: x for k, x in v.items() if k not in ("hand", "seat")}
+    if out.get("history") is not None:
+        out["history"] = [{**h, "events": [{**e, "kind": None} if e["type"] == "drew" else e for e in h["events"]]} for h in out["history"]]
+    return out
+
+
+def keys_deep(x: Any) -> set[str]:
+    """Every key of every object inside a JSON value."""
+    if isinstance(x, dict):
+        return set(x) | {k for v in x.values() for k in keys_deep(v)}
+    if isinstance(x, list):
+        return {k for v in x for k in keys_deep(v)}
+    return set()

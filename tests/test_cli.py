@@ -243,15 +243,15 @@ def test_custom_board_file_works_everywhere(tmp_path: Path) -> None:
     )
     out = score_json(str(pos), "--board", str(bfile))
     assert out["cloisters"] == [5, 5, 2]
-    # a game on it, recorded with the board file's path, replays
+    # a game on it is recorded with the board's id and digest (no file path), and replays with the board file
     rec = tmp_path / "g.json"
     res = run("selfplay", "--players", "4", "--seed", "2", "--record", str(rec), "--board", str(bfile))
     assert res.exit_code == 0, res.stderr
     data = json.loads(rec.read_text(encoding="utf-8"))
-    assert data["board"] == str(bfile)
+    assert data["board"] == "five-lothringen" and data["board_digest"].startswith("sha256:")
+    assert str(tmp_path) not in rec.read_text(encoding="utf-8")
     res = run("replay", str(rec), "--json")
-    assert res.exit_code == 0, res.stderr
-    assert json.loads(res.stdout)["scores"] == data["result"]["scores"]
+    assert res.exit_code == 2 and "give its board file (--board FILE)" in res.stderr
     res = run("replay", str(rec), "--json", "--board", str(bfile))
     assert res.exit_code == 0 and json.loads(res.stdout)["scores"] == data["result"]["scores"]
 

@@ -1,6 +1,11 @@
 """Pinned legal-move counts on fixed positions, each counted by hand (R4-R6), and the
 agreement of ``legal_moves`` with ``check`` over a broad set of candidate moves.
 
+Each position is counted under the rules as written (R4.3: a joker pair places in a
+country other than those printed on its cards) and under the variant joker-anywhere
+(R14: the pair may also place in its own countries); the joker-anywhere counts are the
+ones pinned before the German rule became the default.
+
 Site counts of the board reconstruction-1 (conftest's B): England 5, Franken 7, Bayern 6, Italien 6, Aragon 5,
 Frankreich 8, Lothringen 4, Schwaben 4, Burgund 5 (50).
 """
@@ -19,6 +24,8 @@ from kardinal.rules.moves import DECK, Draw, Exchange, Move, Pass, Place, make_p
 from kardinal.rules.state import RuleError, State, new_game
 
 HANDS_REST = [["BB", "BB", "ES"], ["FA", "FA", "FA"], ["ES", "LI", "BB"]]
+ANYWHERE = ("joker-anywhere",)
+BOTH = pytest.mark.parametrize("rules", [(), ANYWHERE], ids=["as-written", "joker-anywhere"])
 
 
 def count(s: State) -> int:
@@ -76,37 +83,41 @@ def check_iff_listed(s: State, cands: list[Move] | None = None) -> None:
 # -- the pinned positions -------------------------------------------------------------------
 
 
-def pos_start() -> State:
-    return game(4, [["FR", "FR", "LI"], *HANDS_REST], ["FA", "BB"])
+def pos_start(rules: tuple[str, ...] = ()) -> State:
+    return game(4, [["FR", "FR", "LI"], *HANDS_REST], ["FA", "BB"], variants=rules)
 
 
-def test_count_start_position() -> None:
+@pytest.mark.parametrize("rules, total", [((), 66), (ANYWHERE, 74)], ids=["as-written", "joker-anywhere"])
+def test_count_start_position(rules: tuple[str, ...], total: int) -> None:
     """Seat 0 holds FR, FR, LI; the board is empty (R4.6: one cloister only, everywhere).
-    Card sets placing one piece: Frankreich: FR or FR+FR (joker) -> 2 x 8 sites = 16;
-    Italien: LI or FR+FR -> 2 x 6 = 12; Lothringen: LI or FR+FR -> 2 x 4 = 8; the other six
-    countries only the joker FR+FR: 5+7+6+5+4+5 = 32 sites. Placements 68.
-    Exchanges: 2 kinds in hand (FR, LI) x 3 takes (FA, BB, deck) = 6. Total 74."""
-    s = pos_start()
-    assert count(s) == 74
+    As written: Frankreich: FR only (the FR pair names Frankreich, R4.3) -> 8 sites;
+    Italien: LI or FR+FR (joker) -> 2 x 6 = 12; Lothringen: LI or FR+FR -> 2 x 4 = 8; the
+    other six countries only the joker FR+FR: 5+7+6+5+4+5 = 32 sites. Placements 60.
+    Exchanges: 2 kinds in hand (FR, LI) x 3 takes (FA, BB, deck) = 6. Total 66.
+    joker-anywhere: Frankreich FR or FR+FR -> 16, placements 68, total 74."""
+    s = pos_start(rules)
+    assert count(s) == total
     assert sum(isinstance(m, Exchange) for m in s.legal_moves()) == 6
     check_iff_listed(s)
 
 
-def pos_italien() -> State:
-    s = pos_start()
+def pos_italien(rules: tuple[str, ...] = ()) -> State:
+    s = pos_start(rules)
     put_cloisters(s, 1, ["mailand"])
     return s
 
 
-def test_count_one_country_open() -> None:
+@pytest.mark.parametrize("rules, total", [((), 81), (ANYWHERE, 89)], ids=["as-written", "joker-anywhere"])
+def test_count_one_country_open(rules: tuple[str, ...], total: int) -> None:
     """As the start, but Italien has seat 1's cloister on mailand (limit 1, no advisor).
     Italien, one piece: 5 free sites + 1 advisor = 6 options x 2 card sets (LI; FR+FR) = 12.
     Italien, two pieces: card sets: only FR+FR+LI (LI names Italien, FR pair is the joker);
     options: 2 cloisters C(5,2) = 10, cloister+advisor 5 (1 <= max(1, 0+1)), 2 advisors no
-    (2 > 1): 15. Italien 27. The empty countries as before without Italien: 16 + 8 + 32 = 56.
-    Placements 83, exchanges 6: 89."""
-    s = pos_italien()
-    assert count(s) == 89
+    (2 > 1): 15. Italien 27 (the same under both rule sets: the FR pair does not name Italien).
+    The empty countries as before without Italien: as written 8 + 8 + 32 = 48, placements 75,
+    exchanges 6: 81; joker-anywhere 16 + 8 + 32 = 56, placements 83: 89."""
+    s = pos_italien(rules)
+    assert count(s) == total
     check_iff_listed(s)
 
 
@@ -130,76 +141,90 @@ def test_count_display_with_two_of_a_kind() -> None:
     assert count(s) == 2 and s.legal_moves() == [Draw(FA), Draw(DECK)]
 
 
-def pos_full_schwaben() -> State:
-    s = game(4, [["ES", "ES", "LI"], *HANDS_REST], ["FA", "BB"])
+def pos_full_schwaben(rules: tuple[str, ...] = ()) -> State:
+    s = game(4, [["ES", "ES", "LI"], *HANDS_REST], ["FA", "BB"], variants=rules)
     put_cloisters(s, 1, ["strassburg", "ulm"])
     put_cloisters(s, 2, ["konstanz", "zuerich"])
     return s
 
 
-def test_count_full_country() -> None:
+@pytest.mark.parametrize("rules, total", [((), 64), (ANYWHERE, 70)], ids=["as-written", "joker-anywhere"])
+def test_count_full_country(rules: tuple[str, ...], total: int) -> None:
     """Seat 0 holds ES, ES, LI. Schwaben is full (seats 1 and 2 hold 2 each: limit 2).
-    Schwaben: one piece: the advisor only, card sets ES; ES+ES -> 2. Two pieces: card set
-    ES+ES (ES+ES+LI no: LI does not name Schwaben); options: no free site, so only 2
-    advisors (0+2 <= 2) -> 1. Schwaben 3.
-    Empty countries, one cloister: England ES or ES+ES: 2 x 5 = 10; Italien LI or ES+ES:
-    2 x 6 = 12; Lothringen 2 x 4 = 8; Franken, Bayern, Aragon, Frankreich, Burgund only
-    ES+ES: 7+6+5+8+5 = 31. Placements 3+10+12+8+31 = 64; exchanges 2 x 3 = 6: 70."""
-    s = pos_full_schwaben()
-    assert count(s) == 70
+    As written: Schwaben: one piece: the advisor only, card set ES (the ES pair names
+    Schwaben: no joker there) -> 1. Two pieces: ES+ES as two single cards (ES+ES+LI no: LI
+    does not name Schwaben); no free site, so only 2 advisors (0+2 <= 2) -> 1. Schwaben 2.
+    Empty countries, one cloister: England ES only: 5; Italien LI or ES+ES: 2 x 6 = 12;
+    Lothringen 2 x 4 = 8; Franken, Bayern, Aragon, Frankreich, Burgund only ES+ES:
+    7+6+5+8+5 = 31. Placements 2+5+12+8+31 = 58; exchanges 2 x 3 = 6: 64.
+    joker-anywhere: Schwaben's one advisor also by ES+ES (3), England ES or ES+ES (10):
+    placements 64, total 70."""
+    s = pos_full_schwaben(rules)
+    assert count(s) == total
     check_iff_listed(s)
 
 
-def pos_advisors() -> State:
-    s = game(4, [["LI", "LI", "FR"], *HANDS_REST], ["FA", "BB"])
+def pos_advisors(rules: tuple[str, ...] = ()) -> State:
+    s = game(4, [["LI", "LI", "FR"], *HANDS_REST], ["FA", "BB"], variants=rules)
     put_cloisters(s, 1, ["mailand", "pavia"])
     put_cloisters(s, 0, ["turin"])
     return s
 
 
-def test_count_advisor_limit() -> None:
+@pytest.mark.parametrize("rules, total", [((), 69), (ANYWHERE, 77)], ids=["as-written", "joker-anywhere"])
+def test_count_advisor_limit(rules: tuple[str, ...], total: int) -> None:
     """Seat 0 holds LI, LI, FR. Italien: seat 1 has 2, seat 0 has 1 (limit 2, 0 advisors),
-    free: genua, verona, venedig. One piece: 3 sites + advisor = 4 x card sets (LI; LI+LI)
-    = 8. Two pieces: card set LI+LI only (no FR pair; LI+LI+LI needs 3 LI): 2 cloisters
-    C(3,2) = 3, cloister+advisor 3, 2 advisors 1 (0+2 <= 2) = 7. Italien 15.
-    Empty: Lothringen LI or LI+LI: 2 x 4 = 8; Frankreich FR or LI+LI: 2 x 8 = 16; the other
-    six only LI+LI: 5+7+6+5+4+5 = 32. Placements 71, exchanges 6: 77."""
-    s = pos_advisors()
-    assert count(s) == 77
+    free: genua, verona, venedig. As written: one piece: 3 sites + advisor = 4, card set LI
+    only (the LI pair names Italien) = 4. Two pieces: card set LI+LI as two single cards
+    (no FR pair; LI+LI+LI needs 3 LI): 2 cloisters C(3,2) = 3, cloister+advisor 3,
+    2 advisors 1 (0+2 <= 2) = 7. Italien 11. Empty: Lothringen LI only: 4; Frankreich FR or
+    LI+LI: 2 x 8 = 16; the other six only LI+LI: 5+7+6+5+4+5 = 32. Placements 63,
+    exchanges 6: 69. joker-anywhere: Italien's one piece also by LI+LI (8, Italien 15) and
+    Lothringen LI or LI+LI (8): placements 71, total 77."""
+    s = pos_advisors(rules)
+    assert count(s) == total
     check_iff_listed(s)
 
 
-def test_count_advisor_limit_reached() -> None:
+@pytest.mark.parametrize("rules, total", [((), 64), (ANYWHERE, 71)], ids=["as-written", "joker-anywhere"])
+def test_count_advisor_limit_reached(rules: tuple[str, ...], total: int) -> None:
     """As before with 2 advisors of seat 2 in Italien (at the limit 2). One piece: 3 sites
-    x 2 = 6. Two pieces: 2 cloisters 3; cloister+advisor: seat 0 would have 2, limit stays 2,
-    3 advisors > 2: no; 2 advisors no. Italien 9. Placements 9+8+16+32 = 65, total 71."""
-    s = pos_advisors()
+    x (LI) = 3 as written, x (LI; LI+LI) = 6 under joker-anywhere. Two pieces: 2 cloisters
+    3; cloister+advisor: seat 0 would have 2, limit stays 2, 3 advisors > 2: no; 2 advisors
+    no. Italien 6 / 9. Placements 6+4+16+32 = 58, total 64 / 9+8+16+32 = 65, total 71."""
+    s = pos_advisors(rules)
     put_advisors(s, 2, "italien", 2)
-    assert count(s) == 71
+    assert count(s) == total
     check_iff_listed(s)
 
 
-def test_count_R4_9_cloister_raises_the_limit() -> None:
+@pytest.mark.parametrize("rules, total", [((), 63), (ANYWHERE, 69)], ids=["as-written", "joker-anywhere"])
+def test_count_R4_9_cloister_raises_the_limit(rules: tuple[str, ...], total: int) -> None:
     """As before but seat 0 has 2 cloisters (turin, genua), 2 advisors there: free verona,
-    venedig. One piece: 2 sites x 2 = 4. Two pieces: 2 cloisters 1; cloister+advisor 2
-    (seat 0 gets 3: limit 3, 3 advisors fit); 2 advisors no. Italien 7. Total 7+56+6 = 69."""
-    s = pos_advisors()
+    venedig. One piece: 2 sites x (LI) = 2 as written, x (LI; LI+LI) = 4 under
+    joker-anywhere. Two pieces: 2 cloisters 1; cloister+advisor 2 (seat 0 gets 3: limit 3,
+    3 advisors fit); 2 advisors no. Italien 5 / 7. Total 5+52+6 = 63 / 7+56+6 = 69."""
+    s = pos_advisors(rules)
     put_cloisters(s, 0, ["genua"])
     put_advisors(s, 2, "italien", 2)
-    assert count(s) == 69
+    assert count(s) == total
     assert pl("LI,LI", "italien", "verona+advisor") in s.legal_moves()
     check_iff_listed(s)
 
 
-def test_count_three_of_a_kind() -> None:
+@pytest.mark.parametrize("rules, total", [((), 68), (ANYWHERE, 93)], ids=["as-written", "joker-anywhere"])
+def test_count_three_of_a_kind(rules: tuple[str, ...], total: int) -> None:
     """Seat 0 holds LI, LI, LI; Italien has seat 1's cloister on mailand (limit 1).
-    Italien one piece: 5 sites + advisor = 6 x (LI; LI+LI) = 12. Two pieces: card sets LI+LI
-    and LI+LI+LI (single LI + joker pair): 2 x (C(5,2) = 10 + cloister+advisor 5) = 30.
-    Italien 42. Lothringen LI or LI+LI: 2 x 4 = 8. The other seven only LI+LI:
-    5+7+6+5+8+4+5 = 40. Placements 90. Exchanges 1 kind x 3 = 3. Total 93."""
-    s = game(4, [["LI", "LI", "LI"], *HANDS_REST], ["FA", "BB"])
+    As written (Chris's example: at most two cards of the kind are played in its country):
+    Italien one piece: 5 sites + advisor = 6 x (LI) = 6. Two pieces: LI+LI as two single
+    cards: C(5,2) = 10 + cloister+advisor 5 = 15. Italien 21. Lothringen LI only: 4. The
+    other seven only LI+LI: 5+7+6+5+8+4+5 = 40. Placements 65. Exchanges 1 kind x 3 = 3.
+    Total 68. joker-anywhere: Italien one piece x (LI; LI+LI) = 12, two pieces by LI+LI and
+    LI+LI+LI (single LI + joker pair): 2 x 15 = 30, Italien 42; Lothringen 8; placements 90,
+    total 93."""
+    s = game(4, [["LI", "LI", "LI"], *HANDS_REST], ["FA", "BB"], variants=rules)
     put_cloisters(s, 1, ["mailand"])
-    assert count(s) == 93
+    assert count(s) == total
     check_iff_listed(s)
 
 
@@ -281,7 +306,7 @@ def _groupings(cards: list[str], pieces: int) -> list[list[list[str]]]:
 
 
 def rules_allow_place(s: State, m: Place) -> bool:
-    """R1.2, R4.1-R4.9 written out independently of kardinal.rules.state."""
+    """R1.2, R4.1-R4.9, R14 written out independently of kardinal.rules.state."""
     b = s.board
     seat = s.current
     if s.phase != "main" or m.country not in b.country_index:
@@ -302,10 +327,14 @@ def rules_allow_place(s: State, m: Place) -> bool:
     def names(kind: str) -> bool:
         return c in b.cards[b.kind_index[kind]].countries
 
-    # R4.2-R4.5: one card naming the country, or two identical cards (joker), per piece
-    if not any(
-        all((len(g) == 1 and names(g[0])) or (len(g) == 2 and g[0] == g[1]) for g in split) for split in _groupings(cards, len(pieces))
-    ):
+    # R4.2-R4.5: one card naming the country, or two identical cards (joker), per piece;
+    # R4.3: a joker not naming the country, unless the game has the variant joker-anywhere
+    anywhere = "joker-anywhere" in s.variants
+
+    def joker(g: list[str]) -> bool:
+        return len(g) == 2 and g[0] == g[1] and (anywhere or not names(g[0]))
+
+    if not any(all((len(g) == 1 and names(g[0])) or joker(g) for g in split) for split in _groupings(cards, len(pieces))):
         return False
     sites = [b.sites[i].id for i in b.countries[c].sites]
     owners = {b.sites[i].id: s.owner[i] for i in b.countries[c].sites}
@@ -354,13 +383,14 @@ def rules_allow(s: State, m: Move) -> bool:
     return False
 
 
-def test_check_agrees_with_an_independent_reading_of_the_rules() -> None:
+@BOTH
+def test_check_agrees_with_an_independent_reading_of_the_rules(rules: tuple[str, ...]) -> None:
     rng = random.Random(99)
     positions = 8 if not LONG else 80
     done = seed = 0
     while done < positions:
         seed += 1
-        s = new_game(rng.choice([3, 4, 5]), seed=7000 + seed, board=B)
+        s = new_game(rng.choice([3, 4, 5]), seed=7000 + seed, board=B, variants=rules)
         for _ in range(rng.randrange(20, 200)):
             if s.is_over:
                 break
@@ -384,9 +414,10 @@ def assert_check_matches_reading(s: State, where: str = "") -> None:
         assert ok == rules_allow(s, m), f"{where}{m}: check says {ok}"
 
 
-def test_independent_reading_on_the_pinned_positions() -> None:
+@BOTH
+def test_independent_reading_on_the_pinned_positions(rules: tuple[str, ...]) -> None:
     for make in (pos_start, pos_italien, pos_full_schwaben, pos_advisors):
-        assert_check_matches_reading(make(), f"{make.__name__}: ")
+        assert_check_matches_reading(make(rules), f"{make.__name__}: ")
 
 
 @st.composite
@@ -394,7 +425,7 @@ def crafted_positions(draw: st.DrawFn) -> State:
     """Random boards: cloisters anywhere (full countries included), advisors up to the
     limits, supplies run down, any hand of up to 3 cards."""
     n = draw(st.sampled_from([3, 4, 5]))
-    s = new_game(n, seed=draw(st.integers(0, 10**6)), board=B)
+    s = new_game(n, seed=draw(st.integers(0, 10**6)), board=B, variants=draw(st.sampled_from([(), ANYWHERE])))
     fill = draw(st.floats(0.0, 1.0))
     for site in B.sites:
         if draw(st.floats(0.0, 1.0)) < fill:

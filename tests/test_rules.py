@@ -39,7 +39,7 @@ def ok(s: State, move: Place) -> None:
     s.check(move)
     t = s.copy()
     t.play(move)
-    assert t.history is not None and t.history[-1] == (s.current, move)
+    assert t.history is not None and t.history[-1][:2] == (s.current, move)
 
 
 # -- R2 setup ----------------------------------------------------------------------------
@@ -138,11 +138,25 @@ def test_R4_3_joker_pair_places_in_any_country() -> None:
     ok(s, pl("FR,FR", "england", "york"))
 
 
-def test_R4_3_joker_includes_the_printed_countries() -> None:
-    """Decision R4.3: two cards naming a country may still be a joker for it (one piece)."""
+def test_R4_3_joker_is_for_another_country_than_its_cards() -> None:
+    """R4.3 (German rulebook): a joker pair places in a country other than those printed on it;
+    the same pair may still be played as two single cards in its own country."""
     s = base()
-    ok(s, pl("FR,FR", "frankreich", "paris"))
+    assert_rejected(s, pl("FR,FR", "frankreich", "paris"), "R4.3", "joker_own_country")
     t = game(4, [["LI", "LI", "BB"], ["BB", "BB", "ES"], ["FA", "FA", "FA"], ["ES", "LI", "BB"]], ["FA", "BB"])
+    put_cloisters(t, 1, ["mailand"])
+    assert_rejected(t, pl("LI,LI", "italien", "verona"), "R4.3", "joker_own_country")
+    assert_rejected(t, pl("LI,LI", "italien", "advisor"), "R4.3", "joker_own_country")
+    ok(t, pl("LI,LI", "italien", "verona+venedig"))  # two single cards
+    ok(t, pl("LI,LI", "bayern", "wien"))  # the joker elsewhere
+
+
+def test_R4_3_R14_joker_anywhere_includes_the_printed_countries() -> None:
+    """Variant joker-anywhere (R14, the Danish reading): the pair may be a joker for its own countries."""
+    s = game(4, [["FR", "FR", "LI"], ["BB", "BB", "ES"], ["FA", "FA", "FA"], ["ES", "LI", "BB"]], ["FA", "BB"], variants=["joker-anywhere"])
+    put_cloisters(s, 1, ["mailand"])
+    ok(s, pl("FR,FR", "frankreich", "paris"))
+    t = game(4, [["LI", "LI", "BB"], ["BB", "BB", "ES"], ["FA", "FA", "FA"], ["ES", "LI", "BB"]], ["FA", "BB"], variants=["joker-anywhere"])
     put_cloisters(t, 1, ["mailand"])
     ok(t, pl("LI,LI", "italien", "verona"))
     ok(t, pl("LI,LI", "italien", "advisor"))
@@ -200,12 +214,22 @@ def test_R4_5_every_legal_kind_of_play() -> None:
 
 
 def test_R4_5_three_of_a_kind_is_single_plus_joker() -> None:
+    """Three cards of a kind would be a single card plus a joker of its own kind: never in the
+    countries it names (R4.3, Chris's example: at most two cards are played), elsewhere the
+    single card does not name the country (R4.5). Under joker-anywhere it places two pieces."""
     t = game(4, [["LI", "LI", "LI"], ["BB", "BB", "ES"], ["FA", "FA", "FA"], ["ES", "LI", "BB"]], ["FA", "BB"])
     put_cloisters(t, 1, ["mailand", "wien"])
-    ok(t, pl("LI,LI,LI", "italien", "verona+venedig"))
-    ok(t, pl("LI,LI,LI", "italien", "verona+advisor"))
+    assert_rejected(t, pl("LI,LI,LI", "italien", "verona+venedig"), "R4.3", "joker_own_country")
+    assert_rejected(t, pl("LI,LI,LI", "italien", "verona+advisor"), "R4.3", "joker_own_country")
+    assert not any(len(m.cards) == 3 for m in t.legal_moves() if isinstance(m, Place))
+    ok(t, pl("LI,LI", "italien", "verona+venedig"))  # two of them as single cards
     # in Bayern the single card must name Bayern: LI does not
     assert_rejected(t, pl("LI,LI,LI", "bayern", "passau+salzburg"), "R4.5", "three_cards")
+    v = game(4, [["LI", "LI", "LI"], ["BB", "BB", "ES"], ["FA", "FA", "FA"], ["ES", "LI", "BB"]], ["FA", "BB"], variants=["joker-anywhere"])
+    put_cloisters(v, 1, ["mailand", "wien"])
+    ok(v, pl("LI,LI,LI", "italien", "verona+venedig"))
+    ok(v, pl("LI,LI,LI", "italien", "verona+advisor"))
+    assert_rejected(v, pl("LI,LI,LI", "bayern", "passau+salzburg"), "R4.5", "three_cards")
 
 
 def test_R4_5_every_illegal_combination() -> None:
@@ -235,7 +259,9 @@ def test_R4_5_three_cards_without_a_pair_refused() -> None:
 def test_R4_6_empty_country_takes_one_cloister() -> None:
     s = base()
     ok(s, pl("FR", "frankreich", "paris"))
-    ok(s, pl("FR,FR", "frankreich", "toulouse"))
+    ok(s, pl("FR,FR", "bayern", "wien"))  # a joker: one cloister in an empty country
+    v = game(4, [["FR", "FR", "LI"], ["BB", "BB", "ES"], ["FA", "FA", "FA"], ["ES", "LI", "BB"]], ["FA", "BB"], variants=["joker-anywhere"])
+    ok(v, pl("FR,FR", "frankreich", "toulouse"))  # joker-anywhere: also in its own country
 
 
 def test_R4_6_empty_country_refuses_two_pieces_or_an_advisor() -> None:

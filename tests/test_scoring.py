@@ -148,7 +148,8 @@ def test_R9_4_lothringen_position_on_the_standard_board() -> None:
     assert len(B.countries[lo].sites) == 5
     pos = {
         "format": "kardinal-position",
-        "version": 1,
+        "version": 2,  # version 1 meant the earlier board (reconstruction-1), which has no Verdun
+        "board": "standard",
         "players": 4,
         "cloisters": {"aachen": 1, "koeln": 3, "trier": 1, "metz": 3, "verdun": 2},
     }
@@ -161,7 +162,7 @@ def test_R9_4_lothringen_position_on_the_standard_board() -> None:
     "patch, words",
     [
         ({"format": "kardinal-record"}, "format"),
-        ({"version": 2}, "version"),
+        ({"version": 3}, "version"),
         ({"players": 6}, "players"),
         ({"players": True}, "players"),
         ({"cloisters": {"atlantis": 0}}, "atlantis"),

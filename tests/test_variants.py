@@ -62,7 +62,7 @@ def refused(s: State, move: Place, rule: str) -> None:
 def test_r4_6_andreas_single_cloister_in_empty_franken() -> None:
     """Andreas: one Frankreich, two Franken/Aragon cards; Franken is empty: one piece, a cloister (R4.6)."""
     s = game(3, [["FR", "FA", "FA"], ["BB", "BB", "LI"], ["LI", "ES", "ES"]], ["LI", "BB"])
-    franken = get_board("standard").countries[s.board.country_index["franken"]]
+    franken = s.board.countries[s.board.country_index["franken"]]
     sites = [s.board.sites[i].id for i in franken.sites]
     default = places_in(s, "franken")
     # R4.3: the Franken/Aragon pair names Franken, so it is no joker there; one FA card, one cloister

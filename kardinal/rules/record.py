@@ -245,8 +245,8 @@ def _board_of(data: dict[str, Any], board: Board | None, version: int) -> Board:
         if board is not None:
             return board
         try:
-            # a version-1 record was played on the earlier board; a position is just a board to score
-            return get_board(V1_BOARD if name == "standard" and data.get("format") == RECORD_FORMAT else name)
+            # version 1 (records and positions) knew one "standard" board: the earlier one
+            return get_board(V1_BOARD if name == "standard" else name)
         except BoardError as e:
             raise RecordError(f"board: {e}") from None
     digest = data.get("board_digest")
