@@ -13,7 +13,7 @@ from conftest import BB, ES, FA, FR, LI, random_game
 
 from kardinal.rules.board import standard_board
 from kardinal.rules.moves import DECK, Draw, Exchange, Pass, make_place
-from kardinal.rules.record import IllegalAction, RecordError, action_of, load_record, move_of, read_json, record_of, replay
+from kardinal.rules.record import IllegalAction, RecordError, action_of, load_record, move_of, read_json, record_of, replay, score_position
 from kardinal.rules.state import new_game
 
 TOP_KEYS = ["format", "version", "board", "board_digest", "variants", "players", "deck", "reshuffle", "actions", "result"]
@@ -326,3 +326,14 @@ def test_read_json_and_load_record_errors(tmp_path: Path) -> None:
     arr.write_text("[1, 2]", encoding="utf-8")
     with pytest.raises(RecordError, match="JSON object"):
         load_record(arr)
+
+
+def test_the_readme_example_position_is_a_valid_position() -> None:
+    """The README shows a position file: it must be one (R4.8 limits, known sites, version 2)."""
+    readme = (Path(__file__).parent.parent / "README.md").read_text(encoding="utf-8")
+    section = readme.split("### Positions (`kardinal-position`", 1)[1]
+    block = section.split("```json", 1)[1].split("```", 1)[0]
+    data = json.loads(block)
+    assert data["version"] == 2 and data["board"] == "standard"
+    fin = score_position(data)
+    assert fin.total == [a + b + c for a, b, c in zip(fin.cloisters, fin.alliances, fin.chains)]

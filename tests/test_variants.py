@@ -320,3 +320,49 @@ def test_a_joker_in_its_own_country_is_refused_by_default_and_accepted_under_the
     f.write_text(json.dumps(rec | {"variants": ANYWHERE}), encoding="utf-8")
     r = runner.invoke(app, ["replay", str(f)])
     assert r.exit_code == 0, r.output
+
+
+@pytest.mark.parametrize(
+    "players, bots, seed",
+    [(3, "greedy,easy,random", 8), (4, "greedy,greedy,easy,random", 7), (5, "greedy,greedy,easy,random,random", 9)],
+)
+def test_bots_play_the_same_games_on_the_earlier_rules(players: int, bots: str, seed: int) -> None:
+    """Tournament games recorded by version 1 (`kardinal tournament --records`): the same bots,
+    seeds and seats on reconstruction-1 with joker-anywhere make the same decisions."""
+    from kardinal.bots.tournament import play_game
+
+    old = get_board("reconstruction-1")
+    for path in sorted(V1.glob(f"tournament-{players}-game-*.json"))[:2]:
+        rec = json.loads(path.read_text(encoding="utf-8"))
+        game_no = int(path.stem.rsplit("-", 1)[1]) - 1
+        res = play_game(bots.split(","), players, game_no, seed, old, keep_record=True, variants=ANYWHERE)
+        assert res.record is not None
+        assert res.record["actions"] == rec["actions"] and res.record["deck"] == rec["deck"]
+        assert res.record["result"] == rec["result"]
+
+
+def test_research_interfaces_take_the_variants_as_a_game_parameter() -> None:
+    """python_kardinal and kardinal_v0 (R14): the rules as written by default, variants by parameter."""
+    import pyspiel
+
+    from kardinal.research.openspiel_game import load
+    from kardinal.research.pettingzoo_env import env
+
+    g = load(4)
+    assert g.get_parameters()["variants"] == "" and g.get_parameters()["board"] == "standard"
+    v = load(4, variants=[JOKER_ANYWHERE])
+    assert v.get_parameters()["variants"] == JOKER_ANYWHERE
+    st = v.new_initial_state()
+    while st.is_chance_node():
+        st.apply_action(st.chance_outcomes()[0][0])
+    assert st._d.core.variants == (JOKER_ANYWHERE,)
+    assert g.new_initial_state()._d.core.variants == ()
+    with pytest.raises((ValueError, pyspiel.SpielError)):
+        pyspiel.load_game("python_kardinal", {"players": 4, "variants": "nope"})
+    old = load(4, board="reconstruction-1")
+    assert old.num_distinct_actions() < g.num_distinct_actions()
+    e = env(players=3, variants=[JOKER_ANYWHERE])
+    e.reset(seed=3)
+    assert e.unwrapped.state.variants == (JOKER_ANYWHERE,)
+    with pytest.raises(VariantError):
+        env(players=3, variants=["nope"])

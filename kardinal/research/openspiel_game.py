@@ -117,7 +117,7 @@ def _counts(cards: Any, K: int) -> list[int]:
 class _Data:
     """Everything a state holds; copied with ``State.copy`` (cheap clones) and pickled small."""
 
-    __slots__ = ("core", "dealt", "hist", "pending", "slots", "fixed", "new_pile", "chosen2", "reshuffled", "cache")
+    __slots__ = ("core", "dealt", "hist", "pending", "slots", "fixed", "new_pile", "chosen_from_new_pile", "reshuffled", "cache")
 
     core: State
     dealt: int
@@ -126,7 +126,7 @@ class _Data:
     slots: tuple[tuple[bool, int], ...]  # (from the reshuffled pile, receiver) per card the pending move takes
     fixed: int
     new_pile: tuple[int, ...] | None  # sorted kinds of the pile the pending move forms by reshuffling
-    chosen2: list[int]
+    chosen_from_new_pile: list[int]
     reshuffled: tuple[int, ...] | None  # composition (per kind) of the reshuffled pile, public
     cache: dict[Any, str]
 
@@ -139,7 +139,7 @@ class _Data:
         d.slots = self.slots
         d.fixed = self.fixed
         d.new_pile = self.new_pile
-        d.chosen2 = self.chosen2[:]
+        d.chosen_from_new_pile = self.chosen_from_new_pile[:]
         d.reshuffled = self.reshuffled
         d.cache = {}
         return d
@@ -243,7 +243,7 @@ class KardinalState(pyspiel.State):
         d.slots = ()
         d.fixed = 0
         d.new_pile = None
-        d.chosen2 = []
+        d.chosen_from_new_pile = []
         d.reshuffled = None
         d.cache = {}
         self._d = d
@@ -290,7 +290,7 @@ class KardinalState(pyspiel.State):
             return _counts(s.deck[s.top + d.fixed :], K)
         assert d.new_pile is not None
         left = _counts(d.new_pile, K)
-        for k in d.chosen2:
+        for k in d.chosen_from_new_pile:
             left[k] -= 1
         return left
 
@@ -327,7 +327,7 @@ class KardinalState(pyspiel.State):
                 raise ValueError(f"chance outcome {action} is not possible here")
             from_new, receiver = d.slots[d.fixed]
             if from_new:
-                d.chosen2.append(action)
+                d.chosen_from_new_pile.append(action)
                 pile = 2
             else:
                 s.fix_next_card(d.fixed, action)
@@ -359,7 +359,7 @@ class KardinalState(pyspiel.State):
         d.pending = move
         d.slots = tuple(slots)
         d.fixed = 0
-        d.chosen2 = []
+        d.chosen_from_new_pile = []
 
     def _commit(self) -> None:
         d = self._d
@@ -367,17 +367,17 @@ class KardinalState(pyspiel.State):
         assert d.pending is not None
         if d.new_pile is not None:
             rest = _counts(d.new_pile, len(s.discard))
-            for k in d.chosen2:
+            for k in d.chosen_from_new_pile:
                 rest[k] -= 1
             d.reshuffled = tuple(_counts(d.new_pile, len(s.discard)))
-            s.play_with_reshuffle(d.pending, tuple(d.chosen2) + tuple(k for k, c in enumerate(rest) for _ in range(c)))
+            s.play_with_reshuffle(d.pending, tuple(d.chosen_from_new_pile) + tuple(k for k, c in enumerate(rest) for _ in range(c)))
         else:
             s.play_trusted(d.pending)
         d.pending = None
         d.slots = ()
         d.fixed = 0
         d.new_pile = None
-        d.chosen2 = []
+        d.chosen_from_new_pile = []
 
     # -- text -------------------------------------------------------------------
 

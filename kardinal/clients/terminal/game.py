@@ -29,7 +29,7 @@ from kardinal.rules.record import record_of, rewind
 from kardinal.rules.state import RuleError, State
 from kardinal.rules.view import view
 
-from .screen import Look, board_panel, screen, turn_lines
+from .screen import TableStyle, board_panel, screen, turn_lines
 from .seats import Seat
 
 __all__ = ["Session", "Quit", "reveal_index"]
@@ -113,7 +113,7 @@ class Session:
         self.console = console
         self.record = record
         self._ask = ask
-        self.look = Look(self.board, self.names, [s.bot for s in seats])
+        self.look = TableStyle(self.board, self.names, [s.bot for s in seats])
         self.bots: dict[int, Bot] = {}
         for i, s in enumerate(seats):
             if s.bot is not None:

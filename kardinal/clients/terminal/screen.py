@@ -20,7 +20,7 @@ from kardinal.rules.record import move_of
 from kardinal.rules.scoring import majority_holders
 from kardinal.rules.view import HistoryEntry, ViewData
 
-__all__ = ["Look", "seat_tags", "board_panel", "status_panel", "screen", "turn_lines", "alliance_holders"]
+__all__ = ["TableStyle", "seat_tags", "board_panel", "status_panel", "screen", "turn_lines", "alliance_holders"]
 
 SEAT_STYLES = ("bold red", "bold blue", "bold green", "bold dark_orange", "bold magenta")
 
@@ -66,7 +66,7 @@ def _abbreviations(names: Sequence[str], ids: Sequence[str]) -> dict[str, str]:
     return out
 
 
-class Look:
+class TableStyle:
     """How seats and cards are drawn: names, one letter and one colour per seat."""
 
     def __init__(self, board: Board, names: Sequence[str], bots: Sequence[str | None]) -> None:
@@ -136,7 +136,7 @@ class Look:
         return lines
 
 
-def _country_block(look: Look, v: ViewData, cid: str, width: int, wrap: bool) -> list[Text]:
+def _country_block(look: TableStyle, v: ViewData, cid: str, width: int, wrap: bool) -> list[Text]:
     b = look.board
     c = b.countries[b.country_index[cid]]
     title = Text(c.name_de, style="bold underline")
@@ -154,7 +154,7 @@ def _country_block(look: Look, v: ViewData, cid: str, width: int, wrap: bool) ->
     return lines
 
 
-def _alliance_block(look: Look, v: ViewData, width: int) -> list[Text]:
+def _alliance_block(look: TableStyle, v: ViewData, width: int) -> list[Text]:
     lines = [Text("Alliances", style="bold underline").append("  both majorities: pts", style="dim")]
     entries: list[Text] = []
     for num, a, b, both, pts in alliance_holders(look.board, v):
@@ -208,7 +208,7 @@ class BoardPanel(NamedTuple):
         return self.grid
 
 
-def board_panel(look: Look, v: ViewData, width: int, height: int | None = None) -> BoardPanel:
+def board_panel(look: TableStyle, v: ViewData, width: int, height: int | None = None) -> BoardPanel:
     """The countries with their sites and roads, advisors and alliances, in columns.
 
     Each site lists its road neighbours; where that would make the board taller than
@@ -244,7 +244,7 @@ def board_panel(look: Look, v: ViewData, width: int, height: int | None = None) 
     return BoardPanel(grid, max(map(len, cells)))
 
 
-def status_panel(look: Look, v: ViewData) -> RenderableType:
+def status_panel(look: TableStyle, v: ViewData) -> RenderableType:
     """Players (score, supply, hand size), draw pile, display, discard pile."""
     t = Table.grid(padding=(0, 2))
     for _ in range(6):
@@ -265,7 +265,7 @@ def status_panel(look: Look, v: ViewData) -> RenderableType:
     return Group(t, pile_line(look, v))
 
 
-def pile_line(look: Look, v: ViewData) -> Text:
+def pile_line(look: TableStyle, v: ViewData) -> Text:
     """Draw pile, display and discard pile in one line."""
     pile = f"Draw pile {v['deck_size']}"
     if v["exhaustions"] == 1:
@@ -282,7 +282,7 @@ def pile_line(look: Look, v: ViewData) -> Text:
     return line
 
 
-def hand_line(look: Look, v: ViewData) -> Text:
+def hand_line(look: TableStyle, v: ViewData) -> Text:
     hand = v.get("hand") or {}
     t = Text("Your hand: ", style="bold")
     cards = [look.card(k.id) for k in look.board.cards for _ in range(hand.get(k.id, 0))]
@@ -290,14 +290,14 @@ def hand_line(look: Look, v: ViewData) -> Text:
     return t
 
 
-def turn_lines(look: Look, history: Sequence[HistoryEntry]) -> list[Text]:
+def turn_lines(look: TableStyle, history: Sequence[HistoryEntry]) -> list[Text]:
     """The public log, one line per turn: the decision in words, then the cards drawn.
 
     >>> from kardinal.rules.board import standard_board
     >>> from kardinal.rules.moves import parse_move
     >>> from kardinal.rules.view import history_entry
     >>> from kardinal.rules.events import Decision
-    >>> look = Look(standard_board(), ["Anna", "Ben", "Cleo"], [None, None, None])
+    >>> look = TableStyle(standard_board(), ["Anna", "Ben", "Cleo"], [None, None, None])
     >>> moves = [(0, "play FR frankreich paris"), (0, "draw BB"), (0, "draw deck"), (1, "exchange FR for deck")]
     >>> hist = [history_entry(look.board, Decision(p, parse_move(m), ()), None) for p, m in moves]
     >>> for t in turn_lines(look, hist): print(t)
@@ -326,7 +326,7 @@ def turn_lines(look: Look, history: Sequence[HistoryEntry]) -> list[Text]:
     return out
 
 
-def screen(look: Look, v: ViewData, width: int, height: int | None = None, recent: int = 4, spare: int = 4) -> RenderableType:
+def screen(look: TableStyle, v: ViewData, width: int, height: int | None = None, recent: int = 4, spare: int = 4) -> RenderableType:
     """The whole table as ``v["seat"]`` sees it, fitted to ``height`` lines less ``spare`` for a menu."""
     parts: list[RenderableType] = []
     title = Text("Kardinal & König", style="bold")

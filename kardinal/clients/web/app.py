@@ -36,6 +36,7 @@ from kardinal.rules.variants import VARIANTS
 
 from .games import Connection, GameService, LiveGame, Refused
 from .mapdata import named_board_json
+from .messages import AckMessage, ErrorMessage, ReplayMessage, StateMessage
 from .rules_page import rules_response
 from .storage import Storage
 
@@ -161,12 +162,13 @@ def create_app(
         tok = service.claim(game_id, seat, body.get("name"))
         return {"seat": seat, "token": tok, "url": f"/game/{game_id}?seat={seat}&token={tok}"}
 
-    @app.post("/api/games/{game_id}/actions")
-    async def post_action(game_id: str, request: Request) -> dict[str, Any]:
+    # response_model=None: the typed messages are contracts for mypy and readers, not for re-validation
+    @app.post("/api/games/{game_id}/actions", response_model=None)
+    async def post_action(game_id: str, request: Request) -> AckMessage:
         return await service.submit(game_id, await _body(request))
 
-    @app.get("/api/games/{game_id}/state")
-    async def get_state(game_id: str, seat: int | None = None, token: str | None = None) -> dict[str, Any]:
+    @app.get("/api/games/{game_id}/state", response_model=None)
+    async def get_state(game_id: str, seat: int | None = None, token: str | None = None) -> StateMessage:
         live = service.get(game_id)
         if seat is not None:
             service._auth(live, seat, token)
@@ -181,8 +183,8 @@ def create_app(
             headers={"Content-Disposition": f'attachment; filename="kardinal-{game_id}.json"'},
         )
 
-    @app.get("/api/games/{game_id}/replay/{step}")
-    async def replay_step(game_id: str, step: int) -> dict[str, Any]:
+    @app.get("/api/games/{game_id}/replay/{step}", response_model=None)
+    async def replay_step(game_id: str, step: int) -> ReplayMessage:
         return service.replay_step(game_id, step)
 
     @app.websocket("/ws/{game_id}")
@@ -229,7 +231,8 @@ def create_app(
                         ack = await service.submit(game_id, msg)
                         conn.outbox.put_nowait(ack)
                     except Refused as e:
-                        conn.outbox.put_nowait({"type": "error", "id": msg.get("id"), **e.to_json()})
+                        err: ErrorMessage = {"type": "error", "id": msg.get("id"), **e.to_json()}
+                        conn.outbox.put_nowait(err)
                 elif kind == "ping":
                     await ws.send_json({"type": "pong"})
                 else:

@@ -30,6 +30,7 @@ from kardinal.rules.state import RuleError, State, new_game
 from kardinal.rules.variants import VariantError, parse_variants
 from kardinal.rules.view import ViewData, view
 
+from .messages import AckMessage, ErrorData, ErrorMessage, Marks, PlayerData, ReplayMessage, StateMessage
 from .storage import DuplicateAction, GameRow, SeatRow, Storage
 
 __all__ = ["GameService", "LiveGame", "Refused", "bot_move", "hash_token", "public_players"]
@@ -49,8 +50,8 @@ class Refused(Exception):
         self.status = status
         self.rule = rule
 
-    def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"code": self.code, "message": self.message}
+    def to_json(self) -> ErrorData:
+        out: ErrorData = {"code": self.code, "message": self.message}
         if self.rule:
             out["rule"] = self.rule
         return out
@@ -66,7 +67,7 @@ def _token_ok(seat: SeatRow, token: object) -> bool:
     return hmac.compare_digest(seat.token_hash, hash_token(token))
 
 
-def public_players(row: GameRow) -> list[dict[str, Any]]:
+def public_players(row: GameRow) -> list[PlayerData]:
     """The seats as anyone may see them (never the token hashes)."""
     return [{"seat": i, "name": s.name, "kind": s.kind, "level": s.level, "joined": s.joined} for i, s in enumerate(row.seats)]
 
@@ -85,7 +86,7 @@ class Connection:
 
     def __init__(self, seats: dict[int, str]) -> None:
         self.seats = seats  # seat -> token
-        self.outbox: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
+        self.outbox: asyncio.Queue[AckMessage | ErrorMessage | None] = asyncio.Queue()
 
     def notify(self) -> None:
         self.outbox.put_nowait(None)  # None: "send the current state"
@@ -104,10 +105,10 @@ class LiveGame:
     touched: float = field(default_factory=time.monotonic)
 
     @property
-    def marks(self) -> dict[str, int]:
+    def marks(self) -> Marks:
         """Public moments: the number of actions after which the intermediate scoring (R7)
         and the last round (R8.1) began, read from the events of the history."""
-        out: dict[str, int] = {}
+        out: Marks = {}
         for i, d in enumerate(self.state.history or ()):
             for e in d.events:
                 if isinstance(e, IntermediateScoring):
@@ -138,10 +139,10 @@ class LiveGame:
             return self.state.current
         return None
 
-    def message(self, seat: int | None) -> dict[str, Any]:
+    def message(self, seat: int | None) -> StateMessage:
         """The state message for ``seat`` (None: spectator): built only from the view."""
         st = self.state
-        msg: dict[str, Any] = {
+        msg: StateMessage = {
             "type": "state",
             "game": self.row.id,
             "status": self.row.status,
@@ -150,7 +151,7 @@ class LiveGame:
             "players": public_players(self.row),
             "seat": seat,
             "view": view(st, seat),
-            "marks": dict(self.marks),
+            "marks": self.marks,
         }
         if seat is not None and self.row.status == "running" and st.current == seat and self.row.seats[seat].kind == "person":
             msg["legal"] = [action_of(seat, m) for m in st.legal_moves()]
@@ -344,7 +345,7 @@ class GameService:
 
     # -- actions ------------------------------------------------------------------
 
-    async def submit(self, game_id: object, msg: Any) -> dict[str, Any]:
+    async def submit(self, game_id: object, msg: Any) -> AckMessage:
         """Check and apply one action message from a person; returns the acknowledgement.
 
         ``msg``: ``{seat, token, version, id, action}`` where ``action`` is a
@@ -492,7 +493,7 @@ class GameService:
             raise Refused("not_finished", "the record is available once the game is over")
         return record_of(live.state, live.names)  # never the seed
 
-    def replay_step(self, game_id: str, step: int) -> dict[str, Any]:
+    def replay_step(self, game_id: str, step: int) -> ReplayMessage:
         """A finished game after ``step`` actions: the spectator view, and every hand (the game is over)."""
         live = self.get(game_id)
         if live.row.status != "finished":

@@ -13,7 +13,7 @@ import { byId } from "./dom.js";
 import { T, onLangChange, rulesText, variantText, boardName } from "./i18n.js";
 import { loadBoard } from "./board.js";
 import { GameSocket, getJSON, tokensFromURL } from "./net.js";
-import { GameMap } from "./map.js";
+import { GameMap, initZoom } from "./map.js";
 import { Selection } from "./selection.js";
 import { renderHand, renderTable } from "./hand.js";
 import { renderLog } from "./log.js";
@@ -40,7 +40,9 @@ class GamePage {
 
   start() {
     initHeader(() => this.aboutText());
-    onLangChange(() => this.render());
+    const zoomLabel = initZoom(byId("zoom"), byId("mapwrap"));
+    onLangChange(() => { zoomLabel(); this.render(); });
+    zoomLabel();
     this.render();
     getJSON("/api/variants").then((d) => { this.variantWords = d.variants || {}; this.render(); }).catch(() => { /* the text table's words only */ });
     this.socket.connect();
@@ -66,13 +68,13 @@ class GamePage {
   aboutText() {
     if (!this.board) return "";
     const b = this.board.data;
-    const rules = this.msg ? " " + this.rulesLine(this.msg.view.variants) : "";
+    const rules = this.msg ? " " + this.rulesLine(this.msg.view.variants) + "." : "";
     return `${T("boardOf", { name: boardName(this.board.id) })}. ` + (b.reconstruction ? T("reconstruction") + " " : "") + b.about + rules;
   }
 
   rulesLine(variants) {
     const v = variants || [];
-    return v.length ? `${rulesText(v)} — ${v.map((n) => variantText(n, this.variantWords[n])).join(" ")}` : rulesText(v);
+    return v.length ? `${rulesText(v)} — ${v.map((n) => variantText(n, this.variantWords[n]).replace(/\.$/, "")).join("; ")}` : rulesText(v);
   }
 
   // ------------------------------------------------------------ messages

@@ -76,7 +76,7 @@ class Lobby {
       });
       return el("li", {}, el("label", {}, box, " ", el("code", { text: n }), " — " + variantText(n, this.variants[n])));
     });
-    return el("fieldset", { class: "rules-choice" }, el("legend", { text: T("ruleVariants") }),
+    return el("fieldset", { class: "rules-choice" }, el("legend", { text: T("rulesAndBoard") }),
       el("p", {}, el("label", {}, T("boardLabel") + ": ", board)),
       boxes.length ? el("ul", { class: "variants" }, ...boxes) : el("p", { class: "small", text: T("ruleVariantsNone") }),
       el("p", { class: "small", id: "rules-summary", text: rulesText([...this.chosenVariants].sort()) }));

@@ -164,3 +164,21 @@ export class GameMap {
     }
   }
 }
+
+/** The Zoom button of narrow windows: the whole map, or the map enlarged and panned in its frame. */
+export function initZoom(button, wrap) {
+  const label = () => {
+    const zoomed = wrap.classList.contains("zoomed");
+    button.textContent = zoomed ? T("zoomOut") : T("zoomIn");
+    button.setAttribute("aria-pressed", zoomed ? "true" : "false");
+  };
+  button.addEventListener("click", () => {
+    const cx = (wrap.scrollLeft + wrap.clientWidth / 2) / wrap.scrollWidth;
+    const cy = (wrap.scrollTop + wrap.clientHeight / 2) / wrap.scrollHeight;
+    wrap.classList.toggle("zoomed");
+    wrap.scrollLeft = cx * wrap.scrollWidth - wrap.clientWidth / 2; // keep the middle in the middle
+    wrap.scrollTop = cy * wrap.scrollHeight - wrap.clientHeight / 2;
+    label();
+  });
+  return label;
+}

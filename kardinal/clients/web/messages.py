@@ -1,0 +1,81 @@
+"""The server's messages, as typed contracts (JSON over HTTP and the WebSocket).
+
+Every message a client receives has a ``type``; state and replay messages carry only
+views (``kardinal.rules.view``), never the state itself.
+"""
+
+from __future__ import annotations
+
+from typing import Literal, NotRequired, TypedDict
+
+from kardinal.rules.record import RecordAction
+from kardinal.rules.view import ViewData
+
+__all__ = ["PlayerData", "StateMessage", "AckMessage", "ErrorData", "ErrorMessage", "ReplayMessage", "Marks"]
+
+
+class PlayerData(TypedDict):
+    """A seat as anyone may see it (never its token hash)."""
+
+    seat: int
+    name: str
+    kind: str  # "person" or "bot"
+    level: str | None
+    joined: bool
+
+
+class Marks(TypedDict, total=False):
+    """The number of actions after which the intermediate scoring and the last round began."""
+
+    intermediate: int
+    last_round: int
+
+
+class StateMessage(TypedDict):
+    """The game as one seat (or a spectator) may see it; ``legal`` only for the person to act."""
+
+    type: Literal["state"]
+    game: str
+    status: str  # open, running, finished
+    hotseat: bool
+    version: int  # the number of actions applied
+    players: list[PlayerData]
+    seat: int | None
+    view: ViewData
+    marks: Marks
+    legal: NotRequired[list[RecordAction]]
+
+
+class AckMessage(TypedDict):
+    """An action was applied (or had been: ``duplicate``) as number ``index``."""
+
+    type: Literal["ack"]
+    id: str | None
+    version: int
+    index: int
+    duplicate: bool
+
+
+class ErrorData(TypedDict):
+    """A refusal: a stable ``code``, words, and the rule when the rules refused (``R4.3``)."""
+
+    code: str
+    message: str
+    rule: NotRequired[str]
+
+
+class ErrorMessage(ErrorData):
+    type: Literal["error"]
+    id: NotRequired[str | None]
+
+
+class ReplayMessage(TypedDict):
+    """A finished game after ``step`` actions: the spectator's view and every hand."""
+
+    type: Literal["replay"]
+    game: str
+    step: int
+    total: int
+    players: list[PlayerData]
+    view: ViewData
+    hands: list[dict[str, int]]
