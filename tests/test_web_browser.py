@@ -445,6 +445,10 @@ def test_a_full_game_on_a_phone_sized_window(server: str, browser: Any) -> None:
     page.goto(server + g["seats"][0]["url"])
     page.wait_for_selector("[data-site=paris]")
     assert page.evaluate("document.documentElement.scrollWidth") <= 390  # no sideways scrolling
+    # the map is enlarged on request and panned inside its frame; the game is played so
+    page.get_by_role("button", name="Enlarge map").click()
+    assert page.evaluate("(w => w.scrollWidth > 1.5 * w.clientWidth)(document.getElementById('mapwrap'))")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
     rng = random.Random(11)
     decisions = 0
     while wait_turn(page):
@@ -453,6 +457,8 @@ def test_a_full_game_on_a_phone_sized_window(server: str, browser: Any) -> None:
         assert decisions < 400
     page.wait_for_selector("#standings")
     page.get_by_role("button", name="Deutsch").click()
+    page.get_by_role("button", name="Ganze Karte").click()
+    assert page.evaluate("(w => w.scrollWidth <= w.clientWidth + 1)(document.getElementById('mapwrap'))")
     assert page.inner_text("#rules-info") == "Regeln: wie im Regelheft"
     assert page.locator("#log [data-event=final]").count() == 1 and "Spielende" in page.inner_text("#log [data-event=final]")
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
