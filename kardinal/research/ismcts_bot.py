@@ -24,7 +24,7 @@ import numpy as np
 from open_spiel.python.algorithms import ismcts, mcts
 
 from kardinal.bots.base import Bot
-from kardinal.rules.board import Board
+from kardinal.rules.board import Board, installed_boards
 from kardinal.rules.moves import Move
 from kardinal.rules.view import ViewData
 
@@ -73,25 +73,27 @@ class OpenSpielISMCTSBot(Bot):
         returns: str = "win",
     ) -> None:
         super().__init__(seed, board)
-        if board is not None and board.name != "standard":
-            raise ValueError("openspiel-ismcts plays on the standard board only")
+        if board is not None and board.id not in installed_boards():
+            raise ValueError(f"openspiel-ismcts plays on the installed boards only ({', '.join(installed_boards())})")
         if simulations is None and seconds is None:
             raise ValueError("openspiel-ismcts needs a number of simulations or seconds per decision")
         self.simulations = simulations
         self.seconds = seconds
         self.uct_c = uct_c
         self.returns = returns
-        self._games: dict[int, KardinalGame] = {}
+        self._games: dict[tuple[int, str, tuple[str, ...]], KardinalGame] = {}
         self.last_simulations = 0
 
-    def _game(self, players: int) -> KardinalGame:
-        g = self._games.get(players)
+    def _game(self, players: int, board: str, variants: tuple[str, ...]) -> KardinalGame:
+        """The game of the view's size, board and rule variants (R14)."""
+        key = (players, board, variants)
+        g = self._games.get(key)
         if g is None:
-            g = self._games[players] = load(players, self.returns)
+            g = self._games[key] = load(players, self.returns, variants=variants, board=board)
         return g
 
     def choose(self, view: ViewData) -> Move:
-        game = self._game(view["players"])
+        game = self._game(view["players"], view["board"], tuple(view["variants"]))
         rng = random.Random(self.rng.getrandbits(63))
         root = state_from_view(game, view, rng)
         legal = root.legal_actions()

@@ -65,7 +65,7 @@ from typing import Any
 import numpy as np
 import pyspiel
 
-from kardinal.rules.board import Board, get_board, standard_board
+from kardinal.rules.board import Board, get_board
 from kardinal.rules.moves import DECK, Draw, Exchange, Move, Place
 from kardinal.rules.scoring import win_shares
 from kardinal.rules.state import OVER, State
@@ -145,17 +145,13 @@ class _Data:
         return d
 
     def __getstate__(self) -> dict[str, Any]:
-        core = {k: getattr(self.core, k) for k in State.__slots__}
-        b = core["board"]
-        core["board"] = b.name if b.name == "standard" and b is standard_board() else b
         out = {k: getattr(self, k) for k in self.__slots__ if k != "cache"}
-        out["core"] = core
+        out["core"] = self.core.__getstate__()  # an installed board travels as its id
         return out
 
     def __setstate__(self, st: dict[str, Any]) -> None:
         core = State.__new__(State)
-        for k, v in st.pop("core").items():
-            setattr(core, k, get_board(v) if k == "board" and isinstance(v, str) else v)
+        core.__setstate__(st.pop("core"))
         self.core = core
         for k, v in st.items():
             setattr(self, k, v)
