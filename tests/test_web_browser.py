@@ -229,6 +229,10 @@ def test_two_browsers_play_one_online_game(server: str, browser: Any) -> None:
     a.wait_for_function(f"Number(document.body.dataset.version) >= {version(b)}")
     assert a.inner_text("#log") == b.inner_text("#log")
     assert "Ann" in a.inner_text("#log") and "Ben" in a.inner_text("#log")
+    # the kind of a card drawn from the pile is told to the one who drew it only (R13.2)
+    for page, seat in ((a, 0), (b, 1)):
+        told = page.eval_on_selector_all("#log li[title]", "lis => lis.map((li) => [li.className, li.title])")
+        assert all(cls == f"s{seat}" and title.startswith("you drew ") for cls, title in told), told
     assert a.errors == [] and b.errors == []
     # a spectator sees the game but no hand
     s = new_page(browser)
@@ -236,6 +240,7 @@ def test_two_browsers_play_one_online_game(server: str, browser: Any) -> None:
     s.wait_for_selector("[data-site=paris]")
     s.wait_for_function("document.body.dataset.status === 'running'")
     assert s.locator("[data-zone=hand]").count() == 0
+    assert s.locator("#log li:not(.event)").count() > 0 and s.locator("#log li[title]").count() == 0
     # a wrong link says so, and shows the game as to a spectator
     w = new_page(browser)
     w.goto(server + f"/game/{g['id']}?seat=1&token=not-the-token")
