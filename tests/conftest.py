@@ -9,6 +9,7 @@ consistent.
 
 from __future__ import annotations
 
+import json
 import os
 import random
 from collections.abc import Sequence
@@ -222,3 +223,16 @@ def keys_deep(x: Any) -> set[str]:
     if isinstance(x, list):
         return {k for v in x for k in keys_deep(v)}
     return set()
+
+
+def assert_replays_identically(s: State) -> dict[str, Any]:
+    """The record of a finished game, through JSON, replays to the same state and result."""
+    from kardinal.rules.record import record_of, replay
+
+    rec: dict[str, Any] = json.loads(json.dumps(record_of(s)))
+    t = replay(rec)
+    assert t.key() == s.key()
+    assert t.scores == s.scores == rec["result"]["scores"]
+    assert t.winners == s.winners == rec["result"]["winners"]
+    assert t.breakdown() == s.breakdown()
+    return rec

@@ -10,7 +10,7 @@ import random
 from typing import Any
 
 import pytest
-from conftest import LONG
+from conftest import LONG, burn
 
 from kardinal.bots import BOTS, Bot, GreedyBot, ISMCTSBot, make_bot
 from kardinal.bots.determinize import determinize
@@ -187,9 +187,7 @@ def test_single_legal_move_is_answered_without_search() -> None:
     while s.phase != DRAW:
         s.play(GreedyBot(0).choose(view(s, s.current)))
     # move the draw pile and one display card to the discard pile: one legal draw is left
-    for k in s.deck[s.top :]:
-        s.discard[k] += 1
-    s.top = len(s.deck)
+    burn(s, 0)  # the draw pile, as if drawn and played
     for k in s.display[1:]:
         s.discard[k] += 1
     s.display = s.display[:1]

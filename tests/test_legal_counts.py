@@ -16,7 +16,7 @@ import random
 from itertools import combinations, combinations_with_replacement
 
 import pytest
-from conftest import FA, FR, LI, LONG, B, game, pl, put_advisors, put_cloisters
+from conftest import FA, FR, LI, LONG, B, burn, game, pl, put_advisors, put_cloisters
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -243,9 +243,7 @@ def test_count_only_pass() -> None:
     """R3.1: nothing to place with, nothing to take: exactly one decision, pass."""
     s = pos_italien()
     s.supply_cl[0] = s.supply_adv[0] = 0
-    for x in s.deck[s.top :]:
-        s.discard[x] += 1
-    s.top = len(s.deck)
+    burn(s, 0)  # the draw pile, as if drawn and played
     s.display = []
     s.exhaustions, s.final_round = 2, True
     assert s.legal_moves() == [Pass()]
@@ -262,16 +260,21 @@ def test_check_iff_listed_on_random_positions() -> None:
     seed = 0
     while done < positions:
         seed += 1
-        s = new_game(rng.choice([3, 4, 5]), seed=seed, board=B)
-        steps = rng.randrange(10, 160)
-        for _ in range(steps):
-            if s.is_over:
-                break
-            s.play(rng.choice(s.legal_moves()))
-        if s.is_over:
+        s = random_position(rng, seed, 10, 160)
+        if s is None:
             continue
         check_iff_listed(s)
         done += 1
+
+
+def random_position(rng: random.Random, seed: int, low: int, high: int, rules: tuple[str, ...] = ()) -> State | None:
+    """A position after ``low``..``high`` random decisions of a 3-5 player game on B; None if it ended."""
+    s = new_game(rng.choice([3, 4, 5]), seed=seed, board=B, variants=rules)
+    for _ in range(rng.randrange(low, high)):
+        if s.is_over:
+            return None
+        s.play(rng.choice(s.legal_moves()))
+    return None if s.is_over else s
 
 
 @pytest.mark.parametrize("players", [3, 4, 5])
@@ -390,12 +393,8 @@ def test_check_agrees_with_an_independent_reading_of_the_rules(rules: tuple[str,
     done = seed = 0
     while done < positions:
         seed += 1
-        s = new_game(rng.choice([3, 4, 5]), seed=7000 + seed, board=B, variants=rules)
-        for _ in range(rng.randrange(20, 200)):
-            if s.is_over:
-                break
-            s.play(rng.choice(s.legal_moves()))
-        if s.is_over:
+        s = random_position(rng, 7000 + seed, 20, 200, rules)
+        if s is None:
             continue
         assert_check_matches_reading(s)
         done += 1

@@ -15,6 +15,7 @@ from conftest import (
     FR,
     LI,
     assert_rejected,
+    burn,
     game,
     pl,
     put_advisors,
@@ -422,9 +423,7 @@ def test_R3_1_pass_when_nothing_else_is_possible() -> None:
     """Final round, draw pile and display empty, seat 0 cannot place: the only decision is pass."""
     s = base()
     s.supply_cl[0] = s.supply_adv[0] = 0
-    for k in s.deck[s.top :]:
-        s.discard[k] += 1
-    s.top = len(s.deck)
+    burn(s, 0)  # the draw pile, as if drawn and played
     for k in s.display:
         s.discard[k] += 1
     s.display = []
@@ -440,9 +439,7 @@ def test_R3_1_pass_with_an_empty_hand() -> None:
     for k in range(5):
         s.discard[k] += s.hands[0][k]
     s.hands[0] = [0] * 5
-    for k in s.deck[s.top :]:
-        s.discard[k] += 1
-    s.top = len(s.deck)
+    burn(s, 0)  # the draw pile, as if drawn and played
     s.exhaustions, s.final_round = 2, True
     assert s.legal_moves() == [Pass()]
 

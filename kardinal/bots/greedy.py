@@ -21,6 +21,8 @@ Deterministic given the seed.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from kardinal.rules.board import Board
 from kardinal.rules.moves import Exchange, Move, Place
 from kardinal.rules.state import DRAW, State
@@ -30,6 +32,15 @@ from .base import Bot
 from .evaluate import CARD_COST, PAIR_KEEP, Evaluator
 
 EXCHANGE_DISCOUNT = 0.6
+
+
+@dataclass
+class Scored:
+    """A position to decide in: the sampled state, the evaluator, the legal moves with their values."""
+
+    state: State
+    ev: Evaluator
+    moves: list[tuple[float, Move]]
 
 
 class EvaluatingBot(Bot):
@@ -54,6 +65,15 @@ class EvaluatingBot(Bot):
             return s, moves, self.evaluator(view).choose_draw(s, s.current, moves)
         return s, moves, None
 
+    def scored_start(self, view: ViewData) -> Move | Scored:
+        """The answer when no search is needed, else the sampled state, the evaluator and
+        every legal move with its one-move value."""
+        s, moves, answer = self.start(view)
+        if answer is not None:
+            return answer
+        ev = self.evaluator(view)
+        return Scored(s, ev, score_moves(ev, s, s.current, moves))
+
 
 class GreedyBot(EvaluatingBot):
     name = "greedy"
@@ -63,12 +83,10 @@ class GreedyBot(EvaluatingBot):
         self.noise = noise
 
     def choose(self, view: ViewData) -> Move:
-        s, moves, answer = self.start(view)
-        if answer is not None:
-            return answer
-        ev = self.evaluator(view)
-        p = s.current
-        scored = score_moves(ev, s, p, moves)
+        started = self.scored_start(view)
+        if not isinstance(started, Scored):
+            return started
+        scored = started.moves
         if self.noise:
             scored = [(v + self.rng.gauss(0.0, self.noise), m) for v, m in scored]
         best_v, best_m = scored[0]

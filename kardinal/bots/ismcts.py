@@ -50,7 +50,7 @@ from kardinal.rules.state import DRAW, State
 from kardinal.rules.view import ViewData
 
 from .evaluate import PAIR_KEEP
-from .greedy import EvaluatingBot, score_moves
+from .greedy import EvaluatingBot, Scored
 
 __all__ = ["ISMCTSBot"]
 
@@ -108,12 +108,11 @@ class ISMCTSBot(EvaluatingBot):
         deadline = t0 + self.time_limit if self.time_limit is not None else math.inf
         self.last_iterations = 0
         self.last_root = {}
-        s0, moves, answer = self.start(view)
-        if answer is not None:
-            return answer
-        ev = self.evaluator(view)
+        started = self.scored_start(view)
+        if not isinstance(started, Scored):
+            return started
+        s0, ev, scored = started.state, started.ev, started.moves
         me = s0.current
-        scored = score_moves(ev, s0, me, moves)
         order = sorted(range(len(scored)), key=lambda i: -scored[i][0])
         root_moves = [scored[i][1] for i in order[: self.root_k]]
         if len(root_moves) == 1:
