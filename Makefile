@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 EXTRAS ?= dev,web,research
 
-.PHONY: run test lint typecheck imports bench install clean test-long test-research
+.PHONY: system run test lint typecheck imports bench install clean test-long test-research
 
 $(STAMP): pyproject.toml requirements.lock
 	$(PY) -m venv $(VENV)
@@ -29,7 +29,16 @@ typecheck: $(STAMP)
 imports: $(STAMP)
 	$(BIN)/lint-imports
 
-test: $(STAMP) lint typecheck imports
+# Debian packages the browser tests need (Chromium), installed when missing (as root, or
+# with sudo); the browser tests fail without them rather than skip.
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+system:
+	@command -v chromium >/dev/null 2>&1 || { \
+	  echo "installing Debian's chromium for the browser tests"; \
+	  export DEBIAN_FRONTEND=noninteractive; \
+	  $(SUDO) apt-get update -q && $(SUDO) apt-get install -y -q chromium; }
+
+test: $(STAMP) system lint typecheck imports
 	$(BIN)/pytest -q kardinal tests
 
 test-long: $(STAMP)

@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import os
 import random
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 import pytest
@@ -236,3 +236,22 @@ def assert_replays_identically(s: State) -> dict[str, Any]:
     assert t.winners == s.winners == rec["result"]["winners"]
     assert t.breakdown() == s.breakdown()
     return rec
+
+
+# ---------------------------------------------------------------- browser tests (webtools.py)
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A live web server on a free port, with its own data folder, for one test module."""
+    from webtools import serve
+
+    yield from serve(tmp_path_factory)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    """Debian's Chromium driven by Playwright, for one test module."""
+    from webtools import launch
+
+    yield from launch()

@@ -1,143 +1,19 @@
 """The browser client, driven by Playwright in Debian's Chromium: clicking only.
 
-Needs /usr/bin/chromium (``apt-get install chromium``); skipped without it unless CI is
-set (in CI these tests must run).
+Needs /usr/bin/chromium, which ``make test`` installs; the helpers are in webtools.py.
 """
 
 from __future__ import annotations
 
-import os
 import random
-import socket
-import threading
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from webtools import BOTS4, create_game, get, new_page, take_turn, version, wait_turn
 
-CHROMIUM = "/usr/bin/chromium"
-
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.skipif(
-        not Path(CHROMIUM).exists() and not os.environ.get("CI"), reason=f"{CHROMIUM} is missing (apt-get install chromium)"
-    ),
-]
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    import uvicorn
-
-    from kardinal.clients.web.app import create_app
-
-    app = create_app(data_dir=tmp_path_factory.mktemp("web"), bot_pause=0.0)
-    port = _free_port()
-    srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
-    t = threading.Thread(target=srv.run, daemon=True)
-    t.start()
-    end = time.monotonic() + 20
-    while not srv.started:
-        assert time.monotonic() < end, "the server did not start"
-        time.sleep(0.02)
-    yield f"http://127.0.0.1:{port}"
-    srv.should_exit = True
-    t.join(10)
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-        yield b
-        b.close()
-
-
-def new_page(browser: Any, width: int = 1400, height: int = 950) -> Any:
-    """A page in its own context; ``page.errors``: uncaught exceptions, ``page.console_errors``:
-    messages the page logged as errors (a failed request, a refused module, console.error)."""
-    ctx = browser.new_context(viewport={"width": width, "height": height}, locale="en-GB")
-    page = ctx.new_page()
-    errors: list[str] = []
-    console: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.on("console", lambda m: console.append(f"{m.text} ({m.location.get('url')})") if m.type == "error" else None)
-    page.errors = errors
-    page.console_errors = console
-    return page
-
-
-def create_game(base: str, players: list[dict[str, Any]], hotseat: bool = False, **more: Any) -> dict[str, Any]:
-    import httpx
-
-    r = httpx.post(f"{base}/api/games", json={"players": players, "hotseat": hotseat, **more})
-    assert r.status_code == 200, r.text
-    return dict(r.json())
-
-
-def get(base: str, path: str) -> Any:
-    import httpx
-
-    r = httpx.get(base + path)
-    assert r.status_code == 200, r.text
-    return r.json()
-
-
-BOTS4 = [{"name": f"Bot {i + 1}", "kind": "bot", "level": "random"} for i in range(4)]
-
-
-def version(page: Any) -> int:
-    return int(page.evaluate("document.body.dataset.version || -1"))
-
-
-def wait_turn(page: Any, timeout: float = 20000) -> bool:
-    """Wait until this page may act (True) or the game is over (False)."""
-    page.wait_for_function("document.body.dataset.myTurn === 'true' || document.body.dataset.status === 'finished'", timeout=timeout)
-    return bool(page.evaluate("document.body.dataset.myTurn === 'true'"))
-
-
-def take_turn(page: Any, rng: random.Random) -> None:
-    """One decision by clicking: draw, place (cards, then sites/coat, then Play), exchange or pass."""
-    before = version(page)
-    if page.locator("#pass").count():
-        page.get_by_role("button", name="Pass").click()
-    elif page.evaluate("document.body.dataset.phase") == "draw":
-        options = page.locator(".pile.legal, [data-zone=display] .card.legal")
-        options.nth(rng.randrange(options.count())).click()
-    else:
-        hand = page.locator("[data-zone=hand] .card.legal")
-        hand.nth(rng.randrange(hand.count())).click()
-        placed = False
-        for _ in range(3):
-            sites = page.locator(".site.legal .spot")
-            coats = page.locator(".coat.legal .shield")
-            n_sites, n_coats = sites.count(), coats.count()
-            if page.locator("#play:not([disabled])").count() and (rng.random() < 0.6 or not (n_sites + n_coats)):
-                page.get_by_role("button", name="Play").click()
-                placed = True
-                break
-            if n_sites + n_coats == 0:
-                break
-            k = rng.randrange(n_sites + n_coats)
-            (sites.nth(k) if k < n_sites else coats.nth(k - n_sites)).click()
-        if not placed:
-            if page.locator("#play:not([disabled])").count():
-                page.get_by_role("button", name="Play").click()
-            else:  # no placement with this card: exchange it for the top of the pile
-                page.get_by_role("button", name="Clear selection").click()
-                page.locator("[data-zone=hand] .card.legal").first.click()
-                page.get_by_role("button", name="Draw pile").click()
-    page.wait_for_function(f"Number(document.body.dataset.version) > {before}", timeout=10000)
+pytestmark = pytest.mark.browser
 
 
 def test_a_complete_game_against_three_bots(server: str, browser: Any) -> None:

@@ -278,6 +278,19 @@ export function T(key, vars) {
   return s;
 }
 
+/** Add a module's own texts to the table: addStrings({en: {...}, de: {...}}). A module
+ * (the tutorial, the scoring overlay, ...) keeps its words beside its code this way;
+ * a key already in the table is an error, so two modules cannot fight over one word. */
+export function addStrings(tables) {
+  for (const [l, table] of Object.entries(tables)) {
+    if (!TEXTS[l]) throw new Error(`addStrings: unknown language ${l}`);
+    for (const [k, v] of Object.entries(table)) {
+      if (k in TEXTS[l]) throw new Error(`addStrings: the text ${k} is already defined`);
+      TEXTS[l][k] = v;
+    }
+  }
+}
+
 /** An entry of a keyed sub-table (boardNames, variantTexts), or undefined. */
 function lookup(table, id) {
   const own = TEXTS[current] && TEXTS[current][table];
