@@ -148,6 +148,25 @@ def test_an_illegal_placement_names_the_rule(client: TestClient) -> None:
     assert count_actions(client, gid) == 0
 
 
+def test_a_refusal_carries_a_code_and_params_to_say_it_in_any_language(client: TestClient) -> None:
+    gid, toks = running_three(client)
+    msg = state(client, gid, 0, toks[0])
+    held = msg["view"]["hand"]
+    kinds = [k["id"] for k in client.get("/api/board").json()["cards"]]
+    card = next(k for k in kinds if not held.get(k))
+    # three of a card the seat does not hold (R4.1): the card, what is held, what was played
+    bad = {"seat": 0, "act": "place", "country": "frankreich", "cards": [card] * 3, "pieces": [{"type": "cloister", "site": "paris"}] * 2}
+    err = assert_refused(act(client, gid, 0, toks[0], 0, bad), 422, "illegal")
+    assert (err["rule"], err["reason"], err["params"]) == ("R4.1", "card_not_in_hand", {"card": card, "have": 0, "play": 3})
+    # someone else's turn: the name of the seat to act
+    other = {**legal_of(client, gid, 0, toks[0])[0], "seat": 1}
+    err = assert_refused(act(client, gid, 1, toks[1], 0, other), 409, "not_your_turn")
+    assert err["params"] == {"name": msg["players"][0]["name"]}
+    # a refusal that needs no words of its own still has (empty) params
+    err = assert_refused(act(client, gid, 0, "wrong", 0, other), 403, "bad_token")
+    assert err["params"] == {}
+
+
 def test_a_repeated_action_id_is_applied_once(client: TestClient) -> None:
     gid, toks = running_three(client)
     move = legal_of(client, gid, 0, toks[0])[0]
@@ -378,3 +397,68 @@ def test_a_failing_bot_does_not_stop_the_game(tmp_path: Path, monkeypatch: pytes
         end = play_out(client, gid, toks, random.Random(2))
         assert end["status"] == "finished"
         assert any(h["action"]["seat"] in (1, 2) for h in end["view"]["history"])
+
+
+# -- undo: one's own placement, before drawing -----------------------------------------------
+
+
+def undo(client: TestClient, gid: str, seat: int, tok: str, version: int) -> Any:
+    return client.post(f"/api/games/{gid}/undo", json={"seat": seat, "token": tok, "version": version})
+
+
+def test_a_placement_is_taken_back_before_drawing_and_leaves_no_trace(client: TestClient) -> None:
+    gid, toks = running_three(client)
+    before = state(client, gid, 0, toks[0])
+    place = next(a for a in before["legal"] if a["act"] == "place")
+    assert act(client, gid, 0, toks[0], 0, place).status_code == 200
+    placed = state(client, gid, 0, toks[0])
+    assert placed["view"]["phase"] == "draw" and placed["version"] == 1
+    # another seat cannot take it back, nor can a stale version
+    assert_refused(undo(client, gid, 1, toks[1], 1), 409, "cannot_undo")
+    assert_refused(undo(client, gid, 0, toks[0], 0), 409, "stale_version")
+    assert_refused(undo(client, gid, 0, "wrong", 1), 403, "bad_token")
+    r = undo(client, gid, 0, toks[0], 1)
+    assert r.status_code == 200, r.text
+    assert r.json()["version"] == 0
+    assert state(client, gid, 0, toks[0]) == before
+    assert count_actions(client, gid) == 0
+    # nothing to take back now
+    assert_refused(undo(client, gid, 0, toks[0], 0), 409, "cannot_undo")
+    # the game goes on as if the placement had never been sent, and its record replays
+    assert act(client, gid, 0, toks[0], 0, place).status_code == 200
+    assert count_actions(client, gid) == 1
+
+
+def test_no_undo_once_a_card_is_drawn_or_for_an_exchange(client: TestClient) -> None:
+    gid, toks = running_three(client)
+    legal = legal_of(client, gid, 0, toks[0])
+    place = next(a for a in legal if a["act"] == "place")
+    assert act(client, gid, 0, toks[0], 0, place).status_code == 200
+    draw = next(a for a in legal_of(client, gid, 0, toks[0]) if a["act"] == "draw")
+    assert act(client, gid, 0, toks[0], 1, draw).status_code == 200
+    v = count_actions(client, gid)
+    err = assert_refused(undo(client, gid, 0, toks[0], v), 409, "cannot_undo")
+    assert err["params"] == {}
+    assert count_actions(client, gid) == v
+    # an exchange (R6) is not a placement: it is never taken back
+    gid, toks = running_three(client)
+    ex = next(a for a in legal_of(client, gid, 0, toks[0]) if a["act"] == "exchange")
+    assert act(client, gid, 0, toks[0], 0, ex).status_code == 200
+    assert_refused(undo(client, gid, 0, toks[0], 1), 409, "cannot_undo")
+    assert count_actions(client, gid) == 1
+
+
+def test_undo_over_the_websocket(client: TestClient) -> None:
+    gid, toks = running_three(client)
+    place = next(a for a in legal_of(client, gid, 0, toks[0]) if a["act"] == "place")
+    with client.websocket_connect(f"/ws/{gid}") as ws:
+        ws.send_json({"type": "hello", "seats": {"0": toks[0]}})
+        assert ws.receive_json()["type"] == "welcome"
+        assert ws.receive_json()["version"] == 0
+        ws.send_json({"type": "action", "id": "p1", "version": 0, "seat": 0, "token": toks[0], "action": place})
+        msgs = [ws.receive_json(), ws.receive_json()]
+        assert {m["type"] for m in msgs} == {"ack", "state"}
+        ws.send_json({"type": "undo", "version": 1, "seat": 0, "token": toks[0]})
+        msgs = [ws.receive_json(), ws.receive_json()]
+        assert {m["type"] for m in msgs} == {"ack", "state"}
+        assert next(m for m in msgs if m["type"] == "state")["version"] == 0

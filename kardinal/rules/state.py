@@ -44,13 +44,17 @@ MAX_CARDS = 3  # R4.5
 
 
 class RuleError(ValueError):
-    """A move the rules do not allow. ``rule`` is the rule's number, ``code`` a stable tag."""
+    """A move the rules do not allow. ``rule`` is the rule's number, ``code`` a stable tag,
+    ``message`` English words, and ``params`` what a client needs to say it in any language
+    (ids of countries, sites and cards; counts): the code with its params is the refusal.
+    """
 
-    def __init__(self, rule: str, code: str, message: str) -> None:
+    def __init__(self, rule: str, code: str, message: str, **params: str | int) -> None:
         super().__init__(f"{rule}: {message}")
         self.rule = rule
         self.code = code
         self.message = message
+        self.params = params
 
 
 class Phase(StrEnum):
@@ -526,7 +530,7 @@ class State:
     def _kind(self, ident: object, rule: str) -> int:
         i = self.board.kind_index.get(ident) if isinstance(ident, str) else None
         if i is None:
-            raise RuleError(rule, "unknown_card", f"there is no card kind {ident!r}")
+            raise RuleError(rule, "unknown_card", f"there is no card kind {ident!r}", card=str(ident))
         return i
 
     def _check_draw(self, move: Draw) -> None:
@@ -541,12 +545,14 @@ class State:
             return
         k = self._kind(source, rule)
         if k not in self.display:
-            raise RuleError(rule, "not_on_display", f"there is no {source} card on display")
+            raise RuleError(rule, "not_on_display", f"there is no {source} card on display", card=str(source))
 
     def _check_exchange(self, move: Exchange) -> None:
         k = self._kind(move.discard, "R6.1")
         if not self.hands[self.current][k]:
-            raise RuleError("R6.1", "card_not_in_hand", f"you hold no {move.discard} card to discard")
+            raise RuleError(
+                "R6.1", "card_not_in_hand", f"you hold no {move.discard} card to discard", card=str(move.discard), have=0, play=1
+            )
         self._check_take(move.take, "R6.1")
 
     def _check_place(self, move: Place) -> None:
@@ -554,7 +560,7 @@ class State:
         seat = self.current
         c = b.country_index.get(move.country) if isinstance(move.country, str) else None
         if c is None:
-            raise RuleError("R4.2", "unknown_country", f"there is no country {move.country!r}")
+            raise RuleError("R4.2", "unknown_country", f"there is no country {move.country!r}", country=str(move.country))
         cname = b.countries[c].name_de
         ncards = len(move.cards)
         if not 1 <= ncards <= MAX_CARDS:
@@ -565,7 +571,12 @@ class State:
             if kinds.count(k) > hand[k]:
                 have = hand[k]
                 raise RuleError(
-                    "R4.1", "card_not_in_hand", f"you hold {have} {b.cards[k].id} card{'s' if have != 1 else ''}, not {kinds.count(k)}"
+                    "R4.1",
+                    "card_not_in_hand",
+                    f"you hold {have} {b.cards[k].id} card{'s' if have != 1 else ''}, not {kinds.count(k)}",
+                    card=b.cards[k].id,
+                    have=have,
+                    play=kinds.count(k),
                 )
         if not isinstance(move.advisors, int) or move.advisors < 0:
             raise RuleError("R4.5", "piece_count", "the number of advisors must be 0, 1 or 2")
@@ -575,68 +586,113 @@ class State:
         names = b.kinds_naming[c]
         if npieces == 1 and ncards == 1:
             if kinds[0] not in names:
-                raise RuleError("R4.2", "card_country", f"a {move.cards[0]} card does not name {cname}")
+                raise RuleError(
+                    "R4.2",
+                    "card_country",
+                    f"a {move.cards[0]} card does not name {cname}",
+                    card=b.cards[kinds[0]].id,
+                    country=b.countries[c].id,
+                )
         elif npieces == 1 and ncards == 2:
             if kinds[0] != kinds[1]:
                 raise RuleError("R4.3", "joker_pair", "two cards for one piece must be a pair of the same kind (a joker)")
             if kinds[0] in names and not self.joker_anywhere:
                 raise RuleError(
-                    "R4.3", "joker_own_country", f"a joker pair places its piece in another country than those on its cards, not in {cname}"
+                    "R4.3",
+                    "joker_own_country",
+                    f"a joker pair places its piece in another country than those on its cards, not in {cname}",
+                    country=b.countries[c].id,
                 )
         elif npieces == 2 and ncards == 2:
             for k in kinds:
                 if k not in names:
-                    raise RuleError("R4.4", "card_country", f"both pieces go to {cname}, and a {b.cards[k].id} card does not name it")
+                    raise RuleError(
+                        "R4.4",
+                        "card_country",
+                        f"both pieces go to {cname}, and a {b.cards[k].id} card does not name it",
+                        card=b.cards[k].id,
+                        country=b.countries[c].id,
+                    )
         elif npieces == 2 and ncards == 3:
             splits = [(kinds[i], kinds[j]) for i, j, m in ((0, 1, 2), (1, 0, 2), (2, 0, 1)) if kinds[i] in names and kinds[j] == kinds[m]]
             if not splits:
-                raise RuleError("R4.5", "three_cards", f"three cards place two pieces: one card naming {cname} and a pair of the same kind")
+                raise RuleError(
+                    "R4.5",
+                    "three_cards",
+                    f"three cards place two pieces: one card naming {cname} and a pair of the same kind",
+                    country=b.countries[c].id,
+                )
             if not self.joker_anywhere and all(pair in names for _, pair in splits):
                 raise RuleError(
                     "R4.3",
                     "joker_own_country",
                     f"the pair of a three-card play is a joker, and a joker places its piece in another country than those on its cards, not in {cname}",
+                    country=b.countries[c].id,
+                    three=1,
                 )
         elif npieces == 1:
             raise RuleError("R4.5", "unused_cards", "every card played must be used: three cards place two pieces")
         else:
             raise RuleError("R4.5", "too_few_cards", "one card places one piece: two pieces need two or three cards")
         if self.most_cloisters[c] == 0 and (npieces != 1 or move.advisors):
-            raise RuleError("R4.6", "empty_country", f"only one cloister may be placed in an empty country ({cname} has no piece yet)")
+            raise RuleError(
+                "R4.6",
+                "empty_country",
+                f"only one cloister may be placed in an empty country ({cname} has no piece yet)",
+                country=b.countries[c].id,
+            )
         ncl = len(move.cloisters)
         if ncl > self.supply_cl[seat]:
             raise RuleError(
                 "R1.2",
                 "no_cloisters",
                 "you have no cloister left in your supply" if not self.supply_cl[seat] else "you have only one cloister left",
+                left=self.supply_cl[seat],
             )
         if move.advisors > self.supply_adv[seat]:
             raise RuleError(
                 "R1.2",
                 "no_advisors",
                 "you have no advisor left in your supply" if not self.supply_adv[seat] else "you have only one advisor left",
+                left=self.supply_adv[seat],
             )
         if ncl == 2 and move.cloisters[0] == move.cloisters[1]:
             raise RuleError("R4.7", "same_site", "each cloister site holds one cloister")
         for sid in move.cloisters:
             s = b.site_index.get(sid) if isinstance(sid, str) else None
             if s is None:
-                raise RuleError("R4.7", "unknown_site", f"there is no cloister site {sid!r}")
+                raise RuleError("R4.7", "unknown_site", f"there is no cloister site {sid!r}", site=str(sid))
             if b.sites[s].country != c:
-                raise RuleError("R4.4", "site_country", f"{b.sites[s].name} is not in {cname}: all pieces of a turn go into one country")
+                raise RuleError(
+                    "R4.4",
+                    "site_country",
+                    f"{b.sites[s].name} is not in {cname}: all pieces of a turn go into one country",
+                    site=b.sites[s].id,
+                    country=b.countries[c].id,
+                )
             if self.owner[s] >= 0:
                 if not self.free_sites[c]:
-                    raise RuleError("R4.7", "country_full", f"{cname} has no free cloister site")
-                raise RuleError("R4.7", "site_taken", f"{b.sites[s].name} already holds a cloister")
+                    raise RuleError("R4.7", "country_full", f"{cname} has no free cloister site", country=b.countries[c].id)
+                raise RuleError("R4.7", "site_taken", f"{b.sites[s].name} already holds a cloister", site=b.sites[s].id)
         if move.advisors:
             limit = max(self.most_cloisters[c], self.cloisters[c][seat] + ncl)
             if self.advisors_total[c] + move.advisors > limit:
                 if self.most_cloisters[c] == 0 and not ncl:
-                    raise RuleError("R4.8", "advisor_limit", f"{cname} has no cloister, so it takes no advisor")
+                    raise RuleError(
+                        "R4.8",
+                        "advisor_limit",
+                        f"{cname} has no cloister, so it takes no advisor",
+                        country=b.countries[c].id,
+                        total=0,
+                        limit=0,
+                    )
                 raise RuleError(
                     "R4.8",
                     "advisor_limit",
                     f"{cname} would hold {self.advisors_total[c] + move.advisors} advisors, but the most cloisters any player has there is {limit}",
+                    country=b.countries[c].id,
+                    total=self.advisors_total[c] + move.advisors,
+                    limit=limit,
                 )
 
     # -- playing ------------------------------------------------------------------

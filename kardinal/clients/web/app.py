@@ -167,6 +167,11 @@ def create_app(
     async def post_action(game_id: str, request: Request) -> AckMessage:
         return await service.submit(game_id, await _body(request))
 
+    @app.post("/api/games/{game_id}/undo", response_model=None)
+    async def post_undo(game_id: str, request: Request) -> AckMessage:
+        """Take back one's own placement before drawing: ``{"seat", "token", "version"}``."""
+        return await service.undo(game_id, await _body(request))
+
     @app.get("/api/games/{game_id}/state", response_model=None)
     async def get_state(game_id: str, seat: int | None = None, token: str | None = None) -> StateMessage:
         live = service.get(game_id)
@@ -233,6 +238,15 @@ def create_app(
                     except Refused as e:
                         err: ErrorMessage = {"type": "error", "id": msg.get("id"), **e.to_json()}
                         conn.outbox.put_nowait(err)
+                elif kind == "undo":
+                    if conn is None:
+                        await ws.send_json({"type": "error", "code": "malformed", "message": "send hello first"})
+                        continue
+                    try:
+                        conn.outbox.put_nowait(await service.undo(game_id, msg))
+                    except Refused as e:
+                        undo_err: ErrorMessage = {"type": "error", "id": None, **e.to_json()}
+                        conn.outbox.put_nowait(undo_err)
                 elif kind == "ping":
                     await ws.send_json({"type": "pong"})
                 else:

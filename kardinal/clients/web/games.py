@@ -24,13 +24,14 @@ from typing import Any
 from kardinal.bots import BOTS, make_bot
 from kardinal.rules.board import Board, get_board, installed_boards
 from kardinal.rules.events import IntermediateScoring, LastRound
-from kardinal.rules.moves import Move
+from kardinal.rules.moves import Move, Place
 from kardinal.rules.record import IllegalAction, RecordAction, RecordError, action_of, move_of, record_of, rewind, steps
-from kardinal.rules.state import RuleError, State, new_game
+from kardinal.rules.scoring import alliance_scoring
+from kardinal.rules.state import DRAW, RuleError, State, new_game
 from kardinal.rules.variants import VariantError, parse_variants
 from kardinal.rules.view import ViewData, view
 
-from .messages import AckMessage, ErrorData, ErrorMessage, Marks, PlayerData, ReplayMessage, StateMessage
+from .messages import AckMessage, AllianceStanding, ErrorData, ErrorMessage, Marks, PlayerData, ReplayMessage, Standing, StateMessage
 from .storage import DuplicateAction, GameRow, SeatRow, Storage
 
 __all__ = ["GameService", "LiveGame", "Refused", "bot_move", "hash_token", "public_players"]
@@ -41,19 +42,39 @@ MAX_NAME = 24
 
 
 class Refused(Exception):
-    """An action or request the server refuses; ``code`` is stable, ``status`` the HTTP status."""
+    """An action or request the server refuses; ``code`` is stable, ``status`` the HTTP status.
 
-    def __init__(self, code: str, message: str, status: int = 409, rule: str | None = None) -> None:
+    ``params`` are what a client needs to say the refusal in its own language; a refusal
+    by the rules also names the rule and the rules' own code (``reason``, see RuleError).
+    """
+
+    def __init__(
+        self,
+        code: str,
+        message: str,
+        status: int = 409,
+        rule: str | None = None,
+        reason: str | None = None,
+        **params: str | int,
+    ) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
         self.status = status
         self.rule = rule
+        self.reason = reason
+        self.params = params
+
+    @classmethod
+    def by_rules(cls, e: RuleError) -> Refused:
+        return cls("illegal", str(e), 422, e.rule, e.code, **e.params)
 
     def to_json(self) -> ErrorData:
-        out: ErrorData = {"code": self.code, "message": self.message}
+        out: ErrorData = {"code": self.code, "message": self.message, "params": dict(self.params)}
         if self.rule:
             out["rule"] = self.rule
+        if self.reason:
+            out["reason"] = self.reason
         return out
 
 
@@ -152,10 +173,20 @@ class LiveGame:
             "seat": seat,
             "view": view(st, seat),
             "marks": self.marks,
+            "standing": standing(self.board, st),
         }
         if seat is not None and self.row.status == "running" and st.current == seat and self.row.seats[seat].kind == "person":
             msg["legal"] = [action_of(seat, m) for m in st.legal_moves()]
         return msg
+
+
+def standing(board: Board, st: State) -> Standing:
+    """Who would score each alliance if the game ended now (R10.3), from the advisors."""
+    out: list[AllianceStanding] = []
+    for number, pts in alliance_scoring(board, st.advisors):
+        holders = [p for p, x in enumerate(pts) if x]
+        out.append({"number": number, "holders": holders, "points": max(pts, default=0)})
+    return {"alliances": out}
 
 
 def _clean_name(name: object, default: str) -> str:
@@ -376,9 +407,9 @@ class GameService:
             if st.is_over:
                 raise Refused("game_over", "the game is over")
             if st.current != seat:  # whose turn
-                raise Refused("not_your_turn", f"it is {live.row.seats[st.current].name}'s turn")
+                raise Refused("not_your_turn", f"it is {live.row.seats[st.current].name}'s turn", name=live.row.seats[st.current].name)
             if version != live.version:  # the expected state version
-                raise Refused("stale_version", f"the game has moved on: version {live.version}, not {version}")
+                raise Refused("stale_version", f"the game has moved on: version {live.version}, not {version}", version=live.version)
             try:
                 aseat, move = move_of(msg["action"])
             except RecordError as e:
@@ -388,9 +419,46 @@ class GameService:
             try:  # the rules
                 st.check(move)
             except RuleError as e:
-                raise Refused("illegal", str(e), 422, e.rule) from None
+                raise Refused.by_rules(e) from None
             index = await self._commit(live, seat, move, client_id)
         return {"type": "ack", "id": client_id, "version": live.version, "index": index, "duplicate": False}
+
+    async def undo(self, game_id: object, msg: Any) -> AckMessage:
+        """Take back one's own placement before any card is drawn (parity with the terminal).
+
+        ``msg``: ``{"seat", "token", "version"}``. Only the seat's last decision, only a
+        placement, only while that seat is still refilling its hand: nobody has acted since
+        and no card has come from the draw pile, so taking it back shows nobody anything new
+        (a placement never reveals a card). The action leaves the game's log as if it had
+        never been sent.
+        """
+        if not isinstance(msg, dict):
+            raise Refused("malformed", "expected a JSON object", 400)
+        version = msg.get("version")
+        if not isinstance(version, int) or isinstance(version, bool):
+            raise Refused("malformed", "'version' must be the number of actions so far", 400)
+        if not isinstance(game_id, str):
+            raise Refused("malformed", "'game' must be a game id", 400)
+        live = self.get(game_id)
+        seat = self._auth(live, msg.get("seat"), msg.get("token"))
+        async with live.lock:
+            st = live.state
+            assert st.history is not None
+            if version != live.version:
+                raise Refused("stale_version", f"the game has moved on: version {live.version}, not {version}", version=live.version)
+            last = st.history[-1] if st.history else None
+            if live.row.status != "running" or last is None or last.seat != seat or not isinstance(last.move, Place):
+                raise Refused("cannot_undo", "only your own placement can be taken back, right after it")
+            if st.current != seat or st.phase != DRAW or last.events:
+                raise Refused("cannot_undo", "only your own placement can be taken back, before you draw a card")
+            index = live.version - 1
+            try:
+                await asyncio.to_thread(self.storage.remove_last_action, live.row.id, index)
+            except DuplicateAction:
+                raise Refused("stale_version", "the game has moved on", version=live.version) from None
+            live.state = rewind(st, index)
+            self._changed(live)
+        return {"type": "ack", "id": None, "version": live.version, "index": index, "duplicate": False}
 
     async def _commit(self, live: LiveGame, seat: int, move: Move, client_id: str | None) -> int:
         """Apply a checked move: to the database first, then to memory, then tell everyone.

@@ -11,7 +11,17 @@ from typing import Literal, NotRequired, TypedDict
 from kardinal.rules.record import RecordAction
 from kardinal.rules.view import ViewData
 
-__all__ = ["PlayerData", "StateMessage", "AckMessage", "ErrorData", "ErrorMessage", "ReplayMessage", "Marks"]
+__all__ = [
+    "AllianceStanding",
+    "Standing",
+    "PlayerData",
+    "StateMessage",
+    "AckMessage",
+    "ErrorData",
+    "ErrorMessage",
+    "ReplayMessage",
+    "Marks",
+]
 
 
 class PlayerData(TypedDict):
@@ -31,6 +41,21 @@ class Marks(TypedDict, total=False):
     last_round: int
 
 
+class AllianceStanding(TypedDict):
+    """An alliance if the game ended now (R10.3): the seats holding both majorities, and
+    the points each of them would score (0 and no holders while nobody qualifies)."""
+
+    number: int
+    holders: list[int]
+    points: int
+
+
+class Standing(TypedDict):
+    """What the position is worth now, from public information only (terminal parity)."""
+
+    alliances: list[AllianceStanding]  # board order
+
+
 class StateMessage(TypedDict):
     """The game as one seat (or a spectator) may see it; ``legal`` only for the person to act."""
 
@@ -43,6 +68,7 @@ class StateMessage(TypedDict):
     seat: int | None
     view: ViewData
     marks: Marks
+    standing: Standing
     legal: NotRequired[list[RecordAction]]
 
 
@@ -57,11 +83,16 @@ class AckMessage(TypedDict):
 
 
 class ErrorData(TypedDict):
-    """A refusal: a stable ``code``, words, and the rule when the rules refused (``R4.3``)."""
+    """A refusal: a stable ``code``, English words, and ``params`` to say it in any language
+    (ids of countries, sites and cards; counts; a name). When the rules refused (code
+    ``illegal``): the rule (``R4.3``) and the rules' own code (``reason``, e.g.
+    ``joker_own_country``)."""
 
     code: str
     message: str
+    params: dict[str, str | int]
     rule: NotRequired[str]
+    reason: NotRequired[str]
 
 
 class ErrorMessage(ErrorData):

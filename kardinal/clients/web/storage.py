@@ -32,6 +32,7 @@ from sqlalchemy import (
     Table,
     Text,
     create_engine,
+    delete,
     event,
     func,
     insert,
@@ -276,6 +277,16 @@ class Storage:
                 conn.execute(update(games).where(games.c.id == game_id).values(**values))
         except IntegrityError:
             raise DuplicateAction(f"action {idx} / {client_id!r} of game {game_id} exists") from None
+
+    def remove_last_action(self, game_id: str, idx: int) -> None:
+        """Take back action ``idx``, which must be the game's last (an undo). DuplicateAction
+        (nothing removed) if it is not the last one any more."""
+        with self.engine.begin() as conn:
+            last = conn.execute(select(func.max(actions.c.idx)).where(actions.c.game_id == game_id)).scalar_one()
+            if last != idx:
+                raise DuplicateAction(f"action {idx} is not the last of game {game_id} (that is {last})")
+            conn.execute(delete(actions).where(actions.c.game_id == game_id, actions.c.idx == idx))
+            conn.execute(update(games).where(games.c.id == game_id).values(updated=time.time()))
 
     def actions(self, game_id: str) -> list[dict[str, Any]]:
         with self.engine.connect() as conn:

@@ -9,8 +9,8 @@
 //   log.js        the game log (record actions and events)   panels.js  players, scoring, replay
 //   i18n.js       every word, in English and German          header.js  language and About
 
-import { byId } from "./dom.js";
-import { T, onLangChange, rulesText, variantText, boardName } from "./i18n.js";
+import { byId, el } from "./dom.js";
+import { T, onLangChange, rulesText, variantText, boardName, addStrings } from "./i18n.js";
 import { loadBoard } from "./board.js";
 import { GameSocket, getJSON, tokensFromURL } from "./net.js";
 import { GameMap, initZoom } from "./map.js";
@@ -19,6 +19,12 @@ import { renderHand, renderTable } from "./hand.js";
 import { renderLog } from "./log.js";
 import { renderPlayers, renderReplayBox, renderScoring, turnText } from "./panels.js";
 import { initHeader } from "./header.js";
+import { refusalText } from "./refusals.js";
+
+addStrings({
+  en: { undo: "Take back placement", undoWhy: "Take back the pieces you just placed and get your cards back; possible until you draw a card." },
+  de: { undo: "Einsatz zurücknehmen", undoWhy: "Die eben eingesetzten Figuren zurücknehmen und die Karten zurückbekommen; möglich, bis du eine Karte ziehst." },
+});
 
 class GamePage {
   constructor() {
@@ -90,7 +96,7 @@ class GamePage {
   }
 
   onError(m) {
-    this.say(T("refused", { msg: m.message }), true);
+    this.say(T("refused", { msg: refusalText(m, this.board) }), true);
     if (m.code === "bad_token" && !this.msg) {
       // a wrong or outdated link: watch the game as a spectator instead
       document.body.dataset.auth = "bad";
@@ -113,7 +119,7 @@ class GamePage {
       this.render();
     }).catch((e) => {
       this.wantBoard = null;
-      this.say(e.message, true);
+      this.say(e.error ? refusalText(e.error, this.board) : e.message, true);
     });
   }
 
@@ -180,10 +186,26 @@ class GamePage {
     try {
       this.replay = await getJSON(`/api/games/${encodeURIComponent(this.gameId)}/replay/${step}`);
     } catch (e) {
-      this.say(e.message, true);
+      this.say(e.error ? refusalText(e.error, this.board) : e.message, true);
       return;
     }
     this.render();
+  }
+
+  /** Parity with the terminal: one's own placement may be taken back before drawing a card
+   * (the server checks it again: nobody has acted since, no card has come from the pile). */
+  canUndo() {
+    if (this.replay || !this.msg || !this.legal().length) return false;
+    const v = this.msg.view;
+    const h = v.history || [];
+    const last = h[h.length - 1];
+    return v.phase === "draw" && Boolean(last) && last.action.act === "place" && last.action.seat === this.msg.seat && !(last.events || []).length;
+  }
+
+  undo() {
+    this.socket.sendUndo(this.msg.seat, this.msg.version);
+    this.sel.clear();
+    this.say("");
   }
 
   // ------------------------------------------------------------ drawing
@@ -222,6 +244,10 @@ class GamePage {
         onSend: (a) => this.send(a),
         onClear: () => { this.sel.clear(); this.say(""); this.render(); },
       });
+    }
+    if (this.canUndo()) {
+      byId("handbox").append(el("p", { class: "undo" },
+        el("button", { type: "button", id: "undo", title: T("undoWhy"), onclick: () => this.undo() }, T("undo"))));
     }
     this.map.highlight(this.sel.targets(), this.sel);
     renderReplayBox(byId("replaybox"), msg.status !== "finished" ? null : {

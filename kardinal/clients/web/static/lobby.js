@@ -6,6 +6,7 @@ import { T, lang, onLangChange, rulesText, variantText, boardName } from "./i18n
 import { getJSON, postJSON } from "./net.js";
 import { loadBoard } from "./board.js";
 import { initHeader } from "./header.js";
+import { refusalText } from "./refusals.js";
 
 const DEFAULT_BOARD = "standard";
 
@@ -114,7 +115,7 @@ class Lobby {
     try {
       data = await postJSON("/api/games", { players, hotseat, board: this.board, variants: [...this.chosenVariants].sort() });
     } catch (e) {
-      byId("created").replaceChildren(el("p", { class: "bad", role: "alert", text: e.message }));
+      byId("created").replaceChildren(el("p", { class: "bad", role: "alert", text: e.error ? refusalText(e.error, null) : e.message }));
       return;
     }
     this.last = data;
@@ -160,7 +161,7 @@ class Lobby {
       const data = await postJSON(`/api/games/${gid}/claim`, { seat, name });
       location.href = data.url;
     } catch (e) {
-      alert(e.message);
+      alert(e.error ? refusalText(e.error, null) : e.message);
       this.loadGames();
     }
   }

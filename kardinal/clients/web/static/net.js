@@ -1,12 +1,13 @@
 // The network: JSON over HTTP, and a game's WebSocket (hello with the seats' tokens,
 // actions with a client id, reconnecting when the connection drops).
 
-/** An HTTP error with the server's message ({"error": {"code", "message"}}). */
+/** An HTTP error with the server's refusal ({"error": {"code", "message", "params", ...}}) as `error`. */
 export class HttpError extends Error {
-  constructor(status, code, message) {
-    super(message);
+  constructor(status, error) {
+    super(error.message);
     this.status = status;
-    this.code = code;
+    this.code = error.code;
+    this.error = error;
   }
 }
 
@@ -15,7 +16,7 @@ async function answer(r) {
   try { data = await r.json(); } catch (e) { /* not JSON */ }
   if (!r.ok) {
     const err = (data && data.error) || {};
-    throw new HttpError(r.status, err.code || "http", err.message || `HTTP ${r.status}`);
+    throw new HttpError(r.status, { code: "http", message: `HTTP ${r.status}`, params: {}, ...err });
   }
   return data;
 }
@@ -95,5 +96,10 @@ export class GameSocket {
     this.pending = id;
     this.ws.send(JSON.stringify({ type: "action", id, seat: action.seat, token: this.seats[action.seat], version, action }));
     return id;
+  }
+
+  /** Take back this seat's placement (before drawing), expected at state `version`. */
+  sendUndo(seat, version) {
+    this.ws.send(JSON.stringify({ type: "undo", seat, token: this.seats[seat], version }));
   }
 }

@@ -2,7 +2,22 @@
 // replay controls, and the line that says whose turn it is.
 
 import { el, swatch } from "./dom.js";
-import { T } from "./i18n.js";
+import { T, addStrings } from "./i18n.js";
+
+addStrings({
+  en: {
+    startPlayer: "start player",
+    startPlayerWhy: "The start player (R2.3): every player has the same number of turns; the last round ends before the start player's turn (R8.1).",
+    knownCards: "known",
+    knownCardsWhy: "Cards this player took from the face-up display and cannot have played since: everyone saw them (R13.1).",
+  },
+  de: {
+    startPlayer: "Startspieler",
+    startPlayerWhy: "Der Startspieler (R2.3): alle haben gleich viele Züge; die letzte Runde endet vor dem Zug des Startspielers (R8.1).",
+    knownCards: "bekannt",
+    knownCardsWhy: "Karten, die dieser Spieler offen aus der Auslage genommen hat und seitdem nicht gespielt haben kann: alle haben sie gesehen (R13.1).",
+  },
+});
 
 /** The status line. g: {msg, view, acting, hidden (hot-seat hand not shown), watching}. */
 export function turnText(g) {
@@ -22,17 +37,26 @@ export function turnText(g) {
   return T("turnOf", { name: cur.name }) + (g.watching ? " · " + T("spectating") : "");
 }
 
-/** The players: colour, name, points, pieces in supply, cards in hand (and every hand in a replay). */
+/** The players: colour, name (the start player marked), points, pieces in supply, cards in
+ * hand with the display cards each other player is known to hold (R13.1: taken from the
+ * display and not possibly played since), and every hand in a replay. */
 export function renderPlayers(box, { board, players, view, mySeat, hands }) {
   const rows = players.map((p, i) => {
     const cur = view.phase !== "over" && view.current === i;
     const win = view.winners && view.winners.includes(i);
+    const known = (view.known && view.known[i]) || {};
+    const shown = i !== mySeat && Object.keys(known).length
+      ? el("span", { class: "known", title: T("knownCardsWhy"), "data-known": i },
+        ` · ${T("knownCards")}: ${Object.entries(known).map(([k, n]) => (n > 1 ? `${n}× ` : "") + board.cardName(k)).join(", ")}`)
+      : null;
     const tr = el("tr", { class: (cur ? "current " : "") + (mySeat === i ? "me" : ""), "data-seat": i },
       el("td", {}, swatch(i)),
-      el("td", { class: "pname", text: p.name + (p.kind === "bot" ? ` (${p.level})` : "") + (win ? " ★" : "") }),
+      el("td", { class: "pname" },
+        p.name + (p.kind === "bot" ? ` (${p.level})` : "") + (win ? " ★" : ""),
+        i === 0 ? el("span", { class: "start-mark", title: T("startPlayerWhy"), "aria-label": T("startPlayer") }, " ⚑") : null),
       el("td", { class: "num", text: view.scores[i] }),
       el("td", { class: "num", text: `${view.supply[i].cloisters} / ${view.supply[i].advisors}` }),
-      el("td", { class: "num", text: view.hand_sizes[i] }));
+      el("td", { class: "num" }, String(view.hand_sizes[i]), shown));
     if (hands) tr.append(el("td", { class: "hands", text: board.pileText(hands[i]) }));
     return tr;
   });

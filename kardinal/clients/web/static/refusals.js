@@ -1,0 +1,122 @@
+// Refusals in the page's language. The server refuses with a stable code and parameters
+// ({code, message, params, rule?, reason?}; see messages.py ErrorData): a refusal by the
+// rules has code "illegal", the rule ("R4.3") and the rules' own code as `reason`
+// (RuleError in rules/state.py). This module says each of them in English or German, with
+// the names of countries, sites and cards from the board; an unknown code falls back to
+// the server's English words, so a newer server never leaves the player without a reason.
+
+import { addStrings, T } from "./i18n.js";
+
+addStrings({
+  en: {
+    // the server's own refusals
+    "err.bad_token": "this link does not hold that seat (a wrong or outdated token)",
+    "err.not_your_turn": "it is {name}'s turn",
+    "err.stale_version": "the game has moved on meanwhile; here is the new position",
+    "err.not_started": "the game starts when every player has joined",
+    "err.game_over": "the game is over",
+    "err.not_open": "the game is not waiting for players",
+    "err.seat_taken": "that seat is taken",
+    "err.no_game": "there is no such game",
+    "err.not_finished": "this is available once the game is over",
+    "err.cannot_undo": "only your own placement can be taken back, and only before you draw a card",
+    "err.malformed": "the server could not read the request ({message})",
+    // the rules' refusals (reason codes of RuleError)
+    "rule.game_over": "the game is over",
+    "rule.not_your_turn": "it is not your turn",
+    "rule.must_draw": "refill your hand first: take a display card or draw from the pile",
+    "rule.cannot_pass": "you may pass only when you can neither place a piece nor exchange a card",
+    "rule.not_a_move": "that is not a move",
+    "rule.unknown_card": "there is no such card",
+    "rule.not_drawing": "cards are drawn only when refilling the hand after placing",
+    "rule.deck_empty": "the draw pile is empty",
+    "rule.not_on_display": "there is no {card} card on display",
+    "rule.card_not_in_hand": "you hold {have} × {card}, not {play}",
+    "rule.unknown_country": "there is no such country",
+    "rule.card_count": "play 1, 2 or 3 cards",
+    "rule.piece_count": "place 1 or 2 pieces",
+    "rule.card_country": "a {card} card does not name {country}",
+    "rule.joker_pair": "two cards for one piece must be a pair of the same card (a joker)",
+    "rule.joker_own_country": "a joker places its piece in another country than those on its cards, not in {country}",
+    "rule.three_cards": "three cards place two pieces in {country}: one card naming it and a pair of the same card",
+    "rule.unused_cards": "every card played must be used: three cards place two pieces",
+    "rule.too_few_cards": "one card places one piece: two pieces need two or three cards",
+    "rule.empty_country": "{country} is empty: the first piece there is a single cloister",
+    "rule.no_cloisters": "you have {left} cloister(s) left in your supply",
+    "rule.no_advisors": "you have {left} advisor(s) left in your supply",
+    "rule.same_site": "each cloister site holds one cloister",
+    "rule.unknown_site": "there is no such cloister site",
+    "rule.site_country": "{site} is not in {country}: all pieces of a turn go into one country",
+    "rule.country_full": "{country} has no free cloister site",
+    "rule.site_taken": "{site} already holds a cloister",
+    "rule.advisor_limit_empty": "{country} has no cloister yet, so it takes no advisor",
+    "rule.advisor_limit": "{country} would hold {total} advisors, but the most cloisters anyone has there is {limit}",
+    "rule.no_reshuffle": "the draw pile is used up and no reshuffle is given",
+    "rule.bad_reshuffle": "the recorded reshuffle is not the discard pile",
+  },
+  de: {
+    "err.bad_token": "dieser Link gehört nicht zu diesem Platz (ein falsches oder altes Zeichen)",
+    "err.not_your_turn": "{name} ist am Zug",
+    "err.stale_version": "das Spiel ist inzwischen weitergegangen; hier ist die neue Stellung",
+    "err.not_started": "das Spiel beginnt, wenn alle Spieler beigetreten sind",
+    "err.game_over": "das Spiel ist zu Ende",
+    "err.not_open": "das Spiel wartet nicht auf Spieler",
+    "err.seat_taken": "dieser Platz ist besetzt",
+    "err.no_game": "dieses Spiel gibt es nicht",
+    "err.not_finished": "das gibt es, sobald das Spiel zu Ende ist",
+    "err.cannot_undo": "zurücknehmen lässt sich nur der eigene Einsatz, und nur bevor du eine Karte ziehst",
+    "err.malformed": "der Server konnte die Anfrage nicht lesen ({message})",
+    "rule.game_over": "das Spiel ist zu Ende",
+    "rule.not_your_turn": "du bist nicht am Zug",
+    "rule.must_draw": "fülle zuerst die Hand auf: nimm eine Karte aus der Auslage oder vom Stapel",
+    "rule.cannot_pass": "passen darf nur, wer weder eine Figur einsetzen noch eine Karte tauschen kann",
+    "rule.not_a_move": "das ist kein Zug",
+    "rule.unknown_card": "diese Karte gibt es nicht",
+    "rule.not_drawing": "Karten werden nur nach dem Einsetzen zum Auffüllen gezogen",
+    "rule.deck_empty": "der Nachziehstapel ist leer",
+    "rule.not_on_display": "in der Auslage liegt keine Karte {card}",
+    "rule.card_not_in_hand": "du hast {have} × {card}, nicht {play}",
+    "rule.unknown_country": "dieses Land gibt es nicht",
+    "rule.card_count": "spiele 1, 2 oder 3 Karten",
+    "rule.piece_count": "setze 1 oder 2 Figuren ein",
+    "rule.card_country": "die Karte {card} nennt {country} nicht",
+    "rule.joker_pair": "zwei Karten für eine Figur müssen ein gleiches Paar sein (ein Joker)",
+    "rule.joker_own_country": "ein Joker setzt in ein anderes Land als die auf seinen Karten, nicht nach {country}",
+    "rule.three_cards": "drei Karten setzen zwei Figuren nach {country}: eine Karte mit diesem Land und ein gleiches Paar",
+    "rule.unused_cards": "jede gespielte Karte muss genutzt werden: drei Karten setzen zwei Figuren",
+    "rule.too_few_cards": "eine Karte setzt eine Figur: zwei Figuren brauchen zwei oder drei Karten",
+    "rule.empty_country": "{country} ist leer: dorthin kommt zuerst ein einzelnes Kloster",
+    "rule.no_cloisters": "dir bleiben {left} Klöster im Vorrat",
+    "rule.no_advisors": "dir bleiben {left} Berater im Vorrat",
+    "rule.same_site": "jeder Klosterplatz nimmt ein Kloster auf",
+    "rule.unknown_site": "diesen Klosterplatz gibt es nicht",
+    "rule.site_country": "{site} liegt nicht in {country}: alle Figuren eines Zuges kommen in ein Land",
+    "rule.country_full": "{country} hat keinen freien Klosterplatz",
+    "rule.site_taken": "auf {site} steht schon ein Kloster",
+    "rule.advisor_limit_empty": "{country} hat noch kein Kloster und nimmt daher keinen Berater auf",
+    "rule.advisor_limit": "{country} hätte {total} Berater, aber die meisten Klöster dort hat jemand mit {limit}",
+    "rule.no_reshuffle": "der Nachziehstapel ist aufgebraucht und kein neuer ist gegeben",
+    "rule.bad_reshuffle": "der aufgezeichnete neue Stapel ist nicht der Ablagestapel",
+  },
+});
+
+/** The words of a refusal in the page's language; `board` (a Board, or null) names ids. */
+export function refusalText(err, board) {
+  const p = { ...(err.params || {}) };
+  if (board) {
+    if (p.country !== undefined) p.country = board.countryName(p.country);
+    if (p.site !== undefined) p.site = board.siteName(p.site);
+    if (p.card !== undefined) p.card = board.cardName(p.card);
+  }
+  let key;
+  if (err.code === "illegal" && err.reason) {
+    key = "rule." + err.reason;
+    if (err.reason === "advisor_limit" && Number(p.limit) === 0) key = "rule.advisor_limit_empty";
+  } else {
+    key = "err." + err.code;
+    p.message = err.message;
+  }
+  let words = T(key, p);
+  if (words === key) words = err.message || err.code; // a code this page does not know yet
+  return err.rule ? `${err.rule}: ${words}` : words;
+}

@@ -1,0 +1,52 @@
+"""Every refusal reaches the page as a code with parameters, and the page has words for
+every code in English and German (static/refusals.js): a code added to the rules or the
+server without its words fails here."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import kardinal.clients.web as web
+import kardinal.rules.state as state
+
+STATIC = Path(web.__file__).parent / "static"
+
+
+def _texts(lang: str) -> dict[str, str]:
+    js = (STATIC / "refusals.js").read_text(encoding="utf-8")
+    block = re.search(rf"\n  {lang}: \{{\n(.*?)\n  \}},", js, re.S)
+    assert block, f"no {lang} table in refusals.js"
+    return dict(re.findall(r'"((?:err|rule)\.[a-z_]+)": "([^"]*)"', block.group(1)))
+
+
+def _rule_codes() -> set[str]:
+    src = Path(state.__file__).read_text(encoding="utf-8")
+    return set(re.findall(r'RuleError\(\s*(?:"[^"]*"|[a-z_.]+|"R[^"]*" if [^,]+ else \w+),\s*"([a-z_]+)"', src))
+
+
+def _server_codes() -> set[str]:
+    codes: set[str] = set()
+    for f in (Path(web.__file__).parent).glob("*.py"):
+        codes |= set(re.findall(r'Refused\(\s*"([a-z_]+)"', f.read_text(encoding="utf-8")))
+    return codes
+
+
+def test_the_code_lists_are_read() -> None:
+    # the patterns find the codes (a pattern gone stale would make the next test pass vacuously)
+    assert {"joker_own_country", "advisor_limit", "site_taken", "must_draw", "deck_empty"} <= _rule_codes()
+    assert {"bad_token", "not_your_turn", "stale_version", "malformed", "no_game"} <= _server_codes()
+
+
+def test_every_refusal_has_words_in_english_and_german() -> None:
+    for lang in ("en", "de"):
+        texts = _texts(lang)
+        missing = {f"rule.{c}" for c in _rule_codes()} | {f"err.{c}" for c in _server_codes() - {"illegal"}}
+        assert missing - texts.keys() == set(), lang
+
+
+def test_english_and_german_say_the_same_things_with_the_same_parameters() -> None:
+    en, de = _texts("en"), _texts("de")
+    assert en.keys() == de.keys()
+    for key in en:
+        assert set(re.findall(r"\{(\w+)\}", en[key])) == set(re.findall(r"\{(\w+)\}", de[key])), key
