@@ -20,6 +20,7 @@ import { renderLog } from "./log.js";
 import { renderPlayers, renderReplayBox, renderScoring, turnText } from "./panels.js";
 import { initHeader } from "./header.js";
 import { refusalText } from "./refusals.js";
+import { Follower } from "./follow.js";
 
 addStrings({
   en: { undo: "Take back placement", undoWhy: "Take back the pieces you just placed and get your cards back; possible until you draw a card." },
@@ -46,8 +47,9 @@ class GamePage {
 
   start() {
     initHeader(() => this.aboutText());
+    this.follower = new Follower({ board: () => this.board, name: (s) => this.name(s) }, byId("followbar"));
     const zoomLabel = initZoom(byId("zoom"), byId("mapwrap"));
-    onLangChange(() => { zoomLabel(); this.render(); });
+    onLangChange(() => { zoomLabel(); this.follower.texts(); this.render(); });
     zoomLabel();
     this.render();
     getJSON("/api/variants").then((d) => { this.variantWords = d.variants || {}; this.render(); }).catch(() => { /* the text table's words only */ });
@@ -93,6 +95,8 @@ class GamePage {
     if (turnChanged) this.sel.clear();
     this.useBoard(m.view.board);
     this.render();
+    // the others' new decisions are shown over the drawn state (never delaying it)
+    this.follower.update(m.view.history || [], m.hotseat ? (old ? old.seat : null) : m.seat, m.players.length);
   }
 
   onError(m) {
