@@ -116,7 +116,7 @@ def take_turn(page: Any, rng: random.Random) -> None:
     """One decision by clicking: draw, place (cards, then sites/coat, then Play), exchange or pass."""
     before = version(page)
     if page.locator("#pass").count():
-        page.get_by_role("button", name="Pass", exact=True).click()
+        page.click("#pass")
     elif page.evaluate("document.body.dataset.phase") == "draw":
         options = page.locator(".pile.legal, [data-zone=display] .card.legal")
         options.nth(rng.randrange(options.count())).click()
@@ -129,7 +129,7 @@ def take_turn(page: Any, rng: random.Random) -> None:
             coats = page.locator(".coat.legal .shield")
             n_sites, n_coats = sites.count(), coats.count()
             if page.locator("#play:not([disabled])").count() and (rng.random() < 0.6 or not (n_sites + n_coats)):
-                page.get_by_role("button", name="Play", exact=True).click()
+                page.click("#play")
                 placed = True
                 break
             if n_sites + n_coats == 0:
@@ -138,9 +138,9 @@ def take_turn(page: Any, rng: random.Random) -> None:
             (sites.nth(k) if k < n_sites else coats.nth(k - n_sites)).click()
         if not placed:
             if page.locator("#play:not([disabled])").count():
-                page.get_by_role("button", name="Play", exact=True).click()
+                page.click("#play")
             else:  # no placement with this card: exchange it for the top of the pile
-                page.get_by_role("button", name="Clear selection").click()
+                page.click("#clear")
                 page.locator("[data-zone=hand] .card.legal").first.click()
-                page.get_by_role("button", name="Draw pile").click()
+                page.locator(".pile").first.click()
     page.wait_for_function(f"Number(document.body.dataset.version) > {before}", timeout=10000)

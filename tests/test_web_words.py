@@ -1,0 +1,107 @@
+"""Every word in the player's language and room for it: in German (the longer language)
+no card, button or label of the game page overflows, at a desktop and a phone width;
+refusals come in the page's language; one's own placement can be taken back before
+drawing (parity with the terminal)."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+from webtools import create_game, new_page, shot, take_turn, wait_turn
+
+pytestmark = pytest.mark.browser
+
+ME_AND_BOTS = [{"name": "Annegret", "kind": "person"}] + [{"name": f"Bot {i}", "kind": "bot", "level": "random"} for i in (1, 2, 3)]
+
+# every element that holds words a player reads, with its scroll and client sizes
+OVERFLOWS = """
+() => {
+  const out = [];
+  const sel = "button, .card, .pile, label, select, th, td, h2, h3, .follow-line, #status, .rules-info, .pname, [data-zone] *";
+  for (const e of document.querySelectorAll(sel)) {
+    const r = e.getBoundingClientRect();
+    if (!r.width || !r.height) continue;  // not shown
+    const cs = getComputedStyle(e);
+    if (cs.overflow === "auto" || cs.overflow === "scroll" || cs.overflowX === "auto") continue;  // scrolls on purpose
+    if (e.scrollWidth > e.clientWidth + 1 || e.scrollHeight > e.clientHeight + 1) {
+      if (e.clientWidth === 0 && e.clientHeight === 0) continue;  // inline: sized by its text
+      out.push(`${e.tagName.toLowerCase()}#${e.id}.${[...e.classList].join(".")} "${e.textContent.trim().slice(0, 40)}" ` +
+        `${e.scrollWidth}x${e.scrollHeight} > ${e.clientWidth}x${e.clientHeight}`);
+    }
+  }
+  return out;
+}
+"""
+
+
+def german_page(browser: Any, width: int, height: int) -> Any:
+    page = new_page(browser, width, height)
+    page.add_init_script("localStorage.setItem('kardinal-lang', 'de'); localStorage.setItem('kardinal-follow-speed', 'off')")
+    return page
+
+
+@pytest.mark.parametrize("width,height", [(1400, 950), (390, 844)])
+def test_nothing_overflows_in_german(server: str, browser: Any, width: int, height: int) -> None:
+    g = create_game(server, ME_AND_BOTS)
+    page = german_page(browser, width, height)
+    page.goto(server + g["seats"][0]["url"])
+    rng = random.Random(width)
+    checked = 0
+    for _ in range(6):  # a few turns: the hand, the display and the draw phase change what is shown
+        assert wait_turn(page)
+        assert page.evaluate("document.documentElement.lang") == "de"
+        assert page.locator("text=Nachziehstapel").count() >= 1
+        bad = page.evaluate(OVERFLOWS)
+        assert bad == [], bad
+        checked += page.evaluate("document.querySelectorAll('button, .card, label').length")
+        take_turn(page, rng)
+    assert checked > 30
+    shot(page, f"german-{width}x{height}", full_page=True)
+    assert page.errors == [] and page.console_errors == []
+
+
+def test_a_refusal_is_said_in_german(server: str, browser: Any) -> None:
+    g = create_game(server, ME_AND_BOTS)
+    page = german_page(browser, 1400, 950)
+    page.goto(server + f"/game/{g['id']}?seat=0&token=nicht-das-zeichen")
+    page.wait_for_function("document.body.dataset.status === 'open'")  # nobody has joined seat 0
+    page.wait_for_function("document.getElementById('msg').textContent.length > 0")
+    assert page.inner_text("#msg") == "Abgelehnt: dieser Link gehört nicht zu diesem Platz (ein falsches oder altes Zeichen)"
+
+
+def test_ones_own_placement_is_taken_back_before_drawing(server: str, browser: Any) -> None:
+    g = create_game(server, ME_AND_BOTS)
+    page = new_page(browser)
+    page.add_init_script("localStorage.setItem('kardinal-follow-speed', 'off')")
+    page.goto(server + g["seats"][0]["url"])
+    assert wait_turn(page)
+    hand = page.inner_text("[data-zone=hand]")
+    v0 = int(page.evaluate("document.body.dataset.version"))
+    assert page.locator("#undo").count() == 0
+    # place: a card, then the first site or coat it reaches, then Play
+    for k in range(page.locator("[data-zone=hand] .card.legal").count()):
+        page.locator("[data-zone=hand] .card.legal").nth(k).click()
+        target = page.locator(".site.legal .spot, .coat.legal .shield")
+        if target.count():
+            target.first.click()
+            break
+        page.get_by_role("button", name="Clear selection").click()
+    else:
+        pytest.fail("no card of the first hand places a piece")
+    page.get_by_role("button", name="Play", exact=True).click()
+    page.wait_for_function(f"Number(document.body.dataset.version) === {v0 + 1} && document.body.dataset.phase === 'draw'")
+    assert page.locator("#map .site.taken").count() + page.locator("#map .coat .pip").count() >= 1
+    shot(page, "undo-offered")
+    page.get_by_role("button", name="Take back placement").click()
+    page.wait_for_function(f"Number(document.body.dataset.version) === {v0} && document.body.dataset.phase === 'main'")
+    assert page.inner_text("[data-zone=hand]") == hand
+    assert page.locator("#undo").count() == 0
+    # after a card is drawn there is nothing to take back
+    take_turn(page, random.Random(1))
+    if page.evaluate("document.body.dataset.phase") == "draw":
+        page.locator(".pile.legal").first.click()
+        page.wait_for_function(f"Number(document.body.dataset.version) >= {v0 + 2}")
+        assert page.locator("#undo").count() == 0
+    assert page.errors == [] and page.console_errors == []
