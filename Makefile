@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 EXTRAS ?= dev,web,research
 
-.PHONY: system run test lint typecheck imports bench install clean test-long test-research
+.PHONY: system run test lint typecheck imports bench bench-web install clean test-long test-research
 
 $(STAMP): pyproject.toml requirements.lock
 	$(PY) -m venv $(VENV)
@@ -50,6 +50,10 @@ test-research: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/kardinal bench
+
+# from "Create game" in the lobby to a playable board, in Chromium (median of 10 runs)
+bench-web: $(STAMP) system
+	$(BIN)/python -m kardinal.tools.webstart 10
 
 clean:
 	rm -rf $(VENV) build *.egg-info
