@@ -53,7 +53,7 @@ bench: $(STAMP)
 
 # from "Create game" in the lobby to a playable board, in Chromium (median of 10 runs)
 bench-web: $(STAMP) system
-	$(BIN)/python -m kardinal.tools.webstart 10
+	$(BIN)/python -m kardinal.clients.web.startbench 10
 
 clean:
 	rm -rf $(VENV) build *.egg-info

@@ -1,6 +1,6 @@
 """Benchmark: from "Create game" in the lobby to a playable board, in Debian's Chromium.
 
-``python -m kardinal.tools.webstart [runs]`` starts the web server on a free port with a
+``python -m kardinal.clients.web.startbench [runs]`` starts the web server on a free port with a
 fresh data folder, opens the lobby, sets one person against three bots and clicks
 "Create game"; the clock runs from the click until the page's board is drawn and one of
 the player's cards can be chosen (a ``.card.legal`` in the hand). It prints every run
