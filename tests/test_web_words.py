@@ -105,3 +105,25 @@ def test_ones_own_placement_is_taken_back_before_drawing(server: str, browser: A
         page.wait_for_function(f"Number(document.body.dataset.version) >= {v0 + 2}")
         assert page.locator("#undo").count() == 0
     assert page.errors == [] and page.console_errors == []
+
+
+def test_the_alliances_panel_shows_who_would_score_now(server: str, browser: Any) -> None:
+    from webtools import BOTS4, get
+
+    g = create_game(server, BOTS4)
+    page = new_page(browser)
+    page.goto(server + g["watch"])
+    # a finished bots' game: advisors everywhere, so alliances are held
+    page.wait_for_function("document.body.dataset.status === 'finished'", timeout=60000)
+    msg = get(server, f"/api/games/{g['id']}/state")
+    page.click(".alliances-now summary")
+    rows = page.locator("[data-alliance-now]")
+    assert rows.count() == len(msg["standing"]["alliances"]) == 15
+    held = [a for a in msg["standing"]["alliances"] if a["holders"]]
+    assert held, "a whole game with no alliance held"
+    for a in msg["standing"]["alliances"]:
+        row = page.locator(f"[data-alliance-now='{a['number']}']").inner_text()
+        for p in a["holders"]:
+            assert msg["players"][p]["name"] in row
+        assert (f"{a['points']} points each" in row) == bool(a["holders"])
+    shot(page, "alliances-now")

@@ -21,6 +21,7 @@ import { renderPlayers, renderReplayBox, renderScoring, turnText } from "./panel
 import { initHeader } from "./header.js";
 import { refusalText } from "./refusals.js";
 import { Follower } from "./follow.js";
+import { renderAlliances } from "./standing.js";
 
 addStrings({
   en: { undo: "Take back placement", undoWhy: "Take back the pieces you just placed and get your cards back; possible until you draw a card." },
@@ -236,6 +237,7 @@ class GamePage {
 
     this.map.update(v);
     renderPlayers(byId("players"), { board, players: this.players(), view: v, mySeat: msg.seat, hands: this.replay ? this.replay.hands : null });
+    renderAlliances(byId("alliancesbox"), { board, players: this.players(), standing: this.replay ? null : msg.standing });
     renderTable(byId("table"), { board, view: v, sel: this.sel, onTake: (s) => this.clickTake(s) });
     if (this.replay || msg.seat === null || v.hand === undefined) byId("handbox").replaceChildren();
     else {
