@@ -16,6 +16,7 @@ import hmac
 import logging
 import secrets
 import time
+import unicodedata
 from collections.abc import Callable
 from concurrent.futures import Executor, ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -189,10 +190,24 @@ def standing(board: Board, st: State) -> Standing:
     return {"alliances": out}
 
 
+# letters a name may not hold: controls, format characters (the bidirectional overrides
+# and isolates among them), surrogates, private use and unassigned code points
+_BAD_IN_NAME = frozenset(("Cc", "Cf", "Cs", "Co", "Cn"))
+
+
 def _clean_name(name: object, default: str) -> str:
-    if not isinstance(name, str):
+    """A player's name as shown to everyone: NFC, runs of white space as one space, at
+    most MAX_NAME characters; Refused ``bad_name`` for anything else (nothing is cut
+    silently). No name (None or only white space) is ``default``."""
+    if name is None:
         return default
-    name = " ".join(name.split())[:MAX_NAME]
+    if not isinstance(name, str):
+        raise Refused("bad_name", "a name must be text", 400, max=MAX_NAME)
+    name = unicodedata.normalize("NFC", " ".join(name.split()))
+    if any(unicodedata.category(ch) in _BAD_IN_NAME for ch in name):
+        raise Refused("bad_name", "a name may hold letters, digits, punctuation and spaces only", 400, max=MAX_NAME)
+    if len(name) > MAX_NAME:
+        raise Refused("bad_name", f"a name has at most {MAX_NAME} characters", 400, max=MAX_NAME)
     return name or default
 
 

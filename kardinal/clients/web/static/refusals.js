@@ -19,6 +19,7 @@ addStrings({
     "err.seat_taken": "that seat is taken",
     "err.no_game": "there is no such game",
     "err.not_finished": "this is available once the game is over",
+    "err.bad_name": "a name has at most {max} characters: letters, digits, punctuation and spaces",
     "err.cannot_undo": "only your own placement can be taken back, and only before you draw a card",
     "err.malformed": "the server could not read the request ({message})",
     // the rules' refusals (reason codes of RuleError)
@@ -64,6 +65,7 @@ addStrings({
     "err.seat_taken": "dieser Platz ist besetzt",
     "err.no_game": "dieses Spiel gibt es nicht",
     "err.not_finished": "das gibt es, sobald das Spiel zu Ende ist",
+    "err.bad_name": "ein Name hat höchstens {max} Zeichen: Buchstaben, Ziffern, Satzzeichen und Leerzeichen",
     "err.cannot_undo": "zurücknehmen lässt sich nur der eigene Einsatz, und nur bevor du eine Karte ziehst",
     "err.malformed": "der Server konnte die Anfrage nicht lesen ({message})",
     "rule.game_over": "das Spiel ist zu Ende",
