@@ -231,7 +231,7 @@ def serve(
     """Play in the browser: the lobby and live games on http://HOST:PORT/."""
     import uvicorn
 
-    from kardinal.clients.web.app import create_app
+    from kardinal.clients.web.app import MAX_BODY, create_app
 
     executor = None
     if bot_workers > 0:
@@ -241,7 +241,8 @@ def serve(
         executor = ProcessPoolExecutor(bot_workers, mp_context=multiprocessing.get_context("spawn"))
     application = create_app(data_dir=data, bot_pause=bot_pause, executor=executor)
     typer.echo(f"Kardinal: http://{host}:{port}/  (games in {data / 'kardinal.sqlite3'})")
-    uvicorn.run(application, host=host, port=port, log_level="warning")
+    # a WebSocket message larger than the server's request limit closes the socket (1009)
+    uvicorn.run(application, host=host, port=port, log_level="warning", ws_max_size=MAX_BODY)
 
 
 def main() -> None:

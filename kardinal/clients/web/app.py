@@ -50,11 +50,50 @@ def _error(e: Refused) -> JSONResponse:
     return JSONResponse({"error": e.to_json()}, status_code=e.status)
 
 
-async def _body(request: Request) -> Any:
+MAX_BODY = 64 * 1024  # bytes of a request body or a WebSocket message; a whole game record is about 20 KB
+MAX_DEPTH = 16  # nesting of JSON arrays and objects; the deepest message the protocol has is 5
+
+
+def _depth_ok(x: Any) -> bool:
+    """Whether JSON data nests no deeper than MAX_DEPTH (iteratively: no recursion to exhaust)."""
+    stack: list[tuple[Any, int]] = [(x, 1)]
+    while stack:
+        v, d = stack.pop()
+        if isinstance(v, dict):
+            v = list(v.values())
+        if isinstance(v, list):
+            if d > MAX_DEPTH:
+                return False
+            stack.extend((c, d + 1) for c in v)
+    return True
+
+
+def parse_json(raw: bytes | str) -> Any:
+    """A request's or message's JSON, refused (``too_large``, ``malformed``) before it can
+    cost much: at most MAX_BODY bytes, at most MAX_DEPTH deep."""
+    if len(raw) > MAX_BODY:
+        raise Refused("too_large", f"at most {MAX_BODY} bytes", 413, max=MAX_BODY)
+    # a nesting deeper than the limit is refused before the parser recurses into it
+    opens = raw.count(b"[") + raw.count(b"{") if isinstance(raw, bytes) else raw.count("[") + raw.count("{")
     try:
-        return json.loads(await request.body())
-    except (json.JSONDecodeError, UnicodeDecodeError):
+        data = json.loads(raw)
+    except (json.JSONDecodeError, UnicodeDecodeError, RecursionError):
         raise Refused("malformed", "the body must be JSON", 400) from None
+    if opens > MAX_DEPTH and not _depth_ok(data):
+        raise Refused("malformed", f"JSON nested deeper than {MAX_DEPTH}", 400)
+    return data
+
+
+async def _body(request: Request) -> Any:
+    length = request.headers.get("content-length")
+    if length is not None and (not length.isdigit() or int(length) > MAX_BODY):
+        raise Refused("too_large", f"at most {MAX_BODY} bytes", 413, max=MAX_BODY)
+    raw = b""
+    async for chunk in request.stream():  # a body without a length is read no further than the limit
+        raw += chunk
+        if len(raw) > MAX_BODY:
+            raise Refused("too_large", f"at most {MAX_BODY} bytes", 413, max=MAX_BODY)
+    return parse_json(raw)
 
 
 def create_app(
@@ -198,59 +237,53 @@ def create_app(
         try:
             live = service.get(game_id)
         except Refused as e:
-            await ws.send_json({"type": "error", **e.to_json()})
+            await ws.send_json(_ws_error(e))
             await ws.close(code=4404)
             return
         conn: Connection | None = None
         sender: asyncio.Task[None] | None = None
         try:
             while True:
-                text = await ws.receive_text()
+                frame = await ws.receive()
+                if frame["type"] == "websocket.disconnect":
+                    break
+                text = frame.get("text")
                 try:
-                    msg = json.loads(text)
-                except json.JSONDecodeError:
-                    msg = None
-                if not isinstance(msg, dict) or not isinstance(msg.get("type"), str):
-                    await ws.send_json({"type": "error", "code": "malformed", "message": "expected a JSON object with a 'type'"})
+                    if text is None:
+                        raise Refused("malformed", "messages are JSON text, not binary", 400)
+                    msg = parse_json(text)
+                    if not isinstance(msg, dict) or not isinstance(msg.get("type"), str):
+                        raise Refused("malformed", "expected a JSON object with a 'type'", 400)
+                except Refused as e:
+                    await ws.send_json(_ws_error(e))
                     continue
                 kind = msg["type"]
                 if kind == "hello":
                     if conn is not None:
-                        await ws.send_json({"type": "error", "code": "malformed", "message": "hello was already sent"})
+                        await ws.send_json(_ws_error(Refused("malformed", "hello was already sent", 400)))
                         continue
                     try:
                         seats = _hello_seats(service, live, msg.get("seats"))
                     except Refused as e:
-                        await ws.send_json({"type": "error", **e.to_json()})
+                        await ws.send_json(_ws_error(e))
                         continue
                     conn = Connection(seats)
                     live.conns.add(conn)
                     await ws.send_json({"type": "welcome", "game": game_id, "seats": sorted(seats)})
                     sender = asyncio.create_task(_send_loop(ws, live, conn))
                     conn.notify()
-                elif kind == "action":
+                elif kind in ("action", "undo"):
                     if conn is None:
-                        await ws.send_json({"type": "error", "code": "malformed", "message": "send hello first"})
+                        await ws.send_json(_ws_error(Refused("malformed", "send hello first", 400)))
                         continue
                     try:
-                        ack = await service.submit(game_id, msg)
-                        conn.outbox.put_nowait(ack)
+                        conn.outbox.put_nowait(await (service.submit if kind == "action" else service.undo)(game_id, msg))
                     except Refused as e:
-                        err: ErrorMessage = {"type": "error", "id": msg.get("id"), **e.to_json()}
-                        conn.outbox.put_nowait(err)
-                elif kind == "undo":
-                    if conn is None:
-                        await ws.send_json({"type": "error", "code": "malformed", "message": "send hello first"})
-                        continue
-                    try:
-                        conn.outbox.put_nowait(await service.undo(game_id, msg))
-                    except Refused as e:
-                        undo_err: ErrorMessage = {"type": "error", "id": None, **e.to_json()}
-                        conn.outbox.put_nowait(undo_err)
+                        conn.outbox.put_nowait(_ws_error(e, msg.get("id")))
                 elif kind == "ping":
                     await ws.send_json({"type": "pong"})
                 else:
-                    await ws.send_json({"type": "error", "code": "malformed", "message": f"unknown message type {kind!r}"})
+                    await ws.send_json(_ws_error(Refused("malformed", "unknown message type", 400)))
         except WebSocketDisconnect:
             pass
         finally:
@@ -260,6 +293,12 @@ def create_app(
                 sender.cancel()
 
     return app
+
+
+def _ws_error(e: Refused, action_id: object = None) -> ErrorMessage:
+    """A refusal over the WebSocket; the action's id is echoed only if it is a valid one."""
+    ok = isinstance(action_id, str) and 1 <= len(action_id) <= 100
+    return {"type": "error", "id": action_id if ok else None, **e.to_json()}  # type: ignore[typeddict-item]
 
 
 def _hello_seats(service: GameService, live: LiveGame, seats: Any) -> dict[int, str]:
