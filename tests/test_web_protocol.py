@@ -462,3 +462,51 @@ def test_undo_over_the_websocket(client: TestClient) -> None:
         msgs = [ws.receive_json(), ws.receive_json()]
         assert {m["type"] for m in msgs} == {"ack", "state"}
         assert next(m for m in msgs if m["type"] == "state")["version"] == 0
+
+
+def test_action_ids_belong_to_their_seat(client: TestClient) -> None:
+    """Two seats may happen to use the same action id: each is its own action (found
+    under load: ids were deduplicated per game, and the second seat's move was dropped)."""
+    gid, toks = running_three(client)
+    # seat 0 places, draws: its turn ends; then seat 1 acts with the same id seat 0 used
+    legal = legal_of(client, gid, 0, toks[0])
+    place = next(a for a in legal if a["act"] == "place")
+    assert act(client, gid, 0, toks[0], 0, place, cid="same").json()["duplicate"] is False
+    while state(client, gid, 0, toks[0]).get("legal"):
+        a = legal_of(client, gid, 0, toks[0])[0]
+        assert act(client, gid, 0, toks[0], count_actions(client, gid), a).status_code == 200
+    v = count_actions(client, gid)
+    move = legal_of(client, gid, 1, toks[1])[0]
+    r = act(client, gid, 1, toks[1], v, move, cid="same")
+    assert r.status_code == 200 and r.json()["duplicate"] is False and r.json()["index"] == v
+    assert count_actions(client, gid) == v + 1
+    # and a retry by seat 1 is still recognised as its own
+    assert act(client, gid, 1, toks[1], v, move, cid="same").json()["duplicate"] is True
+
+
+def test_a_failed_write_changes_no_seat(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A claim whose database write fails leaves the seat as it was: free, its name
+    unchanged, claimable again (found under faults: memory was changed first)."""
+    g = create(client, "person", "person", "bot")
+    service = client.app.state.service  # type: ignore[attr-defined]
+    storage = service.storage
+    real = storage.update_game
+
+    def broken(*a: Any, **k: Any) -> None:
+        raise OSError("disk full")
+
+    monkeypatch.setattr(storage, "update_game", broken)
+    with pytest.raises(OSError):
+        client.post(f"/api/games/{g['id']}/claim", json={"seat": 1, "name": "Eve"})
+    players = client.get(f"/api/games/{g['id']}").json()["players"]
+    assert players[1]["joined"] is False and players[1]["name"] != "Eve"
+    monkeypatch.setattr(storage, "update_game", real)
+    r = client.post(f"/api/games/{g['id']}/claim", json={"seat": 1, "name": "Eve"})
+    assert r.status_code == 200, r.text
+    assert client.get(f"/api/games/{g['id']}").json()["players"][1] == {
+        "seat": 1,
+        "name": "Eve",
+        "kind": "person",
+        "level": None,
+        "joined": True,
+    }

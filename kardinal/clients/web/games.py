@@ -19,7 +19,7 @@ import time
 import unicodedata
 from collections.abc import Callable
 from concurrent.futures import Executor, ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from kardinal.bots import BOTS, make_bot
@@ -342,20 +342,21 @@ class GameService:
         live = self.get(game_id)
         s = self._auth(live, seat, token)
         sr = live.row.seats[s]
-        changed = False
-        if name is not None and live.row.status == "open":
-            new = _clean_name(name, sr.name)
-            changed = new != sr.name
-            sr.name = new
-        if not sr.joined:
-            sr.joined = True
-            changed = True
-        if changed:
-            if live.row.status == "open" and all(x.joined for x in live.row.seats):
-                live.row.status = "running"
-            self.storage.update_game(live.row.id, seats=live.row.seats, status=live.row.status)
-            self._changed(live)
+        new = _clean_name(name, sr.name) if name is not None and live.row.status == "open" else sr.name
+        if new != sr.name or not sr.joined:
+            self._set_seat(live, s, replace(sr, name=new, joined=True))
         return live
+
+    def _set_seat(self, live: LiveGame, seat: int, row: SeatRow) -> None:
+        """Change a seat: in the database first, then in memory (a failed write changes
+        nothing); the game starts when every seat has joined."""
+        seats = list(live.row.seats)
+        seats[seat] = row
+        status = "running" if live.row.status == "open" and all(x.joined for x in seats) else live.row.status
+        self.storage.update_game(live.row.id, seats=seats, status=status)
+        live.row.seats = seats
+        live.row.status = status
+        self._changed(live)
 
     def claim(self, game_id: str, seat: object, name: object = None) -> str:
         """Take a free person seat of an open game from the lobby: a new token for it."""
@@ -367,9 +368,9 @@ class GameService:
         sr = live.row.seats[seat]
         if sr.kind != "person" or sr.joined:
             raise Refused("seat_taken", "that seat is taken")
+        new = _clean_name(name, sr.name) if name is not None else sr.name
         tok = secrets.token_urlsafe(18)
-        sr.token_hash = hash_token(tok)
-        self.join(game_id, seat, tok, name)
+        self._set_seat(live, seat, replace(sr, name=new, token_hash=hash_token(tok), joined=True))
         return tok
 
     def summary(self, row: GameRow) -> dict[str, Any]:
@@ -412,8 +413,10 @@ class GameService:
         live = self.get(game_id)  # the game
         seat = self._auth(live, msg.get("seat"), msg.get("token"))  # the seat's secret token
         async with live.lock:
-            if client_id is not None:
-                done = self.storage.client_action(live.row.id, client_id)
+            # a client id is the sending seat's own: another seat's equal id is another action
+            key = f"{seat}:{client_id}" if client_id is not None else None
+            if key is not None:
+                done = self.storage.client_action(live.row.id, key)
                 if done is not None:
                     return {"type": "ack", "id": client_id, "version": live.version, "index": done, "duplicate": True}
             st = live.state
@@ -435,7 +438,7 @@ class GameService:
                 st.check(move)
             except RuleError as e:
                 raise Refused.by_rules(e) from None
-            index = await self._commit(live, seat, move, client_id)
+            index = await self._commit(live, seat, move, key)
         return {"type": "ack", "id": client_id, "version": live.version, "index": index, "duplicate": False}
 
     async def undo(self, game_id: object, msg: Any) -> AckMessage:
