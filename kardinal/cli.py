@@ -22,6 +22,25 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
 )
 
+
+def _version(value: bool) -> None:
+    if value:
+        from importlib.metadata import PackageNotFoundError, version
+
+        try:
+            typer.echo(f"kardinal {version('kardinal')}")
+        except PackageNotFoundError:
+            typer.echo("kardinal (not installed as a package)")
+        raise typer.Exit()
+
+
+@app.callback()
+def _main(
+    show_version: Annotated[bool, typer.Option("--version", callback=_version, is_eager=True, help="Print the version and exit.")] = False,
+) -> None:
+    """Kardinal & König (Web of Power): rules engine, bots and clients."""
+
+
 BoardOpt = Annotated[
     str | None, typer.Option("--board", help="An installed board's id (standard, reconstruction-1) or a board file (TOML).")
 ]
@@ -222,25 +241,49 @@ def play(
 
 @app.command()
 def serve(
-    host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
-    port: Annotated[int, typer.Option(help="Port to listen on.")] = 8000,
-    data: Annotated[Path, typer.Option("--data", help="Directory of the game database (kardinal.sqlite3).")] = Path("data"),
-    bot_pause: Annotated[float, typer.Option(help="Seconds a bot waits before each decision, so people can follow.")] = 0.6,
-    bot_workers: Annotated[int, typer.Option(help="Processes that run the bots (0: threads in the server process).")] = 2,
+    host: Annotated[str, typer.Option(envvar="KARDINAL_HOST", help="Address to listen on.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(envvar="KARDINAL_PORT", help="Port to listen on.")] = 8000,
+    data: Annotated[
+        Path, typer.Option("--data", envvar="KARDINAL_DATA", help="Directory of the SQLite game database (kardinal.sqlite3).")
+    ] = Path("data"),
+    db: Annotated[
+        str | None,
+        typer.Option(
+            "--db",
+            envvar="KARDINAL_DB",
+            help="The database instead: a SQLite file path or an SQLAlchemy URL (sqlite:///..., postgresql://...).",
+        ),
+    ] = None,
+    bot_pause: Annotated[
+        float, typer.Option(envvar="KARDINAL_BOT_PAUSE", help="Seconds a bot waits before each decision, so people can follow.")
+    ] = 0.6,
+    bot_workers: Annotated[
+        int, typer.Option(envvar="KARDINAL_BOT_WORKERS", help="Processes that run the bots (0: threads in the server process).")
+    ] = 2,
 ) -> None:
-    """Play in the browser: the lobby and live games on http://HOST:PORT/."""
-    import uvicorn
+    """Play in the browser: the lobby and live games on http://HOST:PORT/. Every option can
+    also be set by its environment variable (KARDINAL_HOST, KARDINAL_PORT, KARDINAL_DATA,
+    KARDINAL_DB, KARDINAL_BOT_PAUSE, KARDINAL_BOT_WORKERS)."""
+    try:
+        import uvicorn
 
-    from kardinal.clients.web.app import MAX_BODY, create_app
+        from kardinal.clients.web.app import MAX_BODY, create_app
+    except ImportError as e:
+        typer.echo(f"error: the web server needs the 'web' extra ({e.name} is missing): pip install 'kardinal[web]'", err=True)
+        raise typer.Exit(2) from None
 
+    db_url = None
+    if db is not None:
+        db_url = db if "://" in db else f"sqlite:///{Path(db).resolve()}"
     executor = None
     if bot_workers > 0:
         import multiprocessing
         from concurrent.futures import ProcessPoolExecutor
 
         executor = ProcessPoolExecutor(bot_workers, mp_context=multiprocessing.get_context("spawn"))
-    application = create_app(data_dir=data, bot_pause=bot_pause, executor=executor)
-    typer.echo(f"Kardinal: http://{host}:{port}/  (games in {data / 'kardinal.sqlite3'})")
+    application = create_app(data_dir=data, db_url=db_url, bot_pause=bot_pause, executor=executor)
+    where = db_url.split("@")[-1] if db_url else data / "kardinal.sqlite3"  # never a password
+    typer.echo(f"Kardinal: http://{host}:{port}/  (games in {where})")
     # a WebSocket message larger than the server's request limit closes the socket (1009)
     uvicorn.run(application, host=host, port=port, log_level="warning", ws_max_size=MAX_BODY)
 

@@ -134,6 +134,20 @@ def create_app(
     async def refused(_request: Request, e: Refused) -> JSONResponse:
         return _error(e)
 
+    @app.get("/healthz", include_in_schema=False)
+    async def healthz() -> dict[str, str]:
+        """Alive: the process answers (for a process supervisor)."""
+        return {"status": "ok"}
+
+    @app.get("/readyz", include_in_schema=False, response_model=None)
+    async def readyz() -> JSONResponse:
+        """Ready: the database answers (for a load balancer); 503 while it does not."""
+        try:
+            await asyncio.to_thread(storage.ping)
+        except Exception as e:  # noqa: BLE001 - any failure means "not ready"; its kind only, no details
+            return JSONResponse({"status": "unavailable", "database": type(e).__name__}, status_code=503)
+        return JSONResponse({"status": "ok", "database": "ok"})
+
     @app.get("/", include_in_schema=False)
     async def lobby_page() -> FileResponse:
         return FileResponse(STATIC / "index.html")

@@ -187,6 +187,11 @@ class Storage:
                 conn.execute(update(schema_version).values(version=i + 1))
             return len(MIGRATIONS) if version < len(MIGRATIONS) else version
 
+    def ping(self) -> None:
+        """Raise if the database cannot be reached (a trivial query)."""
+        with self.engine.connect() as conn:
+            conn.execute(text("SELECT 1"))
+
     def schema_version(self) -> int:
         with self.engine.connect() as conn:
             return int(conn.execute(select(schema_version.c.version)).scalar_one())

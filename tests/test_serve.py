@@ -1,0 +1,78 @@
+"""``kardinal serve`` as an operator runs it: every option also from the environment, a
+database given by path or URL, health endpoints, the version."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import httpx
+
+KARDINAL = Path(sys.executable).parent / "kardinal"
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def test_version() -> None:
+    for cmd in ([str(KARDINAL), "--version"], [sys.executable, "-m", "kardinal", "--version"]):
+        p = subprocess.run(cmd, capture_output=True, text=True, timeout=60)
+        assert p.returncode == 0, p.stderr
+        assert p.stdout.startswith("kardinal ") and p.stdout.split()[1][0].isdigit()
+
+
+def test_serve_takes_its_options_from_the_environment_and_answers_health_checks(tmp_path: Path) -> None:
+    port = _free_port()
+    db = tmp_path / "elsewhere" / "games.sqlite3"
+    db.parent.mkdir()
+    env = {**os.environ, "KARDINAL_PORT": str(port), "KARDINAL_DB": str(db), "KARDINAL_BOT_WORKERS": "0"}
+    proc = subprocess.Popen([str(KARDINAL), "serve"], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        base = f"http://127.0.0.1:{port}"
+        end = time.monotonic() + 30
+        while True:
+            try:
+                r = httpx.get(base + "/healthz", timeout=2)
+                break
+            except httpx.TransportError:
+                assert proc.poll() is None, proc.stderr.read() if proc.stderr else ""
+                assert time.monotonic() < end, "the server did not start"
+                time.sleep(0.1)
+        assert r.status_code == 200 and r.json() == {"status": "ok"}
+        r = httpx.get(base + "/readyz", timeout=5)
+        assert r.status_code == 200 and r.json() == {"status": "ok", "database": "ok"}
+        # the database is where the environment said, not in ./data
+        g = httpx.post(base + "/api/games", json={"players": [{"kind": "bot", "level": "random"}] * 3}, timeout=10)
+        assert g.status_code == 200, g.text
+        assert db.exists() and db.stat().st_size > 0
+    finally:
+        proc.terminate()
+        proc.wait(20)
+    assert proc.stdout is not None
+    assert str(db) in proc.stdout.read()
+
+
+def test_readyz_says_unavailable_when_the_database_is_not(tmp_path: Path) -> None:
+    from fastapi.testclient import TestClient
+
+    from kardinal.clients.web.app import create_app
+
+    app = create_app(data_dir=tmp_path, bot_pause=0.0)
+    with TestClient(app) as client:
+        assert client.get("/readyz").status_code == 200
+        storage = app.state.service.storage
+
+        def down() -> None:
+            raise ConnectionError("the database went away")
+
+        storage.ping = down
+        r = client.get("/readyz")
+        assert r.status_code == 503 and r.json() == {"status": "unavailable", "database": "ConnectionError"}
+        assert client.get("/healthz").status_code == 200
