@@ -23,7 +23,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from kardinal.bots import BOTS, make_bot
-from kardinal.rules.board import Board, get_board, installed_boards
+from kardinal.rules.board import Board, BoardError, get_board, installed_boards
 from kardinal.rules.events import IntermediateScoring, LastRound
 from kardinal.rules.moves import Move, Place
 from kardinal.rules.record import IllegalAction, RecordAction, RecordError, action_of, move_of, record_of, rewind, steps
@@ -33,7 +33,7 @@ from kardinal.rules.variants import VariantError, parse_variants
 from kardinal.rules.view import ViewData, view
 
 from .messages import AckMessage, AllianceStanding, ErrorData, ErrorMessage, Marks, PlayerData, ReplayMessage, Standing, StateMessage
-from .storage import DuplicateAction, GameRow, SeatRow, Storage
+from .storage import CorruptGame, DuplicateAction, GameRow, SeatRow, Storage
 
 __all__ = ["GameService", "LiveGame", "Refused", "bot_move", "hash_token", "public_players"]
 
@@ -225,14 +225,17 @@ class GameService:
     # -- loading ------------------------------------------------------------------
 
     def _load(self, row: GameRow) -> LiveGame:
-        board = get_board(row.board)
-        st = new_game(len(row.seats), seed=row.seed, board=board, variants=row.variants)
-        live = LiveGame(row, board, st)
+        """A stored game in memory, replayed from its log; Refused ``unreadable`` (logged
+        with the game's id only) when its row or log cannot be replayed."""
         try:
+            board = get_board(row.board)
+            st = new_game(len(row.seats), seed=row.seed, board=board, variants=row.variants)
+            live = LiveGame(row, board, st)
             for _ in steps(st, self.storage.actions(row.id)):
                 pass
-        except IllegalAction as e:
-            raise RecordError(f"game {row.id}: stored {e}") from None
+        except (IllegalAction, RecordError, CorruptGame, BoardError, VariantError, ValueError, KeyError, TypeError) as e:
+            log.error("game %s cannot be replayed from its log (%s)", row.id, type(e).__name__)
+            raise Refused("unreadable", "this game's stored log cannot be read", 500) from None
         return live
 
     def get(self, game_id: str) -> LiveGame:
@@ -240,7 +243,11 @@ class GameService:
         if live is not None:
             live.touched = time.monotonic()
             return live
-        row = self.storage.get_game(game_id) if isinstance(game_id, str) and len(game_id) <= 32 else None
+        try:
+            row = self.storage.get_game(game_id) if isinstance(game_id, str) and len(game_id) <= 32 else None
+        except CorruptGame as e:
+            log.error("%s", e)
+            raise Refused("unreadable", "this game's stored data cannot be read", 500) from None
         if row is None:
             raise Refused("no_game", f"there is no game {game_id!r}", 404)
         live = self.live[game_id] = self._load(row)
@@ -262,10 +269,15 @@ class GameService:
         Games of persons only are loaded when someone asks for them.
         """
         ids = self.storage.game_ids("running", with_bots=True)
+        resumed = 0
         for gid in ids:
-            self.start_bots(self.get(gid))
+            try:
+                self.start_bots(self.get(gid))
+                resumed += 1
+            except Refused:  # an unreadable game (logged) does not stop the others
+                pass
             await asyncio.sleep(0)
-        return len(ids)
+        return resumed
 
     # -- lobby --------------------------------------------------------------------
 

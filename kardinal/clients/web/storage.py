@@ -13,6 +13,7 @@ message from ``kardinal.rules.view``.
 from __future__ import annotations
 
 import json
+import logging
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -43,7 +44,9 @@ from sqlalchemy import (
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.schema import CreateTable
 
-__all__ = ["Storage", "GameRow", "SeatRow", "DuplicateAction", "MIGRATIONS"]
+__all__ = ["Storage", "GameRow", "SeatRow", "DuplicateAction", "CorruptGame", "MIGRATIONS"]
+
+log = logging.getLogger("kardinal.web")
 
 metadata = MetaData()
 
@@ -143,7 +146,22 @@ class GameRow:
     updated: float = field(default_factory=time.time)
 
 
+class CorruptGame(Exception):
+    """A stored game that cannot be read (its row or its log); its id, never its data."""
+
+    def __init__(self, game_id: str, what: str) -> None:
+        super().__init__(f"game {game_id}: {what} cannot be read")
+        self.game_id = game_id
+
+
 def _row(r: Any) -> GameRow:
+    try:
+        return _parse_row(r)
+    except (ValueError, TypeError, KeyError, AttributeError) as e:  # malformed JSON or fields
+        raise CorruptGame(str(r.id), f"its row ({type(e).__name__})") from None
+
+
+def _parse_row(r: Any) -> GameRow:
     return GameRow(
         id=r.id,
         board=r.board,
@@ -231,7 +249,14 @@ class Storage:
         if status is not None:
             q = q.where(games.c.status == status)
         with self.engine.connect() as conn:
-            return [_row(r) for r in conn.execute(q)]
+            rows = list(conn.execute(q))
+        out = []
+        for r in rows:
+            try:
+                out.append(_row(r))
+            except CorruptGame as e:  # one unreadable game does not hide the others
+                log.error("%s; left out of the list", e)
+        return out
 
     def game_ids(self, status: str, with_bots: bool = False) -> list[str]:
         """Ids of the games in a status (only those with a bot seat, if asked)."""
@@ -295,8 +320,11 @@ class Storage:
 
     def actions(self, game_id: str) -> list[dict[str, Any]]:
         with self.engine.connect() as conn:
-            rows = conn.execute(select(actions.c.action).where(actions.c.game_id == game_id).order_by(actions.c.idx))
+            rows = list(conn.execute(select(actions.c.action).where(actions.c.game_id == game_id).order_by(actions.c.idx)))
+        try:
             return [json.loads(r[0]) for r in rows]
+        except (ValueError, TypeError):
+            raise CorruptGame(game_id, "its log") from None
 
     def client_action(self, game_id: str, client_id: str) -> int | None:
         """The index of the action a client id was applied as, or None."""
