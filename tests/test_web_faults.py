@@ -47,3 +47,29 @@ def test_an_unreadable_game_leaves_the_others_running(tmp_path: Path, caplog: py
     logged = " ".join(r.getMessage() for r in caplog.records)
     assert bad_row in logged and bad_log in logged
     assert "oops" not in logged and "not json" not in logged  # ids and kinds of error, never stored data
+
+
+def test_bots_go_on_after_a_storage_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """After failed writes the bots try again (found under faults: one storage error froze
+    a bots' game until the server was restarted); no move is applied that was not stored."""
+    app = create_app(data_dir=tmp_path, bot_pause=0.0)
+    storage = app.state.service.storage
+    real = storage.append_action
+    fails = {"left": 3}
+
+    def flaky(*a: object, **k: object) -> None:
+        if fails["left"] and a[1] == 5:  # the sixth move fails three times
+            fails["left"] -= 1
+            raise OSError("disk full")
+        real(*a, **k)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(storage, "append_action", flaky)
+    with TestClient(app) as c:
+        gid = c.post("/api/games", json=BOTS3).json()["id"]
+        deadline = time.monotonic() + 60
+        while c.get(f"/api/games/{gid}").json()["status"] != "finished":
+            assert time.monotonic() < deadline, "the bots stopped after the storage errors"
+            time.sleep(0.05)
+        assert fails["left"] == 0
+        rec = c.get(f"/api/games/{gid}/record").json()
+        assert len(rec["actions"]) == storage.count_actions(gid)

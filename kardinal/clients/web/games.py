@@ -544,6 +544,7 @@ class GameService:
 
     async def _bots(self, live: LiveGame) -> None:
         loop = asyncio.get_running_loop()
+        failures = 0  # storage errors in a row: the loop waits longer each time, and never gives up
         while live.row.status == "running" and not live.state.is_over:
             seat = live.state.current
             sr = live.row.seats[seat]
@@ -570,9 +571,20 @@ class GameService:
                     log.error("bot %s chose an illegal move %s in game %s; a random move instead", level, move, live.row.id)
                     _, move = move_of(bot_move("random", seed, live.row.board, seat_view))
                 live.bot_task = None  # _commit's start_bots must not see this task as running
-                await self._commit(live, seat, move, None)
-                if live.bot_task is not None:
-                    return  # a fresh loop took over
+                try:
+                    await self._commit(live, seat, move, None)
+                except Exception as e:  # noqa: BLE001 - the database failed: nothing was applied; try again
+                    live.bot_task = asyncio.current_task()
+                    failures += 1
+                    log.error(
+                        "game %s: storing a bot's move failed (%s, %d in a row); trying again", live.row.id, type(e).__name__, failures
+                    )
+                else:
+                    failures = 0
+                    if live.bot_task is not None:
+                        return  # a fresh loop took over
+            if failures:
+                await asyncio.sleep(min(30.0, 0.1 * 2**failures))
 
     async def wait_idle(self, game_id: str, timeout: float = 30.0) -> None:
         """Wait until no bot is to act (for tests and tools)."""
