@@ -277,10 +277,9 @@ def serve(
         db_url = db if "://" in db else f"sqlite:///{Path(db).resolve()}"
     executor = None
     if bot_workers > 0:
-        import multiprocessing
-        from concurrent.futures import ProcessPoolExecutor
+        from kardinal.clients.web.workers import bot_executor
 
-        executor = ProcessPoolExecutor(bot_workers, mp_context=multiprocessing.get_context("spawn"))
+        executor = bot_executor(bot_workers)  # each worker ends itself when the server is gone
     application = create_app(data_dir=data, db_url=db_url, bot_pause=bot_pause, executor=executor)
     where = db_url.split("@")[-1] if db_url else data / "kardinal.sqlite3"  # never a password
     typer.echo(f"Kardinal: http://{host}:{port}/  (games in {where})")

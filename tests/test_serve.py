@@ -4,6 +4,7 @@ database given by path or URL, health endpoints, the version."""
 from __future__ import annotations
 
 import os
+import signal
 import socket
 import subprocess
 import sys
@@ -11,6 +12,7 @@ import time
 from pathlib import Path
 
 import httpx
+import pytest
 
 KARDINAL = Path(sys.executable).parent / "kardinal"
 
@@ -76,3 +78,62 @@ def test_readyz_says_unavailable_when_the_database_is_not(tmp_path: Path) -> Non
         r = client.get("/readyz")
         assert r.status_code == 503 and r.json() == {"status": "unavailable", "database": "ConnectionError"}
         assert client.get("/healthz").status_code == 200
+
+
+def _children(pid: int) -> set[int]:
+    """The processes whose parent is ``pid`` (from /proc)."""
+    out = set()
+    for d in Path("/proc").iterdir():
+        if d.name.isdigit():
+            try:
+                stat = (d / "stat").read_text()
+            except OSError:
+                continue
+            if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
+                out.add(int(d.name))
+    return out
+
+
+def _alive(pid: int) -> bool:
+    try:
+        stat = (Path("/proc") / str(pid) / "stat").read_text()
+    except OSError:
+        return False
+    return stat.rsplit(")", 1)[1].split()[0] != "Z"
+
+
+@pytest.mark.parametrize("how", [signal.SIGTERM, signal.SIGKILL])
+def test_bot_workers_never_outlive_the_server(tmp_path: Path, how: signal.Signals) -> None:
+    port = _free_port()
+    env = {**os.environ, "KARDINAL_PORT": str(port), "KARDINAL_DATA": str(tmp_path), "KARDINAL_BOT_WORKERS": "2", "KARDINAL_BOT_PAUSE": "0"}
+    proc = subprocess.Popen([str(KARDINAL), "serve"], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        base = f"http://127.0.0.1:{port}"
+        end = time.monotonic() + 30
+        while True:
+            try:
+                httpx.get(base + "/healthz", timeout=2)
+                break
+            except httpx.TransportError:
+                assert time.monotonic() < end, "the server did not start"
+                time.sleep(0.1)
+        # bots' games make the pool start its worker processes
+        for _ in range(3):
+            assert (
+                httpx.post(base + "/api/games", json={"players": [{"kind": "bot", "level": "greedy"}] * 3}, timeout=10).status_code == 200
+            )
+        end = time.monotonic() + 30
+        workers: set[int] = set()
+        while len(workers) < 2:
+            workers = {
+                p for p in _children(proc.pid) if "python" in (Path("/proc") / str(p) / "cmdline").read_bytes().decode(errors="replace")
+            }
+            assert time.monotonic() < end, "no bot worker started"
+            time.sleep(0.1)
+    finally:
+        proc.send_signal(how)
+        proc.wait(20)
+    end = time.monotonic() + 10
+    while any(_alive(p) for p in workers):
+        assert time.monotonic() < end, f"bot workers outlived the server ({how.name})"
+        time.sleep(0.1)
