@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from functools import cache
 
-__all__ = ["chain_score", "chain_score_slow", "MIN_CHAIN"]
+__all__ = ["chain_score", "chain_paths", "chain_score_slow", "MIN_CHAIN"]
 
 MIN_CHAIN = 4
 
@@ -51,11 +51,61 @@ def chain_score(sites: Iterable[int], neighbours: Sequence[Sequence[int]]) -> in
             # a simple path or a ring: one path through all of it (R11.3)
             total += n
             continue
-        total += _best_cover(adj)
+        total += _best_cover(adj)[0]
     return total
 
 
-def _best_cover(adj: tuple[tuple[int, ...], ...]) -> int:
+def chain_paths(sites: Iterable[int], neighbours: Sequence[Sequence[int]]) -> list[list[int]]:
+    """The chains that :func:`chain_score` counts: disjoint road paths of 4 or more of the
+    given sites, each in road order, whose lengths add up to the chain score (R11.3).
+
+    Where several packings score the same, one of them (the same one every time).
+    """
+    nodes = set(sites)
+    out: list[list[int]] = []
+    for comp in _components(nodes, neighbours):
+        if len(comp) < MIN_CHAIN:
+            continue
+        local = {v: i for i, v in enumerate(comp)}
+        adj = tuple(tuple(local[y] for y in neighbours[v] if y in local) for v in comp)
+        if all(len(a) <= 2 for a in adj):
+            masks = [(1 << len(comp)) - 1]  # a simple path or a ring: all of it
+        else:
+            masks = _best_cover(adj, want_paths=True)[1]
+        for m in masks:
+            out.append([comp[i] for i in _order_path(adj, m)])
+    return out
+
+
+def _order_path(adj: tuple[tuple[int, ...], ...], mask: int) -> list[int]:
+    """The vertices of ``mask`` in an order along roads (a Hamiltonian path of the small set
+    the cover search found to be one; a ring is opened at its lowest vertex)."""
+    members = [v for v in range(len(adj)) if mask >> v & 1]
+    want = len(members)
+    inner = {v: [y for y in adj[v] if mask >> y & 1] for v in members}
+    # start at an end if there is one (fewest neighbours first), else anywhere
+    for start in sorted(members, key=lambda v: (len(inner[v]), v)):
+        path = [start]
+        if _extend(path, inner, want):
+            return path
+    raise AssertionError("the cover search gave a set that is no path")  # pragma: no cover
+
+
+def _extend(path: list[int], inner: dict[int, list[int]], want: int) -> bool:
+    """Extend ``path`` depth first along ``inner`` until it holds ``want`` vertices."""
+    if len(path) == want:
+        return True
+    for y in inner[path[-1]]:
+        if y not in path:
+            path.append(y)
+            if _extend(path, inner, want):
+                return True
+            path.pop()
+    return False
+
+
+def _best_cover(adj: tuple[tuple[int, ...], ...], want_paths: bool = False) -> tuple[int, list[int]]:
+    """The best cover's size and, with ``want_paths``, its paths as vertex bitmasks."""
     n = len(adj)
     full = (1 << n) - 1
 
@@ -95,7 +145,22 @@ def _best_cover(adj: tuple[tuple[int, ...], ...]) -> int:
                 break
         return result
 
-    return best(full)
+    score = best(full)
+    if not want_paths:
+        return score, []
+    # walk the memo back: at each lowest unused vertex, the choice that kept the best value
+    masks: list[int] = []
+    avail = full
+    while best(avail) > 0:
+        v = (avail & -avail).bit_length() - 1
+        rest = avail & ~(1 << v)
+        if best(rest) == best(avail):
+            avail = rest
+            continue
+        m = next(m for m in sorted(paths_through(v, avail)) if m.bit_count() + best(avail & ~m) == best(avail))
+        masks.append(m)
+        avail &= ~m
+    return score, masks
 
 
 def chain_score_slow(sites: Iterable[int], neighbours: Sequence[Sequence[int]]) -> int:
