@@ -36,7 +36,7 @@ from kardinal.rules.variants import VARIANTS
 
 from .games import Connection, GameService, LiveGame, Refused
 from .mapdata import named_board_json
-from .messages import AckMessage, ErrorMessage, ReplayMessage, StateMessage
+from .messages import AckMessage, ErrorMessage, ReplayMessage, ScoringMessage, StateMessage
 from .rules_page import rules_response
 from .storage import Storage
 
@@ -240,6 +240,21 @@ def create_app(
             media_type="application/json",
             headers={"Content-Disposition": f'attachment; filename="kardinal-{game_id}.json"'},
         )
+
+    @app.get("/api/games/{game_id}/scoring", response_model=None)
+    async def get_scoring(game_id: str) -> ScoringMessage:
+        """The intermediate and final scoring so far, in detail (public; live games and replays)."""
+        return service.scoring(game_id)
+
+    @app.post("/api/games/{game_id}/again")
+    async def play_again(game_id: str, request: Request) -> dict[str, Any]:
+        """"Play again" after a finished game: ``{"seats": {seat: token}}`` (the tokens the
+        page holds; nothing in a game of bots only). The people keep their tokens."""
+        body = await _body(request)
+        if not isinstance(body, dict):
+            raise Refused("malformed", "expected a JSON object", 400)
+        new = service.again(game_id, body.get("seats"))
+        return {"id": new.row.id, "status": new.row.status, "watch": f"/game/{new.row.id}"}
 
     @app.get("/api/games/{game_id}/replay/{step}", response_model=None)
     async def replay_step(game_id: str, step: int) -> ReplayMessage:

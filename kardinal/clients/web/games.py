@@ -24,6 +24,7 @@ from typing import Any
 
 from kardinal.bots import BOTS, make_bot
 from kardinal.rules.board import Board, BoardError, get_board, installed_boards
+from kardinal.rules.breakdown import scoring_breakdown
 from kardinal.rules.events import IntermediateScoring, LastRound
 from kardinal.rules.moves import Move, Place
 from kardinal.rules.record import IllegalAction, RecordAction, RecordError, action_of, move_of, record_of, rewind, steps
@@ -32,7 +33,18 @@ from kardinal.rules.state import DRAW, RuleError, State, new_game
 from kardinal.rules.variants import VariantError, parse_variants
 from kardinal.rules.view import ViewData, view
 
-from .messages import AckMessage, AllianceStanding, ErrorData, ErrorMessage, Marks, PlayerData, ReplayMessage, Standing, StateMessage
+from .messages import (
+    AckMessage,
+    AllianceStanding,
+    ErrorData,
+    ErrorMessage,
+    Marks,
+    PlayerData,
+    ReplayMessage,
+    ScoringMessage,
+    Standing,
+    StateMessage,
+)
 from .storage import CorruptGame, DuplicateAction, GameRow, SeatRow, Storage
 
 __all__ = ["GameService", "LiveGame", "Refused", "bot_move", "hash_token", "public_players"]
@@ -125,6 +137,7 @@ class LiveGame:
     conns: set[Connection] = field(default_factory=set)
     bot_task: asyncio.Task[None] | None = None
     touched: float = field(default_factory=time.monotonic)
+    again: str | None = None  # the game "Play again" started after this one (kept in memory only)
 
     @property
     def marks(self) -> Marks:
@@ -176,6 +189,8 @@ class LiveGame:
             "marks": self.marks,
             "standing": standing(self.board, st),
         }
+        if self.again is not None:
+            msg["again"] = self.again
         if seat is not None and self.row.status == "running" and st.current == seat and self.row.seats[seat].kind == "person":
             msg["legal"] = [action_of(seat, m) for m in st.legal_moves()]
         return msg
@@ -594,6 +609,53 @@ class GameService:
             if time.monotonic() > end:
                 raise TimeoutError("bots still playing")
             await asyncio.sleep(0.005)
+
+    # -- scorings and "Play again" ------------------------------------------------
+
+    def scoring(self, game_id: str) -> ScoringMessage:
+        """The intermediate and the final scoring so far, in detail (kardinal.rules.breakdown):
+        public (sites, advisors, scores, supplies), for a running game and a finished one."""
+        live = self.get(game_id)
+        st = live.state
+        return {"type": "scoring", "game": live.row.id, "version": live.version, "players": public_players(live.row), "scoring": scoring_breakdown(st)}
+
+    def again(self, game_id: str, seats: object) -> LiveGame:
+        """"Play again": after a finished game, a new one with the same seats: the same names,
+        bots of the same levels, the same board, variants and hot-seat.
+
+        The people keep their seat tokens (the new seats take the same token hashes), so
+        every page follows with the link it already holds; the old game's state messages
+        name the new one (``again``). Only a person of the game may ask (``seats``:
+        ``{seat: token}``), anyone in a game of bots only. Once per game: asking again
+        gives the same new game.
+        """
+        live = self.get(game_id)
+        if live.row.status != "finished":
+            raise Refused("not_finished", "a new game can follow once this one is over")
+        if any(s.kind == "person" for s in live.row.seats):
+            if not isinstance(seats, dict) or not seats:
+                raise Refused("bad_token", "no such seat, or a wrong token", 403)
+            for k, tok in seats.items():
+                self._auth(live, int(k) if isinstance(k, str) and k.isdigit() else k, tok)
+        if live.again is not None:
+            try:
+                return self.get(live.again)
+            except Refused:
+                pass  # gone (an unreadable row): make another
+        spec = {
+            "players": [{"name": s.name, "kind": s.kind, "level": s.level} if s.kind == "bot" else {"name": s.name} for s in live.row.seats],
+            "hotseat": live.row.hotseat,
+            "board": live.row.board,
+            "variants": list(live.row.variants),
+        }
+        new, _ = self.create(spec)
+        old_seats = live.row.seats
+        keep = [replace(s, token_hash=o.token_hash) if o.kind == "person" else s for s, o in zip(new.row.seats, old_seats)]
+        self.storage.update_game(new.row.id, seats=keep)
+        new.row.seats = keep
+        live.again = new.row.id
+        self._changed(live)
+        return new
 
     # -- finished games -----------------------------------------------------------
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Literal, NotRequired, TypedDict
 
+from kardinal.rules.breakdown import ScoringBreakdown
 from kardinal.rules.record import RecordAction
 from kardinal.rules.view import ViewData
 
@@ -21,6 +22,7 @@ __all__ = [
     "ErrorMessage",
     "ReplayMessage",
     "Marks",
+    "ScoringMessage",
 ]
 
 
@@ -70,6 +72,7 @@ class StateMessage(TypedDict):
     marks: Marks
     standing: Standing
     legal: NotRequired[list[RecordAction]]
+    again: NotRequired[str]  # the game "Play again" started after this finished one
 
 
 class AckMessage(TypedDict):
@@ -98,6 +101,16 @@ class ErrorData(TypedDict):
 class ErrorMessage(ErrorData):
     type: Literal["error"]
     id: NotRequired[str | None]
+
+
+class ScoringMessage(TypedDict):
+    """The scorings of a game so far, in detail (kardinal.rules.breakdown); all public."""
+
+    type: Literal["scoring"]
+    game: str
+    version: int
+    players: list[PlayerData]
+    scoring: ScoringBreakdown
 
 
 class ReplayMessage(TypedDict):

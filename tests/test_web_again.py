@@ -1,0 +1,118 @@
+"""The scorings in detail over HTTP (GET /api/games/{id}/scoring) and "Play again"
+(POST /api/games/{id}/again): the same seats, the people keep their tokens."""
+
+from __future__ import annotations
+
+import random
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import keys_deep
+from fastapi.testclient import TestClient
+from web_helpers import create, join_all, make_client, play_out, state, tokens
+
+
+@pytest.fixture()
+def client(tmp_path: Path) -> Any:
+    with make_client(tmp_path) as c:
+        yield c
+
+
+def finish_bots(client: TestClient, gid: str, timeout: float = 60.0) -> dict[str, Any]:
+    end = time.monotonic() + timeout
+    while True:
+        msg = state(client, gid)
+        if msg["status"] == "finished":
+            return msg
+        assert time.monotonic() < end, "the bots did not finish"
+        time.sleep(0.01)
+
+
+def ended(msg: dict[str, Any]) -> dict[str, Any]:
+    (e,) = [e for h in msg["view"]["history"] for e in h["events"] if e["type"] == "game_ended"]
+    return dict(e)
+
+
+def test_scoring_of_a_finished_bot_game_adds_up_to_its_events(client: TestClient) -> None:
+    g = client.post("/api/games", json={"players": [{"kind": "bot", "level": "random"}] * 4}).json()
+    msg = finish_bots(client, g["id"])
+    r = client.get(f"/api/games/{g['id']}/scoring")
+    assert r.status_code == 200, r.text
+    sc = r.json()
+    assert sc["type"] == "scoring" and sc["version"] == msg["version"]
+    fin = sc["scoring"]["final"]
+    e = ended(msg)
+    assert fin["scores"] == e["scores"] == msg["view"]["scores"]
+    for p in range(4):
+        assert fin["intermediate"][p] + fin["cloisters"][p] + fin["alliances"][p] + fin["chains"][p] == fin["scores"][p]
+    assert fin["winners"] == e["winners"]
+    inter = sc["scoring"]["intermediate"]
+    (ie,) = [x for h in msg["view"]["history"] for x in h["events"] if x["type"] == "intermediate_scoring"]
+    assert inter["points"] == ie["points"]
+    assert inter["step"] == msg["marks"]["intermediate"]
+    # public only (R13)
+    assert not keys_deep(sc) & {"hand", "hands", "deck", "seed", "reshuffle", "token", "token_hash"}
+
+
+def test_scoring_of_a_running_game_has_no_final_yet(client: TestClient) -> None:
+    g = create(client, "person", "person", "person")
+    join_all(client, g)
+    sc = client.get(f"/api/games/{g['id']}/scoring").json()
+    assert sc["scoring"] == {"players": 3, "intermediate": None, "final": None}
+    assert client.get("/api/games/nope/scoring").status_code == 404
+
+
+def test_play_again_with_bots_only_same_seats_board_and_variants(client: TestClient) -> None:
+    players = [{"name": f"Bot {i}", "kind": "bot", "level": lvl} for i, lvl in enumerate(["random", "greedy", "random"])]
+    g = client.post("/api/games", json={"players": players, "board": "reconstruction-1", "variants": ["joker-anywhere"]}).json()
+    r = client.post(f"/api/games/{g['id']}/again", json={})
+    assert r.status_code == 409 and r.json()["error"]["code"] == "not_finished"
+    finish_bots(client, g["id"])
+    r = client.post(f"/api/games/{g['id']}/again", json={})
+    assert r.status_code == 200, r.text
+    new = r.json()["id"]
+    assert new != g["id"]
+    info = client.get(f"/api/games/{new}").json()
+    assert [(p["name"], p["kind"], p["level"]) for p in info["players"]] == [
+        ("Bot 0", "bot", "random"),
+        ("Bot 1", "bot", "greedy"),
+        ("Bot 2", "bot", "random"),
+    ]
+    assert info["board"] == "reconstruction-1" and info["variants"] == ["joker-anywhere"]
+    # once per game: asking again gives the same new game; the old game's messages name it
+    assert client.post(f"/api/games/{g['id']}/again", json={}).json()["id"] == new
+    assert state(client, g["id"])["again"] == new
+
+
+def test_play_again_people_keep_their_tokens(client: TestClient) -> None:
+    g = create(client, "person", "bot", "person")
+    toks = tokens(g)
+    join_all(client, g)
+    play_out(client, g["id"], toks, random.Random(3))
+    gid = g["id"]
+    # a spectator (no token) or a wrong token may not start it
+    assert client.post(f"/api/games/{gid}/again", json={}).status_code == 403
+    assert client.post(f"/api/games/{gid}/again", json={"seats": {"0": "wrong"}}).status_code == 403
+    r = client.post(f"/api/games/{gid}/again", json={"seats": {"2": toks[2]}})
+    assert r.status_code == 200, r.text
+    new = r.json()["id"]
+    info = client.get(f"/api/games/{new}").json()
+    assert [(p["name"], p["kind"]) for p in info["players"]] == [("P0", "person"), ("B1", "bot"), ("P2", "person")]
+    assert info["status"] == "open"  # the people join with the links they hold
+    for seat, tok in toks.items():
+        assert client.post(f"/api/games/{new}/join", json={"seat": seat, "token": tok}).status_code == 200
+    assert client.get(f"/api/games/{new}").json()["status"] == "running"
+    assert "legal" in state(client, new, 0, toks[0]) or state(client, new)["view"]["current"] != 0
+
+
+def test_play_again_hotseat_runs_at_once(client: TestClient) -> None:
+    g = create(client, "person", "person", "bot", hotseat=True)
+    toks = tokens(g)
+    play_out(client, g["id"], toks, random.Random(4))
+    new = client.post(f"/api/games/{g['id']}/again", json={"seats": {str(s): t for s, t in toks.items()}}).json()["id"]
+    info = client.get(f"/api/games/{new}").json()
+    assert info["status"] == "running" and info["hotseat"]
+    msg = state(client, new, 0, toks[0])
+    assert msg["seat"] == 0
