@@ -248,7 +248,7 @@ def create_app(
 
     @app.post("/api/games/{game_id}/again")
     async def play_again(game_id: str, request: Request) -> dict[str, Any]:
-        """"Play again" after a finished game: ``{"seats": {seat: token}}`` (the tokens the
+        """Play again after a finished game: ``{"seats": {seat: token}}`` (the tokens the
         page holds; nothing in a game of bots only). The people keep their tokens."""
         body = await _body(request)
         if not isinstance(body, dict):

@@ -617,10 +617,16 @@ class GameService:
         public (sites, advisors, scores, supplies), for a running game and a finished one."""
         live = self.get(game_id)
         st = live.state
-        return {"type": "scoring", "game": live.row.id, "version": live.version, "players": public_players(live.row), "scoring": scoring_breakdown(st)}
+        return {
+            "type": "scoring",
+            "game": live.row.id,
+            "version": live.version,
+            "players": public_players(live.row),
+            "scoring": scoring_breakdown(st),
+        }
 
     def again(self, game_id: str, seats: object) -> LiveGame:
-        """"Play again": after a finished game, a new one with the same seats: the same names,
+        """Play again: after a finished game, a new one with the same seats: the same names,
         bots of the same levels, the same board, variants and hot-seat.
 
         The people keep their seat tokens (the new seats take the same token hashes), so
@@ -643,7 +649,9 @@ class GameService:
             except Refused:
                 pass  # gone (an unreadable row): make another
         spec = {
-            "players": [{"name": s.name, "kind": s.kind, "level": s.level} if s.kind == "bot" else {"name": s.name} for s in live.row.seats],
+            "players": [
+                {"name": s.name, "kind": s.kind, "level": s.level} if s.kind == "bot" else {"name": s.name} for s in live.row.seats
+            ],
             "hotseat": live.row.hotseat,
             "board": live.row.board,
             "variants": list(live.row.variants),
