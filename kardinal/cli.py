@@ -280,11 +280,49 @@ def serve(
         from kardinal.clients.web.workers import bot_executor
 
         executor = bot_executor(bot_workers)  # each worker ends itself when the server is gone
-    application = create_app(data_dir=data, db_url=db_url, bot_pause=bot_pause, executor=executor)
+    from kardinal.clients.web.storage import StorageError
+
+    try:
+        application = create_app(data_dir=data, db_url=db_url, bot_pause=bot_pause, executor=executor)
+    except StorageError as e:
+        if executor is not None:
+            executor.shutdown(wait=False)
+        typer.echo(f"error: {e}", err=True)
+        raise typer.Exit(2) from None
     where = db_url.split("@")[-1] if db_url else data / "kardinal.sqlite3"  # never a password
     typer.echo(f"Kardinal: http://{host}:{port}/  (games in {where})")
     # a WebSocket message larger than the server's request limit closes the socket (1009)
     uvicorn.run(application, host=host, port=port, log_level="warning", ws_max_size=MAX_BODY)
+
+
+@app.command()
+def backup(
+    target: Annotated[Path, typer.Argument(help="The new file to write the copy to.")],
+    data: Annotated[
+        Path, typer.Option("--data", envvar="KARDINAL_DATA", help="Directory of the SQLite game database (kardinal.sqlite3).")
+    ] = Path("data"),
+    db: Annotated[str | None, typer.Option("--db", envvar="KARDINAL_DB", help="The SQLite database file, instead of --data.")] = None,
+) -> None:
+    """Copy the server's SQLite database, safely while the server runs (SQLite's online
+    backup API). For PostgreSQL use pg_dump."""
+    try:
+        from kardinal.clients.web.storage import StorageError, sqlite_backup
+    except ImportError as e:
+        typer.echo(f"error: backup needs the 'web' extra ({e.name} is missing): pip install 'kardinal[web]'", err=True)
+        raise typer.Exit(2) from None
+    if db is not None and "://" in db and not db.startswith("sqlite"):
+        typer.echo("error: backup copies a SQLite database; for PostgreSQL use pg_dump", err=True)
+        raise typer.Exit(2)
+    path = Path(db.split("///", 1)[-1]) if db is not None else data / "kardinal.sqlite3"
+    if not path.exists():
+        typer.echo(f"error: there is no database at {path}", err=True)
+        raise typer.Exit(2)
+    try:
+        out = sqlite_backup(path, target)
+    except StorageError as e:
+        typer.echo(f"error: {e}", err=True)
+        raise typer.Exit(2) from None
+    typer.echo(f"copied {path} to {out}")
 
 
 def main() -> None:

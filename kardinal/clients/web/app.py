@@ -19,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import logging
 import os
 from collections.abc import AsyncIterator
 from concurrent.futures import Executor
@@ -38,11 +39,12 @@ from .games import Connection, GameService, LiveGame, Refused
 from .mapdata import named_board_json
 from .messages import AckMessage, ErrorMessage, ReplayMessage, ScoringMessage, StateMessage
 from .rules_page import rules_response
-from .storage import Storage
+from .storage import Storage, StorageError
 
 __all__ = ["create_app", "DEFAULT_DATA"]
 
 DEFAULT_DATA = Path("data")
+log = logging.getLogger("kardinal.web")
 STATIC = Path(str(resources.files("kardinal.clients.web").joinpath("static")))
 
 
@@ -133,6 +135,11 @@ def create_app(
     @app.exception_handler(Refused)
     async def refused(_request: Request, e: Refused) -> JSONResponse:
         return _error(e)
+
+    @app.exception_handler(StorageError)
+    async def storage_failed(_request: Request, e: StorageError) -> JSONResponse:
+        log.error("the database cannot be used: %s", e)
+        return _error(Refused("unavailable", "the game could not be saved; nothing was changed", 503))
 
     @app.get("/healthz", include_in_schema=False)
     async def healthz() -> dict[str, str]:

@@ -45,7 +45,7 @@ from .messages import (
     Standing,
     StateMessage,
 )
-from .storage import CorruptGame, DuplicateAction, GameRow, SeatRow, Storage
+from .storage import CorruptGame, DuplicateAction, GameRow, SeatRow, Storage, StorageError
 
 __all__ = ["GameService", "LiveGame", "Refused", "bot_move", "hash_token", "public_players"]
 
@@ -526,6 +526,9 @@ class GameService:
             )
         except DuplicateAction:
             raise Refused("stale_version", "the game has moved on") from None
+        except StorageError as e:  # nothing was stored: nothing is applied, nobody is told
+            log.error("game %s: %s", live.row.id, e)
+            raise Refused("unavailable", "the move could not be saved; nothing was changed", 503) from None
         live.state = after
         if status:
             live.row.status = status

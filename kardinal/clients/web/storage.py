@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import logging
+import sqlite3
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -41,10 +42,10 @@ from sqlalchemy import (
     text,
     update,
 )
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.schema import CreateTable
 
-__all__ = ["Storage", "GameRow", "SeatRow", "DuplicateAction", "CorruptGame", "MIGRATIONS"]
+__all__ = ["Storage", "GameRow", "SeatRow", "DuplicateAction", "CorruptGame", "StorageError", "MIGRATIONS", "sqlite_backup"]
 
 log = logging.getLogger("kardinal.web")
 
@@ -146,6 +147,32 @@ class GameRow:
     updated: float = field(default_factory=time.time)
 
 
+class StorageError(Exception):
+    """The database cannot be used: damaged, of a newer schema, or gone while in use."""
+
+
+def sqlite_backup(source: str | Path, target: str | Path) -> Path:
+    """A consistent copy of a SQLite database, also while a server writes to it (SQLite's
+    online backup API: copying the file itself misses what is still in the WAL). The
+    source is only read: not migrated, not changed."""
+    target = Path(target)
+    if target.exists():
+        raise StorageError(f"{target} exists; choose a new file")
+    src = sqlite3.connect(f"file:{Path(source)}?mode=ro", uri=True)
+    try:
+        dst = sqlite3.connect(target)
+        try:
+            src.backup(dst)
+        finally:
+            dst.close()
+    except sqlite3.DatabaseError as e:
+        target.unlink(missing_ok=True)
+        raise StorageError(f"{source} cannot be copied: {e}") from None
+    finally:
+        src.close()
+    return target
+
+
 class CorruptGame(Exception):
     """A stored game that cannot be read (its row or its log); its id, never its data."""
 
@@ -182,10 +209,22 @@ class Storage:
 
     def __init__(self, url: str) -> None:
         self.url = url
-        self.engine: Engine = create_engine(url, connect_args={"check_same_thread": False} if url.startswith("sqlite") else {})
+        # hide_parameters: a database error never logs a statement's values (token hashes, decks)
+        self.engine: Engine = create_engine(
+            url, hide_parameters=True, connect_args={"check_same_thread": False} if url.startswith("sqlite") else {}
+        )
+        self.path: Path | None = None  # the SQLite file
+        self._inode: tuple[int, int] | None = None
         if url.startswith("sqlite"):
             event.listen(self.engine, "connect", _sqlite_pragmas)
+            name = self.engine.url.database
+            if name and name != ":memory:":
+                self.path = Path(name)
+        self.check_integrity()
         self.migrate()
+        if self.path is not None:
+            st = self.path.stat()
+            self._inode = (st.st_dev, st.st_ino)
 
     @classmethod
     def sqlite(cls, path: str | Path) -> Storage:
@@ -193,8 +232,34 @@ class Storage:
         p.parent.mkdir(parents=True, exist_ok=True)
         return cls(f"sqlite+pysqlite:///{p}")
 
+    def check_integrity(self) -> None:
+        """At start: refuse a SQLite file that is damaged (``PRAGMA quick_check``)."""
+        if self.path is None or not self.path.exists():
+            return
+        try:
+            with self.engine.connect() as conn:
+                result = [r[0] for r in conn.execute(text("PRAGMA quick_check"))]
+        except DBAPIError as e:
+            raise StorageError(f"{self.path} is not a readable SQLite database ({type(e.orig).__name__})") from None
+        if result != ["ok"]:
+            raise StorageError(f"{self.path} is damaged (PRAGMA quick_check: {'; '.join(map(str, result[:3]))}); restore a backup")
+
     def migrate(self) -> int:
-        """Apply the migrations not yet applied; returns the schema version."""
+        """Apply the migrations not yet applied; returns the schema version.
+
+        A database of a newer schema (made by a newer version of Kardinal) is refused; a
+        SQLite file is copied to ``<file>.v<N>.bak`` before it is migrated.
+        """
+        with self.engine.connect() as conn:
+            version = (
+                conn.execute(select(schema_version.c.version)).scalar_one() if self.engine.dialect.has_table(conn, "schema_version") else 0
+            )
+        if version > len(MIGRATIONS):
+            raise StorageError(
+                f"the database has schema version {version}, newer than this Kardinal knows ({len(MIGRATIONS)}): upgrade Kardinal"
+            )
+        if 0 < version < len(MIGRATIONS) and self.path is not None:
+            self.backup(self.path.with_name(f"{self.path.name}.v{version}.bak"))
         with self.engine.begin() as conn:
             if not self.engine.dialect.has_table(conn, "schema_version"):
                 schema_version.create(conn)
@@ -205,8 +270,27 @@ class Storage:
                 conn.execute(update(schema_version).values(version=i + 1))
             return len(MIGRATIONS) if version < len(MIGRATIONS) else version
 
+    def backup(self, target: str | Path) -> Path:
+        """A consistent copy of this SQLite database while it is in use (sqlite_backup)."""
+        if self.path is None:
+            raise StorageError("backup copies a SQLite database; for PostgreSQL use pg_dump")
+        return sqlite_backup(self.path, target)
+
+    def _still_there(self) -> None:
+        """Refuse to write when the SQLite file was deleted or replaced while the server
+        runs: a write would go to a file nobody can open again, and be lost."""
+        if self.path is None or self._inode is None:
+            return
+        try:
+            st = self.path.stat()
+        except FileNotFoundError:
+            raise StorageError(f"the database file {self.path} is gone") from None
+        if (st.st_dev, st.st_ino) != self._inode:
+            raise StorageError(f"the database file {self.path} was replaced while in use")
+
     def ping(self) -> None:
-        """Raise if the database cannot be reached (a trivial query)."""
+        """Raise if the database cannot be reached (a trivial query) or its file is gone."""
+        self._still_there()
         with self.engine.connect() as conn:
             conn.execute(text("SELECT 1"))
 
@@ -220,6 +304,7 @@ class Storage:
     # -- games --------------------------------------------------------------------
 
     def create_game(self, g: GameRow) -> None:
+        self._still_there()
         with self.engine.begin() as conn:
             conn.execute(
                 insert(games).values(
@@ -276,6 +361,7 @@ class Storage:
             values["status"] = status
         if reshuffle is not None:
             values["reshuffle"] = json.dumps(reshuffle)
+        self._still_there()
         with self.engine.begin() as conn:
             conn.execute(update(games).where(games.c.id == game_id).values(**values))
 
@@ -295,6 +381,7 @@ class Storage:
 
         Raises DuplicateAction if the index or the client id is taken; nothing is written then.
         """
+        self._still_there()
         now = time.time()
         try:
             with self.engine.begin() as conn:
@@ -311,6 +398,7 @@ class Storage:
     def remove_last_action(self, game_id: str, idx: int) -> None:
         """Take back action ``idx``, which must be the game's last (an undo). DuplicateAction
         (nothing removed) if it is not the last one any more."""
+        self._still_there()
         with self.engine.begin() as conn:
             last = conn.execute(select(func.max(actions.c.idx)).where(actions.c.game_id == game_id)).scalar_one()
             if last != idx:
