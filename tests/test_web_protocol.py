@@ -510,3 +510,26 @@ def test_a_failed_write_changes_no_seat(client: TestClient, monkeypatch: pytest.
         "level": None,
         "joined": True,
     }
+
+
+def test_a_state_message_is_made_once_per_change_for_every_spectator(client: TestClient) -> None:
+    """A thousand spectators cost one view per change (found under load: the view was
+    rebuilt per connection), and a change is never hidden by the reuse."""
+    service = client.app.state.service  # type: ignore[attr-defined]
+    gid, toks = running_three(client)
+    live = service.get(gid)
+    a = live.message_text(None)
+    assert live.message_text(None) is a  # the same text, not made again
+    assert json.loads(a) == live.message(None)
+    # a move: a new message
+    move = next(m for m in legal_of(client, gid, 0, toks[0]) if m["act"] == "place")
+    assert act(client, gid, 0, toks[0], 0, move).status_code == 200
+    b = live.message_text(None)
+    assert b is not a and json.loads(b)["version"] == 1 and json.loads(b) == live.message(None)
+    # an undo back to the same version number is a new message too
+    assert client.post(f"/api/games/{gid}/undo", json={"seat": 0, "token": toks[0], "version": 1}).status_code == 200
+    c = live.message_text(None)
+    assert json.loads(c) == live.message(None) and json.loads(c)["version"] == 0
+    # each seat's own message holds its own hand
+    mine = json.loads(live.message_text(0))
+    assert mine["seat"] == 0 and "hand" in mine["view"] and "hand" not in json.loads(live.message_text(None))["view"]

@@ -364,7 +364,7 @@ async def _send_loop(ws: WebSocket, live: LiveGame, conn: Connection) -> None:
             if item is None:
                 while not conn.outbox.empty() and conn.outbox._queue[0] is None:  # type: ignore[attr-defined]
                     conn.outbox.get_nowait()
-                await ws.send_json(live.message(live.seat_for(conn.seats)))
+                await ws.send_text(live.message_text(live.seat_for(conn.seats)))
             else:
                 await ws.send_json(item)
     except Exception:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import hmac
+import json
 import logging
 import secrets
 import time
@@ -138,6 +139,9 @@ class LiveGame:
     bot_task: asyncio.Task[None] | None = None
     touched: float = field(default_factory=time.monotonic)
     again: str | None = None  # the game "Play again" started after this one (kept in memory only)
+    # seat (None: spectators) -> (what the message was made from, the message as JSON text);
+    # the state object itself is kept, so a new state (a move, an undo) is never mistaken for it
+    _sent: dict[int | None, tuple[tuple[Any, ...], str]] = field(default_factory=dict, repr=False)
 
     @property
     def marks(self) -> Marks:
@@ -173,6 +177,19 @@ class LiveGame:
         if self.row.status == "running" and self.state.current in held:
             return self.state.current
         return None
+
+    def message_text(self, seat: int | None) -> str:
+        """The state message for ``seat`` as JSON text, made once per change of the game
+        and shared by every connection that gets it (a thousand spectators cost one view)."""
+        made_from = (self.state, self.row.status, self.again, tuple((s.name, s.joined) for s in self.row.seats))
+        cached = self._sent.get(seat)
+        if cached is not None and cached[0][0] is self.state and cached[0][1:] == made_from[1:]:
+            return cached[1]
+        text = json.dumps(self.message(seat), separators=(",", ":"))
+        if cached is not None and cached[0][0] is not self.state:
+            self._sent.clear()  # a new state: every seat's message is new
+        self._sent[seat] = (made_from, text)
+        return text
 
     def message(self, seat: int | None) -> StateMessage:
         """The state message for ``seat`` (None: spectator): built only from the view."""
