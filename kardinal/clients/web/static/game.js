@@ -12,12 +12,14 @@
 import { byId, el } from "./dom.js";
 import { T, onLangChange, rulesText, variantText, boardName, addStrings } from "./i18n.js";
 import { loadBoard } from "./board.js";
-import { GameSocket, getJSON, tokensFromURL } from "./net.js";
+import { GameSocket, getJSON, postJSON, tokensFromURL } from "./net.js";
 import { GameMap, initZoom } from "./map.js";
 import { Selection } from "./selection.js";
 import { renderHand, renderTable } from "./hand.js";
 import { renderLog } from "./log.js";
-import { renderPlayers, renderReplayBox, renderScoring, turnText } from "./panels.js";
+import { renderPlayers, renderScoring, turnText } from "./panels.js";
+import { renderReplayBox } from "./replay.js";
+import { ScoringOverlay } from "./scoring.js";
 import { initHeader } from "./header.js";
 import { refusalText } from "./refusals.js";
 import { Follower } from "./follow.js";
@@ -49,6 +51,9 @@ class GamePage {
   start() {
     initHeader(() => this.aboutText());
     this.follower = new Follower({ board: () => this.board, name: (s) => this.name(s) }, byId("followbar"));
+    // the scorings as events: an overlay over the map, never holding the game back
+    this.scoring = new ScoringOverlay({ gameId: this.gameId, board: () => this.board, map: () => this.map, onAgain: () => this.playAgain() });
+    onLangChange(() => this.scoring.texts());
     const zoomLabel = initZoom(byId("zoom"), byId("mapwrap"));
     onLangChange(() => { zoomLabel(); this.follower.texts(); this.render(); });
     zoomLabel();
@@ -98,6 +103,8 @@ class GamePage {
     this.render();
     // the others' new decisions are shown over the drawn state (never delaying it)
     this.follower.update(m.view.history || [], m.hotseat ? (old ? old.seat : null) : m.seat, m.players.length);
+    // a scoring that just happened opens its overlay (once), over the board it is drawn on
+    loadBoard(m.view.board).then(() => { if (!this.replay) this.scoring.notice(m.view.history || []); }).catch(() => {});
   }
 
   onError(m) {
@@ -197,6 +204,17 @@ class GamePage {
     this.render();
   }
 
+  /** Play again: a new game with the same seats; the people keep their tokens, so this
+   * page follows with the same link (hot-seat: all seats in this browser). */
+  async playAgain() {
+    try {
+      const r = await postJSON(`/api/games/${encodeURIComponent(this.gameId)}/again`, { seats: tokensFromURL(location.search) });
+      location.assign(`/game/${encodeURIComponent(r.id)}${location.search}`);
+    } catch (e) {
+      this.say(e.error ? refusalText(e.error, this.board) : e.message, true);
+    }
+  }
+
   /** Parity with the terminal: one's own placement may be taken back before drawing a card
    * (the server checks it again: nobody has acted since, no card has come from the pile). */
   canUndo() {
@@ -264,8 +282,12 @@ class GamePage {
       live: () => { this.replay = null; this.render(); },
       recordURL: `/api/games/${encodeURIComponent(this.gameId)}/record`,
       fileName: `kardinal-${this.gameId}.json`,
+      history: msg.view.history,
+      marks: msg.marks,
+      onScoring: (kind) => this.scoring.open(kind),
+      again: msg.again ? `/game/${encodeURIComponent(msg.again)}${location.search}` : null,
     });
-    renderScoring(byId("scoring"), { board, players: this.players(), view: v });
+    renderScoring(byId("scoring"), { board, players: this.players(), view: v, onScoring: (kind) => this.scoring.open(kind) });
     byId("log-title").textContent = T("log");
     renderLog(byId("log"), { board, name: (s) => this.name(s), history: v.history, variants: v.variants, boardId: board.id });
   }

@@ -1,5 +1,5 @@
-// The side panels of the game page: the players, the scorings and final standings, the
-// replay controls, and the line that says whose turn it is.
+// The side panels of the game page: the players, the scorings and final standings, and
+// the line that says whose turn it is (the replay controls are in replay.js).
 
 import { el, swatch } from "./dom.js";
 import { T, addStrings } from "./i18n.js";
@@ -74,13 +74,19 @@ function scoreTable(title, rows, players) {
 }
 
 /** The scorings so far (the view's breakdown) and, once the game is over, the final standings. */
-export function renderScoring(box, { board, players, view }) {
+export function renderScoring(box, { board, players, view, onScoring }) {
   box.replaceChildren();
   const bd = view.breakdown;
   const ps = players.slice(0, view.players);
   if (!bd.intermediate_by_country && !bd.final_by_country) return;
   const countries = board.data.countries;
   box.append(el("h2", { text: T("scoring") }));
+  if (onScoring) {
+    // the scorings step by step on the map (scoring.js)
+    box.append(el("p", { class: "buttons" },
+      bd.intermediate_by_country ? el("button", { type: "button", id: "show-inter", onclick: () => onScoring("intermediate") }, T("scShowInter")) : null,
+      bd.final_by_country ? el("button", { type: "button", id: "show-final", onclick: () => onScoring("final") }, T("scShowFinal")) : null));
+  }
   if (bd.intermediate_by_country) {
     const rows = countries.map((c) => [board.countryName(c.id), bd.intermediate_by_country[c.id]]);
     rows.push([T("total"), bd.intermediate_cloisters]);
@@ -107,18 +113,3 @@ export function renderScoring(box, { board, players, view }) {
   }
 }
 
-/** Step through a finished game. r: {step, total, replaying, go(step), live(), recordURL, fileName}. */
-export function renderReplayBox(box, r) {
-  box.replaceChildren();
-  if (!r) return;
-  const go = (s) => r.go(Math.max(0, Math.min(r.total, s)));
-  box.append(el("h2", { text: T("replay") }),
-    el("div", { class: "buttons" },
-      el("button", { type: "button", id: "rp-first", "aria-label": T("first"), onclick: () => go(0) }, "«"),
-      el("button", { type: "button", id: "rp-back", "aria-label": T("back"), onclick: () => go(r.step - 1) }, "◀"),
-      el("span", { id: "rp-step", class: "step", text: T("replayStep", { k: r.step, n: r.total }) }),
-      el("button", { type: "button", id: "rp-forward", "aria-label": T("forward"), onclick: () => go(r.step + 1) }, "▶"),
-      el("button", { type: "button", id: "rp-last", "aria-label": T("last"), onclick: () => go(r.total) }, "»"),
-      r.replaying ? el("button", { type: "button", id: "rp-live", onclick: r.live }, T("live")) : null),
-    el("p", {}, el("a", { href: r.recordURL, download: r.fileName, id: "download" }, T("record"))));
-}

@@ -1,0 +1,93 @@
+// The replay of a finished game: a slider over its turns (a turn with its draws is one
+// step), jumps to the intermediate scoring, the last round and the end, and the scoring
+// overlays. The page loads each step from GET /api/games/{id}/replay/{step}.
+
+import { el } from "./dom.js";
+import { T, addStrings } from "./i18n.js";
+import "./scoring.js"; // the scoring texts (scShowInter, scShowFinal)
+
+addStrings({
+  en: {
+    rpTurn: "Turn {k} of {n}",
+    rpSlider: "Turn of the replay",
+    rpStart: "Start",
+    rpInter: "Intermediate scoring",
+    rpLastRound: "Last round",
+    rpEnd: "End",
+    rpPrevTurn: "Previous turn",
+    rpNextTurn: "Next turn",
+  },
+  de: {
+    rpTurn: "Zug {k} von {n}",
+    rpSlider: "Zug der Wiederholung",
+    rpStart: "Anfang",
+    rpInter: "Zwischenwertung",
+    rpLastRound: "Letzte Runde",
+    rpEnd: "Ende",
+    rpPrevTurn: "Voriger Zug",
+    rpNextTurn: "Nächster Zug",
+  },
+});
+
+/** The steps (numbers of decisions) at which a turn is complete: 0, the end of each turn
+ * (a placement with its draws, an exchange or a pass), and the whole game. */
+export function turnBounds(history) {
+  const h = history || [];
+  const out = [0];
+  for (let i = 1; i < h.length; i++) if (h[i].action.act !== "draw") out.push(i);
+  if (h.length && out[out.length - 1] !== h.length) out.push(h.length);
+  return out;
+}
+
+/** The turn a step lies in: the last bound at or before it. */
+function turnOf(bounds, step) {
+  let k = 0;
+  while (k + 1 < bounds.length && bounds[k + 1] <= step) k++;
+  return k;
+}
+
+/** Step through a finished game. r: {step, total, replaying, history (the whole game's),
+ * marks ({intermediate, last_round}), go(step), live(), recordURL, fileName,
+ * onScoring(kind) (open a scoring overlay)}. */
+export function renderReplayBox(box, r) {
+  box.replaceChildren();
+  if (!r) return;
+  const bounds = turnBounds(r.history);
+  const go = (s) => r.go(Math.max(0, Math.min(r.total, s)));
+  const k = turnOf(bounds, r.step);
+  const turns = bounds.length - 1;
+  const label = el("span", { id: "rp-step", class: "step", text: T("replayStep", { k: r.step, n: r.total }) });
+  const turnLabel = el("span", { id: "rp-turn", class: "step", text: T("rpTurn", { k, n: turns }) });
+  const slider = el("input", {
+    type: "range", id: "rp-slider", min: 0, max: turns, step: 1, value: k, "aria-label": T("rpSlider"),
+    "aria-valuetext": T("rpTurn", { k, n: turns }),
+  });
+  slider.addEventListener("input", () => { turnLabel.textContent = T("rpTurn", { k: Number(slider.value), n: turns }); });
+  slider.addEventListener("change", () => go(bounds[Number(slider.value)]));
+  const back = () => go(bounds[r.step > bounds[k] ? k : Math.max(0, k - 1)]);
+  const marks = r.marks || {};
+  const jump = (id, text, step) => (step === undefined || step === null ? null
+    : el("button", { type: "button", id, class: step === r.step ? "on" : "", onclick: () => go(step) }, text));
+  box.append(el("h2", { text: T("replay") }),
+    el("div", { class: "buttons" },
+      el("button", { type: "button", id: "rp-first", "aria-label": T("first"), title: T("rpStart"), onclick: () => go(0) }, "«"),
+      el("button", { type: "button", id: "rp-prev-turn", "aria-label": T("rpPrevTurn"), title: T("rpPrevTurn"), onclick: back }, "◀◀"),
+      el("button", { type: "button", id: "rp-back", "aria-label": T("back"), onclick: () => go(r.step - 1) }, "◀"),
+      label,
+      el("button", { type: "button", id: "rp-forward", "aria-label": T("forward"), onclick: () => go(r.step + 1) }, "▶"),
+      el("button", { type: "button", id: "rp-next-turn", "aria-label": T("rpNextTurn"), title: T("rpNextTurn"), onclick: () => go(bounds[Math.min(turns, k + 1)]) }, "▶▶"),
+      el("button", { type: "button", id: "rp-last", "aria-label": T("last"), title: T("rpEnd"), onclick: () => go(r.total) }, "»"),
+      r.replaying ? el("button", { type: "button", id: "rp-live", onclick: r.live }, T("live")) : null),
+    el("div", { class: "replay-slider" }, slider, turnLabel),
+    el("div", { class: "replay-jumps" },
+      jump("rp-jump-start", T("rpStart"), 0),
+      jump("rp-jump-inter", T("rpInter"), marks.intermediate),
+      jump("rp-jump-last-round", T("rpLastRound"), marks.last_round),
+      jump("rp-jump-end", T("rpEnd"), r.total)),
+    el("div", { class: "replay-jumps" },
+      marks.intermediate !== undefined && r.onScoring
+        ? el("button", { type: "button", id: "rp-show-inter", onclick: () => r.onScoring("intermediate") }, T("scShowInter")) : null,
+      r.onScoring ? el("button", { type: "button", id: "rp-show-final", onclick: () => r.onScoring("final") }, T("scShowFinal")) : null),
+    el("p", {}, el("a", { href: r.recordURL, download: r.fileName, id: "download" }, T("record"))),
+    r.again ? el("p", { class: "again" }, T("scAgainReady"), " ", el("a", { href: r.again, id: "rp-again" }, T("scGoAgain"))) : null);
+}

@@ -1,0 +1,489 @@
+// The scorings as events: an overlay that walks through the intermediate or the final
+// scoring on the map, step by step — each country (its ranking and points, R9), each
+// alliance (both countries, the majorities, who qualifies, R10), the chains (the scoring
+// paths drawn over the map, R11) — and ends in the totals per player and the standings
+// with the tie-break (R12), with "Play again" after the final scoring.
+//
+// The details come from GET /api/games/{id}/scoring (kardinal.rules.breakdown: public
+// only). The overlay never holds the game back: it is no modal, the page goes on drawing
+// the states the server sends while it is open, and closing it shows the live game.
+
+import { el, svg, swatch, playerColour } from "./dom.js";
+import { T, addStrings } from "./i18n.js";
+import { getJSON } from "./net.js";
+
+addStrings({
+  en: {
+    scInterTitle: "Intermediate scoring",
+    scFinalTitle: "Final scoring",
+    scInterIntro: "The draw pile ran out for the first time: every country scores its cloisters now (R7.2). Advisors and chains score only at the end.",
+    scFinalIntro: "The game is over ({reason}). Every country scores its cloisters again (R9), then the 15 alliances (R10), then the chains (R11); the points are added to those of the intermediate scoring.",
+    scReasonPile: "the last round is complete",
+    scReasonBlocked: "nobody can place a piece any more",
+    scCountry: "{country}",
+    scCountryRule: "Most cloisters: the number of all cloisters here ({total}); every further place: the count of the place before (R9.3).",
+    scNoCloister: "No cloister here: nobody scores.",
+    scEmptyCountries: "Without cloisters, nobody scores: {names}.",
+    scPlace: "Place",
+    scCloisters: "Cloisters",
+    scAdvisors: "Advisors",
+    scPoints: "Points",
+    scAlliance: "Alliance {n}: {a} – {b}",
+    scAllianceRule: "Whoever holds the advisor majority in both countries scores every advisor in both: {value} (R10.3).",
+    scMajority: "Majority in {country}: {names}",
+    scNobodyMajority: "Majority in {country}: nobody",
+    scQualifies: "{names} score {value}.",
+    scNobodyQualifies: "Nobody holds both majorities: nobody scores.",
+    scChainsTitle: "Chains",
+    scChainsRule: "A run of 4 or more of one player's cloisters along roads, without a gap, scores 1 per cloister; branches do not count (R11).",
+    scNoChains: "Nobody has a chain of 4.",
+    scChainOf: "{n} cloisters",
+    scTotalsTitle: "Totals",
+    scInterTotals: "Points of the intermediate scoring",
+    scIntermediate: "Intermediate",
+    scCloisterPts: "Cloisters",
+    scAlliancePts: "Alliances",
+    scChainPts: "Chains",
+    scTotal: "Total",
+    scStandings: "Standings",
+    scPiecesLeft: "{n} pieces left",
+    scTieBreak: "Equal points: more pieces left in the supply wins (R12.1).",
+    scSharedWin: "Still equal: they share the win (R12.1).",
+    scWinner: "wins",
+    scNext: "Next",
+    scBack: "Previous",
+    scSkip: "Skip to the totals",
+    scClose: "Close",
+    scAgain: "Play again",
+    scStep: "{k} of {n}",
+    scShowInter: "Show the intermediate scoring",
+    scShowFinal: "Show the final scoring",
+    scKeys: "Keys: → next, ← back, Esc close",
+    scAgainReady: "A new game with the same players has started.",
+    scGoAgain: "Go to the new game",
+  },
+  de: {
+    scInterTitle: "Zwischenwertung",
+    scFinalTitle: "Schlusswertung",
+    scInterIntro: "Der Nachziehstapel ist zum ersten Mal aufgebraucht: Jetzt werden in jedem Land die Klöster gewertet (R7.2). Räte und Ketten zählen erst am Ende.",
+    scFinalIntro: "Das Spiel ist zu Ende ({reason}). Jedes Land wird noch einmal nach Klöstern gewertet (R9), dann die 15 Bündnisse (R10), dann die Ketten (R11); die Punkte kommen zu denen der Zwischenwertung hinzu.",
+    scReasonPile: "die letzte Runde ist vollständig",
+    scReasonBlocked: "niemand kann mehr eine Figur einsetzen",
+    scCountry: "{country}",
+    scCountryRule: "Die meisten Klöster: die Zahl aller Klöster hier ({total}); jeder weitere Platz: die Zahl des Platzes davor (R9.3).",
+    scNoCloister: "Hier steht kein Kloster: niemand punktet.",
+    scEmptyCountries: "Ohne Kloster punktet niemand: {names}.",
+    scPlace: "Platz",
+    scCloisters: "Klöster",
+    scAdvisors: "Räte",
+    scPoints: "Punkte",
+    scAlliance: "Bündnis {n}: {a} – {b}",
+    scAllianceRule: "Wer in beiden Ländern die Mehrheit der Räte hat, bekommt alle Räte beider Länder: {value} (R10.3).",
+    scMajority: "Mehrheit in {country}: {names}",
+    scNobodyMajority: "Mehrheit in {country}: niemand",
+    scQualifies: "{names} bekommen {value}.",
+    scNobodyQualifies: "Niemand hat beide Mehrheiten: niemand punktet.",
+    scChainsTitle: "Ketten",
+    scChainsRule: "4 oder mehr Klöster einer Farbe entlang der Straßen, ohne Lücke, zählen je 1 Punkt; Abzweigungen zählen nicht (R11).",
+    scNoChains: "Niemand hat eine Kette aus 4 Klöstern.",
+    scChainOf: "{n} Klöster",
+    scTotalsTitle: "Summen",
+    scInterTotals: "Punkte der Zwischenwertung",
+    scIntermediate: "Zwischenwertung",
+    scCloisterPts: "Klöster",
+    scAlliancePts: "Bündnisse",
+    scChainPts: "Ketten",
+    scTotal: "Summe",
+    scStandings: "Platzierung",
+    scPiecesLeft: "{n} Figuren übrig",
+    scTieBreak: "Gleich viele Punkte: Wer mehr Figuren im Vorrat übrig hat, gewinnt (R12.1).",
+    scSharedWin: "Weiter gleich: Sie teilen sich den Sieg (R12.1).",
+    scWinner: "gewinnt",
+    scNext: "Weiter",
+    scBack: "Zurück",
+    scSkip: "Zu den Summen",
+    scClose: "Schließen",
+    scAgain: "Nochmal spielen",
+    scStep: "{k} von {n}",
+    scShowInter: "Zwischenwertung zeigen",
+    scShowFinal: "Schlusswertung zeigen",
+    scKeys: "Tasten: → weiter, ← zurück, Esc schließen",
+    scAgainReady: "Ein neues Spiel mit denselben Spielern hat begonnen.",
+    scGoAgain: "Zum neuen Spiel",
+  },
+});
+
+/** Which scorings a history holds: {intermediate: bool, final: bool}. */
+export function scoringsIn(history) {
+  const out = { intermediate: false, final: false };
+  for (const h of history || []) {
+    for (const e of h.events || []) {
+      if (e.type === "intermediate_scoring") out.intermediate = true;
+      if (e.type === "game_ended") out.final = true;
+    }
+  }
+  return out;
+}
+
+const FOCUS_SEL = "[data-country], [data-coat], [data-site], [data-alliance]";
+
+export class ScoringOverlay {
+  /** ctx: {gameId, board(), map(), name(seat), onAgain()|null (the page starts the next game)}. */
+  constructor(ctx) {
+    this.ctx = ctx;
+    this.data = null; // the scoring message
+    this.kind = null; // "intermediate" | "final" while open
+    this.steps = [];
+    this.at = 0;
+    this.box = null;
+    this.fx = null;
+    this.seenKey = `kardinal-scoring-seen:${ctx.gameId}`;
+    document.addEventListener("keydown", (ev) => this.key(ev));
+  }
+
+  get isOpen() { return Boolean(this.box); }
+
+  /** Open a scoring the first time its event shows in a live history (once per game and browser). */
+  notice(history) {
+    const has = scoringsIn(history);
+    const seen = new Set((sessionStorage.getItem(this.seenKey) || "").split(",").filter(Boolean));
+    const kind = has.final && !seen.has("final") ? "final" : has.intermediate && !seen.has("intermediate") && !has.final ? "intermediate" : null;
+    if (has.final) seen.add("intermediate");
+    if (!kind) { sessionStorage.setItem(this.seenKey, [...seen].join(",")); return; }
+    seen.add(kind);
+    sessionStorage.setItem(this.seenKey, [...seen].join(","));
+    if (!this.isOpen || kind === "final") this.open(kind);
+  }
+
+  async open(kind) {
+    try {
+      this.data = await getJSON(`/api/games/${encodeURIComponent(this.ctx.gameId)}/scoring`);
+    } catch (e) {
+      return;
+    }
+    const sc = this.data.scoring[kind];
+    if (!sc) return;
+    this.kind = kind;
+    this.steps = this.buildSteps(kind, sc);
+    this.at = 0;
+    this.show();
+  }
+
+  close() {
+    this.clearMap();
+    if (this.box) this.box.remove();
+    this.box = null;
+    this.kind = null;
+  }
+
+  key(ev) {
+    if (!this.isOpen || ev.altKey || ev.ctrlKey || ev.metaKey) return;
+    const t = ev.target;
+    if (t && (t.tagName === "INPUT" || t.tagName === "TEXTAREA" || t.tagName === "SELECT")) return;
+    if (ev.key === "ArrowRight" || ev.key === "PageDown") { this.go(this.at + 1); ev.preventDefault(); }
+    else if (ev.key === "ArrowLeft" || ev.key === "PageUp") { this.go(this.at - 1); ev.preventDefault(); }
+    else if (ev.key === "Escape") { this.close(); ev.preventDefault(); }
+  }
+
+  go(k) {
+    if (k < 0 || k >= this.steps.length) return;
+    this.at = k;
+    this.show();
+  }
+
+  /** Texts again in the page's language (the language was switched). */
+  texts() {
+    if (!this.isOpen) return;
+    this.steps = this.buildSteps(this.kind, this.data.scoring[this.kind]);
+    this.show();
+  }
+
+  // ------------------------------------------------------------ the steps
+
+  players() { return this.data.players; }
+
+  pname(seat) { const p = this.players()[seat]; return p ? p.name : `${T("seat")} ${seat + 1}`; }
+
+  names(seats) { return seats.map((s) => this.pname(s)).join(", "); }
+
+  buildSteps(kind, sc) {
+    const B = this.ctx.board();
+    const steps = [];
+    const final = kind === "final";
+    const empty = sc.countries.filter((c) => c.total === 0).map((c) => B.countryName(c.country));
+    steps.push({
+      id: "intro",
+      title: final ? T("scFinalTitle") : T("scInterTitle"),
+      body: () => [
+        el("p", { text: final ? T("scFinalIntro", { reason: T(sc.reason === "blocked" ? "scReasonBlocked" : "scReasonPile") }) : T("scInterIntro") }),
+        empty.length ? el("p", { class: "sc-note", text: T("scEmptyCountries", { names: empty.join(", ") }) }) : null,
+      ],
+      map: () => {},
+    });
+    for (const c of sc.countries) {
+      if (c.total === 0) continue;
+      steps.push({
+        id: `country-${c.country}`,
+        title: B.countryName(c.country),
+        body: () => [this.rankingTable(c), el("p", { class: "sc-rule", text: T("scCountryRule", { total: c.total }) })],
+        map: () => this.showCountry(c),
+      });
+    }
+    if (final) {
+      for (const a of sc.alliances_detail) {
+        if (a.value === 0) continue;
+        steps.push({
+          id: `alliance-${a.number}`,
+          title: T("scAlliance", { n: a.number, a: B.countryName(a.countries[0]), b: B.countryName(a.countries[1]) }),
+          body: () => this.allianceBody(a),
+          map: () => this.showAlliance(a),
+        });
+      }
+      steps.push({
+        id: "chains",
+        title: T("scChainsTitle"),
+        body: () => this.chainsBody(sc),
+        map: () => this.showChains(sc),
+      });
+    }
+    steps.push({ id: "totals", title: T("scTotalsTitle"), body: () => this.totalsBody(kind, sc), map: () => {} });
+    return steps;
+  }
+
+  rankingTable(c) {
+    const seats = [...c.cloisters.keys()].filter((p) => c.cloisters[p] > 0).sort((a, b) => c.places[a] - c.places[b] || a - b);
+    const head = el("tr", {}, el("th", { text: T("scPlace") }), el("th", {}), el("th", { class: "num", text: T("scCloisters") }), el("th", { class: "num", text: T("scPoints") }));
+    const rows = seats.map((p) => el("tr", { "data-seat": p },
+      el("td", { class: "num", text: `${c.places[p]}.` }),
+      el("td", {}, swatch(p), " " + this.pname(p)),
+      el("td", { class: "num", text: c.cloisters[p] }),
+      el("td", { class: "num pts", text: `+${c.points[p]}` })));
+    return el("table", { class: "sc-rank" }, el("thead", {}, head), el("tbody", {}, ...rows));
+  }
+
+  allianceBody(a) {
+    const B = this.ctx.board();
+    const n = this.players().length;
+    const head = el("tr", {}, el("th", {}), ...a.countries.map((cid) => el("th", { class: "num", text: B.countryName(cid) })), el("th", { class: "num", text: T("scPoints") }));
+    const rows = [];
+    for (let p = 0; p < n; p++) {
+      if (!a.advisors[0][p] && !a.advisors[1][p]) continue;
+      rows.push(el("tr", { "data-seat": p, class: a.qualifies.includes(p) ? "sc-qualifies" : "" },
+        el("td", {}, swatch(p), " " + this.pname(p)),
+        ...a.advisors.map((row, i) => el("td", { class: "num" + (a.majority[i].includes(p) ? " sc-maj" : ""), text: row[p] })),
+        el("td", { class: "num pts", text: a.points[p] ? `+${a.points[p]}` : "–" })));
+    }
+    const maj = a.countries.map((cid, i) => el("li", {
+      text: a.majority[i].length ? T("scMajority", { country: B.countryName(cid), names: this.names(a.majority[i]) }) : T("scNobodyMajority", { country: B.countryName(cid) }),
+    }));
+    return [
+      el("table", { class: "sc-rank" }, el("caption", { text: T("scAdvisors") }), el("thead", {}, head), el("tbody", {}, ...rows)),
+      el("ul", { class: "sc-maj-list" }, ...maj),
+      el("p", { class: "sc-verdict", text: a.qualifies.length ? T("scQualifies", { names: this.names(a.qualifies), value: a.value }) : T("scNobodyQualifies") }),
+      el("p", { class: "sc-rule", text: T("scAllianceRule", { value: a.value }) }),
+    ];
+  }
+
+  chainsBody(sc) {
+    const B = this.ctx.board();
+    const items = sc.chains_detail.filter((c) => c.points > 0).map((c) => el("li", { "data-seat": c.seat },
+      swatch(c.seat), ` ${this.pname(c.seat)}: +${c.points} — `,
+      c.paths.map((p) => `${p.map((s) => B.siteName(s)).join("–")} (${T("scChainOf", { n: p.length })})`).join("; ")));
+    return [
+      items.length ? el("ul", { class: "sc-chains" }, ...items) : el("p", { text: T("scNoChains") }),
+      el("p", { class: "sc-rule", text: T("scChainsRule") }),
+    ];
+  }
+
+  totalsBody(kind, sc) {
+    const n = this.players().length;
+    const seats = [...Array(n).keys()];
+    if (kind === "intermediate") {
+      const rows = seats.map((p) => el("tr", { "data-seat": p }, el("td", {}, swatch(p), " " + this.pname(p)), el("td", { class: "num pts", text: sc.points[p] })));
+      return [el("table", { class: "sc-totals", id: "sc-totals" },
+        el("caption", { text: T("scInterTotals") }),
+        el("thead", {}, el("tr", {}, el("th", {}), el("th", { class: "num", text: T("scPoints") }))),
+        el("tbody", {}, ...rows))];
+    }
+    const cols = [["intermediate", "scIntermediate"], ["cloisters", "scCloisterPts"], ["alliances", "scAlliancePts"], ["chains", "scChainPts"]];
+    const head = el("tr", {}, el("th", {}), ...cols.map(([, k], i) => el("th", { class: "num", text: (i ? "+ " : "") + T(k) })), el("th", { class: "num", text: "= " + T("scTotal") }));
+    const rows = sc.order.map((p) => el("tr", { "data-seat": p, class: sc.winners.includes(p) ? "sc-win" : "" },
+      el("td", {}, swatch(p), " " + this.pname(p)),
+      ...cols.map(([key]) => el("td", { class: "num", "data-col": key, text: sc[key][p] })),
+      el("td", { class: "num total", "data-col": "total", text: sc.scores[p] })));
+    const table = el("table", { class: "sc-totals", id: "sc-totals" }, el("thead", {}, head), el("tbody", {}, ...rows));
+    const ol = el("ol", { class: "sc-standings", id: "sc-standings" });
+    let place = 0;
+    sc.order.forEach((p, i) => {
+      const prev = sc.order[i - 1];
+      if (i === 0 || sc.scores[prev] !== sc.scores[p] || sc.pieces_left[prev] !== sc.pieces_left[p]) place = i + 1;
+      ol.append(el("li", { "data-seat": p, value: place }, swatch(p),
+        ` ${this.pname(p)}: ${sc.scores[p]} ${T("scPoints")}, ${T("scPiecesLeft", { n: sc.pieces_left[p] })}`,
+        sc.winners.includes(p) ? el("strong", { text: ` — ${T("scWinner")} ★` }) : null));
+    });
+    const tied = sc.order.some((p, i) => i > 0 && sc.scores[sc.order[i - 1]] === sc.scores[p]);
+    const notes = [];
+    if (tied) notes.push(el("p", { class: "sc-rule", id: "sc-tiebreak", text: T("scTieBreak") }));
+    if (sc.winners.length > 1) notes.push(el("p", { class: "sc-rule", text: T("scSharedWin") }));
+    return [table, el("h4", { text: T("scStandings") }), ol, ...notes];
+  }
+
+  // ------------------------------------------------------------ the panel
+
+  show() {
+    const step = this.steps[this.at];
+    const last = this.at === this.steps.length - 1;
+    const again = this.kind === "final" && last && this.ctx.onAgain
+      ? el("button", { type: "button", id: "sc-again", class: "primary", onclick: () => this.ctx.onAgain() }, T("scAgain")) : null;
+    const nav = el("div", { class: "sc-nav" },
+      el("button", { type: "button", id: "sc-back", disabled: this.at === 0, onclick: () => this.go(this.at - 1) }, "◀ " + T("scBack")),
+      el("span", { class: "sc-count", id: "sc-count", text: T("scStep", { k: this.at + 1, n: this.steps.length }) }),
+      last ? null : el("button", { type: "button", id: "sc-next", class: "primary", onclick: () => this.go(this.at + 1) }, T("scNext") + " ▶"),
+      last ? null : el("button", { type: "button", id: "sc-skip", onclick: () => this.go(this.steps.length - 1) }, T("scSkip")),
+      again,
+      el("button", { type: "button", id: "sc-close", onclick: () => this.close() }, T("scClose")));
+    const body = [].concat(step.body()).filter(Boolean);
+    const box = el("section", {
+      id: "scoring-overlay", class: `sc-overlay sc-${this.kind}` + (step.id === "totals" ? " sc-wide" : ""),
+      role: "dialog", "aria-modal": "false", "aria-labelledby": "sc-title", "data-step": step.id, "data-kind": this.kind,
+    },
+    el("div", { class: "sc-head" }, el("span", { class: "sc-kind", text: this.kind === "final" ? T("scFinalTitle") : T("scInterTitle") }),
+      el("h3", { id: "sc-title", text: step.title })),
+    el("div", { class: "sc-body" }, ...body),
+    nav,
+    el("p", { class: "sc-keys", text: T("scKeys") }));
+    if (this.box) this.box.replaceWith(box);
+    else {
+      // beside the map, at the top of the side panel: the map stays whole and clickable
+      const side = document.getElementById("side");
+      if (side) side.prepend(box);
+      else document.body.append(box);
+    }
+    this.box = box;
+    this.clearMap();
+    step.map();
+    const next = box.querySelector("#sc-next") || box.querySelector("#sc-again") || box.querySelector("#sc-close");
+    if (next) next.focus({ preventScroll: true });
+  }
+
+  // ------------------------------------------------------------ the map
+
+  layer() {
+    const map = this.ctx.map();
+    if (!map) return null;
+    if (map.fxLayer) {
+      if (!this.fx || this.fx.parentNode !== map.fxLayer) {
+        this.fx = svg("g", { class: "scoring-fx" });
+        map.fxLayer.append(this.fx);
+      }
+    } else if (!this.fx || !this.fx.isConnected || this.fx.parentNode !== map.root) {
+      this.fx = svg("g", { class: "scoring-fx" });
+      map.root.append(this.fx);
+    } else map.root.append(this.fx); // stay on top of whatever the map drew since
+    return this.fx;
+  }
+
+  sitePoint(sid) {
+    const map = this.ctx.map();
+    if (map && map.sitePoint) return map.sitePoint(sid);
+    const s = this.ctx.board().sites.get(sid);
+    return s ? s.xy : [0, 0];
+  }
+
+  coatPoint(cid) {
+    const map = this.ctx.map();
+    if (map && map.coatPoint) return map.coatPoint(cid);
+    const c = this.ctx.board().countries.get(cid);
+    return c ? c.coat : [0, 0];
+  }
+
+  root() { const m = this.ctx.map(); return m ? m.root : null; }
+
+  clearMap() {
+    const root = this.root();
+    if (root) {
+      root.classList.remove("sc-focus-mode");
+      for (const e of root.querySelectorAll(".sc-focus")) e.classList.remove("sc-focus");
+    }
+    if (this.fx) this.fx.replaceChildren();
+  }
+
+  focus(countries, sites, alliances) {
+    const root = this.root();
+    if (!root) return;
+    root.classList.add("sc-focus-mode");
+    for (const e of root.querySelectorAll(FOCUS_SEL)) {
+      const d = e.dataset;
+      const on = (d.country && countries.has(d.country)) || (d.coat && countries.has(d.coat)) || (d.site && sites.has(d.site)) || (d.alliance && alliances.has(d.alliance));
+      if (on) e.classList.add("sc-focus");
+    }
+  }
+
+  badge(g, [x, y], text, seat, cls) {
+    const w = 8 + 7.5 * String(text).length;
+    const b = svg("g", { class: "sc-badge " + (cls || ""), transform: `translate(${x},${y})` });
+    b.append(svg("rect", { x: -w / 2, y: -10, width: w, height: 20, rx: 10, fill: seat === null ? "#222" : playerColour(seat) }));
+    const t = svg("text", { x: 0, y: 5, "text-anchor": "middle" });
+    t.textContent = text;
+    b.append(t);
+    g.append(b);
+  }
+
+  showCountry(c) {
+    const B = this.ctx.board();
+    const g = this.layer();
+    const country = B.countries.get(c.country);
+    const sites = new Set(country ? country.sites : []);
+    this.focus(new Set([c.country]), sites, new Set());
+    if (!g) return;
+    for (const sid of sites) {
+      const [x, y] = this.sitePoint(sid);
+      g.append(svg("circle", { cx: x, cy: y, r: 13, class: "sc-ring sc-country-ring" }));
+    }
+    // the points per seat stacked beside the coat of arms
+    const [cx, cy] = this.coatPoint(c.country);
+    const seats = [...c.points.keys()].filter((p) => c.points[p] > 0).sort((a, b) => c.places[a] - c.places[b] || a - b);
+    seats.forEach((p, i) => this.badge(g, [cx + 46, cy - 18 + i * 23], `${c.places[p]}. +${c.points[p]}`, p));
+  }
+
+  showAlliance(a) {
+    const B = this.ctx.board();
+    const g = this.layer();
+    const sites = new Set();
+    for (const cid of a.countries) for (const s of (B.countries.get(cid) || { sites: [] }).sites) sites.add(s);
+    this.focus(new Set(a.countries), new Set(), new Set([String(a.number)]));
+    if (!g) return;
+    const al = B.data.alliances.find((x) => x.number === a.number);
+    const [p1, p2] = a.countries.map((cid) => this.coatPoint(cid));
+    const mid = al && al.xy ? al.xy : [(p1[0] + p2[0]) / 2, (p1[1] + p2[1]) / 2];
+    g.append(svg("path", { d: `M${p1[0]},${p1[1]} Q${mid[0]},${mid[1]} ${p2[0]},${p2[1]}`, class: "sc-link" }));
+    for (const p of [p1, p2]) g.append(svg("circle", { cx: p[0], cy: p[1], r: 30, class: "sc-coat-ring" }));
+    a.countries.forEach((cid, i) => {
+      const [x, y] = this.coatPoint(cid);
+      a.majority[i].forEach((s, j) => this.badge(g, [x + 48, y - 12 + j * 23], `${a.advisors[i][s]}`, s));
+    });
+    if (a.qualifies.length) a.qualifies.forEach((s, j) => this.badge(g, [mid[0], mid[1] - 24 - j * 23], `+${a.value}`, s, "sc-big"));
+    else this.badge(g, [mid[0], mid[1] - 24], "0", null, "sc-big");
+  }
+
+  showChains(sc) {
+    const g = this.layer();
+    const sites = new Set();
+    for (const c of sc.chains_detail) for (const p of c.paths) for (const s of p) sites.add(s);
+    this.focus(new Set(), sites, new Set());
+    if (!g) return;
+    for (const c of sc.chains_detail) {
+      for (const p of c.paths) {
+        const pts = p.map((s) => this.sitePoint(s).join(",")).join(" ");
+        g.append(svg("polyline", { points: pts, class: "sc-chain-casing" }));
+        g.append(svg("polyline", { points: pts, class: "sc-chain", stroke: playerColour(c.seat), "data-seat": c.seat }));
+        for (const s of p) {
+          const [x, y] = this.sitePoint(s);
+          g.append(svg("circle", { cx: x, cy: y, r: 11, class: "sc-ring", stroke: playerColour(c.seat) }));
+        }
+        const [x, y] = this.sitePoint(p[Math.floor(p.length / 2)]);
+        this.badge(g, [x, y - 22], `+${p.length}`, c.seat, "sc-big");
+      }
+    }
+  }
+}
