@@ -127,3 +127,25 @@ def test_the_alliances_panel_shows_who_would_score_now(server: str, browser: Any
             assert msg["players"][p]["name"] in row
         assert (f"{a['points']} points each" in row) == bool(a["holders"])
     shot(page, "alliances-now")
+
+
+def test_the_seat_token_leaves_the_address_after_the_first_visit(server: str, browser: Any) -> None:
+    import httpx
+
+    g = create_game(server, ME_AND_BOTS)
+    page = new_page(browser)
+    page.add_init_script("localStorage.setItem('kardinal-follow-speed', 'off')")
+    page.goto(server + g["seats"][0]["url"])
+    assert wait_turn(page)
+    token = g["seats"][0]["token"]
+    assert token not in page.url and page.url.endswith(f"/game/{g['id']}")
+    # the same browser comes back without the token in the address and still holds the seat
+    page.goto(server + f"/game/{g['id']}")
+    assert wait_turn(page)
+    assert page.locator("[data-zone=hand] .card").count() >= 1
+    history = page.evaluate("JSON.stringify(history.state) + location.href")
+    assert token not in history
+    # no page sends its address elsewhere
+    for path in ("/", f"/game/{g['id']}", "/api/games", "/static/game.js"):
+        assert httpx.get(server + path).headers["referrer-policy"] == "no-referrer"
+    assert page.errors == [] and page.console_errors == []

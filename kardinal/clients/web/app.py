@@ -130,6 +130,16 @@ def create_app(
 
     app = FastAPI(title="Kardinal", lifespan=lifespan, docs_url="/api/docs", redoc_url=None)
     app.state.service = service
+
+    @app.middleware("http")
+    async def no_referrer(request: Request, call_next: Any) -> Response:
+        # a game page is opened with its seat's token in the address: no page of this
+        # site sends its address to anyone else (Referer), nor may be framed by another site
+        response: Response = await call_next(request)
+        response.headers["Referrer-Policy"] = "no-referrer"
+        response.headers["X-Content-Type-Options"] = "nosniff"
+        response.headers["X-Frame-Options"] = "DENY"
+        return response
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 
     @app.exception_handler(Refused)

@@ -27,8 +27,27 @@ export async function postJSON(url, body) {
   return answer(await fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) }));
 }
 
-/** The seats' tokens a game page was opened with: ?seat=&token= or ?tokens=seat:token,… */
-export function tokensFromURL(search) {
+/** The storage key of the seats this browser holds in a game. */
+function seatsKey(gameId) { return `kardinal-seats:${gameId}`; }
+
+/** The seats this browser holds in a game: {seat: token}, from its storage. */
+export function storedSeats(gameId) {
+  try { return JSON.parse(localStorage.getItem(seatsKey(gameId)) || "{}") || {}; } catch (e) { return {}; }
+}
+
+/** Forget the seats this browser holds in a game (a wrong or outdated link). */
+export function forgetStoredSeats(gameId) {
+  try { localStorage.removeItem(seatsKey(gameId)); } catch (e) { /* private mode */ }
+}
+
+/**
+ * The seats' tokens of a game page: those it was opened with (?seat=&token= or
+ * ?tokens=seat:token,…), kept in the browser's storage and then taken out of the address
+ * (so they do not stay in the history, a bookmark or a shared screen; the server also
+ * sends no Referer), together with those stored from an earlier visit. `gameId`: the game
+ * page's own game unless given.
+ */
+export function tokensFromURL(search, gameId) {
   const params = new URLSearchParams(search);
   const out = {};
   if (params.get("seat") !== null && params.get("token")) out[params.get("seat")] = params.get("token");
@@ -36,7 +55,18 @@ export function tokensFromURL(search) {
     const i = part.indexOf(":");
     if (i > 0) out[part.slice(0, i)] = part.slice(i + 1);
   }
-  return out;
+  if (gameId === undefined && location.pathname.startsWith("/game/")) gameId = decodeURIComponent(location.pathname.split("/").pop());
+  if (!gameId) return out;
+  const all = Object.assign(storedSeats(gameId), out);
+  if (Object.keys(out).length) {
+    try {
+      localStorage.setItem(seatsKey(gameId), JSON.stringify(all));
+      params.delete("seat"); params.delete("token"); params.delete("tokens");
+      const rest = params.toString();
+      history.replaceState(null, "", location.pathname + (rest ? "?" + rest : "") + location.hash);
+    } catch (e) { /* no storage (private mode): the link stays the key */ }
+  }
+  return all;
 }
 
 /**
@@ -87,6 +117,7 @@ export class GameSocket {
   /** Watch as a spectator from now on (a wrong or outdated link). */
   forgetSeats() {
     this.seats = {};
+    forgetStoredSeats(this.gameId);
     this.hello();
   }
 
