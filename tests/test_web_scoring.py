@@ -34,7 +34,9 @@ def walk_to(page: Any, step_prefix: str, limit: int = 40) -> None:
 
 
 def test_final_overlay_walked_to_its_totals_and_play_again(server: str, browser: Any) -> None:
-    players = [{"name": n, "kind": "bot", "level": lvl} for n, lvl in [("Ada", "random"), ("Ben", "greedy"), ("Cleo", "random"), ("Dev", "random")]]
+    players = [
+        {"name": n, "kind": "bot", "level": lvl} for n, lvl in [("Ada", "random"), ("Ben", "greedy"), ("Cleo", "random"), ("Dev", "random")]
+    ]
     page, g = watch_to_the_end(server, browser, players)
     gid = g["id"]
     # the final scoring opens by itself once the game_ended event arrives
@@ -83,7 +85,11 @@ def test_final_overlay_walked_to_its_totals_and_play_again(server: str, browser:
         seat = int(row.get_attribute("data-seat"))
         col = {k: int(row.locator(f"[data-col={k}]").inner_text()) for k in ("intermediate", "cloisters", "alliances", "chains", "total")}
         assert col["intermediate"] + col["cloisters"] + col["alliances"] + col["chains"] == col["total"] == end["scores"][seat]
-        assert col["cloisters"] == end["cloisters"][seat] and col["alliances"] == end["alliances"][seat] and col["chains"] == end["chains"][seat]
+        assert (
+            col["cloisters"] == end["cloisters"][seat]
+            and col["alliances"] == end["alliances"][seat]
+            and col["chains"] == end["chains"][seat]
+        )
     # the standings, first to last, the winners marked
     standings = page.locator("#sc-standings li")
     assert [int(standings.nth(i).get_attribute("data-seat")) for i in range(4)] == scoring["order"]
