@@ -296,6 +296,25 @@ def serve(
 
 
 @app.command()
+def loadtest(
+    url: Annotated[str, typer.Option(help="The running server to load.")] = "http://127.0.0.1:8000",
+    games: Annotated[int, typer.Option(help="Live games of three simulated people each, kept up all the time.")] = 10,
+    spectators: Annotated[int, typer.Option(help="Spectators watching one more game.")] = 0,
+    seconds: Annotated[float, typer.Option(help="How long to load it.")] = 20.0,
+) -> None:
+    """Load a running server with simulated people and spectators over WebSockets; report
+    actions per second and the latency percentiles of the players' actions."""
+    try:
+        from kardinal.clients.web.loadtest import main as load_main
+    except ImportError as e:
+        typer.echo(f"error: loadtest needs the 'web' extra ({e.name} is missing): pip install 'kardinal[web]'", err=True)
+        raise typer.Exit(2) from None
+    res = load_main(url, games, spectators, seconds)
+    if res.errors:
+        raise typer.Exit(1)
+
+
+@app.command()
 def backup(
     target: Annotated[Path, typer.Argument(help="The new file to write the copy to.")],
     data: Annotated[

@@ -137,3 +137,32 @@ def test_bot_workers_never_outlive_the_server(tmp_path: Path, how: signal.Signal
     while any(_alive(p) for p in workers):
         assert time.monotonic() < end, f"bot workers outlived the server ({how.name})"
         time.sleep(0.1)
+
+
+def test_the_load_tool_plays_games_and_measures_them(tmp_path: Path) -> None:
+    import asyncio
+
+    from kardinal.clients.web.loadtest import run_load
+
+    port = _free_port()
+    env = {**os.environ, "KARDINAL_PORT": str(port), "KARDINAL_DATA": str(tmp_path), "KARDINAL_BOT_WORKERS": "0"}
+    proc = subprocess.Popen([str(KARDINAL), "serve"], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        base = f"http://127.0.0.1:{port}"
+        end = time.monotonic() + 30
+        while True:
+            try:
+                httpx.get(base + "/healthz", timeout=2)
+                break
+            except httpx.TransportError:
+                assert time.monotonic() < end, "the server did not start"
+                time.sleep(0.1)
+        res = asyncio.run(run_load(base, games=2, spectators=3, seconds=3.0))
+    finally:
+        proc.terminate()
+        proc.wait(20)
+    assert res.errors == [] and res.refused == 0
+    assert res.actions >= 20 and len(res.latencies) == res.actions
+    assert 0 < res.percentile(50) <= res.percentile(99) <= max(res.latencies)
+    assert res.spectator_messages >= 3
+    assert "actions/s" in res.report() and "p99" in res.report()

@@ -1,0 +1,179 @@
+"""Load test: simulated players and spectators against a running server, over loopback.
+
+``kardinal loadtest --url http://127.0.0.1:8000 --games 50 --spectators 0 --seconds 20``
+keeps GAMES live games of three simulated people each. Every person has its own
+WebSocket, as a browser does; on its turn it sends a random legal action at once, and
+the time from sending it to its acknowledgement is its latency. SPECTATORS more sockets
+watch the first game. When a game ends a new one is created, so the number of live
+games stays the same. The report: actions per second and latency percentiles (p50, p90,
+p99, max) of the players' actions, and the state messages the spectators received.
+
+It measures a server someone started (``kardinal serve --bot-workers 0``); start it with
+``--bot-pause 0`` if bots are to take part. The simulated people never wait: the figures
+are what the server can do, not what people would ask of it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+__all__ = ["LoadResult", "run_load"]
+
+
+@dataclass
+class LoadResult:
+    seconds: float = 0.0
+    actions: int = 0
+    latencies: list[float] = field(default_factory=list)  # seconds
+    refused: int = 0
+    games_finished: int = 0
+    spectator_messages: int = 0
+    errors: list[str] = field(default_factory=list)
+
+    def percentile(self, p: float) -> float:
+        if not self.latencies:
+            return float("nan")
+        xs = sorted(self.latencies)
+        return xs[min(len(xs) - 1, int(round(p / 100 * (len(xs) - 1))))]
+
+    def report(self) -> str:
+        def ms(x: float) -> str:
+            return f"{x * 1000:.1f} ms"
+
+        lines = [
+            f"{self.actions} actions in {self.seconds:.1f} s: {self.actions / self.seconds:.0f} actions/s"
+            f" ({self.games_finished} games finished, {self.refused} refused)",
+            f"latency p50 {ms(self.percentile(50))}, p90 {ms(self.percentile(90))}, p99 {ms(self.percentile(99))},"
+            f" max {ms(max(self.latencies, default=float('nan')))}",
+        ]
+        if self.spectator_messages:
+            lines.append(f"spectators received {self.spectator_messages} state messages")
+        if self.errors:
+            lines.append(f"errors: {len(self.errors)} (first: {self.errors[0]})")
+        return "\n".join(lines)
+
+
+async def _create(http: Any, players: int) -> dict[str, Any]:
+    r = await http.post("/api/games", json={"players": [{"kind": "person", "name": f"Load {i + 1}"} for i in range(players)]})
+    r.raise_for_status()
+    return dict(r.json())
+
+
+async def _person(
+    ws_url: str, seat: int, token: str, rng: random.Random, res: LoadResult, stop: asyncio.Event, done: asyncio.Event
+) -> None:
+    import websockets
+
+    sent: dict[str, float] = {}
+    n = 0
+    latest: dict[str, Any] | None = None  # the newest state message
+
+    async def act() -> None:
+        nonlocal n
+        if latest is None or sent or not latest.get("legal"):
+            return
+        n += 1
+        aid = f"{seat}-{n}"
+        sent[aid] = time.perf_counter()
+        action = rng.choice(latest["legal"])
+        await ws.send(json.dumps({"type": "action", "id": aid, "seat": seat, "token": token, "version": latest["version"], "action": action}))
+
+    async with websockets.connect(ws_url, max_size=2**22) as ws:
+        await ws.send(json.dumps({"type": "hello", "seats": {str(seat): token}}))
+        while not stop.is_set():
+            try:
+                raw = await asyncio.wait_for(ws.recv(), timeout=0.5)
+            except TimeoutError:
+                continue
+            m = json.loads(raw)
+            kind = m.get("type")
+            if kind == "ack" and m.get("id") in sent:
+                res.latencies.append(time.perf_counter() - sent.pop(m["id"]))
+                res.actions += 1
+                if latest is not None and latest["version"] != m["version"]:
+                    latest = None  # the state after this action is still to come
+                await act()
+            elif kind == "error":
+                sent.pop(m.get("id"), None)
+                res.refused += 1
+                await act()
+            elif kind == "state":
+                latest = m
+                if m["status"] == "finished":
+                    if seat == 0:
+                        res.games_finished += 1
+                    done.set()
+                    return
+                await act()
+
+
+async def _table(base: str, http: Any, players: int, rng: random.Random, res: LoadResult, stop: asyncio.Event) -> None:
+    """One live game after another, until stopped."""
+    while not stop.is_set():
+        try:
+            g = await _create(http, players)
+        except Exception as e:  # noqa: BLE001 - reported, then the table tries again
+            res.errors.append(f"create: {e}")
+            await asyncio.sleep(0.5)
+            continue
+        ws_url = base.replace("http", "ws", 1) + f"/ws/{g['id']}"
+        done = asyncio.Event()
+        people = [
+            asyncio.create_task(_person(ws_url, s["seat"], s["token"], random.Random(rng.random()), res, stop, done)) for s in g["seats"]
+        ]
+        await asyncio.wait(people, return_when=asyncio.ALL_COMPLETED)
+        for p in people:
+            if p.exception() is not None:
+                res.errors.append(f"player: {p.exception()!r}")
+
+
+async def _spectator(ws_url: str, res: LoadResult, stop: asyncio.Event) -> None:
+    import websockets
+
+    async with websockets.connect(ws_url, max_size=2**22) as ws:
+        await ws.send(json.dumps({"type": "hello"}))
+        while not stop.is_set():
+            try:
+                raw = await asyncio.wait_for(ws.recv(), timeout=0.5)
+            except TimeoutError:
+                continue
+            if json.loads(raw).get("type") == "state":
+                res.spectator_messages += 1
+
+
+async def run_load(url: str, games: int, spectators: int = 0, seconds: float = 20.0, players: int = 3, seed: int = 1) -> LoadResult:
+    import httpx
+
+    res = LoadResult()
+    rng = random.Random(seed)
+    stop = asyncio.Event()
+    async with httpx.AsyncClient(base_url=url, timeout=30) as http:
+        t0 = time.perf_counter()
+        tables = [asyncio.create_task(_table(url, http, players, random.Random(rng.random()), res, stop)) for _ in range(games)]
+        watchers: list[asyncio.Task[None]] = []
+        if spectators:
+            # the spectators watch one long game of their own, played by one table
+            g = await _create(http, players)
+            ws_url = url.replace("http", "ws", 1) + f"/ws/{g['id']}"
+            watchers = [asyncio.create_task(_spectator(ws_url, res, stop)) for _ in range(spectators)]
+            done = asyncio.Event()
+            tables += [
+                asyncio.create_task(_person(ws_url, s["seat"], s["token"], random.Random(rng.random()), res, stop, done))
+                for s in g["seats"]
+            ]
+        await asyncio.sleep(seconds)
+        stop.set()
+        res.seconds = time.perf_counter() - t0
+        await asyncio.gather(*tables, *watchers, return_exceptions=True)
+    return res
+
+
+def main(url: str, games: int, spectators: int, seconds: float) -> LoadResult:
+    res = asyncio.run(run_load(url, games, spectators, seconds))
+    print(res.report())
+    return res
