@@ -89,7 +89,7 @@ addStrings({
     scChainOf: "{n} Klöster",
     scTotalsTitle: "Summen",
     scInterTotals: "Punkte der Zwischenwertung",
-    scIntermediate: "Zwischenwertung",
+    scIntermediate: "Zwischen\u00adwertung", // a soft hyphen: the column may break there
     scCloisterPts: "Klöster",
     scAlliancePts: "Bündnisse",
     scChainPts: "Ketten",
