@@ -209,10 +209,18 @@ class GamePage {
   async playAgain() {
     try {
       const r = await postJSON(`/api/games/${encodeURIComponent(this.gameId)}/again`, { seats: tokensFromURL(location.search) });
-      location.assign(`/game/${encodeURIComponent(r.id)}${location.search}`);
+      location.assign(this.againURL(r.id));
     } catch (e) {
       this.say(e.error ? refusalText(e.error, this.board) : e.message, true);
     }
+  }
+
+  /** The new game's page with the seats this browser holds (the same tokens; the page
+   * stores them and takes them out of the address). */
+  againURL(id) {
+    const seats = Object.entries(tokensFromURL(location.search));
+    const q = seats.length ? "?tokens=" + seats.map(([s, t]) => `${s}:${encodeURIComponent(t)}`).join(",") : "";
+    return `/game/${encodeURIComponent(id)}${q}`;
   }
 
   /** Parity with the terminal: one's own placement may be taken back before drawing a card
@@ -285,7 +293,7 @@ class GamePage {
       history: msg.view.history,
       marks: msg.marks,
       onScoring: (kind) => this.scoring.open(kind),
-      again: msg.again ? `/game/${encodeURIComponent(msg.again)}${location.search}` : null,
+      again: msg.again ? this.againURL(msg.again) : null,
     });
     renderScoring(byId("scoring"), { board, players: this.players(), view: v, onScoring: (kind) => this.scoring.open(kind) });
     byId("log-title").textContent = T("log");
