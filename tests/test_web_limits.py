@@ -78,3 +78,50 @@ def test_bad_websocket_messages_are_answered_and_the_socket_stays(client: TestCl
         assert err["id"] == "a1" and err["code"] == "illegal"
         ws.send_json({"type": "ping"})
         assert ws.receive_json() == {"type": "pong"}
+
+
+# -- rate limits per address (the production rules of guard.py) -------------------------------
+
+
+def strict_client(tmp_path: Path) -> TestClient:
+    from kardinal.clients.web.app import create_app
+    from kardinal.clients.web.guard import RULES, Guard
+
+    return TestClient(create_app(data_dir=tmp_path, bot_pause=0.0, guard=Guard(RULES)))
+
+
+def test_creating_games_is_limited_per_address(tmp_path: Path) -> None:
+    with strict_client(tmp_path) as c:
+        codes = [c.post("/api/games", json={"players": [{"kind": "bot", "level": "random"}] * 3}).status_code for _ in range(32)]
+        assert codes[:30] == [200] * 30 and codes[30:] == [429, 429]
+        err = c.post("/api/games", json={"players": []}).json()["error"]
+        assert err["code"] == "rate_limited" and 1 <= err["params"]["retry"] <= 60
+        assert len(c.get("/api/games").json()["games"]) == 30
+
+
+def test_guessing_tokens_is_slowed_to_a_few_tries_a_second(tmp_path: Path) -> None:
+    with strict_client(tmp_path) as c:
+        g = create(c, "person", "person", "bot")
+        tok = tokens(g)
+        gid = g["id"]
+        wrong = [c.post(f"/api/games/{gid}/join", json={"seat": 0, "token": f"guess-{i}"}).json()["error"]["code"] for i in range(8)]
+        assert wrong[:5] == ["bad_token"] * 5 and wrong[5:] == ["rate_limited"] * 3
+        # while over, even the right token is refused: a guess cannot be told from a hit
+        r = c.post(f"/api/games/{gid}/join", json={"seat": 0, "token": tok[0]})
+        assert r.status_code == 429
+        # over the WebSocket too, with the same budget
+        with c.websocket_connect(f"/ws/{gid}") as ws:
+            ws.send_json({"type": "hello", "seats": {"1": tok[1]}})
+            assert ws.receive_json()["code"] == "rate_limited"
+
+
+def test_wrong_tokens_over_the_websocket_count(tmp_path: Path) -> None:
+    with strict_client(tmp_path) as c:
+        g = create(c, "person", "person", "bot")
+        with c.websocket_connect(f"/ws/{g['id']}") as ws:
+            codes = []
+            for i in range(7):
+                ws.send_json({"type": "hello", "seats": {"0": f"guess-{i}"}})
+                codes.append(ws.receive_json()["code"])
+        assert codes[:5] == ["bad_token"] * 5 and codes[5:] == ["rate_limited"] * 2
+        assert c.post(f"/api/games/{g['id']}/join", json={"seat": 0, "token": "x"}).json()["error"]["code"] == "rate_limited"

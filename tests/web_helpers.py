@@ -8,12 +8,18 @@ from pathlib import Path
 from typing import Any
 
 from fastapi.testclient import TestClient
+from limits import parse_many
 
 from kardinal.clients.web.app import create_app
+from kardinal.clients.web.guard import Guard
+
+# the protocol tests send many requests, right and wrong, from one address in a moment;
+# the production rate limits are tested in test_web_limits.py
+LENIENT = {"create": parse_many("10000/minute"), "claim": parse_many("10000/minute"), "bad_token": parse_many("10000/second")}
 
 
-def make_client(data: Path, bot_pause: float = 0.0) -> TestClient:
-    return TestClient(create_app(data_dir=data, bot_pause=bot_pause))
+def make_client(data: Path, bot_pause: float = 0.0, guard: Guard | None = None) -> TestClient:
+    return TestClient(create_app(data_dir=data, bot_pause=bot_pause, guard=guard if guard is not None else Guard(LENIENT)))
 
 
 def seats(*kinds: str) -> list[dict[str, Any]]:

@@ -41,10 +41,12 @@ def _free_port() -> int:
 def serve(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """A live server of a fresh data folder on a free port (the ``server`` fixture)."""
     import uvicorn
+    from web_helpers import LENIENT  # the browser tests are not about rate limits (test_web_limits.py is)
 
     from kardinal.clients.web.app import create_app
+    from kardinal.clients.web.guard import Guard
 
-    app = create_app(data_dir=tmp_path_factory.mktemp("web"), bot_pause=0.0)
+    app = create_app(data_dir=tmp_path_factory.mktemp("web"), bot_pause=0.0, guard=Guard(LENIENT))
     port = _free_port()
     srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
     t = threading.Thread(target=srv.run, daemon=True)

@@ -21,6 +21,7 @@ import contextlib
 import json
 import logging
 import os
+import re
 from collections.abc import AsyncIterator
 from concurrent.futures import Executor
 from importlib import resources
@@ -36,6 +37,7 @@ from kardinal.rules.board import installed_boards
 from kardinal.rules.variants import VARIANTS
 
 from .games import Connection, GameService, LiveGame, Refused
+from .guard import Guard
 from .mapdata import named_board_json
 from .messages import AckMessage, ErrorMessage, ReplayMessage, ScoringMessage, StateMessage
 from .rules_page import rules_response
@@ -104,6 +106,7 @@ def create_app(
     bot_pause: float | None = None,
     executor: Executor | None = None,
     max_live: int = 5000,
+    guard: Guard | None = None,
 ) -> FastAPI:
     """The app; state in ``data_dir/kardinal.sqlite3`` (or ``db_url``)."""
     if db_url is None:
@@ -140,11 +143,32 @@ def create_app(
         response.headers["X-Content-Type-Options"] = "nosniff"
         response.headers["X-Frame-Options"] = "DENY"
         return response
+
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 
+    limits = guard if guard is not None else Guard()
+
+    def addr(conn: Request | WebSocket) -> str:
+        return conn.client.host if conn.client is not None else "?"
+
     @app.exception_handler(Refused)
-    async def refused(_request: Request, e: Refused) -> JSONResponse:
+    async def refused(request: Request, e: Refused) -> JSONResponse:
+        if e.code == "bad_token":
+            limits.note("bad_token", addr(request))  # a wrong token: guessing is slowed
         return _error(e)
+
+    # requests that carry a seat token: refused while their address is over its budget of wrong tokens
+    tokened = re.compile(r"^/api/games/[^/]+/(actions|undo|join|again|state)$")
+
+    @app.middleware("http")
+    async def token_guard(request: Request, call_next: Any) -> Response:
+        if tokened.match(request.url.path) and (request.method == "POST" or "token" in request.query_params):
+            try:
+                limits.check("bad_token", addr(request))
+            except Refused as e:
+                return _error(e)
+        response: Response = await call_next(request)
+        return response
 
     @app.exception_handler(StorageError)
     async def storage_failed(_request: Request, e: StorageError) -> JSONResponse:
@@ -200,6 +224,7 @@ def create_app(
 
     @app.post("/api/games")
     async def create_game(request: Request) -> dict[str, Any]:
+        limits.spend("create", addr(request))
         live, tokens = service.create(await _body(request))
         gid = live.row.id
         seats = [
@@ -225,6 +250,7 @@ def create_app(
 
     @app.post("/api/games/{game_id}/claim")
     async def claim(game_id: str, request: Request) -> dict[str, Any]:
+        limits.spend("claim", addr(request))
         body = await _body(request)
         if not isinstance(body, dict):
             raise Refused("malformed", "expected a JSON object", 400)
@@ -304,6 +330,12 @@ def create_app(
                     await ws.send_json(_ws_error(e))
                     continue
                 kind = msg["type"]
+                if kind in ("hello", "action", "undo"):  # these carry seat tokens
+                    try:
+                        limits.check("bad_token", addr(ws))
+                    except Refused as e:
+                        await ws.send_json(_ws_error(e, msg.get("id")))
+                        continue
                 if kind == "hello":
                     if conn is not None:
                         await ws.send_json(_ws_error(Refused("malformed", "hello was already sent", 400)))
@@ -311,6 +343,8 @@ def create_app(
                     try:
                         seats = _hello_seats(service, live, msg.get("seats"))
                     except Refused as e:
+                        if e.code == "bad_token":
+                            limits.note("bad_token", addr(ws))
                         await ws.send_json(_ws_error(e))
                         continue
                     conn = Connection(seats)
@@ -325,6 +359,8 @@ def create_app(
                     try:
                         conn.outbox.put_nowait(await (service.submit if kind == "action" else service.undo)(game_id, msg))
                     except Refused as e:
+                        if e.code == "bad_token":
+                            limits.note("bad_token", addr(ws))
                         conn.outbox.put_nowait(_ws_error(e, msg.get("id")))
                 elif kind == "ping":
                     await ws.send_json({"type": "pong"})

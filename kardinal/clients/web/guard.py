@@ -1,0 +1,56 @@
+"""Rate limits per client address (moving windows, the ``limits`` library).
+
+- ``create``: new games, 30 a minute (a person creates a few; a script thousands).
+- ``claim``: seats taken from the lobby, 20 a minute.
+- ``bad_token``: wrong seat tokens, 5 a second and 60 a minute. Once an address is over,
+  every token it sends is refused (``rate_limited``) until the window has room again, so
+  guessing a token runs at a few tries per second whatever the protocol (HTTP or
+  WebSocket). Right tokens cost nothing.
+
+An address is the connection's peer. Behind a reverse proxy start uvicorn with
+``--proxy-headers`` (``kardinal serve`` passes ``forwarded_allow_ips`` from
+``KARDINAL_FORWARDED_ALLOW_IPS``) so that it is the player's and not the proxy's.
+"""
+
+from __future__ import annotations
+
+import time
+
+from limits import RateLimitItem, parse_many, storage, strategies
+
+from .games import Refused
+
+__all__ = ["Guard", "RULES"]
+
+RULES: dict[str, list[RateLimitItem]] = {
+    "create": parse_many("30/minute"),
+    "claim": parse_many("20/minute"),
+    "bad_token": parse_many("5/second;60/minute"),
+}
+
+
+class Guard:
+    def __init__(self, rules: dict[str, list[RateLimitItem]] | None = None) -> None:
+        self.rules = rules if rules is not None else RULES
+        self.limiter = strategies.MovingWindowRateLimiter(storage.MemoryStorage())
+
+    def _refuse(self, kind: str, addr: str) -> Refused:
+        stats = [self.limiter.get_window_stats(r, kind, addr) for r in self.rules[kind]]
+        reset = max((s.reset_time for s in stats if s.remaining <= 0), default=time.time())
+        wait = max(1, int(reset - time.time() + 0.999))
+        return Refused("rate_limited", f"too many requests; try again in {wait} s", 429, retry=wait)
+
+    def spend(self, kind: str, addr: str) -> None:
+        """Count one request of ``kind`` from ``addr``; Refused ``rate_limited`` when over."""
+        if not all(self.limiter.hit(r, kind, addr) for r in self.rules[kind]):
+            raise self._refuse(kind, addr)
+
+    def check(self, kind: str, addr: str) -> None:
+        """Refused ``rate_limited`` if ``addr`` is over its ``kind`` budget (counts nothing)."""
+        if not all(self.limiter.test(r, kind, addr) for r in self.rules[kind]):
+            raise self._refuse(kind, addr)
+
+    def note(self, kind: str, addr: str) -> None:
+        """Count one (e.g. a wrong token) without refusing this one."""
+        for r in self.rules[kind]:
+            self.limiter.hit(r, kind, addr)
