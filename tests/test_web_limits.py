@@ -92,7 +92,8 @@ def strict_client(tmp_path: Path) -> TestClient:
 
 def test_creating_games_is_limited_per_address(tmp_path: Path) -> None:
     with strict_client(tmp_path) as c:
-        codes = [c.post("/api/games", json={"players": [{"kind": "bot", "level": "random"}] * 3}).status_code for _ in range(32)]
+        people = {"players": [{"kind": "person"}, {"kind": "person"}, {"kind": "bot", "level": "random"}]}
+        codes = [c.post("/api/games", json=people).status_code for _ in range(32)]
         assert codes[:30] == [200] * 30 and codes[30:] == [429, 429]
         err = c.post("/api/games", json={"players": []}).json()["error"]
         assert err["code"] == "rate_limited" and 1 <= err["params"]["retry"] <= 60

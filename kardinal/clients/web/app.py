@@ -225,7 +225,7 @@ def create_app(
     @app.post("/api/games")
     async def create_game(request: Request) -> dict[str, Any]:
         limits.spend("create", addr(request))
-        live, tokens = service.create(await _body(request))
+        live, tokens = service.create(await _body(request), creator=addr(request))
         gid = live.row.id
         seats = [
             {"seat": s, "name": live.row.seats[s].name, "token": t, "url": f"/game/{gid}?seat={s}&token={t}"}

@@ -34,6 +34,7 @@ from kardinal.rules.state import DRAW, RuleError, State, new_game
 from kardinal.rules.variants import VariantError, parse_variants
 from kardinal.rules.view import ViewData, view
 
+from .fair import BOTS_ONLY, PEOPLE, FairSlots
 from .messages import (
     AckMessage,
     AllianceStanding,
@@ -53,6 +54,7 @@ __all__ = ["GameService", "LiveGame", "Refused", "bot_move", "hash_token", "publ
 log = logging.getLogger("kardinal.web")
 
 MAX_NAME = 24
+MAX_BOT_GAMES = 5  # games of bots only one address may run at once
 
 
 class Refused(Exception):
@@ -139,9 +141,14 @@ class LiveGame:
     bot_task: asyncio.Task[None] | None = None
     touched: float = field(default_factory=time.monotonic)
     again: str | None = None  # the game "Play again" started after this one (kept in memory only)
+    creator: str | None = None  # the address that created it (memory only: for the cap on bot-only games)
     # seat (None: spectators) -> (what the message was made from, the message as JSON text);
     # the state object itself is kept, so a new state (a move, an undo) is never mistaken for it
     _sent: dict[int | None, tuple[tuple[Any, ...], str]] = field(default_factory=dict, repr=False)
+
+    @property
+    def bots_only(self) -> bool:
+        return all(s.kind == "bot" for s in self.row.seats)
 
     @property
     def marks(self) -> Marks:
@@ -251,6 +258,8 @@ class GameService:
         self.max_live = max_live  # games kept in memory; idle ones beyond this are reloaded from the log when needed
         self.bot_pause = bot_pause
         self.executor = executor or ThreadPoolExecutor(max_workers=2, thread_name_prefix="kardinal-bot")
+        # bots think in turns: games with people first (fair.py); as many at once as workers
+        self.thinking = FairSlots(getattr(self.executor, "_max_workers", 2))
         self.live: dict[str, LiveGame] = {}
         self.on_change: list[Callable[[LiveGame], None]] = []
 
@@ -313,8 +322,14 @@ class GameService:
 
     # -- lobby --------------------------------------------------------------------
 
-    def create(self, spec: Any) -> tuple[LiveGame, dict[int, str]]:
+    def bot_games_of(self, creator: str) -> int:
+        """Games of bots only that ``creator`` (an address) started and that still run."""
+        return sum(1 for g in self.live.values() if g.creator == creator and g.row.status == "running" and g.bots_only)
+
+    def create(self, spec: Any, creator: str | None = None) -> tuple[LiveGame, dict[int, str]]:
         """Create a game from ``{players: [{name, kind, level}], hotseat, board, variants}``.
+
+        ``creator``: the address asking; it may run MAX_BOT_GAMES games of bots only at once.
 
         ``board``: an installed board's id; ``variants``: rule variants (R14), default none.
         Returns the game and the secret tokens of its person seats.
@@ -353,6 +368,8 @@ class GameService:
                 seats.append(SeatRow(_clean_name(p.get("name"), f"Player {i + 1}"), "person", None, hash_token(tok), hotseat))
             else:
                 raise Refused("malformed", f"players[{i}].kind: 'person' or 'bot'", 400)
+        if creator is not None and all(s.kind == "bot" for s in seats) and self.bot_games_of(creator) >= MAX_BOT_GAMES:
+            raise Refused("too_many_bot_games", f"at most {MAX_BOT_GAMES} games of bots only at once", 429, max=MAX_BOT_GAMES)
         seed = secrets.randbits(62)
         st = new_game(len(seats), seed=seed, board=board, variants=variants)
         ids = [k.id for k in board.cards]
@@ -369,7 +386,7 @@ class GameService:
             variants=variants,
         )
         self.storage.create_game(row)
-        live = self.live[gid] = LiveGame(row, board, st)
+        live = self.live[gid] = LiveGame(row, board, st, creator=creator)
         self._evict()
         self.start_bots(live)
         return live, tokens
@@ -592,7 +609,9 @@ class GameService:
             seat_view = view(live.state, seat)  # a bot receives only its view
             level = sr.level or "random"
             try:
-                action = await loop.run_in_executor(self.executor, bot_move, level, seed, live.row.board, seat_view)
+                people = any(s.kind == "person" for s in live.row.seats)
+                async with self.thinking.slot(PEOPLE if people else BOTS_ONLY):
+                    action = await loop.run_in_executor(self.executor, bot_move, level, seed, live.row.board, seat_view)
             except Exception:
                 log.exception("bot %s failed in game %s; a random move instead", level, live.row.id)
                 action = bot_move("random", seed, live.row.board, seat_view)
