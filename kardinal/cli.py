@@ -260,10 +260,15 @@ def serve(
     bot_workers: Annotated[
         int, typer.Option(envvar="KARDINAL_BOT_WORKERS", help="Processes that run the bots (0: threads in the server process).")
     ] = 2,
+    log_json: Annotated[
+        bool, typer.Option("--log-json", envvar="KARDINAL_LOG_JSON", help="Log JSON lines (one object per line) to stderr.")
+    ] = False,
+    log_level: Annotated[str, typer.Option(envvar="KARDINAL_LOG_LEVEL", help="debug, info (every request), warning or error.")] = "warning",
 ) -> None:
     """Play in the browser: the lobby and live games on http://HOST:PORT/. Every option can
     also be set by its environment variable (KARDINAL_HOST, KARDINAL_PORT, KARDINAL_DATA,
-    KARDINAL_DB, KARDINAL_BOT_PAUSE, KARDINAL_BOT_WORKERS)."""
+    KARDINAL_DB, KARDINAL_BOT_PAUSE, KARDINAL_BOT_WORKERS, KARDINAL_LOG_JSON,
+    KARDINAL_LOG_LEVEL)."""
     try:
         import uvicorn
 
@@ -272,6 +277,9 @@ def serve(
         typer.echo(f"error: the web server needs the 'web' extra ({e.name} is missing): pip install 'kardinal[web]'", err=True)
         raise typer.Exit(2) from None
 
+    from kardinal.clients.web.logs import setup_logging
+
+    setup_logging(json_lines=log_json, level=log_level)
     db_url = None
     if db is not None:
         db_url = db if "://" in db else f"sqlite:///{Path(db).resolve()}"

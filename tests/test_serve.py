@@ -166,3 +166,36 @@ def test_the_load_tool_plays_games_and_measures_them(tmp_path: Path) -> None:
     assert 0 < res.percentile(50) <= res.percentile(99) <= max(res.latencies)
     assert res.spectator_messages >= 3
     assert "actions/s" in res.report() and "p99" in res.report()
+
+
+def test_json_logs_name_requests_by_path_and_never_hold_a_token(tmp_path: Path) -> None:
+    import json
+
+    port = _free_port()
+    env = {**os.environ, "KARDINAL_PORT": str(port), "KARDINAL_DATA": str(tmp_path), "KARDINAL_BOT_WORKERS": "0"}
+    proc = subprocess.Popen(
+        [str(KARDINAL), "serve", "--log-json", "--log-level", "info"], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True
+    )
+    try:
+        base = f"http://127.0.0.1:{port}"
+        end = time.monotonic() + 30
+        while True:
+            try:
+                httpx.get(base + "/healthz", timeout=2)
+                break
+            except httpx.TransportError:
+                assert time.monotonic() < end, "the server did not start"
+                time.sleep(0.1)
+        g = httpx.post(base + "/api/games", json={"players": [{"kind": "person"}, {"kind": "person"}, {"kind": "bot", "level": "random"}]}).json()
+        tok = g["seats"][0]["token"]
+        httpx.get(base + g["seats"][0]["url"])  # the invitation link, token in the query
+        httpx.get(base + f"/api/games/{g['id']}/state", params={"seat": 0, "token": tok})
+        httpx.post(base + f"/api/games/{g['id']}/join", json={"seat": 0, "token": "wrong"})
+    finally:
+        proc.terminate()
+        _, err = proc.communicate(timeout=20)
+    lines = [json.loads(x) for x in err.splitlines() if x.startswith("{")]
+    paths = [x.get("path") for x in lines if x.get("logger") == "kardinal.access"]
+    assert f"/game/{g['id']}" in paths and f"/api/games/{g['id']}/state" in paths
+    assert all({"time", "level", "logger", "message"} <= x.keys() for x in lines)
+    assert tok not in err and "token=" not in err

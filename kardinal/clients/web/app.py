@@ -22,6 +22,7 @@ import json
 import logging
 import os
 import re
+import time
 from collections.abc import AsyncIterator
 from concurrent.futures import Executor
 from importlib import resources
@@ -133,6 +134,28 @@ def create_app(
 
     app = FastAPI(title="Kardinal", lifespan=lifespan, docs_url="/api/docs", redoc_url=None)
     app.state.service = service
+
+    access = logging.getLogger("kardinal.access")
+
+    @app.middleware("http")
+    async def access_log(request: Request, call_next: Any) -> Response:
+        # the path only: a query string can hold a seat token
+        t0 = time.perf_counter()
+        response: Response = await call_next(request)
+        if access.isEnabledFor(logging.INFO):
+            access.info(
+                "%s %s %d",
+                request.method,
+                request.url.path,
+                response.status_code,
+                extra={
+                    "method": request.method,
+                    "path": request.url.path,
+                    "status": response.status_code,
+                    "ms": round((time.perf_counter() - t0) * 1000, 1),
+                },
+            )
+        return response
 
     @app.middleware("http")
     async def no_referrer(request: Request, call_next: Any) -> Response:
