@@ -199,3 +199,43 @@ def test_json_logs_name_requests_by_path_and_never_hold_a_token(tmp_path: Path) 
     assert f"/game/{g['id']}" in paths and f"/api/games/{g['id']}/state" in paths
     assert all({"time", "level", "logger", "message"} <= x.keys() for x in lines)
     assert tok not in err and "token=" not in err
+
+
+def test_sigterm_closes_every_socket_with_a_close_frame(tmp_path: Path) -> None:
+    import asyncio
+    import json
+
+    import websockets
+
+    port = _free_port()
+    env = {**os.environ, "KARDINAL_PORT": str(port), "KARDINAL_DATA": str(tmp_path), "KARDINAL_BOT_WORKERS": "0"}
+    proc = subprocess.Popen([str(KARDINAL), "serve"], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    base = f"http://127.0.0.1:{port}"
+    end = time.monotonic() + 30
+    while True:
+        try:
+            httpx.get(base + "/healthz", timeout=2)
+            break
+        except httpx.TransportError:
+            assert time.monotonic() < end, "the server did not start"
+            time.sleep(0.1)
+    g = httpx.post(base + "/api/games", json={"players": [{"kind": "person"}, {"kind": "person"}, {"kind": "bot", "level": "random"}]}).json()
+
+    async def watch() -> int | None:
+        async with websockets.connect(f"ws://127.0.0.1:{port}/ws/{g['id']}") as ws:
+            await ws.send(json.dumps({"type": "hello"}))
+            assert json.loads(await ws.recv())["type"] == "welcome"
+            proc.send_signal(signal.SIGTERM)
+            try:
+                while True:
+                    await asyncio.wait_for(ws.recv(), 15)
+            except websockets.ConnectionClosed as e:
+                return e.rcvd.code if e.rcvd is not None else None
+        return None
+
+    try:
+        code = asyncio.run(watch())
+    finally:
+        proc.wait(20)
+    assert code == 1012  # "service restart": a client knows to come back
+    assert proc.returncode == 0
