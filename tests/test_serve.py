@@ -238,4 +238,5 @@ def test_sigterm_closes_every_socket_with_a_close_frame(tmp_path: Path) -> None:
     finally:
         proc.wait(20)
     assert code == 1012  # "service restart": a client knows to come back
-    assert proc.returncode == 0
+    # uvicorn shuts down gracefully, then re-raises the signal: the exit status says SIGTERM
+    assert proc.returncode in (0, -signal.SIGTERM)
