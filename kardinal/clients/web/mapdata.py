@@ -1,38 +1,75 @@
 """The board as JSON for the browser, with a map layout computed from the board data.
 
-Sites are projected from (lat, lon) (equirectangular, scaled by the cosine of the mean
-latitude). Each country is drawn as the union of its sites' cells: a disc around each
-site clipped by the perpendicular bisectors to every other site (a Voronoi diagram cut
-off at the coast). Between two countries that no road joins the cells keep a gap of
-sea, so an island (England) reads as one. Coats of arms go where the country has the
-most room; land alliances sit on the border, sea alliances over the nearest water.
-Everything is derived from the board file, so a user's board is drawn the same way.
+How the map is made (everything from the board file, so a user's board gets a map too):
+
+- Sites are projected from (lat, lon) (equirectangular, scaled by the cosine of the mean
+  latitude).
+- **Land** is a smooth union of discs around the sites (a soft minimum of the distances,
+  so neighbouring discs merge without notches) and of strips along the roads, with a
+  coastline roughened by a little deterministic noise. Where the sites of two groups that
+  no road joins (England and the continent) come close, a channel of sea is cut along
+  the bisector, so an island stays an island.
+- **Countries** are Voronoi cells of the sites *and of their roads* (a road inside a
+  country belongs to it; a road across a border to each end up to its middle), clipped to
+  the land. Growing the cells from the roads too keeps every road-connected country one
+  piece: every point of a cell sees its nearest road or site along a straight line inside
+  the cell. Each country is then one 4-connected region of a raster; stray bits are given
+  to their neighbours.
+- The raster's boundaries are traced into chains between junctions and each chain is
+  smoothed once, so two countries share exactly the same border line (no gaps, no
+  overlaps) and the coastline comes out as its own set of lines.
+- Coats of arms go where the country has the most room near its middle, clear of the
+  sites and their names; land alliances sit on the border of their two countries, sea
+  alliances on open water between the two coasts, with the sea route drawn to each.
+
+The pure-Python raster costs about a second per board; :func:`named_board_json` keeps one
+per process.
 """
 
 from __future__ import annotations
 
 import math
+import random
+from collections import deque
 from functools import cache
 from typing import Any
 
 from kardinal.rules.board import Board, get_board
 
-__all__ = ["board_json", "named_board_json", "layout"]
+__all__ = ["board_json", "named_board_json", "layout", "COUNTRY_COLOURS", "SEA_COLOUR", "contrast"]
 
 SCALE = 64.0  # px per degree of latitude
-MARGIN = 70.0
-LAND = 62.0  # radius of land around a site
-GAP = 11.0  # half the sea between countries that no road joins
-CIRCLE = 40  # vertices of the disc
+MARGIN = 105.0  # sea around the land
+GRID = 5.0  # px per raster cell
+LAND = 58.0  # land reaches about this far from a site
+SOFT = 14.0  # softness of the union of the sites' discs (px)
+ROAD_LAND = 34.0  # land on either side of a road
+NOISE = 9.0  # amplitude of the coastline's roughness (px)
+GAP = 9.0  # half the width of a channel between islands
+CELL_DISC = 62.0  # radius of a site's own cell (its catchment, sent as "cell")
+CIRCLE = 32
 
+SEA = -1
 Point = tuple[float, float]
+Box = tuple[float, float, float, float]
 
 
-def _clip(poly: list[Point], a: Point, n: Point, off: float) -> list[Point]:
-    """Keep the part of a convex polygon with (p - a) . n <= -off."""
+# ---------------------------------------------------------------- geometry helpers
+
+
+def _seg_dist(p: Point, a: Point, b: Point) -> float:
+    ax, ay = a
+    dx, dy = b[0] - ax, b[1] - ay
+    L = dx * dx + dy * dy
+    t = 0.0 if L == 0 else max(0.0, min(1.0, ((p[0] - ax) * dx + (p[1] - ay) * dy) / L))
+    return math.hypot(p[0] - ax - t * dx, p[1] - ay - t * dy)
+
+
+def _clip(poly: list[Point], a: Point, n: Point) -> list[Point]:
+    """Keep the part of a convex polygon with (p - a) . n <= 0."""
 
     def side(p: Point) -> float:
-        return (p[0] - a[0]) * n[0] + (p[1] - a[1]) * n[1] + off
+        return (p[0] - a[0]) * n[0] + (p[1] - a[1]) * n[1]
 
     out: list[Point] = []
     for i, p in enumerate(poly):
@@ -46,8 +83,389 @@ def _clip(poly: list[Point], a: Point, n: Point, off: float) -> list[Point]:
     return out
 
 
+def _chaikin(pts: list[Point], closed: bool, rounds: int = 2) -> list[Point]:
+    """Corner cutting: each round replaces a segment by its quarter points (open ends stay)."""
+    for _ in range(rounds):
+        if len(pts) < 3:
+            return pts
+        n = len(pts)
+        out: list[Point] = [] if closed else [pts[0]]
+        for i in range(n if closed else n - 1):
+            p, q = pts[i], pts[(i + 1) % n]
+            out.append((0.75 * p[0] + 0.25 * q[0], 0.75 * p[1] + 0.25 * q[1]))
+            out.append((0.25 * p[0] + 0.75 * q[0], 0.25 * p[1] + 0.75 * q[1]))
+        if not closed:
+            out.append(pts[-1])
+        pts = out
+    return pts
+
+
+def _simplify(pts: list[Point], eps: float) -> list[Point]:
+    """Ramer-Douglas-Peucker on an open polyline (the ends stay)."""
+    if len(pts) < 3:
+        return pts
+    keep = [False] * len(pts)
+    keep[0] = keep[-1] = True
+    stack = [(0, len(pts) - 1)]
+    while stack:
+        i, j = stack.pop()
+        best, k = 0.0, -1
+        for m in range(i + 1, j):
+            d = _seg_dist(pts[m], pts[i], pts[j])
+            if d > best:
+                best, k = d, m
+        if k >= 0 and best > eps:
+            keep[k] = True
+            stack += [(i, k), (k, j)]
+    return [p for p, kp in zip(pts, keep) if kp]
+
+
+def _noise(seed: str, spacing: float) -> Any:
+    """Smooth value noise in [-1, 1] on a lattice of this spacing, the same for the same seed."""
+    table: dict[tuple[int, int], float] = {}
+
+    def at(i: int, j: int) -> float:
+        v = table.get((i, j))
+        if v is None:
+            v = table[(i, j)] = random.Random(f"{seed}:{i}:{j}").uniform(-1.0, 1.0)
+        return v
+
+    def f(x: float, y: float) -> float:
+        gx, gy = x / spacing, y / spacing
+        i, j = math.floor(gx), math.floor(gy)
+        u, v = gx - i, gy - j
+        u, v = u * u * (3 - 2 * u), v * v * (3 - 2 * v)
+        a = at(i, j) + (at(i + 1, j) - at(i, j)) * u
+        b = at(i, j + 1) + (at(i + 1, j + 1) - at(i, j + 1)) * u
+        return a + (b - a) * v
+
+    return f
+
+
+# ---------------------------------------------------------------- the raster
+
+
+class _Raster:
+    """Labels (a country index or SEA) on a grid of GRID-px cells covering the map."""
+
+    def __init__(self, board: Board, pts: list[Point], width: float, height: float) -> None:
+        self.nx, self.ny = math.ceil(width / GRID), math.ceil(height / GRID)
+        nx, ny = self.nx, self.ny
+        country_of = [s.country for s in board.sites]
+        comp = _components(len(pts), board.roads)
+
+        # seeds: (a, b, country, component); a site is a segment of length 0
+        seeds: list[tuple[Point, Point, int, int]] = [(p, p, country_of[i], comp[i]) for i, p in enumerate(pts)]
+        roads: list[tuple[Point, Point]] = []
+        for a, b in board.roads:
+            pa, pb = pts[a], pts[b]
+            roads.append((pa, pb))
+            if country_of[a] == country_of[b]:
+                seeds.append((pa, pb, country_of[a], comp[a]))
+            else:
+                mid = ((pa[0] + pb[0]) / 2, (pa[1] + pb[1]) / 2)
+                seeds.append((pa, mid, country_of[a], comp[a]))
+                seeds.append((pb, mid, country_of[b], comp[b]))
+        reach = LAND + NOISE + 3 * SOFT
+        bucket = 40.0
+        buckets: dict[tuple[int, int], list[int]] = {}
+        for k, (a, b, _c, _m) in enumerate(seeds):
+            x0, x1 = min(a[0], b[0]) - reach, max(a[0], b[0]) + reach
+            y0, y1 = min(a[1], b[1]) - reach, max(a[1], b[1]) + reach
+            for bi in range(int(x0 // bucket), int(x1 // bucket) + 1):
+                for bj in range(int(y0 // bucket), int(y1 // bucket) + 1):
+                    buckets.setdefault((bi, bj), []).append(k)
+
+        rough = _noise(f"{board.id}:coast", 46.0)
+        fine = _noise(f"{board.id}:coast2", 17.0)
+        lab = [[SEA] * nx for _ in range(ny)]
+        near = [[SEA] * nx for _ in range(ny)]  # nearest seed's country, land or not (to fill lakes)
+        for j in range(ny):
+            y = (j + 0.5) * GRID
+            row, nrow = lab[j], near[j]
+            for i in range(nx):
+                x = (i + 0.5) * GRID
+                cand = buckets.get((int(x // bucket), int(y // bucket)))
+                if not cand:
+                    continue
+                best, bc, bm = math.inf, SEA, -1
+                expsum = 0.0
+                droad = math.inf
+                other: dict[int, float] = {}
+                for k in cand:
+                    a, b, c, m = seeds[k]
+                    if a is b:
+                        d = math.hypot(x - a[0], y - a[1])
+                        expsum += math.exp(-d / SOFT)
+                    else:
+                        d = _seg_dist((x, y), a, b)
+                        droad = min(droad, d)
+                    if d < best:
+                        best, bc, bm = d, c, m
+                    if d < other.get(m, math.inf):
+                        other[m] = d
+                nrow[i] = bc
+                soft = -SOFT * math.log(expsum) if expsum > 0 else math.inf
+                wobble = NOISE * (0.7 * rough(x, y) + 0.3 * fine(x, y))
+                if soft > LAND + wobble and droad > ROAD_LAND + 0.6 * wobble:
+                    continue
+                if any(mm != bm and dd - best < 2 * GAP for mm, dd in other.items()):
+                    continue  # the channel between two islands
+                row[i] = bc
+        self.lab, self.near = lab, near
+        # the cells of the sites and of the roads inside a country: each country must hold its own
+        self.seed_cells: list[set[tuple[int, int]]] = [set() for _ in board.countries]
+        for i, p in enumerate(pts):
+            cell = self.cell_of(p)
+            lab[cell[1]][cell[0]] = country_of[i]
+            self.seed_cells[country_of[i]].add(cell)
+        self._tidy(len(board.countries))
+
+    def cell_of(self, p: Point) -> tuple[int, int]:
+        return min(self.nx - 1, int(p[0] // GRID)), min(self.ny - 1, int(p[1] // GRID))
+
+    def neighbours(self, i: int, j: int) -> list[tuple[int, int]]:
+        return [(a, b) for a, b in ((i + 1, j), (i - 1, j), (i, j + 1), (i, j - 1)) if 0 <= a < self.nx and 0 <= b < self.ny]
+
+    def _tidy(self, n: int) -> None:
+        """One 4-connected piece per country (the one with its sites), and no lakes."""
+        lab = self.lab
+        for _ in range(3):
+            changed = False
+            seen = [[False] * self.nx for _ in range(self.ny)]
+            for j in range(self.ny):
+                for i in range(self.nx):
+                    c = lab[j][i]
+                    if seen[j][i] or c == SEA:
+                        continue
+                    piece = self._flood(i, j, seen)
+                    if not any(cell in self.seed_cells[c] for cell in piece):
+                        for a, b in piece:
+                            lab[b][a] = SEA
+                        changed = True
+            changed |= self._fill_lakes()
+            if not changed:
+                break
+
+    def _flood(self, i: int, j: int, seen: list[list[bool]]) -> list[tuple[int, int]]:
+        c = self.lab[j][i]
+        seen[j][i] = True
+        out = [(i, j)]
+        q = deque(out)
+        while q:
+            a, b = q.popleft()
+            for u, v in self.neighbours(a, b):
+                if not seen[v][u] and self.lab[v][u] == c:
+                    seen[v][u] = True
+                    out.append((u, v))
+                    q.append((u, v))
+        return out
+
+    def _fill_lakes(self) -> bool:
+        """Sea that does not reach the edge of the map becomes the land around it."""
+        lab, nx, ny = self.lab, self.nx, self.ny
+        open_sea = [[False] * nx for _ in range(ny)]
+        q: deque[tuple[int, int]] = deque()
+        for i in range(nx):
+            for j in (0, ny - 1):
+                if lab[j][i] == SEA and not open_sea[j][i]:
+                    open_sea[j][i] = True
+                    q.append((i, j))
+        for j in range(ny):
+            for i in (0, nx - 1):
+                if lab[j][i] == SEA and not open_sea[j][i]:
+                    open_sea[j][i] = True
+                    q.append((i, j))
+        while q:
+            a, b = q.popleft()
+            for u, v in self.neighbours(a, b):
+                if lab[v][u] == SEA and not open_sea[v][u]:
+                    open_sea[v][u] = True
+                    q.append((u, v))
+        lakes = [(i, j) for j in range(ny) for i in range(nx) if lab[j][i] == SEA and not open_sea[j][i]]
+        if not lakes:
+            return False
+        # grow the land around each lake into it (so every country stays one piece)
+        todo = set(lakes)
+        front = deque(cell for cell in lakes if any(lab[v][u] != SEA for u, v in self.neighbours(*cell)))
+        while front:
+            a, b = front.popleft()
+            if (a, b) not in todo:
+                continue
+            c = next(lab[v][u] for u, v in self.neighbours(a, b) if lab[v][u] != SEA)
+            lab[b][a] = c
+            todo.discard((a, b))
+            for u, v in self.neighbours(a, b):
+                if (u, v) in todo:
+                    front.append((u, v))
+        return True
+
+    def room(self) -> list[list[float]]:
+        """For every cell, about how far (px) it is to a cell of another label."""
+        lab, nx, ny = self.lab, self.nx, self.ny
+        INF = 10**9
+        dist = [[INF] * nx for _ in range(ny)]
+        q: deque[tuple[int, int]] = deque()
+        for j in range(ny):
+            for i in range(nx):
+                if any(lab[v][u] != lab[j][i] for u, v in self.neighbours(i, j)):
+                    dist[j][i] = 0
+                    q.append((i, j))
+        while q:
+            a, b = q.popleft()
+            d = dist[b][a] + 1
+            for u, v in ((a + 1, b), (a - 1, b), (a, b + 1), (a, b - 1), (a + 1, b + 1), (a - 1, b - 1), (a + 1, b - 1), (a - 1, b + 1)):
+                if 0 <= u < nx and 0 <= v < ny and dist[v][u] > d:
+                    dist[v][u] = d
+                    q.append((u, v))
+        return [[(d + 0.5) * GRID for d in row] for row in dist]
+
+    # ------------------------------------------------------------ tracing
+
+    def label(self, i: int, j: int) -> int:
+        return self.lab[j][i] if 0 <= i < self.nx and 0 <= j < self.ny else SEA
+
+    def trace(self, n: int) -> tuple[list[list[list[Point]]], list[tuple[int, int, list[Point]]]]:
+        """Each country's rings (smoothed, px) and every boundary chain as (label, label, points)."""
+        L = self.label
+
+        def is_node(x: int, y: int) -> bool:
+            a, b, c, d = L(x - 1, y - 1), L(x, y - 1), L(x, y), L(x - 1, y)  # nw, ne, se, sw
+            kinds = {a, b, c, d}
+            return len(kinds) >= 3 or (len(kinds) == 2 and a == c and b == d)
+
+        chains: dict[tuple[tuple[int, int], ...], list[Point]] = {}
+        pairs: dict[tuple[tuple[int, int], ...], tuple[int, int]] = {}
+        rings: list[list[list[Point]]] = [[] for _ in range(n)]
+        for c in range(n):
+            out: dict[tuple[int, int], list[tuple[int, int]]] = {}
+            for j in range(self.ny):
+                for i in range(self.nx):
+                    if self.lab[j][i] != c:
+                        continue
+                    # the cell on the right of each edge (y down): top, right, bottom, left
+                    if L(i, j - 1) != c:
+                        out.setdefault((i, j), []).append((i + 1, j))
+                    if L(i + 1, j) != c:
+                        out.setdefault((i + 1, j), []).append((i + 1, j + 1))
+                    if L(i, j + 1) != c:
+                        out.setdefault((i + 1, j + 1), []).append((i, j + 1))
+                    if L(i - 1, j) != c:
+                        out.setdefault((i, j + 1), []).append((i, j))
+            while out:
+                start = next(iter(out))
+                ring = [start]
+                prev, cur = start, out[start].pop()
+                if not out[start]:
+                    del out[start]
+                while cur != start:
+                    ring.append(cur)
+                    nxt = out[cur]
+                    if len(nxt) > 1:  # a pinch: turn right, hugging this cell
+                        dx, dy = cur[0] - prev[0], cur[1] - prev[1]
+                        right = (cur[0] - dy, cur[1] + dx)
+                        k = nxt.index(right) if right in nxt else 0
+                    else:
+                        k = 0
+                    prev, cur = cur, nxt.pop(k)
+                    if not nxt:
+                        del out[prev]
+                rings[c].append(self._smooth_ring(ring, c, is_node, chains, pairs))
+        flat = [(a, b, chains[k]) for k, (a, b) in pairs.items()]
+        return rings, flat
+
+    def _smooth_ring(
+        self,
+        ring: list[tuple[int, int]],
+        c: int,
+        is_node: Any,
+        chains: dict[tuple[tuple[int, int], ...], list[Point]],
+        pairs: dict[tuple[tuple[int, int], ...], tuple[int, int]],
+    ) -> list[Point]:
+        def left_label(p: tuple[int, int], q: tuple[int, int]) -> int:
+            dx, dy = q[0] - p[0], q[1] - p[1]
+            if dx == 1:
+                return self.label(p[0], p[1] - 1)
+            if dx == -1:
+                return self.label(q[0], p[1])
+            if dy == 1:
+                return self.label(p[0], p[1])
+            return self.label(p[0] - 1, q[1])
+
+        # a chain runs between junctions (where three labels meet), so the label across it is one
+        nodes = [k for k, v in enumerate(ring) if is_node(*v)]
+        if not nodes:
+            pts = [((a[0] + b[0]) / 2 * GRID, (a[1] + b[1]) / 2 * GRID) for a, b in zip(ring, ring[1:] + ring[:1])]
+            sm = _chaikin(pts, closed=True)
+            sm = _simplify(sm + [sm[0]], 0.5)[:-1]
+            chains[tuple(ring)] = sm
+            pairs[tuple(ring)] = (c, left_label(ring[0], ring[1]))
+            return sm
+        k0 = nodes[0]
+        ring = ring[k0:] + ring[:k0]
+        nodes = [k - k0 for k in nodes] + [len(ring)]
+        closed = ring + [ring[0]]
+        out: list[Point] = []
+        for s, e in zip(nodes, nodes[1:]):
+            piece = tuple(closed[s : e + 1])
+            rev = piece[::-1]
+            key = min(piece, rev)
+            if key not in chains:
+                pts = [(key[0][0] * GRID, key[0][1] * GRID)]
+                pts += [((a[0] + b[0]) / 2 * GRID, (a[1] + b[1]) / 2 * GRID) for a, b in zip(key, key[1:])]
+                pts.append((key[-1][0] * GRID, key[-1][1] * GRID))
+                chains[key] = _simplify(_chaikin(pts, closed=False), 0.5)
+                pairs[key] = (c, left_label(piece[0], piece[1]))
+            pts = chains[key] if key == piece else chains[key][::-1]
+            out.extend(pts[:-1])
+        return out
+
+
+def _components(n: int, roads: tuple[tuple[int, int], ...] | list[tuple[int, int]]) -> list[int]:
+    parent = list(range(n))
+
+    def find(a: int) -> int:
+        while parent[a] != a:
+            parent[a] = parent[parent[a]]
+            a = parent[a]
+        return a
+
+    for a, b in roads:
+        parent[find(a)] = find(b)
+    return [find(i) for i in range(n)]
+
+
+# ---------------------------------------------------------------- placement
+
+
+def _overlap(a: Box, b: Box) -> float:
+    w = min(a[2], b[2]) - max(a[0], b[0])
+    h = min(a[3], b[3]) - max(a[1], b[1])
+    return w * h if w > 0 and h > 0 else 0.0
+
+
+def _labels(board: Board, pts: list[Point]) -> tuple[list[tuple[float, float, str]], list[Box]]:
+    """Site names to the right, left, above or below, wherever they overlap least."""
+    dots: list[Box] = [(x - 11, y - 11, x + 11, y + 11) for x, y in pts]
+    boxes: list[Box] = []
+    placed: dict[int, tuple[float, float, str]] = {}
+    for i in sorted(range(len(pts)), key=lambda i: pts[i][0]):
+        x, y = pts[i]
+        w = 7.0 * len(board.sites[i].name) + 4
+        cands = [
+            ((x + 12, y - 8, x + 12 + w, y + 6), (x + 12, y + 4, "start")),
+            ((x - 12 - w, y - 8, x - 12, y + 6), (x - 12, y + 4, "end")),
+            ((x - w / 2, y - 27, x + w / 2, y - 13), (x, y - 15, "middle")),
+            ((x - w / 2, y + 13, x + w / 2, y + 27), (x, y + 25, "middle")),
+        ]
+        best = min(cands, key=lambda c: sum(_overlap(c[0], b) for b in boxes + dots) + (0 if c is cands[0] else 1))
+        boxes.append(best[0])
+        placed[i] = best[1]
+    return [placed[i] for i in range(len(pts))], boxes + dots
+
+
 def layout(board: Board) -> dict[str, Any]:
-    """Projected coordinates and polygons (px) for the board's sites and countries."""
+    """Projected coordinates and shapes (px) of the board's sites, countries, coast and markers."""
     lats = [s.lat for s in board.sites]
     lons = [s.lon for s in board.sites]
     k = math.cos(math.radians((max(lats) + min(lats)) / 2))
@@ -55,136 +473,144 @@ def layout(board: Board) -> dict[str, Any]:
     pts: list[Point] = [(MARGIN + (s.lon - x0) * k * SCALE, MARGIN + (y0 - s.lat) * SCALE) for s in board.sites]
     width = max(p[0] for p in pts) + MARGIN
     height = max(p[1] for p in pts) + MARGIN
-    country_of = [s.country for s in board.sites]
-    linked: set[tuple[int, int]] = set()
-    for a, b in board.roads:
-        ca, cb = country_of[a], country_of[b]
-        linked.add((ca, cb))
-        linked.add((cb, ca))
+    n = len(board.countries)
 
-    cells: list[list[Point]] = []
-    for i, p in enumerate(pts):
-        poly = [(p[0] + LAND * math.cos(2 * math.pi * t / CIRCLE), p[1] + LAND * math.sin(2 * math.pi * t / CIRCLE)) for t in range(CIRCLE)]
-        for j, q in enumerate(pts):
-            if i == j:
-                continue
-            d = math.dist(p, q)
-            if d >= 2 * LAND + 2 * GAP or d == 0:
-                continue
-            n = ((q[0] - p[0]) / d, (q[1] - p[1]) / d)
-            mid = ((p[0] + q[0]) / 2, (p[1] + q[1]) / 2)
-            ci, cj = country_of[i], country_of[j]
-            off = GAP if ci != cj and (ci, cj) not in linked else 0.0
-            poly = _clip(poly, mid, n, off)
-            if not poly:
-                break
-        cells.append(poly)
+    R = _Raster(board, pts, width, height)
+    rings, chains = R.trace(n)
+    room = R.room()
+    label_xy, boxes = _labels(board, pts)
 
-    step = 8.0
-    grid = [
-        (MARGIN / 2 + i * step, MARGIN / 2 + j * step)
-        for i in range(int((width - MARGIN) / step) + 1)
-        for j in range(int((height - MARGIN) / step) + 1)
-    ]
-    info: list[tuple[float, float, float, int | None]] = []  # x, y, distance to the nearest site, its country
-    for x, y in grid:
-        bd, bi = math.inf, -1
-        for i, p in enumerate(pts):
-            d = (p[0] - x) ** 2 + (p[1] - y) ** 2
-            if d < bd:
-                bd, bi = d, i
-        bd = math.sqrt(bd)
-        info.append((x, y, bd, country_of[bi] if bd < LAND else None))
+    def centre(i: int, j: int) -> Point:
+        return ((i + 0.5) * GRID, (j + 0.5) * GRID)
 
-    # site labels: to the right, left, above or below, wherever they overlap least
-    Box = tuple[float, float, float, float]
-
-    def overlap(a: Box, b: Box) -> float:
-        w = min(a[2], b[2]) - max(a[0], b[0])
-        h = min(a[3], b[3]) - max(a[1], b[1])
-        return w * h if w > 0 and h > 0 else 0.0
-
-    dots: list[Box] = [(x - 8, y - 8, x + 8, y + 8) for x, y in pts]
-    labels: list[tuple[float, float, str]] = []
-    boxes: list[Box] = []
-    order = sorted(range(len(pts)), key=lambda i: pts[i][0])
-    placed: dict[int, tuple[float, float, str]] = {}
-    for i in order:
-        x, y = pts[i]
-        w = 7.0 * len(board.sites[i].name) + 4
-        cands = [
-            ((x + 10, y - 8, x + 10 + w, y + 6), (x + 10, y + 4, "start")),
-            ((x - 10 - w, y - 8, x - 10, y + 6), (x - 10, y + 4, "end")),
-            ((x - w / 2, y - 24, x + w / 2, y - 10), (x, y - 12, "middle")),
-            ((x - w / 2, y + 9, x + w / 2, y + 23), (x, y + 21, "middle")),
-        ]
-        best_c = min(cands, key=lambda c: sum(overlap(c[0], b) for b in boxes + dots) + (0 if c is cands[0] else 1))
-        boxes.append(best_c[0])
-        placed[i] = best_c[1]
-    labels = [placed[i] for i in range(len(pts))]
-
-    # coats of arms: on the country's land, clear of sites and labels, near its middle
+    # coats of arms: on the country's land with room around, clear of sites and names, near its middle
     coats: list[Point] = []
     for c in board.countries:
         cx = sum(pts[s][0] for s in c.sites) / len(c.sites)
         cy = sum(pts[s][1] for s in c.sites) / len(c.sites)
         best: tuple[float, Point] | None = None
-        for x, y, d, owner in info:
-            if owner != c.index or d > LAND - 12:
-                continue
-            box = (x - 20, y - 40, x + 20, y + 26)
-            clash = sum(overlap(box, b) for b in boxes + dots) + sum(4000 for q in coats if math.dist(q, (x, y)) < 70)
-            score = -clash - math.dist((x, y), (cx, cy)) * 2
-            if best is None or score > best[0]:
-                best = (score, (x, y))
+        for j in range(0, R.ny, 2):
+            for i in range(0, R.nx, 2):
+                if R.lab[j][i] != c.index:
+                    continue
+                x, y = centre(i, j)
+                box = (x - 22, y - 44, x + 22, y + 30)
+                clash = sum(_overlap(box, b) for b in boxes) + sum(6000 for q in coats if math.dist(q, (x, y)) < 80)
+                score = -clash - math.dist((x, y), (cx, cy)) * 1.5 + 4 * min(room[j][i], 30)
+                if best is None or score > best[0]:
+                    best = (score, (x, y))
         coats.append(best[1] if best else (cx, cy))
-        boxes.append((coats[-1][0] - 20, coats[-1][1] - 40, coats[-1][0] + 20, coats[-1][1] + 26))
+        boxes.append((coats[-1][0] - 22, coats[-1][1] - 44, coats[-1][0] + 22, coats[-1][1] + 30))
 
-    # alliance markers
+    # cells by label, and each country's coast (its cells beside the open sea)
+    coast_cells: list[list[Point]] = [[] for _ in range(n)]
+    for j in range(R.ny):
+        for i in range(R.nx):
+            c = R.lab[j][i]
+            if c != SEA and any(R.label(u, v) == SEA for u, v in ((i + 1, j), (i - 1, j), (i, j + 1), (i, j - 1))):
+                coast_cells[c].append(centre(i, j))
+
     markers: list[Point] = []
+    routes: list[list[list[float]]] = []
     for al in board.alliances:
         ka, kb = al.countries
-        pa, pb = coats[ka], coats[kb]
         cand: list[tuple[float, Point]] = []
-        if al.across == "sea":
-            for x, y, d, _owner in info:
-                if d < LAND + 14:
-                    continue
-                cand.append((math.dist((x, y), pa) + math.dist((x, y), pb), (x, y)))
+        route: list[Point] = []
+        if al.across == "sea" and coast_cells[ka] and coast_cells[kb]:
+            ca, cb = coast_cells[ka][::4], coast_cells[kb][::4]
+            xs = [p[0] for p in ca + cb]
+            ys = [p[1] for p in ca + cb]
+            for j in range(0, R.ny, 2):
+                for i in range(0, R.nx, 2):
+                    x, y = centre(i, j)
+                    if R.lab[j][i] != SEA or room[j][i] < 17 or not (min(xs) - 90 < x < max(xs) + 90 and min(ys) - 90 < y < max(ys) + 90):
+                        continue
+                    da = min(math.dist((x, y), p) for p in ca)
+                    db = min(math.dist((x, y), p) for p in cb)
+                    cand.append((da + db + 0.4 * abs(da - db), (x, y)))
         else:
-            for s in board.countries[ka].sites:
-                for t in board.countries[kb].sites:
-                    mid = ((pts[s][0] + pts[t][0]) / 2, (pts[s][1] + pts[t][1]) / 2)
-                    cand.append((math.dist(pts[s], pts[t]), mid))
-            if not cand:
-                cand.append((0.0, ((pa[0] + pb[0]) / 2, (pa[1] + pb[1]) / 2)))
+            for j in range(R.ny):
+                for i in range(R.nx):
+                    if R.lab[j][i] == ka and R.label(i + 1, j) == kb or R.lab[j][i] == kb and R.label(i + 1, j) == ka:
+                        cand.append((0.0, (i * GRID + GRID, (j + 0.5) * GRID)))
+                    if R.lab[j][i] == ka and R.label(i, j + 1) == kb or R.lab[j][i] == kb and R.label(i, j + 1) == ka:
+                        cand.append((0.0, ((i + 0.5) * GRID, j * GRID + GRID)))
+            if cand:  # prefer the middle of their border
+                mx = sum(p[0] for _, p in cand) / len(cand)
+                my = sum(p[1] for _, p in cand) / len(cand)
+                cand = [(math.dist(p, (mx, my)), p) for _, p in cand]
+        if not cand:
+            pa, pb = coats[ka], coats[kb]
+            cand = [(0.0, ((pa[0] + pb[0]) / 2, (pa[1] + pb[1]) / 2))]
         cand.sort()
         chosen = None
         for _, q in cand:
-            mb = (q[0] - 12, q[1] - 12, q[0] + 12, q[1] + 12)
-            if all(math.dist(q, m) >= 30 for m in markers) and sum(overlap(mb, bx) for bx in boxes + dots) < 20:
+            mb = (q[0] - 13, q[1] - 13, q[0] + 13, q[1] + 13)
+            if all(math.dist(q, m) >= 34 for m in markers) and sum(_overlap(mb, bx) for bx in boxes) < 30:
                 chosen = q
                 break
-        markers.append(chosen or cand[0][1])
-        boxes.append((markers[-1][0] - 12, markers[-1][1] - 12, markers[-1][0] + 12, markers[-1][1] + 12))
+        q = chosen or cand[0][1]
+        markers.append(q)
+        boxes.append((q[0] - 13, q[1] - 13, q[0] + 13, q[1] + 13))
+        if al.across == "sea" and coast_cells[ka] and coast_cells[kb]:
+            route = [min(coast_cells[ka], key=lambda p: math.dist(p, q)), q, min(coast_cells[kb], key=lambda p: math.dist(p, q))]
+        routes.append([[r1(x), r1(y)] for x, y in route])
 
-    def r1(v: float) -> float:
-        return round(v, 1)
+    # each site's own cell: its Voronoi cell among the sites, cut off at CELL_DISC (a catchment)
+    cells: list[list[Point]] = []
+    for i, p in enumerate(pts):
+        poly = [(p[0] + CELL_DISC * math.cos(2 * math.pi * t / CIRCLE), p[1] + CELL_DISC * math.sin(2 * math.pi * t / CIRCLE)) for t in range(CIRCLE)]
+        for j, q in enumerate(pts):
+            d = math.dist(p, q)
+            if i == j or d == 0 or d >= 2 * CELL_DISC:
+                continue
+            poly = _clip(poly, ((p[0] + q[0]) / 2, (p[1] + q[1]) / 2), ((q[0] - p[0]) / d, (q[1] - p[1]) / d))
+            if not poly:
+                break
+        cells.append(poly)
+
+    def line(points: list[Point]) -> list[list[float]]:
+        return [[r1(x), r1(y)] for x, y in points]
 
     return {
         "width": r1(width),
         "height": r1(height),
         "sites": [[r1(x), r1(y)] for x, y in pts],
-        "cells": [[[r1(x), r1(y)] for x, y in poly] for poly in cells],
+        "cells": [line(poly) for poly in cells],
+        "regions": [[line(ring) for ring in rs] for rs in rings],
+        "coast": [line(p) for a, b, p in chains if SEA in (a, b)],
+        "borders": [line(p) for a, b, p in chains if SEA not in (a, b)],
         "coats": [[r1(x), r1(y)] for x, y in coats],
         "alliances": [[r1(x), r1(y)] for x, y in markers],
-        "labels": [[r1(x), r1(y), anchor] for x, y, anchor in labels],
+        "routes": routes,
+        "labels": [[r1(x), r1(y), anchor] for x, y, anchor in label_xy],
     }
 
 
+def r1(v: float) -> float:
+    return round(v, 1)
+
+
+# ---------------------------------------------------------------- colours
+
 # Fill colours of the countries, in board order: presentation, not rules, so not in the
-# board file (whose digest records keep). Light enough for dark pieces on top.
-COUNTRY_COLOURS = ("#e9d8b4", "#efe19a", "#bcd9ee", "#cfe5b5", "#f1c39f", "#c7cdef", "#e6c3de", "#f3d0a9", "#d9c7a7")
+# board file (whose digest records keep). Neighbours differ in hue; every fill is light
+# enough for at least 3:1 against the sea and for dark outlines and names on top.
+COUNTRY_COLOURS = ("#f2c9c4", "#f3dc8f", "#d9d0f2", "#cfe6b0", "#ead7b1", "#c6d6f3", "#bfe4dc", "#f6cba2", "#efc2d3")
+SEA_COLOUR = "#35648c"
+
+
+def _lum(hex_colour: str) -> float:
+    h = hex_colour.lstrip("#")
+    rgb = [int(h[i : i + 2], 16) / 255 for i in (0, 2, 4)]
+    lin = [c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in rgb]
+    return 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
+
+
+def contrast(a: str, b: str) -> float:
+    """The WCAG 2 contrast ratio of two colours "#rrggbb" (1 to 21)."""
+    la, lb = sorted((_lum(a), _lum(b)), reverse=True)
+    return (la + 0.05) / (lb + 0.05)
 
 
 def board_json(board: Board) -> dict[str, Any]:
@@ -197,6 +623,9 @@ def board_json(board: Board) -> dict[str, Any]:
         "reconstruction": board.reconstruction,
         "width": lay["width"],
         "height": lay["height"],
+        "sea": SEA_COLOUR,
+        "coast": lay["coast"],
+        "borders": lay["borders"],
         "cards": [
             {"id": k.id, "short": k.short, "countries": [board.countries[c].id for c in k.countries], "count": k.count} for k in board.cards
         ],
@@ -209,6 +638,7 @@ def board_json(board: Board) -> dict[str, Any]:
                 "colour": COUNTRY_COLOURS[c.index % len(COUNTRY_COLOURS)],
                 "sites": [board.sites[s].id for s in c.sites],
                 "coat": lay["coats"][c.index],
+                "region": lay["regions"][c.index],
             }
             for c in board.countries
         ],
@@ -232,6 +662,7 @@ def board_json(board: Board) -> dict[str, Any]:
                 "countries": [board.countries[c].id for c in al.countries],
                 "across": al.across,
                 "xy": lay["alliances"][i],
+                "route": lay["routes"][i],
             }
             for i, al in enumerate(board.alliances)
         ],

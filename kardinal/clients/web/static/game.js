@@ -127,6 +127,7 @@ class GamePage {
         onCountry: (cid) => this.clickCountry(cid),
         onSite: (sid) => this.clickSite(sid),
         onCoat: (cid) => this.clickCoat(cid),
+        name: (seat) => this.name(seat),
       });
       this.render();
     }).catch((e) => {
@@ -261,7 +262,7 @@ class GamePage {
     info.title = this.rulesLine(v.variants) + ` · ${T("boardOf", { name: boardName(board.id) })}`;
     info.classList.toggle("variant", Boolean((v.variants || []).length));
 
-    this.map.update(v);
+    this.map.update(v, this.replay ? null : msg.standing);
     renderPlayers(byId("players"), { board, players: this.players(), view: v, mySeat: msg.seat, hands: this.replay ? this.replay.hands : null });
     renderAlliances(byId("alliancesbox"), { board, players: this.players(), standing: this.replay ? null : msg.standing });
     renderTable(byId("table"), { board, view: v, sel: this.sel, onTake: (s) => this.clickTake(s) });

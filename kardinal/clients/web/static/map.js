@@ -1,10 +1,52 @@
-// The map: draws a board (its layout and colours from the board data) and a view on it
-// (cloisters, advisors, limits, the last placement), and marks what the selection can
-// still reach. Clicks go to the handlers it is given.
+// The map: draws a board (its shapes, coast and colours from the board data, mapdata.py) and
+// a view on it (cloisters, advisors, limits, the last placement), and marks what the
+// selection can still reach. Clicks go to the handlers it is given. Every element explains
+// itself in a small popup: on hover with a mouse, on tap when nothing is selected (a tap
+// with cards selected plays, as a click does).
 
-import { svg, playerColour } from "./dom.js";
-import { T } from "./i18n.js";
+import { svg, el, playerColour } from "./dom.js";
+import { T, addStrings, listText } from "./i18n.js";
 import { placeSites, placeAdvisors } from "./selection.js";
+import { cloisterGlyph, advisorGlyph, advisorSlot, markGlyph } from "./pieces.js";
+
+addStrings({
+  en: {
+    mapFreeSite: "Free cloister site",
+    mapCloisterOf: "Cloister of {name}",
+    mapSiteIn: "in {country}",
+    mapCoatTitle: "Coat of arms of {country}",
+    mapNoAdvisors: "No advisors yet.",
+    mapAdvisorsOf: "{name}: {n}",
+    mapLimitNone: "No cloister stands here yet, so no advisor may come (R4.8).",
+    mapLimitIs: "At most {m} advisors, {a} placed: the most cloisters one player has here is {m} (R4.8).",
+    mapAllianceTitle: "Alliance {n}: {a} and {b}",
+    mapBySea: "across the sea",
+    mapOverLand: "over land",
+    mapAllianceRule: "Whoever holds the advisor majority in both countries scores it at the end (R10).",
+    mapAllianceNow: "If the game ended now: {who} — {p} points each.",
+    mapAllianceNowOne: "If the game ended now: {who} — {p} points.",
+    mapAllianceNobody: "If the game ended now, nobody would score it.",
+    mapTapHint: "Tap an element of the map to learn about it.",
+  },
+  de: {
+    mapFreeSite: "Freies Klosterfeld",
+    mapCloisterOf: "Kloster von {name}",
+    mapSiteIn: "in {country}",
+    mapCoatTitle: "Wappen von {country}",
+    mapNoAdvisors: "Noch keine Räte.",
+    mapAdvisorsOf: "{name}: {n}",
+    mapLimitNone: "Hier steht noch kein Kloster, also darf noch kein Rat hierher (R4.8).",
+    mapLimitIs: "Höchstens {m} Räte, {a} gesetzt: Die meisten Klöster einer Person hier sind {m} (R4.8).",
+    mapAllianceTitle: "Bündnis {n}: {a} und {b}",
+    mapBySea: "über See",
+    mapOverLand: "über Land",
+    mapAllianceRule: "Wer in beiden Ländern die Räte-Mehrheit hat, wertet es am Ende (R10).",
+    mapAllianceNow: "Endete das Spiel jetzt: {who} — je {p} Punkte.",
+    mapAllianceNowOne: "Endete das Spiel jetzt: {who} — {p} Punkte.",
+    mapAllianceNobody: "Endete das Spiel jetzt, wertete es niemand.",
+    mapTapHint: "Tippe auf ein Element der Karte, um mehr zu erfahren.",
+  },
+});
 
 /** The sites and the country (if advisors went there) of the last placement in a view's history. */
 export function lastPlacement(view) {
@@ -16,8 +58,12 @@ export function lastPlacement(view) {
   return { sites: new Set(), country: null };
 }
 
+const path = (pts, close) => (pts.length ? "M" + pts.map((p) => `${p[0]},${p[1]}`).join(" L") + (close ? " Z" : "") : "");
+
+const SHIELD = "M-27,-27 H27 V4 Q27,24 0,35 Q-27,24 -27,4 Z";
+
 export class GameMap {
-  /** handlers: onCountry(cid), onSite(sid), onCoat(cid). */
+  /** handlers: onCountry(cid), onSite(sid), onCoat(cid), and optionally name(seat) for the popups. */
   constructor(root, board, handlers) {
     this.root = root;
     this.board = board;
@@ -25,8 +71,18 @@ export class GameMap {
     this.siteEls = new Map();
     this.coatEls = new Map();
     this.countryEls = new Map();
+    this.view = null;
+    this.standing = null;
+    this.selecting = false;
+    this.pointer = "mouse";
     this.build();
   }
+
+  /** A site's point [x, y] in SVG coordinates (for animations). */
+  sitePoint(sid) { const s = this.board.sites.get(sid); return s ? s.xy.slice() : [0, 0]; }
+
+  /** The middle of a country's coat of arms [x, y] in SVG coordinates. */
+  coatPoint(cid) { const c = this.board.countries.get(cid); return c ? c.coat.slice() : [0, 0]; }
 
   build() {
     const B = this.board.data;
@@ -34,21 +90,30 @@ export class GameMap {
     m.replaceChildren();
     m.setAttribute("viewBox", `0 0 ${B.width} ${B.height}`);
     m.dataset.board = this.board.id;
-    m.append(svg("rect", { x: 0, y: 0, width: B.width, height: B.height, class: "sea" }));
+    const defs = svg("defs", {});
+    const waves = svg("pattern", { id: "waves", width: 28, height: 14, patternUnits: "userSpaceOnUse" });
+    waves.append(svg("path", { d: "M0,10 q7,-5 14,0 t14,0", class: "wave" }));
+    defs.append(waves);
+    m.append(defs);
+    m.append(svg("rect", { x: 0, y: 0, width: B.width, height: B.height, class: "sea", fill: B.sea || "#35648c" }));
+    m.append(svg("rect", { x: 0, y: 0, width: B.width, height: B.height, fill: "url(#waves)", "pointer-events": "none" }));
+
+    const coast = (B.coast || []).map((p) => path(p)).join(" ");
+    m.append(svg("path", { d: coast, class: "shallows" }));
 
     const regions = svg("g", { class: "regions" });
     for (const c of B.countries) {
       const g = svg("g", { class: "country", "data-country": c.id });
       const fill = this.board.colour(c.id);
-      for (const sid of c.sites) {
-        const pts = this.board.sites.get(sid).cell.map((p) => p.join(",")).join(" ");
-        g.append(svg("polygon", { points: pts, fill, stroke: fill, "stroke-width": 1.5 }));
-      }
-      g.addEventListener("click", () => this.handlers.onCountry(c.id));
+      if (c.region) g.append(svg("path", { d: c.region.map((r) => path(r, true)).join(" "), fill, "fill-rule": "evenodd", class: "land" }));
+      else for (const sid of c.sites) g.append(svg("polygon", { points: this.board.sites.get(sid).cell.map((p) => p.join(",")).join(" "), fill, class: "land" }));
+      this.explain(g, () => this.countryInfo(c.id), () => this.handlers.onCountry(c.id), false);
       regions.append(g);
       this.countryEls.set(c.id, g);
     }
     m.append(regions);
+    m.append(svg("path", { d: (B.borders || []).map((p) => path(p)).join(" "), class: "border-line" }));
+    m.append(svg("path", { d: coast, class: "coast-line" }));
 
     const roads = svg("g", { class: "roads" });
     for (const [a, b] of B.roads) {
@@ -60,17 +125,27 @@ export class GameMap {
 
     const al = svg("g", { class: "alliances" });
     for (const a of B.alliances) {
-      const g = svg("g", { class: "alliance " + a.across, "data-alliance": a.number });
-      g.append(svg("title", {}));
-      // a thin line to each of the two coats shows what a marker across the sea joins
-      if (a.across === "sea") for (const cid of a.countries) {
-        const [cx, cy] = this.board.countries.get(cid).coat;
-        g.append(svg("line", { x1: a.xy[0], y1: a.xy[1], x2: cx, y2: cy, class: "alliance-link" }));
+      const g = svg("g", { class: "alliance " + a.across, "data-alliance": a.number, role: "img" });
+      const [x, y] = a.xy;
+      if (a.across === "sea" && a.route && a.route.length === 3) {
+        const [p, q, r] = a.route;
+        g.append(svg("path", { d: `M${p[0]},${p[1]} L${q[0]},${q[1]} L${r[0]},${r[1]}`, class: "sea-route" }));
       }
-      g.append(svg("circle", { cx: a.xy[0], cy: a.xy[1], r: 11, class: "alliance-dot" }));
-      const tx = svg("text", { x: a.xy[0], y: a.xy[1] + 4, class: "alliance-num" });
+      const [ca, cb] = a.countries.map((c) => this.board.colour(c));
+      if (a.across === "sea") {
+        g.append(svg("path", { d: `M${x},${y - 15} L${x + 15},${y} L${x},${y + 15} L${x - 15},${y} Z`, class: "alliance-dot" }));
+        g.append(svg("path", { d: `M${x},${y - 11} L${x},${y + 11} L${x - 11},${y} Z`, fill: ca, class: "alliance-half" }));
+        g.append(svg("path", { d: `M${x},${y - 11} L${x + 11},${y} L${x},${y + 11} Z`, fill: cb, class: "alliance-half" }));
+      } else {
+        g.append(svg("circle", { cx: x, cy: y, r: 14, class: "alliance-dot" }));
+        g.append(svg("path", { d: `M${x},${y - 11} A11,11 0 0 0 ${x},${y + 11} Z`, fill: ca, class: "alliance-half" }));
+        g.append(svg("path", { d: `M${x},${y - 11} A11,11 0 0 1 ${x},${y + 11} Z`, fill: cb, class: "alliance-half" }));
+      }
+      g.append(svg("circle", { cx: x, cy: y, r: 7.5, class: "alliance-core" }));
+      const tx = svg("text", { x, y: y + 4, class: "alliance-num" });
       tx.textContent = a.number;
       g.append(tx);
+      this.explain(g, () => this.allianceInfo(a), null);
       al.append(g);
     }
     m.append(al);
@@ -80,12 +155,12 @@ export class GameMap {
     for (const c of B.countries) {
       const [x, y] = c.coat;
       const g = svg("g", { class: "coat", "data-coat": c.id, role: "button", transform: `translate(${x},${y})` });
-      g.append(svg("title", {}));
-      g.append(svg("path", { d: "M-17,-20 H17 V0 Q17,16 0,24 Q-17,16 -17,0 Z", class: "shield" }));
-      g.append(svg("text", { x: 0, y: -25, class: "country-name", "data-name": c.id }));
+      g.append(svg("path", { d: SHIELD, class: "shield", fill: this.board.colour(c.id) }));
+      g.append(svg("path", { d: "M-22,-22 H22 V4 Q22,20 0,29 Q-22,20 -22,4 Z", class: "shield-inner" }));
+      g.append(svg("text", { x: 0, y: -33, class: "country-name", "data-name": c.id }));
       g.append(svg("g", { class: "pips" }));
-      g.append(svg("text", { x: 0, y: 20, class: "limit" }));
-      g.addEventListener("click", (ev) => { ev.stopPropagation(); this.handlers.onCoat(c.id); });
+      g.append(svg("text", { x: 0, y: 27, class: "limit" }));
+      this.explain(g, () => this.coatInfo(c.id), () => this.handlers.onCoat(c.id));
       coats.append(g);
       this.coatEls.set(c.id, g);
     }
@@ -95,29 +170,143 @@ export class GameMap {
     for (const s of B.sites) {
       const [x, y] = s.xy;
       const g = svg("g", { class: "site", "data-site": s.id, role: "button" });
-      g.append(svg("circle", { cx: x, cy: y, r: 7, class: "spot" }));
+      g.append(svg("g", { class: "building" }));
+      g.append(svg("circle", { cx: x, cy: y, r: 8, class: "spot" }));
       const [lx, ly, anchor] = s.label || [x + 9, y + 4, "start"];
       g.append(svg("text", { x: lx, y: ly, class: "site-name", "text-anchor": anchor }));
-      g.addEventListener("click", (ev) => { ev.stopPropagation(); this.handlers.onSite(s.id); });
+      this.explain(g, () => this.siteInfo(s.id), () => this.handlers.onSite(s.id));
       sites.append(g);
       this.siteEls.set(s.id, g);
     }
     m.append(sites);
+
+    this.fxLayer = svg("g", { class: "fx", "pointer-events": "none" });
+    m.append(this.fxLayer);
+
+    m.addEventListener("pointerdown", (ev) => { this.pointer = ev.pointerType || "mouse"; }, true);
+    this.popup = el("div", { class: "map-info", role: "status", "aria-live": "polite", hidden: true });
+    const host = m.closest("#mapbox") || m.parentElement;
+    const old = host.querySelector(":scope > .map-info");
+    if (old) old.remove();
+    host.append(this.popup);
+    m.addEventListener("click", () => this.hideInfo());
   }
 
-  /** Show a view: pieces, names in the page's language, advisor limits, the last placement. */
-  update(view) {
+  /** Hover (mouse) and tap (touch, when nothing is selected) show what info() says; other clicks act. */
+  explain(g, info, act, hover = true) {
+    if (hover) {
+      g.addEventListener("pointerenter", (ev) => { if (ev.pointerType === "mouse") this.showInfo(info, g); });
+      g.addEventListener("pointerleave", (ev) => { if (ev.pointerType === "mouse") this.hideInfo(); });
+    }
+    g.addEventListener("click", (ev) => {
+      ev.stopPropagation();
+      const touch = this.pointer === "touch" || this.pointer === "pen";
+      if (!act || (touch && !this.selecting)) {
+        if (this.popup.dataset.for === g.dataset.key && !this.popup.hidden) this.hideInfo();
+        else this.showInfo(info, g);
+        return;
+      }
+      this.hideInfo();
+      act();
+    });
+    g.dataset.key = g.getAttribute("data-site") || g.getAttribute("data-coat") || g.getAttribute("data-alliance") || g.getAttribute("data-country");
+  }
+
+  showInfo(info, g) {
+    const p = this.popup;
+    this.shown = { info, g };
+    p.replaceChildren(...info());
+    p.hidden = false;
+    p.dataset.for = g.dataset.key;
+    const host = p.parentElement.getBoundingClientRect();
+    const r = g.getBoundingClientRect();
+    const w = p.offsetWidth, h = p.offsetHeight;
+    let left = r.left + r.width / 2 - host.left - w / 2;
+    let top = r.top - host.top - h - 8;
+    if (top < 4) top = r.bottom - host.top + 8;
+    left = Math.max(4, Math.min(left, host.width - w - 4));
+    top = Math.max(4, Math.min(top, Math.max(4, host.height - h - 4)));
+    p.style.left = `${left}px`;
+    p.style.top = `${top}px`;
+  }
+
+  hideInfo() { this.popup.hidden = true; this.popup.dataset.for = ""; this.shown = null; }
+
+  name(seat) {
+    if (this.handlers.name) return this.handlers.name(seat);
+    return `${T("seat")} ${seat + 1}`;
+  }
+
+  /** A player's name after their swatch, for the popups. */
+  who(seat) {
+    const s = svg("svg", { width: 14, height: 14, viewBox: "-7 -7 14 14", class: "who" });
+    s.append(svg("circle", { r: 6.5, fill: playerColour(seat), stroke: "#1b1b1b", "stroke-width": 1 }));
+    s.append(markGlyph(seat, 0, 0, 7));
+    return el("span", { class: "who-name" }, s, " " + this.name(seat));
+  }
+
+  siteInfo(sid) {
     const B = this.board;
+    const owner = this.view ? this.view.sites[sid] : undefined;
+    return [
+      el("b", { text: B.siteName(sid) }), " ", el("span", { text: T("mapSiteIn", { country: B.countryName(B.siteCountry(sid)) }) }),
+      el("div", {}, owner === undefined ? T("mapFreeSite") : el("span", {}, T("mapCloisterOf", { name: "" }).trim(), " ", this.who(owner))),
+    ];
+  }
+
+  coatInfo(cid) {
+    const B = this.board;
+    const v = this.view;
+    const adv = (v && v.advisors[cid]) || [];
+    const a = adv.reduce((x, y) => x + y, 0);
+    const m = v ? v.advisor_limit[cid] : 0;
+    const rows = adv.map((n, seat) => [n, seat]).filter(([n]) => n > 0).map(([n, seat]) => el("div", {}, this.who(seat), `: ${n}`));
+    return [
+      el("b", { text: T("mapCoatTitle", { country: B.countryName(cid) }) }),
+      ...(rows.length ? rows : [el("div", { text: T("mapNoAdvisors") })]),
+      el("div", { class: "why", text: m ? T("mapLimitIs", { a, m }) : T("mapLimitNone") }),
+    ];
+  }
+
+  countryInfo(cid) { return this.coatInfo(cid); }
+
+  allianceInfo(a) {
+    const B = this.board;
+    const [ca, cb] = a.countries.map((c) => B.countryName(c));
+    const out = [
+      el("b", { text: T("mapAllianceTitle", { n: a.number, a: ca, b: cb }) }), " ",
+      el("span", { class: "small", text: `(${a.across === "sea" ? T("mapBySea") : T("mapOverLand")})` }),
+      el("div", { class: "why", text: T("mapAllianceRule") }),
+    ];
+    const now = this.standing && (this.standing.alliances || []).find((x) => x.number === a.number);
+    if (now) {
+      if (!now.holders.length || !now.points) out.push(el("div", { text: T("mapAllianceNobody") }));
+      else {
+        const who = listText(now.holders.map((s) => this.name(s)));
+        out.push(el("div", { class: "now", text: T(now.holders.length > 1 ? "mapAllianceNow" : "mapAllianceNowOne", { who, p: now.points }) }));
+      }
+    }
+    return out;
+  }
+
+  /** Show a view (and, if given, who would score each alliance now): pieces, names in the page's language, limits, the last placement. */
+  update(view, standing) {
+    const B = this.board;
+    this.view = view;
+    if (standing !== undefined) this.standing = standing;
     this.root.setAttribute("aria-label", T("map"));
     const last = lastPlacement(view);
     for (const [sid, g] of this.siteEls) {
       const owner = view.sites[sid];
-      const spot = g.querySelector(".spot");
-      spot.setAttribute("fill", owner === undefined ? "#fff" : playerColour(owner));
-      spot.setAttribute("r", owner === undefined ? 6 : 8);
+      const building = g.querySelector(".building");
+      if (building.dataset.owner !== String(owner)) {
+        building.replaceChildren();
+        if (owner !== undefined) building.append(cloisterGlyph(owner, ...this.sitePoint(sid)));
+        building.dataset.owner = String(owner);
+      }
       const name = B.siteName(sid);
       g.querySelector(".site-name").textContent = name;
-      g.setAttribute("aria-label", name);
+      g.setAttribute("aria-label", owner === undefined ? name : `${name}: ${T("mapCloisterOf", { name: this.name(owner) })}`);
       g.classList.toggle("taken", owner !== undefined);
       g.classList.toggle("last", last.sites.has(sid));
     }
@@ -128,27 +317,32 @@ export class GameMap {
       const pips = g.querySelector(".pips");
       pips.replaceChildren();
       const adv = view.advisors[cid] || [];
-      let k = 0;
-      adv.forEach((n, seat) => {
-        for (let j = 0; j < n; j++, k++) {
-          const col = k % 4, row = Math.floor(k / 4);
-          pips.append(svg("rect", { x: -14 + col * 7.5, y: -17 + row * 7.5, width: 6, height: 6, fill: playerColour(seat), class: "pip" }));
-        }
-      });
       const total = adv.reduce((a, b) => a + b, 0);
-      const limit = T("advisorLimit", { a: total, m: view.advisor_limit[cid] });
-      g.querySelector(".limit").textContent = `${total}/${view.advisor_limit[cid]}`;
-      g.setAttribute("aria-label", `${T("coatOfArms", { country: name })}: ${limit}`);
-      g.querySelector("title").textContent = `${name}: ${limit}`;
+      const limit = view.advisor_limit[cid];
+      const slots = Math.max(total, limit);
+      const perRow = slots > 8 ? 5 : 4;
+      const rows = Math.max(1, Math.ceil(slots / perRow));
+      const at = (k) => {
+        const row = Math.floor(k / perRow), inRow = Math.min(perRow, slots - row * perRow);
+        const step = perRow === 5 ? 10 : 12;
+        return [(k % perRow - (inRow - 1) / 2) * step, -8 + (row - (rows - 1) / 2) * 19];
+      };
+      let k = 0;
+      adv.forEach((n, seat) => { for (let j = 0; j < n; j++, k++) pips.append(advisorGlyph(seat, ...at(k))); });
+      for (; k < slots; k++) pips.append(advisorSlot(...at(k)));
+      g.querySelector(".limit").textContent = `${total}/${limit}`;
+      g.setAttribute("aria-label", `${T("coatOfArms", { country: name })}: ${T("advisorLimit", { a: total, m: limit })}`);
     }
     for (const g of this.allianceGroup.children) {
       const a = this.board.data.alliances.find((x) => String(x.number) === g.getAttribute("data-alliance"));
-      g.querySelector("title").textContent = B.allianceName(a);
+      g.setAttribute("aria-label", B.allianceName(a));
     }
+    if (this.shown) this.showInfo(this.shown.info, this.shown.g); // the popup follows the game
   }
 
   /** Mark what the selection can still reach (Selection.targets()) and what it holds. */
   highlight(targets, sel) {
+    this.selecting = Boolean(targets.any || (sel && (sel.cards || []).length));
     for (const [cid, g] of this.countryEls) {
       g.classList.toggle("legal", targets.countries.has(cid) && !sel.country);
       g.classList.toggle("chosen", sel.country === cid);
