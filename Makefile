@@ -29,14 +29,17 @@ typecheck: $(STAMP)
 imports: $(STAMP)
 	$(BIN)/lint-imports
 
-# Debian packages the browser tests need (Chromium), installed when missing (as root, or
-# with sudo); the browser tests fail without them rather than skip.
+# Debian packages the tests need: Chromium (browser tests) and PostgreSQL (a throwaway
+# server for the database tests), installed when missing (as root, or with sudo); the
+# tests fail without them rather than skip.
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+NEED := $(shell command -v chromium >/dev/null 2>&1 || echo chromium) $(shell ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || echo postgresql)
 system:
-	@command -v chromium >/dev/null 2>&1 || { \
-	  echo "installing Debian's chromium for the browser tests"; \
+	@if [ -n "$(strip $(NEED))" ]; then \
+	  echo "installing Debian's $(strip $(NEED)) for the tests"; \
 	  export DEBIAN_FRONTEND=noninteractive; \
-	  $(SUDO) apt-get update -q && $(SUDO) apt-get install -y -q chromium; }
+	  $(SUDO) apt-get update -q && $(SUDO) apt-get install -y -q $(NEED); \
+	fi
 
 test: $(STAMP) system lint typecheck imports
 	$(BIN)/pytest -q kardinal tests

@@ -255,3 +255,22 @@ def browser() -> Iterator[Any]:
     from webtools import launch
 
     yield from launch()
+
+
+@pytest.fixture(scope="session")
+def pg() -> Iterator[Any]:
+    """A throwaway PostgreSQL server for the whole test session (tests/pgserver.py)."""
+    from pgserver import PgServer
+
+    server = PgServer()
+    yield server
+    server.stop()
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def db_url(request: pytest.FixtureRequest, tmp_path: Any) -> str:
+    """The server's database, once SQLite (a file in tmp_path) and once PostgreSQL (a new
+    database on the session's throwaway server)."""
+    if request.param == "sqlite":
+        return f"sqlite+pysqlite:///{tmp_path / 'kardinal.sqlite3'}"
+    return str(request.getfixturevalue("pg").new_database())

@@ -15,8 +15,8 @@ from web_helpers import create, join_all, make_client, play_out, state, tokens
 
 
 @pytest.fixture()
-def client(tmp_path: Path) -> Any:
-    with make_client(tmp_path) as c:
+def client(tmp_path: Path, db_url: str) -> Any:
+    with make_client(tmp_path, db_url=db_url) as c:
         yield c
 
 

@@ -17,8 +17,8 @@ from kardinal.rules.record import replay
 
 
 @pytest.fixture()
-def client(tmp_path: Path) -> Any:
-    with make_client(tmp_path) as c:
+def client(tmp_path: Path, db_url: str) -> Any:
+    with make_client(tmp_path, db_url=db_url) as c:
         yield c
 
 
@@ -533,3 +533,12 @@ def test_a_state_message_is_made_once_per_change_for_every_spectator(client: Tes
     # each seat's own message holds its own hand
     mine = json.loads(live.message_text(0))
     assert mine["seat"] == 0 and "hand" in mine["view"] and "hand" not in json.loads(live.message_text(None))["view"]
+
+
+def test_an_action_id_of_the_longest_allowed_length_is_kept(client: TestClient) -> None:
+    gid, toks = running_three(client)
+    move = legal_of(client, gid, 0, toks[0])[0]
+    long_id = "x" * 100  # the protocol allows 1-100 characters
+    r = act(client, gid, 0, toks[0], 0, move, cid=long_id)
+    assert r.status_code == 200, r.text
+    assert act(client, gid, 0, toks[0], 0, move, cid=long_id).json()["duplicate"] is True

@@ -18,8 +18,11 @@ from kardinal.clients.web.guard import Guard
 LENIENT = {"create": parse_many("10000/minute"), "claim": parse_many("10000/minute"), "bad_token": parse_many("10000/second")}
 
 
-def make_client(data: Path, bot_pause: float = 0.0, guard: Guard | None = None) -> TestClient:
-    return TestClient(create_app(data_dir=data, bot_pause=bot_pause, guard=guard if guard is not None else Guard(LENIENT)))
+def make_client(data: Path, bot_pause: float = 0.0, guard: Guard | None = None, db_url: str | None = None) -> TestClient:
+    """An app on ``data``'s SQLite file, or on the database ``db_url`` (the ``db_url`` fixture:
+    SQLite and PostgreSQL)."""
+    app = create_app(data_dir=data, db_url=db_url, bot_pause=bot_pause, guard=guard if guard is not None else Guard(LENIENT))
+    return TestClient(app)
 
 
 def seats(*kinds: str) -> list[dict[str, Any]]:

@@ -73,7 +73,7 @@ actions = Table(
     Column("game_id", String(32), primary_key=True),
     Column("idx", Integer, primary_key=True),
     Column("action", Text, nullable=False),  # a kardinal-record action dict, JSON
-    Column("client_id", String(100), nullable=True),
+    Column("client_id", String(120), nullable=True),  # "seat:id"; migration 5
     Column("created", Float, nullable=False),
 )
 
@@ -112,8 +112,15 @@ def _m4_variants(conn: Connection) -> None:
     conn.execute(text("""UPDATE games SET board = 'reconstruction-1', variants = '["joker-anywhere"]' WHERE board = 'standard'"""))
 
 
+def _m5_client_key(conn: Connection) -> None:
+    """An action's client id is kept as "seat:id" (ids are the sending seat's own): room for
+    the seat before the 100 characters an id may have. (SQLite does not enforce lengths.)"""
+    if conn.dialect.name == "postgresql":
+        conn.execute(text("ALTER TABLE actions ALTER COLUMN client_id TYPE VARCHAR(120)"))
+
+
 # Ordered; never edit an applied one, append a new one.
-MIGRATIONS: list[Callable[[Connection], None]] = [_m1_tables, _m2_indexes, _m3_created_index, _m4_variants]
+MIGRATIONS: list[Callable[[Connection], None]] = [_m1_tables, _m2_indexes, _m3_created_index, _m4_variants, _m5_client_key]
 
 
 class DuplicateAction(Exception):
@@ -208,6 +215,8 @@ class Storage:
     """Games and action logs in a SQL database (SQLite by default)."""
 
     def __init__(self, url: str) -> None:
+        if url.startswith(("postgresql://", "postgres://")):
+            url = "postgresql+psycopg://" + url.split("://", 1)[1]  # the driver this project installs
         self.url = url
         # hide_parameters: a database error never logs a statement's values (token hashes, decks)
         self.engine: Engine = create_engine(

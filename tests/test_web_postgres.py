@@ -1,0 +1,73 @@
+"""PostgreSQL as the server's database (the protocol, again and restart tests also run on
+it through the ``db_url`` fixture): migration 5 on a database made by the previous code,
+on PostgreSQL as on SQLite."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+from typing import Any
+
+from web_helpers import act, make_client, state
+
+from kardinal.clients.web.storage import MIGRATIONS, Storage
+
+ROOT = Path(__file__).resolve().parent.parent
+# the last commit before migration 5 (action client ids as "seat:id")
+BEFORE_M5 = "9cad4a6"
+
+
+def made_by_earlier_code(url: str, tmp_path: Path) -> dict[str, Any]:
+    """A database with a running game of two people, written by the code of BEFORE_M5."""
+    old = tmp_path / "old"
+    old.mkdir()
+    tar = subprocess.run(["git", "-C", str(ROOT), "archive", BEFORE_M5, "kardinal"], capture_output=True, check=True).stdout
+    subprocess.run(["tar", "-x", "-C", str(old)], input=tar, check=True)
+    script = textwrap.dedent(
+        f"""
+        import json
+        from fastapi.testclient import TestClient
+        from kardinal.clients.web.app import create_app
+        with TestClient(create_app(db_url={url!r}, bot_pause=0.0)) as c:
+            g = c.post("/api/games", json={{"players": [{{"kind": "person"}}, {{"kind": "person"}}, {{"kind": "bot", "level": "random"}}]}}).json()
+            for s in g["seats"]:
+                c.post(f"/api/games/{{g['id']}}/join", json={{"seat": s["seat"], "token": s["token"]}})
+            st = c.get(f"/api/games/{{g['id']}}/state", params={{"seat": 0, "token": g["seats"][0]["token"]}}).json()
+            a = st["legal"][0]
+            r = c.post(f"/api/games/{{g['id']}}/actions", json={{"seat": 0, "token": g["seats"][0]["token"], "version": 0, "action": a, "id": "y" * 100}})
+            assert r.status_code == 200, r.text
+            print(json.dumps({{"game": g, "first": a}}))
+        """
+    )
+    p = subprocess.run([sys.executable, "-c", script], cwd=old, capture_output=True, text=True, timeout=120)
+    assert p.returncode == 0, p.stderr
+    import json
+
+    return dict(json.loads(p.stdout.strip().splitlines()[-1]))
+
+
+def test_migration_5_on_a_database_made_by_the_previous_code(db_url: str, tmp_path: Path) -> None:
+    made = made_by_earlier_code(db_url, tmp_path)
+    st = Storage(db_url)
+    assert st.schema_version() == len(MIGRATIONS) == 5
+    st.close()
+    g = made["game"]
+    tok = {s["seat"]: s["token"] for s in g["seats"]}
+    with make_client(tmp_path, db_url=db_url) as c:
+        s0 = state(c, g["id"], 0, tok[0])
+        assert s0["version"] == 1 and s0["view"]["history"][0]["action"] == made["first"]
+        # the longest id the protocol allows now fits with its seat in front
+        cur = s0["view"]["current"]
+        assert cur in tok  # after seat 0's first decision a person acts (seat 0 drawing, or seat 1)
+        nxt = state(c, g["id"], cur, tok[cur])["legal"][0]
+        r = act(c, g["id"], cur, tok[cur], 1, nxt, cid="z" * 100)
+        assert r.status_code == 200, r.text
+
+
+def test_a_plain_postgresql_url_uses_the_installed_driver(pg: Any) -> None:
+    url = pg.new_database().replace("postgresql+psycopg://", "postgresql://")
+    st = Storage(url)
+    assert st.engine.dialect.driver == "psycopg" and st.schema_version() == len(MIGRATIONS)
+    st.close()
