@@ -12,6 +12,7 @@
 
 import { el, playerColour } from "./dom.js";
 import { T, addStrings, listText } from "./i18n.js";
+import { cloisterGlyph, advisorGlyph } from "./pieces.js";
 
 addStrings({
   en: {
@@ -137,28 +138,21 @@ function visible(p) {
   return p && p.x >= 0 && p.y >= 0 && p.x <= window.innerWidth && p.y <= window.innerHeight;
 }
 
-/** A flying piece: a small picture of a cloister or an advisor in the seat's colour. */
+/** A flying piece: the map's own picture of a cloister or an advisor (colour and mark), enlarged. */
 function pieceNode(type, seat) {
-  const ns = "http://www.w3.org/2000/svg";
-  const s = document.createElementNS(ns, "svg");
-  s.setAttribute("viewBox", "-12 -12 24 24");
-  s.setAttribute("width", "26");
-  s.setAttribute("height", "26");
-  const shape = document.createElementNS(ns, "path");
-  shape.setAttribute("d", type === "cloister"
-    ? "M-9,9 V-2 L0,-10 L9,-2 V9 Z"  // a house with a roof
-    : "M0,-10 A4,4 0 1 1 0,-2 A4,4 0 1 1 0,-10 Z M-7,10 Q-7,0 0,0 Q7,0 7,10 Z"); // a figure
-  shape.setAttribute("fill", playerColour(seat));
-  shape.setAttribute("stroke", "#111");
-  shape.setAttribute("stroke-width", "1.5");
-  s.append(shape);
+  const s = document.createElementNS("http://www.w3.org/2000/svg", "svg");
+  s.setAttribute("viewBox", "-14 -18 28 30");
+  s.setAttribute("width", "34");
+  s.setAttribute("height", "36");
+  s.append(type === "cloister" ? cloisterGlyph(seat, 0, 0) : advisorGlyph(seat, 0, 0));
   return el("div", { class: `fx-piece fx-${type}`, "data-seat": seat }, s);
 }
 
+/** A card as it flies: one band per country it names, in the country's colour, with its name. */
 function cardNode(board, kid) {
   const cs = board.cardCountries(kid);
-  const bg = cs.length > 1 ? `linear-gradient(135deg, ${board.colour(cs[0])} 50%, ${board.colour(cs[1])} 50%)` : board.colour(cs[0]);
-  return el("div", { class: "fx-card", style: `background:${bg}` }, el("span", { text: board.cardName(kid) }));
+  return el("div", { class: "fx-card", "data-card": kid },
+    ...cs.map((c) => el("span", { class: "fx-band", style: `background:${board.colour(c)}` }, board.countryName(c))));
 }
 
 export class Follower {
@@ -339,7 +333,7 @@ export class Follower {
         const kid = a.from === "deck" ? null : a.card;
         const src = kid ? centre(document.querySelector("[data-zone=display]")) : centre(document.querySelector(".pile"));
         if (src && (visible(src) || visible(from))) {
-          const node = kid ? cardNode(board, kid) : el("div", { class: "fx-card fx-back" }, el("span", { text: "?" }));
+          const node = kid ? cardNode(board, kid) : el("div", { class: "fx-card fx-back" }, el("span", { class: "fx-band", text: "?" }));
           await this.fly(node, src, from, 550 * f);
         } else await wait(300 * f);
       } else {
