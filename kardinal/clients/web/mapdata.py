@@ -178,39 +178,55 @@ class _Raster:
 
         rough = _noise(f"{board.id}:coast", 46.0)
         fine = _noise(f"{board.id}:coast2", 17.0)
+        # per seed: start, direction, squared length, country, component (precomputed for speed)
+        segs = [(a[0], a[1], b[0] - a[0], b[1] - a[1], (b[0] - a[0]) ** 2 + (b[1] - a[1]) ** 2, c, m) for a, b, c, m in seeds]
+        many = len(set(comp)) > 1
         lab = [[SEA] * nx for _ in range(ny)]
-        near = [[SEA] * nx for _ in range(ny)]  # nearest seed's country, land or not (to fill lakes)
+        near = [[SEA] * nx for _ in range(ny)]  # nearest seed's country, land or not
+        exp, hypot, inf = math.exp, math.hypot, math.inf
         for j in range(ny):
             y = (j + 0.5) * GRID
             row, nrow = lab[j], near[j]
+            by = int(y // bucket)
             for i in range(nx):
                 x = (i + 0.5) * GRID
-                cand = buckets.get((int(x // bucket), int(y // bucket)))
+                cand = buckets.get((int(x // bucket), by))
                 if not cand:
                     continue
-                best, bc, bm = math.inf, SEA, -1
+                best, bc, bm = inf, SEA, -1
                 expsum = 0.0
-                droad = math.inf
-                other: dict[int, float] = {}
+                droad = inf
                 for k in cand:
-                    a, b, c, m = seeds[k]
-                    if a is b:
-                        d = math.hypot(x - a[0], y - a[1])
-                        expsum += math.exp(-d / SOFT)
+                    ax, ay, dx, dy, L, c, m = segs[k]
+                    if L == 0:
+                        d = hypot(x - ax, y - ay)
+                        expsum += exp(-d / SOFT)
                     else:
-                        d = _seg_dist((x, y), a, b)
-                        droad = min(droad, d)
+                        t = ((x - ax) * dx + (y - ay) * dy) / L
+                        t = 0.0 if t < 0 else 1.0 if t > 1 else t
+                        d = hypot(x - ax - t * dx, y - ay - t * dy)
+                        if d < droad:
+                            droad = d
                     if d < best:
                         best, bc, bm = d, c, m
-                    if d < other.get(m, math.inf):
-                        other[m] = d
                 nrow[i] = bc
-                soft = -SOFT * math.log(expsum) if expsum > 0 else math.inf
-                wobble = NOISE * (0.7 * rough(x, y) + 0.3 * fine(x, y))
-                if soft > LAND + wobble and droad > ROAD_LAND + 0.6 * wobble:
+                soft = -SOFT * math.log(expsum) if expsum > 0 else inf
+                if soft > LAND + NOISE and droad > ROAD_LAND + NOISE:
                     continue
-                if any(mm != bm and dd - best < 2 * GAP for mm, dd in other.items()):
-                    continue  # the channel between two islands
+                if soft > LAND - NOISE and droad > ROAD_LAND - NOISE:
+                    wobble = NOISE * (0.7 * rough(x, y) + 0.3 * fine(x, y))
+                    if soft > LAND + wobble and droad > ROAD_LAND + 0.6 * wobble:
+                        continue
+                if many:  # the channel between two islands
+                    d_other = inf
+                    for k in cand:
+                        ax, ay, dx, dy, L, c, m = segs[k]
+                        if m == bm:
+                            continue
+                        t = 0.0 if L == 0 else max(0.0, min(1.0, ((x - ax) * dx + (y - ay) * dy) / L))
+                        d_other = min(d_other, hypot(x - ax - t * dx, y - ay - t * dy))
+                    if d_other - best < 2 * GAP:
+                        continue
                 row[i] = bc
         self.lab, self.near = lab, near
         # the cells of the sites and of the roads inside a country: each country must hold its own
@@ -483,24 +499,34 @@ def layout(board: Board) -> dict[str, Any]:
     def centre(i: int, j: int) -> Point:
         return ((i + 0.5) * GRID, (j + 0.5) * GRID)
 
+    cells_of: list[list[tuple[int, int]]] = [[] for _ in range(n)]
+    for j in range(0, R.ny, 2):
+        for i in range(0, R.nx, 2):
+            if R.lab[j][i] != SEA:
+                cells_of[R.lab[j][i]].append((i, j))
+
     # coats of arms: on the country's land with room around, clear of sites and names, near its middle
     coats: list[Point] = []
     for c in board.countries:
+        half = max(24.0, 4.6 * max(len(c.name_de), len(c.name_en)))  # the name above the shield
         cx = sum(pts[s][0] for s in c.sites) / len(c.sites)
         cy = sum(pts[s][1] for s in c.sites) / len(c.sites)
+        mine = cells_of[c.index]
+        x0, x1 = min(i for i, _ in mine) * GRID - half, max(i for i, _ in mine) * GRID + half + GRID
+        y0, y1 = min(j for _, j in mine) * GRID - 48, max(j for _, j in mine) * GRID + 48
+        near = [b for b in boxes if b[2] > x0 and b[0] < x1 and b[3] > y0 and b[1] < y1]
         best: tuple[float, Point] | None = None
-        for j in range(0, R.ny, 2):
-            for i in range(0, R.nx, 2):
-                if R.lab[j][i] != c.index:
-                    continue
-                x, y = centre(i, j)
-                box = (x - 22, y - 44, x + 22, y + 30)
-                clash = sum(_overlap(box, b) for b in boxes) + sum(6000 for q in coats if math.dist(q, (x, y)) < 80)
-                score = -clash - math.dist((x, y), (cx, cy)) * 1.5 + 4 * min(room[j][i], 30)
-                if best is None or score > best[0]:
-                    best = (score, (x, y))
+        for i, j in mine:
+            x, y = centre(i, j)
+            score = -math.dist((x, y), (cx, cy)) * 1.5 + 4 * min(room[j][i], 30)
+            if best is not None and score <= best[0]:
+                continue  # clashes only lower a score
+            box = (x - half, y - 48, x + half, y + 36)
+            score -= sum(_overlap(box, b) for b in near) + sum(6000 for q in coats if math.dist(q, (x, y)) < 80)
+            if best is None or score > best[0]:
+                best = (score, (x, y))
         coats.append(best[1] if best else (cx, cy))
-        boxes.append((coats[-1][0] - 22, coats[-1][1] - 44, coats[-1][0] + 22, coats[-1][1] + 30))
+        boxes.append((coats[-1][0] - half, coats[-1][1] - 48, coats[-1][0] + half, coats[-1][1] + 36))
 
     # cells by label, and each country's coast (its cells beside the open sea)
     coast_cells: list[list[Point]] = [[] for _ in range(n)]
@@ -509,6 +535,17 @@ def layout(board: Board) -> dict[str, Any]:
             c = R.lab[j][i]
             if c != SEA and any(R.label(u, v) == SEA for u, v in ((i + 1, j), (i - 1, j), (i, j + 1), (i, j - 1))):
                 coast_cells[c].append(centre(i, j))
+
+    borders: dict[tuple[int, int], list[Point]] = {}  # the midpoints of the cell sides between two countries
+    for j in range(R.ny):
+        for i in range(R.nx):
+            a = R.lab[j][i]
+            if a == SEA:
+                continue
+            for u, v, mid in ((i + 1, j, (i * GRID + GRID, (j + 0.5) * GRID)), (i, j + 1, ((i + 0.5) * GRID, j * GRID + GRID))):
+                b = R.label(u, v)
+                if b != SEA and b != a:
+                    borders.setdefault((min(a, b), max(a, b)), []).append(mid)
 
     markers: list[Point] = []
     routes: list[list[list[float]]] = []
@@ -529,19 +566,20 @@ def layout(board: Board) -> dict[str, Any]:
                     db = min(math.dist((x, y), p) for p in cb)
                     cand.append((da + db + 0.4 * abs(da - db), (x, y)))
         else:
-            for j in range(R.ny):
-                for i in range(R.nx):
-                    if R.lab[j][i] == ka and R.label(i + 1, j) == kb or R.lab[j][i] == kb and R.label(i + 1, j) == ka:
-                        cand.append((0.0, (i * GRID + GRID, (j + 0.5) * GRID)))
-                    if R.lab[j][i] == ka and R.label(i, j + 1) == kb or R.lab[j][i] == kb and R.label(i, j + 1) == ka:
-                        cand.append((0.0, ((i + 0.5) * GRID, j * GRID + GRID)))
+            cand = [(0.0, p) for p in borders.get((min(ka, kb), max(ka, kb)), [])]
             if cand:  # prefer the middle of their border
                 mx = sum(p[0] for _, p in cand) / len(cand)
                 my = sum(p[1] for _, p in cand) / len(cand)
                 cand = [(math.dist(p, (mx, my)), p) for _, p in cand]
-        if not cand:
-            pa, pb = coats[ka], coats[kb]
-            cand = [(0.0, ((pa[0] + pb[0]) / 2, (pa[1] + pb[1]) / 2))]
+        ends: tuple[Point, Point] | None = None
+        if not cand:  # two countries apart (by land): the marker between their nearest points, linked to each
+            pa, pb = min(
+                ((centre(*u), centre(*v)) for u in cells_of[ka] for v in cells_of[kb]),
+                key=lambda e: math.dist(*e),
+                default=(coats[ka], coats[kb]),
+            )
+            ends = (pa, pb)
+            cand = [(abs(t - 0.5), (pa[0] + t * (pb[0] - pa[0]), pa[1] + t * (pb[1] - pa[1]))) for t in (0.5, 0.4, 0.6, 0.3, 0.7, 0.2, 0.8)]
         cand.sort()
         chosen = None
         for _, q in cand:
@@ -552,7 +590,9 @@ def layout(board: Board) -> dict[str, Any]:
         q = chosen or cand[0][1]
         markers.append(q)
         boxes.append((q[0] - 13, q[1] - 13, q[0] + 13, q[1] + 13))
-        if al.across == "sea" and coast_cells[ka] and coast_cells[kb]:
+        if ends:
+            route = [ends[0], q, ends[1]]
+        elif al.across == "sea" and coast_cells[ka] and coast_cells[kb]:
             route = [min(coast_cells[ka], key=lambda p: math.dist(p, q)), q, min(coast_cells[kb], key=lambda p: math.dist(p, q))]
         routes.append([[r1(x), r1(y)] for x, y in route])
 

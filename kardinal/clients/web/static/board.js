@@ -37,15 +37,16 @@ export class Board {
     return k ? k.countries.map((c) => this.countryName(c)).join("/") : kid;
   }
 
+  /** The board file's short code of a kind (for records and the terminal; the page shows names). */
   cardShort(kid) { const k = this.kinds.get(kid); return k ? k.short : kid; }
 
   cardCountries(kid) { const k = this.kinds.get(kid); return k ? k.countries : []; }
 
   allianceName(a) { return `${a.number}: ${a.countries.map((c) => this.countryName(c)).join("–")}`; }
 
-  /** "2×FL 1×BB": a {kind: count} pile in short codes. */
+  /** "2× Franken/Lothringen, Bayern/Burgund": a {kind: count} pile by its countries' names (no codes). */
   pileText(counts) {
-    return Object.entries(counts || {}).map(([k, n]) => `${n}×${this.cardShort(k)}`).join(" ");
+    return Object.entries(counts || {}).filter(([, n]) => n > 0).map(([k, n]) => (n > 1 ? `${n}× ` : "") + this.cardName(k)).join(", ");
   }
 }
 

@@ -3,7 +3,7 @@
 const SVGNS = "http://www.w3.org/2000/svg";
 
 /** The seats' colours (presentation: pieces, swatches, log). */
-export const PLAYER_COLOURS = Object.freeze(["#d1342f", "#2a62c9", "#2f9e44", "#e0b000", "#8e44ad"]);
+export const PLAYER_COLOURS = Object.freeze(["#d1342f", "#2a62c9", "#2f9e44", "#e0b000", "#9b51bd"]);
 
 /** Each seat's second cue beside its colour (red and green differ little in lightness):
  * a shape drawn on every piece and swatch. */

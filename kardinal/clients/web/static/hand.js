@@ -4,12 +4,16 @@
 import { el } from "./dom.js";
 import { T } from "./i18n.js";
 
-/** A card as a button: a stripe per country in the board's colours, its short code and its name. */
+/** A card as a button: one band per country it names, in the country's colour with its name
+ * in the page's language (no codes); a card of one country is all its colour. */
 export function cardEl(board, kid, attrs, onclick) {
-  const b = el("button", Object.assign({ type: "button", class: "card", "data-card": kid, "aria-label": board.cardName(kid), onclick }, attrs || {}));
-  const stripes = el("span", { class: "stripes" });
-  for (const c of board.cardCountries(kid)) stripes.append(el("span", { style: `background:${board.colour(c)}` }));
-  b.append(stripes, el("span", { class: "card-short", text: board.cardShort(kid) }), el("span", { class: "card-name", text: board.cardName(kid) }));
+  const name = board.cardName(kid);
+  const b = el("button", Object.assign({ type: "button", class: "card", "data-card": kid, "aria-label": name, title: name, onclick }, attrs || {}));
+  const cs = board.cardCountries(kid);
+  b.classList.add(cs.length > 1 ? "two" : "one");
+  for (const c of cs) {
+    b.append(el("span", { class: "band", "data-country": c, style: `background:${board.colour(c)}` }, el("span", { class: "cname", text: board.countryName(c) })));
+  }
   return b;
 }
 

@@ -127,9 +127,9 @@ export class GameMap {
     for (const a of B.alliances) {
       const g = svg("g", { class: "alliance " + a.across, "data-alliance": a.number, role: "img" });
       const [x, y] = a.xy;
-      if (a.across === "sea" && a.route && a.route.length === 3) {
+      if (a.route && a.route.length === 3) { // over the sea, or between two countries that do not touch
         const [p, q, r] = a.route;
-        g.append(svg("path", { d: `M${p[0]},${p[1]} L${q[0]},${q[1]} L${r[0]},${r[1]}`, class: "sea-route" }));
+        g.append(svg("path", { d: `M${p[0]},${p[1]} L${q[0]},${q[1]} L${r[0]},${r[1]}`, class: a.across === "sea" ? "sea-route" : "land-route" }));
       }
       const [ca, cb] = a.countries.map((c) => this.board.colour(c));
       if (a.across === "sea") {
