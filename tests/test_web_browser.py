@@ -34,7 +34,7 @@ def test_a_complete_game_against_three_bots(server: str, browser: Any) -> None:
     assert page.locator("[data-alliance]").count() == 15
     # colours from the board data: the countries' fills, the stripes on the cards
     fills = page.evaluate(
-        "[...document.querySelectorAll('[data-country]')].map((g) => [g.dataset.country, g.querySelector('polygon').getAttribute('fill')])"
+        "[...document.querySelectorAll('[data-country]')].map((g) => [g.dataset.country, g.querySelector('.land').getAttribute('fill')])"
     )
     assert dict(fills) == {c["id"]: c["colour"] for c in board["countries"]}
     # a game created with the defaults is played by the rules as written, and says so

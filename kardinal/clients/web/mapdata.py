@@ -169,9 +169,9 @@ class _Raster:
         reach = LAND + NOISE + 3 * SOFT
         bucket = 40.0
         buckets: dict[tuple[int, int], list[int]] = {}
-        for k, (a, b, _c, _m) in enumerate(seeds):
-            x0, x1 = min(a[0], b[0]) - reach, max(a[0], b[0]) + reach
-            y0, y1 = min(a[1], b[1]) - reach, max(a[1], b[1]) + reach
+        for k, (sa, sb, _c, _m) in enumerate(seeds):
+            x0, x1 = min(sa[0], sb[0]) - reach, max(sa[0], sb[0]) + reach
+            y0, y1 = min(sa[1], sb[1]) - reach, max(sa[1], sb[1]) + reach
             for bi in range(int(x0 // bucket), int(x1 // bucket) + 1):
                 for bj in range(int(y0 // bucket), int(y1 // bucket) + 1):
                     buckets.setdefault((bi, bj), []).append(k)
@@ -532,9 +532,9 @@ def layout(board: Board) -> dict[str, Any]:
     coast_cells: list[list[Point]] = [[] for _ in range(n)]
     for j in range(R.ny):
         for i in range(R.nx):
-            c = R.lab[j][i]
-            if c != SEA and any(R.label(u, v) == SEA for u, v in ((i + 1, j), (i - 1, j), (i, j + 1), (i, j - 1))):
-                coast_cells[c].append(centre(i, j))
+            lab = R.lab[j][i]
+            if lab != SEA and any(R.label(u, v) == SEA for u, v in ((i + 1, j), (i - 1, j), (i, j + 1), (i, j - 1))):
+                coast_cells[lab].append(centre(i, j))
 
     borders: dict[tuple[int, int], list[Point]] = {}  # the midpoints of the cell sides between two countries
     for j in range(R.ny):
@@ -579,12 +579,19 @@ def layout(board: Board) -> dict[str, Any]:
                 default=(coats[ka], coats[kb]),
             )
             ends = (pa, pb)
-            cand = [(abs(t - 0.5), (pa[0] + t * (pb[0] - pa[0]), pa[1] + t * (pb[1] - pa[1]))) for t in (0.5, 0.4, 0.6, 0.3, 0.7, 0.2, 0.8)]
+            cand = [
+                (abs(t - 0.5), (pa[0] + t * (pb[0] - pa[0]), pa[1] + t * (pb[1] - pa[1])))
+                for t in (0.5, 0.42, 0.58, 0.34, 0.66, 0.26, 0.74, 0.18, 0.82)
+            ]
         cand.sort()
         chosen = None
         for _, q in cand:
             mb = (q[0] - 13, q[1] - 13, q[0] + 13, q[1] + 13)
-            if all(math.dist(q, m) >= 34 for m in markers) and sum(_overlap(mb, bx) for bx in boxes) < 30:
+            if (
+                all(math.dist(q, m) >= 34 for m in markers)
+                and all(math.dist(q, p) >= 24 for p in pts)
+                and sum(_overlap(mb, bx) for bx in boxes) < 30
+            ):
                 chosen = q
                 break
         q = chosen or cand[0][1]
@@ -599,7 +606,10 @@ def layout(board: Board) -> dict[str, Any]:
     # each site's own cell: its Voronoi cell among the sites, cut off at CELL_DISC (a catchment)
     cells: list[list[Point]] = []
     for i, p in enumerate(pts):
-        poly = [(p[0] + CELL_DISC * math.cos(2 * math.pi * t / CIRCLE), p[1] + CELL_DISC * math.sin(2 * math.pi * t / CIRCLE)) for t in range(CIRCLE)]
+        poly = [
+            (p[0] + CELL_DISC * math.cos(2 * math.pi * t / CIRCLE), p[1] + CELL_DISC * math.sin(2 * math.pi * t / CIRCLE))
+            for t in range(CIRCLE)
+        ]
         for j, q in enumerate(pts):
             d = math.dist(p, q)
             if i == j or d == 0 or d >= 2 * CELL_DISC:

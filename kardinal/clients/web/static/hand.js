@@ -12,7 +12,7 @@ export function cardEl(board, kid, attrs, onclick) {
   const cs = board.cardCountries(kid);
   b.classList.add(cs.length > 1 ? "two" : "one");
   for (const c of cs) {
-    b.append(el("span", { class: "band", "data-country": c, style: `background:${board.colour(c)}` }, el("span", { class: "cname", text: board.countryName(c) })));
+    b.append(el("span", { class: "band", "data-band": c, style: `background:${board.colour(c)}` }, el("span", { class: "cname", text: board.countryName(c) })));
   }
   return b;
 }
