@@ -184,7 +184,7 @@ export class GameMap {
     m.append(this.fxLayer);
 
     m.addEventListener("pointerdown", (ev) => { this.pointer = ev.pointerType || "mouse"; }, true);
-    this.popup = el("div", { class: "map-info", role: "status", "aria-live": "polite", hidden: true });
+    this.popup = el("div", { class: "map-info", role: "tooltip", hidden: true });
     const host = m.closest("#mapbox") || m.parentElement;
     const old = host.querySelector(":scope > .map-info");
     if (old) old.remove();

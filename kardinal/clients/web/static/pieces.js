@@ -31,7 +31,7 @@ const CHURCH = "M-11,10 V-1 L-4,-7 L3,-1 V-9 L6.5,-16 L10,-9 V10 Z";
 
 /** A cloister of this seat, its door at (x, y) + a little below. */
 export function cloisterGlyph(seat, x, y) {
-  const g = svg("g", { class: `piece cloister seat-${seat}`, transform: `translate(${x},${y})`, "pointer-events": "none" });
+  const g = svg("g", { class: `piece cloister seat-${seat}`, transform: `translate(${x},${y}) scale(1.15)`, "pointer-events": "none" });
   g.append(svg("path", { d: CHURCH, fill: playerColour(seat), stroke: PIECE_OUTLINE, "stroke-width": 1.6, "stroke-linejoin": "round" }));
   g.append(svg("path", { d: "M3,-1 V10", stroke: PIECE_OUTLINE, "stroke-width": 1, fill: "none" }));
   g.append(markGlyph(seat, -4, 3.5, 7));
