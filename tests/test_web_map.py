@@ -107,14 +107,18 @@ def test_phone_tap_explains_and_selected_tap_plays(server: str, browser: Any) ->
     page.locator("[data-alliance='15']").tap()
     assert "Italy" in info.inner_text() and "Bavaria" in info.inner_text()
     shot(page, "map-phone-tap")
-    # with a card selected, a tap on a legal site plays it as a click does
+    # with a card selected, a tap on a legal site or coat plays it as a click does
     before = int(page.evaluate("document.body.dataset.version"))
-    page.locator("[data-zone=hand] .card.legal").first.tap()
-    site = page.locator(".site.legal .spot")
-    if site.count():
-        site.first.tap()
-        play = page.locator("#play:not([disabled])")
-        if play.count():
-            play.tap()
-            page.wait_for_function(f"Number(document.body.dataset.version) > {before}", timeout=10000)
+    cards = page.locator("[data-zone=hand] .card.legal")
+    for k in range(cards.count()):
+        cards.nth(k).tap()
+        if page.locator(".site.legal .spot").count():
+            break
+        page.locator("#clear").tap()
+    target = page.locator(".site.legal .spot")
+    assert target.count(), "no card of the hand reaches a free site"
+    target.first.tap()
+    assert page.locator(".site.selected").count() == 1 and info.is_hidden()
+    page.locator("#play:not([disabled])").tap()
+    page.wait_for_function(f"Number(document.body.dataset.version) > {before}", timeout=10000)
     assert not page.errors
