@@ -47,6 +47,7 @@ def test_map_shapes_pieces_and_popups(server: str, browser: Any) -> None:
     assert page.locator("#map .country path.land").count() == 9
     assert page.locator("#map .coast-line").count() == 1
     assert page.locator("#map .alliance.sea").count() == 6 and page.locator("#map .alliance.land").count() == 9
+    assert "alliance across the sea" in page.locator("#map .legend").inner_html()
     play_some(page, 6)
     # pieces: churches and figures with the seat's mark beside the colour
     assert page.locator("#map .site .cloister").count() >= 4

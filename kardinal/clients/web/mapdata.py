@@ -46,6 +46,7 @@ SOFT = 14.0  # softness of the union of the sites' discs (px)
 ROAD_LAND = 34.0  # land on either side of a road
 NOISE = 9.0  # amplitude of the coastline's roughness (px)
 GAP = 9.0  # half the width of a channel between islands
+LEGEND = (178.0, 132.0)  # the legend's box (px)
 CELL_DISC = 62.0  # radius of a site's own cell (its catchment, sent as "cell")
 CIRCLE = 32
 
@@ -469,8 +470,8 @@ def _labels(board: Board, pts: list[Point]) -> tuple[list[tuple[float, float, st
         x, y = pts[i]
         w = 7.0 * len(board.sites[i].name) + 4
         cands = [
-            ((x + 12, y - 8, x + 12 + w, y + 6), (x + 12, y + 4, "start")),
-            ((x - 12 - w, y - 8, x - 12, y + 6), (x - 12, y + 4, "end")),
+            ((x + 14, y - 8, x + 14 + w, y + 6), (x + 14, y + 4, "start")),
+            ((x - 14 - w, y - 8, x - 14, y + 6), (x - 14, y + 4, "end")),
             ((x - w / 2, y - 27, x + w / 2, y - 13), (x, y - 15, "middle")),
             ((x - w / 2, y + 13, x + w / 2, y + 27), (x, y + 25, "middle")),
         ]
@@ -603,6 +604,17 @@ def layout(board: Board) -> dict[str, Any]:
             route = [min(coast_cells[ka], key=lambda p: math.dist(p, q)), q, min(coast_cells[kb], key=lambda p: math.dist(p, q))]
         routes.append([[r1(x), r1(y)] for x, y in route])
 
+    # the legend: in the corner of the map with the most open sea
+    lw, lh = LEGEND
+    corners = [(8.0, 8.0), (width - lw - 8, 8.0), (8.0, height - lh - 8), (width - lw - 8, height - lh - 8)]
+
+    def crowd(c: Point) -> float:
+        box = (c[0], c[1], c[0] + lw, c[1] + lh)
+        land = sum(1 for j in range(R.ny) for i in range(R.nx) if R.lab[j][i] != SEA and box[0] <= (i + 0.5) * GRID <= box[2] and box[1] <= (j + 0.5) * GRID <= box[3])
+        return land * 1000 + sum(_overlap(box, b) for b in boxes) + sum(1000 for m in markers if box[0] - 16 <= m[0] <= box[2] + 16 and box[1] - 16 <= m[1] <= box[3] + 16)
+
+    legend = min(corners, key=crowd)
+
     # each site's own cell: its Voronoi cell among the sites, cut off at CELL_DISC (a catchment)
     cells: list[list[Point]] = []
     for i, p in enumerate(pts):
@@ -634,6 +646,7 @@ def layout(board: Board) -> dict[str, Any]:
         "alliances": [[r1(x), r1(y)] for x, y in markers],
         "routes": routes,
         "labels": [[r1(x), r1(y), anchor] for x, y, anchor in label_xy],
+        "legend": [r1(legend[0]), r1(legend[1])],
     }
 
 
@@ -674,6 +687,7 @@ def board_json(board: Board) -> dict[str, Any]:
         "width": lay["width"],
         "height": lay["height"],
         "sea": SEA_COLOUR,
+        "legend": lay["legend"],
         "coast": lay["coast"],
         "borders": lay["borders"],
         "cards": [

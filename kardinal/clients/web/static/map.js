@@ -27,6 +27,12 @@ addStrings({
     mapAllianceNowOne: "If the game ended now: {who} — {p} points.",
     mapAllianceNobody: "If the game ended now, nobody would score it.",
     mapTapHint: "Tap an element of the map to learn about it.",
+    mapLegend: "Key",
+    mapLegendCloister: "cloister",
+    mapLegendAdvisor: "advisor",
+    mapLegendSite: "free cloister site",
+    mapLegendLand: "alliance over land",
+    mapLegendSea: "alliance across the sea",
   },
   de: {
     mapFreeSite: "Freies Klosterfeld",
@@ -45,6 +51,12 @@ addStrings({
     mapAllianceNowOne: "Endete das Spiel jetzt: {who} — {p} Punkte.",
     mapAllianceNobody: "Endete das Spiel jetzt, wertete es niemand.",
     mapTapHint: "Tippe auf ein Element der Karte, um mehr zu erfahren.",
+    mapLegend: "Legende",
+    mapLegendCloister: "Kloster",
+    mapLegendAdvisor: "Rat",
+    mapLegendSite: "freies Klosterfeld",
+    mapLegendLand: "Bündnis über Land",
+    mapLegendSea: "Bündnis über See",
   },
 });
 
@@ -180,6 +192,8 @@ export class GameMap {
     }
     m.append(sites);
 
+    if (B.legend) m.append(this.buildLegend(...B.legend));
+
     this.fxLayer = svg("g", { class: "fx", "pointer-events": "none" });
     m.append(this.fxLayer);
 
@@ -190,6 +204,35 @@ export class GameMap {
     if (old) old.remove();
     host.append(this.popup);
     m.addEventListener("click", () => this.hideInfo());
+  }
+
+  /** The key to the map's signs, in a corner of open sea (its texts set by update()). */
+  buildLegend(x, y) {
+    const g = svg("g", { class: "legend", transform: `translate(${x},${y})`, "pointer-events": "none" });
+    g.append(svg("rect", { x: 0, y: 0, width: 178, height: 132, rx: 8, class: "legend-box" }));
+    g.append(svg("text", { x: 89, y: 18, class: "legend-title", "data-text": "mapLegend" }));
+    const row = (k, yy, glyph) => {
+      g.append(glyph);
+      g.append(svg("text", { x: 36, y: yy + 4, class: "legend-text", "data-text": k }));
+    };
+    const church = cloisterGlyph(0, 18, 36);
+    church.classList.add("neutral");
+    row("mapLegendCloister", 36, church);
+    const fig = advisorGlyph(0, 18, 57);
+    fig.classList.add("neutral");
+    row("mapLegendAdvisor", 57, fig);
+    row("mapLegendSite", 77, svg("circle", { cx: 18, cy: 77, r: 6, class: "legend-spot" }));
+    const land = svg("g", {});
+    land.append(svg("circle", { cx: 18, cy: 97, r: 9, class: "alliance-dot" }));
+    land.append(svg("text", { x: 18, y: 100.5, class: "alliance-num", text: "" }));
+    land.lastChild.textContent = "n";
+    row("mapLegendLand", 97, land);
+    const sea = svg("g", { class: "alliance sea" });
+    sea.append(svg("path", { d: "M18,107 L28,117 L18,127 L8,117 Z", class: "alliance-dot", transform: "translate(0,-1) scale(1)" }));
+    sea.append(svg("text", { x: 18, y: 120, class: "alliance-num" }));
+    sea.lastChild.textContent = "n";
+    row("mapLegendSea", 117, sea);
+    return g;
   }
 
   /** Hover (mouse) and tap (touch, when nothing is selected) show what info() says; other clicks act. */
@@ -337,6 +380,7 @@ export class GameMap {
       const a = this.board.data.alliances.find((x) => String(x.number) === g.getAttribute("data-alliance"));
       g.setAttribute("aria-label", B.allianceName(a));
     }
+    for (const t of this.root.querySelectorAll(".legend [data-text]")) t.textContent = T(t.dataset.text);
     if (this.shown) this.showInfo(this.shown.info, this.shown.g); // the popup follows the game
   }
 
