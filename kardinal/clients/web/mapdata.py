@@ -610,8 +610,17 @@ def layout(board: Board) -> dict[str, Any]:
 
     def crowd(c: Point) -> float:
         box = (c[0], c[1], c[0] + lw, c[1] + lh)
-        land = sum(1 for j in range(R.ny) for i in range(R.nx) if R.lab[j][i] != SEA and box[0] <= (i + 0.5) * GRID <= box[2] and box[1] <= (j + 0.5) * GRID <= box[3])
-        return land * 1000 + sum(_overlap(box, b) for b in boxes) + sum(1000 for m in markers if box[0] - 16 <= m[0] <= box[2] + 16 and box[1] - 16 <= m[1] <= box[3] + 16)
+        land = sum(
+            1
+            for j in range(R.ny)
+            for i in range(R.nx)
+            if R.lab[j][i] != SEA and box[0] <= (i + 0.5) * GRID <= box[2] and box[1] <= (j + 0.5) * GRID <= box[3]
+        )
+        return (
+            land * 1000
+            + sum(_overlap(box, b) for b in boxes)
+            + sum(1000 for m in markers if box[0] - 16 <= m[0] <= box[2] + 16 and box[1] - 16 <= m[1] <= box[3] + 16)
+        )
 
     legend = min(corners, key=crowd)
 
