@@ -227,7 +227,7 @@ export class GameMap {
     land.append(svg("text", { x: 18, y: 100.5, class: "alliance-num", text: "" }));
     land.lastChild.textContent = "n";
     row("mapLegendLand", 97, land);
-    const sea = svg("g", { class: "alliance sea" });
+    const sea = svg("g", { class: "legend-sea" });
     sea.append(svg("path", { d: "M18,107 L28,117 L18,127 L8,117 Z", class: "alliance-dot", transform: "translate(0,-1) scale(1)" }));
     sea.append(svg("text", { x: 18, y: 120, class: "alliance-num" }));
     sea.lastChild.textContent = "n";
