@@ -182,6 +182,7 @@ export class GameMap {
     for (const s of B.sites) {
       const [x, y] = s.xy;
       const g = svg("g", { class: "site", "data-site": s.id, role: "button" });
+      g.append(svg("circle", { cx: x, cy: y, r: 13, class: "hit" })); // a finger is wider than the spot
       g.append(svg("g", { class: "building" }));
       g.append(svg("circle", { cx: x, cy: y, r: 8, class: "spot" }));
       const [lx, ly, anchor] = s.label || [x + 9, y + 4, "start"];
