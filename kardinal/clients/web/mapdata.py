@@ -46,7 +46,7 @@ SOFT = 14.0  # softness of the union of the sites' discs (px)
 ROAD_LAND = 34.0  # land on either side of a road
 NOISE = 9.0  # amplitude of the coastline's roughness (px)
 GAP = 9.0  # half the width of a channel between islands
-LEGEND = (178.0, 132.0)  # the legend's box (px)
+LEGEND = (196.0, 132.0)  # the legend's box (px)
 CELL_DISC = 62.0  # radius of a site's own cell (its catchment, sent as "cell")
 CIRCLE = 32
 
@@ -580,10 +580,14 @@ def layout(board: Board) -> dict[str, Any]:
                 default=(coats[ka], coats[kb]),
             )
             ends = (pa, pb)
-            cand = [
-                (abs(t - 0.5), (pa[0] + t * (pb[0] - pa[0]), pa[1] + t * (pb[1] - pa[1])))
-                for t in (0.5, 0.42, 0.58, 0.34, 0.66, 0.26, 0.74, 0.18, 0.82)
-            ]
+            L = math.dist(pa, pb) or 1.0
+            nx_, ny_ = -(pb[1] - pa[1]) / L, (pb[0] - pa[0]) / L
+            for t in (0.3, 0.4, 0.5, 0.6, 0.7):
+                for off in (0.0, -18.0, 18.0, -34.0, 34.0):
+                    q = (pa[0] + t * (pb[0] - pa[0]) + off * nx_, pa[1] + t * (pb[1] - pa[1]) + off * ny_)
+                    room_m = min((math.dist(q, m) for m in markers), default=80.0)
+                    room_s = min(math.dist(q, p) for p in pts)
+                    cand.append((abs(t - 0.5) * 30 + abs(off) * 0.4 - min(room_m, 80.0) - 0.5 * min(room_s, 50.0), q))
         cand.sort()
         chosen = None
         for _, q in cand:

@@ -210,8 +210,8 @@ export class GameMap {
   /** The key to the map's signs, in a corner of open sea (its texts set by update()). */
   buildLegend(x, y) {
     const g = svg("g", { class: "legend", transform: `translate(${x},${y})`, "pointer-events": "none" });
-    g.append(svg("rect", { x: 0, y: 0, width: 178, height: 132, rx: 8, class: "legend-box" }));
-    g.append(svg("text", { x: 89, y: 18, class: "legend-title", "data-text": "mapLegend" }));
+    g.append(svg("rect", { x: 0, y: 0, width: 196, height: 132, rx: 8, class: "legend-box" }));
+    g.append(svg("text", { x: 98, y: 18, class: "legend-title", "data-text": "mapLegend" }));
     const row = (k, yy, glyph) => {
       g.append(glyph);
       g.append(svg("text", { x: 36, y: yy + 4, class: "legend-text", "data-text": k }));
