@@ -66,6 +66,7 @@ def test_map_shapes_pieces_and_popups(server: str, browser: Any) -> None:
     text = info.inner_text()
     assert "France" in text and "Lorraine" in text and "Frankreich" not in text
     assert "If the game ended now" in text  # the server's standing is there
+    assert sorted(page.eval_on_selector_all("#map .country.ally", "els => els.map(e => e.dataset.country)")) == ["frankreich", "lothringen"]
     shot(page, "map-popup-alliance")
     assert not page.errors
 

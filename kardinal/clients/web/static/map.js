@@ -157,7 +157,7 @@ export class GameMap {
       const tx = svg("text", { x, y: y + 4, class: "alliance-num" });
       tx.textContent = a.number;
       g.append(tx);
-      this.explain(g, () => this.allianceInfo(a), null);
+      this.explain(g, () => this.allianceInfo(a), null, true, a.countries);
       al.append(g);
     }
     m.append(al);
@@ -237,7 +237,8 @@ export class GameMap {
   }
 
   /** Hover (mouse) and tap (touch, when nothing is selected) show what info() says; other clicks act. */
-  explain(g, info, act, hover = true) {
+  explain(g, info, act, hover = true, countries = []) {
+    g.dataset.countries = countries.join(" ");
     if (hover) {
       g.addEventListener("pointerenter", (ev) => { if (ev.pointerType === "mouse") this.showInfo(info, g); });
       g.addEventListener("pointerleave", (ev) => { if (ev.pointerType === "mouse") this.hideInfo(); });
@@ -262,6 +263,7 @@ export class GameMap {
     p.replaceChildren(...info());
     p.hidden = false;
     p.dataset.for = g.dataset.key;
+    this.markAllies(g.dataset.countries);
     const host = p.parentElement.getBoundingClientRect();
     const r = g.getBoundingClientRect();
     const w = p.offsetWidth, h = p.offsetHeight;
@@ -274,7 +276,13 @@ export class GameMap {
     p.style.top = `${top}px`;
   }
 
-  hideInfo() { this.popup.hidden = true; this.popup.dataset.for = ""; this.shown = null; }
+  hideInfo() { this.popup.hidden = true; this.popup.dataset.for = ""; this.shown = null; this.markAllies(""); }
+
+  /** Outline the two countries of the alliance being explained. */
+  markAllies(ids) {
+    const set = new Set((ids || "").split(" ").filter(Boolean));
+    for (const [cid, g] of this.countryEls) g.classList.toggle("ally", set.has(cid));
+  }
 
   name(seat) {
     if (this.handlers.name) return this.handlers.name(seat);
