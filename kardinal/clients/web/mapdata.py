@@ -13,17 +13,21 @@ How the map is made (everything from the board file, so a user's board gets a ma
   country belongs to it; a road across a border to each end up to its middle), clipped to
   the land. Growing the cells from the roads too keeps every road-connected country one
   piece: every point of a cell sees its nearest road or site along a straight line inside
-  the cell. Each country is then one 4-connected region of a raster; stray bits are given
-  to their neighbours.
+  the cell. Each country is then kept as the one 4-connected piece of a raster that holds
+  its sites; stray bits become sea, and lakes are filled from the land around them.
 - The raster's boundaries are traced into chains between junctions and each chain is
   smoothed once, so two countries share exactly the same border line (no gaps, no
   overlaps) and the coastline comes out as its own set of lines.
 - Coats of arms go where the country has the most room near its middle, clear of the
   sites and their names; land alliances sit on the border of their two countries, sea
-  alliances on open water between the two coasts, with the sea route drawn to each.
+  alliances on open water between the two coasts, with the sea route drawn to each (an
+  alliance of two countries that do not touch gets a link to each as well). The key goes
+  in the corner with the most open sea.
 
-The pure-Python raster (6-px cells) costs about 0.6 s per board on a loaded 2-core machine; :func:`named_board_json` keeps one
-per process.
+Pure Python, no numeric or geometry library (the web extra needs nothing new): the raster
+of 6-px cells costs about 0.6 s per board on a loaded 2-core machine, and
+:func:`named_board_json` keeps one per process (the server computes the standard board as
+it starts).
 """
 
 from __future__ import annotations
