@@ -43,6 +43,7 @@ from .mapdata import named_board_json
 from .messages import AckMessage, ErrorMessage, ReplayMessage, ScoringMessage, StateMessage
 from .rules_page import rules_response
 from .storage import Storage, StorageError
+from .tutorial import router as tutorial_router
 
 __all__ = ["create_app", "DEFAULT_DATA"]
 
@@ -224,6 +225,8 @@ def create_app(
     def rules_page(request: Request, lang: str | None = None) -> Response:  # sync: reads docs/rules.md
         """The rules (docs/rules.md) in English or German: ``?lang=de``, else the browser's language."""
         return rules_response(lang, request.headers.get("accept-language"))
+
+    app.include_router(tutorial_router)  # /tutorial, /api/tutorial, /api/rules (tutorial.py)
 
     @app.get("/api/board")
     def get_board_json(id: str = "standard") -> Any:  # sync: FastAPI runs it in a thread
