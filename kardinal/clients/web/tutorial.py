@@ -48,6 +48,12 @@ DECK = 20  # cards left in the draw pile unless a step says otherwise
 Words = dict[str, str]  # language -> text
 
 
+PLACE_FIRST: Words = {
+    "en": "This step is about placing: choose cards, then sites or a coat of arms, then Play.",
+    "de": "In diesem Schritt geht es ums Einsetzen: Wähle Karten, dann Felder oder ein Wappen, dann Ausspielen.",
+}
+
+
 class TutorialError(ValueError):
     """The tutorial's data is broken (a test finds it; the page never should)."""
 
@@ -309,6 +315,9 @@ def attempt(t: Tutorial, index: int, actions: list[Any]) -> dict[str, Any]:
             s.check(move)
         except RuleError as e:
             out["refusal"] = Refused.by_rules(e).to_json()
+            break
+        if not placed and not isinstance(move, Place):
+            out["goal"] = {"why": PLACE_FIRST, "scoring": None}
             break
         if isinstance(move, Place):
             failed = goal_failed(t, step, s, move) if not placed else None

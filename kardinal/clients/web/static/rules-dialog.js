@@ -1,0 +1,161 @@
+// The rules in the page: a dialog with docs/rules.md in the page's language (the text the
+// /rules page shows, from GET /api/rules), opened at a rule by number.
+//
+//   openRule("R4.3")   open the dialog at rule R4.3 (no number: at the top)
+//   linkRules(node)    make every rule number in the text of `node` a link that opens it
+//
+// Any link with a data-rule attribute opens the dialog too (one listener on the document).
+
+import { el, byId } from "./dom.js";
+import { T, lang, addStrings, onLangChange } from "./i18n.js";
+
+addStrings({
+  en: {
+    rulesDialogTitle: "Rules",
+    rulesAsPage: "Open as a page",
+    rulesLoading: "Loading the rules…",
+    rulesFailed: "The rules could not be loaded.",
+    rulesContents: "Contents",
+    rulesShow: "Show rule {rule}",
+  },
+  de: {
+    rulesDialogTitle: "Spielregeln",
+    rulesAsPage: "Als Seite öffnen",
+    rulesLoading: "Die Regeln werden geladen …",
+    rulesFailed: "Die Regeln konnten nicht geladen werden.",
+    rulesContents: "Inhalt",
+    rulesShow: "Regel {rule} zeigen",
+  },
+});
+
+const RULE = /\bR\d+(?:\.\d+)?\b/g;
+const loaded = new Map(); // language -> Promise of {html, toc}
+let dialog = null;
+let shownLang = null;
+let wanted = null; // the rule the dialog should show
+
+function rules(l) {
+  if (!loaded.has(l)) {
+    const p = fetch(`/api/rules?lang=${l}`).then((r) => { if (!r.ok) throw new Error(r.statusText); return r.json(); });
+    p.catch(() => loaded.delete(l));
+    loaded.set(l, p);
+  }
+  return loaded.get(l);
+}
+
+function build() {
+  if (dialog) return dialog;
+  const title = el("h2", { id: "rules-dialog-title" });
+  const page = el("a", { class: "rules-as-page", target: "_blank", rel: "noopener" });
+  const close = el("button", { type: "button", class: "rules-close", onclick: () => dialog.close() }, "×");
+  const toc = el("nav", { class: "rules-dialog-toc" });
+  const text = el("article", { class: "rules-text", tabindex: "-1" });
+  dialog = el("dialog", { id: "rules-dialog", class: "rules-dialog", "aria-labelledby": "rules-dialog-title" },
+    el("div", { class: "rules-dialog-head" }, title, el("span", { class: "spacer" }), page, close), toc, text);
+  // links inside the text: another rule, or a section, in the dialog itself
+  dialog.addEventListener("click", (ev) => {
+    const a = ev.target.closest("a[href^='#']");
+    if (a && dialog.contains(a)) { ev.preventDefault(); show(decodeURIComponent(a.getAttribute("href").slice(1))); }
+  });
+  dialog.addEventListener("click", (ev) => { if (ev.target === dialog) dialog.close(); }); // a click on the backdrop
+  document.body.append(dialog);
+  onLangChange(() => { if (dialog.open) fill(); });
+  return dialog;
+}
+
+function show(anchor) {
+  wanted = anchor;
+  const text = dialog.querySelector(".rules-text");
+  for (const x of text.querySelectorAll(".target")) x.classList.remove("target");
+  const target = anchor ? text.querySelector(`[id="${CSS.escape(anchor)}"]`) : null;
+  if (target) {
+    target.classList.add("target");
+    target.scrollIntoView({ block: "start" });
+  } else text.scrollTop = 0;
+  dialog.dataset.rule = target ? anchor : "";
+}
+
+async function fill() {
+  const l = lang();
+  const d = build();
+  d.querySelector("#rules-dialog-title").textContent = T("rulesDialogTitle");
+  const page = d.querySelector(".rules-as-page");
+  page.textContent = T("rulesAsPage");
+  page.href = `/rules?lang=${l}` + (wanted ? `#${wanted}` : "");
+  d.querySelector(".rules-close").setAttribute("aria-label", T("close"));
+  const text = d.querySelector(".rules-text");
+  if (shownLang !== l) {
+    text.replaceChildren(el("p", { text: T("rulesLoading") }));
+    d.dataset.loaded = "";
+    let data;
+    try {
+      data = await rules(l);
+    } catch (e) {
+      text.replaceChildren(el("p", { text: T("rulesFailed") }));
+      return;
+    }
+    text.innerHTML = data.html; // the server's rendering of docs/rules.md (the /rules page's text)
+    const toc = d.querySelector(".rules-dialog-toc");
+    toc.setAttribute("aria-label", T("rulesContents"));
+    toc.replaceChildren(...data.toc.filter((x) => /^R\d+$/.test(x.anchor)).map((x) =>
+      el("a", { href: `#${x.anchor}`, title: x.title }, x.anchor)));
+    shownLang = l;
+    d.dataset.loaded = l;
+  }
+  show(wanted);
+}
+
+/** Open the rules dialog in the page's language at rule `rule` ("R4.3"; none: the top). */
+export function openRule(rule) {
+  const d = build();
+  wanted = rule || null;
+  if (!d.open) d.showModal();
+  return fill();
+}
+
+/** Turn every rule number ("R4.3") in the text nodes of `node` into a link opening it. */
+export function linkRules(node) {
+  if (!node) return;
+  const walker = document.createTreeWalker(node, NodeFilter.SHOW_TEXT);
+  const hits = [];
+  for (let t = walker.nextNode(); t; t = walker.nextNode()) {
+    if (t.parentElement && t.parentElement.closest("a, button, [data-rule]")) continue;
+    RULE.lastIndex = 0;
+    if (RULE.test(t.data)) hits.push(t);
+  }
+  for (const t of hits) {
+    const parts = [];
+    let pos = 0;
+    RULE.lastIndex = 0;
+    for (let m = RULE.exec(t.data); m; m = RULE.exec(t.data)) {
+      if (m.index > pos) parts.push(t.data.slice(pos, m.index));
+      parts.push(ruleLink(m[0]));
+      pos = m.index + m[0].length;
+    }
+    if (pos < t.data.length) parts.push(t.data.slice(pos));
+    t.replaceWith(...parts);
+  }
+}
+
+/** A link to one rule: it opens the dialog there (and, opened in a new tab, the rules page). */
+export function ruleLink(rule, label) {
+  return el("a", { class: "rule-link", href: `/rules?lang=${lang()}#${rule}`, "data-rule": rule, title: T("rulesShow", { rule }) }, label || rule);
+}
+
+document.addEventListener("click", (ev) => {
+  const a = ev.target.closest && ev.target.closest("a[data-rule]");
+  if (!a || ev.button !== 0 || ev.ctrlKey || ev.metaKey || ev.shiftKey) return; // a new tab: the rules page
+  if (dialog && dialog.contains(a)) return;
+  ev.preventDefault();
+  openRule(a.dataset.rule);
+});
+
+/** Keep the rule numbers in `node` linked as its text changes (the refusal line of a page). */
+export function keepRulesLinked(node) {
+  if (!node) return;
+  linkRules(node);
+  new MutationObserver(() => linkRules(node)).observe(node, { childList: true, characterData: true, subtree: true });
+}
+
+// the refusal line of the game page: "Refused: R4.3: …" links to R4.3
+keepRulesLinked(byId("msg"));

@@ -1,0 +1,422 @@
+// The tutorial (/tutorial): a guided first game on the real board whose steps are the
+// rulebook's own examples. It looks and plays like the game (the same map, hand, display
+// and selection); the server (tutorial.py) builds each step's position with the rules core
+// and checks every attempt: by the rules (a refusal names its rule, linked to the rules
+// dialog) and by the step's task. Unlike the game, the learner may try a move the rules
+// refuse: the point is to learn why.
+
+import { byId, el, swatch } from "./dom.js";
+import { T, lang, otherLang, setLang, onLangChange, addStrings, listText } from "./i18n.js";
+import { loadBoard } from "./board.js";
+import { getJSON, postJSON } from "./net.js";
+import { GameMap, initZoom } from "./map.js";
+import { Selection, placeSites } from "./selection.js";
+import { renderHand, renderTable } from "./hand.js";
+import { refusalText } from "./refusals.js";
+import { ruleLink } from "./rules-dialog.js";
+
+addStrings({
+  en: {
+    tutTitle: "Tutorial",
+    tutStepOf: "Step {k} of {n}",
+    tutYouAre: "You play {name}.",
+    tutRules: "The rules:",
+    tutTask: "Your task",
+    tutNext: "Next step",
+    tutSkip: "Skip this step",
+    tutPrev: "Previous step",
+    tutRetry: "Start the step again",
+    tutWrong: "Not quite.",
+    tutRefused: "The rules refuse this move.",
+    tutDone: "Well done!",
+    tutGoOn: "Now refill your hand: click the draw pile (or a display card).",
+    tutFinishedTitle: "You know the game",
+    tutFinishedText: "You have played every example of the rulebook: placing cloisters and advisors, the joker, the advisor limit, and the three scorings. The rest is in the rules; the map explains every site, coat of arms and alliance when you point at it.",
+    tutPlay: "Play a game",
+    tutReadRules: "Read all the rules",
+    tutAgain: "Start the tutorial again",
+    tutWould: "What this move would score:",
+    tutScored: "The scoring:",
+    tutCountry: "{country}: {total} cloisters",
+    tutPlayer: "Player",
+    tutCloisters: "Cloisters",
+    tutPlace: "Place",
+    tutPoints: "Points",
+    tutAlliance: "Alliance {n}, {a}–{b}: {v} advisors in all. Majority in {a}: {ma}; in {b}: {mb}.",
+    tutAllianceScores: "{who} scores {p}.",
+    tutAllianceNobody: "Nobody holds both majorities: nobody scores.",
+    tutNobody: "nobody",
+    tutChain: "{name}: {sites} — {p} points.",
+    tutNoChain: "{name}: no chain of 4 or more cloisters.",
+    tutIntermediate: "Intermediate scoring, all nine countries: {points}.",
+    tutStepButton: "Step {k}: {title}",
+  },
+  de: {
+    tutTitle: "Tutorial",
+    tutStepOf: "Schritt {k} von {n}",
+    tutYouAre: "Du spielst {name}.",
+    tutRules: "Die Regeln:",
+    tutTask: "Deine Aufgabe",
+    tutNext: "Nächster Schritt",
+    tutSkip: "Schritt überspringen",
+    tutPrev: "Voriger Schritt",
+    tutRetry: "Schritt neu beginnen",
+    tutWrong: "Noch nicht ganz.",
+    tutRefused: "Die Regeln erlauben diesen Zug nicht.",
+    tutDone: "Gut gemacht!",
+    tutGoOn: "Fülle jetzt die Hand auf: Klicke den Nachziehstapel (oder eine Karte der Auslage).",
+    tutFinishedTitle: "Du kennst das Spiel",
+    tutFinishedText: "Du hast alle Beispiele der Spielanleitung gespielt: Klöster und Räte einsetzen, den Joker, die Räte-Grenze und die drei Wertungen. Der Rest steht in den Regeln; die Karte erklärt jedes Feld, Wappen und Bündnis, wenn du darauf zeigst.",
+    tutPlay: "Ein Spiel spielen",
+    tutReadRules: "Alle Regeln lesen",
+    tutAgain: "Tutorial neu beginnen",
+    tutWould: "Was dieser Zug brächte:",
+    tutScored: "Die Wertung:",
+    tutCountry: "{country}: {total} Klöster",
+    tutPlayer: "Person",
+    tutCloisters: "Klöster",
+    tutPlace: "Platz",
+    tutPoints: "Punkte",
+    tutAlliance: "Bündnis {n}, {a}–{b}: {v} Räte insgesamt. Mehrheit in {a}: {ma}; in {b}: {mb}.",
+    tutAllianceScores: "{who} erhält {p}.",
+    tutAllianceNobody: "Niemand hat beide Mehrheiten: niemand punktet.",
+    tutNobody: "niemand",
+    tutChain: "{name}: {sites} — {p} Punkte.",
+    tutNoChain: "{name}: keine Kette aus 4 oder mehr Klöstern.",
+    tutIntermediate: "Zwischenwertung, alle neun Länder: {points}.",
+    tutStepButton: "Schritt {k}: {title}",
+  },
+});
+
+const DONE_KEY = "kardinal-tutorial-done";
+
+/** The game's Selection, but free: the learner may choose any cards, country and pieces
+ * (up to two) and send them; the server says whether the rules allow it. The map still
+ * marks what the rules allow (the legal moves), as in the game. */
+class TrySelection extends Selection {
+  constructor(legal, hand, seat) {
+    super(legal);
+    this.hand = hand;
+    this.seat = seat;
+  }
+
+  placing() { return this.legal().some((a) => a.act === "place"); }
+
+  canAddCard(kid) {
+    const held = this.hand()[kid] || 0;
+    return this.placing() && this.cards.length < 3 && this.cards.filter((k) => k === kid).length < held;
+  }
+
+  pieces() { return this.sites.length + this.advisors; }
+
+  /** The placement chosen so far, as a record action (null while incomplete). */
+  exact() {
+    if (!this.cards.length || !this.country || !this.pieces()) return null;
+    return {
+      seat: this.seat(), act: "place", country: this.country, cards: this.cards.slice().sort(),
+      pieces: this.sites.map((site) => ({ type: "cloister", site })).concat(Array.from({ length: this.advisors }, () => ({ type: "advisor" }))),
+    };
+  }
+
+  matches() {
+    const real = super.matches();
+    if (real.length || !this.cards.length) return real;
+    return [{ act: "place", country: this.country, cards: this.cards, pieces: [] }]; // for the hint: what to click next
+  }
+
+  exchanges() { return []; }
+
+  use(cid) { if (this.country !== cid) { this.country = cid; this.sites = []; this.advisors = 0; } }
+
+  chooseCountry(cid) {
+    if (!this.cards.length) return false;
+    this.use(cid);
+    return true;
+  }
+
+  toggleSite(sid, cid) {
+    if (!this.cards.length) return false;
+    if (this.sites.includes(sid)) { this.sites = this.sites.filter((x) => x !== sid); return true; }
+    this.use(cid);
+    if (this.pieces() >= 2) return false;
+    this.sites.push(sid);
+    return true;
+  }
+
+  clickCoat(cid) {
+    if (!this.cards.length) return false;
+    this.use(cid);
+    if (this.pieces() < 2) { this.advisors += 1; return true; }
+    if (this.advisors) { this.advisors -= 1; return true; }
+    return false;
+  }
+
+  /** What the rules allow from here (the game's marks), from the legal moves only. */
+  targets() {
+    const M = this.cards.length ? super.matches() : [];
+    const countries = new Set(M.map((a) => a.country));
+    const sites = new Set();
+    const coats = new Set();
+    for (const a of M) {
+      for (const s of placeSites(a)) if (!this.sites.includes(s)) sites.add(s);
+      if (a.pieces.filter((p) => p.type === "advisor").length > this.advisors) coats.add(a.country);
+    }
+    return { any: M.length > 0, countries, sites, coats };
+  }
+}
+
+class TutorialPage {
+  constructor() {
+    this.meta = null; // GET /api/tutorial
+    this.board = null;
+    this.map = null;
+    this.index = 0;
+    this.actions = []; // the accepted actions of this step
+    this.res = null; // the server's latest answer for this step
+    this.feedback = null; // {kind: "wrong"|"refused"|"done", ...}
+    this.finished = false;
+    this.sel = new TrySelection(() => (this.res ? this.res.legal : []), () => (this.res ? this.res.view.hand || {} : {}), () => this.step().seat);
+  }
+
+  async start() {
+    byId("lang").addEventListener("click", () => setLang(otherLang()));
+    const zoomLabel = initZoom(byId("zoom"), byId("mapwrap"));
+    onLangChange(() => { zoomLabel(); this.render(); });
+    zoomLabel();
+    byId("prev").addEventListener("click", () => this.go(this.index - 1));
+    byId("next").addEventListener("click", () => this.go(this.index + 1));
+    byId("retry").addEventListener("click", () => this.go(this.index));
+    this.meta = await getJSON("/api/tutorial");
+    this.board = await loadBoard(this.meta.board);
+    this.map = new GameMap(byId("map"), this.board, {
+      onCountry: (cid) => this.clickCountry(cid),
+      onSite: (sid) => this.clickSite(sid),
+      onCoat: (cid) => this.clickCoat(cid),
+      name: (seat) => this.meta.players[seat],
+    });
+    const m = /^#(\d+)$/.exec(location.hash);
+    await this.go(m ? Math.min(Number(m[1]) - 1, this.meta.steps.length - 1) : 0);
+  }
+
+  step() { return this.meta.steps[this.index]; }
+
+  words(w) { return (w && (w[lang()] || w.en)) || ""; }
+
+  name(seat) { return this.meta.players[seat]; }
+
+  doneSteps() { try { return new Set(JSON.parse(localStorage.getItem(DONE_KEY) || "[]")); } catch (e) { return new Set(); } }
+
+  markDone(id) {
+    const d = this.doneSteps();
+    d.add(id);
+    try { localStorage.setItem(DONE_KEY, JSON.stringify([...d])); } catch (e) { /* private mode: not remembered */ }
+  }
+
+  async go(i) {
+    if (i < 0) return;
+    this.sel.clear();
+    this.feedback = null;
+    this.actions = [];
+    if (i >= this.meta.steps.length) {
+      this.finished = true;
+      this.index = this.meta.steps.length - 1;
+      history.replaceState(null, "", "#end");
+      this.render();
+      return;
+    }
+    this.finished = false;
+    this.index = i;
+    history.replaceState(null, "", `#${i + 1}`);
+    document.body.dataset.status = "loading";
+    this.res = await getJSON(`/api/tutorial/${encodeURIComponent(this.step().id)}`);
+    this.render();
+    byId("side").scrollTop = 0;
+  }
+
+  async send(action) {
+    const step = this.step();
+    document.body.dataset.status = "checking";
+    let res;
+    try {
+      res = await postJSON(`/api/tutorial/${encodeURIComponent(step.id)}`, { actions: this.actions.concat([action]) });
+    } catch (e) {
+      this.feedback = { kind: "refused", refusal: e.error || { code: "malformed", message: e.message, params: {} } };
+      this.render();
+      return;
+    }
+    this.sel.clear();
+    this.res = res;
+    if (res.refusal) this.feedback = { kind: "refused", refusal: res.refusal };
+    else if (res.goal) this.feedback = { kind: "wrong", goal: res.goal };
+    else {
+      this.actions.push(action);
+      this.feedback = res.done ? { kind: "done" } : res.placed ? { kind: "goon" } : null;
+      if (res.done) this.markDone(step.id);
+    }
+    this.render();
+  }
+
+  // ------------------------------------------------------------ clicks
+
+  clickCard(kid, selected) {
+    if (!this.res || !this.res.legal.length) return;
+    if (selected) this.sel.removeCard(kid);
+    else if (!this.sel.addCard(kid)) return;
+    this.render();
+  }
+
+  clickCountry(cid) { if (this.sel.chooseCountry(cid)) this.render(); }
+
+  clickSite(sid) { if (this.sel.toggleSite(sid, this.board.siteCountry(sid))) this.render(); }
+
+  clickCoat(cid) { if (this.sel.clickCoat(cid)) this.render(); }
+
+  clickTake(source) {
+    const a = this.sel.takeFrom(source);
+    if (a) this.send(a);
+  }
+
+  // ------------------------------------------------------------ drawing
+
+  render() {
+    if (!this.meta || !this.res) { byId("status").textContent = "…"; return; }
+    const step = this.step();
+    const n = this.meta.steps.length;
+    const v = this.res.view;
+    document.title = `${T("tutTitle")} — Kardinal & König`;
+    document.documentElement.lang = lang();
+    byId("lang").textContent = T("language");
+    const body = document.body;
+    body.dataset.status = this.finished ? "finished" : this.res.done ? "done" : "ready";
+    body.dataset.step = step.id;
+    body.dataset.feedback = this.feedback ? this.feedback.kind : "";
+    body.dataset.myTurn = this.res.legal.length ? "true" : "false";
+    byId("status").textContent = `${T("tutTitle")} · ${T("tutStepOf", { k: this.index + 1, n })}`;
+
+    this.renderSteps();
+    this.map.update(v, this.res.standing);
+    this.map.highlight(this.sel.targets(), this.sel);
+    if (this.finished) { this.renderEnd(); return; }
+
+    byId("step-title").textContent = this.words(step.title);
+    const text = byId("step-text");
+    text.replaceChildren(el("span", { class: "tut-you" }, swatch(step.seat), " ", el("b", { text: T("tutYouAre", { name: this.name(step.seat) }) })), " ", this.words(step.text));
+    byId("step-rules").replaceChildren(el("span", { text: T("tutRules") + " " }), ...step.rules.flatMap((r, i) => (i ? [" ", ruleLink(r)] : [ruleLink(r)])));
+    byId("task").replaceChildren(el("b", { text: T("tutTask") + ": " }), this.words(step.task));
+    byId("task").hidden = false;
+    this.renderFeedback();
+    this.renderResult();
+    byId("prev").textContent = T("tutPrev");
+    byId("prev").disabled = this.index === 0;
+    byId("retry").textContent = T("tutRetry");
+    byId("next").textContent = this.res.done ? T("tutNext") : T("tutSkip");
+    byId("next").classList.toggle("ready", this.res.done);
+
+    renderHand(byId("handbox"), {
+      board: this.board, view: v, sel: this.sel, hidden: false, playerName: this.name(step.seat),
+      title: `${T("hand")} — ${this.name(step.seat)}`,
+      onCard: (k, selected) => this.clickCard(k, selected),
+      onSend: (a) => this.send(a),
+      onClear: () => { this.sel.clear(); this.render(); },
+      onReveal: () => {},
+    });
+    renderTable(byId("table"), { board: this.board, view: v, sel: this.sel, onTake: (s) => this.clickTake(s) });
+  }
+
+  renderSteps() {
+    const done = this.doneSteps();
+    const box = byId("steps");
+    box.replaceChildren(...this.meta.steps.map((s, i) => el("li", {},
+      el("button", {
+        type: "button", class: "tut-pill" + (i === this.index && !this.finished ? " current" : "") + (done.has(s.id) ? " done" : ""),
+        "data-step": s.id, "aria-current": i === this.index && !this.finished ? "step" : null,
+        title: T("tutStepButton", { k: i + 1, title: this.words(s.title) }), "aria-label": T("tutStepButton", { k: i + 1, title: this.words(s.title) }),
+        onclick: () => this.go(i),
+      }, done.has(s.id) ? "✓" : String(i + 1)))));
+  }
+
+  renderFeedback() {
+    const m = byId("msg");
+    const f = this.feedback;
+    m.className = "";
+    if (!f) { m.replaceChildren(); return; }
+    if (f.kind === "refused") {
+      m.className = "bad tut-bad";
+      m.replaceChildren(el("b", { text: T("tutRefused") + " " }), el("span", { text: refusalText(f.refusal, this.board) }));
+    } else if (f.kind === "wrong") {
+      m.className = "bad tut-bad";
+      m.replaceChildren(el("b", { text: T("tutWrong") + " " }), el("span", { text: this.words(f.goal.why) }));
+      const s = this.scoringEls(f.goal.scoring);
+      if (s.length) m.append(el("div", { class: "tut-would" }, el("div", { class: "small", text: T("tutWould") }), ...s));
+    } else if (f.kind === "goon") {
+      m.className = "tut-good";
+      m.replaceChildren(el("span", { text: T("tutGoOn") }));
+    } else {
+      m.className = "tut-good";
+      m.replaceChildren(el("b", { text: T("tutDone") + " " }), el("span", { text: this.words(this.step().done) }));
+    }
+  }
+
+  renderResult() {
+    const box = byId("result");
+    const sc = this.res.done ? this.res.scoring : null;
+    const parts = sc ? this.scoringEls(sc) : [];
+    box.replaceChildren(...(parts.length ? [el("div", { class: "small", text: T("tutScored") }), ...parts] : []));
+  }
+
+  who(seats) { return seats.length ? listText(seats.map((s) => this.name(s))) : T("tutNobody"); }
+
+  /** The scoring a step shows: countries (R9), alliances (R10), chains (R11). */
+  scoringEls(sc) {
+    if (!sc) return [];
+    const B = this.board;
+    const out = [];
+    for (const c of sc.countries || []) {
+      const rows = c.cloisters.map((k, seat) => [k, seat]).filter(([k]) => k > 0).sort((a, b) => b[0] - a[0]);
+      out.push(el("table", { class: "tut-score", "data-country": c.country },
+        el("caption", { text: T("tutCountry", { country: B.countryName(c.country), total: c.total }) }),
+        el("tr", {}, el("th", { text: T("tutPlayer") }), el("th", { text: T("tutCloisters") }), el("th", { text: T("tutPlace") }), el("th", { text: T("tutPoints") })),
+        ...rows.map(([k, seat]) => el("tr", {}, el("td", {}, swatch(seat), " " + this.name(seat)), el("td", { class: "num", text: String(k) }),
+          el("td", { class: "num", text: String(c.places[seat]) }), el("td", { class: "num pts", text: String(c.points[seat]) })))));
+    }
+    for (const a of sc.alliances || []) {
+      const [ca, cb] = a.countries.map((c) => B.countryName(c));
+      const who = this.who(a.qualifies);
+      out.push(el("p", { class: "tut-alliance", "data-alliance": String(a.number) },
+        T("tutAlliance", { n: a.number, a: ca, b: cb, v: a.value, ma: this.who(a.majority[0]), mb: this.who(a.majority[1]) }), " ",
+        el("b", { text: a.qualifies.length ? T("tutAllianceScores", { who, p: a.value }) : T("tutAllianceNobody") })));
+    }
+    for (const c of sc.chains || []) {
+      const sites = c.paths.map((p) => p.map((s) => B.siteName(s)).join(" – ")).join("; ");
+      out.push(el("p", { class: "tut-chain", "data-points": String(c.points) }, swatch(c.seat), " ",
+        c.points ? T("tutChain", { name: this.name(c.seat), sites, p: c.points }) : T("tutNoChain", { name: this.name(c.seat) })));
+    }
+    if (sc.points) {
+      out.push(el("p", { class: "small", text: T("tutIntermediate", { points: sc.points.map((p, seat) => `${this.name(seat)} ${p}`).join(", ") }) }));
+    }
+    return out;
+  }
+
+  renderEnd() {
+    byId("step-title").textContent = T("tutFinishedTitle");
+    byId("step-text").textContent = T("tutFinishedText");
+    byId("step-rules").replaceChildren(el("a", { href: "/", class: "tut-cta", text: T("tutPlay") }), " ", ruleLink("R1", T("tutReadRules")));
+    byId("task").hidden = true;
+    byId("msg").replaceChildren();
+    byId("result").replaceChildren();
+    byId("prev").textContent = T("tutPrev");
+    byId("prev").disabled = false;
+    byId("retry").textContent = T("tutAgain");
+    byId("next").textContent = T("tutPlay");
+    byId("next").classList.add("ready");
+    byId("handbox").replaceChildren();
+    byId("table").replaceChildren();
+  }
+}
+
+const page = new TutorialPage();
+// the end page's buttons: Back goes to the last step, "again" to the first, Play to the lobby
+byId("retry").addEventListener("click", (ev) => { if (page.finished) { ev.stopImmediatePropagation(); page.go(0); } }, true);
+byId("next").addEventListener("click", (ev) => { if (page.finished) { ev.stopImmediatePropagation(); location.assign("/"); } }, true);
+byId("prev").addEventListener("click", (ev) => { if (page.finished) { ev.stopImmediatePropagation(); page.go(page.meta.steps.length - 1); } }, true);
+page.start();
