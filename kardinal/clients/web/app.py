@@ -40,7 +40,7 @@ from kardinal.rules.variants import VARIANTS
 from .games import Connection, GameService, LiveGame, Refused
 from .guard import Guard
 from .mapdata import named_board_json
-from .messages import AckMessage, ErrorMessage, ReplayMessage, ScoringMessage, StateMessage
+from .messages import AckMessage, ErrorMessage, ReplayMessage, ScoringMessage
 from .rules_page import rules_response
 from .storage import Storage, StorageError
 from .tutorial import router as tutorial_router
@@ -125,7 +125,12 @@ def create_app(
         # the map layout takes a second to compute: do it now, off the event loop
         layout = asyncio.get_running_loop().run_in_executor(None, named_board_json, "standard")
         await service.resume()
+        stop = asyncio.Event()
+        shared = asyncio.create_task(service.keep_shared(stop)) if storage.shared else None
         yield
+        stop.set()
+        if shared is not None:
+            await shared
         await layout
         for live in service.live.values():
             if live.bot_task is not None:
@@ -221,12 +226,12 @@ def create_app(
     async def game_page(game_id: str) -> FileResponse:
         return FileResponse(STATIC / "game.html")
 
+    app.include_router(tutorial_router)  # /tutorial, /api/tutorial, /api/rules (tutorial.py)
+
     @app.get("/rules", include_in_schema=False)
     def rules_page(request: Request, lang: str | None = None) -> Response:  # sync: reads docs/rules.md
         """The rules (docs/rules.md) in English or German: ``?lang=de``, else the browser's language."""
         return rules_response(lang, request.headers.get("accept-language"))
-
-    app.include_router(tutorial_router)  # /tutorial, /api/tutorial, /api/rules (tutorial.py)
 
     @app.get("/api/board")
     def get_board_json(id: str = "standard") -> Any:  # sync: FastAPI runs it in a thread
@@ -295,11 +300,12 @@ def create_app(
         return await service.undo(game_id, await _body(request))
 
     @app.get("/api/games/{game_id}/state", response_model=None)
-    async def get_state(game_id: str, seat: int | None = None, token: str | None = None) -> StateMessage:
+    async def get_state(game_id: str, seat: int | None = None, token: str | None = None) -> Response:
+        """The state message (``StateMessage``), made once per change and shared."""
         live = service.get(game_id)
         if seat is not None:
             service._auth(live, seat, token)
-        return live.message(seat)
+        return Response(live.message_text(seat), media_type="application/json")
 
     @app.get("/api/games/{game_id}/record")
     async def get_record(game_id: str) -> Response:

@@ -16,6 +16,7 @@ import hmac
 import json
 import logging
 import secrets
+import threading
 import time
 import unicodedata
 from collections.abc import Callable
@@ -142,6 +143,9 @@ class LiveGame:
     touched: float = field(default_factory=time.monotonic)
     again: str | None = None  # the game "Play again" started after this one (kept in memory only)
     creator: str | None = None  # the address that created it (memory only: for the cap on bot-only games)
+    leased: bool = False  # this process holds the lease on the game's bots (PostgreSQL: several processes)
+    catching_up: bool = False  # a catch-up with the database is under way
+    catch_again: bool = False  # ... and another change was announced meanwhile
     # seat (None: spectators) -> (what the message was made from, the message as JSON text);
     # the state object itself is kept, so a new state (a move, an undo) is never mistaken for it
     _sent: dict[int | None, tuple[tuple[Any, ...], str]] = field(default_factory=dict, repr=False)
@@ -303,6 +307,35 @@ class GameService:
         idle.sort(key=lambda lv: lv.touched)
         for lv in idle[: len(self.live) - self.max_live]:
             del self.live[lv.row.id]
+            if lv.leased:
+                self.storage.release_lease(lv.row.id)
+
+    async def keep_shared(self, stop: asyncio.Event, every: float = 2.0) -> None:
+        """Several processes (PostgreSQL): listen to the others' changes, and every few
+        seconds take over the bots of games whose process has gone (their leases are free)."""
+        loop = asyncio.get_running_loop()
+        halt = threading.Event()
+        listener = threading.Thread(
+            target=self.storage.listen,
+            args=(lambda gid: loop.call_soon_threadsafe(self.changed_elsewhere, gid), halt),
+            name="kardinal-listen",
+            daemon=True,
+        )
+        listener.start()
+        try:
+            while not stop.is_set():
+                try:
+                    await asyncio.wait_for(stop.wait(), every)
+                except TimeoutError:
+                    pass
+                if not stop.is_set():
+                    try:
+                        await self.resume()
+                    except Exception as e:  # noqa: BLE001 - logged; tried again in a moment
+                        log.error("taking over games failed (%s)", type(e).__name__)
+        finally:
+            halt.set()
+            await asyncio.to_thread(listener.join, 5)
 
     async def resume(self) -> int:
         """At start-up: load every running game with a bot and let its bots play on.
@@ -414,7 +447,7 @@ class GameService:
         seats = list(live.row.seats)
         seats[seat] = row
         status = "running" if live.row.status == "open" and all(x.joined for x in seats) else live.row.status
-        self.storage.update_game(live.row.id, seats=seats, status=status)
+        live.row.updated = self.storage.update_game(live.row.id, seats=seats, status=status)
         live.row.seats = seats
         live.row.status = status
         self._changed(live)
@@ -559,7 +592,10 @@ class GameService:
                 self.storage.append_action, live.row.id, index, action_of(seat, move), client_id, status=status, reshuffle=reshuffle
             )
         except DuplicateAction:
-            raise Refused("stale_version", "the game has moved on") from None
+            # another process wrote this index first: take its moves, then say so
+            if self.storage.shared and await self._catch_up_locked(live):
+                self._changed(live)
+            raise Refused("stale_version", "the game has moved on", version=live.version) from None
         except StorageError as e:  # nothing was stored: nothing is applied, nobody is told
             log.error("game %s: %s", live.row.id, e)
             raise Refused("unavailable", "the move could not be saved; nothing was changed", 503) from None
@@ -572,6 +608,9 @@ class GameService:
         return index
 
     def _changed(self, live: LiveGame) -> None:
+        if live.leased and live.row.status == "finished":
+            live.leased = False
+            self.storage.release_lease(live.row.id)
         for c in list(live.conns):
             c.notify()
         for f in self.on_change:
@@ -579,6 +618,66 @@ class GameService:
         self.start_bots(live)
 
     # -- bots ---------------------------------------------------------------------
+
+    # -- several processes on one database (PostgreSQL) ----------------------------
+
+    def changed_elsewhere(self, game_id: str) -> None:
+        """The database announced a change of ``game_id`` ("": of any game, after the
+        listener reconnected): bring the copy in memory up to date. Call on the event loop."""
+        targets = list(self.live.values()) if not game_id else [g for g in (self.live.get(game_id),) if g is not None]
+        for live in targets:
+            if live.catching_up:
+                live.catch_again = True
+                continue
+            live.catching_up = True
+            asyncio.get_running_loop().create_task(self._catch_up(live))
+
+    async def _catch_up(self, live: LiveGame) -> None:
+        try:
+            while True:
+                live.catch_again = False
+                async with live.lock:
+                    changed = await self._catch_up_locked(live)
+                if changed:
+                    self._changed(live)
+                if not live.catch_again:
+                    return
+        except Exception as e:  # noqa: BLE001 - logged; the next announcement tries again
+            log.error("game %s: catching up with the database failed (%s)", live.row.id, type(e).__name__)
+        finally:
+            live.catching_up = False
+
+    async def _catch_up_locked(self, live: LiveGame) -> bool:
+        """Read what other processes wrote (moves, an undo, seats, status); the caller holds
+        the game's lock. True if anything changed."""
+        gid = live.row.id
+        row = await asyncio.to_thread(self.storage.get_game, gid)
+        if row is None:
+            return False
+        have = live.version
+        log_from = await asyncio.to_thread(self.storage.actions_from, gid, max(0, have - 1))
+        assert live.state.history is not None
+        mine_last = action_of(live.state.history[-1].seat, live.state.history[-1].move) if have else None
+        changed = False
+        if have and (not log_from or log_from[0] != mine_last):  # a move taken back (and maybe another made)
+            live.state = (await asyncio.to_thread(self._load, row)).state
+            changed = True
+        elif len(log_from) > (1 if have else 0):
+            st = live.state.copy()
+            for _ in steps(st, log_from[1:] if have else log_from, have):
+                pass
+            live.state = st
+            changed = True
+        # the row (seats, status) only if written after the copy in memory: a slower read must
+        # not undo a change this process has made meanwhile
+        seats = [s.to_json() for s in row.seats]
+        newer = row.updated > live.row.updated
+        if newer and (seats != [s.to_json() for s in live.row.seats] or row.status != live.row.status or row.reshuffle != live.row.reshuffle):
+            live.row.seats, live.row.status, live.row.reshuffle = row.seats, row.status, row.reshuffle
+            changed = True
+        if newer:
+            live.row.updated = row.updated
+        return changed
 
     def start_bots(self, live: LiveGame) -> None:
         """Start the bot loop of a game if a bot is to act."""
@@ -596,6 +695,11 @@ class GameService:
 
     async def _bots(self, live: LiveGame) -> None:
         loop = asyncio.get_running_loop()
+        if self.storage.shared and not live.leased:
+            # several processes: the one holding the game's lease runs its bots (each decision once)
+            live.leased = await asyncio.to_thread(self.storage.try_lease, live.row.id)
+            if not live.leased:
+                return
         failures = 0  # storage errors in a row: the loop waits longer each time, and never gives up
         while live.row.status == "running" and not live.state.is_over:
             seat = live.state.current
@@ -627,6 +731,12 @@ class GameService:
                 live.bot_task = None  # _commit's start_bots must not see this task as running
                 try:
                     await self._commit(live, seat, move, None)
+                except Refused as e:
+                    live.bot_task = asyncio.current_task()
+                    if e.code == "stale_version":
+                        continue  # another process moved first; the game has caught up
+                    failures += 1
+                    log.error("game %s: a bot's move was refused (%s, %d in a row); trying again", live.row.id, e.code, failures)
                 except Exception as e:  # noqa: BLE001 - the database failed: nothing was applied; try again
                     live.bot_task = asyncio.current_task()
                     failures += 1
@@ -698,7 +808,7 @@ class GameService:
         new, _ = self.create(spec)
         old_seats = live.row.seats
         keep = [replace(s, token_hash=o.token_hash) if o.kind == "person" else s for s, o in zip(new.row.seats, old_seats)]
-        self.storage.update_game(new.row.id, seats=keep)
+        new.row.updated = self.storage.update_game(new.row.id, seats=keep)
         new.row.seats = keep
         live.again = new.row.id
         self._changed(live)

@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 import logging
 import sqlite3
+import threading
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -223,6 +224,8 @@ class Storage:
             url, hide_parameters=True, connect_args={"check_same_thread": False} if url.startswith("sqlite") else {}
         )
         self.path: Path | None = None  # the SQLite file
+        self._lease_conn: Any = None  # PostgreSQL: the connection holding this process's bot leases
+        self._lease_guard = threading.Lock()
         self._inode: tuple[int, int] | None = None
         if url.startswith("sqlite"):
             event.listen(self.engine, "connect", _sqlite_pragmas)
@@ -308,6 +311,9 @@ class Storage:
             return int(conn.execute(select(schema_version.c.version)).scalar_one())
 
     def close(self) -> None:
+        if self._lease_conn is not None:
+            self._lease_conn.close()
+            self._lease_conn = None
         self.engine.dispose()
 
     # -- games --------------------------------------------------------------------
@@ -360,9 +366,91 @@ class Storage:
         with self.engine.connect() as conn:
             return [r[0] for r in conn.execute(q)]
 
+    # -- several server processes on one PostgreSQL database ------------------------
+
+    CHANNEL = "kardinal_games"
+
+    @property
+    def shared(self) -> bool:
+        """Whether other server processes may use this database (PostgreSQL): then every
+        change is announced (NOTIFY) and bots run under a lease."""
+        return self.engine.dialect.name == "postgresql"
+
+    def _announce(self, conn: Connection, game_id: str) -> None:
+        """Tell every process listening that a game changed (delivered at commit)."""
+        if self.shared:
+            conn.execute(text("SELECT pg_notify(:ch, :game)"), {"ch": self.CHANNEL, "game": game_id})
+
+    def listen(self, on_change: Callable[[str], None], stop: threading.Event) -> None:
+        """Call ``on_change(game_id)`` for every game another process (or this one) changed,
+        until ``stop`` is set; reconnects after a lost connection. Runs in its own thread."""
+        import psycopg
+
+        while not stop.is_set():
+            try:
+                with psycopg.connect(autocommit=True, **self._pg_params()) as conn:
+                    conn.execute(f"LISTEN {self.CHANNEL}")
+                    on_change("")  # (re)connected: anything may have changed meanwhile
+                    while not stop.is_set():
+                        for n in conn.notifies(timeout=0.5):
+                            on_change(n.payload)
+            except psycopg.OperationalError:
+                if stop.wait(1.0):
+                    return
+
+    def _pg_params(self) -> dict[str, Any]:
+        params = self.engine.url.translate_connect_args(username="user", database="dbname")
+        params.update({k: v for k, v in self.engine.url.query.items() if isinstance(v, str)})
+        return params
+
+    def try_lease(self, game_id: str) -> bool:
+        """Take the lease on a game's bots: True if this process may run them now, False if
+        another process holds it. On PostgreSQL a lease is an advisory lock on this
+        process's own lease connection: a process that dies gives all of its leases back
+        with that connection, and the others take the games over."""
+        if not self.shared:
+            return True
+        import psycopg
+
+        with self._lease_guard:
+            for attempt in (1, 2):
+                try:
+                    if self._lease_conn is None or self._lease_conn.closed:
+                        self._lease_conn = psycopg.connect(autocommit=True, **self._pg_params())
+                    row = self._lease_conn.execute("SELECT pg_try_advisory_lock(hashtextextended(%s, 7))", (game_id,)).fetchone()
+                    return bool(row and row[0])
+                except psycopg.OperationalError:
+                    self._lease_conn = None  # lost: every lease went with it; try a new connection once
+                    if attempt == 2:
+                        return False
+        return False
+
+    def release_lease(self, game_id: str) -> None:
+        if not self.shared or self._lease_conn is None:
+            return
+        import psycopg
+
+        with self._lease_guard:
+            try:
+                self._lease_conn.execute("SELECT pg_advisory_unlock(hashtextextended(%s, 7))", (game_id,))
+            except psycopg.OperationalError:
+                self._lease_conn = None
+
+    def actions_from(self, game_id: str, idx: int) -> list[dict[str, Any]]:
+        """The game's actions from index ``idx`` on (to catch up with another process)."""
+        with self.engine.connect() as conn:
+            rows = list(
+                conn.execute(select(actions.c.action).where(actions.c.game_id == game_id, actions.c.idx >= idx).order_by(actions.c.idx))
+            )
+        try:
+            return [json.loads(r[0]) for r in rows]
+        except (ValueError, TypeError):
+            raise CorruptGame(game_id, "its log") from None
+
     def update_game(
         self, game_id: str, *, seats: list[SeatRow] | None = None, status: str | None = None, reshuffle: list[str] | None = None
-    ) -> None:
+    ) -> float:
+        """Change a game's row; returns the time it was written (the row's ``updated``)."""
         values: dict[str, Any] = {"updated": time.time()}
         if seats is not None:
             values["seats"] = json.dumps([s.to_json() for s in seats])
@@ -373,6 +461,8 @@ class Storage:
         self._still_there()
         with self.engine.begin() as conn:
             conn.execute(update(games).where(games.c.id == game_id).values(**values))
+            self._announce(conn, game_id)
+        return float(values["updated"])
 
     # -- actions ------------------------------------------------------------------
 
@@ -401,6 +491,7 @@ class Storage:
                 if reshuffle is not None:
                     values["reshuffle"] = json.dumps(reshuffle)
                 conn.execute(update(games).where(games.c.id == game_id).values(**values))
+                self._announce(conn, game_id)
         except IntegrityError:
             raise DuplicateAction(f"action {idx} / {client_id!r} of game {game_id} exists") from None
 
@@ -414,6 +505,7 @@ class Storage:
                 raise DuplicateAction(f"action {idx} is not the last of game {game_id} (that is {last})")
             conn.execute(delete(actions).where(actions.c.game_id == game_id, actions.c.idx == idx))
             conn.execute(update(games).where(games.c.id == game_id).values(updated=time.time()))
+            self._announce(conn, game_id)
 
     def actions(self, game_id: str) -> list[dict[str, Any]]:
         with self.engine.connect() as conn:
