@@ -300,7 +300,7 @@ class TutorialPage {
 
     byId("step-title").textContent = this.words(step.title);
     const text = byId("step-text");
-    text.replaceChildren(el("span", { class: "tut-you" }, swatch(step.seat), " ", el("b", { text: T("tutYouAre", { name: this.name(step.seat) }) })), " ", this.words(step.text));
+    text.replaceChildren(el("span", { class: "tut-you", title: T("tutYouAre", { name: this.name(step.seat) }) }, swatch(step.seat)), " ", this.words(step.text));
     byId("step-rules").replaceChildren(el("span", { text: T("tutRules") + " " }), ...step.rules.flatMap((r, i) => (i ? [" ", ruleLink(r)] : [ruleLink(r)])));
     byId("task").replaceChildren(el("b", { text: T("tutTask") + ": " }), this.words(step.task));
     byId("task").hidden = false;
