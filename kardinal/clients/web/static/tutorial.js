@@ -291,7 +291,7 @@ class TutorialPage {
     body.dataset.step = step.id;
     body.dataset.feedback = this.feedback ? this.feedback.kind : "";
     body.dataset.myTurn = this.res.legal.length ? "true" : "false";
-    byId("status").textContent = `${T("tutTitle")} · ${T("tutStepOf", { k: this.index + 1, n })}`;
+    byId("status").textContent = this.finished ? T("tutTitle") : `${T("tutTitle")} · ${T("tutStepOf", { k: this.index + 1, n })}`;
 
     this.renderSteps();
     this.map.update(v, this.res.standing);
@@ -309,6 +309,7 @@ class TutorialPage {
     byId("prev").textContent = T("tutPrev");
     byId("prev").disabled = this.index === 0;
     byId("retry").textContent = T("tutRetry");
+    byId("next").hidden = false;
     byId("next").textContent = this.res.done ? T("tutNext") : T("tutSkip");
     byId("next").classList.toggle("ready", this.res.done);
 
@@ -403,12 +404,12 @@ class TutorialPage {
     byId("step-rules").replaceChildren(el("a", { href: "/", class: "tut-cta", text: T("tutPlay") }), " ", ruleLink("R1", T("tutReadRules")));
     byId("task").hidden = true;
     byId("msg").replaceChildren();
+    byId("msg").className = "";
     byId("result").replaceChildren();
     byId("prev").textContent = T("tutPrev");
     byId("prev").disabled = false;
     byId("retry").textContent = T("tutAgain");
-    byId("next").textContent = T("tutPlay");
-    byId("next").classList.add("ready");
+    byId("next").hidden = true;
     byId("handbox").replaceChildren();
     byId("table").replaceChildren();
   }
@@ -417,6 +418,5 @@ class TutorialPage {
 const page = new TutorialPage();
 // the end page's buttons: Back goes to the last step, "again" to the first, Play to the lobby
 byId("retry").addEventListener("click", (ev) => { if (page.finished) { ev.stopImmediatePropagation(); page.go(0); } }, true);
-byId("next").addEventListener("click", (ev) => { if (page.finished) { ev.stopImmediatePropagation(); location.assign("/"); } }, true);
 byId("prev").addEventListener("click", (ev) => { if (page.finished) { ev.stopImmediatePropagation(); page.go(page.meta.steps.length - 1); } }, true);
 page.start();
