@@ -296,6 +296,7 @@ class TutorialPage {
     this.renderSteps();
     this.map.update(v, this.res.standing);
     this.map.highlight(this.sel.targets(), this.sel);
+    this.focus();
     if (this.finished) { this.renderEnd(); return; }
 
     byId("step-title").textContent = this.words(step.title);
@@ -322,6 +323,22 @@ class TutorialPage {
       onReveal: () => {},
     });
     renderTable(byId("table"), { board: this.board, view: v, sel: this.sel, onTake: (s) => this.clickTake(s) });
+  }
+
+  /** Outline on the map what the scoring shown is about: the countries scored, the two
+   * countries of each alliance, the sites of each chain (by the map's data attributes). */
+  focus() {
+    const f = this.feedback;
+    const sc = this.finished ? null : f && f.kind === "wrong" ? f.goal.scoring : this.res.done ? this.res.scoring : null;
+    const countries = new Set();
+    const sites = new Set();
+    for (const c of (sc && sc.countries) || []) countries.add(c.country);
+    for (const a of (sc && sc.alliances) || []) for (const c of a.countries) countries.add(c);
+    for (const c of (sc && sc.chains) || []) for (const p of c.paths) for (const x of p) sites.add(x);
+    const root = byId("map");
+    for (const g of root.querySelectorAll(".tut-focus")) g.classList.remove("tut-focus");
+    for (const c of countries) for (const g of root.querySelectorAll(`.country[data-country="${c}"]`)) g.classList.add("tut-focus");
+    for (const x of sites) for (const g of root.querySelectorAll(`[data-site="${x}"]`)) g.classList.add("tut-focus");
   }
 
   renderSteps() {
