@@ -186,7 +186,9 @@ def test_json_logs_name_requests_by_path_and_never_hold_a_token(tmp_path: Path) 
             except httpx.TransportError:
                 assert time.monotonic() < end, "the server did not start"
                 time.sleep(0.1)
-        g = httpx.post(base + "/api/games", json={"players": [{"kind": "person"}, {"kind": "person"}, {"kind": "bot", "level": "random"}]}).json()
+        g = httpx.post(
+            base + "/api/games", json={"players": [{"kind": "person"}, {"kind": "person"}, {"kind": "bot", "level": "random"}]}
+        ).json()
         tok = g["seats"][0]["token"]
         httpx.get(base + g["seats"][0]["url"])  # the invitation link, token in the query
         httpx.get(base + f"/api/games/{g['id']}/state", params={"seat": 0, "token": tok})
@@ -219,7 +221,9 @@ def test_sigterm_closes_every_socket_with_a_close_frame(tmp_path: Path) -> None:
         except httpx.TransportError:
             assert time.monotonic() < end, "the server did not start"
             time.sleep(0.1)
-    g = httpx.post(base + "/api/games", json={"players": [{"kind": "person"}, {"kind": "person"}, {"kind": "bot", "level": "random"}]}).json()
+    g = httpx.post(
+        base + "/api/games", json={"players": [{"kind": "person"}, {"kind": "person"}, {"kind": "bot", "level": "random"}]}
+    ).json()
 
     async def watch() -> int | None:
         async with websockets.connect(f"ws://127.0.0.1:{port}/ws/{g['id']}") as ws:

@@ -672,7 +672,9 @@ class GameService:
         # not undo a change this process has made meanwhile
         seats = [s.to_json() for s in row.seats]
         newer = row.updated > live.row.updated
-        if newer and (seats != [s.to_json() for s in live.row.seats] or row.status != live.row.status or row.reshuffle != live.row.reshuffle):
+        if newer and (
+            seats != [s.to_json() for s in live.row.seats] or row.status != live.row.status or row.reshuffle != live.row.reshuffle
+        ):
             live.row.seats, live.row.status, live.row.reshuffle = row.seats, row.status, row.reshuffle
             changed = True
         if newer:

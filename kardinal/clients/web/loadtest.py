@@ -81,7 +81,9 @@ async def _person(
         aid = f"{seat}-{n}"
         sent[aid] = time.perf_counter()
         action = rng.choice(latest["legal"])
-        await ws.send(json.dumps({"type": "action", "id": aid, "seat": seat, "token": token, "version": latest["version"], "action": action}))
+        await ws.send(
+            json.dumps({"type": "action", "id": aid, "seat": seat, "token": token, "version": latest["version"], "action": action})
+        )
 
     async with websockets.connect(ws_url, max_size=2**22) as ws:
         await ws.send(json.dumps({"type": "hello", "seats": {str(seat): token}}))
