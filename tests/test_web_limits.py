@@ -126,3 +126,17 @@ def test_wrong_tokens_over_the_websocket_count(tmp_path: Path) -> None:
                 codes.append(ws.receive_json()["code"])
         assert codes[:5] == ["bad_token"] * 5 and codes[5:] == ["rate_limited"] * 2
         assert c.post(f"/api/games/{g['id']}/join", json={"seat": 0, "token": "x"}).json()["error"]["code"] == "rate_limited"
+
+
+def test_the_limits_can_be_set_from_the_environment(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from kardinal.clients.web.app import create_app
+    from kardinal.clients.web.guard import rules_from
+
+    assert [str(r) for r in rules_from("create=2/minute")["create"]] == ["2 per 1 minute"]
+    assert [str(r) for r in rules_from(None)["create"]] == ["30 per 1 minute"]
+    with pytest.raises(ValueError, match="kinds: create, claim, bad_token"):
+        rules_from("creates=5/minute")
+    monkeypatch.setenv("KARDINAL_RATE_LIMITS", "create=2/minute")
+    with TestClient(create_app(data_dir=tmp_path, bot_pause=0.0)) as c:
+        people = {"players": [{"kind": "person"}, {"kind": "person"}, {"kind": "bot", "level": "random"}]}
+        assert [c.post("/api/games", json=people).status_code for _ in range(3)] == [200, 200, 429]

@@ -7,13 +7,15 @@
   guessing a token runs at a few tries per second whatever the protocol (HTTP or
   WebSocket). Right tokens cost nothing.
 
-An address is the connection's peer. Behind a reverse proxy start uvicorn with
+``KARDINAL_RATE_LIMITS`` changes them ("create=1000/minute,claim=50/minute"), for example
+for a load test from one address. An address is the connection's peer. Behind a reverse proxy start uvicorn with
 ``--proxy-headers`` (``kardinal serve`` passes ``forwarded_allow_ips`` from
 ``KARDINAL_FORWARDED_ALLOW_IPS``) so that it is the player's and not the proxy's.
 """
 
 from __future__ import annotations
 
+import os
 import time
 
 from limits import RateLimitItem, parse_many, storage, strategies
@@ -22,16 +24,28 @@ from .games import Refused
 
 __all__ = ["Guard", "RULES"]
 
-RULES: dict[str, list[RateLimitItem]] = {
-    "create": parse_many("30/minute"),
-    "claim": parse_many("20/minute"),
-    "bad_token": parse_many("5/second;60/minute"),
-}
+DEFAULTS = {"create": "30/minute", "claim": "20/minute", "bad_token": "5/second;60/minute"}
+
+
+def rules_from(text: str | None) -> dict[str, list[RateLimitItem]]:
+    """The limits, the defaults changed by ``text`` ("create=1000/minute,claim=50/minute";
+    the environment's KARDINAL_RATE_LIMITS, e.g. for a load test from one address)."""
+    spec = dict(DEFAULTS)
+    for part in (text or "").split(","):
+        if part.strip():
+            kind, _, limits = part.partition("=")
+            if kind.strip() not in DEFAULTS or not limits.strip():
+                raise ValueError(f"KARDINAL_RATE_LIMITS: {part!r}; kinds: {', '.join(DEFAULTS)}, e.g. create=100/minute")
+            spec[kind.strip()] = limits.strip()
+    return {k: parse_many(v) for k, v in spec.items()}
+
+
+RULES: dict[str, list[RateLimitItem]] = rules_from(None)
 
 
 class Guard:
     def __init__(self, rules: dict[str, list[RateLimitItem]] | None = None) -> None:
-        self.rules = rules if rules is not None else RULES
+        self.rules = rules if rules is not None else rules_from(os.environ.get("KARDINAL_RATE_LIMITS"))
         self.limiter = strategies.MovingWindowRateLimiter(storage.MemoryStorage())
 
     def _refuse(self, kind: str, addr: str) -> Refused:
