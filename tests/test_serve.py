@@ -10,6 +10,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
@@ -21,6 +22,19 @@ def _free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return int(s.getsockname()[1])
+
+
+def wait_until_up(proc: subprocess.Popen[Any], base: str) -> None:
+    """Wait until the server at ``base`` answers /healthz (it must not have exited)."""
+    end = time.monotonic() + 30
+    while True:
+        try:
+            httpx.get(base + "/healthz", timeout=2)
+            return
+        except httpx.TransportError:
+            assert proc.poll() is None, "the server exited"
+            assert time.monotonic() < end, "the server did not start"
+            time.sleep(0.1)
 
 
 def test_version() -> None:
@@ -38,15 +52,8 @@ def test_serve_takes_its_options_from_the_environment_and_answers_health_checks(
     proc = subprocess.Popen([str(KARDINAL), "serve"], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         base = f"http://127.0.0.1:{port}"
-        end = time.monotonic() + 30
-        while True:
-            try:
-                r = httpx.get(base + "/healthz", timeout=2)
-                break
-            except httpx.TransportError:
-                assert proc.poll() is None, proc.stderr.read() if proc.stderr else ""
-                assert time.monotonic() < end, "the server did not start"
-                time.sleep(0.1)
+        wait_until_up(proc, base)
+        r = httpx.get(base + "/healthz", timeout=5)
         assert r.status_code == 200 and r.json() == {"status": "ok"}
         r = httpx.get(base + "/readyz", timeout=5)
         assert r.status_code == 200 and r.json() == {"status": "ok", "database": "ok"}
@@ -109,14 +116,7 @@ def test_bot_workers_never_outlive_the_server(tmp_path: Path, how: signal.Signal
     proc = subprocess.Popen([str(KARDINAL), "serve"], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         base = f"http://127.0.0.1:{port}"
-        end = time.monotonic() + 30
-        while True:
-            try:
-                httpx.get(base + "/healthz", timeout=2)
-                break
-            except httpx.TransportError:
-                assert time.monotonic() < end, "the server did not start"
-                time.sleep(0.1)
+        wait_until_up(proc, base)
         # bots' games make the pool start its worker processes
         for _ in range(3):
             assert (
@@ -149,14 +149,7 @@ def test_the_load_tool_plays_games_and_measures_them(tmp_path: Path) -> None:
     proc = subprocess.Popen([str(KARDINAL), "serve"], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         base = f"http://127.0.0.1:{port}"
-        end = time.monotonic() + 30
-        while True:
-            try:
-                httpx.get(base + "/healthz", timeout=2)
-                break
-            except httpx.TransportError:
-                assert time.monotonic() < end, "the server did not start"
-                time.sleep(0.1)
+        wait_until_up(proc, base)
         res = asyncio.run(run_load(base, games=2, spectators=3, seconds=3.0))
     finally:
         proc.terminate()
@@ -178,14 +171,7 @@ def test_json_logs_name_requests_by_path_and_never_hold_a_token(tmp_path: Path) 
     )
     try:
         base = f"http://127.0.0.1:{port}"
-        end = time.monotonic() + 30
-        while True:
-            try:
-                httpx.get(base + "/healthz", timeout=2)
-                break
-            except httpx.TransportError:
-                assert time.monotonic() < end, "the server did not start"
-                time.sleep(0.1)
+        wait_until_up(proc, base)
         g = httpx.post(
             base + "/api/games", json={"players": [{"kind": "person"}, {"kind": "person"}, {"kind": "bot", "level": "random"}]}
         ).json()
@@ -213,14 +199,7 @@ def test_sigterm_closes_every_socket_with_a_close_frame(tmp_path: Path) -> None:
     env = {**os.environ, "KARDINAL_PORT": str(port), "KARDINAL_DATA": str(tmp_path), "KARDINAL_BOT_WORKERS": "0"}
     proc = subprocess.Popen([str(KARDINAL), "serve"], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     base = f"http://127.0.0.1:{port}"
-    end = time.monotonic() + 30
-    while True:
-        try:
-            httpx.get(base + "/healthz", timeout=2)
-            break
-        except httpx.TransportError:
-            assert time.monotonic() < end, "the server did not start"
-            time.sleep(0.1)
+    wait_until_up(proc, base)
     g = httpx.post(
         base + "/api/games", json={"players": [{"kind": "person"}, {"kind": "person"}, {"kind": "bot", "level": "random"}]}
     ).json()
