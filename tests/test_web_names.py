@@ -49,7 +49,7 @@ def test_a_bad_name_is_refused_and_changes_nothing(client: TestClient, raw: str)
 
 
 def test_a_bad_name_in_a_claim_leaves_the_seat_free_and_the_lobby_working(client: TestClient) -> None:
-    g = create(client, "person", "person", "bot")
+    g = create(client, "person", "open", "bot")
     r = client.post(f"/api/games/{g['id']}/claim", content=b'{"seat": 1, "name": "\\udfff"}', headers={"content-type": "application/json"})
     assert r.status_code == 400 and r.json()["error"]["code"] == "bad_name"
     lobby = client.get("/api/games")

@@ -79,7 +79,7 @@ def test_game_starts_when_every_person_has_joined(client: TestClient) -> None:
 
 
 def test_claim_a_free_seat_from_the_lobby(client: TestClient) -> None:
-    g = create(client, "person", "person", "bot")
+    g = create(client, "person", "open", "bot")
     gid, toks = g["id"], tokens(g)
     r = client.post(f"/api/games/{gid}/claim", json={"seat": 1, "name": "Ben"})
     assert r.status_code == 200, r.text
@@ -92,6 +92,25 @@ def test_claim_a_free_seat_from_the_lobby(client: TestClient) -> None:
     assert state(client, gid, 1, new)["view"]["seat"] == 1
     client.post(f"/api/games/{gid}/join", json={"seat": 0, "token": toks[0]})
     assert_refused(client.post(f"/api/games/{gid}/claim", json={"seat": 0}), 409, "not_open")
+
+
+def test_an_invited_seat_is_taken_with_its_link_only(client: TestClient) -> None:
+    """A stranger in the lobby cannot take the seat meant for an invited friend (found under
+    attack: any visitor could claim any free seat, and the friend's link stopped working)."""
+    g = create(client, "person", "person", "open")
+    gid, toks = g["id"], tokens(g)
+    lobby = {p["seat"]: p for p in client.get(f"/api/games/{gid}").json()["players"]}
+    assert (lobby[1]["open"], lobby[2]["open"]) == (False, True)
+    before = client.get(f"/api/games/{gid}").json()
+    err = assert_refused(client.post(f"/api/games/{gid}/claim", json={"seat": 1, "name": "Mallory"}), 403, "seat_invited")
+    assert err["params"] == {}
+    assert client.get(f"/api/games/{gid}").json() == before
+    # the friend's link still works; the open seat can be taken by anyone
+    assert client.post(f"/api/games/{gid}/join", json={"seat": 1, "token": toks[1]}).status_code == 200
+    assert client.post(f"/api/games/{gid}/claim", json={"seat": 2, "name": "Stranger"}).status_code == 200
+    # open seats make no sense at one browser: hot-seat seats are never open
+    h = create(client, "person", "open", "bot", hotseat=True)
+    assert [p["open"] for p in client.get(f"/api/games/{h['id']}").json()["players"]] == [False, False, False]
 
 
 def test_hotseat_runs_at_once_with_every_token(client: TestClient) -> None:
@@ -487,7 +506,7 @@ def test_action_ids_belong_to_their_seat(client: TestClient) -> None:
 def test_a_failed_write_changes_no_seat(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
     """A claim whose database write fails leaves the seat as it was: free, its name
     unchanged, claimable again (found under faults: memory was changed first)."""
-    g = create(client, "person", "person", "bot")
+    g = create(client, "person", "open", "bot")
     service = client.app.state.service  # type: ignore[attr-defined]
     storage = service.storage
     real = storage.update_game
@@ -509,6 +528,7 @@ def test_a_failed_write_changes_no_seat(client: TestClient, monkeypatch: pytest.
         "kind": "person",
         "level": None,
         "joined": True,
+        "open": True,
     }
 
 

@@ -149,3 +149,28 @@ def test_the_seat_token_leaves_the_address_after_the_first_visit(server: str, br
     for path in ("/", f"/game/{g['id']}", "/api/games", "/static/game.js"):
         assert httpx.get(server + path).headers["referrer-policy"] == "no-referrer"
     assert page.errors == [] and page.console_errors == []
+
+
+def test_the_lobby_offers_join_only_on_open_seats(server: str, browser: Any) -> None:
+    page = new_page(browser)
+    page.goto(server + "/")
+    page.wait_for_selector("#kind-1")
+    # person rows have no level; the creator opens seat 3 to anyone
+    assert page.locator("#level-0").count() == 0
+    page.select_option("#kind-1", "person")
+    page.select_option("#kind-2", "open")
+    page.select_option("#kind-3", "bot")
+    assert page.locator("#level-3").count() == 1 and page.locator("#level-2").count() == 0
+    page.fill("#name-0", "Host")
+    page.get_by_role("button", name="Create game").click()
+    page.wait_for_selector("#created a[data-seat-link]")
+    gid = page.locator("#created a[data-seat-link]").first.get_attribute("href").split("/")[2].split("?")[0]
+    page.reload()
+    page.wait_for_selector(f"[data-claim^='{gid}:']")
+    claims = page.eval_on_selector_all(f"[data-claim^='{gid}:']", "bs => bs.map((b) => b.dataset.claim)")
+    assert claims == [f"{gid}:2"]  # not the invited seats 0 and 1
+    page.on("dialog", lambda d: d.accept("Stranger"))
+    page.click(f"[data-claim='{gid}:2']")
+    page.wait_for_url(f"**/game/{gid}*")
+    page.wait_for_function("document.body.dataset.status === 'open'")
+    assert page.errors == [] and page.console_errors == []

@@ -26,11 +26,14 @@ def make_client(data: Path, bot_pause: float = 0.0, guard: Guard | None = None, 
 
 
 def seats(*kinds: str) -> list[dict[str, Any]]:
-    """Seat specs from "person" / "bot" / "bot:level"."""
+    """Seat specs from "person" (invited by link) / "open" (a person seat anyone may take
+    from the lobby) / "bot" / "bot:level"."""
     out: list[dict[str, Any]] = []
     for i, k in enumerate(kinds):
         if k.startswith("bot"):
             out.append({"name": f"B{i}", "kind": "bot", "level": k.partition(":")[2] or "random"})
+        elif k == "open":
+            out.append({"name": f"P{i}", "kind": "person", "open": True})
         else:
             out.append({"name": f"P{i}", "kind": "person"})
     return out

@@ -107,7 +107,9 @@ def _token_ok(seat: SeatRow, token: object) -> bool:
 
 def public_players(row: GameRow) -> list[PlayerData]:
     """The seats as anyone may see them (never the token hashes)."""
-    return [{"seat": i, "name": s.name, "kind": s.kind, "level": s.level, "joined": s.joined} for i, s in enumerate(row.seats)]
+    return [
+        {"seat": i, "name": s.name, "kind": s.kind, "level": s.level, "joined": s.joined, "open": s.open} for i, s in enumerate(row.seats)
+    ]
 
 
 def bot_move(level: str, seed: int, board_name: str, seat_view: ViewData) -> RecordAction:
@@ -398,7 +400,11 @@ class GameService:
             elif kind == "person":
                 tok = secrets.token_urlsafe(18)
                 tokens[i] = tok
-                seats.append(SeatRow(_clean_name(p.get("name"), f"Player {i + 1}"), "person", None, hash_token(tok), hotseat))
+                is_open = p.get("open", False)
+                if not isinstance(is_open, bool):
+                    raise Refused("malformed", f"players[{i}].open: true or false", 400)
+                name = _clean_name(p.get("name"), f"Player {i + 1}")
+                seats.append(SeatRow(name, "person", None, hash_token(tok), hotseat, open=is_open and not hotseat))
             else:
                 raise Refused("malformed", f"players[{i}].kind: 'person' or 'bot'", 400)
         if creator is not None and all(s.kind == "bot" for s in seats) and self.bot_games_of(creator) >= MAX_BOT_GAMES:
@@ -462,6 +468,8 @@ class GameService:
         sr = live.row.seats[seat]
         if sr.kind != "person" or sr.joined:
             raise Refused("seat_taken", "that seat is taken")
+        if not sr.open:  # an invited seat is taken with its link only
+            raise Refused("seat_invited", "this seat is kept for an invited player", 403)
         new = _clean_name(name, sr.name) if name is not None else sr.name
         tok = secrets.token_urlsafe(18)
         self._set_seat(live, seat, replace(sr, name=new, token_hash=hash_token(tok), joined=True))

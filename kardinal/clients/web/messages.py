@@ -34,6 +34,7 @@ class PlayerData(TypedDict):
     kind: str  # "person" or "bot"
     level: str | None
     joined: bool
+    open: bool  # a person seat anyone may take from the lobby
 
 
 class Marks(TypedDict, total=False):

@@ -135,9 +135,17 @@ class SeatRow:
     level: str | None = None  # bot level
     token_hash: str | None = None  # sha256 hex of the seat's secret token (persons)
     joined: bool = False
+    open: bool = False  # a person seat anyone may take from the lobby (else only its invitation link)
 
     def to_json(self) -> dict[str, Any]:
-        return {"name": self.name, "kind": self.kind, "level": self.level, "token_hash": self.token_hash, "joined": self.joined}
+        return {
+            "name": self.name,
+            "kind": self.kind,
+            "level": self.level,
+            "token_hash": self.token_hash,
+            "joined": self.joined,
+            "open": self.open,
+        }
 
 
 @dataclass

@@ -7,6 +7,12 @@ import { getJSON, postJSON } from "./net.js";
 import { loadBoard } from "./board.js";
 import { initHeader } from "./header.js";
 import { refusalText } from "./refusals.js";
+import { addStrings } from "./i18n.js";
+
+addStrings({
+  en: { openSeat: "Open seat (anyone may join)" },
+  de: { openSeat: "Offener Platz (jeder darf beitreten)" },
+});
 
 const DEFAULT_BOARD = "standard";
 
@@ -90,13 +96,18 @@ class Lobby {
     const rows = this.seats.slice(0, this.count).map((s, i) => {
       const name = el("input", { type: "text", id: `name-${i}`, value: s.name, placeholder: s.kind === "bot" ? `Bot ${i + 1}` : `${T("player")} ${i + 1}`, "aria-label": `${T("name")} ${i + 1}`, maxlength: 24 });
       name.addEventListener("input", () => { s.name = name.value; });
+      // a person invited by link, a seat anyone may take from the list of open games, or a bot
       const kind = el("select", { id: `kind-${i}`, "aria-label": `${T("seat")} ${i + 1}` },
-        el("option", { value: "person", selected: s.kind === "person" ? true : null, text: T("person") }),
+        el("option", { value: "person", selected: s.kind === "person" && !s.open ? true : null, text: T("person") }),
+        i > 0 ? el("option", { value: "open", selected: s.kind === "person" && s.open ? true : null, text: T("openSeat") }) : null,
         el("option", { value: "bot", selected: s.kind === "bot" ? true : null, text: T("bot") }));
-      kind.addEventListener("change", () => { s.kind = kind.value; this.renderCreate(); });
-      const level = el("select", { id: `level-${i}`, "aria-label": `${T("level")} ${i + 1}`, disabled: s.kind === "bot" ? null : true });
-      for (const l of this.levels) level.append(el("option", { value: l, selected: l === s.level ? true : null, text: l }));
-      level.addEventListener("change", () => { s.level = level.value; });
+      kind.addEventListener("change", () => { s.kind = kind.value === "bot" ? "bot" : "person"; s.open = kind.value === "open"; this.renderCreate(); });
+      let level = null;
+      if (s.kind === "bot") { // a person has no level
+        level = el("select", { id: `level-${i}`, "aria-label": `${T("level")} ${i + 1}` });
+        for (const l of this.levels) level.append(el("option", { value: l, selected: l === s.level ? true : null, text: l }));
+        level.addEventListener("change", () => { s.level = level.value; });
+      }
       return el("tr", {}, el("td", { text: String(i + 1) }), el("td", {}, name), el("td", {}, kind), el("td", {}, level));
     });
     const hot = el("input", { type: "checkbox", id: "hotseat" });
@@ -110,6 +121,7 @@ class Lobby {
   async createGame(hotseat) {
     const players = this.seats.slice(0, this.count).map((s, i) => ({
       name: s.name || (s.kind === "bot" ? `Bot ${i + 1}` : `${T("player")} ${i + 1}`), kind: s.kind, level: s.kind === "bot" ? s.level : undefined,
+      open: s.kind === "person" && s.open ? true : undefined,
     }));
     let data;
     try {
@@ -140,7 +152,7 @@ class Lobby {
     actions.append(el("a", { href: `/game/${g.id}`, class: "btn" }, g.status === "finished" ? T("replay") : T("watch")));
     if (g.status === "open" && !g.hotseat) {
       g.players.forEach((p, i) => {
-        if (p.kind === "person" && !p.joined) {
+        if (p.kind === "person" && !p.joined && p.open) { // invited seats are taken with their links only
           actions.append(" ", el("button", { type: "button", "data-claim": `${g.id}:${i}`, onclick: () => this.claim(g.id, i) }, `${T("join")}: ${T("seat")} ${i + 1}`));
         }
       });
