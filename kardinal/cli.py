@@ -50,6 +50,12 @@ VariantOpt = Annotated[
 ]
 
 
+def _missing_web(e: ImportError, what: str) -> typer.Exit:
+    """Say which extra a command needs (instead of a traceback); raise what it returns."""
+    typer.echo(f"error: {what} needs the 'web' extra ({e.name} is missing): pip install 'kardinal[web]'", err=True)
+    return typer.Exit(2)
+
+
 def _variants(names: list[str] | None) -> tuple[str, ...]:
     try:
         return parse_variants(names or [])
@@ -274,8 +280,7 @@ def serve(
 
         from kardinal.clients.web.app import MAX_BODY, create_app
     except ImportError as e:
-        typer.echo(f"error: the web server needs the 'web' extra ({e.name} is missing): pip install 'kardinal[web]'", err=True)
-        raise typer.Exit(2) from None
+        raise _missing_web(e, "the web server") from None
 
     from kardinal.clients.web.logs import setup_logging
 
@@ -315,8 +320,7 @@ def loadtest(
     try:
         from kardinal.clients.web.loadtest import main as load_main
     except ImportError as e:
-        typer.echo(f"error: loadtest needs the 'web' extra ({e.name} is missing): pip install 'kardinal[web]'", err=True)
-        raise typer.Exit(2) from None
+        raise _missing_web(e, "loadtest") from None
     res = load_main(url, games, spectators, seconds)
     if res.errors:
         raise typer.Exit(1)
@@ -335,8 +339,7 @@ def backup(
     try:
         from kardinal.clients.web.storage import StorageError, sqlite_backup
     except ImportError as e:
-        typer.echo(f"error: backup needs the 'web' extra ({e.name} is missing): pip install 'kardinal[web]'", err=True)
-        raise typer.Exit(2) from None
+        raise _missing_web(e, "backup") from None
     if db is not None and "://" in db and not db.startswith("sqlite"):
         typer.echo("error: backup copies a SQLite database; for PostgreSQL use pg_dump", err=True)
         raise typer.Exit(2)

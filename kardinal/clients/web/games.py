@@ -240,6 +240,14 @@ def standing(board: Board, st: State) -> Standing:
 _BAD_IN_NAME = frozenset(("Cc", "Cf", "Cs", "Co", "Cn"))
 
 
+def _version_of(msg: dict[str, Any]) -> int:
+    """The state version a message expects (the number of actions so far)."""
+    version = msg.get("version")
+    if not isinstance(version, int) or isinstance(version, bool):
+        raise Refused("malformed", "'version' must be the number of actions so far", 400)
+    return version
+
+
 def _clean_name(name: object, default: str) -> str:
     """A player's name as shown to everyone: NFC, runs of white space as one space, at
     most MAX_NAME characters; Refused ``bad_name`` for anything else (nothing is cut
@@ -494,6 +502,13 @@ class GameService:
 
     # -- actions ------------------------------------------------------------------
 
+    def _sender(self, game_id: object, msg: dict[str, Any]) -> tuple[LiveGame, int]:
+        """The game a message is for, and the seat whose secret token it carries."""
+        if not isinstance(game_id, str):
+            raise Refused("malformed", "'game' must be a game id", 400)
+        live = self.get(game_id)
+        return live, self._auth(live, msg.get("seat"), msg.get("token"))
+
     async def submit(self, game_id: object, msg: Any) -> AckMessage:
         """Check and apply one action message from a person; returns the acknowledgement.
 
@@ -505,15 +520,10 @@ class GameService:
         client_id = msg.get("id")
         if client_id is not None and (not isinstance(client_id, str) or not 1 <= len(client_id) <= 100):
             raise Refused("malformed", "'id' must be a string of 1-100 characters", 400)
-        version = msg.get("version")
-        if not isinstance(version, int) or isinstance(version, bool):
-            raise Refused("malformed", "'version' must be the number of actions so far", 400)
+        version = _version_of(msg)
         if not isinstance(msg.get("action"), dict):
             raise Refused("malformed", "'action' must be a kardinal-record action object", 400)
-        if not isinstance(game_id, str):
-            raise Refused("malformed", "'game' must be a game id", 400)
-        live = self.get(game_id)  # the game
-        seat = self._auth(live, msg.get("seat"), msg.get("token"))  # the seat's secret token
+        live, seat = self._sender(game_id, msg)
         async with live.lock:
             # a client id is the sending seat's own: another seat's equal id is another action
             key = f"{seat}:{client_id}" if client_id is not None else None
@@ -554,13 +564,8 @@ class GameService:
         """
         if not isinstance(msg, dict):
             raise Refused("malformed", "expected a JSON object", 400)
-        version = msg.get("version")
-        if not isinstance(version, int) or isinstance(version, bool):
-            raise Refused("malformed", "'version' must be the number of actions so far", 400)
-        if not isinstance(game_id, str):
-            raise Refused("malformed", "'game' must be a game id", 400)
-        live = self.get(game_id)
-        seat = self._auth(live, msg.get("seat"), msg.get("token"))
+        version = _version_of(msg)
+        live, seat = self._sender(game_id, msg)
         async with live.lock:
             st = live.state
             assert st.history is not None
@@ -723,8 +728,7 @@ class GameService:
             seat_view = view(live.state, seat)  # a bot receives only its view
             level = sr.level or "random"
             try:
-                people = any(s.kind == "person" for s in live.row.seats)
-                async with self.thinking.slot(PEOPLE if people else BOTS_ONLY):
+                async with self.thinking.slot(BOTS_ONLY if live.bots_only else PEOPLE):
                     action = await loop.run_in_executor(self.executor, bot_move, level, seed, live.row.board, seat_view)
             except Exception:
                 log.exception("bot %s failed in game %s; a random move instead", level, live.row.id)

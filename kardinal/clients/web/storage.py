@@ -516,12 +516,8 @@ class Storage:
             self._announce(conn, game_id)
 
     def actions(self, game_id: str) -> list[dict[str, Any]]:
-        with self.engine.connect() as conn:
-            rows = list(conn.execute(select(actions.c.action).where(actions.c.game_id == game_id).order_by(actions.c.idx)))
-        try:
-            return [json.loads(r[0]) for r in rows]
-        except (ValueError, TypeError):
-            raise CorruptGame(game_id, "its log") from None
+        """The game's whole log, in order."""
+        return self.actions_from(game_id, 0)
 
     def client_action(self, game_id: str, client_id: str) -> int | None:
         """The index of the action a client id was applied as, or None."""
