@@ -36,17 +36,24 @@ OVERFLOWS = """
 """
 
 
-def german_page(browser: Any, width: int, height: int) -> Any:
+def quiet_page(browser: Any, lang: str = "en", width: int = 1400, height: int = 950) -> Any:
+    """A page in ``lang`` that does not animate the others' turns."""
     page = new_page(browser, width, height)
-    page.add_init_script("localStorage.setItem('kardinal-lang', 'de'); localStorage.setItem('kardinal-follow-speed', 'off')")
+    page.add_init_script(f"localStorage.setItem('kardinal-lang', '{lang}'); localStorage.setItem('kardinal-follow-speed', 'off')")
     return page
+
+
+def my_game(server: str, browser: Any, lang: str = "en", width: int = 1400, height: int = 950) -> tuple[dict[str, Any], Any]:
+    """A new game of one person (seat 0) and three bots, opened at the person's invitation link."""
+    g = create_game(server, ME_AND_BOTS)
+    page = quiet_page(browser, lang, width, height)
+    page.goto(server + g["seats"][0]["url"])
+    return g, page
 
 
 @pytest.mark.parametrize("width,height", [(1400, 950), (390, 844)])
 def test_nothing_overflows_in_german(server: str, browser: Any, width: int, height: int) -> None:
-    g = create_game(server, ME_AND_BOTS)
-    page = german_page(browser, width, height)
-    page.goto(server + g["seats"][0]["url"])
+    _, page = my_game(server, browser, "de", width, height)
     rng = random.Random(width)
     checked = 0
     for _ in range(6):  # a few turns: the hand, the display and the draw phase change what is shown
@@ -64,7 +71,7 @@ def test_nothing_overflows_in_german(server: str, browser: Any, width: int, heig
 
 def test_a_refusal_is_said_in_german(server: str, browser: Any) -> None:
     g = create_game(server, ME_AND_BOTS)
-    page = german_page(browser, 1400, 950)
+    page = quiet_page(browser, "de")
     page.goto(server + f"/game/{g['id']}?seat=0&token=nicht-das-zeichen")
     page.wait_for_function("document.body.dataset.status === 'open'")  # nobody has joined seat 0
     page.wait_for_function("document.getElementById('msg').textContent.length > 0")
@@ -72,10 +79,7 @@ def test_a_refusal_is_said_in_german(server: str, browser: Any) -> None:
 
 
 def test_ones_own_placement_is_taken_back_before_drawing(server: str, browser: Any) -> None:
-    g = create_game(server, ME_AND_BOTS)
-    page = new_page(browser)
-    page.add_init_script("localStorage.setItem('kardinal-follow-speed', 'off')")
-    page.goto(server + g["seats"][0]["url"])
+    _, page = my_game(server, browser)
     assert wait_turn(page)
     hand = page.inner_text("[data-zone=hand]")
     v0 = int(page.evaluate("document.body.dataset.version"))
@@ -132,10 +136,7 @@ def test_the_alliances_panel_shows_who_would_score_now(server: str, browser: Any
 def test_the_seat_token_leaves_the_address_after_the_first_visit(server: str, browser: Any) -> None:
     import httpx
 
-    g = create_game(server, ME_AND_BOTS)
-    page = new_page(browser)
-    page.add_init_script("localStorage.setItem('kardinal-follow-speed', 'off')")
-    page.goto(server + g["seats"][0]["url"])
+    g, page = my_game(server, browser)
     assert wait_turn(page)
     token = g["seats"][0]["token"]
     assert token not in page.url and page.url.endswith(f"/game/{g['id']}")
