@@ -411,8 +411,8 @@ def create_app(
 
 def _ws_error(e: Refused, action_id: object = None) -> ErrorMessage:
     """A refusal over the WebSocket; the action's id is echoed only if it is a valid one."""
-    ok = isinstance(action_id, str) and 1 <= len(action_id) <= 100
-    return {"type": "error", "id": action_id if ok else None, **e.to_json()}  # type: ignore[typeddict-item]
+    echo = action_id if isinstance(action_id, str) and 1 <= len(action_id) <= 100 else None
+    return {"type": "error", "id": echo, **e.to_json()}
 
 
 def _hello_seats(service: GameService, live: LiveGame, seats: Any) -> dict[int, str]:
