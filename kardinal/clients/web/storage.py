@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import logging
+import secrets
 import sqlite3
 import threading
 import time
@@ -234,6 +235,7 @@ class Storage:
         self.path: Path | None = None  # the SQLite file
         self._lease_conn: Any = None  # PostgreSQL: the connection holding this process's bot leases
         self._lease_guard = threading.Lock()
+        self.origin = secrets.token_hex(6)  # names this process's announcements (PostgreSQL)
         self._inode: tuple[int, int] | None = None
         if url.startswith("sqlite"):
             event.listen(self.engine, "connect", _sqlite_pragmas)
@@ -385,12 +387,13 @@ class Storage:
         return self.engine.dialect.name == "postgresql"
 
     def _announce(self, conn: Connection, game_id: str) -> None:
-        """Tell every process listening that a game changed (delivered at commit)."""
+        """Tell every other process listening that a game changed (delivered at commit);
+        the message names this process, which already knows."""
         if self.shared:
-            conn.execute(text("SELECT pg_notify(:ch, :game)"), {"ch": self.CHANNEL, "game": game_id})
+            conn.execute(text("SELECT pg_notify(:ch, :msg)"), {"ch": self.CHANNEL, "msg": f"{self.origin} {game_id}"})
 
     def listen(self, on_change: Callable[[str], None], stop: threading.Event) -> None:
-        """Call ``on_change(game_id)`` for every game another process (or this one) changed,
+        """Call ``on_change(game_id)`` for every game another process changed,
         until ``stop`` is set; reconnects after a lost connection. Runs in its own thread."""
         import psycopg
 
@@ -401,7 +404,9 @@ class Storage:
                     on_change("")  # (re)connected: anything may have changed meanwhile
                     while not stop.is_set():
                         for n in conn.notifies(timeout=0.5):
-                            on_change(n.payload)
+                            origin, _, game_id = n.payload.partition(" ")
+                            if origin != self.origin:  # this process's own changes are known here
+                                on_change(game_id)
             except psycopg.OperationalError:
                 if stop.wait(1.0):
                     return
