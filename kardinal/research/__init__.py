@@ -18,7 +18,7 @@ from importlib.util import find_spec
 from typing import Any
 
 
-def register_bots(register: Callable[[str, Any], None]) -> None:
+def register_bots(register: Callable[..., None]) -> None:
     """The ``kardinal.bots`` entry point: registers ``openspiel-ismcts`` where OpenSpiel is installed."""
     if find_spec("pyspiel") is None:
         return
@@ -29,4 +29,6 @@ def register_bots(register: Callable[[str, Any], None]) -> None:
 
         return OpenSpielISMCTSBot(seed, board)
 
-    register("openspiel-ismcts", openspiel_ismcts)
+    from kardinal.bots import Level
+
+    register("openspiel-ismcts", openspiel_ismcts, Level(38, "OpenSpiel's ISMCTS, a research yardstick.", 1.5))

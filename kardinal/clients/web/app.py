@@ -33,7 +33,7 @@ from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 
-from kardinal.bots import BOTS
+from kardinal.bots import levels
 from kardinal.rules.board import installed_boards
 from kardinal.rules.variants import VARIANTS
 
@@ -242,7 +242,11 @@ def create_app(
 
     @app.get("/api/bots")
     async def bots() -> dict[str, Any]:
-        return {"levels": sorted(BOTS)}
+        """The bots that can run on this installation, weakest first, each described."""
+        return {
+            "levels": [name for name, _ in levels()],
+            "about": {name: {"summary": lv.summary, "seconds": lv.seconds, "strength": lv.strength} for name, lv in levels()},
+        }
 
     @app.get("/api/variants")
     async def variants() -> dict[str, Any]:
