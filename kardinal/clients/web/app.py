@@ -43,6 +43,7 @@ from .mapdata import named_board_json
 from .messages import AckMessage, ErrorMessage, ReplayMessage, ScoringMessage
 from .rules_page import rules_response
 from .storage import Storage, StorageError
+from .teach import router as teach_router
 from .tutorial import router as tutorial_router
 
 __all__ = ["create_app", "DEFAULT_DATA"]
@@ -226,6 +227,7 @@ def create_app(
     async def game_page(game_id: str) -> FileResponse:
         return FileResponse(STATIC / "game.html")
 
+    app.include_router(teach_router)  # hints and reviews (teach.py)
     app.include_router(tutorial_router)  # /tutorial, /api/tutorial, /api/rules (tutorial.py)
 
     @app.get("/rules", include_in_schema=False)

@@ -157,6 +157,13 @@ class LiveGame:
         return all(s.kind == "bot" for s in self.row.seats)
 
     @property
+    def hints_allowed(self) -> bool:
+        """Hints may be asked for: at a table with at most one person, at hot-seat, or
+        where the people agreed to them when the game was created."""
+        people = sum(1 for s in self.row.seats if s.kind == "person")
+        return people <= 1 or self.row.hotseat or self.row.options.get("hints") is True
+
+    @property
     def marks(self) -> Marks:
         """Public moments: the number of actions after which the intermediate scoring (R7)
         and the last round (R8.1) began, read from the events of the history."""

@@ -160,6 +160,10 @@ class GameRow:
     status: str = "open"
     reshuffle: list[str] | None = None
     variants: list[str] = field(default_factory=list)
+    # how the table plays: "mode" ("live" or "turn"), "away" (seconds before a person who
+    # left is stood in for), "standin" (that bot's level), "hints" (the people agreed to
+    # hints), "spectator_chat" (spectators may write in the chat)
+    options: dict[str, Any] = field(default_factory=dict)
     created: float = field(default_factory=time.time)
     updated: float = field(default_factory=time.time)
 

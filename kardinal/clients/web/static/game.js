@@ -8,6 +8,8 @@
 //   selection.js  choosing cards and pieces among the legal moves
 //   log.js        the game log (record actions and events)   panels.js  players, scoring, replay
 //   i18n.js       every word, in English and German          header.js  language and About
+//   teach.js      hints and the post-game review            notify.js  "your turn" signals
+//   chat.js       the game's chat
 
 import { byId, el } from "./dom.js";
 import { T, onLangChange, rulesText, variantText, boardName, addStrings } from "./i18n.js";
@@ -24,6 +26,9 @@ import { initHeader } from "./header.js";
 import { refusalText } from "./refusals.js";
 import { Follower } from "./follow.js";
 import { renderAlliances } from "./standing.js";
+import { Teach } from "./teach.js";
+import { TurnSignal } from "./notify.js";
+import { Chat } from "./chat.js";
 
 addStrings({
   en: { undo: "Take back placement", undoWhy: "Take back the pieces you just placed and get your cards back; possible until you draw a card." },
@@ -57,6 +62,9 @@ class GamePage {
     const zoomLabel = initZoom(byId("zoom"), byId("mapwrap"));
     onLangChange(() => { zoomLabel(); this.follower.texts(); this.render(); });
     zoomLabel();
+    this.teach = new Teach(this, byId("teachbox"));
+    this.signal = new TurnSignal(this);
+    this.chat = new Chat(this, byId("chatbox"));
     this.render();
     getJSON("/api/variants").then((d) => { this.variantWords = d.variants || {}; this.render(); }).catch(() => { /* the text table's words only */ });
     this.socket.connect();
@@ -299,6 +307,9 @@ class GamePage {
     renderScoring(byId("scoring"), { board, players: this.players(), view: v, onScoring: (kind) => this.scoring.open(kind) });
     byId("log-title").textContent = T("log");
     renderLog(byId("log"), { board, name: (s) => this.name(s), history: v.history, variants: v.variants, boardId: board.id });
+    this.teach.render();
+    this.signal.render();
+    this.chat.render();
   }
 }
 
