@@ -226,3 +226,16 @@ def test_no_move_in_a_finished_game() -> None:
     for bot in (GreedyBot(0), small_ismcts(0)):
         with pytest.raises(ValueError, match="game is over"):
             bot.choose(view(s, 0))
+
+
+def test_ismcts_reports_margins_per_root_move() -> None:
+    """last_margin: per searched root child, the mean estimated point margin of the bot's seat."""
+    s = mid_game()
+    bot = ISMCTSBot(2, iterations=60, depth=2)
+    bot.choose(view(s, s.current))
+    assert bot.last_margin
+    assert set(bot.last_margin) == {m for m, (visits, _) in bot.last_root.items() if visits > 0}
+    for m, margin in bot.last_margin.items():
+        assert -200.0 < margin < 200.0
+        visits, reward = bot.last_root[m]
+        assert visits > 0 and 0.0 <= reward <= 1.0

@@ -32,7 +32,11 @@ the differences between settings were mostly within the noise): ``exploration`` 
 value of the move (prior knowledge, which steadies the choice when a wall-clock budget
 on a loaded machine allows only a few hundred iterations).
 
-The move played is the most visited root child. Budgets: ``iterations`` (a cap),
+The move played is the most visited root child. After a search, ``last_root`` holds per
+root child (visits, mean reward in [0, 1]) and ``last_margin`` the mean over the
+iterations through it of the bot's estimated point margin (its estimated final score
+minus the best other seat's, from :meth:`Evaluator.estimate` at the rollout's end, or
+the true scores when the game ended there); the prior's virtual visits count in neither. Budgets: ``iterations`` (a cap),
 ``time_limit`` (wall-clock seconds, checked between iterations). With an iteration cap
 that is reached before the time limit the bot is deterministic given its seed.
 Draw decisions use ``greedy``'s draw rule, and a single legal move is answered at once.
@@ -100,6 +104,8 @@ class ISMCTSBot(EvaluatingBot):
         self.last_iterations = 0
         self.last_seconds = 0.0
         self.last_root: dict[Move, tuple[int, float]] = {}
+        self.last_margin: dict[Move, float] = {}
+        self._margin_sum: dict[Move, float] = {}
 
     # -- the decision ----------------------------------------------------------------------
 
@@ -108,6 +114,8 @@ class ISMCTSBot(EvaluatingBot):
         deadline = t0 + self.time_limit if self.time_limit is not None else math.inf
         self.last_iterations = 0
         self.last_root = {}
+        self.last_margin = {}
+        self._margin_sum = {}
         started = self.scored_start(view)
         if not isinstance(started, Scored):
             return started
@@ -135,6 +143,10 @@ class ISMCTSBot(EvaluatingBot):
         self.last_iterations = it
         self.last_seconds = time.perf_counter() - t0
         self.last_root = {m: (ch.visits - self.prior_visits, ch.total / ch.visits if ch.visits else 0.0) for m, ch in root.children.items()}
+        for m, ch in root.children.items():
+            n = ch.visits - self.prior_visits
+            if n > 0:
+                self.last_margin[m] = self._margin_sum.get(m, 0.0) / n
         if not root.children:
             return root_moves[0]
         best = root_moves[0]
@@ -154,6 +166,8 @@ class ISMCTSBot(EvaluatingBot):
         node = root
         path: list[_Node] = []
         cands = root_moves
+        me = d.current
+        first: Move | None = None
         c = self.exploration
         while True:
             child: _Node | None = None
@@ -176,6 +190,8 @@ class ISMCTSBot(EvaluatingBot):
                 child.avail = 1
                 chosen = untried
             assert child is not None and chosen is not None
+            if first is None:
+                first = chosen
             d.play_trusted(chosen)
             path.append(child)
             node = child
@@ -183,7 +199,9 @@ class ISMCTSBot(EvaluatingBot):
             if untried is not None or d.is_over:
                 break
             cands = self._candidates(d, self.k)
-        rewards = self._rollout(d)
+        assert first is not None
+        rewards, margin = self._rollout(d, me)
+        self._margin_sum[first] = self._margin_sum.get(first, 0.0) + margin
         for nd in path:
             nd.visits += 1
             nd.total += rewards[nd.player]
@@ -234,7 +252,7 @@ class ISMCTSBot(EvaluatingBot):
         scored.sort(key=lambda x: -x[0])
         return [m for _, m in scored[:k]]
 
-    def _rollout(self, d: State) -> list[float]:
+    def _rollout(self, d: State, me: int) -> tuple[list[float], float]:
         rng = self.rng
         steps = 0
         while not d.is_over and steps < self.depth:
@@ -250,13 +268,15 @@ class ISMCTSBot(EvaluatingBot):
             d.play_trusted(m)
             self._draws(d)
             steps += 1
-        return self._rewards(d)
+        return self._rewards(d, me)
 
-    def _rewards(self, d: State) -> list[float]:
+    def _rewards(self, d: State, me: int) -> tuple[list[float], float]:
+        """Every seat's reward, and seat ``me``'s estimated margin over the best other seat."""
         ev = self._ev
         assert ev is not None
         est = ev.estimate(d)
         n = d.n
+        margin = est[me] - max(est[q] for q in range(n) if q != me)
         out = []
         for p in range(n):
             other = max(est[q] for q in range(n) if q != p)
@@ -264,4 +284,4 @@ class ISMCTSBot(EvaluatingBot):
             if d.is_over:
                 r = 0.5 * r + 0.5 * win_shares(d.winners or [], n)[p]
             out.append(r)
-        return out
+        return out, margin
