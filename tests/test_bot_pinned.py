@@ -1,0 +1,146 @@
+"""Identical play: the search bots' moves at fixed seeds and iteration counts are pinned.
+
+``tests/data/ismcts_pinned.json`` was written by the ISMCTS of commit ddd93d8, before its
+speed work (``python tests/test_bot_pinned.py`` writes it again: do that only when play is
+meant to change). Each entry is a position (3-5 players, early to the final round, given
+as the moves of a game from its seed), a bot seed and an iteration count; the file holds
+the move chosen and the visits of every root child. A faster search must give the same
+numbers: the same random draws in the same order, the same evaluation, the same ties.
+A few complete games with small searches and greedy seats pin the draws, the reshuffle
+and the end of the game too.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from kardinal.bots import Bot, GreedyBot, ISMCTSBot
+from kardinal.rules.moves import parse_move
+from kardinal.rules.state import MAIN, State, new_game
+from kardinal.rules.view import view
+
+DATA = Path(__file__).parent / "data" / "ismcts_pinned.json"
+
+# (players, deal seed, main decisions before the position)
+POSITIONS = [
+    (3, 11, 4),
+    (3, 12, 18),
+    (3, 13, 30),
+    (3, 14, 99),
+    (4, 21, 2),
+    (4, 22, 12),
+    (4, 23, 22),
+    (4, 24, 30),
+    (4, 25, 36),
+    (4, 26, 99),
+    (5, 31, 6),
+    (5, 32, 18),
+    (5, 33, 30),
+    (5, 34, 38),
+]
+ITERATIONS = 150
+# (players, deal seed, seats searching, iterations)
+GAMES = [(3, 41, 2, 25), (4, 42, 2, 20), (5, 43, 1, 15)]
+
+
+def _position(players: int, seed: int, main_decisions: int) -> tuple[State, list[str]]:
+    """The position of a greedy game at a main decision (or its last main decision if it ends sooner)."""
+    bots = [GreedyBot(100 + i) for i in range(players)]
+    s = new_game(players, seed=seed)
+    moves: list[str] = []
+    found: tuple[State, list[str]] | None = None
+    done = 0
+    while not s.is_over:
+        if s.phase == MAIN and len(s.legal_moves()) > 1:
+            found = (s.copy(), moves[:])
+            if done == main_decisions:
+                break
+            done += 1
+        m = bots[s.current].choose(view(s, s.current))
+        s.play(m)
+        moves.append(str(m))
+    assert found is not None
+    return found
+
+
+def _replay(players: int, seed: int, moves: list[str]) -> State:
+    s = new_game(players, seed=seed)
+    for m in moves:
+        s.play(parse_move(m))
+    return s
+
+
+def _search(s: State, bot_seed: int, iterations: int) -> dict[str, Any]:
+    bot = ISMCTSBot(bot_seed, iterations=iterations)
+    move = bot.choose(view(s, s.current))
+    return {
+        "move": str(move),
+        "visits": sorted([str(m), v] for m, (v, _) in bot.last_root.items()),
+        "rewards": sorted([str(m), round(r, 9)] for m, (_, r) in bot.last_root.items()),
+    }
+
+
+def _game(players: int, seed: int, searching: int, iterations: int) -> list[str]:
+    bots: list[Bot] = [ISMCTSBot(200 + i, iterations=iterations) if i < searching else GreedyBot(200 + i) for i in range(players)]
+    s = new_game(players, seed=seed)
+    out = []
+    while not s.is_over:
+        m = bots[s.current].choose(view(s, s.current))
+        s.play(m)
+        out.append(str(m))
+    return out
+
+
+def generate() -> dict[str, Any]:
+    positions = []
+    for players, seed, decisions in POSITIONS:
+        s, moves = _position(players, seed, decisions)
+        positions.append(
+            {"players": players, "seed": seed, "moves": moves, "bot_seed": seed * 7, "iterations": ITERATIONS}
+            | _search(s, seed * 7, ITERATIONS)
+        )
+    games = [{"players": p, "seed": seed, "searching": k, "iterations": it, "moves": _game(p, seed, k, it)} for p, seed, k, it in GAMES]
+    return {"positions": positions, "games": games}
+
+
+def _data() -> dict[str, Any]:
+    data: dict[str, Any] = json.loads(DATA.read_text())
+    return data
+
+
+@pytest.mark.parametrize("i", range(len(POSITIONS)))
+def test_ismcts_search_is_pinned(i: int) -> None:
+    """The same seed and iteration count give the same root visits and the same move."""
+    entry = _data()["positions"][i]
+    s = _replay(entry["players"], entry["seed"], entry["moves"])
+    got = _search(s, entry["bot_seed"], entry["iterations"])
+    assert got["move"] == entry["move"]
+    assert got["visits"] == entry["visits"]
+    for (m1, r1), (m2, r2) in zip(got["rewards"], entry["rewards"]):
+        assert m1 == m2 and r1 == pytest.approx(r2, abs=1e-7)
+
+
+@pytest.mark.parametrize("i", range(len(POSITIONS)))
+def test_greedy_play_is_pinned(i: int) -> None:
+    """The positions were reached by greedy players; greedy still plays the same moves."""
+    entry = _data()["positions"][i]
+    players, seed, decisions = POSITIONS[i]
+    assert (entry["players"], entry["seed"]) == (players, seed)
+    assert _position(players, seed, decisions)[1] == entry["moves"]
+
+
+@pytest.mark.parametrize("i", range(len(GAMES)))
+def test_games_with_search_are_pinned(i: int) -> None:
+    """A whole game (draws, the reshuffle, the final round) with searching seats plays out the same."""
+    entry = _data()["games"][i]
+    assert _game(entry["players"], entry["seed"], entry["searching"], entry["iterations"]) == entry["moves"]
+
+
+if __name__ == "__main__":  # pragma: no cover - writes the pinned data again
+    DATA.write_text(json.dumps(generate(), indent=1) + "\n")
+    print(f"wrote {DATA}", file=sys.stderr)
