@@ -1,4 +1,6 @@
-"""Schema migration 4 on a database made by the server before rule variants (schema version 3).
+"""Schema migrations on databases made by earlier servers.
+
+Migration 4 on a database made by the server before rule variants (schema version 3).
 
 tests/data/web-schema-3.sqlite3 was written by the code of that time: a finished bots-only
 game, a running game (a person to act) and an open one. Those games were played on the
@@ -11,6 +13,7 @@ from __future__ import annotations
 import json
 import shutil
 from pathlib import Path
+from typing import Any
 
 from web_helpers import make_client, state
 
@@ -28,7 +31,7 @@ def old_database(tmp_path: Path) -> Path:
 def test_migration_4_marks_old_games_with_their_board_and_rules(tmp_path: Path) -> None:
     facts = json.loads((DATA / "web-schema-3.json").read_text(encoding="utf-8"))
     st = Storage.sqlite(old_database(tmp_path) / "kardinal.sqlite3")
-    assert st.schema_version() == len(MIGRATIONS) == 5
+    assert st.schema_version() == len(MIGRATIONS) == 6
     for key in ("finished", "running", "open"):
         row = st.get_game(facts[key])
         assert row is not None
@@ -56,13 +59,14 @@ def test_old_games_replay_and_go_on_after_the_migration(tmp_path: Path) -> None:
 
 
 def test_a_new_database_has_the_same_schema_as_a_migrated_one(tmp_path: Path) -> None:
-    """Migration 1 creates the games table as it was; migration 4 adds the variants column to both."""
+    """Migration 1 creates the games table as it was; migrations 4 and 6 add the variants
+    and options columns to both."""
     new = Storage.sqlite(tmp_path / "new" / "kardinal.sqlite3")
     old = Storage.sqlite(old_database(tmp_path) / "kardinal.sqlite3")
     with new.engine.connect() as a, old.engine.connect() as b:
         cols_new = [r[1] for r in a.exec_driver_sql("PRAGMA table_info(games)")]
         cols_old = [r[1] for r in b.exec_driver_sql("PRAGMA table_info(games)")]
-    assert cols_new == cols_old and cols_new[-1] == "variants"
+    assert cols_new == cols_old and cols_new[-2:] == ["variants", "options"]
     new.close()
     old.close()
 
@@ -84,3 +88,48 @@ def test_new_games_take_board_and_variants(tmp_path: Path) -> None:
         assert r.status_code == 400
         assert client.get("/api/board", params={"id": "reconstruction-1"}).json()["id"] == "reconstruction-1"
         assert client.get("/api/board", params={"id": "nope"}).status_code == 404
+
+
+def schema_5(tmp_path: Path) -> tuple[Path, dict[str, Any]]:
+    """tests/data/web-schema-5.sqlite3, written by the server before table options and the
+    chat (commit 85927bc): a finished game of bots, a running game (Ann, a person, to act;
+    the joker-anywhere variant) and an open one (an open seat and an invited one)."""
+    shutil.copy(DATA / "web-schema-5.sqlite3", tmp_path / "kardinal.sqlite3")
+    return tmp_path, json.loads((DATA / "web-schema-5.json").read_text(encoding="utf-8"))
+
+
+def test_migration_6_makes_old_games_live_tables_with_the_defaults(tmp_path: Path) -> None:
+    data, facts = schema_5(tmp_path)
+    st = Storage.sqlite(data / "kardinal.sqlite3")
+    assert st.schema_version() == 6
+    assert (data / "kardinal.sqlite3.v5.bak").exists()  # the backup taken before migrating
+    for key in ("finished", "running", "open"):
+        row = st.get_game(facts[key])
+        assert row is not None and row.options == {}
+        assert all(not s.standin for s in row.seats)
+        assert st.chat_from(facts[key]) == []
+    st.close()
+
+
+def test_old_games_go_on_with_chat_and_options_after_migration_6(tmp_path: Path) -> None:
+    data, facts = schema_5(tmp_path)
+    with make_client(data) as client:
+        rec = client.get(f"/api/games/{facts['finished']}/record").json()
+        assert len(rec["actions"]) == facts["finished_actions"] and rec["result"] == facts["finished_result"]
+        assert replay(rec).scores == facts["finished_result"]["scores"]
+        s = state(client, facts["running"])
+        assert s["status"] == "running" and s["view"]["variants"] == ["joker-anywhere"]
+        assert s["table"] == {"mode": "live", "away": 180.0, "standin": "medium", "hints": False, "spectator_chat": False}
+        # Ann plays on, and talks
+        tok = facts["running_token"]
+        with client.websocket_connect(f"/ws/{facts['running']}") as ws:
+            ws.send_json({"type": "hello", "seats": {"0": tok}})
+            assert ws.receive_json()["type"] == "welcome"
+            assert ws.receive_json()["type"] == "state"
+            ws.send_json({"type": "chat", "text": "hello again"})
+            msg = ws.receive_json()
+            assert msg["type"] == "chat" and [(x["name"], x["text"], x["seat"]) for x in msg["lines"]] == [("Ann", "hello again", 0)]
+        lines = client.get(f"/api/games/{facts['running']}/chat").json()["lines"]
+        assert [x["text"] for x in lines] == ["hello again"]
+        games = {g["id"]: g for g in client.get("/api/games").json()["games"]}
+        assert games[facts["open"]]["table"]["mode"] == "live"

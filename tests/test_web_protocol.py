@@ -529,6 +529,8 @@ def test_a_failed_write_changes_no_seat(client: TestClient, monkeypatch: pytest.
         "level": None,
         "joined": True,
         "open": True,
+        "standin": False,
+        "present": False,
     }
 
 

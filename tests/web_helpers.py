@@ -15,7 +15,12 @@ from kardinal.clients.web.guard import Guard
 
 # the protocol tests send many requests, right and wrong, from one address in a moment;
 # the production rate limits are tested in test_web_limits.py
-LENIENT = {"create": parse_many("10000/minute"), "claim": parse_many("10000/minute"), "bad_token": parse_many("10000/second")}
+LENIENT = {
+    "create": parse_many("10000/minute"),
+    "claim": parse_many("10000/minute"),
+    "bad_token": parse_many("10000/second"),
+    "chat": parse_many("10000/second"),
+}
 
 
 def make_client(data: Path, bot_pause: float = 0.0, guard: Guard | None = None, db_url: str | None = None) -> TestClient:

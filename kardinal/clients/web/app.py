@@ -37,10 +37,10 @@ from kardinal.bots import levels
 from kardinal.rules.board import installed_boards
 from kardinal.rules.variants import VARIANTS
 
-from .games import Connection, GameService, LiveGame, Refused
+from .games import Connection, GameService, LiveGame, Refused, chat_message
 from .guard import Guard
 from .mapdata import named_board_json
-from .messages import AckMessage, ErrorMessage, ReplayMessage, ScoringMessage
+from .messages import AckMessage, ChatMessage, ErrorMessage, ReplayMessage, ScoringMessage
 from .rules_page import rules_response
 from .storage import Storage, StorageError
 from .teach import router as teach_router
@@ -110,8 +110,10 @@ def create_app(
     executor: Executor | None = None,
     max_live: int = 5000,
     guard: Guard | None = None,
+    table_check: float = 1.0,
 ) -> FastAPI:
-    """The app; state in ``data_dir/kardinal.sqlite3`` (or ``db_url``)."""
+    """The app; state in ``data_dir/kardinal.sqlite3`` (or ``db_url``). ``table_check``:
+    seconds between looks for people away on their turn (GameService.watch_tables)."""
     if db_url is None:
         d = Path(data_dir) if data_dir is not None else Path(os.environ.get("KARDINAL_DATA", DEFAULT_DATA))
         storage = Storage.sqlite(d / "kardinal.sqlite3")
@@ -128,8 +130,10 @@ def create_app(
         await service.resume()
         stop = asyncio.Event()
         shared = asyncio.create_task(service.keep_shared(stop)) if storage.shared else None
+        tables = asyncio.create_task(service.watch_tables(stop, every=table_check))
         yield
         stop.set()
+        await tables
         if shared is not None:
             await shared
         await layout
@@ -337,6 +341,11 @@ def create_app(
         new = service.again(game_id, body.get("seats"))
         return {"id": new.row.id, "status": new.row.status, "watch": f"/game/{new.row.id}"}
 
+    @app.get("/api/games/{game_id}/chat", response_model=None)
+    async def get_chat(game_id: str) -> ChatMessage:
+        """The game's chat (public: players and spectators read it; the replay shows it)."""
+        return chat_message(await service.chat_lines(service.get(game_id)))
+
     @app.get("/api/games/{game_id}/replay/{step}", response_model=None)
     async def replay_step(game_id: str, step: int) -> ReplayMessage:
         return service.replay_step(game_id, step)
@@ -386,10 +395,13 @@ def create_app(
                         await ws.send_json(_ws_error(e))
                         continue
                     conn = Connection(seats)
-                    live.conns.add(conn)
                     await ws.send_json({"type": "welcome", "game": game_id, "seats": sorted(seats)})
+                    lines = await service.chat_lines(live)
+                    service.connect(live, conn)
                     sender = asyncio.create_task(_send_loop(ws, live, conn))
                     conn.notify()
+                    if lines:  # the chat so far, after the state (no chat message: nothing said yet)
+                        conn.outbox.put_nowait(chat_message(lines))
                 elif kind in ("action", "undo"):
                     if conn is None:
                         await ws.send_json(_ws_error(Refused("malformed", "send hello first", 400)))
@@ -400,6 +412,15 @@ def create_app(
                         if e.code == "bad_token":
                             limits.note("bad_token", addr(ws))
                         conn.outbox.put_nowait(_ws_error(e, msg.get("id")))
+                elif kind == "chat":
+                    if conn is None:
+                        await ws.send_json(_ws_error(Refused("malformed", "send hello first", 400)))
+                        continue
+                    try:
+                        limits.spend("chat", addr(ws))
+                        await service.say(game_id, conn.seats, msg.get("text"), msg.get("name"))
+                    except Refused as e:
+                        conn.outbox.put_nowait(_ws_error(e, msg.get("id")))
                 elif kind == "ping":
                     await ws.send_json({"type": "pong"})
                 else:
@@ -408,7 +429,7 @@ def create_app(
             pass
         finally:
             if conn is not None:
-                live.conns.discard(conn)
+                service.disconnect(live, conn)
             if sender is not None:
                 sender.cancel()
 

@@ -39,6 +39,7 @@ from .fair import BOTS_ONLY, PEOPLE, FairSlots
 from .messages import (
     AckMessage,
     AllianceStanding,
+    ChatMessage,
     ErrorData,
     ErrorMessage,
     Marks,
@@ -47,15 +48,25 @@ from .messages import (
     ScoringMessage,
     Standing,
     StateMessage,
+    TableOptions,
 )
-from .storage import CorruptGame, DuplicateAction, GameRow, SeatRow, Storage, StorageError
+from .storage import ChatLine, CorruptGame, DuplicateAction, GameRow, SeatRow, Storage, StorageError
 
-__all__ = ["GameService", "LiveGame", "Refused", "bot_move", "hash_token", "public_players"]
+__all__ = ["GameService", "LiveGame", "Refused", "bot_move", "hash_token", "public_players", "chat_message", "table_options"]
 
 log = logging.getLogger("kardinal.web")
 
 MAX_NAME = 24
 MAX_BOT_GAMES = 5  # games of bots only one address may run at once
+MAX_CHAT = 300  # characters in a chat line
+CHAT_KEPT = 500  # chat lines a game keeps in memory and sends to a new connection
+PRESENCE_EVERY = 5.0  # seconds: how often a process notes its connections (several processes)
+
+# how a table plays (GameRow.options), chosen at creation
+MODES = ("live", "turn")  # live: people at the table now; turn: turn-based over days
+AWAY_DEFAULT = 180.0  # seconds a person may be away in a live game before a bot stands in
+AWAY_RANGE = (1.0, 86400.0)
+STANDIN_DEFAULT = "medium"
 
 
 class Refused(Exception):
@@ -105,11 +116,71 @@ def _token_ok(seat: SeatRow, token: object) -> bool:
     return hmac.compare_digest(seat.token_hash, hash_token(token))
 
 
-def public_players(row: GameRow) -> list[PlayerData]:
-    """The seats as anyone may see them (never the token hashes)."""
+def public_players(row: GameRow, present: frozenset[int] = frozenset()) -> list[PlayerData]:
+    """The seats as anyone may see them (never the token hashes); ``present``: the person
+    seats connected now."""
     return [
-        {"seat": i, "name": s.name, "kind": s.kind, "level": s.level, "joined": s.joined, "open": s.open} for i, s in enumerate(row.seats)
+        {
+            "seat": i,
+            "name": s.name,
+            "kind": s.kind,
+            "level": s.level,
+            "joined": s.joined,
+            "open": s.open,
+            "standin": s.standin,
+            "present": i in present,
+        }
+        for i, s in enumerate(row.seats)
     ]
+
+
+def chat_message(lines: list[ChatLine]) -> ChatMessage:
+    return {
+        "type": "chat",
+        "lines": [
+            {"idx": x.idx, "at": x.at, "version": x.version, "seat": x.seat, "kind": x.kind, "name": x.name, "text": x.text} for x in lines
+        ],
+    }
+
+
+def table_options(spec: dict[str, Any]) -> TableOptions:
+    """How a table plays, from a game's creation request: ``mode`` "live" (default) or
+    "turn" (turn-based over days: nobody is stood in for); ``away``: seconds a person of a
+    live game may be away on their turn before ``standin`` (a bot level) plays for them;
+    ``hints``: the people agree to hints; ``spectator_chat``: spectators may write."""
+    mode = spec.get("mode", "live")
+    if mode not in MODES:
+        raise Refused("malformed", "mode: 'live' or 'turn'", 400)
+    away = spec.get("away", AWAY_DEFAULT)
+    if not isinstance(away, (int, float)) or isinstance(away, bool) or not AWAY_RANGE[0] <= away <= AWAY_RANGE[1]:
+        raise Refused("malformed", f"away: seconds, {AWAY_RANGE[0]:g} to {AWAY_RANGE[1]:g}", 400)
+    standin = spec.get("standin", STANDIN_DEFAULT)
+    if not isinstance(standin, str) or standin.lower() not in BOTS:
+        raise Refused("malformed", f"standin: one of {', '.join(sorted(BOTS))}", 400)
+    flags = {}
+    for key in ("hints", "spectator_chat"):
+        flags[key] = spec.get(key, False)
+        if not isinstance(flags[key], bool):
+            raise Refused("malformed", f"{key}: true or false", 400)
+    return {
+        "mode": mode,
+        "away": float(away),
+        "standin": standin.lower(),
+        "hints": flags["hints"],
+        "spectator_chat": flags["spectator_chat"],
+    }
+
+
+def _options_of(row: GameRow) -> TableOptions:
+    """A stored game's options, with the defaults for what it does not say (older games)."""
+    o = row.options
+    return {
+        "mode": o.get("mode", "live"),
+        "away": float(o.get("away", AWAY_DEFAULT)),
+        "standin": o.get("standin", STANDIN_DEFAULT),
+        "hints": o.get("hints") is True,
+        "spectator_chat": o.get("spectator_chat") is True,
+    }
 
 
 def bot_move(level: str, seed: int, board_name: str, seat_view: ViewData) -> RecordAction:
@@ -126,7 +197,7 @@ class Connection:
 
     def __init__(self, seats: dict[int, str]) -> None:
         self.seats = seats  # seat -> token
-        self.outbox: asyncio.Queue[AckMessage | ErrorMessage | None] = asyncio.Queue()
+        self.outbox: asyncio.Queue[AckMessage | ErrorMessage | ChatMessage | None] = asyncio.Queue()
 
     def notify(self) -> None:
         self.outbox.put_nowait(None)  # None: "send the current state"
@@ -148,13 +219,40 @@ class LiveGame:
     leased: bool = False  # this process holds the lease on the game's bots (PostgreSQL: several processes)
     catching_up: bool = False  # a catch-up with the database is under way
     catch_again: bool = False  # ... and another change was announced meanwhile
+    # person seats without a connection to this process: since when (time.monotonic)
+    gone: dict[int, float] = field(default_factory=dict)
+    chat: list[ChatLine] | None = None  # the chat, once read (the last CHAT_KEPT lines)
+    chat_seen: int = 0  # the number of chat lines stored (the next line's index)
     # seat (None: spectators) -> (what the message was made from, the message as JSON text);
     # the state object itself is kept, so a new state (a move, an undo) is never mistaken for it
     _sent: dict[int | None, tuple[tuple[Any, ...], str]] = field(default_factory=dict, repr=False)
 
+    def __post_init__(self) -> None:
+        now = time.monotonic()
+        self.gone = {i: now for i, s in enumerate(self.row.seats) if s.kind == "person"}
+
     @property
     def bots_only(self) -> bool:
         return all(s.kind == "bot" for s in self.row.seats)
+
+    @property
+    def options(self) -> TableOptions:
+        return _options_of(self.row)
+
+    @property
+    def present(self) -> frozenset[int]:
+        """The seats held by a connection to this process now."""
+        return frozenset(s for c in self.conns for s in c.seats)
+
+    def acting_level(self, seat: int) -> str | None:
+        """The bot level that plays ``seat``: its own, or the stand-in's while the person
+        is away (live games); None: a person plays it."""
+        sr = self.row.seats[seat]
+        if sr.kind == "bot":
+            return sr.level or "random"
+        if sr.standin and self.options["mode"] == "live":
+            return self.options["standin"]
+        return None
 
     @property
     def hints_allowed(self) -> bool:
@@ -201,7 +299,7 @@ class LiveGame:
     def message_text(self, seat: int | None) -> str:
         """The state message for ``seat`` as JSON text, made once per change of the game
         and shared by every connection that gets it (a thousand spectators cost one view)."""
-        made_from = (self.state, self.row.status, self.again, tuple((s.name, s.joined) for s in self.row.seats))
+        made_from = (self.state, self.row.status, self.again, tuple((s.name, s.joined, s.standin) for s in self.row.seats), self.present)
         cached = self._sent.get(seat)
         if cached is not None and cached[0][0] is self.state and cached[0][1:] == made_from[1:]:
             return cached[1]
@@ -220,7 +318,8 @@ class LiveGame:
             "status": self.row.status,
             "hotseat": self.row.hotseat,
             "version": self.version,
-            "players": public_players(self.row),
+            "players": public_players(self.row, self.present),
+            "table": self.options,
             "seat": seat,
             "view": view(st, seat),
             "marks": self.marks,
@@ -228,7 +327,7 @@ class LiveGame:
         }
         if self.again is not None:
             msg["again"] = self.again
-        if seat is not None and self.row.status == "running" and st.current == seat and self.row.seats[seat].kind == "person":
+        if seat is not None and self.row.status == "running" and st.current == seat and self.acting_level(seat) is None:
             msg["legal"] = [action_of(seat, m) for m in st.legal_moves()]
         return msg
 
@@ -401,6 +500,7 @@ class GameService:
         if not isinstance(players, list) or len(players) not in board.removed_per_kind:
             raise Refused("malformed", f"players: a list of {', '.join(map(str, board.player_counts))} seats", 400)
         hotseat = bool(spec.get("hotseat", False))
+        options = table_options(spec)
         seats: list[SeatRow] = []
         tokens: dict[int, str] = {}
         for i, p in enumerate(players):
@@ -438,6 +538,7 @@ class GameService:
             seed=seed,
             status=status,
             variants=variants,
+            options=dict(options),
         )
         self.storage.create_game(row)
         live = self.live[gid] = LiveGame(row, board, st, creator=creator)
@@ -499,9 +600,12 @@ class GameService:
             "hotseat": row.hotseat,
             "board": row.board,
             "variants": list(row.variants),
-            "players": public_players(row if live is None else live.row),
+            "table": _options_of(row),
+            "players": public_players(row) if live is None else public_players(live.row, live.present),
         }
         if live is not None:
+            if live.row.status == "running":
+                out["current"] = live.state.current  # whose turn ("My games")
             out["version"] = live.version
             out["scores"] = live.state.scores[:]
             out["winners"] = live.state.winners
@@ -637,6 +741,144 @@ class GameService:
             f(live)
         self.start_bots(live)
 
+    # -- the table: who is here, stand-ins for the absent, the chat -----------------
+
+    def connect(self, live: LiveGame, conn: Connection) -> None:
+        """A connection holding ``conn.seats`` opened: those people are here. A person a
+        bot stood in for takes the seat back (the bot finishes no move for them after)."""
+        live.conns.add(conn)
+        for seat in conn.seats:
+            live.gone.pop(seat, None)
+            sr = live.row.seats[seat]
+            if sr.standin:
+                self._set_seat(live, seat, replace(sr, standin=False))
+                self._notice(live, seat, "back")
+        if conn.seats:
+            self._tell(live)
+
+    def disconnect(self, live: LiveGame, conn: Connection) -> None:
+        """A connection closed: the seats no other connection holds are away from now."""
+        live.conns.discard(conn)
+        left = [s for s in conn.seats if s not in live.present]
+        now = time.monotonic()
+        for seat in left:
+            live.gone[seat] = now
+        if left:
+            self._tell(live)
+
+    def _tell(self, live: LiveGame) -> None:
+        """Send everyone the state again (who is here changed; nothing else did)."""
+        for c in list(live.conns):
+            c.notify()
+
+    async def watch_tables(self, stop: asyncio.Event, every: float = 1.0) -> None:
+        """Every ``every`` seconds: stand in for the people of live games who have been
+        away on their turn longer than their table allows; with several processes, also
+        note who is connected here (the others read it before standing in)."""
+        last_mark = 0.0
+        while not stop.is_set():
+            try:
+                await asyncio.wait_for(stop.wait(), every)
+            except TimeoutError:
+                pass
+            if stop.is_set():
+                return
+            try:
+                if self.storage.shared and time.monotonic() - last_mark >= PRESENCE_EVERY:
+                    last_mark = time.monotonic()
+                    here = [(g.row.id, s) for g in self.live.values() if g.row.status == "running" for s in g.present]
+                    await asyncio.to_thread(self.storage.mark_present, here)
+                for live in list(self.live.values()):
+                    await self.check_away(live)
+            except Exception as e:  # noqa: BLE001 - logged; tried again in a moment
+                log.error("watching the tables failed (%s)", type(e).__name__)
+
+    async def check_away(self, live: LiveGame) -> bool:
+        """Stand in for the person to act if they have been away too long (live games).
+        True if a stand-in took the seat."""
+        if live.row.status != "running" or live.state.is_over or live.options["mode"] != "live":
+            return False
+        seat = live.state.current
+        sr = live.row.seats[seat]
+        if sr.kind != "person" or sr.standin or seat in live.present:
+            return False
+        away = live.options["away"]
+        since = live.gone.get(seat)
+        if since is None or time.monotonic() - since < away:
+            return False
+        if self.storage.shared:  # connected to another process?
+            seen = (await asyncio.to_thread(self.storage.last_seen, live.row.id)).get(seat)
+            if seen is not None and time.time() - seen < max(away, 3 * PRESENCE_EVERY):
+                return False
+        async with live.lock:
+            sr = live.row.seats[seat]
+            if live.state.current != seat or sr.standin or seat in live.present or live.row.status != "running":
+                return False
+            self._set_seat(live, seat, replace(sr, standin=True))
+        self._notice(live, seat, "away")
+        return True
+
+    def _notice(self, live: LiveGame, seat: int, kind: str) -> None:
+        """A notice to the table, kept in the chat: ``away`` (a bot plays for the person
+        of ``seat``), ``back`` (they took their seat back)."""
+        text = live.options["standin"] if kind == "away" else ""
+        asyncio.get_running_loop().create_task(self._add_line(live, seat, kind, live.row.seats[seat].name, text))
+
+    async def chat_lines(self, live: LiveGame) -> list[ChatLine]:
+        """A game's chat (the last CHAT_KEPT lines), read once from the database."""
+        if live.chat is None:
+            lines = await asyncio.to_thread(self.storage.chat_from, live.row.id, 0)
+            if live.chat is None:
+                live.chat = lines[-CHAT_KEPT:]
+                live.chat_seen = lines[-1].idx + 1 if lines else 0
+        return live.chat
+
+    async def say(self, game_id: str, seats: dict[int, str], text: object, name: object = None) -> ChatLine:
+        """A line in the game's chat from a connection holding ``seats`` (none: a
+        spectator, who may write only if the table allows it; ``name`` is theirs)."""
+        live = self.get(game_id)
+        if not isinstance(text, str):
+            raise Refused("malformed", "'text' must be text", 400)
+        text = unicodedata.normalize("NFC", " ".join(text.split()))
+        if any(unicodedata.category(ch) in _BAD_IN_NAME for ch in text):
+            text = "".join(ch for ch in text if unicodedata.category(ch) not in _BAD_IN_NAME)
+        if not text:
+            raise Refused("bad_chat", "say something", 400, max=MAX_CHAT)
+        if len(text) > MAX_CHAT:
+            raise Refused("bad_chat", f"a chat line has at most {MAX_CHAT} characters", 400, max=MAX_CHAT)
+        if seats:
+            seat: int | None = live.state.current if live.state.current in seats else min(seats)
+            assert seat is not None
+            who = live.row.seats[seat].name
+        else:
+            if not live.options["spectator_chat"]:
+                raise Refused("chat_closed", "spectators may read the chat; the players have not opened it to them", 403)
+            seat, who = None, _clean_name(name, "Spectator")
+        return await self._add_line(live, seat, "say", who, text)
+
+    async def _add_line(self, live: LiveGame, seat: int | None, kind: str, name: str, text: str) -> ChatLine:
+        await self.chat_lines(live)
+        try:
+            line = await asyncio.to_thread(self.storage.add_chat, live.row.id, live.version, seat, kind, name, text)
+        except StorageError as e:
+            log.error("game %s: %s", live.row.id, e)
+            raise Refused("unavailable", "the line could not be saved", 503) from None
+        self._heard(live, [line])
+        return line
+
+    def _heard(self, live: LiveGame, lines: list[ChatLine]) -> None:
+        """New chat lines (said here, or read from the database): to everyone connected."""
+        assert live.chat is not None
+        new = [ln for ln in lines if ln.idx >= live.chat_seen]
+        if not new:
+            return
+        live.chat.extend(new)
+        del live.chat[:-CHAT_KEPT]
+        live.chat_seen = new[-1].idx + 1
+        msg = chat_message(new)
+        for c in list(live.conns):
+            c.outbox.put_nowait(msg)
+
     # -- bots ---------------------------------------------------------------------
 
     # -- several processes on one database (PostgreSQL) ----------------------------
@@ -699,13 +941,15 @@ class GameService:
             changed = True
         if newer:
             live.row.updated = row.updated
+        if live.chat is not None:  # lines said through another process
+            self._heard(live, await asyncio.to_thread(self.storage.chat_from, gid, live.chat_seen))
         return changed
 
     def start_bots(self, live: LiveGame) -> None:
         """Start the bot loop of a game if a bot is to act."""
         if live.row.status != "running" or live.state.is_over:
             return
-        if live.row.seats[live.state.current].kind != "bot":
+        if live.acting_level(live.state.current) is None:
             return
         if live.bot_task is not None and not live.bot_task.done():
             return
@@ -725,15 +969,14 @@ class GameService:
         failures = 0  # storage errors in a row: the loop waits longer each time, and never gives up
         while live.row.status == "running" and not live.state.is_over:
             seat = live.state.current
-            sr = live.row.seats[seat]
-            if sr.kind != "bot":
+            level = live.acting_level(seat)
+            if level is None:
                 return
             if self.bot_pause > 0:
                 await asyncio.sleep(self.bot_pause)
             version = live.version
             seed = int.from_bytes(hashlib.sha256(f"{live.row.id}:{seat}:{version}".encode()).digest()[:8], "big")
             seat_view = view(live.state, seat)  # a bot receives only its view
-            level = sr.level or "random"
             try:
                 async with self.thinking.slot(BOTS_ONLY if live.bots_only else PEOPLE):
                     action = await loop.run_in_executor(self.executor, bot_move, level, seed, live.row.board, seat_view)
@@ -741,6 +984,8 @@ class GameService:
                 log.exception("bot %s failed in game %s; a random move instead", level, live.row.id)
                 action = bot_move("random", seed, live.row.board, seat_view)
             async with live.lock:
+                if live.acting_level(seat) is None:
+                    return  # the person came back while the stand-in thought: their turn
                 if live.version != version or live.state.current != seat:
                     continue
                 _, move = move_of(action)
@@ -825,6 +1070,7 @@ class GameService:
             "hotseat": live.row.hotseat,
             "board": live.row.board,
             "variants": list(live.row.variants),
+            **live.options,
         }
         new, _ = self.create(spec)
         old_seats = live.row.seats

@@ -2,6 +2,7 @@
 
 - ``create``: new games, 30 a minute (a person creates a few; a script thousands).
 - ``claim``: seats taken from the lobby, 20 a minute.
+- ``chat``: chat lines, 3 a second and 30 a minute.
 - ``bad_token``: wrong seat tokens, 5 a second and 60 a minute. Once an address is over,
   every token it sends is refused (``rate_limited``) until the window has room again, so
   guessing a token runs at a few tries per second whatever the protocol (HTTP or
@@ -24,7 +25,7 @@ from .games import Refused
 
 __all__ = ["Guard", "RULES"]
 
-DEFAULTS = {"create": "30/minute", "claim": "20/minute", "bad_token": "5/second;60/minute"}
+DEFAULTS = {"create": "30/minute", "claim": "20/minute", "bad_token": "5/second;60/minute", "chat": "3/second;30/minute"}
 
 
 def rules_from(text: str | None) -> dict[str, list[RateLimitItem]]:
@@ -45,7 +46,8 @@ RULES: dict[str, list[RateLimitItem]] = rules_from(None)
 
 class Guard:
     def __init__(self, rules: dict[str, list[RateLimitItem]] | None = None) -> None:
-        self.rules = rules if rules is not None else rules_from(os.environ.get("KARDINAL_RATE_LIMITS"))
+        # the defaults for any kind ``rules`` does not name
+        self.rules = {**RULES, **rules} if rules is not None else rules_from(os.environ.get("KARDINAL_RATE_LIMITS"))
         self.limiter = strategies.MovingWindowRateLimiter(storage.MemoryStorage())
 
     def _refuse(self, kind: str, addr: str) -> Refused:

@@ -23,6 +23,9 @@ __all__ = [
     "ReplayMessage",
     "Marks",
     "ScoringMessage",
+    "TableOptions",
+    "ChatLineData",
+    "ChatMessage",
 ]
 
 
@@ -35,6 +38,18 @@ class PlayerData(TypedDict):
     level: str | None
     joined: bool
     open: bool  # a person seat anyone may take from the lobby
+    standin: bool  # the person is away: a bot plays for them (TableOptions.standin)
+    present: bool  # a connection holds the seat now
+
+
+class TableOptions(TypedDict):
+    """How a table plays, chosen when the game was created."""
+
+    mode: str  # "live" or "turn" (turn-based over days)
+    away: float  # live: seconds a person may be away on their turn before a bot stands in
+    standin: str  # the level of that bot
+    hints: bool  # the people agreed to hints
+    spectator_chat: bool  # spectators may write in the chat
 
 
 class Marks(TypedDict, total=False):
@@ -68,6 +83,7 @@ class StateMessage(TypedDict):
     hotseat: bool
     version: int  # the number of actions applied
     players: list[PlayerData]
+    table: TableOptions
     seat: int | None
     view: ViewData
     marks: Marks
@@ -124,3 +140,23 @@ class ReplayMessage(TypedDict):
     players: list[PlayerData]
     view: ViewData
     hands: list[dict[str, int]]
+
+
+class ChatLineData(TypedDict):
+    """A line of a game's chat, or a notice to the table (``kind`` "away": a bot plays for
+    the person of ``seat``, ``text`` names its level; "back": they took their seat back)."""
+
+    idx: int
+    at: float  # Unix time
+    version: int  # the game's number of actions then (the replay shows the chat up to a step)
+    seat: int | None  # None: a spectator
+    kind: str  # "say", "away", "back"
+    name: str
+    text: str
+
+
+class ChatMessage(TypedDict):
+    """New lines of the chat (all kept lines, right after the welcome)."""
+
+    type: Literal["chat"]
+    lines: list[ChatLineData]

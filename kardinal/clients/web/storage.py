@@ -47,7 +47,7 @@ from sqlalchemy import (
 from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.schema import CreateTable
 
-__all__ = ["Storage", "GameRow", "SeatRow", "DuplicateAction", "CorruptGame", "StorageError", "MIGRATIONS", "sqlite_backup"]
+__all__ = ["Storage", "GameRow", "SeatRow", "ChatLine", "DuplicateAction", "CorruptGame", "StorageError", "MIGRATIONS", "sqlite_backup"]
 
 log = logging.getLogger("kardinal.web")
 
@@ -67,6 +67,7 @@ games = Table(
     Column("status", String(16), nullable=False),  # open, running, finished
     Column("updated", Float, nullable=False),
     Column("variants", Text, nullable=False, server_default="[]"),  # JSON list of rule variants (R14); migration 4
+    Column("options", Text, nullable=False, server_default="{}"),  # JSON: how the table plays (GameRow.options); migration 6
 )
 
 actions = Table(
@@ -79,6 +80,30 @@ actions = Table(
     Column("created", Float, nullable=False),
 )
 
+# the game's chat, and notices to the table (a person away, stood in for, back); public
+chat = Table(
+    "chat",
+    metadata,
+    Column("game_id", String(32), primary_key=True),
+    Column("idx", Integer, primary_key=True),
+    Column("at", Float, nullable=False),
+    Column("version", Integer, nullable=False),  # the game's number of actions when it was said
+    Column("seat", Integer, nullable=True),  # the writer's seat; none: a spectator, or a notice
+    Column("kind", String(16), nullable=False),  # "say", or a notice: "away", "back"
+    Column("name", String(100), nullable=False),
+    Column("text", Text, nullable=False),
+)
+
+# several processes: who is connected to which seat, written by each process every few
+# seconds for its own connections (a person connected to any process is present)
+presence = Table(
+    "presence",
+    metadata,
+    Column("game_id", String(32), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("seen", Float, nullable=False),
+)
+
 schema_version = Table("schema_version", metadata, Column("version", Integer, nullable=False))
 
 
@@ -88,7 +113,7 @@ def _m1_tables(conn: Connection) -> None:
     games_v1 = Table(
         "games",
         MetaData(),
-        *(c._copy() for c in games.columns if c.name != "variants"),
+        *(c._copy() for c in games.columns if c.name not in ("variants", "options")),
     )
     conn.execute(CreateTable(games_v1))
     conn.execute(CreateTable(actions))
@@ -121,8 +146,24 @@ def _m5_client_key(conn: Connection) -> None:
         conn.execute(text("ALTER TABLE actions ALTER COLUMN client_id TYPE VARCHAR(120)"))
 
 
+def _m6_table_talk(conn: Connection) -> None:
+    """How the table plays (live or turn-based, the stand-in for an absent person, hints,
+    spectators' chat), the game's chat, and the presence of people across processes.
+    Games stored before are live games with the defaults."""
+    conn.execute(text("ALTER TABLE games ADD COLUMN options TEXT NOT NULL DEFAULT '{}'"))
+    conn.execute(CreateTable(chat))
+    conn.execute(CreateTable(presence))
+
+
 # Ordered; never edit an applied one, append a new one.
-MIGRATIONS: list[Callable[[Connection], None]] = [_m1_tables, _m2_indexes, _m3_created_index, _m4_variants, _m5_client_key]
+MIGRATIONS: list[Callable[[Connection], None]] = [
+    _m1_tables,
+    _m2_indexes,
+    _m3_created_index,
+    _m4_variants,
+    _m5_client_key,
+    _m6_table_talk,
+]
 
 
 class DuplicateAction(Exception):
@@ -137,9 +178,11 @@ class SeatRow:
     token_hash: str | None = None  # sha256 hex of the seat's secret token (persons)
     joined: bool = False
     open: bool = False  # a person seat anyone may take from the lobby (else only its invitation link)
+    standin: bool = False  # the person is away: a bot (GameRow.options["standin"]) plays for them
 
     def to_json(self) -> dict[str, Any]:
         return {
+            "standin": self.standin,
             "name": self.name,
             "kind": self.kind,
             "level": self.level,
@@ -220,9 +263,40 @@ def _parse_row(r: Any) -> GameRow:
         status=r.status,
         reshuffle=json.loads(r.reshuffle) if r.reshuffle else None,
         variants=json.loads(r.variants),
+        options=_options(json.loads(r.options)),
         created=r.created,
         updated=r.updated,
     )
+
+
+def _options(x: Any) -> dict[str, Any]:
+    if not isinstance(x, dict):
+        raise TypeError("options")
+    return x
+
+
+@dataclass(frozen=True)
+class ChatLine:
+    """One line of a game's chat (or a notice to the table); public."""
+
+    idx: int
+    at: float
+    version: int
+    seat: int | None
+    kind: str
+    name: str
+    text: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "idx": self.idx,
+            "at": self.at,
+            "version": self.version,
+            "seat": self.seat,
+            "kind": self.kind,
+            "name": self.name,
+            "text": self.text,
+        }
 
 
 class Storage:
@@ -348,6 +422,7 @@ class Storage:
                     status=g.status,
                     updated=g.updated,
                     variants=json.dumps(g.variants),
+                    options=json.dumps(g.options),
                 )
             )
 
@@ -533,6 +608,50 @@ class Storage:
         with self.engine.connect() as conn:
             r = conn.execute(select(actions.c.idx).where(actions.c.game_id == game_id, actions.c.client_id == client_id)).first()
         return int(r[0]) if r is not None else None
+
+    # -- the chat, and presence ----------------------------------------------------
+
+    def add_chat(self, game_id: str, version: int, seat: int | None, kind: str, name: str, text_: str) -> ChatLine:
+        """Append a line to a game's chat (its index follows the last; a race between
+        processes is retried)."""
+        self._still_there()
+        for _ in range(5):
+            try:
+                with self.engine.begin() as conn:
+                    last = conn.execute(select(func.max(chat.c.idx)).where(chat.c.game_id == game_id)).scalar_one()
+                    line = ChatLine(0 if last is None else int(last) + 1, time.time(), version, seat, kind, name, text_)
+                    conn.execute(insert(chat).values(game_id=game_id, **{k: v for k, v in line.to_json().items()}))
+                    self._announce(conn, game_id)
+                return line
+            except IntegrityError:
+                continue
+        raise StorageError(f"game {game_id}: the chat line could not be stored")
+
+    def chat_from(self, game_id: str, idx: int = 0) -> list[ChatLine]:
+        """A game's chat lines from index ``idx`` on, in order."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(select(chat).where(chat.c.game_id == game_id, chat.c.idx >= idx).order_by(chat.c.idx))
+            return [ChatLine(r.idx, r.at, r.version, r.seat, r.kind, r.name, r.text) for r in rows]
+
+    def mark_present(self, seats: list[tuple[str, int]]) -> None:
+        """Note that these (game, seat) pairs have a connection to this process now."""
+        if not seats:
+            return
+        now = time.time()
+        with self.engine.begin() as conn:
+            for gid, seat in seats:
+                done = conn.execute(update(presence).where(presence.c.game_id == gid, presence.c.seat == seat).values(seen=now))
+                if done.rowcount == 0:
+                    try:
+                        with conn.begin_nested():
+                            conn.execute(insert(presence).values(game_id=gid, seat=seat, seen=now))
+                    except IntegrityError:
+                        conn.execute(update(presence).where(presence.c.game_id == gid, presence.c.seat == seat).values(seen=now))
+
+    def last_seen(self, game_id: str) -> dict[int, float]:
+        """When each seat of a game was last connected to any process (mark_present)."""
+        with self.engine.connect() as conn:
+            return {int(r.seat): float(r.seen) for r in conn.execute(select(presence).where(presence.c.game_id == game_id))}
 
     def count_actions(self, game_id: str) -> int:
         with self.engine.connect() as conn:
