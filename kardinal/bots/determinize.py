@@ -18,7 +18,7 @@ from kardinal.rules.record import move_of
 from kardinal.rules.state import State
 from kardinal.rules.view import ViewData
 
-__all__ = ["determinize", "unseen_cards", "public_history"]
+__all__ = ["determinize", "Determinizer", "unseen_cards", "public_history"]
 
 
 def _row(board: Board, counts: dict[str, int]) -> list[int]:
@@ -105,3 +105,41 @@ def determinize(v: ViewData, rng: random.Random, board: Board | None = None, his
         history=public_history(v, b) if history else False,
         variants=v.get("variants", ()),
     )
+
+
+class Determinizer:
+    """:func:`determinize` for many samples of one view: the public position is built once.
+
+    ``sample(rng)`` deals exactly what ``determinize(v, rng, board)`` deals with the same
+    generator (the same random draws in the same order), onto a copy of that position.
+    Search bots sample thousands of times per decision; this keeps the set-up out of
+    the loop.
+    """
+
+    def __init__(self, v: ViewData, board: Board | None = None) -> None:
+        b = board or get_board(v["board"])
+        self.seat = v["seat"]
+        self.pool = [k for k, c in enumerate(unseen_cards(v, b)) for _ in range(c)]
+        self.known = [_row(b, k) for k in v["known"]]
+        self.own = _row(b, v["hand"])
+        self.deal = [v["hand_sizes"][p] - sum(self.known[p]) for p in range(v["players"])]
+        if len(self.pool) - sum(d for p, d in enumerate(self.deal) if p != self.seat) != v["deck_size"]:
+            raise ValueError("inconsistent view: the unseen cards do not fill the hands and the draw pile")
+        self.template = determinize(v, random.Random(0), b)
+
+    def sample(self, rng: random.Random) -> State:
+        """A state with the same view for the seat, hidden cards drawn uniformly (no history)."""
+        pool = self.pool[:]
+        rng.shuffle(pool)
+        hands = []
+        for p, known in enumerate(self.known):
+            if p == self.seat:
+                hands.append(self.own[:])
+                continue
+            hand = known[:]
+            for _ in range(self.deal[p]):
+                hand[pool.pop()] += 1
+            hands.append(hand)
+        s = self.template.copy(history=False)
+        s.set_pile(hands, pool, rng.getrandbits(63))
+        return s

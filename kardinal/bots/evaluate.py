@@ -56,6 +56,22 @@ def _rel(delta: Sequence[float], p: int) -> float:
     return delta[p] - (sum(delta) - delta[p]) / (n - 1)
 
 
+class _CardsWorth(dict[tuple[str, ...], tuple[float, float]]):
+    """Card set -> (CARD_COST per card, PAIR_KEEP per pair left in the hand), filled on demand."""
+
+    def __init__(self, ev: Evaluator, hand: tuple[int, ...]) -> None:
+        super().__init__()
+        self.ev = ev
+        self.hand = hand
+
+    def __missing__(self, cards: tuple[str, ...]) -> tuple[float, float]:
+        left = list(self.hand)
+        for kid in cards:
+            left[self.ev.kind_index[kid]] -= 1
+        got = self[cards] = (CARD_COST * len(cards), PAIR_KEEP * sum(1 for x in left if x >= 2))
+        return got
+
+
 class Evaluator:
     """Heuristics for one board (precomputed lookups)."""
 
@@ -71,8 +87,26 @@ class Evaluator:
             self.by_country[b].append((a, b))
         self.kind_countries = [k.countries for k in board.cards]
         self.country_index = board.country_index
+        self.country_ids = [c.id for c in board.countries]
         self.site_index = board.site_index
         self.kind_index = board.kind_index
+        self.partners = [[b if a == c else a for a, b in self.by_country[c]] for c in range(self.C)]
+        # memos of pure functions of small keys, for the search bots (see ``clear_memos``)
+        self._ccs: dict[tuple[int, ...], list[int]] = {}
+        self._cl_memo: dict[tuple[int, ...], tuple[float, float]] = {}
+        self._adv_memo: dict[tuple[int, ...], tuple[float, float]] = {}
+        self._site_memo: dict[tuple[int, ...], list[float]] = {}
+        self._chain_memo: dict[tuple[int, ...], tuple[int, list[tuple[int, list[int]]]]] = {}
+        self._adv_tables: dict[tuple[int, tuple[tuple[int, ...], ...]], list[tuple[float, float] | None]] = {}
+        self._cards_memo: dict[tuple[int, ...], dict[tuple[str, ...], tuple[float, float]]] = {}
+
+    MEMO_LIMIT = 200_000  # entries per memo before it is emptied (memory stays bounded)
+
+    def clear_memos(self, full: bool = False) -> None:
+        """Empty the memos that have grown past MEMO_LIMIT (all of them with ``full``)."""
+        for m in (self._ccs, self._cl_memo, self._adv_memo, self._site_memo, self._chain_memo, self._adv_tables, self._cards_memo):
+            if full or len(m) > self.MEMO_LIMIT:
+                m.clear()
 
     # -- static estimate ---------------------------------------------------------------
 
@@ -130,15 +164,66 @@ class Evaluator:
         est = [float(x) for x in s.scores]
         if s.is_over:
             return est
+        ccs = self._ccs
         for row in s.cloisters:
             if max(row):
-                for p, v in enumerate(country_cloister_scores(row)):
+                key = tuple(row)
+                pts = ccs.get(key)
+                if pts is None:
+                    pts = ccs[key] = country_cloister_scores(row)
+                for p, v in enumerate(pts):
                     est[p] += mult * v
         al = self._alliance_points(s.advisors, n, self.alliances)
+        owner = s.owner
         for p in range(n):
-            est[p] += al[p] + self.chain_estimate(s.owner, p)
+            est[p] += al[p] + self._chain_estimate_memo(owner, p)
             est[p] += 0.01 * (s.supply_cl[p] + s.supply_adv[p])  # R12.1 tie-break
         return est
+
+    def _chain_estimate_memo(self, owner: Sequence[int], p: int) -> float:
+        """:meth:`chain_estimate`, the same number, with the components of p's sites memoised."""
+        mine = tuple([v for v, o in enumerate(owner) if o == p])
+        if len(mine) < 2:
+            return 0.0
+        got = self._chain_memo.get(mine)
+        if got is None:
+            got = self._chain_memo[mine] = self._chain_parts(mine)
+        score, short = got
+        extra = 0.0
+        for size, border in short:
+            for y in border:
+                if owner[y] < 0:
+                    extra += CHAIN_SEED * (size - 1)
+                    break
+        return score + extra
+
+    def _chain_parts(self, mine: tuple[int, ...]) -> tuple[int, list[tuple[int, list[int]]]]:
+        """The chain score of these sites, and each run of 2-3 with the sites around it (in the
+        order :meth:`chain_estimate` meets them)."""
+        nb = self.nb
+        mset = set(mine)
+        seen: set[int] = set()
+        short: list[tuple[int, list[int]]] = []
+        for v in mine:
+            if v in seen:
+                continue
+            stack = [v]
+            seen.add(v)
+            size = 0
+            border: list[int] = []
+            while stack:
+                x = stack.pop()
+                size += 1
+                for y in nb[x]:
+                    if y in mset:
+                        if y not in seen:
+                            seen.add(y)
+                            stack.append(y)
+                    else:
+                        border.append(y)
+            if 1 < size < 4:
+                short.append((size, border))
+        return chain_score(mine, nb), short
 
     @staticmethod
     def relative(est: Sequence[float], p: int) -> float:
@@ -220,6 +305,91 @@ class Evaluator:
                 else:
                     adv2[c] = val
         return Gains(cl1, cl2, adv1, adv2, self.site_bonus(s.owner, p))
+
+    def cloister_gain(self, row: list[int], p: int, free: int, mult: int) -> tuple[float, float]:
+        """(cl1, cl2) of :meth:`gains` for one country (the same numbers), memoised."""
+        key = (p, mult, free if free < 2 else 2, *row)
+        got = self._cl_memo.get(key)
+        if got is not None:
+            return got
+        cl1 = cl2 = 0.0
+        if free:
+            base = country_cloister_scores(row)
+            r = row[:]
+            r[p] += 1
+            one = country_cloister_scores(r)
+            cl1 = mult * _rel([a - b for a, b in zip(one, base)], p)
+            if free >= 2 and max(row):
+                r[p] += 1
+                two = country_cloister_scores(r)
+                cl2 = mult * _rel([a - b for a, b in zip(two, base)], p)
+        got = self._cl_memo[key] = (cl1, cl2)
+        return got
+
+    def advisor_table(self, advisors: Sequence[Sequence[int]], p: int) -> list[tuple[float, float] | None]:
+        """Per country, (adv1, adv2) of seat p once asked for (None until then): one list per
+        advisor position and seat, filled by the caller from :meth:`advisor_gain`."""
+        key = (p, tuple(map(tuple, advisors)))
+        got = self._adv_tables.get(key)
+        if got is None:
+            got = self._adv_tables[key] = [None] * self.C
+        return got
+
+    def cards_worth(self, hand: Sequence[int]) -> dict[tuple[str, ...], tuple[float, float]]:
+        """Per card set this hand can play: (the cost of the cards spent, the worth of the pairs kept)."""
+        key = tuple(hand)
+        got = self._cards_memo.get(key)
+        if got is None:
+            got = self._cards_memo[key] = _CardsWorth(self, key)
+        return got
+
+    def advisor_gain(self, advisors: Sequence[Sequence[int]], c: int, p: int) -> tuple[float, float]:
+        """(adv1, adv2) of :meth:`gains` for one country where advisors may go (the same numbers), memoised."""
+        key = (c, p, *advisors[c], *[x for d in self.partners[c] for x in advisors[d]])
+        got = self._adv_memo.get(key)
+        if got is not None:
+            return got
+        n = len(advisors[c])
+        others = n - 1 if n > 1 else 1
+        PA = PARTIAL_ALLIANCE
+        arow = advisors[c]
+        tc = sum(arow)
+        topc = max(arow)
+        mold = [topc > 0 and x == topc for x in arow]
+        out = [0.0, 0.0]
+        for k in (1, 2):
+            mine = arow[p] + k
+            top = topc if topc > mine else mine
+            mnew = [(x + k if q == p else x) == top for q, x in enumerate(arow)]
+            dsum = 0.0
+            dp = 0.0
+            for d in self.partners[c]:
+                drow = advisors[d]
+                td = max(drow)
+                md = [td > 0 and x == td for x in drow]
+                vold = tc + sum(drow)
+                vnew = vold + k
+                for q in range(n):
+                    o = vold if (mold[q] and md[q]) else (PA * vold if (mold[q] or md[q]) else 0.0)
+                    w = vnew if (mnew[q] and md[q]) else (PA * vnew if (mnew[q] or md[q]) else 0.0)
+                    if q == p:
+                        dp += w - o
+                    else:
+                        dsum += w - o
+            out[k - 1] = dp - dsum / others
+        got = self._adv_memo[key] = (out[0], out[1])
+        return got
+
+    def site_bonus_memo(self, owner: Sequence[int], p: int) -> list[float]:
+        """:meth:`site_bonus` for every site not p's own (read it only at free sites), memoised on p's sites."""
+        mine = tuple([v for v, o in enumerate(owner) if o == p])
+        got = self._site_memo.get(mine)
+        if got is None:
+            mask = [-1] * len(owner)
+            for v in mine:
+                mask[v] = p
+            got = self._site_memo[mine] = self.site_bonus(mask, p)
+        return got
 
     def site_bonus(self, owner: Sequence[int], p: int) -> list[float]:
         """Per free site: a chain bonus for a cloister of seat p there (R11)."""

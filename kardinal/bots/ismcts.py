@@ -46,14 +46,15 @@ from __future__ import annotations
 
 import math
 import time
+from itertools import combinations
 
 from kardinal.rules.board import Board
-from kardinal.rules.moves import DECK, Draw, Exchange, Move, Place
+from kardinal.rules.moves import DECK, Draw, Exchange, Move, Pass, Place
 from kardinal.rules.scoring import win_shares
 from kardinal.rules.state import DRAW, State
 from kardinal.rules.view import ViewData
 
-from .evaluate import PAIR_KEEP
+from .determinize import Determinizer
 from .greedy import EvaluatingBot, Scored
 
 __all__ = ["ISMCTSBot"]
@@ -137,8 +138,9 @@ class ISMCTSBot(EvaluatingBot):
                 ch.total = self.prior_visits / (1.0 + math.exp(-(margin + v) / self.scale))
         cap = self.iterations if self.iterations is not None else 1 << 62
         it = 0
+        sampler = Determinizer(view, ev.board)
         while it < cap and time.perf_counter() < deadline:
-            self._iterate(root, self.sample(view), root_moves)
+            self._iterate(root, sampler.sample(self.rng), root_moves)
             it += 1
         self.last_iterations = it
         self.last_seconds = time.perf_counter() - t0
@@ -221,31 +223,121 @@ class ISMCTSBot(EvaluatingBot):
             assert src is not None
             d.play_trusted(Draw(src))
 
-    def _scored(self, d: State) -> list[tuple[float, Move]]:
-        moves = d.legal_moves()
-        p = d.current
+    def _scored(self, d: State, best_only: bool = False) -> list[tuple[float, Move]]:
+        """The cheap score of the main moves of the seat to act, in ``legal_moves`` order.
+
+        Placements: :meth:`Evaluator.fast_place_score` from the gain tables, plus the
+        pair kept; one exchange (a single card, not of a pair, for the draw pile if there
+        is one) at EXCHANGE_WORTH (0 in the final round); a pass at 0. The tables are
+        read per country and site from the evaluator's memos, and no move is built that
+        is not returned. ``best_only``: just the first move of the highest score (the
+        same move as the first maximum of the whole list).
+        """
         ev = self._ev
         assert ev is not None
+        p = d.current
         hand = d.hands[p]
-        g = ev.gains(d, p, ev.reachable(hand))
         out: list[tuple[float, Move]] = []
-        exchange: Move | None = None
-        keep: dict[tuple[str, ...], float] = {}
-        for m in moves:
-            if isinstance(m, Place):
-                kv = keep.get(m.cards)
-                if kv is None:
-                    kv = keep[m.cards] = PAIR_KEEP * ev._pairs_left(hand, m.cards)
-                out.append((ev.fast_place_score(m, g) + kv, m))
-            elif isinstance(m, Exchange):
-                # one exchange is enough: a single card (not of a pair) for the draw pile
-                if exchange is None or (m.take == DECK and hand[ev.kind_index[m.discard]] == 1):
-                    exchange = m
-            else:
-                out.append((0.0, m))
+        best_v = -math.inf
+        best: tuple[str, tuple[str, ...], tuple[str, ...], int] | None = None
+        scl = d.supply_cl[p]
+        sad = d.supply_adv[p]
+        if scl or sad:
+            new = tuple.__new__
+            mult = 2 if d.exhaustions == 0 else 1
+            sidx = ev.site_index
+            cids = ev.country_ids
+            sb: list[float] | None = None
+            adv: list[tuple[float, float] | None] | None = None
+            cards_worth = ev.cards_worth(hand)
+            for c, (ones, twos) in enumerate(d.card_combos(p)):
+                if not ones:
+                    continue
+                free = d.free_sites[c]
+                mc = d.most_cloisters[c]
+                row = d.cloisters[c]
+                cl1, cl2 = ev.cloister_gain(row, p, len(free), mult)
+                at = d.advisors_total[c]
+                if not sad or at >= max(mc, row[p] + 1 if free else 0) or not (mc or free):
+                    a1 = a2 = 0.0
+                else:
+                    if adv is None:
+                        adv = ev.advisor_table(d.advisors, p)
+                    got = adv[c]
+                    if got is None:
+                        got = adv[c] = ev.advisor_gain(d.advisors, c, p)
+                    a1, a2 = got
+                single: list[tuple[tuple[str, ...], int, float]] = []
+                double: list[tuple[tuple[str, ...], int, float]] = []
+                if free and scl:
+                    if sb is None:
+                        sb = ev.site_bonus_memo(d.owner, p)
+                    single = [((x,), 0, cl1 + sb[sidx[x]]) for x in free]
+                if mc:
+                    if sad and at < mc:
+                        single.append(((), 1, a1))
+                    if twos:
+                        if scl >= 2 and sb is not None:
+                            for x, y in combinations(free, 2):
+                                if y < x:
+                                    x, y = y, x
+                                double.append(((x, y), 0, cl2 + sb[sidx[x]] + sb[sidx[y]]))
+                        if scl and sad and at + 1 <= max(mc, row[p] + 1) and sb is not None:
+                            double += [((x,), 1, cl1 + sb[sidx[x]] + a1) for x in free]
+                        if sad >= 2 and at + 2 <= mc:
+                            double.append(((), 2, a2))
+                cid = cids[c]
+                for cardsets, patterns in ((ones, single), (twos, double)):
+                    if not patterns:
+                        continue
+                    if not best_only:
+                        for cards in cardsets:
+                            cost, kv = cards_worth[cards]
+                            out += [((val - cost) + kv, new(Place, (cid, cards, cl, a))) for cl, a, val in patterns]
+                        continue
+                    # the best score of a card set is reached at the largest pattern value (rounding is
+                    # monotone); patterns within 1e-9 of it are the only ones that can tie with it
+                    top = max([val for _, _, val in patterns])
+                    near = [x for x in patterns if x[2] >= top - 1e-9]
+                    for cards in cardsets:
+                        cost, kv = cards_worth[cards]
+                        v = (top - cost) + kv
+                        if v > best_v:
+                            for cl, a, val in near:
+                                if (val - cost) + kv == v:
+                                    best_v, best = v, (cid, cards, cl, a)
+                                    break
+        exchange = self._exchange(d, hand)
+        if best_only:
+            if best is not None:
+                if exchange is not None and (0.0 if d.final_round else EXCHANGE_WORTH) > best_v:
+                    return [(0.0 if d.final_round else EXCHANGE_WORTH, exchange)]
+                return [(best_v, tuple.__new__(Place, best))]
+            if exchange is not None:
+                return [(0.0 if d.final_round else EXCHANGE_WORTH, exchange)]
+            return [(0.0, Pass())]
         if exchange is not None:
             out.append((0.0 if d.final_round else EXCHANGE_WORTH, exchange))
+        elif not out:
+            out.append((0.0, Pass()))
         return out
+
+    def _exchange(self, d: State, hand: list[int]) -> Exchange | None:
+        """The one exchange worth trying: the last single card (not of a pair) for the draw
+        pile if there is a pile, else the first exchange ``legal_moves`` lists."""
+        kinds = d.board.cards
+        pile = d.top < len(d.deck)
+        if pile:
+            for k in range(len(hand) - 1, -1, -1):
+                if hand[k] == 1:
+                    return Exchange(kinds[k].id, DECK)
+        if not d.display and not pile:
+            return None
+        first_take = kinds[min(d.display)].id if d.display else DECK
+        for k, x in enumerate(hand):
+            if x:
+                return Exchange(kinds[k].id, first_take)
+        return None
 
     def _candidates(self, d: State, k: int) -> list[Move]:
         scored = self._scored(d)
@@ -259,12 +351,7 @@ class ISMCTSBot(EvaluatingBot):
             if rng.random() < self.epsilon:
                 m = rng.choice(d.legal_moves())
             else:
-                scored = self._scored(d)
-                m = scored[0][1]
-                bv = scored[0][0]
-                for v, mm in scored:
-                    if v > bv:
-                        bv, m = v, mm
+                m = self._scored(d, best_only=True)[0][1]
             d.play_trusted(m)
             self._draws(d)
             steps += 1

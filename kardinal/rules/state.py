@@ -499,6 +499,13 @@ class State:
                 out += [new(Place, (cid, cards, cl, a)) for cl, a in double]
         return out
 
+    def card_combos(self, seat: int) -> list[tuple[list[tuple[str, ...]], list[tuple[str, ...]]]]:
+        """Per country: the card sets (sorted kind ids) with which this seat's hand places one
+        piece, and two pieces (R4.2-R4.5), as :meth:`legal_moves` uses them. Shared and
+        cached: do not change the lists. For search bots that score placements without
+        building every move."""
+        return _card_combos(self.board, self.joker_anywhere, tuple(self.hands[seat]))
+
     def can_place_any(self, seat: int) -> bool:
         """R8.3: whether this player could place any piece at all, whatever their cards."""
         if self.supply_cl[seat] and any(self.free_sites):

@@ -1,0 +1,116 @@
+"""The search bots' fast paths against their slow, obvious versions (the oracles).
+
+ISMCTS scores moves from memoised per-country tables and builds only the moves it
+returns; the slow version plays through ``legal_moves`` and the whole gain table. They
+must agree exactly (the same floats, the same order, the same first maximum), or play
+would change (see test_bot_pinned.py).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+
+import pytest
+
+from kardinal.bots import GreedyBot, ISMCTSBot
+from kardinal.bots.determinize import Determinizer, determinize
+from kardinal.bots.evaluate import PAIR_KEEP, Evaluator
+from kardinal.bots.ismcts import EXCHANGE_WORTH
+from kardinal.rules.moves import DECK, Exchange, Move, Place
+from kardinal.rules.state import DRAW, MAIN, State, new_game
+from kardinal.rules.view import view
+
+
+def slow_scored(ev: Evaluator, d: State) -> list[tuple[float, Move]]:
+    """The ISMCTS move scores as first written: every legal move, the whole gain table."""
+    moves = d.legal_moves()
+    p = d.current
+    hand = d.hands[p]
+    g = ev.gains(d, p, ev.reachable(hand))
+    out: list[tuple[float, Move]] = []
+    exchange: Move | None = None
+    for m in moves:
+        if isinstance(m, Place):
+            out.append((ev.fast_place_score(m, g) + PAIR_KEEP * ev._pairs_left(hand, m.cards), m))
+        elif isinstance(m, Exchange):
+            if exchange is None or (m.take == DECK and hand[ev.kind_index[m.discard]] == 1):
+                exchange = m
+        else:
+            out.append((0.0, m))
+    if exchange is not None:
+        out.append((0.0 if d.final_round else EXCHANGE_WORTH, exchange))
+    return out
+
+
+def positions(players: int, seed: int) -> list[State]:
+    """Every main decision of a game of greedy and random-ish players (some moves are random)."""
+    rng = random.Random(seed)
+    bots = [GreedyBot(seed + i) for i in range(players)]
+    s = new_game(players, seed=seed, history=False)
+    out = []
+    while not s.is_over:
+        if s.phase == MAIN:
+            out.append(s.copy(history=False))
+        if rng.random() < 0.3:
+            s.play(rng.choice(s.legal_moves()))
+        else:
+            s.play(bots[s.current].choose(view(s, s.current)))
+    return out
+
+
+@pytest.mark.parametrize(("players", "seed"), [(3, 1), (4, 2), (5, 3), (4, 4)])
+def test_fast_move_scores_equal_the_slow_ones(players: int, seed: int) -> None:
+    for s in positions(players, seed):
+        bot = ISMCTSBot(0)
+        ev = bot.evaluator(view(s, s.current))
+        slow = slow_scored(ev, s)
+        assert bot._scored(s) == slow
+        best_v, best_m = slow[0]
+        for v, m in slow:
+            if v > best_v:
+                best_v, best_m = v, m
+        assert bot._scored(s, best_only=True) == [(best_v, best_m)]
+
+
+@pytest.mark.parametrize(("players", "seed"), [(3, 5), (4, 6), (5, 7)])
+def test_memoised_evaluation_equals_the_direct_one(players: int, seed: int) -> None:
+    ev = Evaluator(new_game(players, seed=0).board)
+    for s in positions(players, seed):
+        for p in range(players):
+            assert ev._chain_estimate_memo(s.owner, p) == ev.chain_estimate(s.owner, p)
+            g = ev.gains(s, p)
+            sb = ev.site_bonus_memo(s.owner, p)
+            assert [sb[v] for v, o in enumerate(s.owner) if o < 0] == [g.site[v] for v, o in enumerate(s.owner) if o < 0]
+            mult = 2 if s.exhaustions == 0 else 1
+            for c in range(ev.C):
+                assert ev.cloister_gain(s.cloisters[c], p, len(s.free_sites[c]), mult) == (g.cl1[c], g.cl2[c])
+                if g.adv1[c] or g.adv2[c]:
+                    assert ev.advisor_gain(s.advisors, c, p) == (g.adv1[c], g.adv2[c])
+
+
+@pytest.mark.parametrize(("players", "seed"), [(3, 8), (4, 9), (5, 10)])
+def test_determinizer_equals_determinize(players: int, seed: int) -> None:
+    """The sampler built once per decision deals exactly what determinize deals, draw for draw."""
+    s = new_game(players, seed=seed)
+    bots = [GreedyBot(i) for i in range(players)]
+    step = 0
+    while not s.is_over:
+        if step % 3 == 0 or s.phase == DRAW:
+            v = view(s, s.current)
+            r1, r2 = random.Random(step), random.Random(step)
+            sampler = Determinizer(v)
+            for _ in range(3):
+                a, b = determinize(v, r1), sampler.sample(r2)
+                assert a.key() == b.key()
+                assert (a.seed, a.initial_deck, a.top, a.intermediate_scoring) == (b.seed, b.initial_deck, b.top, b.intermediate_scoring)
+                assert (a.most_cloisters, a.advisors_total, a.free_sites, a.cloisters) == (
+                    b.most_cloisters,
+                    b.advisors_total,
+                    b.free_sites,
+                    b.cloisters,
+                )
+                assert a.history is None and b.history is None
+                assert math.isclose(r1.random(), r2.random())
+        s.play(bots[s.current].choose(view(s, s.current)))
+        step += 1
