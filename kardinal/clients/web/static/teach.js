@@ -1,12 +1,405 @@
-// Hints and the post-game review: the bot's view of a position, shown beside the map.
-// The game page calls render() after each redraw; page.msg, page.map, page.board hold
-// what is shown.
+// Hints and the post-game review: the bot's view of a position, shown beside the map and
+// on it. The game page calls render() after each redraw; page.msg, page.replay, page.map
+// and page.board hold what is shown. The judging is the server's (teach.py): a hint from
+// this seat's view only (POST /api/games/{id}/hint), a review of a finished game
+// (POST, then GET /api/games/{id}/review while it runs).
+
+import { el, svg, playerColour, swatch } from "./dom.js";
+import { T, addStrings } from "./i18n.js";
+import { getJSON, postJSON } from "./net.js";
+
+addStrings({
+  en: {
+    tcTitle: "Advice",
+    tcHint: "Hint",
+    tcHintWhy: "The bot's three best moves for this position, judged from what you can see.",
+    tcThinking: "The bot is thinking…",
+    tcHintsOff: "Hints are off at this table: the people did not agree to them when the game was created.",
+    tcRank: "{k}.",
+    tcMargin: "expected margin {m} points",
+    tcVsBest: "{d} points against the best",
+    tcWorth: "the next placement would be worth about {w} points",
+    tcOnly: "the only legal move",
+    tcVisits: "{n} of {t} searches",
+    tcMarginWhy: "Expected margin: your final score minus the best other score, as the bot expects it after this move.",
+    tcPlace: "{pieces} in {country}",
+    tcPlaceCards: "with {cards}",
+    tcCloisterAt: "cloister at {site}",
+    tcAdvisor: "advisor",
+    tcTwoAdvisors: "two advisors",
+    tcExchange: "Exchange {card} for {take}",
+    tcFromPile: "a card from the pile",
+    tcDrawPile: "Draw from the pile",
+    tcDrawCard: "Take {card} from the display",
+    tcPass: "Pass",
+    tcReview: "Review the game",
+    tcReviewWhy: "The bot rates every main decision of the people (of every seat in a game of bots) and estimates each player's chance to win after every turn.",
+    tcReviewing: "Rating decisions: {k} of {n}…",
+    tcPreparing: "Replaying the game…",
+    tcReviewFailed: "The review could not be made.",
+    tcChart: "Chance to win after each turn, estimated by the bot",
+    tcChartLabel: "Chances to win across the game",
+    tcSlips: "Decisions that cost {least} points or more",
+    tcNoSlips: "No decision cost {least} points or more.",
+    tcSummary: "{name}: {n} decisions rated, {cost} expected points given away in all",
+    tcSlip: "Turn {turn}, {name}: {verdict}, {cost} points",
+    tcPlayed: "Played",
+    tcBetter: "Better",
+    tcVerdict_mistake: "a mistake",
+    tcVerdict_blunder: "a blunder",
+    tcErr_hints_off: "Hints are off at this table.",
+    tcErr_bad_token: "This page holds no seat of this game.",
+    tcErr_not_your_turn: "A hint is for your own turn.",
+    tcErr_stale_version: "The game has moved on; ask again.",
+    tcErr_game_over: "The game is over.",
+    tcErr_not_started: "The game has not started yet.",
+    tcErr_not_finished: "A game is reviewed once it is over.",
+    tcErr_other: "The bot could not answer ({code}).",
+  },
+  de: {
+    tcTitle: "Rat",
+    tcHint: "Tipp",
+    tcHintWhy: "Die drei besten Züge des Bots in dieser Stellung, beurteilt nach dem, was du sehen kannst.",
+    tcThinking: "Der Bot denkt nach…",
+    tcHintsOff: "An diesem Tisch gibt es keine Tipps: Die Mitspielenden haben beim Anlegen des Spiels nicht zugestimmt.",
+    tcRank: "{k}.",
+    tcMargin: "erwarteter Abstand {m} Punkte",
+    tcVsBest: "{d} Punkte gegenüber dem besten",
+    tcWorth: "der nächste Einsatz wäre etwa {w} Punkte wert",
+    tcOnly: "der einzige erlaubte Zug",
+    tcVisits: "{n} von {t} Suchläufen",
+    tcMarginWhy: "Erwarteter Abstand: deine Schlusspunkte minus die besten Punkte der anderen, wie der Bot sie nach diesem Zug erwartet.",
+    tcPlace: "{pieces} in {country}",
+    tcPlaceCards: "mit {cards}",
+    tcCloisterAt: "Kloster auf {site}",
+    tcAdvisor: "Rat",
+    tcTwoAdvisors: "zwei Räte",
+    tcExchange: "{card} tauschen gegen {take}",
+    tcFromPile: "eine Karte vom Stapel",
+    tcDrawPile: "Vom Stapel ziehen",
+    tcDrawCard: "{card} aus der Auslage nehmen",
+    tcPass: "Passen",
+    tcReview: "Spiel auswerten",
+    tcReviewWhy: "Der Bot bewertet jede Hauptentscheidung der Mitspielenden (bei einem Spiel nur von Bots: aller) und schätzt nach jedem Zug die Siegchance jeder Person.",
+    tcReviewing: "Entscheidungen werden bewertet: {k} von {n}…",
+    tcPreparing: "Das Spiel wird nachgespielt…",
+    tcReviewFailed: "Die Auswertung ist nicht gelungen.",
+    tcChart: "Siegchance nach jedem Zug, geschätzt vom Bot",
+    tcChartLabel: "Siegchancen im Lauf des Spiels",
+    tcSlips: "Entscheidungen, die {least} Punkte oder mehr gekostet haben",
+    tcNoSlips: "Keine Entscheidung hat {least} Punkte oder mehr gekostet.",
+    tcSummary: "{name}: {n} Entscheidungen bewertet, insgesamt {cost} erwartete Punkte verschenkt",
+    tcSlip: "Zug {turn}, {name}: {verdict}, {cost} Punkte",
+    tcPlayed: "Gespielt",
+    tcBetter: "Besser",
+    tcVerdict_mistake: "ein Fehler",
+    tcVerdict_blunder: "ein grober Fehler",
+    tcErr_hints_off: "An diesem Tisch gibt es keine Tipps.",
+    tcErr_bad_token: "Diese Seite hält keinen Platz in diesem Spiel.",
+    tcErr_not_your_turn: "Einen Tipp gibt es für den eigenen Zug.",
+    tcErr_stale_version: "Das Spiel ist weitergegangen; bitte noch einmal fragen.",
+    tcErr_game_over: "Das Spiel ist vorbei.",
+    tcErr_not_started: "Das Spiel hat noch nicht begonnen.",
+    tcErr_not_finished: "Ein Spiel wird ausgewertet, wenn es vorbei ist.",
+    tcErr_other: "Der Bot konnte nicht antworten ({code}).",
+  },
+});
+
+const signed = (x) => (x > 0 ? "+" : x < 0 ? "−" : "±") + Math.abs(x).toFixed(1);
+
+function errorText(e) {
+  const code = (e && (e.code || (e.error && e.error.code))) || "http";
+  const key = "tcErr_" + code;
+  const t = T(key);
+  return t === key ? T("tcErr_other", { code }) : t;
+}
+
+/** A record action in words, with the board's names. */
+export function actionText(board, a) {
+  if (a.act === "place") {
+    const parts = [];
+    for (const p of a.pieces || []) if (p.type === "cloister") parts.push(T("tcCloisterAt", { site: board.siteName(p.site) }));
+    const adv = (a.pieces || []).filter((p) => p.type === "advisor").length;
+    if (adv === 1) parts.push(T("tcAdvisor"));
+    if (adv === 2) parts.push(T("tcTwoAdvisors"));
+    const pieces = parts.join(" + ");
+    const cards = (a.cards || []).map((k) => board.cardName(k)).join(", ");
+    return `${T("tcPlace", { pieces: pieces.charAt(0).toUpperCase() + pieces.slice(1), country: board.countryName(a.country) })} (${T("tcPlaceCards", { cards })})`;
+  }
+  if (a.act === "exchange") return T("tcExchange", { card: board.cardName(a.discard), take: a.from === "deck" ? T("tcFromPile") : board.cardName(a.card) });
+  if (a.act === "draw") return a.from === "deck" ? T("tcDrawPile") : T("tcDrawCard", { card: board.cardName(a.card) });
+  return T("tcPass");
+}
 
 export class Teach {
   constructor(page, box) {
     this.page = page;
     this.box = box;
+    this.info = null; // GET /teach: {hints, finished, review}
+    this.infoKey = null; // the status it was loaded for
+    this.hint = null; // {version, seat, data} of the latest hint
+    this.asking = null; // the version a hint is being asked for
+    this.error = "";
+    this.review = null; // GET /review's answer
+    this.polling = false;
+    this.focus = null; // the rated decision shown on the map (review)
+    this.fx = null;
   }
 
-  render() {}
+  get url() { return `/api/games/${encodeURIComponent(this.page.gameId)}`; }
+
+  loadInfo(status) {
+    this.infoKey = status;
+    getJSON(`${this.url}/teach`).then((info) => {
+      this.info = info;
+      if (info.review && info.review.status !== "none") this.setReview(info.review);
+      this.page.render();
+    }).catch(() => { this.infoKey = null; });
+  }
+
+  async askHint() {
+    const msg = this.page.msg;
+    const seat = msg.seat;
+    const token = this.page.socket.seats[seat];
+    this.asking = msg.version;
+    this.error = "";
+    this.page.render();
+    try {
+      const h = await postJSON(`${this.url}/hint`, { seat, token, version: msg.version });
+      this.hint = { version: h.version, seat, data: h };
+    } catch (e) {
+      this.error = errorText(e);
+    }
+    this.asking = null;
+    this.page.render();
+  }
+
+  async startReview() {
+    this.error = "";
+    try {
+      this.setReview(await postJSON(`${this.url}/review`, {}));
+    } catch (e) {
+      this.error = errorText(e);
+    }
+    this.page.render();
+  }
+
+  setReview(r) {
+    this.review = r;
+    if (r.status === "running" && !this.polling) {
+      this.polling = true;
+      const poll = () => {
+        getJSON(`${this.url}/review`).then((next) => {
+          this.review = next;
+          this.page.render();
+          if (next.status === "running") setTimeout(poll, 700);
+          else this.polling = false;
+        }).catch(() => { this.polling = false; });
+      };
+      setTimeout(poll, 400);
+    }
+  }
+
+  /** Show a rated decision: the replay goes to the position before it, the map shows both moves. */
+  show(d) {
+    this.focus = d;
+    this.page.loadReplay(d.index);
+  }
+
+  // ------------------------------------------------------------ drawing
+
+  render() {
+    const page = this.page;
+    const msg = page.msg;
+    this.box.replaceChildren();
+    if (!msg || !page.board) return;
+    if (this.infoKey !== msg.status) this.loadInfo(msg.status);
+    const parts = [];
+    if (msg.status === "running") parts.push(...this.hintPart());
+    if (msg.status === "finished") parts.push(...this.reviewPart());
+    if (this.error) parts.push(el("p", { class: "tc-error", id: "teach-error", role: "alert", text: this.error }));
+    if (parts.length) this.box.append(el("h2", { text: T("tcTitle") }), ...parts);
+    this.drawMap();
+  }
+
+  hintPart() {
+    const page = this.page;
+    const msg = page.msg;
+    const mine = page.legal().length > 0;
+    if (!mine || !this.info) return [];
+    if (!this.info.hints) return [el("p", { class: "tc-note", id: "hints-off", text: T("tcHintsOff") })];
+    const out = [el("p", {}, el("button", {
+      type: "button", id: "hint-btn", title: T("tcHintWhy"), disabled: this.asking !== null,
+      onclick: () => this.askHint(),
+    }, T("tcHint")))];
+    if (this.asking !== null) out.push(el("p", { class: "tc-note", id: "hint-wait", text: T("tcThinking") }));
+    const h = this.current();
+    if (h) out.push(this.hintList(h.data));
+    return out;
+  }
+
+  /** The hint for the position shown now, if one was asked for. */
+  current() {
+    const msg = this.page.msg;
+    const h = this.hint;
+    if (!h || this.page.replay || !msg || h.version !== msg.version || h.seat !== msg.seat) return null;
+    return h;
+  }
+
+  hintList(h) {
+    const board = this.page.board;
+    const total = h.options.reduce((a, o) => a + (o.visits || 0), 0);
+    const list = el("ol", { id: "hint-list", class: "tc-options", "data-how": h.how });
+    h.options.forEach((o, i) => {
+      const facts = [];
+      if (h.how === "only") facts.push(T("tcOnly"));
+      if (o.margin !== null && o.margin !== undefined) facts.push(T("tcMargin", { m: signed(o.margin) }));
+      if (i > 0 && o.vs_best !== null && o.vs_best !== undefined) facts.push(T("tcVsBest", { d: signed(o.vs_best) }));
+      if (o.worth !== null && o.worth !== undefined) facts.push(T("tcWorth", { w: o.worth.toFixed(1) }));
+      if (o.visits) facts.push(T("tcVisits", { n: o.visits, t: total }));
+      list.append(el("li", { "data-rank": i + 1, title: o.margin !== null ? T("tcMarginWhy") : null },
+        el("span", { class: "tc-rank", text: String(i + 1) }),
+        el("span", { class: "tc-move", text: actionText(board, o.action) }),
+        el("span", { class: "tc-facts", text: facts.join(" · ") })));
+    });
+    return list;
+  }
+
+  reviewPart() {
+    const r = this.review;
+    if (!r || r.status === "none" || r.status === "failed") {
+      const out = [el("p", {}, el("button", { type: "button", id: "review-btn", title: T("tcReviewWhy"), onclick: () => this.startReview() }, T("tcReview")))];
+      if (r && r.status === "failed") out.push(el("p", { class: "tc-error", text: T("tcReviewFailed") }));
+      return out;
+    }
+    if (r.status === "running") {
+      const text = r.total ? T("tcReviewing", { k: r.done, n: r.total }) : T("tcPreparing");
+      const bar = el("progress", { id: "review-progress", max: r.total || 1, value: r.done || 0, "aria-label": text });
+      return [el("p", { class: "tc-note", id: "review-status", text }), bar];
+    }
+    return this.reviewDone(r.review);
+  }
+
+  reviewDone(rv) {
+    const page = this.page;
+    const least = Math.min(...Object.values(rv.verdicts));
+    const out = [this.chart(rv)];
+    const summary = el("ul", { class: "tc-summary", id: "review-summary" });
+    for (const seat of rv.seats) {
+      const mine = rv.decisions.filter((d) => d.seat === seat);
+      const cost = mine.reduce((a, d) => a + d.cost, 0);
+      summary.append(el("li", { "data-seat": seat }, swatch(seat), " ", T("tcSummary", { name: page.name(seat), n: mine.length, cost: cost.toFixed(1) })));
+    }
+    out.push(summary);
+    const slips = rv.decisions.filter((d) => d.verdict);
+    if (!slips.length) {
+      out.push(el("p", { class: "tc-note", id: "review-none", text: T("tcNoSlips", { least }) }));
+      return out;
+    }
+    out.push(el("h3", { text: T("tcSlips", { least }) }));
+    const list = el("ol", { class: "tc-slips", id: "review-list" });
+    for (const d of slips) {
+      const on = this.focus && this.focus.index === d.index && page.replay && page.replay.step === d.index;
+      const item = el("li", { "data-index": d.index, "data-verdict": d.verdict, class: on ? "on" : "" },
+        el("button", { type: "button", class: "tc-slip", onclick: () => this.show(d) },
+          swatch(d.seat), " ", T("tcSlip", { turn: d.turn, name: page.name(d.seat), verdict: T("tcVerdict_" + d.verdict), cost: d.cost.toFixed(1) })));
+      if (on) {
+        item.append(el("div", { class: "tc-pair" },
+          el("div", { class: "tc-played-line" }, el("b", { text: T("tcPlayed") + ": " }), actionText(page.board, d.played.action)),
+          el("div", { class: "tc-better-line" }, el("b", { text: T("tcBetter") + ": " }), actionText(page.board, d.best.action))));
+      }
+      list.append(item);
+    }
+    out.push(list);
+    return out;
+  }
+
+  /** Every player's chance to win after each turn: one line per seat; the replay's step marked. */
+  chart(rv) {
+    const W = 300, H = 120, L = 28, B = 16, TOP = 6;
+    const pts = rv.chances;
+    const total = pts.length ? pts[pts.length - 1].step || 1 : 1;
+    const x = (step) => L + (W - L - 4) * (step / total);
+    const y = (p) => TOP + (H - TOP - B) * (1 - p);
+    const g = svg("svg", { id: "win-chart", class: "tc-chart", viewBox: `0 0 ${W} ${H}`, role: "img", "aria-label": T("tcChartLabel") });
+    for (const p of [0, 0.5, 1]) {
+      g.append(svg("line", { x1: L, x2: W - 4, y1: y(p), y2: y(p), class: "tc-grid" }));
+      const t = svg("text", { x: L - 4, y: y(p) + 4, class: "tc-axis", "text-anchor": "end" });
+      t.textContent = `${Math.round(p * 100)}%`;
+      g.append(t);
+    }
+    const n = pts.length ? pts[0].chances.length : 0;
+    for (let seat = 0; seat < n; seat++) {
+      const line = pts.map((c) => `${x(c.step).toFixed(1)},${y(c.chances[seat]).toFixed(1)}`).join(" ");
+      g.append(svg("polyline", { points: line, class: "tc-line", stroke: playerColour(seat), "data-seat": seat }));
+    }
+    for (const d of rv.decisions.filter((d) => d.verdict)) {
+      const before = pts.filter((c) => c.step <= d.index).pop();
+      if (!before) continue;
+      const dot = svg("circle", { cx: x(d.index), cy: y(before.chances[d.seat]), r: 3.5, class: "tc-dot " + d.verdict, fill: playerColour(d.seat) });
+      dot.addEventListener("click", () => this.show(d));
+      g.append(dot);
+    }
+    const at = this.page.replay ? this.page.replay.step : total;
+    g.append(svg("line", { x1: x(at), x2: x(at), y1: TOP, y2: H - B, class: "tc-now" }));
+    g.addEventListener("click", (ev) => {
+      if (ev.target.classList.contains("tc-dot")) return;
+      const r = g.getBoundingClientRect();
+      const step = Math.round(((ev.clientX - r.left) * (W / r.width) - L) / (W - L - 4) * total);
+      const near = pts.reduce((best, c) => (Math.abs(c.step - step) < Math.abs(best.step - step) ? c : best), pts[0]);
+      this.focus = null;
+      this.page.loadReplay(Math.max(0, Math.min(total, near.step)));
+    });
+    const legend = el("div", { class: "tc-legend" });
+    for (let seat = 0; seat < n; seat++) legend.append(el("span", {}, swatch(seat), " " + this.page.name(seat)));
+    return el("figure", { class: "tc-figure" }, g, el("figcaption", { text: T("tcChart") }), legend);
+  }
+
+  // ------------------------------------------------------------ the map
+
+  layer() {
+    const map = this.page.map;
+    if (!map || !map.fxLayer) return null;
+    if (!this.fx || this.fx.parentNode !== map.fxLayer) {
+      this.fx = svg("g", { class: "teach-fx" });
+      map.fxLayer.append(this.fx);
+    }
+    return this.fx;
+  }
+
+  drawMap() {
+    const fx = this.layer();
+    if (!fx) return;
+    fx.replaceChildren();
+    const page = this.page;
+    const h = this.current();
+    if (h) {
+      // the worst first, so the best is drawn on top
+      for (let i = h.data.options.length - 1; i >= 0; i--) this.mark(fx, h.data.options[i].action, "hint", String(i + 1), { "data-hint-rank": i + 1 });
+    }
+    const d = this.focus;
+    if (d && page.replay && page.replay.step === d.index) {
+      this.mark(fx, d.played.action, "played", "✗", { "data-review": "played" });
+      this.mark(fx, d.best.action, "better", "✓", { "data-review": "better" });
+    }
+  }
+
+  /** Rings on the sites and the coat of arms a placement uses, with a label. */
+  mark(fx, a, kind, label, attrs) {
+    if (!a || a.act !== "place") return;
+    const map = this.page.map;
+    const g = svg("g", { class: `tc-mark tc-${kind}`, ...attrs });
+    const ring = (x, y, r) => {
+      g.append(svg("circle", { cx: x, cy: y, r, class: "tc-ring" }));
+      const b = svg("g", { class: "tc-badge", transform: `translate(${x + r * 0.75},${y - r * 0.75})` });
+      b.append(svg("circle", { r: 9 }));
+      const t = svg("text", { y: 4, "text-anchor": "middle" });
+      t.textContent = label;
+      b.append(t);
+      g.append(b);
+    };
+    for (const p of a.pieces || []) if (p.type === "cloister") ring(...map.sitePoint(p.site), 15);
+    if ((a.pieces || []).some((p) => p.type === "advisor")) ring(...map.coatPoint(a.country), 34);
+    fx.append(g);
+  }
 }

@@ -1,0 +1,123 @@
+"""Hints and the post-game review in the browser (teach.js), driven by Playwright in
+Debian's Chromium. Screen pictures go to build/screens (webtools.shot)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from webtools import create_game, get, new_page, shot, wait_turn
+
+pytestmark = pytest.mark.browser
+
+ME_AND_BOTS = [{"name": "Ann", "kind": "person"}] + [{"name": f"Bot {i}", "kind": "bot", "level": "random"} for i in (1, 2, 3)]
+BOTS3 = [{"name": n, "kind": "bot", "level": "random"} for n in ("Ada", "Ben", "Cleo")]
+
+
+@pytest.fixture(autouse=True)
+def small_budgets(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    # the server runs in this process and reads its budgets at each request
+    monkeypatch.setenv("KARDINAL_HINT_SECONDS", "1")
+    monkeypatch.setenv("KARDINAL_REVIEW_ITERATIONS", "30")
+    yield
+
+
+def placed(action: dict[str, Any]) -> tuple[list[str], bool]:
+    """The sites and whether an advisor goes to the coat of arms, of a placement."""
+    pieces = action.get("pieces", [])
+    return [p["site"] for p in pieces if p["type"] == "cloister"], any(p["type"] == "advisor" for p in pieces)
+
+
+def test_a_hint_is_listed_and_drawn_on_the_map(server: str, browser: Any) -> None:
+    g = create_game(server, ME_AND_BOTS)
+    page = new_page(browser)
+    page.add_init_script("localStorage.setItem('kardinal-follow-speed', 'off')")
+    page.goto(server + g["seats"][0]["url"])
+    assert wait_turn(page)
+    assert page.evaluate("document.body.dataset.phase") == "main"  # seat 0 begins
+    page.wait_for_selector("#hint-btn")
+    page.click("#hint-btn")
+    page.wait_for_selector("#hint-list li", timeout=30000)
+    items = page.locator("#hint-list li")
+    assert 1 <= items.count() <= 3
+    # the list is what the server said, in words, with the expected margins
+    version = int(page.evaluate("document.body.dataset.version"))
+    marks = 0
+    for i in range(items.count()):
+        li = items.nth(i)
+        assert li.get_attribute("data-rank") == str(i + 1)
+        assert "expected margin" in li.inner_text()
+    hint = page.evaluate(
+        f"fetch('/api/games/{g['id']}/hint', {{method: 'POST', headers: {{'content-type': 'application/json'}},"
+        f" body: JSON.stringify({{seat: 0, token: {g['seats'][0]['token']!r}, version: {version}}})}}).then(r => r.json())"
+    )
+    for i, o in enumerate(hint["options"]):
+        a = o["action"]
+        mark = page.locator(f"#map .teach-fx [data-hint-rank='{i + 1}']")
+        if a["act"] != "place":
+            assert mark.count() == 0
+            continue
+        sites, advisor = placed(a)
+        assert mark.locator(".tc-ring").count() == len(sites) + (1 if advisor else 0)
+        for sid in sites:  # the list names the sites as the map does
+            assert page.text_content(f"#map [data-site='{sid}'] .site-name") in items.nth(i).inner_text()
+        marks += 1
+    assert marks >= 1, "no placement among the hints at the first turn"
+    shot(page, "teach-hint")
+    # in German
+    page.get_by_role("button", name="Deutsch").click()
+    assert page.inner_text("#hint-btn") == "Tipp"
+    assert "erwarteter Abstand" in page.inner_text("#hint-list")
+    page.get_by_role("button", name="English").click()
+    assert page.errors == [] and page.console_errors == []
+    page.context.close()
+
+
+def test_review_of_a_finished_game_with_its_chart_and_better_moves(server: str, browser: Any) -> None:
+    g = create_game(server, BOTS3)
+    page = new_page(browser)
+    page.goto(server + g["watch"])
+    page.wait_for_function("document.body.dataset.status === 'finished'", timeout=60000)
+    page.wait_for_selector("#scoring-overlay[data-kind=final]")
+    page.click("#sc-close")
+    page.click("#review-btn")
+    page.wait_for_selector("#win-chart", timeout=120000)
+    review = get(server, f"/api/games/{g['id']}/review")["review"]
+    assert review["seats"] == [0, 1, 2]  # a game of bots: every seat
+    # one line per player, through every turn's estimate
+    lines = page.locator("#win-chart polyline.tc-line")
+    assert lines.count() == 3
+    for seat in range(3):
+        pts = page.locator(f"#win-chart polyline[data-seat='{seat}']").get_attribute("points")
+        assert len(pts.split(" ")) == len(review["chances"])
+    assert page.locator("#review-summary li").count() == 3
+    slips = [d for d in review["decisions"] if d["verdict"]]
+    assert page.locator("#review-list li").count() == len(slips)
+    assert slips, "random bots made no costly move"
+    shot(page, "teach-review")
+    # a marked decision: the replay goes to the position before it; the map shows both moves
+    d = next((d for d in slips if d["best"]["action"]["act"] == "place"), slips[0])
+    page.click(f"#review-list li[data-index='{d['index']}'] .tc-slip")
+    page.wait_for_function(f"document.body.dataset.replay === '{d['index']}'")
+    page.wait_for_selector(f"#review-list li.on[data-index='{d['index']}'] .tc-pair")
+    text = page.inner_text(f"#review-list li[data-index='{d['index']}']")
+    shown = re.search(r"([0-9.]+) points", text)
+    assert shown and float(shown.group(1)) == pytest.approx(d["cost"], abs=0.051)
+    assert "Better" in text and "Played" in text
+    if d["best"]["action"]["act"] == "place":
+        sites, advisor = placed(d["best"]["action"])
+        assert page.locator("#map .teach-fx [data-review=better] .tc-ring").count() == len(sites) + (1 if advisor else 0)
+    if d["played"]["action"]["act"] == "place":
+        assert page.locator("#map .teach-fx [data-review=played]").count() == 1
+    shot(page, "teach-review-better-move")
+    # the chart's marker follows the replay; leaving the position clears the map
+    page.click("#rp-last")
+    page.wait_for_function(f"document.body.dataset.replay === '{review['chances'][-1]['step']}'")
+    assert page.locator("#map .teach-fx [data-review]").count() == 0
+    page.get_by_role("button", name="Deutsch").click()
+    assert "Siegchance" in page.inner_text("#teachbox")
+    page.get_by_role("button", name="English").click()
+    assert page.errors == [] and page.console_errors == []
+    page.context.close()
