@@ -227,6 +227,11 @@ def create_app(
     async def lobby_page() -> FileResponse:
         return FileResponse(STATIC / "index.html")
 
+    @app.get("/mine", include_in_schema=False)
+    async def my_games_page() -> FileResponse:
+        """The games this browser holds a seat in (their tokens are in its storage)."""
+        return FileResponse(STATIC / "mine.html")
+
     @app.get("/game/{game_id}", include_in_schema=False)
     async def game_page(game_id: str) -> FileResponse:
         return FileResponse(STATIC / "game.html")
@@ -261,7 +266,9 @@ def create_app(
 
     @app.get("/api/games")
     async def list_games() -> dict[str, Any]:
-        return {"games": [service.summary(r) for r in storage.list_games()]}
+        """The lobby: the public games, newest first (a game made private is reached only
+        through its links)."""
+        return {"games": [service.summary(r) for r in storage.list_games() if r.options.get("public") is not False]}
 
     @app.post("/api/games")
     async def create_game(request: Request) -> dict[str, Any]:
@@ -272,7 +279,13 @@ def create_app(
             {"seat": s, "name": live.row.seats[s].name, "token": t, "url": f"/game/{gid}?seat={s}&token={t}"}
             for s, t in sorted(tokens.items())
         ]
-        out: dict[str, Any] = {"id": gid, "status": live.row.status, "seats": seats, "watch": f"/game/{gid}"}
+        out: dict[str, Any] = {
+            "id": gid,
+            "status": live.row.status,
+            "seats": seats,
+            "watch": f"/game/{gid}",
+            "public": live.options["public"],
+        }
         if live.row.hotseat:
             out["hotseat_url"] = f"/game/{gid}?tokens=" + ",".join(f"{s}:{t}" for s, t in sorted(tokens.items()))
         return out

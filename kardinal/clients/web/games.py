@@ -147,7 +147,8 @@ def table_options(spec: dict[str, Any]) -> TableOptions:
     """How a table plays, from a game's creation request: ``mode`` "live" (default) or
     "turn" (turn-based over days: nobody is stood in for); ``away``: seconds a person of a
     live game may be away on their turn before ``standin`` (a bot level) plays for them;
-    ``hints``: the people agree to hints; ``spectator_chat``: spectators may write."""
+    ``hints``: the people agree to hints; ``spectator_chat``: spectators may write;
+    ``public`` (default): listed in the lobby, else reached only through its links."""
     mode = spec.get("mode", "live")
     if mode not in MODES:
         raise Refused("malformed", "mode: 'live' or 'turn'", 400)
@@ -158,8 +159,8 @@ def table_options(spec: dict[str, Any]) -> TableOptions:
     if not isinstance(standin, str) or standin.lower() not in BOTS:
         raise Refused("malformed", f"standin: one of {', '.join(sorted(BOTS))}", 400)
     flags = {}
-    for key in ("hints", "spectator_chat"):
-        flags[key] = spec.get(key, False)
+    for key, default in (("hints", False), ("spectator_chat", False), ("public", True)):
+        flags[key] = spec.get(key, default)
         if not isinstance(flags[key], bool):
             raise Refused("malformed", f"{key}: true or false", 400)
     return {
@@ -168,6 +169,7 @@ def table_options(spec: dict[str, Any]) -> TableOptions:
         "standin": standin.lower(),
         "hints": flags["hints"],
         "spectator_chat": flags["spectator_chat"],
+        "public": flags["public"],
     }
 
 
@@ -180,6 +182,7 @@ def _options_of(row: GameRow) -> TableOptions:
         "standin": o.get("standin", STANDIN_DEFAULT),
         "hints": o.get("hints") is True,
         "spectator_chat": o.get("spectator_chat") is True,
+        "public": o.get("public") is not False,
     }
 
 

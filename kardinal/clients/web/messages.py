@@ -50,6 +50,7 @@ class TableOptions(TypedDict):
     standin: str  # the level of that bot
     hints: bool  # the people agreed to hints
     spectator_chat: bool  # spectators may write in the chat
+    public: bool  # listed in the lobby (else reached only through its links)
 
 
 class Marks(TypedDict, total=False):

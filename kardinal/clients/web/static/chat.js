@@ -1,11 +1,139 @@
-// The game's chat: stored with the game, read by everyone at the table (and by
-// spectators), written by the players (and by spectators if the players allow it).
+// The table: who is here, the "your turn" signals (notify.js) and the game's chat. The
+// chat is stored with the game: everyone at the table and every spectator reads it; the
+// players write, spectators only if the players allowed it when creating the game. The
+// server also puts its notices here (a bot stands in for a person who left; they came
+// back). Everything said is shown as text, never as markup.
+
+import { el } from "./dom.js";
+import { T, addStrings, onLangChange } from "./i18n.js";
+import { refusalText } from "./refusals.js";
+
+const MAX = 300; // characters in a line (the server's MAX_CHAT)
+
+addStrings({
+  en: {
+    tableTitle: "At the table",
+    chatLabel: "Say something to the table",
+    chatSend: "Send",
+    chatName: "Your name",
+    chatEmpty: "Nothing said yet.",
+    chatReadOnly: "Spectators read the chat; the players have not opened it to them.",
+    chatSpectator: "spectator",
+    chatAway: "{name} has left; a bot ({level}) plays for them until they come back.",
+    chatBack: "{name} is back and plays again.",
+    chatLog: "Chat",
+    hereNow: "Here now: {names}.",
+    hereNobody: "Nobody is connected.",
+    standinNow: "A bot plays for {names}.",
+    chatUntil: "The chat up to this step of the replay.",
+  },
+  de: {
+    tableTitle: "Am Tisch",
+    chatLabel: "Etwas an den Tisch sagen",
+    chatSend: "Senden",
+    chatName: "Dein Name",
+    chatEmpty: "Noch nichts gesagt.",
+    chatReadOnly: "Zuschauer lesen den Chat; die Spieler haben ihn nicht für sie geöffnet.",
+    chatSpectator: "Zuschauer",
+    chatAway: "{name} ist gegangen; ein Bot ({level}) spielt für sie/ihn, bis sie/er zurückkommt.",
+    chatBack: "{name} ist zurück und spielt wieder.",
+    chatLog: "Chat",
+    hereNow: "Jetzt da: {names}.",
+    hereNobody: "Niemand ist verbunden.",
+    standinNow: "Ein Bot spielt für {names}.",
+    chatUntil: "Der Chat bis zu diesem Schritt der Wiederholung.",
+  },
+});
 
 export class Chat {
   constructor(page, box) {
     this.page = page;
     this.box = box;
+    this.lines = []; // ChatLineData, by idx
+    this.built = false;
+    this.shown = ""; // what the list shows (to redraw only on change)
+    onLangChange(() => { this.built = false; this.shown = ""; this.render(); });
   }
 
-  render() {}
+  /** New lines from the server (all kept lines right after connecting). */
+  heard(lines) {
+    const have = new Set(this.lines.map((x) => x.idx));
+    for (const x of lines) if (!have.has(x.idx)) this.lines.push(x);
+    this.lines.sort((a, b) => a.idx - b.idx);
+    this.render();
+  }
+
+  /** A refusal of a line this page sent: said under the chat's form. */
+  refused(m) {
+    if (this.note) { this.note.textContent = refusalText(m); this.note.className = "chat-note bad"; }
+  }
+
+  canWrite() {
+    const msg = this.page.msg;
+    if (!msg) return false;
+    return this.page.socket.holdsAny() || Boolean(msg.table && msg.table.spectator_chat);
+  }
+
+  build() {
+    const msg = this.page.msg;
+    this.built = true;
+    this.list = el("ol", { class: "chat-lines", role: "log", "aria-live": "polite", "aria-label": T("chatLog") });
+    this.here = el("p", { class: "chat-here" });
+    this.signals = el("div", { id: "signals", class: "signals" });
+    this.note = el("p", { class: "chat-note", role: "status" });
+    const spectator = !this.page.socket.holdsAny();
+    this.input = el("input", { type: "text", id: "chat-text", maxlength: MAX, autocomplete: "off", "aria-label": T("chatLabel"), placeholder: T("chatLabel") });
+    this.nameInput = spectator ? el("input", { type: "text", id: "chat-name", maxlength: 24, autocomplete: "nickname", "aria-label": T("chatName"), placeholder: T("chatName") }) : null;
+    const form = el("form", { class: "chat-form", id: "chat-form" },
+      this.nameInput, this.input, el("button", { type: "submit", id: "chat-send" }, T("chatSend")));
+    form.addEventListener("submit", (ev) => {
+      ev.preventDefault();
+      const text = this.input.value.trim();
+      if (!text) return;
+      this.page.socket.sendChat(text, this.nameInput ? this.nameInput.value.trim() : undefined);
+      this.input.value = "";
+      this.note.textContent = "";
+      this.note.className = "chat-note";
+    });
+    const readOnly = msg && !this.canWrite() ? el("p", { class: "chat-note" }, T("chatReadOnly")) : null;
+    this.form = form;
+    this.box.replaceChildren(el("h2", { id: "table-title" }, T("tableTitle")), this.here, this.signals, this.list, readOnly || form, this.note);
+    this.box.setAttribute("aria-labelledby", "table-title");
+    if (this.page.signal) this.page.signal.renderControls(this.signals);
+  }
+
+  lineText(x) {
+    if (x.kind === "away") return T("chatAway", { name: x.name, level: x.text });
+    if (x.kind === "back") return T("chatBack", { name: x.name });
+    return x.text;
+  }
+
+  render() {
+    const msg = this.page.msg;
+    if (!msg) return;
+    if (!this.built) this.build();
+    // who is here, and for whom a bot plays
+    const people = msg.players.filter((p) => p.kind === "person");
+    const here = people.filter((p) => p.present).map((p) => p.name);
+    const standins = people.filter((p) => p.standin).map((p) => p.name);
+    let hereText = people.length && !msg.hotseat ? (here.length ? T("hereNow", { names: here.join(", ") }) : T("hereNobody")) : "";
+    if (standins.length) hereText += (hereText ? " " : "") + T("standinNow", { names: standins.join(", ") });
+    if (this.here.textContent !== hereText) this.here.textContent = hereText;
+    // the lines (in a replay: those said up to its step)
+    const replay = this.page.replay;
+    const lines = replay ? this.lines.filter((x) => x.version <= replay.step) : this.lines;
+    const key = `${lines.length}:${lines.length ? lines[lines.length - 1].idx : -1}:${replay ? replay.step : ""}`;
+    if (key === this.shown) return;
+    this.shown = key;
+    const items = lines.map((x) => {
+      const notice = x.kind !== "say";
+      const who = notice ? null : el("span", { class: "chat-who" }, x.seat === null ? `${x.name} (${T("chatSpectator")})` : x.name);
+      return el("li", { class: notice ? "chat-notice" : "chat-say", "data-seat": x.seat === null ? "" : String(x.seat) },
+        who, who ? ": " : null, el("span", { class: "chat-text" }, this.lineText(x)));
+    });
+    if (!items.length) items.push(el("li", { class: "chat-empty" }, T("chatEmpty")));
+    this.list.replaceChildren(...items);
+    this.list.title = replay ? T("chatUntil") : "";
+    this.list.scrollTop = this.list.scrollHeight;
+  }
 }

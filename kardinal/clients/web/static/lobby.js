@@ -10,15 +10,63 @@ import { refusalText } from "./refusals.js";
 import { addStrings } from "./i18n.js";
 
 addStrings({
-  en: { openSeat: "Open seat (anyone may join)" },
-  de: { openSeat: "Offener Platz (jeder darf beitreten)" },
+  en: {
+    openSeat: "Open seat (anyone may join)",
+    tableChoice: "How you play",
+    modeLive: "Live: everyone at the table now",
+    modeTurn: "Turn-based: a move when you have time, over days",
+    awayLabel: "If a person leaves, a bot plays for them after",
+    minutes: "minutes",
+    standinLabel: "That bot's level",
+    hintsLabel: "Allow hints (every person at the table agrees by joining)",
+    spectatorChat: "Spectators may write in the chat",
+    publicLabel: "List this game in the lobby (anyone may watch)",
+    levelAbout: "{name}: {summary}",
+    thinksAtOnce: "answers at once",
+    thinksUpTo: "thinks up to {s} s a move",
+    "level.random": "Plays any legal move at random.",
+    "level.easy": "Looks one move ahead, with deliberate slips.",
+    "level.greedy": "Looks one move ahead and takes the best-looking move.",
+    "level.medium": "Searches the game tree (ISMCTS), briefly.",
+    "level.ismcts": "Searches the game tree (ISMCTS), 1,000 iterations a move.",
+    "level.hard": "Searches the game tree (ISMCTS) thoroughly.",
+    "level.expert": "Searches the game tree (ISMCTS) longest: the strongest.",
+    turnBased: "turn-based",
+    private: "listed nowhere: only its links lead to it",
+  },
+  de: {
+    openSeat: "Offener Platz (jeder darf beitreten)",
+    tableChoice: "Wie ihr spielt",
+    modeLive: "Live: alle sitzen jetzt am Tisch",
+    modeTurn: "Rundenbasiert: ein Zug, wenn du Zeit hast, über Tage",
+    awayLabel: "Geht eine Person, spielt ein Bot für sie nach",
+    minutes: "Minuten",
+    standinLabel: "Stufe dieses Bots",
+    hintsLabel: "Tipps erlauben (wer beitritt, stimmt zu)",
+    spectatorChat: "Zuschauer dürfen im Chat schreiben",
+    publicLabel: "Dieses Spiel in der Lobby zeigen (jeder darf zusehen)",
+    levelAbout: "{name}: {summary}",
+    thinksAtOnce: "antwortet sofort",
+    thinksUpTo: "denkt bis zu {s} s pro Zug",
+    "level.random": "Spielt irgendeinen erlaubten Zug, zufällig.",
+    "level.easy": "Schaut einen Zug voraus, mit absichtlichen Patzern.",
+    "level.greedy": "Schaut einen Zug voraus und nimmt den besten.",
+    "level.medium": "Durchsucht den Spielbaum (ISMCTS), kurz.",
+    "level.ismcts": "Durchsucht den Spielbaum (ISMCTS), 1.000 Iterationen pro Zug.",
+    "level.hard": "Durchsucht den Spielbaum (ISMCTS) gründlich.",
+    "level.expert": "Durchsucht den Spielbaum (ISMCTS) am längsten: der stärkste.",
+    turnBased: "rundenbasiert",
+    private: "nirgends gelistet: nur seine Links führen hin",
+  },
 });
 
 const DEFAULT_BOARD = "standard";
 
 class Lobby {
   constructor() {
-    this.levels = ["random"];
+    this.levels = ["random"]; // weakest first (the server's order)
+    this.levelAbout = {}; // level -> {summary, seconds, strength}
+    this.table = { mode: "live", awayMinutes: 3, standin: "medium", hints: false, spectator_chat: false, public: true };
     this.variants = {}; // name -> the server's one-line description
     this.boards = [DEFAULT_BOARD];
     this.count = 4;
@@ -33,7 +81,8 @@ class Lobby {
     this.refreshHeader = initHeader(() => this.about);
     onLangChange(() => this.renderAll());
     const [bots, variants] = await Promise.allSettled([getJSON("/api/bots"), getJSON("/api/variants")]);
-    if (bots.status === "fulfilled") this.levels = bots.value.levels;
+    if (bots.status === "fulfilled") { this.levels = bots.value.levels; this.levelAbout = bots.value.about || {}; }
+    if (!this.levels.includes(this.table.standin)) this.table.standin = this.levels[Math.min(this.levels.length - 1, 3)];
     if (variants.status === "fulfilled") {
       this.variants = variants.value.variants || {};
       if ((variants.value.boards || []).length) this.boards = variants.value.boards;
@@ -105,17 +154,63 @@ class Lobby {
       let level = null;
       if (s.kind === "bot") { // a person has no level
         level = el("select", { id: `level-${i}`, "aria-label": `${T("level")} ${i + 1}` });
-        for (const l of this.levels) level.append(el("option", { value: l, selected: l === s.level ? true : null, text: l }));
-        level.addEventListener("change", () => { s.level = level.value; });
+        for (const l of this.levels) level.append(el("option", { value: l, selected: l === s.level ? true : null, text: this.levelName(l) }));
+        level.addEventListener("change", () => { s.level = level.value; this.renderCreate(); });
       }
-      return el("tr", {}, el("td", { text: String(i + 1) }), el("td", {}, name), el("td", {}, kind), el("td", {}, level));
+      const about = level ? el("div", { class: "small level-about", id: `level-about-${i}` }, this.levelLine(s.level)) : null;
+      return el("tr", {}, el("td", { text: String(i + 1) }), el("td", {}, name), el("td", {}, kind), el("td", {}, level, about));
     });
     const hot = el("input", { type: "checkbox", id: "hotseat" });
     const create = el("button", { type: "button", id: "create-btn", class: "big", onclick: () => this.createGame(hot.checked) }, T("create"));
     byId("create").replaceChildren(el("h2", { text: T("newGame") }), el("p", {}, count),
       el("table", { class: "seats" }, el("thead", {}, el("tr", {}, el("th", { text: T("seat") }), el("th", { text: T("name") }), el("th", { text: "" }), el("th", { text: T("level") }))), el("tbody", {}, ...rows)),
       this.renderRules(),
+      this.renderTable(),
       el("p", {}, el("label", {}, hot, " " + T("hotseat"))), create);
+  }
+
+  /** A level in a list: its name and how long it thinks. */
+  levelName(l) {
+    const a = this.levelAbout[l];
+    if (!a) return l;
+    return `${l} — ${a.seconds ? T("thinksUpTo", { s: a.seconds }) : T("thinksAtOnce")}`;
+  }
+
+  /** One line on a level: what it is, and its measured strength. */
+  levelLine(l) {
+    const a = this.levelAbout[l] || {};
+    const key = `level.${l}`;
+    const summary = T(key) !== key ? T(key) : (a.summary || "");
+    return T("levelAbout", { name: l, summary }) + (a.strength ? ` (${a.strength})` : "");
+  }
+
+  /** How the table plays: live or turn-based, the stand-in for a person who left, hints,
+   * the spectators' chat, listed in the lobby or not. */
+  renderTable() {
+    const t = this.table;
+    const radio = (value, text) => {
+      const r = el("input", { type: "radio", name: "mode", id: `mode-${value}`, value, checked: t.mode === value ? true : null });
+      r.addEventListener("change", () => { if (r.checked) { t.mode = value; this.renderCreate(); } });
+      return el("li", {}, el("label", { for: `mode-${value}` }, r, " ", text));
+    };
+    const away = el("input", { type: "number", id: "away", min: 1, max: 1440, step: 1, value: t.awayMinutes, "aria-label": `${T("awayLabel")} (${T("minutes")})` });
+    away.addEventListener("change", () => { t.awayMinutes = Math.max(1, Math.min(1440, Number(away.value) || 3)); });
+    const standin = el("select", { id: "standin", "aria-label": T("standinLabel") });
+    for (const l of this.levels) standin.append(el("option", { value: l, selected: l === t.standin ? true : null, text: this.levelName(l) }));
+    standin.addEventListener("change", () => { t.standin = standin.value; });
+    const box = (key, id, text) => {
+      const b = el("input", { type: "checkbox", id, checked: t[key] ? true : null });
+      b.addEventListener("change", () => { t[key] = b.checked; });
+      return el("p", {}, el("label", { for: id }, b, " ", text));
+    };
+    const people = this.seats.slice(0, this.count).filter((s) => s.kind === "person").length;
+    return el("fieldset", { class: "table-choice" }, el("legend", { text: T("tableChoice") }),
+      el("ul", { class: "modes" }, radio("live", T("modeLive")), radio("turn", T("modeTurn"))),
+      t.mode === "live" ? el("p", {}, el("label", { for: "away" }, T("awayLabel") + " "), away, " " + T("minutes") + " · ",
+        el("label", { for: "standin" }, T("standinLabel") + " "), standin) : null,
+      people > 1 ? box("hints", "hints", T("hintsLabel")) : null,
+      box("spectator_chat", "spectator-chat", T("spectatorChat")),
+      box("public", "public", T("publicLabel")));
   }
 
   async createGame(hotseat) {
@@ -125,7 +220,11 @@ class Lobby {
     }));
     let data;
     try {
-      data = await postJSON("/api/games", { players, hotseat, board: this.board, variants: [...this.chosenVariants].sort() });
+      const t = this.table;
+      data = await postJSON("/api/games", {
+        players, hotseat, board: this.board, variants: [...this.chosenVariants].sort(),
+        mode: t.mode, away: t.awayMinutes * 60, standin: t.standin, hints: t.hints, spectator_chat: t.spectator_chat, public: t.public,
+      });
     } catch (e) {
       byId("created").replaceChildren(el("p", { class: "bad", role: "alert", text: e.error ? refusalText(e.error, null) : e.message }));
       return;
@@ -143,11 +242,13 @@ class Lobby {
     const list = el("ul", { class: "links" });
     for (const s of this.last.seats) list.append(el("li", {}, `${s.name}: `, el("a", { href: s.url, "data-seat-link": s.seat }, abs(s.url))));
     byId("created").replaceChildren(el("h2", { text: T("created") }), el("p", { text: T("invitations") }), list,
-      el("p", {}, T("watchLink") + ": ", el("a", { href: this.last.watch }, abs(this.last.watch))));
+      el("p", {}, T("watchLink") + ": ", el("a", { href: this.last.watch }, abs(this.last.watch))),
+      this.last.public === false ? el("p", { class: "small", text: T("private") }) : null);
   }
 
   gameRow(g) {
     const names = g.players.map((p) => p.name + (p.kind === "bot" ? ` (${p.level})` : "") + (p.kind === "person" && !p.joined ? ` [${T("free")}]` : "")).join(", ");
+    const turnBased = g.table && g.table.mode === "turn";
     const actions = el("span", {});
     actions.append(el("a", { href: `/game/${g.id}`, class: "btn" }, g.status === "finished" ? T("replay") : T("watch")));
     if (g.status === "open" && !g.hotseat) {
@@ -163,6 +264,7 @@ class Lobby {
     const tags = [];
     if (variants.length) tags.push(el("span", { class: "tag variant", title: variants.map((n) => variantText(n, this.variants[n])).join(" "), text: rulesText(variants) }));
     if (g.board && g.board !== DEFAULT_BOARD) tags.push(el("span", { class: "tag board", text: T("boardOf", { name: g.board }) }));
+    if (turnBased) tags.push(el("span", { class: "tag", text: T("turnBased") }));
     return el("li", { "data-game": g.id, "data-variants": variants.join(" "), "data-board": g.board || "" },
       el("span", { class: "small", text: when + " · " }), names + score + " ", ...tags.flatMap((t) => [t, " "]), actions);
   }

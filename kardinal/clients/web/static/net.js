@@ -69,8 +69,23 @@ export function tokensFromURL(search, gameId) {
   return all;
 }
 
+/** Every game this browser holds a seat in: [{game, seats: {seat: token}}] ("My games"). */
+export function allStoredSeats() {
+  const out = [];
+  try {
+    for (let i = 0; i < localStorage.length; i++) {
+      const key = localStorage.key(i);
+      if (!key || !key.startsWith("kardinal-seats:")) continue;
+      const game = key.slice("kardinal-seats:".length);
+      const seats = storedSeats(game);
+      if (Object.keys(seats).length) out.push({ game, seats });
+    }
+  } catch (e) { /* no storage */ }
+  return out;
+}
+
 /**
- * One game's WebSocket. handlers: onState(msg), onError(msg), onAck(msg), onClose().
+ * One game's WebSocket. handlers: onState(msg), onError(msg), onAck(msg), onChat(msg), onClose().
  * It says hello with the seats it holds, and connects again after a drop.
  */
 export class GameSocket {
@@ -96,6 +111,7 @@ export class GameSocket {
     ws.onmessage = (ev) => {
       const m = JSON.parse(ev.data);
       if (m.type === "state") this.handlers.onState(m);
+      else if (m.type === "chat") { if (this.handlers.onChat) this.handlers.onChat(m); }
       else if (m.type === "error") this.handlers.onError(m);
       else if (m.type === "ack") {
         if (m.id === this.pending) this.pending = null;
@@ -126,6 +142,13 @@ export class GameSocket {
     const id = `${Date.now().toString(36)}-${(this.counter++).toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
     this.pending = id;
     this.ws.send(JSON.stringify({ type: "action", id, seat: action.seat, token: this.seats[action.seat], version, action }));
+    return id;
+  }
+
+  /** Say something in the game's chat (`name`: a spectator's). */
+  sendChat(text, name) {
+    const id = `chat-${(this.counter++).toString(36)}`;
+    this.ws.send(JSON.stringify(name ? { type: "chat", id, text, name } : { type: "chat", id, text }));
     return id;
   }
 

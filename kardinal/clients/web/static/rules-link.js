@@ -1,17 +1,18 @@
 // The "Rules" link of the lobby, the game page and the tutorial: it opens the rules in a
 // dialog (rules-dialog.js); opened in a new tab it is the /rules page in the page's
-// language. The lobby's "Tutorial" link gets its words here too.
+// language. The "Tutorial" and "My games" links get their words here too.
 
 import { T, lang, onLangChange, addStrings } from "./i18n.js";
 import { openRule } from "./rules-dialog.js";
 
 addStrings({
-  en: { tutorialLink: "Tutorial", tutorialWhy: "Learn the game: a guided first game with the rulebook's examples" },
-  de: { tutorialLink: "Tutorial", tutorialWhy: "Das Spiel lernen: eine geführte erste Partie mit den Beispielen der Spielanleitung" },
+  en: { tutorialLink: "Tutorial", tutorialWhy: "Learn the game: a guided first game with the rulebook's examples", myGames: "My games", myGamesWhy: "The games this browser holds a seat in, and whose turn it is" },
+  de: { tutorialLink: "Tutorial", tutorialWhy: "Das Spiel lernen: eine geführte erste Partie mit den Beispielen der Spielanleitung", myGames: "Meine Spiele", myGamesWhy: "Die Spiele, in denen dieser Browser einen Platz hat, und wer dran ist" },
 });
 
 const link = document.getElementById("rules-link");
 const tutorial = document.getElementById("tutorial-link");
+const mine = document.getElementById("mine-link");
 function update() {
   if (link) {
     link.textContent = T("rules");
@@ -21,6 +22,10 @@ function update() {
   if (tutorial) {
     tutorial.textContent = T("tutorialLink");
     tutorial.title = T("tutorialWhy");
+  }
+  if (mine) {
+    mine.textContent = T("myGames");
+    mine.title = T("myGamesWhy");
   }
 }
 if (link) {

@@ -1,0 +1,108 @@
+// "My games": every game this browser holds a seat in (the seat tokens its game pages
+// stored), whose turn it is, and a link back. Turn-based games over days are played from
+// here. The list is read from this browser's storage only: the server keeps no list of a
+// person's games, and nothing here is sent anywhere but each game's public summary.
+
+import { byId, el } from "./dom.js";
+import { T, addStrings, onLangChange, lang } from "./i18n.js";
+import { allStoredSeats, forgetStoredSeats, getJSON } from "./net.js";
+import { initHeader } from "./header.js";
+import { refusalText } from "./refusals.js";
+
+addStrings({
+  en: {
+    mineTitle: "My games",
+    mineWhy: "The games this browser holds a seat in. Your seats' links are kept in this browser only: open a game from another device with its invitation link.",
+    mineNone: "No games yet: create one in the lobby, or open an invitation link.",
+    mineYourTurn: "Your turn",
+    mineTheirTurn: "{name} to play",
+    mineWaiting: "waiting for players",
+    mineOver: "over",
+    mineOpen: "Open",
+    mineForget: "Forget",
+    mineForgetWhy: "Remove this game from this browser (its link stops working here)",
+    mineGone: "this game cannot be found any more",
+    mineYou: "you",
+    mineUpdated: "{n} games · your turn in {k}",
+    turnBased: "turn-based",
+  },
+  de: {
+    mineTitle: "Meine Spiele",
+    mineWhy: "Die Spiele, in denen dieser Browser einen Platz hat. Die Links deiner Plätze sind nur in diesem Browser gespeichert: auf einem anderen Gerät öffnest du ein Spiel mit seinem Einladungslink.",
+    mineNone: "Noch keine Spiele: lege eines in der Lobby an oder öffne einen Einladungslink.",
+    mineYourTurn: "Du bist dran",
+    mineTheirTurn: "{name} ist dran",
+    mineWaiting: "wartet auf Spieler",
+    mineOver: "beendet",
+    mineOpen: "Öffnen",
+    mineForget: "Vergessen",
+    mineForgetWhy: "Dieses Spiel aus diesem Browser entfernen (sein Link gilt hier nicht mehr)",
+    mineGone: "dieses Spiel gibt es nicht mehr",
+    mineYou: "du",
+    mineUpdated: "{n} Spiele · du bist dran in {k}",
+    turnBased: "rundenbasiert",
+  },
+});
+
+class MyGames {
+  constructor() {
+    this.games = []; // [{game, seats, info | null, error | null}]
+  }
+
+  async start() {
+    initHeader(() => T("mineWhy"));
+    onLangChange(() => this.render());
+    await this.load();
+    setInterval(() => this.load(), 15000);
+  }
+
+  async load() {
+    const held = allStoredSeats();
+    this.games = await Promise.all(held.map(async (g) => {
+      try { return { ...g, info: await getJSON(`/api/games/${encodeURIComponent(g.game)}`), error: null }; }
+      catch (e) { return { ...g, info: null, error: e.error || { code: "http", message: e.message } }; }
+    }));
+    this.render();
+  }
+
+  /** Whose turn: -1 my turn, 0 running, 1 open, 2 finished, 3 unreadable (the order shown). */
+  rank(g) {
+    if (!g.info) return 3;
+    if (g.info.status === "running") return g.seats[g.info.current] !== undefined ? -1 : 0;
+    return g.info.status === "open" ? 1 : 2;
+  }
+
+  render() {
+    const box = byId("mine");
+    document.title = `Kardinal & König — ${T("mineTitle")}`;
+    const games = [...this.games].sort((a, b) => this.rank(a) - this.rank(b) || ((b.info && b.info.created) || 0) - ((a.info && a.info.created) || 0));
+    const mine = games.filter((g) => this.rank(g) === -1).length;
+    const items = games.map((g) => this.row(g));
+    box.replaceChildren(el("h1", {}, T("mineTitle")), el("p", { class: "small" }, T("mineWhy")),
+      games.length ? el("p", { id: "mine-count" }, T("mineUpdated", { n: games.length, k: mine })) : null,
+      items.length ? el("ul", { class: "games mine-list" }, ...items) : el("p", { id: "mine-none" }, T("mineNone")));
+  }
+
+  row(g) {
+    const href = `/game/${encodeURIComponent(g.game)}`;
+    const forget = el("button", { type: "button", class: "forget", title: T("mineForgetWhy"), "data-forget": g.game, onclick: () => { forgetStoredSeats(g.game); this.load(); } }, T("mineForget"));
+    if (!g.info) {
+      return el("li", { "data-game": g.game, "data-state": "gone" }, el("span", {}, `${g.game}: ${g.error && g.error.code === "no_game" ? T("mineGone") : refusalText(g.error, null)} `), forget);
+    }
+    const info = g.info;
+    const names = info.players.map((p) => (g.seats[p.seat] !== undefined ? `${p.name} (${T("mineYou")})` : p.name)).join(", ");
+    let state;
+    const rank = this.rank(g);
+    if (rank === -1) state = el("strong", { class: "your-turn" }, T("mineYourTurn"));
+    else if (rank === 0) state = el("span", {}, T("mineTheirTurn", { name: info.players[info.current].name }));
+    else if (rank === 1) state = el("span", {}, T("mineWaiting"));
+    else state = el("span", {}, `${T("mineOver")}${info.scores ? " — " + info.scores.join(" : ") : ""}`);
+    const when = new Date(info.created * 1000).toLocaleString(lang());
+    const tags = info.table && info.table.mode === "turn" ? el("span", { class: "tag" }, T("turnBased")) : null;
+    return el("li", { "data-game": g.game, "data-state": rank === -1 ? "my-turn" : info.status },
+      el("a", { href, class: "btn" }, T("mineOpen")), " ", state, " · ", names, " ", tags, " ",
+      el("span", { class: "small" }, when), " ", info.status === "finished" ? forget : null);
+  }
+}
+
+new MyGames().start();
