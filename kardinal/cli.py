@@ -147,6 +147,48 @@ def replay_cmd(
 
 
 @app.command()
+def review(
+    file: Path,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the review as JSON.")] = False,
+    seat: Annotated[
+        list[int] | None, typer.Option("--seat", help="Review only this seat's decisions (0-based; repeat). Default: every seat.")
+    ] = None,
+    iterations: Annotated[int, typer.Option(help="Search iterations per decision (ismcts).")] = 400,
+    seed: Annotated[int, typer.Option(help="Seed of the searches.")] = 0,
+    board: BoardOpt = None,
+) -> None:
+    """Rate every main decision of a finished game by the bot (each from the view its
+    player had then: the expected points it gave away against the best move found), and
+    every player's chance to win after each turn."""
+    from kardinal.bots.analysis import review_record
+    from kardinal.clients.text import describe_review
+
+    b = _board(board) if board else None
+    data, s = _load_and_replay(file, b)
+    if not s.is_over:
+        typer.echo("error: the game is not over: only a finished game is reviewed", err=True)
+        raise typer.Exit(2)
+    if iterations < 1:
+        typer.echo("error: --iterations must be at least 1", err=True)
+        raise typer.Exit(2)
+    seats = sorted(set(seat)) if seat else None
+    if seats is not None and not all(0 <= p < s.n for p in seats):
+        typer.echo(f"error: --seat must be 0..{s.n - 1}", err=True)
+        raise typer.Exit(2)
+    tty = sys.stderr.isatty()
+
+    def progress(k: int, n: int) -> None:
+        if tty:
+            typer.echo(f"\rrating decisions: {k} of {n}", err=True, nl=k == n)
+
+    rv = review_record(data, seats, iterations=iterations, seed=seed, board=s.board, progress=progress)
+    if as_json:
+        typer.echo(json.dumps(rv.to_json()))
+        return
+    typer.echo(describe_review(s.board, rv.to_json()))
+
+
+@app.command()
 def score(
     file: Path,
     as_json: Annotated[bool, typer.Option("--json", help="Print the scoring as JSON.")] = False,

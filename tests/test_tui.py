@@ -328,3 +328,33 @@ def test_undo_barrier_is_the_last_card_revealed_from_the_pile():
     assert rewind(s, 2).key() == before.key()
     s.play(parse_move("exchange FA for deck"))  # seat 1 takes a blind card
     assert reveal_index(s) == 3
+
+
+def test_hint_key_shows_the_bots_best_moves_and_changes_nothing():
+    """t at the first prompt: the bot's three best moves from this seat's view, in words and
+    notation; the game goes on from the same position, and a hinted move can be played."""
+    state = new_game(4, seed=21)
+    child = spawn("--seat", "Anna", "--bot", "random", "--bot", "random", "--bot", "random", "--seed", "21")
+    child.expect(PROMPT)
+    assert "t=hint" in text(child.before).splitlines()[-1]
+    child.sendline("t")
+    child.expect(r"Hint \(")
+    child.expect(PROMPT)
+    shown = text(child.before).replace("\r", "")
+    lines = re.findall(r"^\s+([123])\. (.+?)  \[(.+?)\]$", shown, re.M)
+    assert [n for n, _, _ in lines] == ["1", "2", "3"][: len(lines)] and lines
+    legal = state.legal_moves()
+    for _, words, notation in lines:
+        move = parse_move(notation, state.board)
+        assert move in legal
+        assert words == describe_move(state.board, "", move).strip()
+    assert "expected margin" in shown
+    # nothing was played: the same hand, and the best hint is accepted as a move
+    child.sendline(lines[0][2])
+    child.expect(PROMPT)
+    assert "» " + describe_move(state.board, "Anna", parse_move(lines[0][2], state.board)) in re.sub(r"\s+", " ", text(child.before))
+    child.sendline("q")
+    child.expect("Game abandoned")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0

@@ -12,11 +12,21 @@ from typing import Any
 from kardinal.rules.board import Board
 from kardinal.rules.events import Event, IntermediateScoring, LastRound
 from kardinal.rules.moves import DECK, Draw, Exchange, Move, Place
-from kardinal.rules.record import start_of, steps
+from kardinal.rules.record import move_of, start_of, steps
 from kardinal.rules.scoring import FinalScoring
 from kardinal.rules.state import State
 
-__all__ = ["describe_move", "describe_events", "describe_intermediate", "describe_final", "describe_game", "standings"]
+__all__ = [
+    "describe_move",
+    "describe_events",
+    "describe_intermediate",
+    "describe_final",
+    "describe_game",
+    "standings",
+    "describe_hint",
+    "describe_review",
+    "sparkline",
+]
 
 
 def _kind(board: Board, kid: str) -> str:
@@ -131,3 +141,87 @@ def describe_game(record: dict[str, Any], board: Board | None = None) -> str:
 
 def _indent(text: str) -> str:
     return "\n".join("    " + x for x in text.split("\n"))
+
+
+def _signed(x: float) -> str:
+    return f"{x:+.1f}"
+
+
+def describe_hint(board: Board, hint: dict[str, Any]) -> str:
+    """A hint (``kardinal.bots.analysis.Hint.to_json``) in words, best first."""
+    opts = hint["options"]
+    if hint["how"] == "only":
+        return "Hint: " + describe_move(board, "", move_of(opts[0]["action"])[1]).strip() + " (the only legal move)."
+    lines = []
+    if hint["how"] == "draw":
+        lines.append("Hint (draws are ranked by what the best next placement of the new hand would be worth):")
+    else:
+        total = sum(o["visits"] for o in opts)
+        lines.append(
+            f"Hint ({hint['iterations']} searches from what you can see; margin: your expected final score minus the best other score):"
+        )
+    for i, o in enumerate(opts, 1):
+        what = describe_move(board, "", move_of(o["action"])[1]).strip()
+        if o["margin"] is not None:
+            facts = f"expected margin {_signed(o['margin'])} points"
+            if i > 1 and o.get("vs_best") is not None:
+                facts += f", {_signed(o['vs_best'])} against the best"
+            facts += f", {o['visits']} of {total} searches"
+        elif o["worth"] is not None:
+            facts = f"next placement worth about {o['worth']:.1f} points"
+        else:
+            facts = ""
+        lines.append(f"  {i}. {what}  [{o['notation']}]" + (f"\n     {facts}" if facts else ""))
+    return "\n".join(lines)
+
+
+SPARKS = "▁▂▃▄▅▆▇█"
+
+
+def sparkline(values: Sequence[float], width: int = 60) -> str:
+    """Values in [0, 1] as a line of block characters, at most ``width`` of them.
+
+    >>> sparkline([0.0, 0.5, 1.0])
+    '▁▅█'
+    """
+    if not values:
+        return ""
+    n = len(values)
+    picks = [values[min(n - 1, round(i * (n - 1) / (width - 1)))] for i in range(width)] if n > width else list(values)
+    return "".join(SPARKS[min(len(SPARKS) - 1, max(0, round(v * (len(SPARKS) - 1))))] for v in picks)
+
+
+def describe_review(board: Board, review: dict[str, Any]) -> str:
+    """A review (``kardinal.bots.analysis.Review.to_json``) as a report: the chances to win
+    across the game, and per reviewed seat its costly decisions with the better move."""
+    names = review["players"]
+    least = min(review["verdicts"].values())
+    width = max(len(x) for x in names)
+    lines = [
+        f"Review: {len(names)} players; every main decision with a choice searched by the bot ({review['iterations']} iterations each,",
+        "from the view its player had then). Cost: the expected points given away against the bot's best move;",
+        "  " + ", ".join(f"{name} {v:g} points or more" for name, v in sorted(review["verdicts"].items(), key=lambda x: -x[1])) + ".",
+        "",
+        "Chance to win after each turn (estimated by the bot; start -> end):",
+    ]
+    chances = review["chances"]
+    for p, name in enumerate(names):
+        series = [c["chances"][p] for c in chances]
+        lines.append(f"  {name:<{width}}  {sparkline(series)}  {series[0]:.0%} -> {series[-1]:.0%}")
+    for s in review["summary"]:
+        p = s["seat"]
+        lines.append("")
+        lines.append(
+            f"{names[p]}: {s['decisions']} decisions rated, {s['cost']:.1f} expected points given away;"
+            f" mistakes {s['mistakes']}, blunders {s['blunders']}"
+        )
+        slips = [d for d in review["decisions"] if d["seat"] == p and d["verdict"]]
+        if not slips:
+            lines.append(f"  no decision cost {least:g} points or more")
+        for d in slips:
+            played = describe_move(board, "", move_of(d["played"]["action"])[1]).strip()
+            better = describe_move(board, "", move_of(d["best"]["action"])[1]).strip()
+            lines.append(f"  turn {d['turn']} (action {d['index']}): {d['verdict']}, {d['cost']:.1f} points")
+            lines.append(f"    played: {played}  [{d['played']['notation']}]")
+            lines.append(f"    better: {better}  [{d['best']['notation']}]")
+    return "\n".join(lines)

@@ -20,8 +20,8 @@ from rich.console import Console, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from kardinal.bots import Bot, make_bot
-from kardinal.clients.text import describe_final, describe_intermediate, standings
+from kardinal.bots import Bot, analysis, make_bot
+from kardinal.clients.text import describe_final, describe_hint, describe_intermediate, standings
 from kardinal.rules.board import Board
 from kardinal.rules.events import Drew, IntermediateScoring, NewDrawPile, Revealed
 from kardinal.rules.moves import DECK, Draw, Exchange, Move, MoveParseError, Pass, Place, parse_move
@@ -40,6 +40,7 @@ HELP = """\
 How to enter a move: pick a number at each step (cards, then country, then pieces and sites);
 only legal choices are offered. 0 or b goes back a step.
   e          exchange a card instead of placing (R6)
+  t          a hint: the bot's three best moves, from what you can see (a second or two)
   u          undo your last decision (only against bots, and never past a card revealed
              from the draw pile: a blind draw, a display refill or the reshuffle)
   l          the whole game log          s   the scores so far, per country
@@ -325,6 +326,8 @@ class Session:
             hint += f", {k}={what}"
         if not first:
             hint += ", 0=back"
+        else:
+            hint += ", t=hint"
         hint += ", ?=help"
         while True:
             ans = self.ask(f"{step} [{hint}] > ").strip()
@@ -366,6 +369,9 @@ class Session:
             if low in ("s", "score", "scores"):
                 self.show_scores()
                 continue
+            if low in ("t", "tip", "hint"):
+                self.show_hint()
+                continue
             if low in ("u", "undo"):
                 if not self.undo_allowed:
                     self.out(Text("Undo is only possible when everybody else is a bot.", style="bold red"))
@@ -390,6 +396,19 @@ class Session:
             self.out(Text(f"Not allowed: {e}", style="bold red"))
             return None
         return move
+
+    def show_hint(self) -> None:
+        """The bot's best moves for the seat to act, from its view only (R13)."""
+        seat = self.state.current
+        v = view(self.state, seat)
+        seed = random.Random(f"{self.state.seed}:hint:{len(self.state.history or ())}").randrange(2**31)
+        c = self.console
+        if c.is_terminal and not c.is_dumb_terminal:
+            with c.status("The bot is looking for your best moves…"):
+                h = analysis.hint(v, seed=seed, board=self.board)
+        else:
+            h = analysis.hint(v, seed=seed, board=self.board)
+        self.console.print(Text(describe_hint(self.board, h.to_json())), soft_wrap=True)
 
     def show_scores(self) -> None:
         st = self.state
