@@ -3,16 +3,20 @@
 from __future__ import annotations
 
 import json
+import math
+import random
 from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
 
 from kardinal.bots.tournament import (
-    ELO_START,
+    RATING_MEAN,
     GameResult,
+    block_bootstrap,
     deal_seed,
-    elo_update,
+    finishing_orders,
+    plackett_luce,
     run_tournament,
     seating,
     summarize,
@@ -51,7 +55,9 @@ def test_tiny_tournament_statistics() -> None:
         assert st.mean_margin <= 0
         assert st.decisions > 0 and st.main_decisions > 0
         assert 0 <= st.main_time_mean <= st.main_time_max
-    assert sum(st.elo for st in stats) == pytest.approx(3 * ELO_START)
+    assert sum(st.rating for st in stats) == pytest.approx(3 * RATING_MEAN)
+    for st in stats:  # (the resamples are fitted to a tolerance)
+        assert st.rating_low - 0.01 <= st.rating <= st.rating_high + 0.01
     # the statistics are those of the games
     for st in stats:
         scores = [r.scores[r.entry_of_seat.index(st.entry)] for r in results]
@@ -71,16 +77,73 @@ def test_shared_wins_count_as_fractions() -> None:
     assert stats[1].wins + stats[0].wins == pytest.approx(3)
 
 
-def test_elo_from_finishing_order() -> None:
-    ratings = [ELO_START] * 3
-    elo_update(ratings, fake(0, 3, [30, 20, 10], [0]))
-    assert ratings[0] > ELO_START > ratings[2]
-    assert ratings[1] == pytest.approx(ELO_START)
-    assert sum(ratings) == pytest.approx(3 * ELO_START)
-    # a full tie changes nothing between equals
-    ratings = [ELO_START] * 3
-    elo_update(ratings, fake(0, 3, [5, 5, 5], [0, 1, 2], [1, 1, 1]))
-    assert ratings == pytest.approx([ELO_START] * 3)
+def test_finishing_orders_split_ties_evenly() -> None:
+    # seats 0 and 2 (entries 0 and 2 in game 0) are equal in points and pieces: both orders, half the weight each
+    r = fake(0, 3, [7, 9, 7], [1], [2, 0, 2])
+    assert finishing_orders(r) == [(0.5, (1, 0, 2)), (0.5, (1, 2, 0))]
+    # in game 1 the seats hold entries [2, 0, 1]
+    assert finishing_orders(fake(1, 3, [7, 9, 3], [1])) == [(1.0, (0, 2, 1))]
+    # equal points, more pieces left is ahead (R12.1)
+    assert finishing_orders(fake(0, 3, [7, 7, 1], [1], [1, 3, 0])) == [(1.0, (1, 0, 2))]
+
+
+def synthetic(strength: list[float], games: int, seed: int = 1) -> list[GameResult]:
+    """Games whose finishing orders follow the Plackett-Luce model with these strengths."""
+    rng = random.Random(seed)
+    n = len(strength)
+    out = []
+    for g in range(games):
+        es = seating(g, n)
+        left, order = list(range(n)), []
+        while left:
+            seat = rng.choices(left, [strength[es[s]] for s in left])[0]
+            left.remove(seat)
+            order.append(seat)
+        scores = [0] * n
+        for rank, seat in enumerate(order):
+            scores[seat] = 50 - rank
+        out.append(fake(g, n, scores, [order[0]]))
+    return out
+
+
+def test_plackett_luce_is_a_batch_fit_that_recovers_strengths() -> None:
+    strength = [4.0, 1.0, 1.0, 0.5]
+    results = synthetic(strength, 400)
+    r = plackett_luce(results, 4)
+    assert sum(r) == pytest.approx(4 * RATING_MEAN)
+    assert r[0] > r[1] and r[0] > r[2] and r[1] > r[3] and r[2] > r[3]
+    true = [400 * math.log10(x) for x in strength]
+    assert (r[0] - r[3]) == pytest.approx(true[0] - true[3], abs=60)
+    # the order of the games does not matter (unlike a sequential Elo)
+    shuffled = results[:]
+    random.Random(2).shuffle(shuffled)
+    assert plackett_luce(shuffled, 4) == pytest.approx(r)
+    # equals stay equal; the prior keeps an entry that always wins finite
+    assert plackett_luce([fake(g, 3, [5, 5, 5], [0, 1, 2], [1, 1, 1]) for g in range(6)], 3) == pytest.approx([RATING_MEAN] * 3)
+    always = plackett_luce([fake(g, 3, [9 if e == 0 else 1 for e in seating(g, 3)], [seating(g, 3).index(0)]) for g in range(9)], 3)
+    assert math.isfinite(always[0]) and always[0] > always[1]
+
+
+def test_intervals_resample_whole_blocks() -> None:
+    """Games of one block share a deal: where the deal decides, the block bootstrap's interval
+    is wider than an interval that takes the games as independent (Wilson's)."""
+    results = []
+    for blk in range(10):
+        for j in range(3):
+            g = blk * 3 + j
+            es = seating(g, 3)
+            winner_entry = 0 if blk % 2 == 0 else 1  # the deal decides who wins
+            scores = [9 if e == winner_entry else 1 for e in es]
+            results.append(fake(g, 3, scores, [es.index(winner_entry)]))
+    rates, ratings_ci = block_bootstrap(results, 3, resamples=500, seed=1)
+    lo, hi = rates[0]
+    wlo, whi = wilson(15, 30)
+    assert lo < 0.5 < hi
+    assert hi - lo > (whi - wlo) * 1.2
+    assert rates[2] == (0.0, 0.0)
+    assert ratings_ci[2][1] < ratings_ci[0][0] or ratings_ci[2][1] < ratings_ci[0][1]
+    # deterministic given the seed
+    assert block_bootstrap(results, 3, resamples=500, seed=1) == (rates, ratings_ci)
 
 
 def test_wilson_interval() -> None:
@@ -127,7 +190,10 @@ def test_cli_tournament_json_and_table(tmp_path: Path) -> None:
     data = json.loads(res.output)
     assert data["games"] == 3 and len(data["entries"]) == 3
     assert sum(e["wins"] for e in data["entries"]) == pytest.approx(3)
-    assert "Wilson" in data["interval"]
+    assert "bootstrap" in data["interval"] and "Plackett-Luce" in data["rating"]
+    for e in data["entries"]:
+        lo, hi = e["rating_ci95"]
+        assert lo - 0.01 <= e["rating"] <= hi + 0.01
     res = runner.invoke(
         app,
         [
@@ -145,7 +211,7 @@ def test_cli_tournament_json_and_table(tmp_path: Path) -> None:
         ],
     )
     assert res.exit_code == 0, res.output
-    assert "Wilson" in res.output and "random" in res.output
+    assert "bootstrap" in res.output and "Plackett-Luce" in res.output and "random" in res.output
     assert len(list((tmp_path / "rec").glob("game-*.json"))) == 3
     res = runner.invoke(app, ["tournament", "--bots", "random,random", "--players", "3", "--games", "3"])
     assert res.exit_code == 2

@@ -10,13 +10,24 @@ Bots see only ``view(state, seat)``; every move they return is checked by the ru
 (an illegal move stops the tournament with the bot's name and the rule).
 
 Statistics per entry: wins (a shared win, R12.1, counts 1/k for each of k winners), the
-win rate with a 95% Wilson score interval (over games; fractional wins are used as
-they are), the mean score, the mean margin to the winner (own score minus the best
-score, 0 for a winner), a multiplayer Elo rating from finishing order (every pair of
-players in a game is one Elo match: ahead wins, equal (points and pieces left) draws;
-K = 16 / (players - 1), all start at 1500, games applied in game order), and the time
-per decision (wall clock, mean and max; over all decisions and over main decisions,
-i.e. place/exchange/pass, leaving out the draws of R5.1).
+win rate, the mean score, the mean margin to the winner (own score minus the best score,
+0 for a winner), a rating, and the time per decision (wall clock, mean and max; over all
+decisions and over main decisions, i.e. place/exchange/pass, leaving out the draws of
+R5.1).
+
+The rating is a batch fit over all games, not a sequential update (so the order of the
+games does not matter): the Plackett-Luce model of finishing orders (Luce 1959, Plackett
+1975; ahead means more points, then more pieces left, R12.1; players still equal are
+split evenly over their orders), fitted by maximum likelihood with Hunter's MM algorithm
+(Hunter 2004) and a weak prior (one win and one loss of each entry against a reference
+of strength 1), on the Elo scale: 400 log10 of the strength, shifted to a mean of 1500.
+A difference of 200 means the stronger finishes ahead of the weaker about 76% of the
+time.
+
+The intervals are 95% percentile intervals of a bootstrap over rotation blocks: the
+games of one block share a deal, so whole blocks are resampled (1000 resamples, seeded
+by the tournament's seed). The games of a block are not independent; an interval over
+single games (Wilson's) would be too narrow.
 
 Deterministic given the seed, as long as the bots are (iteration-bounded search is;
 a wall-clock budget that runs out makes the moves depend on the machine's speed).
@@ -24,10 +35,12 @@ a wall-clock budget that runs out makes the moves depend on the machine's speed)
 
 from __future__ import annotations
 
+import itertools
 import json
 import math
 import multiprocessing
 import os
+import random
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -43,10 +56,23 @@ from kardinal.rules.view import view
 
 from . import BOTS, make_bot
 
-__all__ = ["GameResult", "EntryStats", "run_tournament", "play_game", "seating", "wilson", "elo_update", "summarize", "format_table"]
+__all__ = [
+    "GameResult",
+    "EntryStats",
+    "run_tournament",
+    "play_game",
+    "seating",
+    "wilson",
+    "finishing_orders",
+    "plackett_luce",
+    "ratings",
+    "block_bootstrap",
+    "summarize",
+    "format_table",
+]
 
-ELO_START = 1500.0
-ELO_K = 16.0
+RATING_MEAN = 1500.0
+RESAMPLES = 1000
 
 
 class BotError(RuntimeError):
@@ -78,7 +104,9 @@ class EntryStats:
     ci_high: float = 0.0
     mean_score: float = 0.0
     mean_margin: float = 0.0
-    elo: float = ELO_START
+    rating: float = RATING_MEAN
+    rating_low: float = RATING_MEAN
+    rating_high: float = RATING_MEAN
     decisions: int = 0
     time_mean: float = 0.0
     time_max: float = 0.0
@@ -177,35 +205,157 @@ def wilson(successes: float, n: int, z: float = 1.959964) -> tuple[float, float]
     return (lo, hi)
 
 
-def elo_update(ratings: list[float], result: GameResult) -> None:
-    """One game's multiplayer Elo update (pairwise, from finishing order), in place."""
+def finishing_orders(result: GameResult) -> list[tuple[float, tuple[int, ...]]]:
+    """A game's finishing order of entries, best first, with its weight: players still equal
+    (points, then pieces left, R12.1) are split evenly over all their orders.
+
+    >>> finishing_orders(GameResult(0, 0, [2, 0, 1], [5, 9, 5], [1], [1, 0, 1], [], []))
+    [(0.5, (0, 2, 1)), (0.5, (0, 1, 2))]
+    """
     n = len(result.scores)
     key = [(result.scores[s], result.pieces_left[s]) for s in range(n)]
-    entry = result.entry_of_seat
-    delta = [0.0] * len(ratings)
-    k = ELO_K / max(1, n - 1)
-    for a in range(n):
-        for b in range(n):
-            if a == b:
-                continue
-            ea, eb = entry[a], entry[b]
-            actual = 1.0 if key[a] > key[b] else 0.5 if key[a] == key[b] else 0.0
-            expected = 1.0 / (1.0 + 10 ** ((ratings[eb] - ratings[ea]) / 400.0))
-            delta[ea] += k * (actual - expected)
-    for e in range(len(ratings)):
-        ratings[e] += delta[e]
+    groups: list[list[int]] = []
+    for seat in sorted(range(n), key=lambda s: key[s], reverse=True):
+        if groups and key[groups[-1][0]] == key[seat]:
+            groups[-1].append(seat)
+        else:
+            groups.append([seat])
+    orders: list[tuple[int, ...]] = [()]
+    for g in groups:
+        orders = [o + p for o in orders for p in itertools.permutations(g)]
+    w = 1.0 / len(orders)
+    return [(w, tuple(result.entry_of_seat[s] for s in o)) for o in orders]
 
 
-def summarize(bot_names: Sequence[str], results: Sequence[GameResult]) -> list[EntryStats]:
-    """Per-entry statistics of a list of game results (in game order)."""
+class _Tally:
+    """What the Plackett-Luce fit needs of a set of games: per entry, the weight of the
+    stages it was chosen at (finished ahead of everyone still left), and per set of entries
+    (a bit mask) the weight of the stages that chose among exactly that set."""
+
+    def __init__(self, entries: int) -> None:
+        self.chosen = [0.0] * entries
+        self.stages: dict[int, float] = {}
+
+    def add_game(self, result: GameResult) -> None:
+        for w, order in finishing_orders(result):
+            left = 0
+            for e in order:
+                left |= 1 << e
+            for e in order[:-1]:
+                self.chosen[e] += w
+                self.stages[left] = self.stages.get(left, 0.0) + w
+                left &= ~(1 << e)
+
+    def add(self, other: _Tally) -> None:
+        for e, x in enumerate(other.chosen):
+            self.chosen[e] += x
+        for m, x in other.stages.items():
+            self.stages[m] = self.stages.get(m, 0.0) + x
+
+
+def _fit(t: _Tally, start: list[float] | None = None, tol: float = 1e-7, limit: int = 500) -> list[float]:
+    """Plackett-Luce strengths by Hunter's MM algorithm, with one virtual win and one
+    virtual loss of each entry against a reference of strength 1 (which also fixes the scale)."""
+    n = len(t.chosen)
+    g = list(start) if start is not None else [1.0] * n
+    members = {m: [e for e in range(n) if m >> e & 1] for m in t.stages}
+    for _ in range(limit):
+        den = [2.0 / (x + 1.0) for x in g]  # the two virtual games
+        for m, w in t.stages.items():
+            es = members[m]
+            share = w / sum(g[e] for e in es)
+            for e in es:
+                den[e] += share
+        new = [(t.chosen[e] + 1.0) / den[e] for e in range(n)]
+        done = max(abs(math.log(a / b)) for a, b in zip(new, g)) < tol
+        g = new
+        if done:
+            break
+    return g
+
+
+def ratings(strengths: Sequence[float]) -> list[float]:
+    """Strengths on the Elo scale (400 log10), shifted to a mean of 1500."""
+    r = [400.0 * math.log10(x) for x in strengths]
+    shift = RATING_MEAN - sum(r) / len(r)
+    return [x + shift for x in r]
+
+
+def plackett_luce(results: Sequence[GameResult], entries: int) -> list[float]:
+    """Every entry's rating from all games' finishing orders (see the module docstring)."""
+    t = _Tally(entries)
+    for r in results:
+        t.add_game(r)
+    return ratings(_fit(t))
+
+
+def _blocks(results: Sequence[GameResult], players: int) -> list[list[GameResult]]:
+    by: dict[int, list[GameResult]] = {}
+    for r in results:
+        by.setdefault(r.game // players, []).append(r)
+    return [by[k] for k in sorted(by)]
+
+
+def block_bootstrap(
+    results: Sequence[GameResult], entries: int, resamples: int = RESAMPLES, seed: int = 0
+) -> tuple[list[tuple[float, float]], list[tuple[float, float]]]:
+    """95% percentile intervals, per entry, of the win rate and of the rating, resampling
+    whole rotation blocks (the games sharing a deal) with replacement."""
+    players = len(results[0].scores) if results else entries
+    blocks = _blocks(results, players)
+    tallies = []
+    wins = []
+    games = []
+    for blk in blocks:
+        t = _Tally(entries)
+        w = [0.0] * entries
+        for r in blk:
+            t.add_game(r)
+            for seat, x in enumerate(win_shares(r.winners, players)):
+                w[r.entry_of_seat[seat]] += x
+        tallies.append(t)
+        wins.append(w)
+        games.append(len(blk))
+    rng = random.Random(seed)
+    full = _Tally(entries)
+    for t in tallies:
+        full.add(t)
+    start = _fit(full)
+    rates: list[list[float]] = [[] for _ in range(entries)]
+    rated: list[list[float]] = [[] for _ in range(entries)]
+    for _ in range(resamples if blocks else 0):
+        t = _Tally(entries)
+        w = [0.0] * entries
+        n = 0
+        for _ in blocks:
+            k = rng.randrange(len(blocks))
+            t.add(tallies[k])
+            n += games[k]
+            for e in range(entries):
+                w[e] += wins[k][e]
+        for e, x in enumerate(ratings(_fit(t, start, tol=1e-4))):
+            rated[e].append(x)
+            rates[e].append(w[e] / n)
+
+    def interval(xs: list[float]) -> tuple[float, float]:
+        if not xs:
+            return (0.0, 1.0)
+        xs.sort()
+        return (xs[int(0.025 * (len(xs) - 1))], xs[int(math.ceil(0.975 * (len(xs) - 1)))])
+
+    return [interval(x) for x in rates], [interval(x) for x in rated]
+
+
+def summarize(bot_names: Sequence[str], results: Sequence[GameResult], seed: int = 0, resamples: int = RESAMPLES) -> list[EntryStats]:
+    """Per-entry statistics of a list of game results (in any order)."""
     n = len(bot_names)
     stats = [EntryStats(entry=e, bot=bot_names[e], seats=[0] * n) for e in range(n)]
-    ratings = [ELO_START] * n
     tsum = [[0.0, 0.0, 0.0] for _ in range(n)]
     msum = [[0.0, 0.0, 0.0] for _ in range(n)]
     scores: list[list[int]] = [[] for _ in range(n)]
     margins: list[list[int]] = [[] for _ in range(n)]
-    for r in sorted(results, key=lambda r: r.game):
+    ordered = sorted(results, key=lambda r: r.game)
+    for r in ordered:
         top = max(r.scores)
         for seat, e in enumerate(r.entry_of_seat):
             st = stats[e]
@@ -219,14 +369,16 @@ def summarize(bot_names: Sequence[str], results: Sequence[GameResult]) -> list[E
                 acc[0] += src[0]
                 acc[1] += src[1]
                 acc[2] = max(acc[2], src[2])
-        elo_update(ratings, r)
+    rating = plackett_luce(ordered, n)
+    rate_ci, rating_ci = block_bootstrap(ordered, n, resamples, seed)
     for e, st in enumerate(stats):
         if st.games:
             st.win_rate = st.wins / st.games
-            st.ci_low, st.ci_high = wilson(st.wins, st.games)
+            st.ci_low, st.ci_high = rate_ci[e]
             st.mean_score = sum(scores[e]) / st.games
             st.mean_margin = sum(margins[e]) / st.games
-        st.elo = ratings[e]
+        st.rating = rating[e]
+        st.rating_low, st.rating_high = rating_ci[e]
         st.decisions = int(tsum[e][1])
         st.time_mean = tsum[e][0] / tsum[e][1] if tsum[e][1] else 0.0
         st.time_max = tsum[e][2]
@@ -284,7 +436,7 @@ def run_tournament(
             for r in pool.imap_unordered(_play, jobs):
                 done(r)
     results.sort(key=lambda r: r.game)
-    return summarize(names, results), results
+    return summarize(names, results, seed), results
 
 
 def as_data(stats: Sequence[EntryStats], games: int, players: int, seed: int) -> dict[str, Any]:
@@ -292,8 +444,8 @@ def as_data(stats: Sequence[EntryStats], games: int, players: int, seed: int) ->
         "games": games,
         "players": players,
         "seed": seed,
-        "interval": "95% Wilson score interval of the win rate",
-        "rating": "multiplayer Elo from finishing order (pairwise, K=16/(players-1), start 1500)",
+        "interval": f"95% percentile bootstrap over rotation blocks (the games sharing a deal resampled together), {RESAMPLES} resamples",
+        "rating": "Plackett-Luce fit to every game's finishing order (maximum likelihood, MM; a weak prior), Elo scale (400 log10), mean 1500",
         "entries": [
             {
                 "entry": st.entry,
@@ -304,7 +456,8 @@ def as_data(stats: Sequence[EntryStats], games: int, players: int, seed: int) ->
                 "win_rate_ci95": [st.ci_low, st.ci_high],
                 "mean_score": st.mean_score,
                 "mean_margin_to_winner": st.mean_margin,
-                "elo": st.elo,
+                "rating": st.rating,
+                "rating_ci95": [st.rating_low, st.rating_high],
                 "seats": st.seats,
                 "decisions": st.decisions,
                 "time_per_decision_mean_s": st.time_mean,
@@ -319,18 +472,22 @@ def as_data(stats: Sequence[EntryStats], games: int, players: int, seed: int) ->
 
 
 def format_table(stats: Sequence[EntryStats], games: int, players: int, seed: int) -> str:
+    blocks = -(-games // players)
     lines = [
         f"{games} games, {players} players, seed {seed}; seats rotated in blocks of {players} games sharing a deal",
-        "win rate: 95% Wilson score interval; Elo: pairwise from finishing order, start 1500",
+        f"95% CI: bootstrap over the {blocks} blocks (deals), {RESAMPLES} resamples; rating: Plackett-Luce fit to the finishing orders,",
+        "  Elo scale (+200: ahead of the other about 76% of the time), mean 1500",
         "time per decision (wall clock): all decisions, and main decisions (place/exchange, not draws)",
         "",
-        f"{'#':>2} {'bot':<10} {'wins':>7} {'win rate':>8} {'95% CI':>15} {'score':>6} {'margin':>7} {'Elo':>6}"
+        f"{'#':>2} {'bot':<10} {'wins':>7} {'win rate':>8} {'95% CI':>15} {'score':>6} {'margin':>7} {'rating':>6} {'95% CI':>11}"
         f" {'mean ms':>8} {'max ms':>8} {'main ms':>8} {'main max':>9}",
     ]
     for st in stats:
         ci = f"[{st.ci_low:.3f},{st.ci_high:.3f}]"
+        rci = f"[{st.rating_low:.0f},{st.rating_high:.0f}]"
         lines.append(
             f"{st.entry + 1:>2} {st.bot:<10} {st.wins:>7.2f} {st.win_rate:>8.3f} {ci:>15} {st.mean_score:>6.1f} {st.mean_margin:>7.1f}"
-            f" {st.elo:>6.0f} {st.time_mean * 1e3:>8.1f} {st.time_max * 1e3:>8.1f} {st.main_time_mean * 1e3:>8.1f} {st.main_time_max * 1e3:>9.1f}"
+            f" {st.rating:>6.0f} {rci:>11} {st.time_mean * 1e3:>8.1f} {st.time_max * 1e3:>8.1f} {st.main_time_mean * 1e3:>8.1f}"
+            f" {st.main_time_max * 1e3:>9.1f}"
         )
     return "\n".join(lines)

@@ -401,7 +401,7 @@ class Session:
         """The bot's best moves for the seat to act, from its view only (R13)."""
         seat = self.state.current
         v = view(self.state, seat)
-        seed = random.Random(f"{self.state.seed}:hint:{len(self.state.history or ())}").randrange(2**31)
+        seed = random.Random(f"hint:{seat}:{len(self.state.history or ())}").randrange(2**31)  # public: never the hidden seed
         c = self.console
         if c.is_terminal and not c.is_dumb_terminal:
             with c.status("The bot is looking for your best moves…"):
