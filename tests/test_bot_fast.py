@@ -70,7 +70,10 @@ def test_fast_move_scores_equal_the_slow_ones(players: int, seed: int) -> None:
         for v, m in slow:
             if v > best_v:
                 best_v, best_m = v, m
-        assert bot._scored(s, best_only=True) == [(best_v, best_m)]
+        assert bot._best_move(s) == best_m
+        ranked = sorted(slow, key=lambda x: -x[0])
+        for k in (1, 3, 5, 10):
+            assert bot._candidates(s, k) == [m for _, m in ranked[:k]]
 
 
 @pytest.mark.parametrize(("players", "seed"), [(3, 5), (4, 6), (5, 7)])

@@ -22,6 +22,7 @@ Two levels of detail:
 from __future__ import annotations
 
 from collections.abc import Sequence
+from itertools import combinations
 from typing import NamedTuple
 
 from kardinal.rules.board import Board
@@ -72,6 +73,22 @@ class _CardsWorth(dict[tuple[str, ...], tuple[float, float]]):
         return got
 
 
+class AdvisorTable(list[tuple[float, float] | None]):
+    """Per country, seat p's (adv1, adv2) for one advisor position; None until asked for."""
+
+    def __init__(self, ev: Evaluator, rows: tuple[tuple[int, ...], ...], p: int) -> None:
+        super().__init__([None] * len(rows))
+        self.ev = ev
+        self.rows = rows
+        self.p = p
+
+    def get(self, c: int) -> tuple[float, float]:
+        got = self[c]
+        if got is None:
+            got = self[c] = self.ev.advisor_gain(self.rows, c, self.p)
+        return got
+
+
 class Evaluator:
     """Heuristics for one board (precomputed lookups)."""
 
@@ -94,17 +111,31 @@ class Evaluator:
         # memos of pure functions of small keys, for the search bots (see ``clear_memos``)
         self._ccs: dict[tuple[int, ...], list[int]] = {}
         self._cl_memo: dict[tuple[int, ...], tuple[float, float]] = {}
-        self._adv_memo: dict[tuple[int, ...], tuple[float, float]] = {}
+        self._adv_memo: dict[tuple[int | tuple[int, ...], ...], tuple[float, float]] = {}
         self._site_memo: dict[tuple[int, ...], list[float]] = {}
         self._chain_memo: dict[tuple[int, ...], tuple[int, list[tuple[int, list[int]]]]] = {}
-        self._adv_tables: dict[tuple[int, tuple[tuple[int, ...], ...]], list[tuple[float, float] | None]] = {}
+        self._adv_tables: dict[tuple[int, tuple[tuple[int, ...], ...]], AdvisorTable] = {}
+        self._chains_by_owner: dict[tuple[int, ...], list[float]] = {}
+        self._sites_by_owner: dict[tuple[int, ...], list[float]] = {}
+        self._free_memo: dict[tuple[str, ...], list[int]] = {}
+        self._pairs_memo: dict[tuple[str, ...], list[tuple[tuple[str, str], int, int]]] = {}
         self._cards_memo: dict[tuple[int, ...], dict[tuple[str, ...], tuple[float, float]]] = {}
 
     MEMO_LIMIT = 200_000  # entries per memo before it is emptied (memory stays bounded)
 
     def clear_memos(self, full: bool = False) -> None:
         """Empty the memos that have grown past MEMO_LIMIT (all of them with ``full``)."""
-        for m in (self._ccs, self._cl_memo, self._adv_memo, self._site_memo, self._chain_memo, self._adv_tables, self._cards_memo):
+        for m in (
+            self._ccs,
+            self._cl_memo,
+            self._adv_memo,
+            self._site_memo,
+            self._chain_memo,
+            self._adv_tables,
+            self._cards_memo,
+            self._chains_by_owner,
+            self._sites_by_owner,
+        ):
             if full or len(m) > self.MEMO_LIMIT:
                 m.clear()
 
@@ -175,8 +206,12 @@ class Evaluator:
                     est[p] += mult * v
         al = self._alliance_points(s.advisors, n, self.alliances)
         owner = s.owner
+        key = tuple(owner)
+        chains = self._chains_by_owner.get(key)
+        if chains is None:
+            chains = self._chains_by_owner[key] = [self._chain_estimate_memo(owner, p) for p in range(n)]
         for p in range(n):
-            est[p] += al[p] + self._chain_estimate_memo(owner, p)
+            est[p] += al[p] + chains[p]
             est[p] += 0.01 * (s.supply_cl[p] + s.supply_adv[p])  # R12.1 tie-break
         return est
 
@@ -327,12 +362,32 @@ class Evaluator:
         return got
 
     def advisor_table(self, advisors: Sequence[Sequence[int]], p: int) -> list[tuple[float, float] | None]:
-        """Per country, (adv1, adv2) of seat p once asked for (None until then): one list per
-        advisor position and seat, filled by the caller from :meth:`advisor_gain`."""
-        key = (p, tuple(map(tuple, advisors)))
+        """Per country, (adv1, adv2) of :meth:`gains` for seat p (the same numbers), computed
+        on first use: one list per advisor position and seat, memoised."""
+        rows = tuple(map(tuple, advisors))
+        key = (p, rows)
         got = self._adv_tables.get(key)
         if got is None:
-            got = self._adv_tables[key] = [None] * self.C
+            got = self._adv_tables[key] = AdvisorTable(self, rows, p)
+        return got
+
+    def free_index(self, free: tuple[str, ...]) -> list[int]:
+        """The site indices of a tuple of site ids (a country's free sites), memoised."""
+        got = self._free_memo.get(free)
+        if got is None:
+            got = self._free_memo[free] = [self.site_index[x] for x in free]
+        return got
+
+    def free_pairs(self, free: tuple[str, ...]) -> list[tuple[tuple[str, str], int, int]]:
+        """Every two of these sites in ``legal_moves`` order: (the ids sorted, index of the first, of the second)."""
+        got = self._pairs_memo.get(free)
+        if got is None:
+            got = []
+            for x, y in combinations(free, 2):
+                if y < x:
+                    x, y = y, x
+                got.append(((x, y), self.site_index[x], self.site_index[y]))
+            self._pairs_memo[free] = got
         return got
 
     def cards_worth(self, hand: Sequence[int]) -> dict[tuple[str, ...], tuple[float, float]]:
@@ -345,7 +400,7 @@ class Evaluator:
 
     def advisor_gain(self, advisors: Sequence[Sequence[int]], c: int, p: int) -> tuple[float, float]:
         """(adv1, adv2) of :meth:`gains` for one country where advisors may go (the same numbers), memoised."""
-        key = (c, p, *advisors[c], *[x for d in self.partners[c] for x in advisors[d]])
+        key = (c, p, tuple(advisors[c]), *[tuple(advisors[d]) for d in self.partners[c]])
         got = self._adv_memo.get(key)
         if got is not None:
             return got
@@ -382,6 +437,10 @@ class Evaluator:
 
     def site_bonus_memo(self, owner: Sequence[int], p: int) -> list[float]:
         """:meth:`site_bonus` for every site not p's own (read it only at free sites), memoised on p's sites."""
+        key = (p, *owner)
+        got = self._sites_by_owner.get(key)
+        if got is not None:
+            return got
         mine = tuple([v for v, o in enumerate(owner) if o == p])
         got = self._site_memo.get(mine)
         if got is None:
@@ -389,6 +448,7 @@ class Evaluator:
             for v in mine:
                 mask[v] = p
             got = self._site_memo[mine] = self.site_bonus(mask, p)
+        self._sites_by_owner[key] = got
         return got
 
     def site_bonus(self, owner: Sequence[int], p: int) -> list[float]:

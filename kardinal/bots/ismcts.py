@@ -46,7 +46,7 @@ from __future__ import annotations
 
 import math
 import time
-from itertools import combinations
+from typing import Any
 
 from kardinal.rules.board import Board
 from kardinal.rules.moves import DECK, Draw, Exchange, Move, Pass, Place
@@ -55,11 +55,17 @@ from kardinal.rules.state import DRAW, State
 from kardinal.rules.view import ViewData
 
 from .determinize import Determinizer
+from .evaluate import AdvisorTable, Evaluator
 from .greedy import EvaluatingBot, Scored
 
 __all__ = ["ISMCTSBot"]
 
 EXCHANGE_WORTH = 0.4  # cheap score of an exchange in rollouts / candidate lists
+
+
+# a block of placements: (best cheap score, country, cards, one or two pieces, the table
+# values to list its pieces, card cost, pairs kept)
+_Block = tuple[float, str, tuple[str, ...], int, tuple[Any, ...], float, float]
 
 
 class _Node:
@@ -223,32 +229,32 @@ class ISMCTSBot(EvaluatingBot):
             assert src is not None
             d.play_trusted(Draw(src))
 
-    def _scored(self, d: State, best_only: bool = False) -> list[tuple[float, Move]]:
-        """The cheap score of the main moves of the seat to act, in ``legal_moves`` order.
+    def _blocks(self, d: State, best_only: bool = False) -> tuple[list[_Block], Exchange | None]:
+        """The placements of the seat to act by blocks (a country, a card set, one or two
+        pieces), in ``legal_moves`` order, each with the highest cheap score in it; and the
+        one exchange worth trying.
 
-        Placements: :meth:`Evaluator.fast_place_score` from the gain tables, plus the
-        pair kept; one exchange (a single card, not of a pair, for the draw pile if there
-        is one) at EXCHANGE_WORTH (0 in the final round); a pass at 0. The tables are
-        read per country and site from the evaluator's memos, and no move is built that
-        is not returned. ``best_only``: just the first move of the highest score (the
-        same move as the first maximum of the whole list).
+        A placement's cheap score is :meth:`Evaluator.fast_place_score` from the gain
+        tables plus the pair kept. The tables are read per country and site from the
+        evaluator's memos. The best score of a block is reached at its largest table value
+        (rounding is monotone), so no move needs to be built to know it.
+        ``best_only``: only the first block of the highest score.
         """
         ev = self._ev
         assert ev is not None
         p = d.current
         hand = d.hands[p]
-        out: list[tuple[float, Move]] = []
+        blocks: list[_Block] = []
         best_v = -math.inf
-        best: tuple[str, tuple[str, ...], tuple[str, ...], int] | None = None
+        best: _Block | None = None
         scl = d.supply_cl[p]
         sad = d.supply_adv[p]
         if scl or sad:
-            new = tuple.__new__
             mult = 2 if d.exhaustions == 0 else 1
-            sidx = ev.site_index
             cids = ev.country_ids
+            cl_memo = ev._cl_memo
             sb: list[float] | None = None
-            adv: list[tuple[float, float] | None] | None = None
+            adv: AdvisorTable | None = None
             cards_worth = ev.cards_worth(hand)
             for c, (ones, twos) in enumerate(d.card_combos(p)):
                 if not ones:
@@ -256,71 +262,154 @@ class ISMCTSBot(EvaluatingBot):
                 free = d.free_sites[c]
                 mc = d.most_cloisters[c]
                 row = d.cloisters[c]
-                cl1, cl2 = ev.cloister_gain(row, p, len(free), mult)
+                nf = len(free)
+                cl = cl_memo.get((p, mult, nf if nf < 2 else 2, *row))
+                cl1, cl2 = cl if cl is not None else ev.cloister_gain(row, p, nf, mult)
                 at = d.advisors_total[c]
                 if not sad or at >= max(mc, row[p] + 1 if free else 0) or not (mc or free):
                     a1 = a2 = 0.0
                 else:
                     if adv is None:
                         adv = ev.advisor_table(d.advisors, p)
-                    got = adv[c]
-                    if got is None:
-                        got = adv[c] = ev.advisor_gain(d.advisors, c, p)
-                    a1, a2 = got
-                single: list[tuple[tuple[str, ...], int, float]] = []
-                double: list[tuple[tuple[str, ...], int, float]] = []
-                if free and scl:
-                    if sb is None:
-                        sb = ev.site_bonus_memo(d.owner, p)
-                    single = [((x,), 0, cl1 + sb[sidx[x]]) for x in free]
-                if mc:
-                    if sad and at < mc:
-                        single.append(((), 1, a1))
-                    if twos:
-                        if scl >= 2 and sb is not None:
-                            for x, y in combinations(free, 2):
-                                if y < x:
-                                    x, y = y, x
-                                double.append(((x, y), 0, cl2 + sb[sidx[x]] + sb[sidx[y]]))
-                        if scl and sad and at + 1 <= max(mc, row[p] + 1) and sb is not None:
-                            double += [((x,), 1, cl1 + sb[sidx[x]] + a1) for x in free]
-                        if sad >= 2 and at + 2 <= mc:
-                            double.append(((), 2, a2))
-                cid = cids[c]
-                for cardsets, patterns in ((ones, single), (twos, double)):
-                    if not patterns:
+                    ag = adv[c]
+                    a1, a2 = ag if ag is not None else adv.get(c)
+                if free and scl and sb is None:
+                    sb = ev.site_bonus_memo(d.owner, p)
+                # which pieces can go: one piece (a cloister, an advisor), two pieces (R4.5-R4.8)
+                one_cl = bool(free and scl)
+                one_adv = bool(mc and sad and at < mc)
+                two = bool(mc and twos)
+                two_cl = two and scl >= 2 and nf >= 2
+                cl_adv = bool(two and free and scl and sad and at + 1 <= max(mc, row[p] + 1))
+                two_adv = two and sad >= 2 and at + 2 <= mc
+                top1 = top2 = -math.inf
+                if one_cl or cl_adv:
+                    assert sb is not None
+                    bonus = max([sb[i] for i in ev.free_index(free)])
+                    if one_cl:
+                        top1 = cl1 + bonus
+                    if cl_adv:
+                        top2 = cl1 + bonus + a1
+                if one_adv and a1 > top1:
+                    top1 = a1
+                if two_cl:
+                    assert sb is not None
+                    for _, i, j in ev.free_pairs(free):
+                        val = cl2 + sb[i] + sb[j]
+                        if val > top2:
+                            top2 = val
+                if two_adv and a2 > top2:
+                    top2 = a2
+                args = None
+                for which, cardsets, top in ((0, ones, top1), (1, twos, top2)):
+                    if top == -math.inf:
                         continue
-                    if not best_only:
-                        for cards in cardsets:
-                            cost, kv = cards_worth[cards]
-                            out += [((val - cost) + kv, new(Place, (cid, cards, cl, a))) for cl, a, val in patterns]
-                        continue
-                    # the best score of a card set is reached at the largest pattern value (rounding is
-                    # monotone); patterns within 1e-9 of it are the only ones that can tie with it
-                    top = max([val for _, _, val in patterns])
-                    near = [x for x in patterns if x[2] >= top - 1e-9]
                     for cards in cardsets:
                         cost, kv = cards_worth[cards]
                         v = (top - cost) + kv
-                        if v > best_v:
-                            for cl, a, val in near:
-                                if (val - cost) + kv == v:
-                                    best_v, best = v, (cid, cards, cl, a)
-                                    break
-        exchange = self._exchange(d, hand)
-        if best_only:
-            if best is not None:
-                if exchange is not None and (0.0 if d.final_round else EXCHANGE_WORTH) > best_v:
-                    return [(0.0 if d.final_round else EXCHANGE_WORTH, exchange)]
-                return [(best_v, tuple.__new__(Place, best))]
-            if exchange is not None:
-                return [(0.0 if d.final_round else EXCHANGE_WORTH, exchange)]
-            return [(0.0, Pass())]
+                        if best_only and v <= best_v:
+                            continue
+                        if args is None:
+                            args = (free, sb, cl1, cl2, a1, a2, one_cl, one_adv, two_cl, cl_adv, two_adv)
+                        block = (v, cids[c], cards, which, args, cost, kv)
+                        if best_only:
+                            best_v, best = v, block
+                        else:
+                            blocks.append(block)
+        if best is not None:
+            blocks.append(best)
+        return blocks, self._exchange(d, hand)
+
+    def _expand(self, block: _Block) -> list[tuple[float, Place]]:
+        """A block's placements with their cheap scores, in ``legal_moves`` order."""
+        ev = self._ev
+        assert ev is not None
+        _, cid, cards, which, args, cost, kv = block
+        new = tuple.__new__
+        return [((val - cost) + kv, new(Place, (cid, cards, cls, a))) for cls, a, val in self._patterns(ev, *args)[which]]
+
+    def _best_move(self, d: State) -> Move:
+        """The first move of the highest cheap score (the rollout policy's greedy choice)."""
+        blocks, exchange = self._blocks(d, best_only=True)
+        xv = 0.0 if d.final_round else EXCHANGE_WORTH
+        if blocks:
+            best_v = blocks[0][0]
+            if exchange is not None and xv > best_v:
+                return exchange
+            for v, m in self._expand(blocks[0]):
+                if v == best_v:
+                    return m
+            raise AssertionError("the best score belongs to no placement")  # pragma: no cover
+        return exchange if exchange is not None else Pass()
+
+    def _scored(self, d: State) -> list[tuple[float, Move]]:
+        """Every main move worth trying with its cheap score, in ``legal_moves`` order:
+        the placements, one exchange (EXCHANGE_WORTH, 0 in the final round), or a pass at 0."""
+        blocks, exchange = self._blocks(d)
+        out: list[tuple[float, Move]] = []
+        for b in blocks:
+            out += self._expand(b)
         if exchange is not None:
             out.append((0.0 if d.final_round else EXCHANGE_WORTH, exchange))
         elif not out:
             out.append((0.0, Pass()))
         return out
+
+    def _candidates(self, d: State, k: int) -> list[Move]:
+        """The k moves of the highest cheap score, ties in ``legal_moves`` order (as a stable
+        sort of :meth:`_scored` gives them); only the blocks that can hold one are listed."""
+        blocks, exchange = self._blocks(d)
+        if not blocks:
+            return [exchange if exchange is not None else Pass()]
+        n = len(blocks)
+        order = sorted(range(n), key=lambda i: -blocks[i][0])
+        got: list[tuple[float, int, int, Move]] = []
+        kth = -math.inf
+        for i in order:
+            if blocks[i][0] < kth:
+                break
+            got += [(-v, i, j, m) for j, (v, m) in enumerate(self._expand(blocks[i]))]
+            if len(got) >= k:
+                got.sort(key=lambda x: (x[0], x[1], x[2]))
+                kth = -got[k - 1][0]
+        if exchange is not None:
+            got.append((-(0.0 if d.final_round else EXCHANGE_WORTH), n, 0, exchange))
+        got.sort(key=lambda x: (x[0], x[1], x[2]))
+        return [x[3] for x in got[:k]]
+
+    @staticmethod
+    def _patterns(
+        ev: Evaluator,
+        free: tuple[str, ...],
+        sb: list[float] | None,
+        cl1: float,
+        cl2: float,
+        a1: float,
+        a2: float,
+        one_cl: bool,
+        one_adv: bool,
+        two_cl: bool,
+        cl_adv: bool,
+        two_adv: bool,
+    ) -> tuple[list[tuple[tuple[str, ...], int, float]], list[tuple[tuple[str, ...], int, float]]]:
+        """The pieces of one country's placements with their table value, in ``legal_moves``
+        order: (cloister sites, advisors, value) for one piece and for two pieces."""
+        single: list[tuple[tuple[str, ...], int, float]] = []
+        double: list[tuple[tuple[str, ...], int, float]] = []
+        if one_cl or cl_adv:
+            assert sb is not None
+            vals = [sb[i] for i in ev.free_index(free)]
+            if one_cl:
+                single = [((x,), 0, cl1 + v) for x, v in zip(free, vals)]
+            if two_cl:
+                double = [(pair, 0, cl2 + sb[i] + sb[j]) for pair, i, j in ev.free_pairs(free)]
+            if cl_adv:
+                double += [((x,), 1, cl1 + v + a1) for x, v in zip(free, vals)]
+        if one_adv:
+            single.append(((), 1, a1))
+        if two_adv:
+            double.append(((), 2, a2))
+        return single, double
 
     def _exchange(self, d: State, hand: list[int]) -> Exchange | None:
         """The one exchange worth trying: the last single card (not of a pair) for the draw
@@ -339,11 +428,6 @@ class ISMCTSBot(EvaluatingBot):
                 return Exchange(kinds[k].id, first_take)
         return None
 
-    def _candidates(self, d: State, k: int) -> list[Move]:
-        scored = self._scored(d)
-        scored.sort(key=lambda x: -x[0])
-        return [m for _, m in scored[:k]]
-
     def _rollout(self, d: State, me: int) -> tuple[list[float], float]:
         rng = self.rng
         steps = 0
@@ -351,7 +435,7 @@ class ISMCTSBot(EvaluatingBot):
             if rng.random() < self.epsilon:
                 m = rng.choice(d.legal_moves())
             else:
-                m = self._scored(d, best_only=True)[0][1]
+                m = self._best_move(d)
             d.play_trusted(m)
             self._draws(d)
             steps += 1
