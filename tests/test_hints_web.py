@@ -118,7 +118,7 @@ def test_two_people_without_agreement_get_no_hints(client: TestClient) -> None:
     assert client.get(f"/api/games/{h['id']}/teach").json()["hints"] is True
 
 
-def test_review_of_a_finished_game(client: TestClient) -> None:
+def test_review_of_a_finished_game(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
     g = create(client, "person", "bot:greedy", "bot")
     gid, toks = g["id"], tokens(g)
     join_all(client, g)
@@ -127,6 +127,14 @@ def test_review_of_a_finished_game(client: TestClient) -> None:
     assert client.get(f"/api/games/{gid}/review").json()["status"] == "none"
     end = play_out(client, gid, toks, random.Random(4))
     assert end["status"] == "finished"
+    # a process makes a few reviews at once; beyond, it says so and starts nothing
+    import kardinal.clients.web.teach as teach
+
+    with monkeypatch.context() as m:
+        m.setattr(teach, "MAX_REVIEWING", 0)
+        r = client.post(f"/api/games/{gid}/review")
+        assert r.status_code == 429 and r.json()["error"]["code"] == "busy"
+        assert client.get(f"/api/games/{gid}/review").json()["status"] == "none"
     r = client.post(f"/api/games/{gid}/review")
     assert r.status_code == 200 and r.json()["status"] in ("running", "done")
     deadline = time.monotonic() + 120

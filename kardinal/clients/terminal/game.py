@@ -265,6 +265,7 @@ class Session:
         self.out(Text(standings(st, self.names), style="bold"))
         if self.record is not None:
             self.say(f"The game record is in {self.record} (kardinal replay {self.record}).")
+            self.say(f"The bot's review of your decisions and everyone's chances to win: kardinal review {self.record}")
 
     def undo(self, seat: int) -> None:
         st = self.state

@@ -18,7 +18,7 @@ The judging itself is ``kardinal.bots.analysis``; it runs in the service's bot e
   decisions of the people (every seat in a game of bots only), each from the view its
   seat had then, one decision per executor job at the priority of games of bots only,
   so live games go first; it is kept in memory for the server's lifetime (the most
-  recent 200 games). A finished game is public (its replay shows every hand), and so
+  recent 200 games; at most 4 are made at once, ``busy`` (429) beyond). A finished game is public (its replay shows every hand), and so
   is its review.
 
 Budgets: ``KARDINAL_HINT_SECONDS`` (1.5) and ``KARDINAL_HINT_ITERATIONS`` (2500) per
@@ -54,6 +54,7 @@ router = APIRouter()
 MAX_BODY = 4096
 KEEP_REVIEWS = 200
 KEEP_HINTS = 500
+MAX_REVIEWING = 4  # reviews under way at once in one process; more wait to be asked again
 
 
 def _env(name: str, default: float) -> float:
@@ -218,6 +219,8 @@ async def start_review(game_id: str, request: Request) -> dict[str, Any]:
     teaching = _teaching(request)
     job = teaching.reviews.get(live.row.id)
     if job is None or job.status == "failed":
+        if sum(1 for j in teaching.reviews.values() if j.status == "running") >= MAX_REVIEWING:
+            raise Refused("busy", f"{MAX_REVIEWING} reviews are being made; ask again in a minute", 429, max=MAX_REVIEWING)
         iterations = int(_env("KARDINAL_REVIEW_ITERATIONS", REVIEW_ITERATIONS))
         job = ReviewJob(_review_seats(live), iterations)
         teaching.reviews[live.row.id] = job

@@ -54,6 +54,7 @@ addStrings({
     tcErr_game_over: "The game is over.",
     tcErr_not_started: "The game has not started yet.",
     tcErr_not_finished: "A game is reviewed once it is over.",
+    tcErr_busy: "The server is reviewing other games; try again in a minute.",
     tcErr_other: "The bot could not answer ({code}).",
   },
   de: {
@@ -101,6 +102,7 @@ addStrings({
     tcErr_game_over: "Das Spiel ist vorbei.",
     tcErr_not_started: "Das Spiel hat noch nicht begonnen.",
     tcErr_not_finished: "Ein Spiel wird ausgewertet, wenn es vorbei ist.",
+    tcErr_busy: "Der Server wertet gerade andere Spiele aus; bitte in einer Minute noch einmal.",
     tcErr_other: "Der Bot konnte nicht antworten ({code}).",
   },
 });
