@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 EXTRAS ?= dev,web,research
 
-.PHONY: system run test lint typecheck imports bench bench-web install clean test-long test-research
+.PHONY: system jstools run test lint typecheck imports bench bench-web install clean test-long test-research
 
 $(STAMP): pyproject.toml requirements.lock
 	$(PY) -m venv $(VENV)
@@ -29,11 +29,11 @@ typecheck: $(STAMP)
 imports: $(STAMP)
 	$(BIN)/lint-imports
 
-# Debian packages the tests need: Chromium (browser tests) and PostgreSQL (a throwaway
-# server for the database tests), installed when missing (as root, or with sudo); the
-# tests fail without them rather than skip.
+# Debian packages the tests need: Chromium (browser tests), PostgreSQL (a throwaway
+# server for the database tests) and npm (installs axe-core for the accessibility scan),
+# installed when missing (as root, or with sudo); the tests fail without them rather than skip.
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
-NEED := $(shell command -v chromium >/dev/null 2>&1 || echo chromium) $(shell ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || echo postgresql)
+NEED := $(shell command -v chromium >/dev/null 2>&1 || echo chromium) $(shell ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || echo postgresql) $(shell command -v npm >/dev/null 2>&1 || echo npm)
 system:
 	@if [ -n "$(strip $(NEED))" ]; then \
 	  echo "installing Debian's $(strip $(NEED)) for the tests"; \
@@ -41,7 +41,15 @@ system:
 	  $(SUDO) apt-get update -q && $(SUDO) apt-get install -y -q $(NEED); \
 	fi
 
-test: $(STAMP) system lint typecheck imports
+# the tools the browser tests inject into pages (axe-core), pinned in tests/js/package-lock.json
+JSTOOLS := tests/js/node_modules/axe-core/axe.min.js
+$(JSTOOLS): tests/js/package.json tests/js/package-lock.json | system
+	npm ci --prefix tests/js --no-audit --no-fund
+	touch $(JSTOOLS)
+
+jstools: $(JSTOOLS)
+
+test: $(STAMP) system jstools lint typecheck imports
 	$(BIN)/pytest -q kardinal tests
 
 test-long: $(STAMP)

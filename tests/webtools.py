@@ -146,3 +146,21 @@ def take_turn(page: Any, rng: random.Random) -> None:
                 page.locator("[data-zone=hand] .card.legal").first.click()
                 page.locator(".pile").first.click()
     page.wait_for_function(f"Number(document.body.dataset.version) > {before}", timeout=10000)
+
+
+def map_zoom(page: Any) -> float:
+    return float(page.evaluate("document.getElementById('map').dataset.zoom"))
+
+
+def tap_on_map(page: Any, target: Any, limit: int = 8) -> int:
+    """Tap a site or a coat of arms as a finger does: where the targets lie closer than a
+    finger's width on the screen, a tap zooms the map in and chooses nothing, so tap again
+    until one chooses; return how many taps zoomed."""
+    zooms = 0
+    for _ in range(limit):
+        z = map_zoom(page)
+        target.tap()
+        if map_zoom(page) <= z:
+            return zooms
+        zooms += 1
+    raise AssertionError(f"{limit} taps only zoomed the map")

@@ -15,10 +15,12 @@ import { byId, el } from "./dom.js";
 import { T, onLangChange, rulesText, variantText, boardName, addStrings } from "./i18n.js";
 import { loadBoard } from "./board.js";
 import { GameSocket, getJSON, postJSON, tokensFromURL } from "./net.js";
-import { GameMap, initZoom } from "./map.js";
+import { GameMap } from "./map.js";
+import { MapZoom } from "./zoom.js";
+import { rememberFocus, restoreFocus, announce } from "./a11y.js";
 import { Selection } from "./selection.js";
 import { renderHand, renderTable } from "./hand.js";
-import { renderLog } from "./log.js";
+import { renderLog, describeAction, describeEvent } from "./log.js";
 import { renderPlayers, renderScoring, turnText } from "./panels.js";
 import { renderReplayBox } from "./replay.js";
 import { ScoringOverlay } from "./scoring.js";
@@ -35,6 +37,10 @@ addStrings({
   de: { undo: "Einsatz zurücknehmen", undoWhy: "Die eben eingesetzten Figuren zurücknehmen und die Karten zurückbekommen; möglich, bis du eine Karte ziehst." },
 });
 
+/** The layouts of phones and tablets held upright (style.css: the map above the side panel)
+ * and of phones turned (a short window). */
+const PHONE = "(max-width: 900px), (max-height: 560px) and (orientation: landscape)";
+
 class GamePage {
   constructor() {
     this.gameId = decodeURIComponent(location.pathname.split("/").pop());
@@ -49,6 +55,7 @@ class GamePage {
     this.socket = new GameSocket(this.gameId, tokensFromURL(location.search), {
       onState: (m) => this.onState(m),
       onError: (m) => this.onError(m),
+      onChat: (m) => this.chat.heard(m.lines),
       onClose: () => { byId("status").textContent = T("disconnected"); },
     });
   }
@@ -59,9 +66,22 @@ class GamePage {
     // the scorings as events: an overlay over the map, never holding the game back
     this.scoring = new ScoringOverlay({ gameId: this.gameId, board: () => this.board, map: () => this.map, onAgain: () => this.playAgain() });
     onLangChange(() => this.scoring.texts());
-    const zoomLabel = initZoom(byId("zoom"), byId("mapwrap"));
-    onLangChange(() => { zoomLabel(); this.follower.texts(); this.render(); });
-    zoomLabel();
+    this.zoom = new MapZoom(byId("mapwrap"), byId("map"), { toggle: byId("zoom"), more: byId("zoom-more"), less: byId("zoom-less") },
+      () => Boolean(this.map && this.map.selecting));
+    onLangChange(() => { this.zoom.labels(); this.follower.texts(); this.render(); });
+    // Escape: one step back in the choice (a dialog or overlay that is open takes it first)
+    document.addEventListener("keydown", (ev) => {
+      if (ev.key !== "Escape" || ev.defaultPrevented || document.querySelector("dialog[open]")) return;
+      if (this.sel.back()) { ev.preventDefault(); this.say(""); this.render(); }
+    });
+    // on a phone the line about the others' turns and its controls sit in the side panel, under the hand and the table
+    const small = window.matchMedia(PHONE);
+    const placeFollow = () => {
+      const bar = byId("followbar");
+      if (small.matches) byId("table").after(bar); else byId("mapbox").prepend(bar);
+    };
+    small.addEventListener("change", placeFollow);
+    placeFollow();
     this.teach = new Teach(this, byId("teachbox"));
     this.signal = new TurnSignal(this);
     this.chat = new Chat(this, byId("chatbox"));
@@ -106,6 +126,7 @@ class GamePage {
     const turnChanged = !old || old.seat !== m.seat || old.view.current !== m.view.current || old.version !== m.version;
     if (old && old.hotseat && m.seat !== this.revealed) this.revealed = null;
     this.msg = m;
+    if (old) this.announceNews(old, m);
     if (turnChanged) this.sel.clear();
     this.useBoard(m.view.board);
     this.render();
@@ -115,7 +136,24 @@ class GamePage {
     loadBoard(m.view.board).then(() => { if (!this.replay) this.scoring.notice(m.view.history || []); }).catch(() => {});
   }
 
+  /** Read out the others' new decisions and every scoring since the last message. */
+  announceNews(old, m) {
+    const before = (old.view.history || []).length;
+    const h = m.view.history || [];
+    if (h.length <= before || !this.board) return;
+    const ctx = { board: this.board, name: (s) => this.name(s) };
+    for (const entry of h.slice(before)) {
+      const a = entry.action;
+      if (a.seat !== m.seat || m.hotseat) announce(describeAction(a, ctx));
+      for (const ev of entry.events || []) {
+        const d = describeEvent(ev, ctx);
+        if (d && d.kind !== "new_draw_pile") announce(d.text);
+      }
+    }
+  }
+
   onError(m) {
+    if (typeof m.id === "string" && m.id.startsWith("chat-")) { this.chat.refused(m); return; }
     this.say(T("refused", { msg: refusalText(m, this.board) }), true);
     if (m.code === "bad_token" && !this.msg) {
       // a wrong or outdated link: watch the game as a spectator instead
@@ -137,6 +175,7 @@ class GamePage {
         onCoat: (cid) => this.clickCoat(cid),
         name: (seat) => this.name(seat),
       });
+      this.map.zoom = this.zoom;
       this.render();
     }).catch((e) => {
       this.wantBoard = null;
@@ -250,7 +289,14 @@ class GamePage {
 
   // ------------------------------------------------------------ drawing
 
+  /** Redraw from the page's state, the keyboard's focus kept where it was. */
   render() {
+    const focus = rememberFocus();
+    this.draw();
+    restoreFocus(focus);
+  }
+
+  draw() {
     if (!this.msg || !this.board) { byId("status").textContent = T("connecting"); return; }
     const msg = this.msg;
     const v = this.view();

@@ -32,6 +32,16 @@ addStrings({
     mapLegendSite: "free cloister site",
     mapLegendLand: "alliance over land",
     mapLegendSea: "alliance across the sea",
+    mapName: "Map of the board",
+    mapHelp: "Arrow keys: from site to site along the roads, or within a country; Page Down and Page Up: the next or previous place you can choose now; Enter or Space: choose; Escape: back one step; + and -: zoom.",
+    a11ySite: "{site}, {country}: {state}",
+    a11yFree: "free",
+    a11yCloisterOf: "cloister of {name}",
+    a11yCoat: "{country}: coat of arms; advisors: {who}; limit {m}",
+    a11yNobody: "none",
+    a11yChosen: "chosen",
+    a11yAdvisorsChosen: "{n} advisors chosen",
+    a11yCanChoose: "can be chosen",
   },
   de: {
     mapFreeSite: "Freies Klosterfeld",
@@ -55,6 +65,16 @@ addStrings({
     mapLegendSite: "freies Klosterfeld",
     mapLegendLand: "Bündnis über Land",
     mapLegendSea: "Bündnis über See",
+    mapName: "Karte des Spielbretts",
+    mapHelp: "Pfeiltasten: von Feld zu Feld entlang der Straßen oder innerhalb eines Landes; Bild ab und Bild auf: der nächste oder vorige Ort, den du jetzt wählen kannst; Eingabe oder Leertaste: wählen; Escape: einen Schritt zurück; + und -: zoomen.",
+    a11ySite: "{site}, {country}: {state}",
+    a11yFree: "frei",
+    a11yCloisterOf: "Kloster von {name}",
+    a11yCoat: "{country}: Wappen; Räte: {who}; Grenze {m}",
+    a11yNobody: "keine",
+    a11yChosen: "gewählt",
+    a11yAdvisorsChosen: "{n} Räte gewählt",
+    a11yCanChoose: "wählbar",
   },
 });
 
@@ -85,6 +105,9 @@ export class GameMap {
     this.standing = null;
     this.selecting = false;
     this.pointer = "mouse";
+    this.targets = null; // the latest highlight(): what a choice can still reach
+    this.sel = null;
+    this.zoom = null; // a MapZoom (zoom.js), set by the page: the keyboard's focus is kept in the frame
     this.build();
   }
 
@@ -99,6 +122,9 @@ export class GameMap {
     const m = this.root;
     m.replaceChildren();
     m.setAttribute("viewBox", `0 0 ${B.width} ${B.height}`);
+    // one stop in the tab order; the arrow keys move inside (keyDown)
+    m.setAttribute("role", "application");
+    m.setAttribute("aria-describedby", "map-help");
     m.dataset.board = this.board.id;
     const defs = svg("defs", {});
     const waves = svg("pattern", { id: "waves", width: 28, height: 14, patternUnits: "userSpaceOnUse" });
@@ -164,12 +190,12 @@ export class GameMap {
     const coats = svg("g", { class: "coats" });
     for (const c of B.countries) {
       const [x, y] = c.coat;
-      const g = svg("g", { class: "coat", "data-coat": c.id, role: "button", transform: `translate(${x},${y})` });
+      const g = svg("g", { class: "coat", "data-coat": c.id, role: "button", tabindex: -1, transform: `translate(${x},${y})` });
       g.append(svg("path", { d: SHIELD, class: "shield", fill: this.board.colour(c.id) }));
       g.append(svg("path", { d: "M-22,-22 H22 V4 Q22,20 0,29 Q-22,20 -22,4 Z", class: "shield-inner" }));
-      g.append(svg("text", { x: 0, y: -33, class: "country-name", "data-name": c.id }));
+      g.append(svg("text", { x: 0, y: -33, class: "country-name", "data-name": c.id, "aria-hidden": "true" }));
       g.append(svg("g", { class: "pips" }));
-      g.append(svg("text", { x: 0, y: 27, class: "limit" }));
+      g.append(svg("text", { x: 0, y: 27, class: "limit", "aria-hidden": "true" }));
       this.explain(g, () => this.coatInfo(c.id), () => this.handlers.onCoat(c.id));
       coats.append(g);
       this.coatEls.set(c.id, g);
@@ -179,12 +205,16 @@ export class GameMap {
     const sites = svg("g", { class: "sites" });
     for (const s of B.sites) {
       const [x, y] = s.xy;
-      const g = svg("g", { class: "site", "data-site": s.id, role: "button" });
-      g.append(svg("circle", { cx: x, cy: y, r: 13, class: "hit" })); // a finger is wider than the spot
+      const g = svg("g", { class: "site", "data-site": s.id, role: "button", tabindex: -1 });
+      // a finger is wider than the spot: on a touch screen the hit area grows to 44 px on the
+      // screen (style.css), never past halfway to the next site or onto a coat of arms
+      const lim = Math.max(13, Math.min(...B.sites.filter((o) => o !== s).map((o) => Math.hypot(o.xy[0] - x, o.xy[1] - y) / 2),
+        ...B.countries.map((c) => Math.hypot(c.coat[0] - x, c.coat[1] - y) - 30)));
+      g.append(svg("circle", { cx: x, cy: y, r: 13, class: "hit", style: `--lim:${lim.toFixed(1)}px` }));
       g.append(svg("g", { class: "building" }));
       g.append(svg("circle", { cx: x, cy: y, r: 8, class: "spot" }));
       const [lx, ly, anchor] = s.label || [x + 9, y + 4, "start"];
-      g.append(svg("text", { x: lx, y: ly, class: "site-name", "text-anchor": anchor }));
+      g.append(svg("text", { x: lx, y: ly, class: "site-name", "text-anchor": anchor, "aria-hidden": "true" }));
       this.explain(g, () => this.siteInfo(s.id), () => this.handlers.onSite(s.id));
       sites.append(g);
       this.siteEls.set(s.id, g);
@@ -203,6 +233,99 @@ export class GameMap {
     if (old) old.remove();
     host.append(this.popup);
     m.addEventListener("click", () => this.hideInfo());
+    let help = document.getElementById("map-help");
+    if (!help) { help = el("p", { id: "map-help", class: "sr-only" }); host.append(help); }
+    this.help = help;
+
+    // the keyboard: the sites and coats of arms in one roving tab stop
+    this.items = [...this.siteEls.values(), ...this.coatEls.values()];
+    this.roads = new Map(B.sites.map((s) => [s.id, new Set()]));
+    for (const [a, b] of B.roads) { this.roads.get(a).add(b); this.roads.get(b).add(a); }
+    this.rove(this.siteEls.values().next().value);
+    m.addEventListener("keydown", (ev) => this.keyDown(ev));
+    m.addEventListener("focusin", (ev) => {
+      const g = ev.target.closest && ev.target.closest("[data-site], [data-coat]");
+      if (!g) return;
+      this.rove(g);
+      if (this.zoom) this.zoom.reveal(g);
+      if (g._info && g.matches(":focus-visible")) this.showInfo(g._info, g); // the keyboard's focus, not a tap's
+    });
+    m.addEventListener("focusout", (ev) => { if (!m.contains(ev.relatedTarget)) this.hideInfo(); });
+  }
+
+  /** The one map element the Tab key stops at. */
+  rove(g) {
+    if (!g || this.roving === g) return;
+    if (this.roving) this.roving.setAttribute("tabindex", "-1");
+    g.setAttribute("tabindex", "0");
+    this.roving = g;
+  }
+
+  /** A map element's place, country and (sites) neighbours along the roads. */
+  itemOf(g) {
+    const sid = g.getAttribute("data-site");
+    if (sid) return { xy: this.sitePoint(sid), country: this.board.siteCountry(sid), roads: this.roads.get(sid) || new Set(), id: sid };
+    const cid = g.getAttribute("data-coat");
+    return { xy: this.coatPoint(cid), country: cid, roads: new Set(), id: cid };
+  }
+
+  /** The element an arrow key leads to from g: the nearest in that direction, along a road
+   * first, then within the country, then any. */
+  neighbour(g, dx, dy) {
+    const a = this.itemOf(g);
+    let best = null, cost = Infinity;
+    for (const h of this.items) {
+      if (h === g) continue;
+      const b = this.itemOf(h);
+      const vx = b.xy[0] - a.xy[0], vy = b.xy[1] - a.xy[1];
+      const d = Math.hypot(vx, vy);
+      if (!d) continue;
+      const cos = (vx * dx + vy * dy) / d;
+      if (cos < 0.5) continue; // within 60 degrees of the arrow
+      let c = d * (2.2 - cos);
+      if (a.roads.has(b.id)) c *= 0.45;
+      else if (a.country === b.country) c *= 0.75;
+      if (c < cost) { cost = c; best = h; }
+    }
+    return best;
+  }
+
+  /** The elements a choice can reach now, in the board's order (sites, then coats of arms). */
+  choosable() {
+    const t = this.targets;
+    if (!t || !t.any) return [];
+    const sel = this.sel || { sites: [], country: null, advisors: 0 };
+    return this.items.filter((g) => {
+      const sid = g.getAttribute("data-site");
+      if (sid) return t.sites.has(sid) || sel.sites.includes(sid);
+      const cid = g.getAttribute("data-coat");
+      return t.coats.has(cid) || (sel.country === cid && sel.advisors > 0);
+    });
+  }
+
+  keyDown(ev) {
+    const g = ev.target.closest && ev.target.closest("[data-site], [data-coat]");
+    if (!g || ev.altKey || ev.ctrlKey || ev.metaKey) return;
+    const dirs = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
+    let to = null;
+    if (dirs[ev.key]) to = this.neighbour(g, ...dirs[ev.key]);
+    else if (ev.key === "PageDown" || ev.key === "PageUp") {
+      const fwd = ev.key === "PageDown";
+      const list = this.choosable().length ? this.choosable() : [...this.coatEls.values()];
+      const i = list.indexOf(g);
+      to = list[i < 0 ? (fwd ? 0 : list.length - 1) : (i + (fwd ? 1 : list.length - 1)) % list.length];
+    } else if (ev.key === "Home") to = this.choosable()[0] || null;
+    else if (ev.key === "Enter" || ev.key === " ") {
+      ev.preventDefault();
+      if (g._act) { this.hideInfo(); g._act(); }
+      if (document.activeElement !== g && g.isConnected) g.focus();
+      return;
+    } else if ((ev.key === "+" || ev.key === "=") && this.zoom) { this.zoom.zoomAt(this.zoom.z * 1.6); this.zoom.reveal(g); }
+    else if (ev.key === "-" && this.zoom) { this.zoom.zoomAt(this.zoom.z / 1.6); this.zoom.reveal(g); }
+    else if (ev.key === "Escape") { this.hideInfo(); return; }
+    else return;
+    ev.preventDefault();
+    if (to) to.focus();
   }
 
   /** The key to the map's signs, in a corner of open sea (its texts set by update()). */
@@ -237,6 +360,8 @@ export class GameMap {
   /** Hover (mouse) and tap (touch, when nothing is selected) show what info() says; other clicks act. */
   explain(g, info, act, hover = true, countries = []) {
     g.dataset.countries = countries.join(" ");
+    g._info = info;
+    g._act = act;
     if (hover) {
       g.addEventListener("pointerenter", (ev) => { if (ev.pointerType === "mouse") this.showInfo(info, g); });
       g.addEventListener("pointerleave", (ev) => { if (ev.pointerType === "mouse") this.hideInfo(); });
@@ -344,7 +469,8 @@ export class GameMap {
     const B = this.board;
     this.view = view;
     if (standing !== undefined) this.standing = standing;
-    this.root.setAttribute("aria-label", T("map"));
+    this.root.setAttribute("aria-label", T("mapName"));
+    this.help.textContent = T("mapHelp");
     const last = lastPlacement(view);
     for (const [sid, g] of this.siteEls) {
       const owner = view.sites[sid];
@@ -356,7 +482,6 @@ export class GameMap {
       }
       const name = B.siteName(sid);
       g.querySelector(".site-name").textContent = name;
-      g.setAttribute("aria-label", owner === undefined ? name : `${name}: ${T("mapCloisterOf", { name: this.name(owner) })}`);
       g.classList.toggle("taken", owner !== undefined);
       g.classList.toggle("last", last.sites.has(sid));
     }
@@ -381,19 +506,44 @@ export class GameMap {
       adv.forEach((n, seat) => { for (let j = 0; j < n; j++, k++) pips.append(advisorGlyph(seat, ...at(k))); });
       for (; k < slots; k++) pips.append(advisorSlot(...at(k)));
       g.querySelector(".limit").textContent = `${total}/${limit}`;
-      g.setAttribute("aria-label", `${T("coatOfArms", { country: name })}: ${T("advisorLimit", { a: total, m: limit })}`);
     }
     for (const g of this.allianceGroup.children) {
       const a = this.board.data.alliances.find((x) => String(x.number) === g.getAttribute("data-alliance"));
       g.setAttribute("aria-label", B.allianceName(a));
     }
     for (const t of this.root.querySelectorAll(".legend [data-text]")) t.textContent = T(t.dataset.text);
+    this.names();
     if (this.shown) this.showInfo(this.shown.info, this.shown.g); // the popup follows the game
+  }
+
+  /** The accessible names: what each site and coat of arms shows, with the choice's state. */
+  names() {
+    const B = this.board, v = this.view;
+    if (!v) return;
+    const t = this.targets || { sites: new Set(), coats: new Set() };
+    const sel = this.sel || { sites: [], country: null, advisors: 0 };
+    for (const [sid, g] of this.siteEls) {
+      const owner = v.sites[sid];
+      const state = owner === undefined ? T("a11yFree") : T("a11yCloisterOf", { name: this.name(owner) });
+      const extra = sel.sites.includes(sid) ? T("a11yChosen") : t.sites.has(sid) ? T("a11yCanChoose") : "";
+      g.setAttribute("aria-label", T("a11ySite", { site: B.siteName(sid), country: B.countryName(B.siteCountry(sid)), state }) + (extra ? `; ${extra}` : ""));
+      if (sel.sites.includes(sid)) g.setAttribute("aria-pressed", "true"); else g.removeAttribute("aria-pressed");
+    }
+    for (const [cid, g] of this.coatEls) {
+      const adv = v.advisors[cid] || [];
+      const who = adv.map((n, seat) => [n, seat]).filter(([n]) => n > 0).map(([n, seat]) => `${this.name(seat)} ${n}`);
+      const chosen = sel.country === cid && sel.advisors > 0;
+      const extra = chosen ? T("a11yAdvisorsChosen", { n: sel.advisors }) : t.coats.has(cid) ? T("a11yCanChoose") : "";
+      g.setAttribute("aria-label", T("a11yCoat", { country: B.countryName(cid), who: who.length ? who.join(", ") : T("a11yNobody"), m: v.advisor_limit[cid] })
+        + (extra ? `; ${extra}` : "") + (chosen && t.coats.has(cid) ? `; ${T("a11yCanChoose")}` : ""));
+    }
   }
 
   /** Mark what the selection can still reach (Selection.targets()) and what it holds. */
   highlight(targets, sel) {
     this.selecting = Boolean(targets.any || (sel && (sel.cards || []).length));
+    this.targets = targets;
+    this.sel = sel;
     for (const [cid, g] of this.countryEls) {
       g.classList.toggle("legal", targets.countries.has(cid) && !sel.country);
       g.classList.toggle("chosen", sel.country === cid);
@@ -407,23 +557,9 @@ export class GameMap {
       g.classList.toggle("legal", targets.coats.has(cid));
       g.classList.toggle("selected", sel.country === cid && sel.advisors > 0);
     }
+    this.names();
+    // Tab into the map lands on the first place a choice can reach
+    const can = this.choosable();
+    if (can.length && !this.root.contains(document.activeElement) && !can.includes(this.roving)) this.rove(can[0]);
   }
-}
-
-/** The Zoom button of narrow windows: the whole map, or the map enlarged and panned in its frame. */
-export function initZoom(button, wrap) {
-  const label = () => {
-    const zoomed = wrap.classList.contains("zoomed");
-    button.textContent = zoomed ? T("zoomOut") : T("zoomIn");
-    button.setAttribute("aria-pressed", zoomed ? "true" : "false");
-  };
-  button.addEventListener("click", () => {
-    const cx = (wrap.scrollLeft + wrap.clientWidth / 2) / wrap.scrollWidth;
-    const cy = (wrap.scrollTop + wrap.clientHeight / 2) / wrap.scrollHeight;
-    wrap.classList.toggle("zoomed");
-    wrap.scrollLeft = cx * wrap.scrollWidth - wrap.clientWidth / 2; // keep the middle in the middle
-    wrap.scrollTop = cy * wrap.scrollHeight - wrap.clientHeight / 2;
-    label();
-  });
-  return label;
 }

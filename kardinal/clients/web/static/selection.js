@@ -100,6 +100,16 @@ export class Selection {
     return false;
   }
 
+  /** One step back (Escape): the last advisor, else the last site, else the country, else
+   * the last card; false when nothing is chosen. */
+  back() {
+    if (this.advisors) { this.advisors -= 1; return true; }
+    if (this.sites.length) { this.sites.pop(); return true; }
+    if (this.country) { this.country = null; return true; }
+    if (this.cards.length) { this.removeCard(this.cards[this.cards.length - 1]); return true; }
+    return false;
+  }
+
   /** The draw or exchange that takes from `source` (a display card's kind, or "deck"), or null. */
   takeFrom(source) {
     const same = (a) => (source === "deck" ? a.from === "deck" : a.card === source);

@@ -9,7 +9,9 @@ import { byId, el, swatch } from "./dom.js";
 import { T, lang, otherLang, setLang, onLangChange, addStrings, listText } from "./i18n.js";
 import { loadBoard } from "./board.js";
 import { getJSON, postJSON } from "./net.js";
-import { GameMap, initZoom } from "./map.js";
+import { GameMap } from "./map.js";
+import { MapZoom } from "./zoom.js";
+import { rememberFocus, restoreFocus } from "./a11y.js";
 import { Selection, placeSites } from "./selection.js";
 import { renderHand, renderTable } from "./hand.js";
 import { refusalText } from "./refusals.js";
@@ -180,9 +182,13 @@ class TutorialPage {
 
   async start() {
     byId("lang").addEventListener("click", () => setLang(otherLang()));
-    const zoomLabel = initZoom(byId("zoom"), byId("mapwrap"));
-    onLangChange(() => { zoomLabel(); this.render(); });
-    zoomLabel();
+    this.zoom = new MapZoom(byId("mapwrap"), byId("map"), { toggle: byId("zoom"), more: byId("zoom-more"), less: byId("zoom-less") },
+      () => Boolean(this.map && this.map.selecting));
+    onLangChange(() => { this.zoom.labels(); this.render(); });
+    document.addEventListener("keydown", (ev) => {
+      if (ev.key !== "Escape" || ev.defaultPrevented || document.querySelector("dialog[open]")) return;
+      if (this.sel.back()) { ev.preventDefault(); this.render(); }
+    });
     byId("prev").addEventListener("click", () => this.go(this.index - 1));
     byId("next").addEventListener("click", () => this.go(this.index + 1));
     byId("retry").addEventListener("click", () => this.go(this.index));
@@ -194,6 +200,7 @@ class TutorialPage {
       onCoat: (cid) => this.clickCoat(cid),
       name: (seat) => this.meta.players[seat],
     });
+    this.map.zoom = this.zoom;
     const m = /^#(\d+)$/.exec(location.hash);
     await this.go(m ? Math.min(Number(m[1]) - 1, this.meta.steps.length - 1) : 0);
   }
@@ -278,7 +285,14 @@ class TutorialPage {
 
   // ------------------------------------------------------------ drawing
 
+  /** Redraw, the keyboard's focus kept where it was. */
   render() {
+    const focus = rememberFocus();
+    this.draw();
+    restoreFocus(focus);
+  }
+
+  draw() {
     if (!this.meta || !this.res) { byId("status").textContent = "…"; return; }
     const step = this.step();
     const n = this.meta.steps.length;
