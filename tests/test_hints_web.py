@@ -165,3 +165,16 @@ def test_review_of_a_finished_game(client: TestClient, monkeypatch: pytest.Monke
     assert ch[-1]["chances"] == pytest.approx([1 / len(winners) if p in winners else 0.0 for p in range(3)])
     # asking again starts nothing new
     assert client.post(f"/api/games/{gid}/review").json()["review"] == review
+
+
+def test_guessing_tokens_at_the_hint_address_is_slowed(client: TestClient) -> None:
+    """guard.py's budget of wrong tokens (5 a second) holds here too: once over, the address
+    is refused whatever it sends, the right token included."""
+    g = create(client, "person", "bot", "bot")
+    gid, toks = g["id"], tokens(g)
+    join_all(client, g)
+    msg = wait_for_person(client, gid, toks)
+    codes = [ask(client, gid, 0, f"guess{i}", msg["version"]).json()["error"]["code"] for i in range(8)]
+    assert codes[:5] == ["bad_token"] * 5 and "rate_limited" in codes[5:]
+    r = ask(client, gid, 0, toks[0], msg["version"])
+    assert r.status_code == 429 and r.json()["error"]["code"] == "rate_limited"

@@ -8,7 +8,8 @@ The judging itself is ``kardinal.bots.analysis``; it runs in the service's bot e
   allows them, see ``LiveGame.hints_allowed``) and how far its review is.
 * ``POST /api/games/{id}/hint`` ``{"seat", "token", "version"}``: the best three moves
   for the seat to act, from its view only (a few seconds at most: the ``hard`` level's
-  search). Refusals: ``bad_token`` (403), ``hints_off`` (403: the people did not agree
+  search). Refusals: ``bad_token`` (403; an address sending too many wrong tokens is
+  refused ``rate_limited``, 429, as guard.py does elsewhere), ``hints_off`` (403: the people did not agree
   to hints when the game was created), ``not_started``, ``game_over``,
   ``not_your_turn``, ``stale_version`` (409). A hint is kept per game, version and
   seat: asking again costs nothing, and two requests for one hint share one search.
@@ -44,6 +45,7 @@ from kardinal.rules.view import ViewData, view
 
 from .fair import BOTS_ONLY, PEOPLE
 from .games import GameService, LiveGame, Refused
+from .guard import Guard
 
 __all__ = ["router", "hint_job"]
 
@@ -97,6 +99,9 @@ class Teaching:
 
     hints: OrderedDict[tuple[str, int, int], asyncio.Future[dict[str, Any]]] = field(default_factory=OrderedDict)
     reviews: OrderedDict[str, ReviewJob] = field(default_factory=OrderedDict)
+    # wrong seat tokens sent to /hint: an address over its budget is refused (rate_limited)
+    # whatever it sends, as at the other addresses that take a token (guard.py)
+    guard: Guard = field(default_factory=Guard)
 
 
 def _teaching(request: Request) -> Teaching:
@@ -160,7 +165,14 @@ async def post_hint(game_id: str, request: Request) -> dict[str, Any]:
     service = _service(request)
     body = await _json_body(request)
     live = service.get(game_id)
-    seat = service._auth(live, body.get("seat"), body.get("token"))
+    teaching = _teaching(request)
+    addr = request.client.host if request.client is not None else "?"
+    teaching.guard.check("bad_token", addr)
+    try:
+        seat = service._auth(live, body.get("seat"), body.get("token"))
+    except Refused:
+        teaching.guard.note("bad_token", addr)
+        raise
     version = body.get("version")
     if not isinstance(version, int) or isinstance(version, bool):
         raise Refused("malformed", "'version' must be the number of actions so far", 400)
@@ -175,7 +187,6 @@ async def post_hint(game_id: str, request: Request) -> dict[str, Any]:
         raise Refused("not_your_turn", f"it is {name}'s turn", name=name)
     if version != live.version:
         raise Refused("stale_version", f"the game has moved on: version {live.version}, not {version}", version=live.version)
-    teaching = _teaching(request)
     key = (live.row.id, live.version, seat)
     fut = teaching.hints.get(key)
     if fut is None or (fut.done() and (fut.cancelled() or fut.exception() is not None)):

@@ -55,6 +55,7 @@ addStrings({
     tcErr_not_started: "The game has not started yet.",
     tcErr_not_finished: "A game is reviewed once it is over.",
     tcErr_busy: "The server is reviewing other games; try again in a minute.",
+    tcErr_rate_limited: "Too many wrong requests from here; try again in a moment.",
     tcErr_other: "The bot could not answer ({code}).",
   },
   de: {
@@ -103,6 +104,7 @@ addStrings({
     tcErr_not_started: "Das Spiel hat noch nicht begonnen.",
     tcErr_not_finished: "Ein Spiel wird ausgewertet, wenn es vorbei ist.",
     tcErr_busy: "Der Server wertet gerade andere Spiele aus; bitte in einer Minute noch einmal.",
+    tcErr_rate_limited: "Zu viele falsche Anfragen von hier; bitte gleich noch einmal.",
     tcErr_other: "Der Bot konnte nicht antworten ({code}).",
   },
 });
