@@ -146,6 +146,15 @@ def replay_cmd(
     typer.echo(describe_game(data, s.board))
 
 
+def _people_of(data: dict[str, Any]) -> list[int] | None:
+    """The people's seats of a record saved by ``kardinal play`` (its "seats" name the bots), else None."""
+    seats = data.get("seats")
+    if not isinstance(seats, list) or not all(isinstance(x, dict) and "bot" in x for x in seats):
+        return None
+    people = [i for i, x in enumerate(seats) if x["bot"] is None]
+    return people or None
+
+
 @app.command()
 def review(
     file: Path,
@@ -171,7 +180,7 @@ def review(
     if iterations < 1:
         typer.echo("error: --iterations must be at least 1", err=True)
         raise typer.Exit(2)
-    seats = sorted(set(seat)) if seat else None
+    seats = sorted(set(seat)) if seat else _people_of(data)
     if seats is not None and not all(0 <= p < s.n for p in seats):
         typer.echo(f"error: --seat must be 0..{s.n - 1}", err=True)
         raise typer.Exit(2)

@@ -170,6 +170,16 @@ def test_cli_review(tmp_path: Path) -> None:
     for d in data["decisions"]:
         if d["verdict"]:
             assert f"[{d['best']['notation']}]" in res.output
+    # a save of 'kardinal play' names its people: they are reviewed, not the bots
+    saved = dict(
+        record_of(s, ["Ada", "Ben", "Cleo"]),
+        seats=[{"name": "Ada", "bot": "hard"}, {"name": "Ben", "bot": None}, {"name": "Cleo", "bot": "easy"}],
+    )
+    path2 = tmp_path / "saved.json"
+    path2.write_text(json.dumps(saved), encoding="utf-8")
+    res = runner.invoke(app, ["review", str(path2), "--iterations", "10", "--json"])
+    assert res.exit_code == 0, res.output
+    assert json.loads(res.output)["seats"] == [1]
     # refusals
     res = runner.invoke(app, ["review", str(path), "--seat", "3"])
     assert res.exit_code == 2 and "--seat" in res.output
