@@ -65,6 +65,11 @@ def test_a_hint_is_listed_and_drawn_on_the_map(server: str, browser: Any) -> Non
             assert page.text_content(f"#map [data-site='{sid}'] .site-name") in items.nth(i).inner_text()
         marks += 1
     assert marks >= 1, "no placement among the hints at the first turn"
+    # the best move's cards are outlined in the hand
+    best = hint["options"][0]["action"]
+    if best["act"] == "place":
+        hinted = page.locator("[data-zone=hand] .card.tc-hinted")
+        assert sorted(hinted.nth(k).get_attribute("data-card") for k in range(hinted.count())) == sorted(best["cards"])
     shot(page, "teach-hint")
     # in German
     page.get_by_role("button", name="Deutsch").click()

@@ -380,12 +380,27 @@ export class Teach {
     if (h) {
       // the worst first, so the best is drawn on top
       for (let i = h.data.options.length - 1; i >= 0; i--) this.mark(fx, h.data.options[i].action, "hint", String(i + 1), { "data-hint-rank": i + 1 });
+      if (h.data.options.length) this.markCards(h.data.options[0].action);
     }
     const d = this.focus;
     if (d && page.replay && page.replay.step === d.index) {
       this.mark(fx, d.played.action, "played", "✗", { "data-review": "played" });
       this.mark(fx, d.best.action, "better", "✓", { "data-review": "better" });
     }
+  }
+
+  /** The cards the best hint plays, discards or takes, outlined in the hand and on the table
+   * (the hand and the table are drawn anew before each render, so nothing needs undoing). */
+  markCards(a) {
+    const pick = (selector, n) => {
+      const found = Array.from(document.querySelectorAll(selector)).filter((e) => !e.classList.contains("tc-hinted"));
+      for (const e of found.slice(0, n)) e.classList.add("tc-hinted");
+    };
+    const inHand = (kid) => pick(`[data-zone=hand] .card[data-card="${CSS.escape(kid)}"]`, 1);
+    const take = (from, kid) => (from === "deck" ? pick(".pile[data-pile=deck]", 1) : pick(`[data-zone=display] .card[data-card="${CSS.escape(kid)}"]`, 1));
+    if (a.act === "place") for (const kid of a.cards || []) inHand(kid);
+    else if (a.act === "exchange") { inHand(a.discard); take(a.from, a.card); }
+    else if (a.act === "draw") take(a.from, a.card);
   }
 
   /** Rings on the sites and the coat of arms a placement uses, with a label. */
