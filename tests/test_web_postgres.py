@@ -1,6 +1,6 @@
 """PostgreSQL as the server's database (the protocol, again and restart tests also run on
-it through the ``db_url`` fixture): migration 5 on a database made by the previous code,
-on PostgreSQL as on SQLite."""
+it through the ``db_url`` fixture): migrations 5 and 6 on databases made by the code
+before each, on PostgreSQL as on SQLite."""
 
 from __future__ import annotations
 
@@ -17,13 +17,15 @@ from kardinal.clients.web.storage import MIGRATIONS, Storage
 ROOT = Path(__file__).resolve().parent.parent
 # the last commit before migration 5 (action client ids as "seat:id")
 BEFORE_M5 = "9cad4a6"
+# the last commit before migration 6 (table options, the chat, presence)
+BEFORE_M6 = "85927bc"
 
 
-def made_by_earlier_code(url: str, tmp_path: Path) -> dict[str, Any]:
-    """A database with a running game of two people, written by the code of BEFORE_M5."""
+def made_by_earlier_code(url: str, tmp_path: Path, commit: str = BEFORE_M5) -> dict[str, Any]:
+    """A database with a running game of two people, written by the code of ``commit``."""
     old = tmp_path / "old"
     old.mkdir()
-    tar = subprocess.run(["git", "-C", str(ROOT), "archive", BEFORE_M5, "kardinal"], capture_output=True, check=True).stdout
+    tar = subprocess.run(["git", "-C", str(ROOT), "archive", commit, "kardinal"], capture_output=True, check=True).stdout
     subprocess.run(["tar", "-x", "-C", str(old)], input=tar, check=True)
     script = textwrap.dedent(
         f"""
@@ -51,7 +53,7 @@ def made_by_earlier_code(url: str, tmp_path: Path) -> dict[str, Any]:
 def test_migration_5_on_a_database_made_by_the_previous_code(db_url: str, tmp_path: Path) -> None:
     made = made_by_earlier_code(db_url, tmp_path)
     st = Storage(db_url)
-    assert st.schema_version() == len(MIGRATIONS) == 5
+    assert st.schema_version() == len(MIGRATIONS) == 6
     st.close()
     g = made["game"]
     tok = {s["seat"]: s["token"] for s in g["seats"]}
@@ -64,6 +66,25 @@ def test_migration_5_on_a_database_made_by_the_previous_code(db_url: str, tmp_pa
         nxt = state(c, g["id"], cur, tok[cur])["legal"][0]
         r = act(c, g["id"], cur, tok[cur], 1, nxt, cid="z" * 100)
         assert r.status_code == 200, r.text
+
+
+def test_migration_6_on_a_database_made_by_the_previous_code(db_url: str, tmp_path: Path) -> None:
+    made = made_by_earlier_code(db_url, tmp_path, BEFORE_M6)
+    g = made["game"]
+    tok = {s["seat"]: s["token"] for s in g["seats"]}
+    with make_client(tmp_path, db_url=db_url) as c:
+        s0 = state(c, g["id"], 0, tok[0])
+        assert s0["version"] == 1 and s0["view"]["history"][0]["action"] == made["first"]
+        # a live table with the defaults; nobody stood in for; the chat is empty and works
+        assert s0["table"]["mode"] == "live" and s0["table"]["public"] is True
+        assert [p["standin"] for p in s0["players"]] == [False, False, False]
+        assert c.get(f"/api/games/{g['id']}/chat").json()["lines"] == []
+        with c.websocket_connect(f"/ws/{g['id']}") as ws:
+            ws.send_json({"type": "hello", "seats": {"1": tok[1]}})
+            assert [ws.receive_json()["type"] for _ in range(2)] == ["welcome", "state"]
+            ws.send_json({"type": "chat", "text": "still here"})
+            assert ws.receive_json()["lines"][0]["text"] == "still here"
+        assert g["id"] in {x["id"] for x in c.get("/api/games").json()["games"]}
 
 
 def test_a_plain_postgresql_url_uses_the_installed_driver(pg: Any) -> None:

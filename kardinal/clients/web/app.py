@@ -268,12 +268,13 @@ def create_app(
     async def list_games() -> dict[str, Any]:
         """The lobby: the public games, newest first (a game made private is reached only
         through its links)."""
-        return {"games": [service.summary(r) for r in storage.list_games() if r.options.get("public") is not False]}
+        rows = await asyncio.to_thread(storage.list_games)
+        return {"games": [service.summary(r) for r in rows if r.options.get("public") is not False]}
 
     @app.post("/api/games")
     async def create_game(request: Request) -> dict[str, Any]:
         limits.spend("create", addr(request))
-        live, tokens = service.create(await _body(request), creator=addr(request))
+        live, tokens = await service.create(await _body(request), creator=addr(request))
         gid = live.row.id
         seats = [
             {"seat": s, "name": live.row.seats[s].name, "token": t, "url": f"/game/{gid}?seat={s}&token={t}"}
@@ -292,14 +293,14 @@ def create_app(
 
     @app.get("/api/games/{game_id}")
     async def game_info(game_id: str) -> dict[str, Any]:
-        return service.summary(service.get(game_id).row)
+        return service.summary((await service.fetch(game_id)).row)
 
     @app.post("/api/games/{game_id}/join")
     async def join(game_id: str, request: Request) -> dict[str, Any]:
         body = await _body(request)
         if not isinstance(body, dict):
             raise Refused("malformed", "expected a JSON object", 400)
-        live = service.join(game_id, body.get("seat"), body.get("token"), body.get("name"))
+        live = await service.join(game_id, body.get("seat"), body.get("token"), body.get("name"))
         return {"ok": True, "status": live.row.status}
 
     @app.post("/api/games/{game_id}/claim")
@@ -309,7 +310,7 @@ def create_app(
         if not isinstance(body, dict):
             raise Refused("malformed", "expected a JSON object", 400)
         seat = body.get("seat")
-        tok = service.claim(game_id, seat, body.get("name"))
+        tok = await service.claim(game_id, seat, body.get("name"))
         return {"seat": seat, "token": tok, "url": f"/game/{game_id}?seat={seat}&token={tok}"}
 
     # response_model=None: the typed messages are contracts for mypy and readers, not for re-validation
@@ -325,13 +326,14 @@ def create_app(
     @app.get("/api/games/{game_id}/state", response_model=None)
     async def get_state(game_id: str, seat: int | None = None, token: str | None = None) -> Response:
         """The state message (``StateMessage``), made once per change and shared."""
-        live = service.get(game_id)
+        live = await service.fetch(game_id)
         if seat is not None:
             service._auth(live, seat, token)
         return Response(live.message_text(seat), media_type="application/json")
 
     @app.get("/api/games/{game_id}/record")
     async def get_record(game_id: str) -> Response:
+        await service.fetch(game_id)  # read off the event loop (then in memory)
         rec = service.record(game_id)
         return Response(
             json.dumps(rec, indent=1) + "\n",
@@ -342,6 +344,7 @@ def create_app(
     @app.get("/api/games/{game_id}/scoring", response_model=None)
     async def get_scoring(game_id: str) -> ScoringMessage:
         """The intermediate and final scoring so far, in detail (public; live games and replays)."""
+        await service.fetch(game_id)
         return service.scoring(game_id)
 
     @app.post("/api/games/{game_id}/again")
@@ -351,23 +354,24 @@ def create_app(
         body = await _body(request)
         if not isinstance(body, dict):
             raise Refused("malformed", "expected a JSON object", 400)
-        new = service.again(game_id, body.get("seats"))
+        new = await service.again(game_id, body.get("seats"))
         return {"id": new.row.id, "status": new.row.status, "watch": f"/game/{new.row.id}"}
 
     @app.get("/api/games/{game_id}/chat", response_model=None)
     async def get_chat(game_id: str) -> ChatMessage:
         """The game's chat (public: players and spectators read it; the replay shows it)."""
-        return chat_message(await service.chat_lines(service.get(game_id)))
+        return chat_message(await service.chat_lines(await service.fetch(game_id)))
 
     @app.get("/api/games/{game_id}/replay/{step}", response_model=None)
     async def replay_step(game_id: str, step: int) -> ReplayMessage:
+        await service.fetch(game_id)
         return service.replay_step(game_id, step)
 
     @app.websocket("/ws/{game_id}")
     async def ws_game(ws: WebSocket, game_id: str) -> None:
         await ws.accept()
         try:
-            live = service.get(game_id)
+            live = await service.fetch(game_id)
         except Refused as e:
             await ws.send_json(_ws_error(e))
             await ws.close(code=4404)
@@ -401,7 +405,7 @@ def create_app(
                         await ws.send_json(_ws_error(Refused("malformed", "hello was already sent", 400)))
                         continue
                     try:
-                        seats = _hello_seats(service, live, msg.get("seats"))
+                        seats = await _hello_seats(service, live, msg.get("seats"))
                     except Refused as e:
                         if e.code == "bad_token":
                             limits.note("bad_token", addr(ws))
@@ -410,7 +414,7 @@ def create_app(
                     conn = Connection(seats)
                     await ws.send_json({"type": "welcome", "game": game_id, "seats": sorted(seats)})
                     lines = await service.chat_lines(live)
-                    service.connect(live, conn)
+                    await service.connect(live, conn)
                     sender = asyncio.create_task(_send_loop(ws, live, conn))
                     conn.notify()
                     if lines:  # the chat so far, after the state (no chat message: nothing said yet)
@@ -455,7 +459,7 @@ def _ws_error(e: Refused, action_id: object = None) -> ErrorMessage:
     return {"type": "error", "id": echo, **e.to_json()}
 
 
-def _hello_seats(service: GameService, live: LiveGame, seats: Any) -> dict[int, str]:
+async def _hello_seats(service: GameService, live: LiveGame, seats: Any) -> dict[int, str]:
     """Check every token of a hello; a person who connects has joined their seat."""
     if seats is None:
         return {}
@@ -470,7 +474,7 @@ def _hello_seats(service: GameService, live: LiveGame, seats: Any) -> dict[int, 
         service._auth(live, seat, tok)
         out[seat] = tok
     for seat, tok in out.items():
-        service.join(live.row.id, seat, tok)
+        await service.join(live.row.id, seat, tok)
     return out
 
 

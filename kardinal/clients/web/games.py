@@ -214,6 +214,7 @@ class LiveGame:
     board: Board
     state: State
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    seat_lock: asyncio.Lock = field(default_factory=asyncio.Lock)  # one seat change at a time
     conns: set[Connection] = field(default_factory=set)
     bot_task: asyncio.Task[None] | None = None
     touched: float = field(default_factory=time.monotonic)
@@ -384,6 +385,7 @@ class GameService:
         # bots think in turns: games with people first (fair.py); as many at once as workers
         self.thinking = FairSlots(getattr(self.executor, "_max_workers", 2))
         self.live: dict[str, LiveGame] = {}
+        self._loading: dict[str, asyncio.Future[LiveGame]] = {}  # games being read (fetch)
         self.on_change: list[Callable[[LiveGame], None]] = []
 
     # -- loading ------------------------------------------------------------------
@@ -403,10 +405,33 @@ class GameService:
         return live
 
     def get(self, game_id: str) -> LiveGame:
+        """A game in memory, loaded from the database if need be (on the calling thread:
+        the server's handlers call :meth:`fetch` first, which loads it off the event loop)."""
         live = self.live.get(game_id)
         if live is not None:
             live.touched = time.monotonic()
             return live
+        return self._adopt(game_id, self._read(game_id))
+
+    async def fetch(self, game_id: object) -> LiveGame:
+        """:meth:`get` for the event loop: a game not in memory is read and replayed in a
+        thread (other games go on meanwhile), once however many ask for it at the same time."""
+        if not isinstance(game_id, str):
+            raise Refused("malformed", "'game' must be a game id", 400)
+        live = self.live.get(game_id)
+        if live is not None:
+            live.touched = time.monotonic()
+            return live
+        pending = self._loading.get(game_id)
+        if pending is None:
+            pending = self._loading[game_id] = asyncio.ensure_future(asyncio.to_thread(self._read, game_id))
+            pending.add_done_callback(lambda _f: self._loading.pop(game_id, None))
+        loaded = await asyncio.shield(pending)
+        live = self.live.get(game_id)  # another caller adopted it meanwhile
+        return live if live is not None else self._adopt(game_id, loaded)
+
+    def _read(self, game_id: str) -> LiveGame:
+        """A game from the database, replayed (not yet in memory); Refused if none or unreadable."""
         try:
             row = self.storage.get_game(game_id) if isinstance(game_id, str) and len(game_id) <= 32 else None
         except CorruptGame as e:
@@ -414,7 +439,13 @@ class GameService:
             raise Refused("unreadable", "this game's stored data cannot be read", 500) from None
         if row is None:
             raise Refused("no_game", f"there is no game {game_id!r}", 404)
-        live = self.live[game_id] = self._load(row)
+        return self._load(row)
+
+    def _adopt(self, game_id: str, live: LiveGame) -> LiveGame:
+        have = self.live.get(game_id)
+        if have is not None:
+            return have
+        self.live[game_id] = live
         self._evict()
         return live
 
@@ -461,11 +492,11 @@ class GameService:
 
         Games of persons only are loaded when someone asks for them.
         """
-        ids = self.storage.game_ids("running", with_bots=True)
+        ids = await asyncio.to_thread(self.storage.game_ids, "running", True)
         resumed = 0
         for gid in ids:
             try:
-                self.start_bots(self.get(gid))
+                self.start_bots(await self.fetch(gid))
                 resumed += 1
             except Refused:  # an unreadable game (logged) does not stop the others
                 pass
@@ -478,7 +509,7 @@ class GameService:
         """Games of bots only that ``creator`` (an address) started and that still run."""
         return sum(1 for g in self.live.values() if g.creator == creator and g.row.status == "running" and g.bots_only)
 
-    def create(self, spec: Any, creator: str | None = None) -> tuple[LiveGame, dict[int, str]]:
+    async def create(self, spec: Any, creator: str | None = None) -> tuple[LiveGame, dict[int, str]]:
         """Create a game from ``{players: [{name, kind, level}], hotseat, board, variants}``.
 
         ``creator``: the address asking; it may run MAX_BOT_GAMES games of bots only at once.
@@ -543,7 +574,7 @@ class GameService:
             variants=variants,
             options=dict(options),
         )
-        self.storage.create_game(row)
+        await asyncio.to_thread(self.storage.create_game, row)
         live = self.live[gid] = LiveGame(row, board, st, creator=creator)
         self._evict()
         self.start_bots(live)
@@ -556,30 +587,35 @@ class GameService:
             raise Refused("bad_token", "no such seat, or a wrong token", 403)
         return seat
 
-    def join(self, game_id: str, seat: object, token: object, name: object = None) -> LiveGame:
+    async def join(self, game_id: str, seat: object, token: object, name: object = None) -> LiveGame:
         """A person takes their seat (by their invitation link); the game starts when all have."""
-        live = self.get(game_id)
+        live = await self.fetch(game_id)
         s = self._auth(live, seat, token)
         sr = live.row.seats[s]
         new = _clean_name(name, sr.name) if name is not None and live.row.status == "open" else sr.name
         if new != sr.name or not sr.joined:
-            self._set_seat(live, s, replace(sr, name=new, joined=True))
+            await self._set_seat(live, s, replace(sr, name=new, joined=True))
         return live
 
-    def _set_seat(self, live: LiveGame, seat: int, row: SeatRow) -> None:
-        """Change a seat: in the database first, then in memory (a failed write changes
-        nothing); the game starts when every seat has joined."""
-        seats = list(live.row.seats)
-        seats[seat] = row
-        status = "running" if live.row.status == "open" and all(x.joined for x in seats) else live.row.status
-        live.row.updated = self.storage.update_game(live.row.id, seats=seats, status=status)
+    async def _set_seat(self, live: LiveGame, seat: int, row: SeatRow, check: Callable[[SeatRow], None] | None = None) -> None:
+        """Change a seat: in the database first (in a thread), then in memory (a failed
+        write changes nothing); the game starts when every seat has joined. Seat changes of
+        one game are made one at a time (its seat lock), each on the seats as they are;
+        ``check`` may refuse the change, given the seat as it is then."""
+        async with live.seat_lock:
+            if check is not None:
+                check(live.row.seats[seat])
+            seats = list(live.row.seats)
+            seats[seat] = row
+            status = "running" if live.row.status == "open" and all(x.joined for x in seats) else live.row.status
+            live.row.updated = await asyncio.to_thread(self.storage.update_game, live.row.id, seats=seats, status=status)
         live.row.seats = seats
         live.row.status = status
         self._changed(live)
 
-    def claim(self, game_id: str, seat: object, name: object = None) -> str:
+    async def claim(self, game_id: str, seat: object, name: object = None) -> str:
         """Take a free person seat of an open game from the lobby: a new token for it."""
-        live = self.get(game_id)
+        live = await self.fetch(game_id)
         if live.row.status != "open":
             raise Refused("not_open", "the game is not waiting for players")
         if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < len(live.row.seats):
@@ -591,7 +627,12 @@ class GameService:
             raise Refused("seat_invited", "this seat is kept for an invited player", 403)
         new = _clean_name(name, sr.name) if name is not None else sr.name
         tok = secrets.token_urlsafe(18)
-        self._set_seat(live, seat, replace(sr, name=new, token_hash=hash_token(tok), joined=True))
+
+        def still_free(now: SeatRow) -> None:  # two claims of one seat: the second finds it taken
+            if now.joined:
+                raise Refused("seat_taken", "that seat is taken")
+
+        await self._set_seat(live, seat, replace(sr, name=new, token_hash=hash_token(tok), joined=True), still_free)
         return tok
 
     def summary(self, row: GameRow) -> dict[str, Any]:
@@ -616,11 +657,9 @@ class GameService:
 
     # -- actions ------------------------------------------------------------------
 
-    def _sender(self, game_id: object, msg: dict[str, Any]) -> tuple[LiveGame, int]:
+    async def _sender(self, game_id: object, msg: dict[str, Any]) -> tuple[LiveGame, int]:
         """The game a message is for, and the seat whose secret token it carries."""
-        if not isinstance(game_id, str):
-            raise Refused("malformed", "'game' must be a game id", 400)
-        live = self.get(game_id)
+        live = await self.fetch(game_id)
         return live, self._auth(live, msg.get("seat"), msg.get("token"))
 
     async def submit(self, game_id: object, msg: Any) -> AckMessage:
@@ -637,12 +676,12 @@ class GameService:
         version = _version_of(msg)
         if not isinstance(msg.get("action"), dict):
             raise Refused("malformed", "'action' must be a kardinal-record action object", 400)
-        live, seat = self._sender(game_id, msg)
+        live, seat = await self._sender(game_id, msg)
         async with live.lock:
             # a client id is the sending seat's own: another seat's equal id is another action
             key = f"{seat}:{client_id}" if client_id is not None else None
             if key is not None:
-                done = self.storage.client_action(live.row.id, key)
+                done = await asyncio.to_thread(self.storage.client_action, live.row.id, key)
                 if done is not None:
                     return {"type": "ack", "id": client_id, "version": live.version, "index": done, "duplicate": True}
             st = live.state
@@ -679,7 +718,7 @@ class GameService:
         if not isinstance(msg, dict):
             raise Refused("malformed", "expected a JSON object", 400)
         version = _version_of(msg)
-        live, seat = self._sender(game_id, msg)
+        live, seat = await self._sender(game_id, msg)
         async with live.lock:
             st = live.state
             assert st.history is not None
@@ -746,7 +785,7 @@ class GameService:
 
     # -- the table: who is here, stand-ins for the absent, the chat -----------------
 
-    def connect(self, live: LiveGame, conn: Connection) -> None:
+    async def connect(self, live: LiveGame, conn: Connection) -> None:
         """A connection holding ``conn.seats`` opened: those people are here. A person a
         bot stood in for takes the seat back (the bot finishes no move for them after)."""
         live.conns.add(conn)
@@ -754,7 +793,7 @@ class GameService:
             live.gone.pop(seat, None)
             sr = live.row.seats[seat]
             if sr.standin:
-                self._set_seat(live, seat, replace(sr, standin=False))
+                await self._set_seat(live, seat, replace(sr, standin=False))
                 self._notice(live, seat, "back")
         if conn.seats:
             self._tell(live)
@@ -817,7 +856,7 @@ class GameService:
             sr = live.row.seats[seat]
             if live.state.current != seat or sr.standin or seat in live.present or live.row.status != "running":
                 return False
-            self._set_seat(live, seat, replace(sr, standin=True))
+            await self._set_seat(live, seat, replace(sr, standin=True))
         self._notice(live, seat, "away")
         return True
 
@@ -839,7 +878,7 @@ class GameService:
     async def say(self, game_id: str, seats: dict[int, str], text: object, name: object = None) -> ChatLine:
         """A line in the game's chat from a connection holding ``seats`` (none: a
         spectator, who may write only if the table allows it; ``name`` is theirs)."""
-        live = self.get(game_id)
+        live = await self.fetch(game_id)
         if not isinstance(text, str):
             raise Refused("malformed", "'text' must be text", 400)
         text = unicodedata.normalize("NFC", " ".join(text.split()))
@@ -1043,7 +1082,7 @@ class GameService:
             "scoring": scoring_breakdown(st),
         }
 
-    def again(self, game_id: str, seats: object) -> LiveGame:
+    async def again(self, game_id: str, seats: object) -> LiveGame:
         """Play again: after a finished game, a new one with the same seats: the same names,
         bots of the same levels, the same board, variants and hot-seat.
 
@@ -1053,7 +1092,7 @@ class GameService:
         ``{seat: token}``), anyone in a game of bots only. Once per game: asking again
         gives the same new game.
         """
-        live = self.get(game_id)
+        live = await self.fetch(game_id)
         if live.row.status != "finished":
             raise Refused("not_finished", "a new game can follow once this one is over")
         if any(s.kind == "person" for s in live.row.seats):
@@ -1063,7 +1102,7 @@ class GameService:
                 self._auth(live, int(k) if isinstance(k, str) and k.isdigit() else k, tok)
         if live.again is not None:
             try:
-                return self.get(live.again)
+                return await self.fetch(live.again)
             except Refused:
                 pass  # gone (an unreadable row): make another
         spec = {
@@ -1075,10 +1114,10 @@ class GameService:
             "variants": list(live.row.variants),
             **live.options,
         }
-        new, _ = self.create(spec)
+        new, _ = await self.create(spec)
         old_seats = live.row.seats
         keep = [replace(s, token_hash=o.token_hash) if o.kind == "person" else s for s, o in zip(new.row.seats, old_seats)]
-        new.row.updated = self.storage.update_game(new.row.id, seats=keep)
+        new.row.updated = await asyncio.to_thread(self.storage.update_game, new.row.id, seats=keep)
         new.row.seats = keep
         live.again = new.row.id
         self._changed(live)
