@@ -321,11 +321,15 @@ def serve(
         bool, typer.Option("--log-json", envvar="KARDINAL_LOG_JSON", help="Log JSON lines (one object per line) to stderr.")
     ] = False,
     log_level: Annotated[str, typer.Option(envvar="KARDINAL_LOG_LEVEL", help="debug, info (every request), warning or error.")] = "warning",
+    idle_days: Annotated[
+        float,
+        typer.Option(envvar="KARDINAL_IDLE_DAYS", help="Days without a move after which an unfinished game expires (0: never)."),
+    ] = 30.0,
 ) -> None:
     """Play in the browser: the lobby and live games on http://HOST:PORT/. Every option can
     also be set by its environment variable (KARDINAL_HOST, KARDINAL_PORT, KARDINAL_DATA,
     KARDINAL_DB, KARDINAL_BOT_PAUSE, KARDINAL_BOT_WORKERS, KARDINAL_LOG_JSON,
-    KARDINAL_LOG_LEVEL)."""
+    KARDINAL_LOG_LEVEL, KARDINAL_IDLE_DAYS)."""
     try:
         import uvicorn
 
@@ -347,7 +351,9 @@ def serve(
     from kardinal.clients.web.storage import StorageError
 
     try:
-        application = create_app(data_dir=data, db_url=db_url, bot_pause=bot_pause, executor=executor)
+        application = create_app(
+            data_dir=data, db_url=db_url, bot_pause=bot_pause, executor=executor, idle_expiry=idle_days * 86400 if idle_days > 0 else None
+        )
     except StorageError as e:
         if executor is not None:
             executor.shutdown(wait=False)

@@ -212,3 +212,31 @@ def test_nobody_stands_in_at_turn_based_tables_or_before_the_away_time(tmp_path:
         spec = state(client, gid)
         assert spec["version"] == version and spec["view"]["current"] == 1 and not spec["players"][1]["standin"]
         assert client.get(f"/api/games/{gid}/chat").json()["lines"] == []
+
+
+# -- idle games expire ----------------------------------------------------------------------
+
+
+def test_idle_games_expire_after_the_operators_time_and_finished_ones_stay(tmp_path: Path) -> None:
+    url = f"sqlite+pysqlite:///{tmp_path / 'k.sqlite3'}"
+    app = create_app(data_dir=tmp_path, db_url=url, bot_pause=0.0, guard=Guard(LENIENT), table_check=0.05, idle_expiry=1.0)
+    with TestClient(app) as client:
+        idle, toks = new_game(client, "person", "person", "bot")
+        bots = client.post("/api/games", json={"players": [{"kind": "bot", "level": "random"}] * 3}).json()["id"]
+        until(lambda: state(client, bots)["status"] == "finished", what="the bots' game to end")
+        # a game someone keeps playing does not expire while its idle one does
+        busy, btoks = new_game(client, "person", "person", "bot")
+        rng = random.Random(3)
+        end = time.monotonic() + 3.0
+        while time.monotonic() < end:
+            msg = until(lambda: next((m for s, t in btoks.items() if (m := my_turn(client, busy, s, t))), None), what="a turn")
+            assert act(client, busy, msg["seat"], btoks[msg["seat"]], msg["version"], rng.choice(msg["legal"])).status_code == 200
+            time.sleep(0.1)
+        until(lambda: state(client, idle)["status"] == "expired", what="the idle game to expire")
+        assert state(client, busy)["status"] == "running" and state(client, bots)["status"] == "finished"
+        # an expired game is kept (to look at) but takes no more moves; the lobby lists it as expired
+        seat = state(client, idle)["view"]["current"]
+        r = act(client, idle, seat, toks[seat], state(client, idle)["version"], {"act": "pass", "seat": seat})
+        assert r.status_code == 409 and r.json()["error"]["code"] == "expired"
+        listed = {g["id"]: g["status"] for g in client.get("/api/games").json()["games"]}
+        assert listed[idle] == "expired" and listed[bots] == "finished"

@@ -111,9 +111,12 @@ def create_app(
     max_live: int = 5000,
     guard: Guard | None = None,
     table_check: float = 1.0,
+    idle_expiry: float | None = None,
 ) -> FastAPI:
     """The app; state in ``data_dir/kardinal.sqlite3`` (or ``db_url``). ``table_check``:
-    seconds between looks for people away on their turn (GameService.watch_tables)."""
+    seconds between looks for people away on their turn (GameService.watch_tables);
+    ``idle_expiry``: seconds without a change after which an unfinished game expires
+    (None: never)."""
     if db_url is None:
         d = Path(data_dir) if data_dir is not None else Path(os.environ.get("KARDINAL_DATA", DEFAULT_DATA))
         storage = Storage.sqlite(d / "kardinal.sqlite3")
@@ -121,7 +124,7 @@ def create_app(
         storage = Storage(db_url)
     if bot_pause is None:
         bot_pause = float(os.environ.get("KARDINAL_BOT_PAUSE", "0.6"))
-    service = GameService(storage, bot_pause=bot_pause, executor=executor, max_live=max_live)
+    service = GameService(storage, bot_pause=bot_pause, executor=executor, max_live=max_live, idle_expiry=idle_expiry)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -192,7 +195,7 @@ def create_app(
         return _error(e)
 
     # requests that carry a seat token: refused while their address is over its budget of wrong tokens
-    tokened = re.compile(r"^/api/games/[^/]+/(actions|undo|join|again|state)$")
+    tokened = re.compile(r"^/api/games/[^/]+/(actions|undo|join|again|state|hint)$")
 
     @app.middleware("http")
     async def token_guard(request: Request, call_next: Any) -> Response:

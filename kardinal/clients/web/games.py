@@ -61,6 +61,7 @@ MAX_BOT_GAMES = 5  # games of bots only one address may run at once
 MAX_CHAT = 300  # characters in a chat line
 CHAT_KEPT = 500  # chat lines a game keeps in memory and sends to a new connection
 PRESENCE_EVERY = 5.0  # seconds: how often a process notes its connections (several processes)
+EXPIRY_EVERY = 600.0  # seconds between looks for idle games to expire
 
 # how a table plays (GameRow.options), chosen at creation
 MODES = ("live", "turn")  # live: people at the table now; turn: turn-based over days
@@ -377,8 +378,16 @@ def _clean_name(name: object, default: str) -> str:
 class GameService:
     """All games of one server process."""
 
-    def __init__(self, storage: Storage, bot_pause: float = 0.6, executor: Executor | None = None, max_live: int = 5000) -> None:
+    def __init__(
+        self,
+        storage: Storage,
+        bot_pause: float = 0.6,
+        executor: Executor | None = None,
+        max_live: int = 5000,
+        idle_expiry: float | None = None,
+    ) -> None:
         self.storage = storage
+        self.idle_expiry = idle_expiry  # seconds without a change after which an unfinished game expires
         self.max_live = max_live  # games kept in memory; idle ones beyond this are reloaded from the log when needed
         self.bot_pause = bot_pause
         self.executor = executor or ThreadPoolExecutor(max_workers=2, thread_name_prefix="kardinal-bot")
@@ -687,6 +696,8 @@ class GameService:
             st = live.state
             if live.row.status == "open":
                 raise Refused("not_started", "the game starts when every player has joined")
+            if live.row.status == "expired":
+                raise Refused("expired", "this game expired: nobody moved for too long")
             if st.is_over:
                 raise Refused("game_over", "the game is over")
             if st.current != seat:  # whose turn
@@ -818,6 +829,7 @@ class GameService:
         away on their turn longer than their table allows; with several processes, also
         note who is connected here (the others read it before standing in)."""
         last_mark = 0.0
+        last_expiry = 0.0
         while not stop.is_set():
             try:
                 await asyncio.wait_for(stop.wait(), every)
@@ -832,6 +844,9 @@ class GameService:
                     await asyncio.to_thread(self.storage.mark_present, here)
                 for live in list(self.live.values()):
                     await self.check_away(live)
+                if self.idle_expiry is not None and time.monotonic() - last_expiry >= min(EXPIRY_EVERY, self.idle_expiry / 2):
+                    last_expiry = time.monotonic()
+                    await self.expire_idle()
             except Exception as e:  # noqa: BLE001 - logged; tried again in a moment
                 log.error("watching the tables failed (%s)", type(e).__name__)
 
@@ -859,6 +874,23 @@ class GameService:
             await self._set_seat(live, seat, replace(sr, standin=True))
         self._notice(live, seat, "away")
         return True
+
+    async def expire_idle(self) -> list[str]:
+        """End the unfinished games nobody has changed for ``idle_expiry`` seconds: their
+        status becomes "expired" (kept, never continued; the lobby lists them no more)."""
+        if self.idle_expiry is None:
+            return []
+        ids = await asyncio.to_thread(self.storage.expire_idle, time.time() - self.idle_expiry)
+        for gid in ids:
+            live = self.live.get(gid)
+            if live is not None:
+                live.row.status = "expired"
+                if live.bot_task is not None:
+                    live.bot_task.cancel()
+                self._changed(live)
+        if ids:
+            log.info("%d idle games expired", len(ids))
+        return ids
 
     def _notice(self, live: LiveGame, seat: int, kind: str) -> None:
         """A notice to the table, kept in the chat: ``away`` (a bot plays for the person

@@ -64,7 +64,7 @@ games = Table(
     Column("deck", Text, nullable=False),  # JSON list of kind ids, top first (secret)
     Column("reshuffle", Text, nullable=True),  # JSON list, once formed (secret)
     Column("seed", BigInteger, nullable=False),  # secret
-    Column("status", String(16), nullable=False),  # open, running, finished
+    Column("status", String(16), nullable=False),  # open, running, finished, expired
     Column("updated", Float, nullable=False),
     Column("variants", Text, nullable=False, server_default="[]"),  # JSON list of rule variants (R14); migration 4
     Column("options", Text, nullable=False, server_default="{}"),  # JSON: how the table plays (GameRow.options); migration 6
@@ -608,6 +608,18 @@ class Storage:
         with self.engine.connect() as conn:
             r = conn.execute(select(actions.c.idx).where(actions.c.game_id == game_id, actions.c.client_id == client_id)).first()
         return int(r[0]) if r is not None else None
+
+    def expire_idle(self, before: float) -> list[str]:
+        """Games not finished and unchanged since ``before`` (Unix time) end as "expired";
+        returns their ids. Their logs stay (nothing is deleted)."""
+        self._still_there()
+        with self.engine.begin() as conn:
+            ids = [r[0] for r in conn.execute(select(games.c.id).where(games.c.status.in_(("open", "running")), games.c.updated < before))]
+            if ids:
+                conn.execute(update(games).where(games.c.id.in_(ids)).values(status="expired", updated=time.time()))
+                for gid in ids:
+                    self._announce(conn, gid)
+        return ids
 
     # -- the chat, and presence ----------------------------------------------------
 

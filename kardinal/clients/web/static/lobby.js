@@ -33,6 +33,7 @@ addStrings({
     "level.expert": "Searches the game tree (ISMCTS) longest: the strongest.",
     turnBased: "turn-based",
     private: "listed nowhere: only its links lead to it",
+    expiredGames: "Expired games (nobody moved for too long)",
   },
   de: {
     openSeat: "Offener Platz (jeder darf beitreten)",
@@ -57,6 +58,7 @@ addStrings({
     "level.expert": "Durchsucht den Spielbaum (ISMCTS) am längsten: der stärkste.",
     turnBased: "rundenbasiert",
     private: "nirgends gelistet: nur seine Links führen hin",
+    expiredGames: "Abgelaufene Spiele (zu lange hat niemand gezogen)",
   },
 });
 
@@ -285,7 +287,7 @@ class Lobby {
     try { data = await getJSON("/api/games"); } catch (e) { return; }
     const box = byId("games");
     box.replaceChildren();
-    for (const [status, title] of [["open", "openGames"], ["running", "runningGames"], ["finished", "finishedGames"]]) {
+    for (const [status, title] of [["open", "openGames"], ["running", "runningGames"], ["finished", "finishedGames"], ["expired", "expiredGames"]]) {
       const games = data.games.filter((g) => g.status === status).slice(0, 30);
       box.append(el("h2", { text: T(title) }), games.length ? el("ul", { class: "games", "data-list": status }, ...games.map((g) => this.gameRow(g))) : el("p", { class: "small", text: T("none") }));
     }

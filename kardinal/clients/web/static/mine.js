@@ -18,6 +18,7 @@ addStrings({
     mineTheirTurn: "{name} to play",
     mineWaiting: "waiting for players",
     mineOver: "over",
+    mineExpired: "expired (nobody moved for too long)",
     mineOpen: "Open",
     mineForget: "Forget",
     mineForgetWhy: "Remove this game from this browser (its link stops working here)",
@@ -34,6 +35,7 @@ addStrings({
     mineTheirTurn: "{name} ist dran",
     mineWaiting: "wartet auf Spieler",
     mineOver: "beendet",
+    mineExpired: "abgelaufen (zu lange hat niemand gezogen)",
     mineOpen: "Öffnen",
     mineForget: "Vergessen",
     mineForgetWhy: "Dieses Spiel aus diesem Browser entfernen (sein Link gilt hier nicht mehr)",
@@ -96,12 +98,13 @@ class MyGames {
     if (rank === -1) state = el("strong", { class: "your-turn" }, T("mineYourTurn"));
     else if (rank === 0) state = el("span", {}, T("mineTheirTurn", { name: info.players[info.current].name }));
     else if (rank === 1) state = el("span", {}, T("mineWaiting"));
+    else if (info.status === "expired") state = el("span", {}, T("mineExpired"));
     else state = el("span", {}, `${T("mineOver")}${info.scores ? " — " + info.scores.join(" : ") : ""}`);
     const when = new Date(info.created * 1000).toLocaleString(lang());
     const tags = info.table && info.table.mode === "turn" ? el("span", { class: "tag" }, T("turnBased")) : null;
     return el("li", { "data-game": g.game, "data-state": rank === -1 ? "my-turn" : info.status },
       el("a", { href, class: "btn" }, T("mineOpen")), " ", state, " · ", names, " ", tags, " ",
-      el("span", { class: "small" }, when), " ", info.status === "finished" ? forget : null);
+      el("span", { class: "small" }, when), " ", info.status === "finished" || info.status === "expired" ? forget : null);
   }
 }
 

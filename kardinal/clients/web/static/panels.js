@@ -6,12 +6,14 @@ import { T, addStrings } from "./i18n.js";
 
 addStrings({
   en: {
+    gameExpired: "This game expired: nobody moved for too long. It stays here to look at.",
     startPlayer: "start player",
     startPlayerWhy: "The start player (R2.3): every player has the same number of turns; the last round ends before the start player's turn (R8.1).",
     knownCards: "known",
     knownCardsWhy: "Cards this player took from the face-up display and cannot have played since: everyone saw them (R13.1).",
   },
   de: {
+    gameExpired: "Dieses Spiel ist abgelaufen: zu lange hat niemand gezogen. Es bleibt hier zum Ansehen.",
     startPlayer: "Startspieler",
     startPlayerWhy: "Der Startspieler (R2.3): alle haben gleich viele Züge; die letzte Runde endet vor dem Zug des Startspielers (R8.1).",
     knownCards: "bekannt",
@@ -28,6 +30,7 @@ export function turnText(g) {
     return T("waitingPlayers", { names: names.join(", ") });
   }
   if (view.phase === "over") return T("gameOver");
+  if (msg.status === "expired") return T("gameExpired");
   const cur = msg.players[view.current];
   if (msg.seat === view.current && msg.legal) {
     if (g.hidden) return T("turnOf", { name: cur.name });

@@ -31,6 +31,7 @@ addStrings({
     "err.bad_chat": "a chat line says something, in at most {max} characters",
     "err.chat_closed": "spectators may read the chat; the players have not opened it to them",
     "err.hints_off": "hints were not agreed to when this game was created",
+    "err.expired": "this game expired: nobody moved for too long",
     // the rules' refusals (reason codes of RuleError)
     "rule.game_over": "the game is over",
     "rule.not_your_turn": "it is not your turn",
@@ -86,6 +87,7 @@ addStrings({
     "err.bad_chat": "eine Chatzeile sagt etwas, in höchstens {max} Zeichen",
     "err.chat_closed": "Zuschauer können den Chat lesen; die Spieler haben ihn nicht für sie geöffnet",
     "err.hints_off": "Tipps wurden beim Anlegen dieses Spiels nicht vereinbart",
+    "err.expired": "dieses Spiel ist abgelaufen: zu lange hat niemand gezogen",
     "rule.game_over": "das Spiel ist zu Ende",
     "rule.not_your_turn": "du bist nicht am Zug",
     "rule.must_draw": "fülle zuerst die Hand auf: nimm eine Karte aus der Auslage oder vom Stapel",
