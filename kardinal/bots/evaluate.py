@@ -115,16 +115,20 @@ class Evaluator:
         self._site_memo: dict[tuple[int, ...], list[float]] = {}
         self._chain_memo: dict[tuple[int, ...], tuple[int, list[tuple[int, list[int]]]]] = {}
         self._adv_tables: dict[tuple[int, tuple[tuple[int, ...], ...]], AdvisorTable] = {}
+        self._alliances_memo: dict[tuple[tuple[int, ...], ...], list[float]] = {}
         self._chains_by_owner: dict[tuple[int, ...], list[float]] = {}
         self._sites_by_owner: dict[tuple[int, ...], list[float]] = {}
         self._free_memo: dict[tuple[str, ...], list[int]] = {}
         self._pairs_memo: dict[tuple[str, ...], list[tuple[tuple[str, str], int, int]]] = {}
         self._cards_memo: dict[tuple[int, ...], dict[tuple[str, ...], tuple[float, float]]] = {}
 
-    MEMO_LIMIT = 200_000  # entries per memo before it is emptied (memory stays bounded)
+    MEMO_LIMIT = 20_000  # entries per memo before it is emptied (memory stays bounded: some keys are a whole board)
 
     def clear_memos(self, full: bool = False) -> None:
-        """Empty the memos that have grown past MEMO_LIMIT (all of them with ``full``)."""
+        """Empty the memos that have grown past MEMO_LIMIT (all of them with ``full``).
+
+        Every memo is of a pure function, so emptying one changes no result, only speed;
+        the search bots call this before each decision."""
         for m in (
             self._ccs,
             self._cl_memo,
@@ -135,6 +139,9 @@ class Evaluator:
             self._cards_memo,
             self._chains_by_owner,
             self._sites_by_owner,
+            self._alliances_memo,
+            self._free_memo,
+            self._pairs_memo,
         ):
             if full or len(m) > self.MEMO_LIMIT:
                 m.clear()
@@ -204,20 +211,29 @@ class Evaluator:
                     pts = ccs[key] = country_cloister_scores(row)
                 for p, v in enumerate(pts):
                     est[p] += mult * v
-        al = self._alliance_points(s.advisors, n, self.alliances)
+        akey = tuple(map(tuple, s.advisors))
+        al = self._alliances_memo.get(akey)
+        if al is None:
+            al = self._alliances_memo[akey] = self._alliance_points(s.advisors, n, self.alliances)
         owner = s.owner
         key = tuple(owner)
         chains = self._chains_by_owner.get(key)
         if chains is None:
-            chains = self._chains_by_owner[key] = [self._chain_estimate_memo(owner, p) for p in range(n)]
+            mines: list[list[int]] = [[] for _ in range(n)]
+            for v, o in enumerate(owner):
+                if o >= 0:
+                    mines[o].append(v)
+            chains = self._chains_by_owner[key] = [self._chain_estimate_memo(owner, p, tuple(mines[p])) for p in range(n)]
         for p in range(n):
             est[p] += al[p] + chains[p]
             est[p] += 0.01 * (s.supply_cl[p] + s.supply_adv[p])  # R12.1 tie-break
         return est
 
-    def _chain_estimate_memo(self, owner: Sequence[int], p: int) -> float:
-        """:meth:`chain_estimate`, the same number, with the components of p's sites memoised."""
-        mine = tuple([v for v, o in enumerate(owner) if o == p])
+    def _chain_estimate_memo(self, owner: Sequence[int], p: int, mine: tuple[int, ...] | None = None) -> float:
+        """:meth:`chain_estimate`, the same number, with the components of p's sites (``mine``,
+        ascending) memoised."""
+        if mine is None:
+            mine = tuple([v for v, o in enumerate(owner) if o == p])
         if len(mine) < 2:
             return 0.0
         got = self._chain_memo.get(mine)
@@ -361,7 +377,7 @@ class Evaluator:
         got = self._cl_memo[key] = (cl1, cl2)
         return got
 
-    def advisor_table(self, advisors: Sequence[Sequence[int]], p: int) -> list[tuple[float, float] | None]:
+    def advisor_table(self, advisors: Sequence[Sequence[int]], p: int) -> AdvisorTable:
         """Per country, (adv1, adv2) of :meth:`gains` for seat p (the same numbers), computed
         on first use: one list per advisor position and seat, memoised."""
         rows = tuple(map(tuple, advisors))
@@ -400,7 +416,7 @@ class Evaluator:
 
     def advisor_gain(self, advisors: Sequence[Sequence[int]], c: int, p: int) -> tuple[float, float]:
         """(adv1, adv2) of :meth:`gains` for one country where advisors may go (the same numbers), memoised."""
-        key = (c, p, tuple(advisors[c]), *[tuple(advisors[d]) for d in self.partners[c]])
+        key: tuple[int | tuple[int, ...], ...] = (c, p, tuple(advisors[c]), *[tuple(advisors[d]) for d in self.partners[c]])
         got = self._adv_memo.get(key)
         if got is not None:
             return got

@@ -127,6 +127,7 @@ class ISMCTSBot(EvaluatingBot):
         if not isinstance(started, Scored):
             return started
         s0, ev, scored = started.state, started.ev, started.moves
+        ev.clear_memos()
         me = s0.current
         order = sorted(range(len(scored)), key=lambda i: -scored[i][0])
         root_moves = [scored[i][1] for i in order[: self.root_k]]
@@ -253,41 +254,50 @@ class ISMCTSBot(EvaluatingBot):
             mult = 2 if d.exhaustions == 0 else 1
             cids = ev.country_ids
             cl_memo = ev._cl_memo
+            free_memo = ev._free_memo
+            free_sites = d.free_sites
+            most = d.most_cloisters
+            crows = d.cloisters
+            atot = d.advisors_total
             sb: list[float] | None = None
             adv: AdvisorTable | None = None
             cards_worth = ev.cards_worth(hand)
+            inf = -math.inf
             for c, (ones, twos) in enumerate(d.card_combos(p)):
                 if not ones:
                     continue
-                free = d.free_sites[c]
-                mc = d.most_cloisters[c]
-                row = d.cloisters[c]
+                free = free_sites[c]
                 nf = len(free)
-                cl = cl_memo.get((p, mult, nf if nf < 2 else 2, *row))
-                cl1, cl2 = cl if cl is not None else ev.cloister_gain(row, p, nf, mult)
-                at = d.advisors_total[c]
-                if not sad or at >= max(mc, row[p] + 1 if free else 0) or not (mc or free):
-                    a1 = a2 = 0.0
-                else:
+                mc = most[c]
+                at = atot[c]
+                row = crows[c]
+                # which pieces can go: one piece (a cloister, an advisor), two pieces (R4.5-R4.8)
+                one_cl = nf > 0 and scl > 0
+                one_adv = mc > 0 and sad > 0 and at < mc
+                two = mc > 0 and len(twos) > 0
+                two_cl = two and scl >= 2 and nf >= 2
+                cl_adv = two and one_cl and sad > 0 and at + 1 <= max(mc, row[p] + 1)
+                two_adv = two and sad >= 2 and at + 2 <= mc
+                cl1 = cl2 = a1 = a2 = 0.0
+                if one_cl:
+                    cl = cl_memo.get((p, mult, nf if nf < 2 else 2, *row))
+                    cl1, cl2 = cl if cl is not None else ev.cloister_gain(row, p, nf, mult)
+                    if sb is None:
+                        sb = ev.site_bonus_memo(d.owner, p)
+                if one_adv or cl_adv or two_adv:
+                    # (the gain tables hold advisor values exactly where an advisor can go)
                     if adv is None:
                         adv = ev.advisor_table(d.advisors, p)
                     ag = adv[c]
                     a1, a2 = ag if ag is not None else adv.get(c)
-                if free and scl and sb is None:
-                    sb = ev.site_bonus_memo(d.owner, p)
-                # which pieces can go: one piece (a cloister, an advisor), two pieces (R4.5-R4.8)
-                one_cl = bool(free and scl)
-                one_adv = bool(mc and sad and at < mc)
-                two = bool(mc and twos)
-                two_cl = two and scl >= 2 and nf >= 2
-                cl_adv = bool(two and free and scl and sad and at + 1 <= max(mc, row[p] + 1))
-                two_adv = two and sad >= 2 and at + 2 <= mc
-                top1 = top2 = -math.inf
-                if one_cl or cl_adv:
+                top1 = top2 = inf
+                if one_cl:
                     assert sb is not None
-                    bonus = max([sb[i] for i in ev.free_index(free)])
-                    if one_cl:
-                        top1 = cl1 + bonus
+                    fi = free_memo.get(free)
+                    if fi is None:
+                        fi = ev.free_index(free)
+                    bonus = max([sb[i] for i in fi])
+                    top1 = cl1 + bonus
                     if cl_adv:
                         top2 = cl1 + bonus + a1
                 if one_adv and a1 > top1:
@@ -301,21 +311,30 @@ class ISMCTSBot(EvaluatingBot):
                 if two_adv and a2 > top2:
                     top2 = a2
                 args = None
-                for which, cardsets, top in ((0, ones, top1), (1, twos, top2)):
-                    if top == -math.inf:
-                        continue
-                    for cards in cardsets:
+                if top1 != inf:
+                    for cards in ones:
                         cost, kv = cards_worth[cards]
-                        v = (top - cost) + kv
+                        v = (top1 - cost) + kv
                         if best_only and v <= best_v:
                             continue
                         if args is None:
                             args = (free, sb, cl1, cl2, a1, a2, one_cl, one_adv, two_cl, cl_adv, two_adv)
-                        block = (v, cids[c], cards, which, args, cost, kv)
                         if best_only:
-                            best_v, best = v, block
+                            best_v, best = v, (v, cids[c], cards, 0, args, cost, kv)
                         else:
-                            blocks.append(block)
+                            blocks.append((v, cids[c], cards, 0, args, cost, kv))
+                if top2 != inf:
+                    for cards in twos:
+                        cost, kv = cards_worth[cards]
+                        v = (top2 - cost) + kv
+                        if best_only and v <= best_v:
+                            continue
+                        if args is None:
+                            args = (free, sb, cl1, cl2, a1, a2, one_cl, one_adv, two_cl, cl_adv, two_adv)
+                        if best_only:
+                            best_v, best = v, (v, cids[c], cards, 1, args, cost, kv)
+                        else:
+                            blocks.append((v, cids[c], cards, 1, args, cost, kv))
         if best is not None:
             blocks.append(best)
         return blocks, self._exchange(d, hand)
@@ -326,7 +345,7 @@ class ISMCTSBot(EvaluatingBot):
         assert ev is not None
         _, cid, cards, which, args, cost, kv = block
         new = tuple.__new__
-        return [((val - cost) + kv, new(Place, (cid, cards, cls, a))) for cls, a, val in self._patterns(ev, *args)[which]]
+        return [((val - cost) + kv, new(Place, (cid, cards, cls, a))) for cls, a, val in self._patterns(ev, which, *args)]
 
     def _best_move(self, d: State) -> Move:
         """The first move of the highest cheap score (the rollout policy's greedy choice)."""
@@ -361,25 +380,40 @@ class ISMCTSBot(EvaluatingBot):
         blocks, exchange = self._blocks(d)
         if not blocks:
             return [exchange if exchange is not None else Pass()]
+        ev = self._ev
+        assert ev is not None
         n = len(blocks)
         order = sorted(range(n), key=lambda i: -blocks[i][0])
-        got: list[tuple[float, int, int, Move]] = []
+        got: list[tuple[float, int, int, tuple[str, ...], int]] = []
         kth = -math.inf
+        listed: dict[tuple[int, int], list[tuple[tuple[str, ...], int, float]]] = {}
         for i in order:
-            if blocks[i][0] < kth:
+            ub, _, _, which, args, cost, kv = blocks[i]
+            if ub < kth:
                 break
-            got += [(-v, i, j, m) for j, (v, m) in enumerate(self._expand(blocks[i]))]
+            key = (id(args), which)
+            pats = listed.get(key)
+            if pats is None:
+                pats = listed[key] = self._patterns(ev, which, *args)
+            got += [(-((val - cost) + kv), i, j, cls, a) for j, (cls, a, val) in enumerate(pats)]
             if len(got) >= k:
-                got.sort(key=lambda x: (x[0], x[1], x[2]))
+                got.sort()
                 kth = -got[k - 1][0]
+        got.sort()
+        out: list[tuple[float, int, Move]] = [
+            (v, i, tuple.__new__(Place, (blocks[i][1], blocks[i][2], cls, a))) for v, i, _, cls, a in got[:k]
+        ]
         if exchange is not None:
-            got.append((-(0.0 if d.final_round else EXCHANGE_WORTH), n, 0, exchange))
-        got.sort(key=lambda x: (x[0], x[1], x[2]))
-        return [x[3] for x in got[:k]]
+            # the exchange comes after every placement: it goes in only if strictly better
+            xv = -(0.0 if d.final_round else EXCHANGE_WORTH)
+            out.append((xv, n, exchange))
+            out.sort(key=lambda x: (x[0], x[1]))
+        return [m for _, _, m in out[:k]]
 
     @staticmethod
     def _patterns(
         ev: Evaluator,
+        which: int,
         free: tuple[str, ...],
         sb: list[float] | None,
         cl1: float,
@@ -391,25 +425,26 @@ class ISMCTSBot(EvaluatingBot):
         two_cl: bool,
         cl_adv: bool,
         two_adv: bool,
-    ) -> tuple[list[tuple[tuple[str, ...], int, float]], list[tuple[tuple[str, ...], int, float]]]:
+    ) -> list[tuple[tuple[str, ...], int, float]]:
         """The pieces of one country's placements with their table value, in ``legal_moves``
-        order: (cloister sites, advisors, value) for one piece and for two pieces."""
-        single: list[tuple[tuple[str, ...], int, float]] = []
-        double: list[tuple[tuple[str, ...], int, float]] = []
-        if one_cl or cl_adv:
-            assert sb is not None
-            vals = [sb[i] for i in ev.free_index(free)]
+        order: (cloister sites, advisors, value), for one piece (``which`` 0) or two (1)."""
+        out: list[tuple[tuple[str, ...], int, float]] = []
+        if which == 0:
             if one_cl:
-                single = [((x,), 0, cl1 + v) for x, v in zip(free, vals)]
-            if two_cl:
-                double = [(pair, 0, cl2 + sb[i] + sb[j]) for pair, i, j in ev.free_pairs(free)]
-            if cl_adv:
-                double += [((x,), 1, cl1 + v + a1) for x, v in zip(free, vals)]
-        if one_adv:
-            single.append(((), 1, a1))
+                assert sb is not None
+                out = [((x,), 0, cl1 + sb[i]) for x, i in zip(free, ev.free_index(free))]
+            if one_adv:
+                out.append(((), 1, a1))
+            return out
+        if two_cl:
+            assert sb is not None
+            out = [(pair, 0, cl2 + sb[i] + sb[j]) for pair, i, j in ev.free_pairs(free)]
+        if cl_adv:
+            assert sb is not None
+            out += [((x,), 1, cl1 + sb[i] + a1) for x, i in zip(free, ev.free_index(free))]
         if two_adv:
-            double.append(((), 2, a2))
-        return single, double
+            out.append(((), 2, a2))
+        return out
 
     def _exchange(self, d: State, hand: list[int]) -> Exchange | None:
         """The one exchange worth trying: the last single card (not of a pair) for the draw
@@ -447,12 +482,17 @@ class ISMCTSBot(EvaluatingBot):
         assert ev is not None
         est = ev.estimate(d)
         n = d.n
-        margin = est[me] - max(est[q] for q in range(n) if q != me)
+        top = max(est)
+        at = est.index(top)
+        second = max(est[:at] + est[at + 1 :])
+        margin = est[me] - (second if me == at else top)
+        shares = win_shares(d.winners or [], n) if d.is_over else None
+        scale = self.scale
+        exp = math.exp
         out = []
         for p in range(n):
-            other = max(est[q] for q in range(n) if q != p)
-            r = 1.0 / (1.0 + math.exp(-(est[p] - other) / self.scale))
-            if d.is_over:
-                r = 0.5 * r + 0.5 * win_shares(d.winners or [], n)[p]
+            r = 1.0 / (1.0 + exp(-(est[p] - (second if p == at else top)) / scale))
+            if shares is not None:
+                r = 0.5 * r + 0.5 * shares[p]
             out.append(r)
         return out, margin

@@ -37,9 +37,36 @@ def _components(nodes: set[int], nb: Sequence[Sequence[int]]) -> list[list[int]]
     return comps
 
 
+# chain_score is pure and asked again and again for the same sets by search bots (every
+# game they play to the end is scored): remembered per road graph, when the graph is a
+# tuple (a board's, which cannot change), held so that its id stays its own
+_MEMO: dict[int, tuple[Sequence[Sequence[int]], dict[tuple[int, ...], int]]] = {}
+_MEMO_LIMIT = 100_000
+
+
 def chain_score(sites: Iterable[int], neighbours: Sequence[Sequence[int]]) -> int:
     """Largest number of the given sites covered by disjoint road paths of 4 or more."""
     nodes = set(sites)
+    if len(nodes) < MIN_CHAIN:
+        return 0
+    if not isinstance(neighbours, tuple):
+        return _chain_score(nodes, neighbours)
+    entry = _MEMO.get(id(neighbours))
+    if entry is None or entry[0] is not neighbours:
+        if len(_MEMO) > 16:
+            _MEMO.clear()
+        entry = _MEMO[id(neighbours)] = (neighbours, {})
+    memo = entry[1]
+    key = tuple(sorted(nodes))
+    got = memo.get(key)
+    if got is None:
+        if len(memo) > _MEMO_LIMIT:
+            memo.clear()
+        got = memo[key] = _chain_score(nodes, neighbours)
+    return got
+
+
+def _chain_score(nodes: set[int], neighbours: Sequence[Sequence[int]]) -> int:
     total = 0
     for comp in _components(nodes, neighbours):
         n = len(comp)

@@ -856,7 +856,8 @@ class State:
 
     def _end_turn(self) -> None:
         seat = self.current
-        if not any(self.can_place_any(p) for p in range(self.n)):
+        # a free site and a cloister in someone's supply: not blocked (the common case, quickly)
+        if not (any(self.supply_cl) and any(self.free_sites)) and not any(self.can_place_any(p) for p in range(self.n)):
             self._finish("blocked")  # R8.3
         elif self.final_round and seat == self.n - 1:
             self._finish("pile")  # R8.1: the round is complete
