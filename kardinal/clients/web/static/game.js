@@ -72,6 +72,7 @@ class GamePage {
     // Escape: one step back in the choice (a dialog or overlay that is open takes it first)
     document.addEventListener("keydown", (ev) => {
       if (ev.key !== "Escape" || ev.defaultPrevented || document.querySelector("dialog[open]")) return;
+      if (ev.target.closest && ev.target.closest("input, textarea, select")) return; // typing: not a step back
       if (this.sel.back()) { ev.preventDefault(); this.say(""); this.render(); }
     });
     // on a phone the line about the others' turns and its controls sit in the side panel, under the hand and the table
@@ -199,7 +200,10 @@ class GamePage {
   }
 
   clickHandCard(kid, selected) {
-    if (!this.legal().length) return;
+    if (!this.legal().length) { // out of turn: say why nothing happens
+      if (!this.replay && this.msg && this.msg.status === "running") this.say(turnText({ msg: this.msg, view: this.msg.view, hidden: this.hidden(), watching: false }), true);
+      return;
+    }
     if (selected) this.sel.removeCard(kid);
     else if (!this.sel.addCard(kid)) {
       this.say(T("noCard", { card: this.board.cardName(kid) }), true);
