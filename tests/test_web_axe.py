@@ -27,9 +27,7 @@ def axe_scan(page: Any, name: str) -> list[dict[str, Any]]:
     for v in violations:
         counts[v["impact"]] = counts.get(v["impact"], 0) + len(v["nodes"])
     SCREENS.mkdir(parents=True, exist_ok=True)
-    findings = [
-        {"rule": v["id"], "impact": v["impact"], "help": v["help"], "nodes": [n["target"] for n in v["nodes"]][:8]} for v in violations
-    ]
+    findings = [{"rule": v["id"], "impact": v["impact"], "help": v["help"], "nodes": [n["target"] for n in v["nodes"]]} for v in violations]
     (SCREENS / f"axe-{name}.json").write_text(json.dumps({"counts": counts, "findings": findings}, indent=1))
     return violations
 

@@ -166,7 +166,7 @@ export class Follower {
     this.seen = null; // the history length shown so far (null: nothing yet)
     this.layer = el("div", { class: "fx-layer", "aria-hidden": "true" });
     document.body.append(this.layer);
-    this.line = el("p", { id: "follow-line", class: "follow-line", role: "status", "aria-live": "polite" });
+    this.line = el("p", { id: "follow-line", class: "follow-line" }); // read out by the page's live region (#announce), not twice
     this.select = el("select", { id: "follow-speed", "aria-label": T("followSpeed") });
     this.select.addEventListener("change", () => {
       this.speed = this.select.value;

@@ -8,12 +8,14 @@ import { T } from "./i18n.js";
  * in the page's language (no codes); a card of one country is all its colour. */
 export function cardEl(board, kid, attrs, onclick) {
   const name = board.cardName(kid);
-  const b = el("button", Object.assign({ type: "button", class: "card", "data-card": kid, "aria-label": name, title: name, onclick }, attrs || {}));
+  // its name is its text (the countries, a hidden "/" between them), as read out and as seen
+  const b = el("button", Object.assign({ type: "button", class: "card", "data-card": kid, title: name, onclick }, attrs || {}));
   const cs = board.cardCountries(kid);
   b.classList.add(cs.length > 1 ? "two" : "one");
-  for (const c of cs) {
+  cs.forEach((c, i) => {
+    if (i) b.append(el("span", { class: "sr-only", text: "/" }));
     b.append(el("span", { class: "band", "data-band": c, style: `background:${board.colour(c)}` }, el("span", { class: "cname", text: board.countryName(c) })));
-  }
+  });
   return b;
 }
 
@@ -23,7 +25,7 @@ export function renderTable(box, { board, view, sel, onTake }) {
   for (const kid of view.display) {
     disp.append(cardEl(board, kid, { class: "card" + (sel.canTake(kid) ? " legal" : "") }, () => onTake(kid)));
   }
-  const pile = el("button", { type: "button", class: "pile" + (sel.canTake("deck") ? " legal" : ""), "data-pile": "deck", "aria-label": T("drawPile"), onclick: () => onTake("deck") },
+  const pile = el("button", { type: "button", class: "pile" + (sel.canTake("deck") ? " legal" : ""), "data-pile": "deck", onclick: () => onTake("deck") },
     el("span", { class: "pile-title", text: T("drawPile") }), el("span", { class: "pile-count", text: T("cardsLeft", { n: view.deck_size }) }));
   box.replaceChildren(
     el("div", { class: "tablerow" }, el("div", {}, el("h2", { text: T("display") }), disp), el("div", {}, el("h2", { text: T("drawPile") }), pile)),

@@ -37,7 +37,7 @@ addStrings({
     a11ySite: "{site}, {country}: {state}",
     a11yFree: "free",
     a11yCloisterOf: "cloister of {name}",
-    a11yCoat: "{country}: coat of arms; advisors: {who}; limit {m}",
+    a11yCoat: "{country} {a}/{m}: coat of arms; advisors: {who}; at most {m}",
     a11yNobody: "none",
     a11yChosen: "chosen",
     a11yAdvisorsChosen: "{n} advisors chosen",
@@ -70,7 +70,7 @@ addStrings({
     a11ySite: "{site}, {country}: {state}",
     a11yFree: "frei",
     a11yCloisterOf: "Kloster von {name}",
-    a11yCoat: "{country}: Wappen; Räte: {who}; Grenze {m}",
+    a11yCoat: "{country} {a}/{m}: Wappen; Räte: {who}; höchstens {m}",
     a11yNobody: "keine",
     a11yChosen: "gewählt",
     a11yAdvisorsChosen: "{n} Räte gewählt",
@@ -505,7 +505,7 @@ export class GameMap {
       let k = 0;
       adv.forEach((n, seat) => { for (let j = 0; j < n; j++, k++) pips.append(advisorGlyph(seat, ...at(k))); });
       for (; k < slots; k++) pips.append(advisorSlot(...at(k)));
-      g.querySelector(".limit").textContent = `${total}/${limit}`;
+      g.querySelector(".limit").textContent = ` ${total}/${limit}`; // the space: its name reads "England 1/2" (a11yCoat)
     }
     for (const g of this.allianceGroup.children) {
       const a = this.board.data.alliances.find((x) => String(x.number) === g.getAttribute("data-alliance"));
@@ -534,7 +534,8 @@ export class GameMap {
       const who = adv.map((n, seat) => [n, seat]).filter(([n]) => n > 0).map(([n, seat]) => `${this.name(seat)} ${n}`);
       const chosen = sel.country === cid && sel.advisors > 0;
       const extra = chosen ? T("a11yAdvisorsChosen", { n: sel.advisors }) : t.coats.has(cid) ? T("a11yCanChoose") : "";
-      g.setAttribute("aria-label", T("a11yCoat", { country: B.countryName(cid), who: who.length ? who.join(", ") : T("a11yNobody"), m: v.advisor_limit[cid] })
+      const a = adv.reduce((x, y) => x + y, 0);
+      g.setAttribute("aria-label", T("a11yCoat", { country: B.countryName(cid), a, who: who.length ? who.join(", ") : T("a11yNobody"), m: v.advisor_limit[cid] })
         + (extra ? `; ${extra}` : "") + (chosen && t.coats.has(cid) ? `; ${T("a11yCanChoose")}` : ""));
     }
   }

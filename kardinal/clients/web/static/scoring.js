@@ -152,10 +152,12 @@ export class ScoringOverlay {
     if (!kind) { sessionStorage.setItem(this.seenKey, [...seen].join(",")); return; }
     seen.add(kind);
     sessionStorage.setItem(this.seenKey, [...seen].join(","));
-    if (!this.isOpen || kind === "final") this.open(kind);
+    if (!this.isOpen || kind === "final") this.open(kind, true);
   }
 
-  async open(kind) {
+  /** Open a scoring; one that opens by itself (auto) leaves the keyboard's focus where it is
+   * (the live region has read the scoring out), one asked for takes it. */
+  async open(kind, auto = false) {
     try {
       this.data = await getJSON(`/api/games/${encodeURIComponent(this.ctx.gameId)}/scoring`);
     } catch (e) {
@@ -163,6 +165,9 @@ export class ScoringOverlay {
     }
     const sc = this.data.scoring[kind];
     if (!sc) return;
+    const a = document.activeElement;
+    if (!this.box) this.before = a && a !== document.body ? a : null;
+    this.takeFocus = !auto || !this.before;
     this.kind = kind;
     this.steps = this.buildSteps(kind, sc);
     this.at = 0;
@@ -171,15 +176,20 @@ export class ScoringOverlay {
 
   close() {
     this.clearMap();
+    const had = this.box && this.box.contains(document.activeElement);
     if (this.box) this.box.remove();
     this.box = null;
     this.kind = null;
+    // the keyboard's focus goes back to where it was before the overlay took it
+    if (had && this.before && this.before.isConnected) this.before.focus({ preventScroll: true });
+    this.before = null;
   }
 
   key(ev) {
     if (!this.isOpen || ev.altKey || ev.ctrlKey || ev.metaKey) return;
     const t = ev.target;
     if (t && (t.tagName === "INPUT" || t.tagName === "TEXTAREA" || t.tagName === "SELECT")) return;
+    if (t && t !== document.body && !this.box.contains(t)) return; // the keys of the map, the hand, ... stay theirs
     if (ev.key === "ArrowRight" || ev.key === "PageDown") { this.go(this.at + 1); ev.preventDefault(); }
     else if (ev.key === "ArrowLeft" || ev.key === "PageUp") { this.go(this.at - 1); ev.preventDefault(); }
     else if (ev.key === "Escape") { this.close(); ev.preventDefault(); }
@@ -363,7 +373,9 @@ export class ScoringOverlay {
     this.clearMap();
     step.map();
     const next = box.querySelector("#sc-next") || box.querySelector("#sc-again") || box.querySelector("#sc-close");
-    if (next) next.focus({ preventScroll: true });
+    const inside = box.contains(document.activeElement) || document.activeElement === document.body;
+    if (next && (this.takeFocus || inside)) next.focus({ preventScroll: true });
+    this.takeFocus = false;
   }
 
   // ------------------------------------------------------------ the map

@@ -187,6 +187,7 @@ class TutorialPage {
     onLangChange(() => { this.zoom.labels(); this.render(); });
     document.addEventListener("keydown", (ev) => {
       if (ev.key !== "Escape" || ev.defaultPrevented || document.querySelector("dialog[open]")) return;
+      if (ev.target.closest && ev.target.closest("input, textarea, select")) return; // typing: not a step back
       if (this.sel.back()) { ev.preventDefault(); this.render(); }
     });
     byId("prev").addEventListener("click", () => this.go(this.index - 1));
