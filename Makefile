@@ -30,10 +30,10 @@ imports: $(STAMP)
 	$(BIN)/lint-imports
 
 # Debian packages the tests need: Chromium (browser tests), PostgreSQL (a throwaway
-# server for the database tests) and npm (installs axe-core for the accessibility scan),
-# installed when missing (as root, or with sudo); the tests fail without them rather than skip.
+# server for the database tests), npm (installs axe-core for the accessibility scan) and
+# nginx (the shipped deploy/nginx.conf is run in front of two servers), installed when missing (as root, or with sudo); the tests fail without them rather than skip.
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
-NEED := $(shell command -v chromium >/dev/null 2>&1 || echo chromium) $(shell ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || echo postgresql) $(shell command -v npm >/dev/null 2>&1 || echo npm)
+NEED := $(shell command -v chromium >/dev/null 2>&1 || echo chromium) $(shell ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || echo postgresql) $(shell command -v npm >/dev/null 2>&1 || echo npm) $(shell [ -x /usr/sbin/nginx ] || echo nginx)
 system:
 	@if [ -n "$(strip $(NEED))" ]; then \
 	  echo "installing Debian's $(strip $(NEED)) for the tests"; \

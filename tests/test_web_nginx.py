@@ -1,0 +1,159 @@
+"""The deployment of the README, run: nginx (Debian's package, installed by ``make system``)
+in front of two server processes on one PostgreSQL database, with deploy/nginx.conf as it
+is shipped (only its ports changed). Pages, the API and the game's WebSockets go through
+it, on either process; players are told apart by the address nginx forwards.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import re
+import subprocess
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+import websockets
+from test_web_two_processes import Server, _free_port
+
+ROOT = Path(__file__).resolve().parent.parent
+NGINX = "/usr/sbin/nginx"
+
+
+def nginx_config(conf: str, tmp: Path, port: int, upstreams: list[int]) -> Path:
+    """A whole nginx.conf around a shipped server config: its upstream ports and listen
+    port replaced, everything nginx writes kept in ``tmp``."""
+    conf = re.sub(r"server 127\.0\.0\.1:800[12];", "", conf, count=0)
+    conf = conf.replace("upstream kardinal {", "upstream kardinal {\n" + "".join(f"    server 127.0.0.1:{p};\n" for p in upstreams), 1)
+    conf = conf.replace("listen 80;", f"listen 127.0.0.1:{port};")
+    for d in ("body", "proxy", "fastcgi", "uwsgi", "scgi"):
+        (tmp / d).mkdir(exist_ok=True)
+        os.chmod(tmp / d, 0o777)
+    whole = f"""
+daemon off;
+pid {tmp}/nginx.pid;
+error_log {tmp}/error.log;
+events {{ worker_connections 256; }}
+http {{
+    access_log off;
+    client_body_temp_path {tmp}/body;
+    proxy_temp_path {tmp}/proxy;
+    fastcgi_temp_path {tmp}/fastcgi;
+    uwsgi_temp_path {tmp}/uwsgi;
+    scgi_temp_path {tmp}/scgi;
+{conf}
+}}
+"""
+    path = tmp / "nginx.conf"
+    path.write_text(whole, encoding="utf-8")
+    return path
+
+
+@pytest.fixture()
+def deployment(pg: Any, tmp_path: Path) -> Iterator[tuple[str, list[Server]]]:
+    assert Path(NGINX).exists(), f"{NGINX} is missing: `make test` installs it (make system)"
+    db = pg.new_database()
+    servers = [Server(db, tmp_path, "a"), Server(db, tmp_path, "b")]
+    for s in servers:
+        s.start()
+    port = _free_port()
+    conf = nginx_config((ROOT / "deploy" / "nginx.conf").read_text(encoding="utf-8"), tmp_path, port, [s.port for s in servers])
+    test = subprocess.run([NGINX, "-t", "-c", str(conf)], capture_output=True, text=True)
+    assert test.returncode == 0, test.stderr
+    proc = subprocess.Popen([NGINX, "-c", str(conf)], stderr=subprocess.PIPE)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        end = time.monotonic() + 20
+        while True:
+            try:
+                if httpx.get(base + "/healthz", timeout=2).status_code == 200:
+                    break
+            except httpx.TransportError:
+                pass
+            assert proc.poll() is None, proc.stderr.read() if proc.stderr else b""
+            assert time.monotonic() < end, "nginx did not answer"
+            time.sleep(0.1)
+        yield base, servers
+    finally:
+        proc.terminate()
+        proc.wait(10)
+        for s in servers:
+            s.stop()
+
+
+async def play_through(base: str, game: dict[str, Any], moves: int) -> list[int]:
+    """Both people connect through nginx and play ``moves`` decisions in turn; returns the
+    versions each state message reached, per socket."""
+    ws_base = base.replace("http://", "ws://")
+    toks = {s["seat"]: s["token"] for s in game["seats"]}
+    socks = [await websockets.connect(f"{ws_base}/ws/{game['id']}") for _ in toks]
+    try:
+        latest: dict[int, dict[str, Any]] = {}
+        for ws, (seat, tok) in zip(socks, toks.items(), strict=True):
+            await ws.send(json.dumps({"type": "hello", "seats": {str(seat): tok}}))
+        played = 0
+        while played < moves:
+            for ws, seat in zip(socks, toks, strict=True):
+                try:
+                    m = json.loads(await asyncio.wait_for(ws.recv(), 0.05))
+                except TimeoutError:
+                    continue
+                if m["type"] == "state":
+                    latest[seat] = m
+                    if m.get("legal") and m["version"] == max(x["version"] for x in latest.values()):
+                        await ws.send(
+                            json.dumps(
+                                {
+                                    "type": "action",
+                                    "id": f"m{played}",
+                                    "seat": seat,
+                                    "token": toks[seat],
+                                    "version": m["version"],
+                                    "action": m["legal"][0],
+                                }
+                            )
+                        )
+                        played += 1
+        return [latest[s]["version"] for s in toks]
+    finally:
+        for ws in socks:
+            await ws.close()
+
+
+def test_the_shipped_nginx_config_serves_two_processes(deployment: tuple[str, list[Server]]) -> None:
+    base, servers = deployment
+    lobby = httpx.get(base + "/")
+    assert lobby.status_code == 200 and "Kardinal" in lobby.text
+    assert httpx.get(base + "/static/lobby.js").status_code == 200
+    assert httpx.get(base + "/readyz").status_code == 200
+    # a game created through nginx, joined and played through it over WebSockets
+    seats = [{"kind": "person", "name": "Ann"}, {"kind": "person", "name": "Ben"}, {"kind": "bot", "level": "random"}]
+    g = httpx.post(base + "/api/games", json={"players": seats}).json()
+    for s in g["seats"]:
+        assert httpx.post(f"{base}/api/games/{g['id']}/join", json={"seat": s["seat"], "token": s["token"]}).status_code == 200
+    versions = asyncio.run(play_through(base, g, 12))
+    assert min(versions) >= 12
+    # both processes answer for the game (round robin), and agree
+    for s in servers:
+        assert httpx.get(f"{s.url}/api/games/{g['id']}/state").json()["version"] >= 12
+    # nginx's own limit matches the server's: a large body is refused before it
+    assert httpx.post(base + "/api/games", content=b"x" * 100_000, headers={"content-type": "application/json"}).status_code == 413
+
+
+def test_players_behind_nginx_are_told_apart_by_their_forwarded_address(deployment: tuple[str, list[Server]]) -> None:
+    """Rate limits count per player, not per proxy: wrong tokens from one player's address
+    do not lock out another's (uvicorn trusts nginx's X-Forwarded-For from 127.0.0.1)."""
+    base, _ = deployment
+    g = httpx.post(base + "/api/games", json={"players": [{"kind": "person"}, {"kind": "bot"}, {"kind": "bot"}]}).json()
+    url = f"{base}/api/games/{g['id']}/state"
+    codes = [
+        httpx.get(url, params={"seat": 0, "token": "wrong"}, headers={"X-Forwarded-For": "203.0.113.7"}).status_code for _ in range(12)
+    ]
+    assert 429 in codes  # the guesser is slowed down ...
+    ok = httpx.get(url, params={"seat": 0, "token": g["seats"][0]["token"]}, headers={"X-Forwarded-For": "198.51.100.9"})
+    assert ok.status_code == 200  # ... and the real player is not
