@@ -68,7 +68,7 @@ class SpyBot(Bot):
 
 
 def test_registry_has_every_level() -> None:
-    for name in ("random", "greedy", "ismcts", "easy", "medium", "hard"):
+    for name in ("random", "greedy", "ismcts", "easy", "medium", "hard", "expert"):
         assert name in BOTS
         assert isinstance(make_bot(name, seed=1), Bot)
     with pytest.raises(ValueError, match="unknown bot"):
@@ -81,6 +81,22 @@ def test_level_budgets() -> None:
     assert isinstance(medium, ISMCTSBot) and isinstance(hard, ISMCTSBot)
     assert medium.time_limit is not None and medium.time_limit <= 0.5
     assert hard.time_limit is not None and hard.time_limit <= 2.0
+
+
+def test_search_levels_are_iteration_budgets() -> None:
+    """A level is its iteration budget (reproducible), stronger levels search more; the
+    wall clock is a safety limit at the level's advertised seconds."""
+    from kardinal.bots import LEVEL_ITERATIONS, LEVELS
+
+    budgets = []
+    for name in ("medium", "hard", "expert"):
+        bot = make_bot(name)
+        assert isinstance(bot, ISMCTSBot)
+        assert bot.iterations == LEVEL_ITERATIONS[name]
+        assert bot.time_limit == LEVELS[name].seconds
+        budgets.append(bot.iterations)
+    assert budgets == sorted(budgets)
+    assert LEVELS["medium"].rank < LEVELS["hard"].rank < LEVELS["expert"].rank
 
 
 def test_bots_receive_only_views_in_a_tournament_game() -> None:
