@@ -11,6 +11,8 @@ addStrings({
     startPlayerWhy: "The start player (R2.3): every player has the same number of turns; the last round ends before the start player's turn (R8.1).",
     knownCards: "known",
     knownCardsWhy: "Cards this player took from the face-up display and cannot have played since: everyone saw them (R13.1).",
+    colourCol: "Colour",
+    whatCol: "Scored for",
   },
   de: {
     gameExpired: "Dieses Spiel ist abgelaufen: zu lange hat niemand gezogen. Es bleibt hier zum Ansehen.",
@@ -18,6 +20,8 @@ addStrings({
     startPlayerWhy: "Der Startspieler (R2.3): alle haben gleich viele Züge; die letzte Runde endet vor dem Zug des Startspielers (R8.1).",
     knownCards: "bekannt",
     knownCardsWhy: "Karten, die dieser Spieler offen aus der Auslage genommen hat und seitdem nicht gespielt haben kann: alle haben sie gesehen (R13.1).",
+    colourCol: "Farbe",
+    whatCol: "Wertung für",
   },
 });
 
@@ -63,14 +67,14 @@ export function renderPlayers(box, { board, players, view, mySeat, hands }) {
     if (hands) tr.append(el("td", { class: "hands", text: board.pileText(hands[i]) }));
     return tr;
   });
-  const head = el("tr", {}, el("th", {}), el("th", { text: T("players") }), el("th", { text: T("score") }),
+  const head = el("tr", {}, el("th", {}, el("span", { class: "sr-only", text: T("colourCol") })), el("th", { text: T("players") }), el("th", { text: T("score") }),
     el("th", { text: `${T("cloisters")} / ${T("advisors")}` }), el("th", { text: T("cards") }));
   if (hands) head.append(el("th", { text: T("hand") }));
   box.replaceChildren(el("table", { class: "players" }, el("thead", {}, head), el("tbody", {}, ...rows)));
 }
 
 function scoreTable(title, rows, players) {
-  const head = el("tr", {}, el("th", { text: "" }), ...players.map((p, i) => el("th", {}, swatch(i), " " + p.name)));
+  const head = el("tr", {}, el("th", {}, el("span", { class: "sr-only", text: T("whatCol") })), ...players.map((p, i) => el("th", {}, swatch(i), " " + p.name)));
   const body = rows.filter(([, pts]) => pts && pts.some((x) => x)).map(([label, pts]) => el("tr", {}, el("td", { text: label }), ...pts.map((x) => el("td", { class: "num", text: x }))));
   return el("div", { class: "scoretable" }, el("h3", { text: title }),
     el("table", {}, el("thead", {}, head), el("tbody", {}, ...(body.length ? body : [el("tr", {}, el("td", { text: "–" }))]))));

@@ -335,7 +335,7 @@ export class ScoringOverlay {
     const notes = [];
     if (tied) notes.push(el("p", { class: "sc-rule", id: "sc-tiebreak", text: T("scTieBreak") }));
     if (sc.winners.length > 1) notes.push(el("p", { class: "sc-rule", text: T("scSharedWin") }));
-    return [table, el("h4", { text: T("scStandings") }), ol, ...notes];
+    return [table, el("h3", { text: T("scStandings") }), ol, ...notes];
   }
 
   // ------------------------------------------------------------ the panel
@@ -358,7 +358,7 @@ export class ScoringOverlay {
       role: "dialog", "aria-modal": "false", "aria-labelledby": "sc-title", "data-step": step.id, "data-kind": this.kind,
     },
     el("div", { class: "sc-head" }, el("span", { class: "sc-kind", text: this.kind === "final" ? T("scFinalTitle") : T("scInterTitle") }),
-      el("h3", { id: "sc-title", text: step.title })),
+      el("h2", { id: "sc-title", text: step.title })),
     el("div", { class: "sc-body" }, ...body),
     nav,
     el("p", { class: "sc-keys", text: T("scKeys") }));
