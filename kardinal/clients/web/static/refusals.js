@@ -32,6 +32,7 @@ addStrings({
     "err.chat_closed": "spectators may read the chat; the players have not opened it to them",
     "err.hints_off": "hints were not agreed to when this game was created",
     "err.expired": "this game expired: nobody moved for too long",
+    "err.busy": "the server is reviewing other games; try again in a minute",
     // the rules' refusals (reason codes of RuleError)
     "rule.game_over": "the game is over",
     "rule.not_your_turn": "it is not your turn",
@@ -88,6 +89,7 @@ addStrings({
     "err.chat_closed": "Zuschauer können den Chat lesen; die Spieler haben ihn nicht für sie geöffnet",
     "err.hints_off": "Tipps wurden beim Anlegen dieses Spiels nicht vereinbart",
     "err.expired": "dieses Spiel ist abgelaufen: zu lange hat niemand gezogen",
+    "err.busy": "der Server wertet gerade andere Spiele aus; versuche es in einer Minute noch einmal",
     "rule.game_over": "das Spiel ist zu Ende",
     "rule.not_your_turn": "du bist nicht am Zug",
     "rule.must_draw": "fülle zuerst die Hand auf: nimm eine Karte aus der Auslage oder vom Stapel",
