@@ -14,7 +14,7 @@
 import { byId, el } from "./dom.js";
 import { T, onLangChange, rulesText, variantText, boardName, addStrings } from "./i18n.js";
 import { loadBoard } from "./board.js";
-import { GameSocket, getJSON, postJSON, tokensFromURL } from "./net.js";
+import { GameSocket, getJSON, postJSON, tokensFromURL, url } from "./net.js";
 import { GameMap } from "./map.js";
 import { MapZoom } from "./zoom.js";
 import { rememberFocus, restoreFocus, announce } from "./a11y.js";
@@ -272,7 +272,7 @@ class GamePage {
   againURL(id) {
     const seats = Object.entries(tokensFromURL(location.search));
     const q = seats.length ? "?tokens=" + seats.map(([s, t]) => `${s}:${encodeURIComponent(t)}`).join(",") : "";
-    return `/game/${encodeURIComponent(id)}${q}`;
+    return url(`/game/${encodeURIComponent(id)}${q}`);
   }
 
   /** Parity with the terminal: one's own placement may be taken back before drawing a card
@@ -347,7 +347,7 @@ class GamePage {
       replaying: Boolean(this.replay),
       go: (s) => this.loadReplay(s),
       live: () => { this.replay = null; this.render(); },
-      recordURL: `/api/games/${encodeURIComponent(this.gameId)}/record`,
+      recordURL: url(`/api/games/${encodeURIComponent(this.gameId)}/record`),
       fileName: `kardinal-${this.gameId}.json`,
       history: msg.view.history,
       marks: msg.marks,
