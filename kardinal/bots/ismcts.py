@@ -69,7 +69,7 @@ _Block = tuple[float, str, tuple[str, ...], int, tuple[Any, ...], float, float]
 
 
 class _Node:
-    __slots__ = ("player", "children", "visits", "avail", "total")
+    __slots__ = ("player", "children", "visits", "avail", "total", "cands")
 
     def __init__(self, player: int) -> None:
         self.player = player
@@ -77,6 +77,8 @@ class _Node:
         self.visits = 0
         self.avail = 0
         self.total = 0.0
+        # candidate moves by what they depend on beyond the node's own position (see _iterate)
+        self.cands: dict[tuple[Any, ...], list[Move]] | None = None
 
 
 class ISMCTSBot(EvaluatingBot):
@@ -113,6 +115,7 @@ class ISMCTSBot(EvaluatingBot):
         self.last_root: dict[Move, tuple[int, float]] = {}
         self.last_margin: dict[Move, float] = {}
         self._margin_sum: dict[Move, float] = {}
+        self._draw_moves: dict[int, Move] = {}  # kind index (-1: the pile) -> the draw
 
     # -- the decision ----------------------------------------------------------------------
 
@@ -207,7 +210,16 @@ class ISMCTSBot(EvaluatingBot):
             self._draws(d)
             if untried is not None or d.is_over:
                 break
-            cands = self._candidates(d, self.k)
+            # Below the root, the public board of a node (pieces, supplies, the player to
+            # move) follows from the moves leading to it; what the candidates depend on
+            # besides is the mover's hand, the display, the pile and the scoring stage.
+            key = (tuple(d.hands[d.current]), tuple(d.display), d.top < len(d.deck), d.exhaustions, d.final_round)
+            if node.cands is None:
+                node.cands = {}
+            got = node.cands.get(key)
+            if got is None:
+                got = node.cands[key] = self._candidates(d, self.k)
+            cands = got
         assert first is not None
         rewards, margin = self._rollout(d, me)
         self._margin_sum[first] = self._margin_sum.get(first, 0.0) + margin
@@ -219,16 +231,19 @@ class ISMCTSBot(EvaluatingBot):
 
     def _draws(self, d: State) -> None:
         """Play the draw decisions (R5.1) by the cheap rule: a display card making a pair, else the pile."""
-        kinds = d.board.cards
+        draws = self._draw_moves
+        if not draws:
+            draws.update({k: Draw(kind.id) for k, kind in enumerate(d.board.cards)})
+            draws[-1] = Draw(DECK)
         while d.phase == DRAW:
             hand = d.hands[d.current]
-            src = DECK if d.top < len(d.deck) else None
+            src = -1 if d.top < len(d.deck) else None
             for k in d.display:
                 if hand[k] >= 1 or src is None:
-                    src = kinds[k].id
+                    src = k
                     break
             assert src is not None
-            d.play_trusted(Draw(src))
+            d.play_trusted(draws[src])
 
     def _blocks(self, d: State, best_only: bool = False) -> tuple[list[_Block], Exchange | None]:
         """The placements of the seat to act by blocks (a country, a card set, one or two
