@@ -36,10 +36,22 @@ The move played is the most visited root child. After a search, ``last_root`` ho
 root child (visits, mean reward in [0, 1]) and ``last_margin`` the mean over the
 iterations through it of the bot's estimated point margin (its estimated final score
 minus the best other seat's, from :meth:`Evaluator.estimate` at the rollout's end, or
-the true scores when the game ended there); the prior's virtual visits count in neither. Budgets: ``iterations`` (a cap),
-``time_limit`` (wall-clock seconds, checked between iterations). With an iteration cap
-that is reached before the time limit the bot is deterministic given its seed.
-Draw decisions use ``greedy``'s draw rule, and a single legal move is answered at once.
+the true scores when the game ended there); the prior's virtual visits count in neither.
+
+Budgets: ``iterations`` (a cap) and ``time_limit`` (wall-clock seconds, checked between
+iterations; at least one iteration is run). With an iteration cap that is reached
+before the time limit the bot is deterministic given its seed. Draw decisions use
+``greedy``'s draw rule, and a single legal move is answered at once.
+
+Speed (the same moves as the plain version, pinned by ``tests/test_bot_pinned.py``): the
+public position is built once per decision and only the hidden cards are dealt per
+iteration (:class:`Determinizer`); moves are scored by blocks (a country, a card set, one
+or two pieces) from memoised per-country gain tables, so a rollout step finds its greedy
+move without building the legal moves, and a tree node lists only the blocks that can
+hold one of its ``k`` candidates, remembering them per hand, display and pile; the
+evaluator memoises what depends on a few rows of the board (cloister and alliance
+points, chains, site bonuses). ``tests/test_bot_fast.py`` checks every fast path
+against the slow, obvious one.
 """
 
 from __future__ import annotations
@@ -149,7 +161,7 @@ class ISMCTSBot(EvaluatingBot):
         cap = self.iterations if self.iterations is not None else 1 << 62
         it = 0
         sampler = Determinizer(view, ev.board)
-        while it < cap and time.perf_counter() < deadline:
+        while it < cap and (it == 0 or time.perf_counter() < deadline):  # at least one iteration
             self._iterate(root, sampler.sample(self.rng), root_moves)
             it += 1
         self.last_iterations = it
