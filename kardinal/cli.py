@@ -321,6 +321,14 @@ def serve(
         bool, typer.Option("--log-json", envvar="KARDINAL_LOG_JSON", help="Log JSON lines (one object per line) to stderr.")
     ] = False,
     log_level: Annotated[str, typer.Option(envvar="KARDINAL_LOG_LEVEL", help="debug, info (every request), warning or error.")] = "warning",
+    root_path: Annotated[
+        str,
+        typer.Option(envvar="KARDINAL_ROOT_PATH", help="The path the server lives under behind a reverse proxy (e.g. /kardinal)."),
+    ] = "",
+    forwarded_allow_ips: Annotated[
+        str,
+        typer.Option(envvar="KARDINAL_FORWARDED_ALLOW_IPS", help="Proxies whose X-Forwarded-For names the player (comma-separated)."),
+    ] = "127.0.0.1",
     idle_days: Annotated[
         float,
         typer.Option(envvar="KARDINAL_IDLE_DAYS", help="Days without a move after which an unfinished game expires (0: never)."),
@@ -329,7 +337,7 @@ def serve(
     """Play in the browser: the lobby and live games on http://HOST:PORT/. Every option can
     also be set by its environment variable (KARDINAL_HOST, KARDINAL_PORT, KARDINAL_DATA,
     KARDINAL_DB, KARDINAL_BOT_PAUSE, KARDINAL_BOT_WORKERS, KARDINAL_LOG_JSON,
-    KARDINAL_LOG_LEVEL, KARDINAL_IDLE_DAYS)."""
+    KARDINAL_LOG_LEVEL, KARDINAL_ROOT_PATH, KARDINAL_FORWARDED_ALLOW_IPS, KARDINAL_IDLE_DAYS)."""
     try:
         import uvicorn
 
@@ -360,9 +368,19 @@ def serve(
         typer.echo(f"error: {e}", err=True)
         raise typer.Exit(2) from None
     where = db_url.split("@")[-1] if db_url else data / "kardinal.sqlite3"  # never a password
-    typer.echo(f"Kardinal: http://{host}:{port}/  (games in {where})")
+    root = "/" + root_path.strip("/") if root_path.strip("/") else ""
+    typer.echo(f"Kardinal: http://{host}:{port}{root}/  (games in {where})")
     # a WebSocket message larger than the server's request limit closes the socket (1009)
-    uvicorn.run(application, host=host, port=port, log_level="warning", ws_max_size=MAX_BODY)
+    uvicorn.run(
+        application,
+        host=host,
+        port=port,
+        log_level="warning",
+        ws_max_size=MAX_BODY,
+        root_path=root,
+        proxy_headers=True,
+        forwarded_allow_ips=forwarded_allow_ips,
+    )
 
 
 @app.command()

@@ -31,8 +31,9 @@ def _free_port() -> int:
 
 
 class Server:
-    def __init__(self, db: str, tmp: Path, name: str) -> None:
+    def __init__(self, db: str, tmp: Path, name: str, env: dict[str, str] | None = None) -> None:
         self.db, self.port, self.name = db, _free_port(), name
+        self.env = env or {}
         self.log = tmp / f"{name}.log"
         self.proc: subprocess.Popen[bytes] | None = None
 
@@ -47,6 +48,7 @@ class Server:
             "KARDINAL_PORT": str(self.port),
             "KARDINAL_BOT_WORKERS": "0",
             "KARDINAL_BOT_PAUSE": "0",
+            **self.env,
         }
         self.proc = subprocess.Popen([str(KARDINAL), "serve"], env=env, stdout=subprocess.DEVNULL, stderr=self.log.open("ab"))
         end = time.monotonic() + 30

@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
-from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi.responses import HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 
 from kardinal.bots import levels
@@ -41,6 +41,7 @@ from .games import Connection, GameService, LiveGame, Refused, chat_message
 from .guard import Guard
 from .mapdata import named_board_json
 from .messages import AckMessage, ChatMessage, ErrorMessage, ReplayMessage, ScoringMessage
+from .pages import root_of, static_page
 from .rules_page import rules_response
 from .storage import Storage, StorageError
 from .teach import router as teach_router
@@ -226,18 +227,19 @@ def create_app(
             return JSONResponse({"status": "unavailable", "database": type(e).__name__}, status_code=503)
         return JSONResponse({"status": "ok", "database": "ok"})
 
+    # the pages, with the server's root path (pages.py: behind a proxy, under a path)
     @app.get("/", include_in_schema=False)
-    async def lobby_page() -> FileResponse:
-        return FileResponse(STATIC / "index.html")
+    async def lobby_page(request: Request) -> HTMLResponse:
+        return static_page(request, "index.html")
 
     @app.get("/mine", include_in_schema=False)
-    async def my_games_page() -> FileResponse:
+    async def my_games_page(request: Request) -> HTMLResponse:
         """The games this browser holds a seat in (their tokens are in its storage)."""
-        return FileResponse(STATIC / "mine.html")
+        return static_page(request, "mine.html")
 
     @app.get("/game/{game_id}", include_in_schema=False)
-    async def game_page(game_id: str) -> FileResponse:
-        return FileResponse(STATIC / "game.html")
+    async def game_page(request: Request, game_id: str) -> HTMLResponse:
+        return static_page(request, "game.html")
 
     app.include_router(teach_router)  # hints and reviews (teach.py)
     app.include_router(tutorial_router)  # /tutorial, /api/tutorial, /api/rules (tutorial.py)
@@ -245,7 +247,7 @@ def create_app(
     @app.get("/rules", include_in_schema=False)
     def rules_page(request: Request, lang: str | None = None) -> Response:  # sync: reads docs/rules.md
         """The rules (docs/rules.md) in English or German: ``?lang=de``, else the browser's language."""
-        return rules_response(lang, request.headers.get("accept-language"))
+        return rules_response(lang, request.headers.get("accept-language"), root_of(request))
 
     @app.get("/api/board")
     def get_board_json(id: str = "standard") -> Any:  # sync: FastAPI runs it in a thread
@@ -279,19 +281,19 @@ def create_app(
         limits.spend("create", addr(request))
         live, tokens = await service.create(await _body(request), creator=addr(request))
         gid = live.row.id
+        page = f"{root_of(request)}/game/{gid}"  # the addresses are under the server's root path
         seats = [
-            {"seat": s, "name": live.row.seats[s].name, "token": t, "url": f"/game/{gid}?seat={s}&token={t}"}
-            for s, t in sorted(tokens.items())
+            {"seat": s, "name": live.row.seats[s].name, "token": t, "url": f"{page}?seat={s}&token={t}"} for s, t in sorted(tokens.items())
         ]
         out: dict[str, Any] = {
             "id": gid,
             "status": live.row.status,
             "seats": seats,
-            "watch": f"/game/{gid}",
+            "watch": page,
             "public": live.options["public"],
         }
         if live.row.hotseat:
-            out["hotseat_url"] = f"/game/{gid}?tokens=" + ",".join(f"{s}:{t}" for s, t in sorted(tokens.items()))
+            out["hotseat_url"] = f"{page}?tokens=" + ",".join(f"{s}:{t}" for s, t in sorted(tokens.items()))
         return out
 
     @app.get("/api/games/{game_id}")
@@ -314,7 +316,7 @@ def create_app(
             raise Refused("malformed", "expected a JSON object", 400)
         seat = body.get("seat")
         tok = await service.claim(game_id, seat, body.get("name"))
-        return {"seat": seat, "token": tok, "url": f"/game/{game_id}?seat={seat}&token={tok}"}
+        return {"seat": seat, "token": tok, "url": f"{root_of(request)}/game/{game_id}?seat={seat}&token={tok}"}
 
     # response_model=None: the typed messages are contracts for mypy and readers, not for re-validation
     @app.post("/api/games/{game_id}/actions", response_model=None)
@@ -358,7 +360,7 @@ def create_app(
         if not isinstance(body, dict):
             raise Refused("malformed", "expected a JSON object", 400)
         new = await service.again(game_id, body.get("seats"))
-        return {"id": new.row.id, "status": new.row.status, "watch": f"/game/{new.row.id}"}
+        return {"id": new.row.id, "status": new.row.status, "watch": f"{root_of(request)}/game/{new.row.id}"}
 
     @app.get("/api/games/{game_id}/chat", response_model=None)
     async def get_chat(game_id: str) -> ChatMessage:

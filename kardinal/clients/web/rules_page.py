@@ -30,6 +30,8 @@ from fastapi.responses import HTMLResponse
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
+from .pages import html_page
+
 __all__ = ["LANGS", "problems", "in_language", "render", "rules_text", "pick_lang", "rules_response"]
 
 LANGS = ("en", "de")
@@ -293,7 +295,7 @@ def _page(text: str, lang: str) -> str:
     )
 
 
-def rules_response(query_lang: str | None, accept_language: str | None) -> HTMLResponse:
+def rules_response(query_lang: str | None, accept_language: str | None, root: str = "") -> HTMLResponse:
     """The rules page, rendered from docs/rules.md as it is now (so an edit shows at once)."""
     lang = pick_lang(query_lang, accept_language)
     try:
@@ -303,4 +305,4 @@ def rules_response(query_lang: str | None, accept_language: str | None) -> HTMLR
     headers = {"Content-Language": lang}
     if query_lang not in LANGS:
         headers["Vary"] = "Accept-Language"
-    return HTMLResponse(_page(text, lang), headers=headers)
+    return HTMLResponse(html_page(_page(text, lang), root), headers=headers)

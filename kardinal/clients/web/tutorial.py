@@ -29,7 +29,7 @@ from importlib import resources
 from typing import Any
 
 from fastapi import APIRouter, Request
-from fastapi.responses import FileResponse, JSONResponse
+from fastapi.responses import HTMLResponse, JSONResponse
 
 from kardinal.rules.board import Board, get_board
 from kardinal.rules.breakdown import alliance_breakdown, chain_breakdown, cloister_breakdown
@@ -39,6 +39,7 @@ from kardinal.rules.state import MAIN, RuleError, State
 from kardinal.rules.view import view
 
 from .games import Refused, standing
+from .pages import static_page
 from .rules_page import LANGS, pick_lang, render, rules_text
 
 __all__ = ["router", "Step", "Tutorial", "tutorial", "step_state", "attempt", "TutorialError"]
@@ -352,8 +353,8 @@ _STATIC = resources.files("kardinal.clients.web").joinpath("static")
 
 
 @router.get("/tutorial", include_in_schema=False)
-async def tutorial_page() -> FileResponse:
-    return FileResponse(str(_STATIC.joinpath("tutorial.html")))
+async def tutorial_page(request: Request) -> HTMLResponse:
+    return static_page(request, "tutorial.html")
 
 
 @router.get("/api/tutorial")

@@ -3,7 +3,7 @@
 
 import { byId, el } from "./dom.js";
 import { T, lang, onLangChange, rulesText, variantText, boardName } from "./i18n.js";
-import { getJSON, postJSON } from "./net.js";
+import { getJSON, postJSON, url } from "./net.js";
 import { loadBoard } from "./board.js";
 import { initHeader } from "./header.js";
 import { refusalText } from "./refusals.js";
@@ -252,7 +252,7 @@ class Lobby {
     const names = g.players.map((p) => p.name + (p.kind === "bot" ? ` (${p.level})` : "") + (p.kind === "person" && !p.joined ? ` [${T("free")}]` : "")).join(", ");
     const turnBased = g.table && g.table.mode === "turn";
     const actions = el("span", {});
-    actions.append(el("a", { href: `/game/${g.id}`, class: "btn" }, g.status === "finished" ? T("replay") : T("watch")));
+    actions.append(el("a", { href: url(`/game/${g.id}`), class: "btn" }, g.status === "finished" ? T("replay") : T("watch")));
     if (g.status === "open" && !g.hotseat) {
       g.players.forEach((p, i) => {
         if (p.kind === "person" && !p.joined && p.open) { // invited seats are taken with their links only

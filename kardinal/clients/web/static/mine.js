@@ -5,7 +5,7 @@
 
 import { byId, el } from "./dom.js";
 import { T, addStrings, onLangChange, lang } from "./i18n.js";
-import { allStoredSeats, forgetStoredSeats, getJSON } from "./net.js";
+import { allStoredSeats, forgetStoredSeats, getJSON, url } from "./net.js";
 import { initHeader } from "./header.js";
 import { refusalText } from "./refusals.js";
 
@@ -86,7 +86,7 @@ class MyGames {
   }
 
   row(g) {
-    const href = `/game/${encodeURIComponent(g.game)}`;
+    const href = url(`/game/${encodeURIComponent(g.game)}`);
     const forget = el("button", { type: "button", class: "forget", title: T("mineForgetWhy"), "data-forget": g.game, onclick: () => { forgetStoredSeats(g.game); this.load(); } }, T("mineForget"));
     if (!g.info) {
       return el("li", { "data-game": g.game, "data-state": "gone" }, el("span", {}, `${g.game}: ${g.error && g.error.code === "no_game" ? T("mineGone") : refusalText(g.error, null)} `), forget);

@@ -1,5 +1,15 @@
 // The network: JSON over HTTP, and a game's WebSocket (hello with the seats' tokens,
 // actions with a client id, reconnecting when the connection drops).
+//
+// Every address the pages use goes through url(): behind a reverse proxy the server may
+// live under a path (`kardinal serve --root-path /kardinal`); the server names it in the
+// page's <meta name="root"> and getJSON/postJSON put it in front of "/api/...".
+
+/** The path the server lives under ("" at the root of its host). */
+export const ROOT = (document.querySelector('meta[name="root"]') || { content: "" }).content.replace(/\/$/, "");
+
+/** An absolute path ("/api/games") under the server's root. */
+export function url(path) { return path.startsWith("/") ? ROOT + path : path; }
 
 /** An HTTP error with the server's refusal ({"error": {"code", "message", "params", ...}}) as `error`. */
 export class HttpError extends Error {
@@ -21,10 +31,10 @@ async function answer(r) {
   return data;
 }
 
-export async function getJSON(url) { return answer(await fetch(url)); }
+export async function getJSON(path) { return answer(await fetch(url(path))); }
 
-export async function postJSON(url, body) {
-  return answer(await fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) }));
+export async function postJSON(path, body) {
+  return answer(await fetch(url(path), { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) }));
 }
 
 /** The storage key of the seats this browser holds in a game. */
@@ -55,7 +65,7 @@ export function tokensFromURL(search, gameId) {
     const i = part.indexOf(":");
     if (i > 0) out[part.slice(0, i)] = part.slice(i + 1);
   }
-  if (gameId === undefined && location.pathname.startsWith("/game/")) gameId = decodeURIComponent(location.pathname.split("/").pop());
+  if (gameId === undefined && location.pathname.startsWith(ROOT + "/game/")) gameId = decodeURIComponent(location.pathname.split("/").pop());
   if (!gameId) return out;
   const all = Object.assign(storedSeats(gameId), out);
   if (Object.keys(out).length) {
@@ -105,7 +115,7 @@ export class GameSocket {
 
   connect() {
     const proto = location.protocol === "https:" ? "wss:" : "ws:";
-    const ws = new WebSocket(`${proto}//${location.host}/ws/${encodeURIComponent(this.gameId)}`);
+    const ws = new WebSocket(`${proto}//${location.host}${ROOT}/ws/${encodeURIComponent(this.gameId)}`);
     this.ws = ws;
     ws.onopen = () => { this.delay = 300; this.hello(); };
     ws.onmessage = (ev) => {

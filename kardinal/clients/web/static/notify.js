@@ -4,6 +4,7 @@
 
 import { el } from "./dom.js";
 import { T, addStrings, onLangChange } from "./i18n.js";
+import { url } from "./net.js";
 
 addStrings({
   en: {
@@ -22,8 +23,8 @@ addStrings({
   },
 });
 
-const ICON = "/static/favicon.svg";
-const ICON_TURN = "/static/favicon-turn.svg";
+const ICON = url("/static/favicon.svg");
+const ICON_TURN = url("/static/favicon-turn.svg");
 
 function pref(key) { try { return localStorage.getItem(key) === "on"; } catch (e) { return false; } }
 

@@ -8,6 +8,7 @@
 
 import { el, byId } from "./dom.js";
 import { T, lang, addStrings, onLangChange } from "./i18n.js";
+import { url } from "./net.js";
 
 addStrings({
   en: {
@@ -36,7 +37,7 @@ let wanted = null; // the rule the dialog should show
 
 function rules(l) {
   if (!loaded.has(l)) {
-    const p = fetch(`/api/rules?lang=${l}`).then((r) => { if (!r.ok) throw new Error(r.statusText); return r.json(); });
+    const p = fetch(url(`/api/rules?lang=${l}`)).then((r) => { if (!r.ok) throw new Error(r.statusText); return r.json(); });
     p.catch(() => loaded.delete(l));
     loaded.set(l, p);
   }
@@ -81,7 +82,7 @@ async function fill() {
   d.querySelector("#rules-dialog-title").textContent = T("rulesDialogTitle");
   const page = d.querySelector(".rules-as-page");
   page.textContent = T("rulesAsPage");
-  page.href = `/rules?lang=${l}` + (wanted ? `#${wanted}` : "");
+  page.href = url(`/rules?lang=${l}`) + (wanted ? `#${wanted}` : "");
   d.querySelector(".rules-close").setAttribute("aria-label", T("close"));
   const text = d.querySelector(".rules-text");
   if (shownLang !== l) {
@@ -139,7 +140,7 @@ export function linkRules(node) {
 
 /** A link to one rule: it opens the dialog there (and, opened in a new tab, the rules page). */
 export function ruleLink(rule, label) {
-  return el("a", { class: "rule-link", href: `/rules?lang=${lang()}#${rule}`, "data-rule": rule, title: T("rulesShow", { rule }) }, label || rule);
+  return el("a", { class: "rule-link", href: url(`/rules?lang=${lang()}#${rule}`), "data-rule": rule, title: T("rulesShow", { rule }) }, label || rule);
 }
 
 document.addEventListener("click", (ev) => {

@@ -4,6 +4,7 @@
 
 import { T, lang, onLangChange, addStrings } from "./i18n.js";
 import { openRule } from "./rules-dialog.js";
+import { url } from "./net.js";
 
 addStrings({
   en: { tutorialLink: "Tutorial", tutorialWhy: "Learn the game: a guided first game with the rulebook's examples", myGames: "My games", myGamesWhy: "The games this browser holds a seat in, and whose turn it is" },
@@ -16,7 +17,7 @@ const mine = document.getElementById("mine-link");
 function update() {
   if (link) {
     link.textContent = T("rules");
-    link.href = "/rules?lang=" + lang();
+    link.href = url("/rules?lang=" + lang());
     link.hreflang = lang();
   }
   if (tutorial) {

@@ -8,7 +8,7 @@
 import { byId, el, swatch } from "./dom.js";
 import { T, lang, otherLang, setLang, onLangChange, addStrings, listText } from "./i18n.js";
 import { loadBoard } from "./board.js";
-import { getJSON, postJSON } from "./net.js";
+import { getJSON, postJSON, url } from "./net.js";
 import { GameMap } from "./map.js";
 import { MapZoom } from "./zoom.js";
 import { rememberFocus, restoreFocus } from "./a11y.js";
@@ -433,7 +433,7 @@ class TutorialPage {
   renderEnd() {
     byId("step-title").textContent = T("tutFinishedTitle");
     byId("step-text").textContent = T("tutFinishedText");
-    byId("step-rules").replaceChildren(el("a", { href: "/", class: "tut-cta", text: T("tutPlay") }), " ", ruleLink("R1", T("tutReadRules")));
+    byId("step-rules").replaceChildren(el("a", { href: url("/"), class: "tut-cta", text: T("tutPlay") }), " ", ruleLink("R1", T("tutReadRules")));
     byId("task").hidden = true;
     byId("msg").replaceChildren();
     byId("msg").className = "";
