@@ -10,8 +10,8 @@
 
 ``KARDINAL_RATE_LIMITS`` changes them ("create=1000/minute,claim=50/minute"), for example
 for a load test from one address. An address is the connection's peer, or behind a
-reverse proxy the address it forwards: uvicorn (which ``kardinal serve`` runs) trusts
-``X-Forwarded-For`` from the addresses in ``FORWARDED_ALLOW_IPS`` (default 127.0.0.1), so
+reverse proxy the address it forwards: ``kardinal serve`` trusts ``X-Forwarded-For``
+from the addresses in ``--forwarded-allow-ips`` (default 127.0.0.1), so
 that it is the player's and not the proxy's (tests/test_web_nginx.py).
 """
 
