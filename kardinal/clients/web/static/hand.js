@@ -8,14 +8,13 @@ import { T } from "./i18n.js";
  * in the page's language (no codes); a card of one country is all its colour. */
 export function cardEl(board, kid, attrs, onclick) {
   const name = board.cardName(kid);
-  // its name is its text (the countries, a hidden "/" between them), as read out and as seen
+  // its name is its text: the countries, as read out and as seen
   const b = el("button", Object.assign({ type: "button", class: "card", "data-card": kid, title: name, onclick }, attrs || {}));
   const cs = board.cardCountries(kid);
   b.classList.add(cs.length > 1 ? "two" : "one");
-  cs.forEach((c, i) => {
-    if (i) b.append(el("span", { class: "sr-only", text: "/" }));
+  for (const c of cs) {
     b.append(el("span", { class: "band", "data-band": c, style: `background:${board.colour(c)}` }, el("span", { class: "cname", text: board.countryName(c) })));
-  });
+  }
   return b;
 }
 
