@@ -7,7 +7,8 @@ as the moves of a game from its seed), a bot seed and an iteration count; the fi
 the move chosen and the visits of every root child. A faster search must give the same
 numbers: the same random draws in the same order, the same evaluation, the same ties.
 A few complete games with small searches and greedy seats pin the draws, the reshuffle
-and the end of the game too.
+and the end of the game too, and three searches of 3,000 iterations (``deep``, recorded with
+the version before the speed work too; ``generate`` keeps them) pin the deep trees.
 """
 
 from __future__ import annotations
@@ -105,7 +106,7 @@ def generate() -> dict[str, Any]:
             | _search(s, seed * 7, ITERATIONS)
         )
     games = [{"players": p, "seed": seed, "searching": k, "iterations": it, "moves": _game(p, seed, k, it)} for p, seed, k, it in GAMES]
-    return {"positions": positions, "games": games}
+    return {"positions": positions, "games": games, "deep": _data()["deep"]}
 
 
 def _data() -> dict[str, Any]:
@@ -123,6 +124,19 @@ def test_ismcts_search_is_pinned(i: int) -> None:
     assert got["visits"] == entry["visits"]
     for (m1, r1), (m2, r2) in zip(got["rewards"], entry["rewards"]):
         assert m1 == m2 and r1 == pytest.approx(r2, abs=1e-7)
+
+
+@pytest.mark.parametrize("i", range(3))
+def test_deep_search_is_pinned(i: int) -> None:
+    """At the hard level's budget (3,000 iterations, a deep tree whose nodes remember their
+    candidates) the root visits are still those of the plain search."""
+    data = _data()
+    entry = data["deep"][i]
+    pos = data["positions"][entry["position"]]
+    s = _replay(pos["players"], pos["seed"], pos["moves"])
+    bot = ISMCTSBot(entry["bot_seed"], iterations=entry["iterations"])
+    assert str(bot.choose(view(s, s.current))) == entry["move"]
+    assert sorted([str(m), v] for m, (v, _) in bot.last_root.items()) == entry["visits"]
 
 
 @pytest.mark.parametrize("i", range(len(POSITIONS)))
