@@ -146,6 +146,9 @@ def test_arrows_escape_names_and_the_live_region(server: str, browser: Any) -> N
     # the keyboard's focus shows the site's popup
     assert page.locator(".map-info").is_visible() and "Lincoln" in page.inner_text(".map-info")
     assert wait_turn(page)
+    # a site before a card: the page says what comes first
+    page.keyboard.press("Enter")
+    assert page.inner_text("#msg") == "First choose one or two cards of your hand, then where their pieces go."
     # a card, a site, then Escape twice: the site and the card come back, one step each
     page.keyboard.press("Tab")
     tab_until(page, is_legal_card(page, "hand"))

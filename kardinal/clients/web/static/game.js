@@ -33,8 +33,8 @@ import { TurnSignal } from "./notify.js";
 import { Chat } from "./chat.js";
 
 addStrings({
-  en: { undo: "Take back placement", undoWhy: "Take back the pieces you just placed and get your cards back; possible until you draw a card." },
-  de: { undo: "Einsatz zurücknehmen", undoWhy: "Die eben eingesetzten Figuren zurücknehmen und die Karten zurückbekommen; möglich, bis du eine Karte ziehst." },
+  en: { cardFirst: "First choose one or two cards of your hand, then where their pieces go.", undo: "Take back placement", undoWhy: "Take back the pieces you just placed and get your cards back; possible until you draw a card." },
+  de: { cardFirst: "Wähle zuerst eine oder zwei Karten deiner Hand, dann, wohin ihre Figuren kommen.", undo: "Einsatz zurücknehmen", undoWhy: "Die eben eingesetzten Figuren zurücknehmen und die Karten zurückbekommen; möglich, bis du eine Karte ziehst." },
 });
 
 /** The layouts of phones and tablets held upright (style.css: the map above the side panel)
@@ -218,7 +218,13 @@ class GamePage {
     if (this.sel.chooseCountry(cid)) this.render();
   }
 
+  /** A site or coat of arms chosen before any card: say what comes first (when it is this seat's turn to place). */
+  cardFirst() {
+    if (this.legal().some((a) => a.act === "place")) this.say(T("cardFirst"));
+  }
+
   clickSite(sid) {
+    if (this.sel.empty && !this.replay) this.cardFirst();
     if (this.replay || this.sel.empty) return;
     if (!this.sel.toggleSite(sid, this.board.siteCountry(sid))) {
       this.say(T("noSite", { site: this.board.siteName(sid) }), true);
@@ -229,6 +235,7 @@ class GamePage {
   }
 
   clickCoat(cid) {
+    if (this.sel.empty && !this.replay) this.cardFirst();
     if (this.replay || this.sel.empty) return;
     if (!this.sel.clickCoat(cid)) {
       const v = this.msg.view;
