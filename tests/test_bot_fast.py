@@ -76,6 +76,25 @@ def test_fast_move_scores_equal_the_slow_ones(players: int, seed: int) -> None:
             assert bot._candidates(s, k) == [m for _, m in ranked[:k]]
 
 
+@pytest.mark.parametrize(("players", "seed"), [(3, 11), (4, 12), (5, 13), (4, 14)])
+def test_random_rollout_move_is_the_choice_from_legal_moves(players: int, seed: int) -> None:
+    """The rollout's random move counts the legal moves: the same draw, the same move."""
+    for s in positions(players, seed):
+        bot = ISMCTSBot(0)
+        bot.evaluator(view(s, s.current))
+        for r in range(6):
+            bot.rng = random.Random(r)
+            expected = random.Random(r).choice(s.legal_moves())
+            assert bot._random_move(s) == expected
+            assert bot.rng.random() == pytest.approx(_after_choice(r, len(s.legal_moves())))
+
+
+def _after_choice(r: int, n: int) -> float:
+    rng = random.Random(r)
+    rng.choice(range(n))
+    return rng.random()
+
+
 @pytest.mark.parametrize(("players", "seed"), [(3, 5), (4, 6), (5, 7)])
 def test_memoised_evaluation_equals_the_direct_one(players: int, seed: int) -> None:
     ev = Evaluator(new_game(players, seed=0).board)

@@ -495,13 +495,85 @@ class ISMCTSBot(EvaluatingBot):
         steps = 0
         while not d.is_over and steps < self.depth:
             if rng.random() < self.epsilon:
-                m = rng.choice(d.legal_moves())
+                m = self._random_move(d)
             else:
                 m = self._best_move(d)
             d.play_trusted(m)
             self._draws(d)
             steps += 1
         return self._rewards(d, me)
+
+    def _random_move(self, d: State) -> Move:
+        """``rng.choice(d.legal_moves())`` (the same random draw, the same move) at a main
+        decision, counting the legal moves instead of listing them."""
+        ev = self._ev
+        assert ev is not None
+        p = d.current
+        hand = d.hands[p]
+        scl = d.supply_cl[p]
+        sad = d.supply_adv[p]
+        # per block of placements, in legal_moves order: (country, card sets, pieces, patterns per card set)
+        blocks: list[tuple[int, list[tuple[str, ...]], int, int]] = []
+        total = 0
+        if scl or sad:
+            for c, (ones, twos) in enumerate(d.card_combos(p)):
+                if not ones:
+                    continue
+                nf = len(d.free_sites[c])
+                mc = d.most_cloisters[c]
+                at = d.advisors_total[c]
+                one_cl = nf > 0 and scl > 0
+                two = mc > 0 and len(twos) > 0
+                n1 = (nf if one_cl else 0) + (1 if mc > 0 and sad > 0 and at < mc else 0)
+                n2 = 0
+                if two:
+                    n2 = (nf * (nf - 1) // 2 if scl >= 2 else 0) + (1 if sad >= 2 and at + 2 <= mc else 0)
+                    if one_cl and sad > 0 and at + 1 <= max(mc, d.cloisters[c][p] + 1):
+                        n2 += nf
+                if n1:
+                    blocks.append((c, ones, 0, n1))
+                    total += len(ones) * n1
+                if n2:
+                    blocks.append((c, twos, 1, n2))
+                    total += len(twos) * n2
+        kinds = d.board.cards
+        takes = [kinds[k].id for k in sorted(set(d.display))]
+        if d.top < len(d.deck):
+            takes.append(DECK)
+        held = [k for k, x in enumerate(hand) if x] if takes else []
+        count = total + len(held) * len(takes)
+        if not count:
+            self.rng.choice((0,))  # legal_moves is [Pass()]: the draw is made all the same
+            return Pass()
+        i = self.rng.choice(range(count))
+        if i >= total:
+            i -= total
+            return Exchange(kinds[held[i // len(takes)]].id, takes[i % len(takes)])
+        for c, cardsets, which, n in blocks:
+            size = len(cardsets) * n
+            if i >= size:
+                i -= size
+                continue
+            cards = cardsets[i // n]
+            free = d.free_sites[c]
+            mc = d.most_cloisters[c]
+            at = d.advisors_total[c]
+            pieces: list[tuple[tuple[str, ...], int]] = []
+            if which == 0:
+                if free and scl:
+                    pieces = [((x,), 0) for x in free]
+                if mc and sad and at < mc:
+                    pieces.append(((), 1))
+            else:
+                if scl >= 2:
+                    pieces = [(pair, 0) for pair, _, _ in ev.free_pairs(free)]
+                if free and scl and sad and at + 1 <= max(mc, d.cloisters[c][p] + 1):
+                    pieces += [((x,), 1) for x in free]
+                if sad >= 2 and at + 2 <= mc:
+                    pieces.append(((), 2))
+            cls, a = pieces[i % n]
+            return tuple.__new__(Place, (ev.country_ids[c], cards, cls, a))
+        raise AssertionError("the move index is past the legal moves")  # pragma: no cover
 
     def _rewards(self, d: State, me: int) -> tuple[list[float], float]:
         """Every seat's reward, and seat ``me``'s estimated margin over the best other seat."""
