@@ -133,7 +133,10 @@ def test_arrows_escape_names_and_the_live_region(server: str, browser: Any) -> N
     assert page.get_attribute("[data-site=york]", "aria-label") == "York, England: free"
     assert page.get_attribute("[data-coat=england]", "aria-label") == "England 0/0: coat of arms; advisors: none; at most 0"
     # the arrow keys go along the roads: London to Canterbury and back
-    tab_until(page, lambda a: a.get("inMap"))
+    a = tab_until(page, lambda a: a.get("inMap"))
+    assert a.get("site") or a.get("coat"), a  # the map's one tab stop: a site or a coat of arms, never the map itself
+    help_box = page.locator("#map-help").bounding_box()  # the keys, shown while the focus is on the map
+    assert help_box and help_box["width"] > 200
     page.evaluate("document.querySelector('[data-site=london]').focus()")
     page.keyboard.press("ArrowRight")
     assert active(page)["site"] == "canterbury"

@@ -125,6 +125,7 @@ export class GameMap {
     // one stop in the tab order; the arrow keys move inside (keyDown)
     m.setAttribute("role", "application");
     m.setAttribute("aria-describedby", "map-help");
+    m.setAttribute("tabindex", "-1"); // the Tab key stops at a site or coat of arms, not at the map itself
     m.dataset.board = this.board.id;
     const defs = svg("defs", {});
     const waves = svg("pattern", { id: "waves", width: 28, height: 14, patternUnits: "userSpaceOnUse" });
