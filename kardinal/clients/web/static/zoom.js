@@ -171,7 +171,7 @@ export class MapZoom {
     const now = ev.timeStamp;
     const prev = this.lastTap;
     this.lastTap = onPiece ? null : { x: t.clientX, y: t.clientY, at: now };
-    if (!onPiece && prev && now - prev.at < 350 && Math.hypot(t.clientX - prev.x, t.clientY - prev.y) < 30) {
+    if (!onPiece && prev && now - prev.at < 450 && Math.hypot(t.clientX - prev.x, t.clientY - prev.y) < 30) {
       this.lastTap = null;
       this.swallowUntil = performance.now() + 400;
       ev.preventDefault();
