@@ -77,7 +77,9 @@ export class Chat {
   build() {
     const msg = this.page.msg;
     this.built = true;
-    this.list = el("ol", { class: "chat-lines", role: "log", "aria-live": "polite", "aria-label": T("chatLog") });
+    // a list of lines inside a live log (role=log on the <ol> itself would unmake the list)
+    this.list = el("ol", { class: "chat-lines" });
+    const log = el("div", { class: "chat-log", role: "log", "aria-live": "polite", "aria-label": T("chatLog") }, this.list);
     this.here = el("p", { class: "chat-here" });
     this.signals = el("div", { id: "signals", class: "signals" });
     this.note = el("p", { class: "chat-note", role: "status" });
@@ -97,7 +99,7 @@ export class Chat {
     });
     const readOnly = msg && !this.canWrite() ? el("p", { class: "chat-note" }, T("chatReadOnly")) : null;
     this.form = form;
-    this.box.replaceChildren(el("h2", { id: "table-title" }, T("tableTitle")), this.here, this.signals, this.list, readOnly || form, this.note);
+    this.box.replaceChildren(el("h2", { id: "table-title" }, T("tableTitle")), this.here, this.signals, log, readOnly || form, this.note);
     this.box.setAttribute("aria-labelledby", "table-title");
     if (this.page.signal) this.page.signal.renderControls(this.signals);
   }

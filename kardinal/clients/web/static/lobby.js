@@ -12,6 +12,8 @@ import { addStrings } from "./i18n.js";
 addStrings({
   en: {
     openSeat: "Open seat (anyone may join)",
+    seatKind: "Who",
+    lobbyTitle: "Kardinal & König: the lobby",
     tableChoice: "How you play",
     modeLive: "Live: everyone at the table now",
     modeTurn: "Turn-based: a move when you have time, over days",
@@ -37,6 +39,8 @@ addStrings({
   },
   de: {
     openSeat: "Offener Platz (jeder darf beitreten)",
+    seatKind: "Wer",
+    lobbyTitle: "Kardinal & König: die Lobby",
     tableChoice: "Wie ihr spielt",
     modeLive: "Live: alle sitzen jetzt am Tisch",
     modeTurn: "Rundenbasiert: ein Zug, wenn du Zeit hast, über Tage",
@@ -116,6 +120,7 @@ class Lobby {
   }
 
   renderAll() {
+    byId("lobby-title").textContent = T("lobbyTitle");
     this.renderCreate();
     this.renderCreated();
     this.loadGames();
@@ -165,7 +170,7 @@ class Lobby {
     const hot = el("input", { type: "checkbox", id: "hotseat" });
     const create = el("button", { type: "button", id: "create-btn", class: "big", onclick: () => this.createGame(hot.checked) }, T("create"));
     byId("create").replaceChildren(el("h2", { text: T("newGame") }), el("p", {}, count),
-      el("table", { class: "seats" }, el("thead", {}, el("tr", {}, el("th", { text: T("seat") }), el("th", { text: T("name") }), el("th", { text: "" }), el("th", { text: T("level") }))), el("tbody", {}, ...rows)),
+      el("table", { class: "seats" }, el("thead", {}, el("tr", {}, el("th", { text: T("seat") }), el("th", { text: T("name") }), el("th", { text: T("seatKind") }), el("th", { text: T("level") }))), el("tbody", {}, ...rows)),
       this.renderRules(),
       this.renderTable(),
       el("p", {}, el("label", {}, hot, " " + T("hotseat"))), create);
