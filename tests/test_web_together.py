@@ -60,6 +60,9 @@ def test_two_people_chat_one_leaves_a_bot_stands_in_and_they_come_back(server: s
     notice = anna.inner_text("#chatbox .chat-notice")
     assert "Ben has left; a bot (greedy) plays for them" in notice
     assert "A bot plays for Ben." in anna.inner_text("#chatbox .chat-here")
+    # the game log says so too, and marks the moves the bot makes for him
+    anna.wait_for_selector("#log [data-event=away]", state="attached")
+    assert "Ben has left: a bot (greedy) plays for them." in anna.inner_text("#log [data-event=away]")
     version = anna.evaluate("Number(document.body.dataset.version)")
     history = get(server, f"/api/games/{g['id']}/state")["view"]["history"]
     anna_turns = 0
@@ -68,6 +71,8 @@ def test_two_people_chat_one_leaves_a_bot_stands_in_and_they_come_back(server: s
         take_turn(anna, rng)
         anna_turns += 1
         assert anna_turns < 40, "the stand-in never moved for Ben"
+    anna.wait_for_selector("#log [data-standin=true]", state="attached")
+    assert "(a bot for Ben)" in anna.inner_text("#log [data-standin=true] >> nth=0")
     shot(anna, "together-standin")
     # Ben comes back (the game's address; his seat's token is in his browser) and plays on
     ben = new_page_in(context)

@@ -60,8 +60,12 @@ export class Chat {
     const have = new Set(this.lines.map((x) => x.idx));
     for (const x of lines) if (!have.has(x.idx)) this.lines.push(x);
     this.lines.sort((a, b) => a.idx - b.idx);
-    this.render();
+    if (lines.some((x) => x.kind !== "say")) this.page.render(); // the log shows the notices too
+    else this.render();
   }
+
+  /** The table's notices (away, back), for the game log. */
+  notices() { return this.lines.filter((x) => x.kind !== "say"); }
 
   /** A refusal of a line this page sent: said under the chat's form. */
   refused(m) {

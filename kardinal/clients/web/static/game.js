@@ -363,7 +363,7 @@ class GamePage {
     });
     renderScoring(byId("scoring"), { board, players: this.players(), view: v, onScoring: (kind) => this.scoring.open(kind) });
     byId("log-title").textContent = T("log");
-    renderLog(byId("log"), { board, name: (s) => this.name(s), history: v.history, variants: v.variants, boardId: board.id });
+    renderLog(byId("log"), { board, name: (s) => this.name(s), history: v.history, variants: v.variants, boardId: board.id, notices: this.chat ? this.chat.notices() : [] });
     this.teach.render();
     this.signal.render();
     this.chat.render();

@@ -3,7 +3,43 @@
 // round, the end). Nothing here reads move notation.
 
 import { el, swatch } from "./dom.js";
-import { T, listText, rulesText, boardName } from "./i18n.js";
+import { T, listText, rulesText, boardName, addStrings } from "./i18n.js";
+
+addStrings({
+  en: {
+    logAway: "{name} has left: a bot ({level}) plays for them.",
+    logBack: "{name} is back.",
+    logStandin: "(a bot for {name})",
+  },
+  de: {
+    logAway: "{name} ist gegangen: ein Bot ({level}) spielt für sie/ihn.",
+    logBack: "{name} ist zurück.",
+    logStandin: "(ein Bot für {name})",
+  },
+});
+
+/** The table's notices (a person left and a bot stands in; they came back): a line, and
+ * which seats a bot played for after how many decisions. notices: chat lines of kind
+ * "away"/"back" ({version, seat, name, text}). */
+function noticeLines(notices) {
+  const at = new Map(); // number of decisions -> [li]
+  for (const n of notices || []) {
+    if (n.kind !== "away" && n.kind !== "back") continue;
+    const text = n.kind === "away" ? T("logAway", { name: n.name, level: n.text }) : T("logBack", { name: n.name });
+    if (!at.has(n.version)) at.set(n.version, []);
+    at.get(n.version).push(el("li", { class: "event", "data-event": n.kind, "data-after": n.version }, text));
+  }
+  return at;
+}
+
+/** Whether a bot stood in for ``seat`` at its decision number ``i`` (0-based). */
+function stoodIn(notices, seat, i) {
+  let away = false;
+  for (const n of notices || []) {
+    if (n.seat === seat && n.version <= i && (n.kind === "away" || n.kind === "back")) away = n.kind === "away";
+  }
+  return away;
+}
 
 /**
  * One decision in words. ctx: board (Board), name(seat) -> the player's name.
@@ -71,22 +107,27 @@ function inlineEvents(events, ctx) {
 
 /**
  * The log's items. ctx: board, name(seat), history (the view's), variants, boardId,
- * and the players' count; the game's rules and board head the log.
+ * the players' count, and notices (the table's, from the chat); the game's rules and
+ * board head the log.
  */
 export function logItems(ctx) {
   const items = [el("li", { class: "event rules", "data-event": "rules" },
     `${rulesText(ctx.variants)} · ${T("boardOf", { name: boardName(ctx.boardId) })}`)];
+  const notices = noticeLines(ctx.notices);
   (ctx.history || []).forEach((entry, i) => {
+    items.push(...(notices.get(i) || []));
     const a = entry.action;
     const events = entry.events || [];
     const inline = inlineEvents(events, ctx);
-    items.push(el("li", { class: "s" + a.seat, value: i + 1, "data-act": a.act, title: inline.drew },
-      swatch(a.seat), " " + describeAction(a, ctx) + inline.text));
+    const standin = stoodIn(ctx.notices, a.seat, i) ? " " + T("logStandin", { name: ctx.name(a.seat) }) : "";
+    items.push(el("li", { class: "s" + a.seat, value: i + 1, "data-act": a.act, "data-standin": standin ? "true" : null, title: inline.drew },
+      swatch(a.seat), " " + describeAction(a, ctx) + standin + inline.text));
     for (const ev of events) {
       const d = describeEvent(ev, ctx);
       if (d) items.push(el("li", { class: "event", "data-event": d.kind, "data-after": i + 1 }, d.text));
     }
   });
+  items.push(...(notices.get((ctx.history || []).length) || []));
   return items;
 }
 
