@@ -115,6 +115,7 @@ class Evaluator:
         self._site_memo: dict[tuple[int, ...], list[float]] = {}
         self._chain_memo: dict[tuple[int, ...], tuple[int, list[tuple[int, list[int]]]]] = {}
         self._adv_tables: dict[tuple[int, tuple[tuple[int, ...], ...]], AdvisorTable] = {}
+        self._cloisters_memo: dict[tuple[int | tuple[int, ...], ...], list[int]] = {}
         self._alliances_memo: dict[tuple[tuple[int, ...], ...], list[float]] = {}
         self._chains_by_owner: dict[tuple[int, ...], list[float]] = {}
         self._sites_by_owner: dict[tuple[int, ...], list[float]] = {}
@@ -140,6 +141,7 @@ class Evaluator:
             self._chains_by_owner,
             self._sites_by_owner,
             self._alliances_memo,
+            self._cloisters_memo,
             self._free_memo,
             self._pairs_memo,
         ):
@@ -202,15 +204,18 @@ class Evaluator:
         est = [float(x) for x in s.scores]
         if s.is_over:
             return est
-        ccs = self._ccs
-        for row in s.cloisters:
-            if max(row):
-                key = tuple(row)
-                pts = ccs.get(key)
-                if pts is None:
-                    pts = ccs[key] = country_cloister_scores(row)
-                for p, v in enumerate(pts):
-                    est[p] += mult * v
+        # the cloister majorities as they stand: whole points, so their sum is exact in any order
+        ckey: tuple[int | tuple[int, ...], ...] = (mult, *map(tuple, s.cloisters))
+        cl = self._cloisters_memo.get(ckey)
+        if cl is None:
+            cl = [0] * n
+            for row in s.cloisters:
+                if max(row):
+                    for p, v in enumerate(country_cloister_scores(row)):
+                        cl[p] += mult * v
+            self._cloisters_memo[ckey] = cl
+        for p in range(n):
+            est[p] += cl[p]
         akey = tuple(map(tuple, s.advisors))
         al = self._alliances_memo.get(akey)
         if al is None:

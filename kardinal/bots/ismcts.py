@@ -128,6 +128,7 @@ class ISMCTSBot(EvaluatingBot):
         self.last_margin: dict[Move, float] = {}
         self._margin_sum: dict[Move, float] = {}
         self._draw_moves: dict[int, Move] = {}  # kind index (-1: the pile) -> the draw
+        self._exchanges: dict[tuple[int, ...], Exchange | None] = {}  # see _exchange
 
     # -- the decision ----------------------------------------------------------------------
 
@@ -193,6 +194,7 @@ class ISMCTSBot(EvaluatingBot):
         me = d.current
         first: Move | None = None
         c = self.exploration
+        sqrt, log = math.sqrt, math.log
         while True:
             child: _Node | None = None
             chosen: Move | None = None
@@ -206,7 +208,7 @@ class ISMCTSBot(EvaluatingBot):
                     continue
                 ch.avail += 1
                 if untried is None:
-                    u = ch.total / ch.visits + c * math.sqrt(math.log(ch.avail) / ch.visits)
+                    u = ch.total / ch.visits + c * sqrt(log(ch.avail) / ch.visits)
                     if u > best:
                         best, chosen, child = u, m, ch
             if untried is not None:
@@ -476,8 +478,16 @@ class ISMCTSBot(EvaluatingBot):
     def _exchange(self, d: State, hand: list[int]) -> Exchange | None:
         """The one exchange worth trying: the last single card (not of a pair) for the draw
         pile if there is a pile, else the first exchange ``legal_moves`` lists."""
-        kinds = d.board.cards
         pile = d.top < len(d.deck)
+        key = (pile, *hand, -1, *d.display)
+        if key in self._exchanges:
+            return self._exchanges[key]
+        got = self._exchanges[key] = self._exchange_of(d, hand, pile)
+        return got
+
+    @staticmethod
+    def _exchange_of(d: State, hand: list[int], pile: bool) -> Exchange | None:
+        kinds = d.board.cards
         if pile:
             for k in range(len(hand) - 1, -1, -1):
                 if hand[k] == 1:
