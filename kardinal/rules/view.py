@@ -41,7 +41,7 @@ from .events import Decision, EventData, event_data
 from .record import RecordAction, action_of
 from .state import State
 
-__all__ = ["view", "VIEW_FORMAT", "ViewData", "HistoryEntry", "SupplyData", "history_entry"]
+__all__ = ["view", "hand_view", "VIEW_FORMAT", "ViewData", "HistoryEntry", "SupplyData", "history_entry"]
 
 VIEW_FORMAT = "kardinal-view"
 
@@ -103,8 +103,10 @@ def _counts(ids: list[str], row: list[int]) -> dict[str, int]:
     return {ids[k]: c for k, c in enumerate(row) if c}
 
 
-def view(state: State, seat: int | None) -> ViewData:
-    """The state as ``seat`` may see it (R13); ``None`` for a spectator."""
+def view(state: State, seat: int | None, history: bool = True) -> ViewData:
+    """The state as ``seat`` may see it (R13); ``None`` for a spectator. ``history=False``
+    leaves the history out (a server that keeps it as text already, entry by entry, with
+    :func:`history_entry`); everything else is the same."""
     if seat is not None and not (isinstance(seat, int) and 0 <= seat < state.n):
         raise ValueError(f"no seat {seat!r} in a {state.n}-player game")
     b = state.board
@@ -135,8 +137,14 @@ def view(state: State, seat: int | None) -> ViewData:
         "breakdown": state.breakdown(),
         "winners": list(state.winners) if state.winners is not None else None,
         "variants": list(state.variants),
-        "history": [history_entry(b, d, seat) for d in state.history] if state.history is not None else None,
     }
+    if history:
+        out["history"] = [history_entry(b, d, seat) for d in state.history] if state.history is not None else None
     if seat is not None:
-        out["hand"] = _counts(kids, state.hands[seat])
+        out["hand"] = hand_view(state, seat)
     return out
+
+
+def hand_view(state: State, seat: int) -> dict[str, int]:
+    """The ``hand`` of ``view(state, seat)``: that seat's own cards, {kind: count}."""
+    return _counts([k.id for k in state.board.cards], state.hands[seat])

@@ -9,9 +9,11 @@ API: ``GET /api/board``, ``GET /api/bots``, ``GET|POST /api/games``,
 ``GET /api/games/{id}/record`` and ``/replay/{step}`` (finished games only).
 
 WebSocket ``/ws/{id}``: the client sends ``{"type": "hello", "seats": {"2": token}}``
-(no seats: a spectator), then ``{"type": "action", "id", "seat", "token", "version",
-"action"}``; the server answers ``welcome``, ``state`` (after every change), ``ack``
-and ``error`` messages. Every state message is built from ``kardinal.rules.view``.
+(no seats: a spectator; ``"delta": true``: state messages after the first carry only the
+history's new entries, see StateMessage), then ``{"type": "action", "id", "seat",
+"token", "version", "action"}``; the server answers ``welcome``, ``state`` (after every
+change), ``ack`` and ``error`` messages. Every state message is built from
+``kardinal.rules.view``.
 """
 
 from __future__ import annotations
@@ -416,7 +418,7 @@ def create_app(
                             limits.note("bad_token", addr(ws))
                         await ws.send_json(_ws_error(e))
                         continue
-                    conn = Connection(seats)
+                    conn = Connection(seats, delta=msg.get("delta") is True)
                     await ws.send_json({"type": "welcome", "game": game_id, "seats": sorted(seats)})
                     lines = await service.chat_lines(live)
                     await service.connect(live, conn)
@@ -491,7 +493,7 @@ async def _send_loop(ws: WebSocket, live: LiveGame, conn: Connection) -> None:
             if item is None:
                 while not conn.outbox.empty() and conn.outbox._queue[0] is None:  # type: ignore[attr-defined]
                     conn.outbox.get_nowait()
-                await ws.send_text(live.message_text(live.seat_for(conn.seats)))
+                await ws.send_text(live.text_for(conn))
             else:
                 await ws.send_json(item)
     except Exception:

@@ -27,13 +27,13 @@ from typing import Any
 from kardinal.bots import BOTS, make_bot
 from kardinal.rules.board import Board, BoardError, get_board, installed_boards
 from kardinal.rules.breakdown import scoring_breakdown
-from kardinal.rules.events import IntermediateScoring, LastRound
+from kardinal.rules.events import Decision, IntermediateScoring, LastRound
 from kardinal.rules.moves import Move, Place
 from kardinal.rules.record import IllegalAction, RecordAction, RecordError, action_of, move_of, record_of, rewind, steps
 from kardinal.rules.scoring import alliance_scoring
 from kardinal.rules.state import DRAW, RuleError, State, new_game
 from kardinal.rules.variants import VariantError, parse_variants
-from kardinal.rules.view import ViewData, view
+from kardinal.rules.view import ViewData, hand_view, history_entry, view
 
 from .fair import BOTS_ONLY, PEOPLE, FairSlots
 from .messages import (
@@ -50,7 +50,7 @@ from .messages import (
     StateMessage,
     TableOptions,
 )
-from .storage import ChatLine, CorruptGame, DuplicateAction, GameRow, SeatRow, Storage, StorageError
+from .storage import ChatLine, CorruptGame, DuplicateAction, GameRow, PendingAction, SeatRow, Storage, StorageError
 
 __all__ = ["GameService", "LiveGame", "Refused", "bot_move", "hash_token", "public_players", "chat_message", "table_options"]
 
@@ -199,8 +199,10 @@ def bot_move(level: str, seed: int, board_name: str, seat_view: ViewData) -> Rec
 class Connection:
     """One connected client (a WebSocket): the seats it authenticated, and its outbox."""
 
-    def __init__(self, seats: dict[int, str]) -> None:
+    def __init__(self, seats: dict[int, str], delta: bool = False) -> None:
         self.seats = seats  # seat -> token
+        self.delta = delta  # it takes state messages as deltas of the history (LiveGame.text_for)
+        self.base: tuple[int, int | None, int] | None = None  # the history it holds: (epoch, viewer, length)
         self.outbox: asyncio.Queue[AckMessage | ErrorMessage | ChatMessage | None] = asyncio.Queue()
 
     def notify(self) -> None:
@@ -228,9 +230,21 @@ class LiveGame:
     gone: dict[int, float] = field(default_factory=dict)
     chat: list[ChatLine] | None = None  # the chat, once read (the last CHAT_KEPT lines)
     chat_seen: int = 0  # the number of chat lines stored (the next line's index)
-    # seat (None: spectators) -> (what the message was made from, the message as JSON text);
-    # the state object itself is kept, so a new state (a move, an undo) is never mistaken for it
-    _sent: dict[int | None, tuple[tuple[Any, ...], str]] = field(default_factory=dict, repr=False)
+    # the state messages as JSON text, (seat, since) -> text, and their parts, seat -> (the
+    # message without its view and closing brace, the view without its history), for what
+    # the game is now (_texts_of; see _fresh)
+    _sent: dict[tuple[int | None, int | None], str] = field(default_factory=dict, repr=False)
+    _parts: dict[int | None, tuple[str, str]] = field(default_factory=dict, repr=False)
+    _texts_of: tuple[Any, ...] | None = field(default=None, repr=False)
+    _common_of: tuple[State, str] | None = field(default=None, repr=False)  # see _view_text
+    # viewer -> (the decisions, the history as JSON text, where each entry starts) (see _history_text)
+    _hist: dict[int | None, tuple[list[Decision], str, list[int]]] = field(default_factory=dict, repr=False)
+    # the history the deltas continue, the state it was read from, and how many times a history
+    # did not continue the one before (see _sync_line)
+    _line: list[Decision] = field(default_factory=list, repr=False)
+    _line_of: State | None = field(default=None, repr=False)
+    _epoch: int = field(default=0, repr=False)
+    _public_of: tuple[State, Marks, Standing] | None = field(default=None, repr=False)  # see _public
 
     def __post_init__(self) -> None:
         now = time.monotonic()
@@ -301,22 +315,144 @@ class LiveGame:
             return self.state.current
         return None
 
-    def message_text(self, seat: int | None) -> str:
+    def _made_from(self) -> tuple[Any, ...]:
+        """What a state message is made from: a change of any of it makes every message new
+        (the state object itself is kept, so a new state, a move or an undo, is never
+        mistaken for the one before)."""
+        return (self.state, self.row.status, self.again, tuple((s.name, s.joined, s.standin) for s in self.row.seats), self.present)
+
+    def _fresh(self) -> None:
+        """Forget the texts made for what the game was before (see _made_from)."""
+        made_from = self._made_from()
+        was = self._texts_of
+        if was is None or was[0] is not made_from[0] or was[1:] != made_from[1:]:
+            self._sent.clear()
+            self._parts.clear()
+            self._texts_of = made_from
+
+    def message_text(self, seat: int | None, since: int | None = None) -> str:
         """The state message for ``seat`` as JSON text, made once per change of the game
-        and shared by every connection that gets it (a thousand spectators cost one view)."""
-        made_from = (self.state, self.row.status, self.again, tuple((s.name, s.joined, s.standin) for s in self.row.seats), self.present)
-        cached = self._sent.get(seat)
-        if cached is not None and cached[0][0] is self.state and cached[0][1:] == made_from[1:]:
-            return cached[1]
-        text = json.dumps(self.message(seat), separators=(",", ":"))
-        if cached is not None and cached[0][0] is not self.state:
-            self._sent.clear()  # a new state: every seat's message is new
-        self._sent[seat] = (made_from, text)
+        and shared by every connection that gets it (a thousand spectators cost one view).
+
+        ``since``: a delta for a client that holds the first ``since`` entries of the
+        history as the same viewer (see :meth:`text_for`): the message's ``history`` is
+        ``{"from": since, "entries": [the entries after them]}`` and the view has no
+        history. Without it, the whole message (:meth:`message`). The history, most of a
+        message, is kept as text per viewer and only its new entries are encoded; the
+        text means the same JSON as :meth:`message` (key order aside)."""
+        self._fresh()
+        cached = self._sent.get((seat, since))
+        if cached is not None:
+            return cached
+        parts = self._parts.get(seat)
+        if parts is None:
+            head: dict[str, Any] = dict(self._message(seat, history=False))
+            del head["view"]
+            parts = self._parts[seat] = (_dumps(head)[:-1], self._view_text(seat))
+        head_text, v = parts
+        hist, offsets = self._history_text(seat)
+        if since is None:
+            text = f'{head_text},"view":{v[:-1]},"history":{hist}}}}}'
+        else:
+            entries = hist[offsets[since] : -1] if since < len(offsets) else ""
+            text = f'{head_text},"history":{{"from":{since},"entries":[{entries}]}},"view":{v}}}'
+        self._sent[(seat, since)] = text
         return text
+
+    def text_for(self, conn: Connection) -> str:
+        """The state message a connection gets now: a delta if it asked for them (hello
+        ``"delta": true``) and holds a history this one continues (the same viewer, no
+        undo or reload since: ``_epoch``), else the whole message."""
+        seat = self.seat_for(conn.seats)
+        if not conn.delta:
+            return self.message_text(seat)
+        self._sync_line()
+        n = self.version
+        base = conn.base
+        since = base[2] if base is not None and base[0] == self._epoch and base[1] == seat and base[2] <= n else None
+        text = self.message_text(seat, since)
+        conn.base = (self._epoch, seat, n)
+        return text
+
+    def _sync_line(self) -> None:
+        """Count the histories that do not continue the one before (an undo, another
+        process's change read again): ``_epoch``, the base of every delta."""
+        if self._line_of is self.state:
+            return
+        hist = self.state.history or []
+        line = self._line
+        if not (len(line) <= len(hist) and all(a is b for a, b in zip(line, hist))):
+            self._epoch += 1
+        self._line = hist[:]
+        self._line_of = self.state
+
+    def _view_text(self, seat: int | None) -> str:
+        """``view(state, seat)`` without its history, as JSON text: the part every seat
+        shares (the spectator's view) made once per state, with the seat's own hand."""
+        if self._common_of is None or self._common_of[0] is not self.state:
+            common: dict[str, Any] = dict(view(self.state, None, history=False))
+            del common["seat"]
+            self._common_of = (self.state, _dumps(common))
+        rest = self._common_of[1][1:]
+        if seat is None:
+            return '{"seat":null,' + rest
+        return f'{{"seat":{seat},"hand":{_dumps(hand_view(self.state, seat))},{rest}'
+
+    def _history_text(self, viewer: int | None) -> tuple[str, list[int]]:
+        """The view's history for ``viewer`` as JSON text, and where each entry starts in
+        it: kept per viewer and extended by the decisions made since (a decision never
+        changes; an undo, a reload or another process's change makes a new history, which
+        is encoded again)."""
+        hist = self.state.history
+        if hist is None:
+            return "null", []
+        have = self._hist.get(viewer)
+        if have is not None:
+            made, text, offsets = have
+            k = len(made)
+            if k <= len(hist) and all(a is b for a, b in zip(made, hist)):
+                if k == len(hist):
+                    return text, offsets
+                pos = len(text) - 1 + (1 if k else 0)
+                offsets = offsets[:]
+                parts = []
+                for d in hist[k:]:
+                    part = _dumps(history_entry(self.board, d, viewer))
+                    offsets.append(pos)
+                    pos += len(part) + 1
+                    parts.append(part)
+                text = f"{text[:-1]}{',' if k else ''}{','.join(parts)}]"
+                self._hist[viewer] = (hist[:], text, offsets)
+                return text, offsets
+        parts = [_dumps(history_entry(self.board, d, viewer)) for d in hist]
+        offsets, pos = [], 1
+        for part in parts:
+            offsets.append(pos)
+            pos += len(part) + 1
+        text = "[" + ",".join(parts) + "]"
+        self._hist[viewer] = (hist[:], text, offsets)
+        return text, offsets
+
+    def forget_texts(self) -> None:
+        """Drop the texts kept for sending (nobody is connected: memory, not time)."""
+        self._sent.clear()
+        self._parts.clear()
+        self._hist.clear()
+        self._texts_of = self._common_of = None
 
     def message(self, seat: int | None) -> StateMessage:
         """The state message for ``seat`` (None: spectator): built only from the view."""
+        return self._message(seat)
+
+    def _public(self) -> tuple[Marks, Standing]:
+        """The parts of a state message that are the same for every seat, once per state."""
+        if self._public_of is None or self._public_of[0] is not self.state:
+            self._public_of = (self.state, self.marks, standing(self.board, self.state))
+        return self._public_of[1], self._public_of[2]
+
+    def _message(self, seat: int | None, history: bool = True) -> StateMessage:
         st = self.state
+        marks, stand = self._public()
         msg: StateMessage = {
             "type": "state",
             "game": self.row.id,
@@ -326,15 +462,19 @@ class LiveGame:
             "players": public_players(self.row, self.present),
             "table": self.options,
             "seat": seat,
-            "view": view(st, seat),
-            "marks": self.marks,
-            "standing": standing(self.board, st),
+            "view": view(st, seat, history=history),
+            "marks": marks,  # shared by the seats' messages: never changed once made
+            "standing": stand,
         }
         if self.again is not None:
             msg["again"] = self.again
         if seat is not None and self.row.status == "running" and st.current == seat and self.acting_level(seat) is None:
             msg["legal"] = [action_of(seat, m) for m in st.legal_moves()]
         return msg
+
+
+def _dumps(x: Any) -> str:
+    return json.dumps(x, separators=(",", ":"))
 
 
 def standing(board: Board, st: State) -> Standing:
@@ -396,6 +536,8 @@ class GameService:
         self.live: dict[str, LiveGame] = {}
         self._loading: dict[str, asyncio.Future[LiveGame]] = {}  # games being read (fetch)
         self.on_change: list[Callable[[LiveGame], None]] = []
+        self._pending: list[tuple[PendingAction, asyncio.Future[None]]] = []  # actions to commit (_append)
+        self._flusher: asyncio.Task[None] | None = None
 
     # -- loading ------------------------------------------------------------------
 
@@ -689,33 +831,54 @@ class GameService:
         async with live.lock:
             # a client id is the sending seat's own: another seat's equal id is another action
             key = f"{seat}:{client_id}" if client_id is not None else None
-            if key is not None:
+            # an action sent again carries the version it was applied at, now past: an action
+            # for the version now is looked up only if it is refused (below; the database's
+            # unique client id refuses one applied by another process meanwhile)
+            if key is not None and version != live.version:
                 done = await asyncio.to_thread(self.storage.client_action, live.row.id, key)
                 if done is not None:
                     return {"type": "ack", "id": client_id, "version": live.version, "index": done, "duplicate": True}
-            st = live.state
-            if live.row.status == "open":
-                raise Refused("not_started", "the game starts when every player has joined")
-            if live.row.status == "expired":
-                raise Refused("expired", "this game expired: nobody moved for too long")
-            if st.is_over:
-                raise Refused("game_over", "the game is over")
-            if st.current != seat:  # whose turn
-                raise Refused("not_your_turn", f"it is {live.row.seats[st.current].name}'s turn", name=live.row.seats[st.current].name)
-            if version != live.version:  # the expected state version
-                raise Refused("stale_version", f"the game has moved on: version {live.version}, not {version}", version=live.version)
+                key_checked = True
+            else:
+                key_checked = False
             try:
-                aseat, move = move_of(msg["action"])
-            except RecordError as e:
-                raise Refused("malformed", f"action: {e}", 400) from None
-            if aseat != seat:
-                raise Refused("malformed", "action: 'seat' must be the seat that sends it", 400)
-            try:  # the rules
-                st.check(move)
-            except RuleError as e:
-                raise Refused.by_rules(e) from None
-            index = await self._commit(live, seat, move, key)
+                index = await self._checked_commit(live, seat, version, msg, key)
+            except Refused as e:
+                if key is not None and not key_checked and e.code != "unavailable":
+                    try:
+                        done = await asyncio.to_thread(self.storage.client_action, live.row.id, key)
+                    except Exception:  # noqa: BLE001 - the refusal stands
+                        done = None
+                    if done is not None:
+                        return {"type": "ack", "id": client_id, "version": live.version, "index": done, "duplicate": True}
+                raise
         return {"type": "ack", "id": client_id, "version": live.version, "index": index, "duplicate": False}
+
+    async def _checked_commit(self, live: LiveGame, seat: int, version: int, msg: dict[str, Any], key: str | None) -> int:
+        """The checks of :meth:`submit` after the client id, then the commit; the caller
+        holds the game's lock."""
+        st = live.state
+        if live.row.status == "open":
+            raise Refused("not_started", "the game starts when every player has joined")
+        if live.row.status == "expired":
+            raise Refused("expired", "this game expired: nobody moved for too long")
+        if st.is_over:
+            raise Refused("game_over", "the game is over")
+        if st.current != seat:  # whose turn
+            raise Refused("not_your_turn", f"it is {live.row.seats[st.current].name}'s turn", name=live.row.seats[st.current].name)
+        if version != live.version:  # the expected state version
+            raise Refused("stale_version", f"the game has moved on: version {live.version}, not {version}", version=live.version)
+        try:
+            aseat, move = move_of(msg["action"])
+        except RecordError as e:
+            raise Refused("malformed", f"action: {e}", 400) from None
+        if aseat != seat:
+            raise Refused("malformed", "action: 'seat' must be the seat that sends it", 400)
+        try:  # the rules
+            st.check(move)
+        except RuleError as e:
+            raise Refused.by_rules(e) from None
+        return await self._commit(live, seat, move, key)
 
     async def undo(self, game_id: object, msg: Any) -> AckMessage:
         """Take back one's own placement before any card is drawn (parity with the terminal).
@@ -765,9 +928,7 @@ class GameService:
             ids = [k.id for k in live.board.cards]
             reshuffle = [ids[k] for k in after.reshuffle]
         try:
-            await asyncio.to_thread(
-                self.storage.append_action, live.row.id, index, action_of(seat, move), client_id, status=status, reshuffle=reshuffle
-            )
+            await self._append(PendingAction(live.row.id, index, action_of(seat, move), client_id, status, reshuffle))
         except DuplicateAction:
             # another process wrote this index first: take its moves, then say so
             if self.storage.shared and await self._catch_up_locked(live):
@@ -783,6 +944,36 @@ class GameService:
             live.row.reshuffle = reshuffle
         self._changed(live)
         return index
+
+    async def _append(self, a: PendingAction) -> None:
+        """Commit an action to the database, together with the other games' actions that
+        wait meanwhile (group commit: while one transaction waits for the disk, the next
+        gathers; one waiting costs every game of the batch one write). Raises what
+        Storage.append_action raises; returns once the action is committed."""
+        fut: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._pending.append((a, fut))
+        if self._flusher is None or self._flusher.done():
+            self._flusher = asyncio.get_running_loop().create_task(self._flush())
+        await fut
+
+    async def _flush(self) -> None:
+        while self._pending:
+            batch, self._pending = self._pending, []
+            try:
+                results = await asyncio.to_thread(self.storage.append_actions, [a for a, _ in batch])
+            except BaseException as e:  # the database failed: nothing of the batch is committed
+                for _, fut in batch:
+                    if not fut.done():
+                        fut.set_exception(e if isinstance(e, Exception) else StorageError("cancelled"))
+                if not isinstance(e, Exception):
+                    raise
+                continue
+            for (_, fut), r in zip(batch, results):
+                if not fut.done():
+                    if r is None:
+                        fut.set_result(None)
+                    else:
+                        fut.set_exception(r)
 
     def _changed(self, live: LiveGame) -> None:
         if live.leased and live.row.status == "finished":

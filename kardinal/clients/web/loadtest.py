@@ -2,7 +2,8 @@
 
 ``kardinal loadtest --url http://127.0.0.1:8000 --games 50 --spectators 0 --seconds 20``
 keeps GAMES live games of three simulated people each. Every person has its own
-WebSocket, as a browser does; on its turn it sends a random legal action at once, and
+WebSocket, as a browser does (and asks for state messages as deltas of the history, as the
+browser does); on its turn it sends a random legal action at once, and
 the time from sending it to its acknowledgement is its latency. SPECTATORS more sockets
 watch the first game. When a game ends a new one is created, so the number of live
 games stays the same. The report: actions per second and latency percentiles (p50, p90,
@@ -16,6 +17,7 @@ are what the server can do, not what people would ask of it.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import random
 import time
@@ -86,7 +88,7 @@ async def _person(
         )
 
     async with websockets.connect(ws_url, max_size=2**22) as ws:
-        await ws.send(json.dumps({"type": "hello", "seats": {str(seat): token}}))
+        await ws.send(json.dumps({"type": "hello", "seats": {str(seat): token}, "delta": True}))
         while not stop.is_set():
             try:
                 raw = await asyncio.wait_for(ws.recv(), timeout=0.5)
@@ -138,7 +140,7 @@ async def _spectator(ws_url: str, res: LoadResult, stop: asyncio.Event) -> None:
     import websockets
 
     async with websockets.connect(ws_url, max_size=2**22) as ws:
-        await ws.send(json.dumps({"type": "hello"}))
+        await ws.send(json.dumps({"type": "hello", "delta": True}))
         while not stop.is_set():
             try:
                 raw = await asyncio.wait_for(ws.recv(), timeout=0.5)
@@ -148,15 +150,26 @@ async def _spectator(ws_url: str, res: LoadResult, stop: asyncio.Event) -> None:
                 res.spectator_messages += 1
 
 
-async def run_load(url: str, games: int, spectators: int = 0, seconds: float = 20.0, players: int = 3, seed: int = 1) -> LoadResult:
+async def run_load(
+    url: str | list[str], games: int, spectators: int = 0, seconds: float = 20.0, players: int = 3, seed: int = 1
+) -> LoadResult:
+    """``url``: the server, or several processes of one server (one database): the tables
+    are dealt to them in turn; the spectators' game is the first process's."""
     import httpx
 
+    urls = [url] if isinstance(url, str) else list(url)
+    url = urls[0]
     res = LoadResult()
     rng = random.Random(seed)
     stop = asyncio.Event()
-    async with httpx.AsyncClient(base_url=url, timeout=30) as http:
+    async with contextlib.AsyncExitStack() as stack:
+        https = [await stack.enter_async_context(httpx.AsyncClient(base_url=u, timeout=30)) for u in urls]
+        http = https[0]
         t0 = time.perf_counter()
-        tables = [asyncio.create_task(_table(url, http, players, random.Random(rng.random()), res, stop)) for _ in range(games)]
+        tables = [
+            asyncio.create_task(_table(urls[i % len(urls)], https[i % len(urls)], players, random.Random(rng.random()), res, stop))
+            for i in range(games)
+        ]
         watchers: list[asyncio.Task[None]] = []
         if spectators:
             # the spectators watch one long game of their own, played by one table
@@ -176,6 +189,8 @@ async def run_load(url: str, games: int, spectators: int = 0, seconds: float = 2
 
 
 def main(url: str, games: int, spectators: int, seconds: float) -> LoadResult:
-    res = asyncio.run(run_load(url, games, spectators, seconds))
+    """``url``: one address, or several separated by commas (processes sharing one database)."""
+    urls = [u.strip() for u in url.split(",") if u.strip()]
+    res = asyncio.run(run_load(urls, games, spectators, seconds))
     print(res.report())
     return res

@@ -10,13 +10,14 @@ from typing import Literal, NotRequired, TypedDict
 
 from kardinal.rules.breakdown import ScoringBreakdown
 from kardinal.rules.record import RecordAction
-from kardinal.rules.view import ViewData
+from kardinal.rules.view import HistoryEntry, ViewData
 
 __all__ = [
     "AllianceStanding",
     "Standing",
     "PlayerData",
     "StateMessage",
+    "HistoryDelta",
     "AckMessage",
     "ErrorData",
     "ErrorMessage",
@@ -75,8 +76,18 @@ class Standing(TypedDict):
     alliances: list[AllianceStanding]  # board order
 
 
+# the history's entries after the first ``from`` (which the client holds already)
+HistoryDelta = TypedDict("HistoryDelta", {"from": int, "entries": list[HistoryEntry]})
+
+
 class StateMessage(TypedDict):
-    """The game as one seat (or a spectator) may see it; ``legal`` only for the person to act."""
+    """The game as one seat (or a spectator) may see it; ``legal`` only for the person to act.
+
+    To a WebSocket that said ``"delta": true`` in its hello, a state message may carry
+    ``history`` (a HistoryDelta) instead of ``view.history``: the client's view history is
+    then its first ``from`` entries followed by ``entries``. The first message on a
+    connection, and any after a history that does not continue the one before (an undo),
+    carries the whole ``view.history``."""
 
     type: Literal["state"]
     game: str
@@ -91,6 +102,7 @@ class StateMessage(TypedDict):
     standing: Standing
     legal: NotRequired[list[RecordAction]]
     again: NotRequired[str]  # the game "Play again" started after this finished one
+    history: NotRequired[HistoryDelta]  # a delta: instead of view.history (WebSocket "delta" only)
 
 
 class AckMessage(TypedDict):

@@ -47,7 +47,18 @@ from sqlalchemy import (
 from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.schema import CreateTable
 
-__all__ = ["Storage", "GameRow", "SeatRow", "ChatLine", "DuplicateAction", "CorruptGame", "StorageError", "MIGRATIONS", "sqlite_backup"]
+__all__ = [
+    "Storage",
+    "GameRow",
+    "SeatRow",
+    "ChatLine",
+    "DuplicateAction",
+    "PendingAction",
+    "CorruptGame",
+    "StorageError",
+    "MIGRATIONS",
+    "sqlite_backup",
+]
 
 log = logging.getLogger("kardinal.web")
 
@@ -209,6 +220,18 @@ class GameRow:
     options: dict[str, Any] = field(default_factory=dict)
     created: float = field(default_factory=time.time)
     updated: float = field(default_factory=time.time)
+
+
+@dataclass(frozen=True)
+class PendingAction:
+    """An action to append (Storage.append_actions): what append_action takes."""
+
+    game_id: str
+    idx: int
+    action: Mapping[str, Any]
+    client_id: str | None = None
+    status: str | None = None
+    reshuffle: list[str] | None = None
 
 
 class StorageError(Exception):
@@ -573,19 +596,47 @@ class Storage:
         Raises DuplicateAction if the index or the client id is taken; nothing is written then.
         """
         self._still_there()
+        try:
+            with self.engine.begin() as conn:
+                self._write_action(conn, PendingAction(game_id, idx, action, client_id, status, reshuffle), time.time())
+        except IntegrityError:
+            raise DuplicateAction(f"action {idx} / {client_id!r} of game {game_id} exists") from None
+
+    def append_actions(self, batch: list[PendingAction]) -> list[Exception | None]:
+        """Commit several games' actions in one transaction (one wait for the disk for all:
+        group commit); for each, None (committed) or the exception :meth:`append_action`
+        would have raised (DuplicateAction: nothing of it written). If any of them is
+        refused, the others are committed one by one instead, so a refusal never takes
+        another game's action with it. An error of the database itself is raised (nothing
+        of the batch was committed then)."""
+        if len(batch) == 1:
+            return [self._append_one(batch[0])]
+        self._still_there()
         now = time.time()
         try:
             with self.engine.begin() as conn:
-                conn.execute(insert(actions).values(game_id=game_id, idx=idx, action=json.dumps(action), client_id=client_id, created=now))
-                values: dict[str, Any] = {"updated": now}
-                if status is not None:
-                    values["status"] = status
-                if reshuffle is not None:
-                    values["reshuffle"] = json.dumps(reshuffle)
-                conn.execute(update(games).where(games.c.id == game_id).values(**values))
-                self._announce(conn, game_id)
+                for a in batch:
+                    self._write_action(conn, a, now)
         except IntegrityError:
-            raise DuplicateAction(f"action {idx} / {client_id!r} of game {game_id} exists") from None
+            return [self._append_one(a) for a in batch]
+        return [None] * len(batch)
+
+    def _append_one(self, a: PendingAction) -> Exception | None:
+        try:
+            self.append_action(a.game_id, a.idx, a.action, a.client_id, status=a.status, reshuffle=a.reshuffle)
+        except (DuplicateAction, StorageError) as e:
+            return e
+        return None
+
+    def _write_action(self, conn: Connection, a: PendingAction, now: float) -> None:
+        conn.execute(insert(actions).values(game_id=a.game_id, idx=a.idx, action=json.dumps(a.action), client_id=a.client_id, created=now))
+        values: dict[str, Any] = {"updated": now}
+        if a.status is not None:
+            values["status"] = a.status
+        if a.reshuffle is not None:
+            values["reshuffle"] = json.dumps(a.reshuffle)
+        conn.execute(update(games).where(games.c.id == a.game_id).values(**values))
+        self._announce(conn, a.game_id)
 
     def remove_last_action(self, game_id: str, idx: int) -> None:
         """Take back action ``idx``, which must be the game's last (an undo). DuplicateAction

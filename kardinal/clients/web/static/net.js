@@ -118,9 +118,18 @@ export class GameSocket {
     const ws = new WebSocket(`${proto}//${location.host}${ROOT}/ws/${encodeURIComponent(this.gameId)}`);
     this.ws = ws;
     ws.onopen = () => { this.delay = 300; this.hello(); };
+    let held = null; // the view's history as this connection last sent it
     ws.onmessage = (ev) => {
       const m = JSON.parse(ev.data);
-      if (m.type === "state") this.handlers.onState(m);
+      if (m.type === "state") {
+        if (m.history) { // a delta (hello "delta"): the entries after the first `from` we hold
+          if (!held || held.length < m.history.from) { ws.close(); return; } // cannot be: start again
+          m.view.history = held.slice(0, m.history.from).concat(m.history.entries);
+          delete m.history;
+        }
+        held = m.view.history;
+        this.handlers.onState(m);
+      }
       else if (m.type === "chat") { if (this.handlers.onChat) this.handlers.onChat(m); }
       else if (m.type === "error") this.handlers.onError(m);
       else if (m.type === "ack") {
@@ -137,7 +146,7 @@ export class GameSocket {
   }
 
   hello() {
-    this.ws.send(JSON.stringify(this.holdsAny() ? { type: "hello", seats: this.seats } : { type: "hello" }));
+    this.ws.send(JSON.stringify(this.holdsAny() ? { type: "hello", seats: this.seats, delta: true } : { type: "hello", delta: true }));
   }
 
   /** Watch as a spectator from now on (a wrong or outdated link). */
