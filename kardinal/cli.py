@@ -370,13 +370,16 @@ def serve(
     where = db_url.split("@")[-1] if db_url else data / "kardinal.sqlite3"  # never a password
     root = "/" + root_path.strip("/") if root_path.strip("/") else ""
     typer.echo(f"Kardinal: http://{host}:{port}{root}/  (games in {where})")
-    # a WebSocket message larger than the server's request limit closes the socket (1009)
+    # a WebSocket message larger than the server's request limit closes the socket (1009);
+    # no per-message compression: state messages are deltas of a few KB, and compressing each
+    # for each connection cost the server more time than anything else (issue 13)
     uvicorn.run(
         application,
         host=host,
         port=port,
         log_level="warning",
         ws_max_size=MAX_BODY,
+        ws_per_message_deflate=False,
         root_path=root,
         proxy_headers=True,
         forwarded_allow_ips=forwarded_allow_ips,
