@@ -78,10 +78,13 @@ EXCHANGE_WORTH = 0.4  # cheap score of an exchange in rollouts / candidate lists
 # a block of placements: (best cheap score, country, cards, one or two pieces, the table
 # values to list its pieces, card cost, pairs kept)
 _Block = tuple[float, str, tuple[str, ...], int, tuple[Any, ...], float, float]
+# a country's placement values for the seat to act: (best one-piece value, best two-piece
+# value, country id, what lists its pieces)
+_Country = tuple[float, float, str, tuple[Any, ...]]
 
 
 class _Node:
-    __slots__ = ("player", "children", "visits", "avail", "total", "cands")
+    __slots__ = ("player", "children", "visits", "avail", "total", "cands", "tables")
 
     def __init__(self, player: int) -> None:
         self.player = player
@@ -91,6 +94,7 @@ class _Node:
         self.total = 0.0
         # candidate moves by what they depend on beyond the node's own position (see _iterate)
         self.cands: dict[tuple[Any, ...], list[Move]] | None = None
+        self.tables: dict[int, dict[int, _Country]] = {}  # by scoring stage (see _iterate)
 
 
 class ISMCTSBot(EvaluatingBot):
@@ -232,7 +236,11 @@ class ISMCTSBot(EvaluatingBot):
                 node.cands = {}
             got = node.cands.get(key)
             if got is None:
-                got = node.cands[key] = self._candidates(d, self.k)
+                # the countries' values depend on the public board only (and the stage)
+                tables = node.tables.get(d.exhaustions)
+                if tables is None:
+                    tables = node.tables[d.exhaustions] = self._tables(d, [(c, True) for c in range(len(d.free_sites))])
+                got = node.cands[key] = self._candidates(d, self.k, tables)
             cands = got
         assert first is not None
         rewards, margin = self._rollout(d, me)
@@ -259,7 +267,7 @@ class ISMCTSBot(EvaluatingBot):
             assert src is not None
             d.play_trusted(draws[src])
 
-    def _blocks(self, d: State, best_only: bool = False) -> tuple[list[_Block], Exchange | None]:
+    def _blocks(self, d: State, best_only: bool = False, tables: dict[int, _Country] | None = None) -> tuple[list[_Block], Exchange | None]:
         """The placements of the seat to act by blocks (a country, a card set, one or two
         pieces), in ``legal_moves`` order, each with the highest cheap score in it; and the
         one exchange worth trying.
@@ -268,105 +276,117 @@ class ISMCTSBot(EvaluatingBot):
         tables plus the pair kept. The tables are read per country and site from the
         evaluator's memos. The best score of a block is reached at its largest table value
         (rounding is monotone), so no move needs to be built to know it.
-        ``best_only``: only the first block of the highest score.
+        ``best_only``: only the first block of the highest score. ``tables``: the
+        countries' values (:meth:`_tables`) when they are known already, by country.
         """
-        ev = self._ev
-        assert ev is not None
         p = d.current
         hand = d.hands[p]
         blocks: list[_Block] = []
         best_v = -math.inf
         best: _Block | None = None
-        scl = d.supply_cl[p]
-        sad = d.supply_adv[p]
-        if scl or sad:
-            mult = 2 if d.exhaustions == 0 else 1
-            cids = ev.country_ids
-            cl_memo = ev._cl_memo
-            free_memo = ev._free_memo
-            free_sites = d.free_sites
-            most = d.most_cloisters
-            crows = d.cloisters
-            atot = d.advisors_total
-            sb: list[float] | None = None
-            adv: AdvisorTable | None = None
+        if d.supply_cl[p] or d.supply_adv[p]:
+            ev = self._ev
+            assert ev is not None
+            combos = d.card_combos(p)
+            if tables is None:
+                tables = self._tables(d, [(c, len(twos) > 0) for c, (ones, twos) in enumerate(combos) if ones])
             cards_worth = ev.cards_worth(hand)
             inf = -math.inf
-            for c, (ones, twos) in enumerate(d.card_combos(p)):
+            for c, (ones, twos) in enumerate(combos):
                 if not ones:
                     continue
-                free = free_sites[c]
-                nf = len(free)
-                mc = most[c]
-                at = atot[c]
-                row = crows[c]
-                # which pieces can go: one piece (a cloister, an advisor), two pieces (R4.5-R4.8)
-                one_cl = nf > 0 and scl > 0
-                one_adv = mc > 0 and sad > 0 and at < mc
-                two = mc > 0 and len(twos) > 0
-                two_cl = two and scl >= 2 and nf >= 2
-                cl_adv = two and one_cl and sad > 0 and at + 1 <= max(mc, row[p] + 1)
-                two_adv = two and sad >= 2 and at + 2 <= mc
-                cl1 = cl2 = a1 = a2 = 0.0
-                if one_cl:
-                    cl = cl_memo.get((p, mult, nf if nf < 2 else 2, *row))
-                    cl1, cl2 = cl if cl is not None else ev.cloister_gain(row, p, nf, mult)
-                    if sb is None:
-                        sb = ev.site_bonus_memo(d.owner, p)
-                if one_adv or cl_adv or two_adv:
-                    # (the gain tables hold advisor values exactly where an advisor can go)
-                    if adv is None:
-                        adv = ev.advisor_table(d.advisors, p)
-                    ag = adv[c]
-                    a1, a2 = ag if ag is not None else adv.get(c)
-                top1 = top2 = inf
-                if one_cl:
-                    assert sb is not None
-                    fi = free_memo.get(free)
-                    if fi is None:
-                        fi = ev.free_index(free)
-                    bonus = max([sb[i] for i in fi])
-                    top1 = cl1 + bonus
-                    if cl_adv:
-                        top2 = cl1 + bonus + a1
-                if one_adv and a1 > top1:
-                    top1 = a1
-                if two_cl:
-                    assert sb is not None
-                    for _, i, j in ev.free_pairs(free):
-                        val = cl2 + sb[i] + sb[j]
-                        if val > top2:
-                            top2 = val
-                if two_adv and a2 > top2:
-                    top2 = a2
-                args = None
+                top1, top2, cid, args = tables[c]
                 if top1 != inf:
                     for cards in ones:
                         cost, kv = cards_worth[cards]
                         v = (top1 - cost) + kv
-                        if best_only and v <= best_v:
-                            continue
-                        if args is None:
-                            args = (free, sb, cl1, cl2, a1, a2, one_cl, one_adv, two_cl, cl_adv, two_adv)
                         if best_only:
-                            best_v, best = v, (v, cids[c], cards, 0, args, cost, kv)
+                            if v > best_v:
+                                best_v, best = v, (v, cid, cards, 0, args, cost, kv)
                         else:
-                            blocks.append((v, cids[c], cards, 0, args, cost, kv))
+                            blocks.append((v, cid, cards, 0, args, cost, kv))
                 if top2 != inf:
                     for cards in twos:
                         cost, kv = cards_worth[cards]
                         v = (top2 - cost) + kv
-                        if best_only and v <= best_v:
-                            continue
-                        if args is None:
-                            args = (free, sb, cl1, cl2, a1, a2, one_cl, one_adv, two_cl, cl_adv, two_adv)
                         if best_only:
-                            best_v, best = v, (v, cids[c], cards, 1, args, cost, kv)
+                            if v > best_v:
+                                best_v, best = v, (v, cid, cards, 1, args, cost, kv)
                         else:
-                            blocks.append((v, cids[c], cards, 1, args, cost, kv))
+                            blocks.append((v, cid, cards, 1, args, cost, kv))
         if best is not None:
             blocks.append(best)
         return blocks, self._exchange(d, hand)
+
+    def _tables(self, d: State, wanted: list[tuple[int, bool]]) -> dict[int, _Country]:
+        """Per wanted country (and whether two-piece placements are wanted there): the
+        largest table value of a one-piece and of a two-piece placement of the seat to act
+        (-inf if there is none), the country id, and what :meth:`_patterns` needs to list
+        the pieces. They depend on the public board and the seat, not on its cards."""
+        ev = self._ev
+        assert ev is not None
+        p = d.current
+        scl = d.supply_cl[p]
+        sad = d.supply_adv[p]
+        mult = 2 if d.exhaustions == 0 else 1
+        cids = ev.country_ids
+        cl_memo = ev._cl_memo
+        free_memo = ev._free_memo
+        free_sites = d.free_sites
+        most = d.most_cloisters
+        crows = d.cloisters
+        atot = d.advisors_total
+        sb: list[float] | None = None
+        adv: AdvisorTable | None = None
+        inf = -math.inf
+        out: dict[int, _Country] = {}
+        for c, has_twos in wanted:
+            free = free_sites[c]
+            nf = len(free)
+            mc = most[c]
+            at = atot[c]
+            row = crows[c]
+            # which pieces can go: one piece (a cloister, an advisor), two pieces (R4.5-R4.8)
+            one_cl = nf > 0 and scl > 0
+            one_adv = mc > 0 and sad > 0 and at < mc
+            two = mc > 0 and has_twos
+            two_cl = two and scl >= 2 and nf >= 2
+            cl_adv = two and one_cl and sad > 0 and at + 1 <= max(mc, row[p] + 1)
+            two_adv = two and sad >= 2 and at + 2 <= mc
+            cl1 = cl2 = a1 = a2 = 0.0
+            if one_cl:
+                cl = cl_memo.get((p, mult, nf if nf < 2 else 2, *row))
+                cl1, cl2 = cl if cl is not None else ev.cloister_gain(row, p, nf, mult)
+                if sb is None:
+                    sb = ev.site_bonus_memo(d.owner, p)
+            if one_adv or cl_adv or two_adv:
+                # (the gain tables hold advisor values exactly where an advisor can go)
+                if adv is None:
+                    adv = ev.advisor_table(d.advisors, p)
+                ag = adv[c]
+                a1, a2 = ag if ag is not None else adv.get(c)
+            top1 = top2 = inf
+            if one_cl:
+                assert sb is not None
+                fi = free_memo.get(free)
+                if fi is None:
+                    fi = ev.free_index(free)
+                bonus = max([sb[i] for i in fi])
+                top1 = cl1 + bonus
+                if cl_adv:
+                    top2 = cl1 + bonus + a1
+            if one_adv and a1 > top1:
+                top1 = a1
+            if two_cl:
+                assert sb is not None
+                for _, i, j in ev.free_pairs(free):
+                    val = cl2 + sb[i] + sb[j]
+                    if val > top2:
+                        top2 = val
+            if two_adv and a2 > top2:
+                top2 = a2
+            out[c] = (top1, top2, cids[c], (free, sb, cl1, cl2, a1, a2, one_cl, one_adv, two_cl, cl_adv, two_adv))
+        return out
 
     def _expand(self, block: _Block) -> list[tuple[float, Place]]:
         """A block's placements with their cheap scores, in ``legal_moves`` order."""
@@ -403,10 +423,10 @@ class ISMCTSBot(EvaluatingBot):
             out.append((0.0, Pass()))
         return out
 
-    def _candidates(self, d: State, k: int) -> list[Move]:
+    def _candidates(self, d: State, k: int, tables: dict[int, _Country] | None = None) -> list[Move]:
         """The k moves of the highest cheap score, ties in ``legal_moves`` order (as a stable
         sort of :meth:`_scored` gives them); only the blocks that can hold one are listed."""
-        blocks, exchange = self._blocks(d)
+        blocks, exchange = self._blocks(d, tables=tables)
         if not blocks:
             return [exchange if exchange is not None else Pass()]
         ev = self._ev
