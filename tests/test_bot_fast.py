@@ -136,3 +136,11 @@ def test_determinizer_equals_determinize(players: int, seed: int) -> None:
                 assert math.isclose(r1.random(), r2.random())
         s.play(bots[s.current].choose(view(s, s.current)))
         step += 1
+
+
+def test_the_ismcts_benchmark_counts_iterations() -> None:
+    """kardinal.bots.bench measures iterations per second (speed is measured there, never asserted)."""
+    from kardinal.bots.bench import ismcts_rate
+
+    calls = iter([0.0, 2.0])
+    assert ismcts_rate(5, positions(3, 1)[3:5], clock=lambda: next(calls)) == 5.0  # 10 iterations in 2 "seconds"
