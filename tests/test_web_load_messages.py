@@ -183,3 +183,50 @@ def test_group_commit_writes_every_action_and_refuses_a_taken_one(tmp_path: Path
     assert isinstance(r[0], DuplicateAction) and r[1] is None
     assert st.count_actions("a") == 1 and st.count_actions("b") == 2 and st.client_action("b", "0:z") == 1
     st.close()
+
+
+def test_games_nobody_uses_leave_memory_and_come_back(client: TestClient) -> None:
+    """A finished game nobody looks at leaves memory after FINISHED_KEPT seconds (and a
+    running one after IDLE_KEPT), never while connected; asked for again, it is read back."""
+    from kardinal.clients.web.games import FINISHED_KEPT, IDLE_KEPT
+
+    service = client.app.state.service  # type: ignore[attr-defined]
+    g = create(client, "person", "person", "person")
+    join_all(client, g)
+    gid = g["id"]
+    live = service.get(gid)
+    conn = Connection({})
+    live.conns.add(conn)
+    live.conns_changed()
+    assert service.sweep(live.touched + IDLE_KEPT * 10) == 0  # connected: kept
+    service.disconnect(live, conn)
+    assert service.sweep(live.touched + FINISHED_KEPT + 1) == 0  # running: kept longer
+    assert service.sweep(live.touched + IDLE_KEPT + 1) == 1 and gid not in service.live
+    assert state(client, gid)["version"] == 0 and gid in service.live  # read back
+
+
+def test_a_large_audience_gets_every_change_and_the_players_first(client: TestClient) -> None:
+    """More spectators than SPECTATORS_AT_ONCE: the players are told at once, the
+    spectators a moment later, all of them, with the newest state."""
+    import asyncio
+
+    from kardinal.clients.web.games import SPECTATORS_AT_ONCE
+
+    service = client.app.state.service  # type: ignore[attr-defined]
+    g = create(client, "person", "person", "person")
+    join_all(client, g)
+    live = service.get(g["id"])
+
+    async def run() -> None:
+        player = Connection({0: "t"})
+        crowd = [Connection({}) for _ in range(SPECTATORS_AT_ONCE * 3 + 1)]
+        live.conns.update([player, *crowd])
+        live.conns_changed()
+        service._tell(live)
+        assert player.outbox.qsize() == 1 and all(c.outbox.empty() for c in crowd)
+        service._tell(live)  # a second change before they were told: one round for both
+        assert live.spectators_due is not None
+        await live.spectators_due
+        assert all(c.outbox.qsize() == 1 for c in crowd)
+
+    asyncio.run(run())

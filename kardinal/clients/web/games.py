@@ -62,6 +62,10 @@ MAX_CHAT = 300  # characters in a chat line
 CHAT_KEPT = 500  # chat lines a game keeps in memory and sends to a new connection
 PRESENCE_EVERY = 5.0  # seconds: how often a process notes its connections (several processes)
 EXPIRY_EVERY = 600.0  # seconds between looks for idle games to expire
+FINISHED_KEPT = 60.0  # seconds a finished (or expired) game nobody looks at stays in memory
+IDLE_KEPT = 3600.0  # ... and a running one nobody is connected to (at least twice its "away")
+SPECTATORS_AT_ONCE = 50  # spectators told of a change in one go (more: see GameService._tell)
+SPECTATORS_PAUSE = 0.1  # seconds: a large audience is told of changes at most this often
 
 # how a table plays (GameRow.options), chosen at creation
 MODES = ("live", "turn")  # live: people at the table now; turn: turn-based over days
@@ -228,6 +232,7 @@ class LiveGame:
     catch_again: bool = False  # ... and another change was announced meanwhile
     # person seats without a connection to this process: since when (time.monotonic)
     gone: dict[int, float] = field(default_factory=dict)
+    spectators_due: asyncio.Task[None] | None = None  # a round of news to a large audience is coming
     chat: list[ChatLine] | None = None  # the chat, once read (the last CHAT_KEPT lines)
     chat_seen: int = 0  # the number of chat lines stored (the next line's index)
     # the state messages as JSON text, (seat, since) -> text, and their parts, seat -> (the
@@ -236,6 +241,8 @@ class LiveGame:
     _sent: dict[tuple[int | None, int | None], str] = field(default_factory=dict, repr=False)
     _parts: dict[int | None, tuple[str, str]] = field(default_factory=dict, repr=False)
     _texts_of: tuple[Any, ...] | None = field(default=None, repr=False)
+    _present: frozenset[int] | None = field(default=None, repr=False)  # see present
+    _head: str | None = field(default=None, repr=False)  # see _head_text
     _common_of: tuple[State, str] | None = field(default=None, repr=False)  # see _view_text
     # viewer -> (the decisions, the history as JSON text, where each entry starts) (see _history_text)
     _hist: dict[int | None, tuple[list[Decision], str, list[int]]] = field(default_factory=dict, repr=False)
@@ -260,8 +267,15 @@ class LiveGame:
 
     @property
     def present(self) -> frozenset[int]:
-        """The seats held by a connection to this process now."""
-        return frozenset(s for c in self.conns for s in c.seats)
+        """The seats held by a connection to this process now (kept until ``conns``
+        changes: see :meth:`conns_changed`; a thousand spectators are not counted per message)."""
+        if self._present is None:
+            self._present = frozenset(s for c in self.conns for s in c.seats)
+        return self._present
+
+    def conns_changed(self) -> None:
+        """``conns`` changed: who is present is counted again."""
+        self._present = None
 
     def acting_level(self, seat: int) -> str | None:
         """The bot level that plays ``seat``: its own, or the stand-in's while the person
@@ -328,6 +342,7 @@ class LiveGame:
         if was is None or was[0] is not made_from[0] or was[1:] != made_from[1:]:
             self._sent.clear()
             self._parts.clear()
+            self._head = None
             self._texts_of = made_from
 
     def message_text(self, seat: int | None, since: int | None = None) -> str:
@@ -346,9 +361,7 @@ class LiveGame:
             return cached
         parts = self._parts.get(seat)
         if parts is None:
-            head: dict[str, Any] = dict(self._message(seat, history=False))
-            del head["view"]
-            parts = self._parts[seat] = (_dumps(head)[:-1], self._view_text(seat))
+            parts = self._parts[seat] = (self._head_text(seat), self._view_text(seat))
         head_text, v = parts
         hist, offsets = self._history_text(seat)
         if since is None:
@@ -385,6 +398,27 @@ class LiveGame:
             self._epoch += 1
         self._line = hist[:]
         self._line_of = self.state
+
+    def _head_text(self, seat: int | None) -> str:
+        """The state message for ``seat`` without its view, as JSON text without the
+        closing brace: what every seat shares made once per change, with the seat's own
+        ``seat`` and ``legal``."""
+        if self._head is None:
+            shared: dict[str, Any] = dict(self._message(None, with_view=False))
+            del shared["seat"]
+            self._head = _dumps(shared)[1:-1]
+        legal = self._legal(seat)
+        seat_text = "null" if seat is None else str(seat)
+        if legal is None:
+            return f'{{"seat":{seat_text},{self._head}'
+        return f'{{"seat":{seat_text},"legal":{_dumps(legal)},{self._head}'
+
+    def _legal(self, seat: int | None) -> list[RecordAction] | None:
+        """The legal actions of a message for ``seat``: only for the person to act."""
+        st = self.state
+        if seat is not None and self.row.status == "running" and st.current == seat and self.acting_level(seat) is None:
+            return [action_of(seat, m) for m in st.legal_moves()]
+        return None
 
     def _view_text(self, seat: int | None) -> str:
         """``view(state, seat)`` without its history, as JSON text: the part every seat
@@ -438,7 +472,7 @@ class LiveGame:
         self._sent.clear()
         self._parts.clear()
         self._hist.clear()
-        self._texts_of = self._common_of = None
+        self._texts_of = self._common_of = self._head = None
 
     def message(self, seat: int | None) -> StateMessage:
         """The state message for ``seat`` (None: spectator): built only from the view."""
@@ -450,7 +484,7 @@ class LiveGame:
             self._public_of = (self.state, self.marks, standing(self.board, self.state))
         return self._public_of[1], self._public_of[2]
 
-    def _message(self, seat: int | None, history: bool = True) -> StateMessage:
+    def _message(self, seat: int | None, with_view: bool = True) -> StateMessage:
         st = self.state
         marks, stand = self._public()
         msg: StateMessage = {
@@ -462,15 +496,29 @@ class LiveGame:
             "players": public_players(self.row, self.present),
             "table": self.options,
             "seat": seat,
-            "view": view(st, seat, history=history),
+            "view": view(st, seat) if with_view else {},
             "marks": marks,  # shared by the seats' messages: never changed once made
             "standing": stand,
         }
         if self.again is not None:
             msg["again"] = self.again
-        if seat is not None and self.row.status == "running" and st.current == seat and self.acting_level(seat) is None:
-            msg["legal"] = [action_of(seat, m) for m in st.legal_moves()]
+        legal = self._legal(seat)
+        if legal is not None:
+            msg["legal"] = legal
         return msg
+
+
+async def _tell_spectators(live: LiveGame) -> None:
+    """Tell a game's spectators of its newest state, after SPECTATORS_PAUSE seconds (the
+    changes meanwhile go out together), SPECTATORS_AT_ONCE at a time."""
+    await asyncio.sleep(SPECTATORS_PAUSE)
+    live.spectators_due = None  # a change from now on is told in another round
+    conns = [c for c in live.conns if not c.seats]
+    for i in range(0, len(conns), SPECTATORS_AT_ONCE):
+        if i:
+            await asyncio.sleep(0)
+        for c in conns[i : i + SPECTATORS_AT_ONCE]:
+            c.notify()
 
 
 def _dumps(x: Any) -> str:
@@ -610,6 +658,30 @@ class GameService:
             del self.live[lv.row.id]
             if lv.leased:
                 self.storage.release_lease(lv.row.id)
+
+    def sweep(self, now: float | None = None) -> int:
+        """Forget the games nobody uses (reloaded from the database when asked for): a
+        finished or expired one FINISHED_KEPT seconds after it was last asked for, a running
+        one IDLE_KEPT (at least twice its table's "away") after; never one with a
+        connection, a bot at work or a change under way. Returns how many."""
+        now = time.monotonic() if now is None else now
+        gone = []
+        for lv in self.live.values():
+            if lv.conns or (lv.bot_task is not None and not lv.bot_task.done()) or lv.lock.locked() or lv.seat_lock.locked():
+                continue
+            if lv.catching_up:
+                continue
+            if lv.row.status in ("finished", "expired"):
+                keep = FINISHED_KEPT
+            else:
+                keep = max(IDLE_KEPT, 2 * lv.options["away"])
+            if now - lv.touched >= keep:
+                gone.append(lv)
+        for lv in gone:
+            del self.live[lv.row.id]
+            if lv.leased:
+                self.storage.release_lease(lv.row.id)
+        return len(gone)
 
     async def keep_shared(self, stop: asyncio.Event, every: float = 2.0) -> None:
         """Several processes (PostgreSQL): listen to the others' changes, and every few
@@ -979,8 +1051,7 @@ class GameService:
         if live.leased and live.row.status == "finished":
             live.leased = False
             self.storage.release_lease(live.row.id)
-        for c in list(live.conns):
-            c.notify()
+        self._tell(live)
         for f in self.on_change:
             f(live)
         self.start_bots(live)
@@ -991,6 +1062,7 @@ class GameService:
         """A connection holding ``conn.seats`` opened: those people are here. A person a
         bot stood in for takes the seat back (the bot finishes no move for them after)."""
         live.conns.add(conn)
+        live.conns_changed()
         for seat in conn.seats:
             live.gone.pop(seat, None)
             sr = live.row.seats[seat]
@@ -1003,6 +1075,9 @@ class GameService:
     def disconnect(self, live: LiveGame, conn: Connection) -> None:
         """A connection closed: the seats no other connection holds are away from now."""
         live.conns.discard(conn)
+        live.conns_changed()
+        if not live.conns:
+            live.forget_texts()  # made again when someone comes (memory: thousands of games)
         left = [s for s in conn.seats if s not in live.present]
         now = time.monotonic()
         for seat in left:
@@ -1011,9 +1086,29 @@ class GameService:
             self._tell(live)
 
     def _tell(self, live: LiveGame) -> None:
-        """Send everyone the state again (who is here changed; nothing else did)."""
+        """Send everyone the new state: the players first (the mover's acknowledgement
+        follows their state message), then the spectators. A large audience (more than
+        SPECTATORS_AT_ONCE) is told at most every SPECTATORS_PAUSE seconds, SPECTATORS_AT_ONCE
+        at a time with a turn of the event loop between: a thousand spectators cost one
+        round of sends per pause however fast the game goes, and never hold up the players
+        of any game for long (a spectator gets the newest state; a delta holds every entry
+        since the one before)."""
+        spectators = []
         for c in list(live.conns):
-            c.notify()
+            if c.seats:
+                c.notify()
+            else:
+                spectators.append(c)
+        if len(spectators) <= SPECTATORS_AT_ONCE:
+            for c in spectators:
+                c.notify()
+            return
+        if live.spectators_due is None or live.spectators_due.done():
+            try:
+                live.spectators_due = asyncio.get_running_loop().create_task(_tell_spectators(live))
+            except RuntimeError:  # no event loop (a tool): at once
+                for c in spectators:
+                    c.notify()
 
     async def watch_tables(self, stop: asyncio.Event, every: float = 1.0) -> None:
         """Every ``every`` seconds: stand in for the people of live games who have been
@@ -1035,6 +1130,7 @@ class GameService:
                     await asyncio.to_thread(self.storage.mark_present, here)
                 for live in list(self.live.values()):
                     await self.check_away(live)
+                self.sweep()
                 if self.idle_expiry is not None and time.monotonic() - last_expiry >= min(EXPIRY_EVERY, self.idle_expiry / 2):
                     last_expiry = time.monotonic()
                     await self.expire_idle()

@@ -2,12 +2,14 @@
 
 ``kardinal loadtest --url http://127.0.0.1:8000 --games 50 --spectators 0 --seconds 20``
 keeps GAMES live games of three simulated people each. Every person has its own
-WebSocket, as a browser does (and asks for state messages as deltas of the history, as the
-browser does); on its turn it sends a random legal action at once, and
-the time from sending it to its acknowledgement is its latency. SPECTATORS more sockets
-watch the first game. When a game ends a new one is created, so the number of live
-games stays the same. The report: actions per second and latency percentiles (p50, p90,
-p99, max) of the players' actions, and the state messages the spectators received.
+WebSocket, as a browser does (and asks for state messages as deltas of the history, as
+the browser does); on its turn it sends a random legal action at once, and the time from
+sending it to its acknowledgement is its latency. SPECTATORS more sockets watch one more
+game, and the games that follow it ("Play again"), from a process of their own (the
+clock starts once all are connected). When a game ends a new one is created, so the
+number of live games stays the same. The report: actions per second and latency
+percentiles (p50, p90, p99, max) of the players' actions, and the state messages the
+spectators received.
 
 It measures a server someone started (``kardinal serve --bot-workers 0``); start it with
 ``--bot-pause 0`` if bots are to take part. The simulated people never wait: the figures
@@ -19,6 +21,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import multiprocessing
 import random
 import time
 from dataclasses import dataclass, field
@@ -136,25 +139,85 @@ async def _table(base: str, http: Any, players: int, rng: random.Random, res: Lo
                 res.errors.append(f"player: {p.exception()!r}")
 
 
-async def _spectator(ws_url: str, res: LoadResult, stop: asyncio.Event) -> None:
+async def _watched(base: str, http: Any, players: int, rng: random.Random, res: LoadResult, stop: asyncio.Event, g: dict[str, Any]) -> None:
+    """The spectators' table: one game after another, each the "Play again" of the one
+    before (the spectators follow it, as the browser does)."""
+    tokens = {str(s["seat"]): s["token"] for s in g["seats"]}
+    gid = g["id"]
+    while not stop.is_set():
+        ws_url = base.replace("http", "ws", 1) + f"/ws/{gid}"
+        done = asyncio.Event()
+        people = [
+            asyncio.create_task(_person(ws_url, int(seat), tok, random.Random(rng.random()), res, stop, done))
+            for seat, tok in tokens.items()
+        ]
+        await asyncio.wait(people, return_when=asyncio.ALL_COMPLETED)
+        for p in people:
+            if p.exception() is not None:
+                res.errors.append(f"player: {p.exception()!r}")
+        if stop.is_set():
+            return
+        r = await http.post(f"/api/games/{gid}/again", json={"seats": tokens})
+        r.raise_for_status()
+        gid = r.json()["id"]
+
+
+async def _spectator(base: str, gid: str, counts: list[int], stop: asyncio.Event, all_ready: asyncio.Event, n: int) -> None:
+    """Watch a game and the games that follow it ("Play again"); the messages are counted,
+    not read (a spectator's work is the server's to measure, not this process's).
+    ``counts``: [connected, state messages]."""
     import websockets
 
-    async with websockets.connect(ws_url, max_size=2**22) as ws:
-        await ws.send(json.dumps({"type": "hello", "delta": True}))
-        while not stop.is_set():
-            try:
-                raw = await asyncio.wait_for(ws.recv(), timeout=0.5)
-            except TimeoutError:
-                continue
-            if json.loads(raw).get("type") == "state":
-                res.spectator_messages += 1
+    first = True
+    while not stop.is_set():
+        async with websockets.connect(base.replace("http", "ws", 1) + f"/ws/{gid}", max_size=2**22) as ws:
+            await ws.send(json.dumps({"type": "hello", "delta": True}))
+            while not stop.is_set():
+                try:
+                    raw = await asyncio.wait_for(ws.recv(), timeout=0.5)
+                except TimeoutError:
+                    continue
+                if first:  # the welcome
+                    first = False
+                    counts[0] += 1
+                    if counts[0] >= n:
+                        all_ready.set()
+                if isinstance(raw, str) and '"type":"state"' in raw:
+                    counts[1] += 1
+                    if '"again":"' in raw:
+                        gid = json.loads(raw)["again"]
+                        break
+
+
+def _spectators_main(base: str, gid: str, n: int, pipe: Any) -> None:
+    """A process of its own for the spectators (on other machines, in life): it says when
+    all are connected, watches until told to stop, and sends back the messages counted."""
+
+    async def run() -> None:
+        stop, ready = asyncio.Event(), asyncio.Event()
+        counts = [0, 0]
+        tasks = [asyncio.create_task(_spectator(base, gid, counts, stop, ready, n)) for _ in range(n)]
+        try:
+            await asyncio.wait_for(ready.wait(), 120)
+        except TimeoutError:
+            pass
+        pipe.send(counts[0])
+        loop = asyncio.get_running_loop()
+        await loop.run_in_executor(None, pipe.recv)  # stop
+        sent = counts[1]
+        stop.set()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        pipe.send(sent)
+
+    asyncio.run(run())
 
 
 async def run_load(
     url: str | list[str], games: int, spectators: int = 0, seconds: float = 20.0, players: int = 3, seed: int = 1
 ) -> LoadResult:
     """``url``: the server, or several processes of one server (one database): the tables
-    are dealt to them in turn; the spectators' game is the first process's."""
+    are dealt to them in turn; the spectators' game is the first process's. The clock
+    starts once every spectator is connected."""
     import httpx
 
     urls = [url] if isinstance(url, str) else list(url)
@@ -165,26 +228,33 @@ async def run_load(
     async with contextlib.AsyncExitStack() as stack:
         https = [await stack.enter_async_context(httpx.AsyncClient(base_url=u, timeout=30)) for u in urls]
         http = https[0]
+        tables: list[asyncio.Task[None]] = []
+        watchers = None
+        if spectators:
+            # the spectators (in a process of their own) watch a table of their own: its
+            # games one after another
+            g = await _create(http, players)
+            ctx = multiprocessing.get_context("spawn")
+            mine, theirs = ctx.Pipe()
+            watchers = ctx.Process(target=_spectators_main, args=(url, g["id"], spectators, theirs), daemon=True)
+            watchers.start()
+            connected = await asyncio.to_thread(mine.recv)
+            if connected < spectators:
+                res.errors.append(f"only {connected} of {spectators} spectators connected")
+            tables.append(asyncio.create_task(_watched(url, http, players, random.Random(rng.random()), res, stop, g)))
         t0 = time.perf_counter()
-        tables = [
+        tables += [
             asyncio.create_task(_table(urls[i % len(urls)], https[i % len(urls)], players, random.Random(rng.random()), res, stop))
             for i in range(games)
         ]
-        watchers: list[asyncio.Task[None]] = []
-        if spectators:
-            # the spectators watch one long game of their own, played by one table
-            g = await _create(http, players)
-            ws_url = url.replace("http", "ws", 1) + f"/ws/{g['id']}"
-            watchers = [asyncio.create_task(_spectator(ws_url, res, stop)) for _ in range(spectators)]
-            done = asyncio.Event()
-            tables += [
-                asyncio.create_task(_person(ws_url, s["seat"], s["token"], random.Random(rng.random()), res, stop, done))
-                for s in g["seats"]
-            ]
         await asyncio.sleep(seconds)
         stop.set()
         res.seconds = time.perf_counter() - t0
-        await asyncio.gather(*tables, *watchers, return_exceptions=True)
+        if watchers is not None:
+            mine.send("stop")
+            res.spectator_messages = await asyncio.to_thread(mine.recv)
+            await asyncio.to_thread(watchers.join, 30)
+        await asyncio.gather(*tables, return_exceptions=True)
     return res
 
 
