@@ -90,7 +90,12 @@ LEVELS: dict[str, Level] = {
         "won 46% of 52 games against three greedy (95% interval 33-60%)",
     ),
     "ismcts": Level(35, "Searches the game tree (ISMCTS), 1,000 iterations a move.", 0.5),
-    "hard": Level(40, "Searches the game tree (ISMCTS) thoroughly: 3,000 iterations a move.", 1.5),
+    "hard": Level(
+        40,
+        "Searches the game tree (ISMCTS) thoroughly: 3,000 iterations a move.",
+        1.5,
+        "won 51% of 120 games against three greedy (95% interval 42-60%)",
+    ),
     "expert": Level(50, "Searches the game tree (ISMCTS) deeply: 8,000 iterations a move.", 5.0),
 }
 
