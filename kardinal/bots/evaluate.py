@@ -167,36 +167,6 @@ class Evaluator:
                     pts[p] += PARTIAL_ALLIANCE * value
         return pts
 
-    def chain_estimate(self, owner: Sequence[int], p: int) -> float:
-        """R11 chain points of seat p, plus a little for runs of 2-3 that may grow."""
-        mine = [s for s, o in enumerate(owner) if o == p]
-        if len(mine) < 2:
-            return 0.0
-        nb = self.nb
-        mset = set(mine)
-        seen: set[int] = set()
-        extra = 0.0
-        for v in mine:
-            if v in seen:
-                continue
-            stack = [v]
-            seen.add(v)
-            size = 0
-            open_end = False
-            while stack:
-                x = stack.pop()
-                size += 1
-                for y in nb[x]:
-                    if y in mset:
-                        if y not in seen:
-                            seen.add(y)
-                            stack.append(y)
-                    elif owner[y] < 0:
-                        open_end = True
-            if 1 < size < 4 and open_end:
-                extra += CHAIN_SEED * (size - 1)
-        return chain_score(mine, nb) + extra
-
     def estimate(self, s: State) -> list[float]:
         """Every seat's estimated final total (see the module docstring)."""
         n = s.n
@@ -228,15 +198,15 @@ class Evaluator:
             for v, o in enumerate(owner):
                 if o >= 0:
                     mines[o].append(v)
-            chains = self._chains_by_owner[key] = [self._chain_estimate_memo(owner, p, tuple(mines[p])) for p in range(n)]
+            chains = self._chains_by_owner[key] = [self.chain_estimate(owner, p, tuple(mines[p])) for p in range(n)]
         for p in range(n):
             est[p] += al[p] + chains[p]
             est[p] += 0.01 * (s.supply_cl[p] + s.supply_adv[p])  # R12.1 tie-break
         return est
 
-    def _chain_estimate_memo(self, owner: Sequence[int], p: int, mine: tuple[int, ...] | None = None) -> float:
-        """:meth:`chain_estimate`, the same number, with the components of p's sites (``mine``,
-        ascending) memoised."""
+    def chain_estimate(self, owner: Sequence[int], p: int, mine: tuple[int, ...] | None = None) -> float:
+        """R11 chain points of seat p, plus a little for runs of 2-3 that may grow; the
+        components of p's sites (``mine``, ascending) are memoised."""
         if mine is None:
             mine = tuple([v for v, o in enumerate(owner) if o == p])
         if len(mine) < 2:
@@ -255,7 +225,7 @@ class Evaluator:
 
     def _chain_parts(self, mine: tuple[int, ...]) -> tuple[int, list[tuple[int, list[int]]]]:
         """The chain score of these sites, and each run of 2-3 with the sites around it (in the
-        order :meth:`chain_estimate` meets them)."""
+        order a depth-first walk from the lowest site meets them)."""
         nb = self.nb
         mset = set(mine)
         seen: set[int] = set()
