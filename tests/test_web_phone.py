@@ -10,7 +10,7 @@ import random
 from typing import Any
 
 import pytest
-from webtools import BOTS4, create_game, map_zoom, shot, tap_on_map, version, wait_turn
+from webtools import BOTS4, create_game, map_zoom, shot, take_turn, tap_on_map, version, wait_turn
 
 pytestmark = pytest.mark.browser
 
@@ -55,38 +55,7 @@ def check_layout(page: Any, width: int, height: int) -> None:
 
 def tap_turn(page: Any, rng: random.Random) -> None:
     """One decision by taps alone: draw, place (cards, then sites or a coat, then Play), exchange or pass."""
-    before = version(page)
-    if page.locator("#pass").count():
-        page.locator("#pass").tap()
-    elif page.evaluate("document.body.dataset.phase") == "draw":
-        options = page.locator(".pile.legal, [data-zone=display] .card.legal")
-        options.nth(rng.randrange(options.count())).tap()
-    else:
-        hand = page.locator("[data-zone=hand] .card.legal")
-        hand.nth(rng.randrange(hand.count())).tap()
-        placed = False
-        for _ in range(3):
-            sites = page.locator(".site.legal .spot")
-            coats = page.locator(".coat.legal .shield")
-            n_sites, n_coats = sites.count(), coats.count()
-            if page.locator("#play:not([disabled])").count() and (rng.random() < 0.6 or not (n_sites + n_coats)):
-                page.locator("#play").tap()
-                placed = True
-                break
-            if n_sites + n_coats == 0:
-                break
-            k = rng.randrange(n_sites + n_coats)
-            chosen = page.locator(".site.selected, .coat.selected").count()
-            tap_on_map(page, sites.nth(k) if k < n_sites else coats.nth(k - n_sites))
-            assert page.locator(".site.selected, .coat.selected").count() >= chosen
-        if not placed:
-            if page.locator("#play:not([disabled])").count():
-                page.locator("#play").tap()
-            else:  # no placement with this card: exchange it for the top of the pile
-                page.locator("#clear").tap()
-                page.locator("[data-zone=hand] .card.legal").first.tap()
-                page.locator(".pile").first.tap()
-    page.wait_for_function(f"Number(document.body.dataset.version) > {before}", timeout=10000)
+    take_turn(page, rng, touch=True)
 
 
 def test_a_full_game_by_taps_on_an_upright_phone(server: str, browser: Any) -> None:

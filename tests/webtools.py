@@ -114,37 +114,53 @@ def wait_turn(page: Any, timeout: float = 20000) -> bool:
     return bool(page.evaluate("document.body.dataset.myTurn === 'true'"))
 
 
-def take_turn(page: Any, rng: random.Random) -> None:
-    """One decision by clicking: draw, place (cards, then sites/coat, then Play), exchange or pass."""
+def take_turn(page: Any, rng: random.Random, touch: bool = False) -> None:
+    """One decision by clicking (``touch``: by taps alone, the map tapped as a finger
+    does): draw, place (cards, then sites/coat, then Play), exchange or pass."""
+
+    def press(target: Any) -> None:
+        if touch:
+            target.tap()
+        else:
+            target.click()
+
+    def on_map(target: Any) -> None:
+        if not touch:
+            target.click()
+            return
+        chosen = page.locator(".site.selected, .coat.selected").count()
+        tap_on_map(page, target)
+        assert page.locator(".site.selected, .coat.selected").count() >= chosen
+
     before = version(page)
     if page.locator("#pass").count():
-        page.click("#pass")
+        press(page.locator("#pass"))
     elif page.evaluate("document.body.dataset.phase") == "draw":
         options = page.locator(".pile.legal, [data-zone=display] .card.legal")
-        options.nth(rng.randrange(options.count())).click()
+        press(options.nth(rng.randrange(options.count())))
     else:
         hand = page.locator("[data-zone=hand] .card.legal")
-        hand.nth(rng.randrange(hand.count())).click()
+        press(hand.nth(rng.randrange(hand.count())))
         placed = False
         for _ in range(3):
             sites = page.locator(".site.legal .spot")
             coats = page.locator(".coat.legal .shield")
             n_sites, n_coats = sites.count(), coats.count()
             if page.locator("#play:not([disabled])").count() and (rng.random() < 0.6 or not (n_sites + n_coats)):
-                page.click("#play")
+                press(page.locator("#play"))
                 placed = True
                 break
             if n_sites + n_coats == 0:
                 break
             k = rng.randrange(n_sites + n_coats)
-            (sites.nth(k) if k < n_sites else coats.nth(k - n_sites)).click()
+            on_map(sites.nth(k) if k < n_sites else coats.nth(k - n_sites))
         if not placed:
             if page.locator("#play:not([disabled])").count():
-                page.click("#play")
+                press(page.locator("#play"))
             else:  # no placement with this card: exchange it for the top of the pile
-                page.click("#clear")
-                page.locator("[data-zone=hand] .card.legal").first.click()
-                page.locator(".pile").first.click()
+                press(page.locator("#clear"))
+                press(page.locator("[data-zone=hand] .card.legal").first)
+                press(page.locator(".pile").first)
     page.wait_for_function(f"Number(document.body.dataset.version) > {before}", timeout=10000)
 
 
