@@ -37,13 +37,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from kardinal.rules.board import Board, get_board
-from kardinal.rules.moves import DECK, Draw, Move
+from kardinal.rules.moves import Move
 from kardinal.rules.record import RecordAction, action_of, move_of, start_of, steps
 from kardinal.rules.scoring import win_shares
 from kardinal.rules.state import DRAW, MAIN
 from kardinal.rules.view import ViewData, view
 
-from .determinize import determinize, unseen_cards
+from .determinize import determinize
 from .evaluate import Evaluator
 from .greedy import Scored
 from .ismcts import ISMCTSBot
@@ -191,25 +191,8 @@ def _draw_options(v: ViewData, board: Board) -> list[Option]:
     s = determinize(v, rng, board)  # only the seat's own hand is read below
     seat = s.current
     ev = Evaluator(board)
-    g = ev.gains(s, seat)
-    hand = s.hands[seat]
-    unseen = unseen_cards(v, board)
-    total = sum(unseen) or 1
-    out = []
-    for m in s.legal_moves():
-        assert isinstance(m, Draw)
-        if m.source == DECK:
-            worth = 0.0
-            for k, cnt in enumerate(unseen):
-                if cnt:
-                    h = list(hand)
-                    h[k] += 1
-                    worth += cnt / total * ev.hand_value(s, seat, h, g)
-        else:
-            h = list(hand)
-            h[board.kind_index[m.source]] += 1
-            worth = ev.hand_value(s, seat, h, g)
-        out.append(Option(m, worth=worth))
+    moves = s.legal_moves()
+    out = [Option(m, worth=w) for m, w in zip(moves, ev.draw_worths(s, seat, moves), strict=True)]
     out.sort(key=lambda o: -(o.worth or 0.0))
     return out
 

@@ -517,32 +517,41 @@ class Evaluator:
         assert s.phase == DRAW
         if len(moves) == 1:
             return moves[0]
+        best_move = moves[0]
+        best = -1e9
+        for m, worth in zip(moves, self.draw_worths(s, p, moves, g), strict=True):
+            assert isinstance(m, Draw)
+            v = worth + 0.05 if m.source == DECK else worth  # a secret card is worth a little more (R13.2)
+            if v > best:
+                best, best_move = v, m
+        return best_move
+
+    def draw_worths(self, s: State, p: int, moves: Sequence[Move], g: Gains | None = None) -> list[float]:
+        """For each draw decision (R5.1), the worth of the hand it makes (:meth:`hand_value`);
+        the draw pile's is the average over the cards seat p cannot locate."""
         if g is None:
             g = self.gains(s, p)
         hand = s.hands[p]
-        unseen = self._unseen_for(s, p)
-        total = sum(unseen)
-        best_move = moves[0]
-        best = -1e9
         deck_value: float | None = None
+        out = []
         for m in moves:
             assert isinstance(m, Draw)
             if m.source == DECK:
                 if deck_value is None:
+                    unseen = self._unseen_for(s, p)
+                    total = sum(unseen)
                     deck_value = 0.0
                     for k, cnt in enumerate(unseen):
                         if cnt:
                             h = list(hand)
                             h[k] += 1
                             deck_value += cnt / total * self.hand_value(s, p, h, g)
-                v = deck_value + 0.05  # a secret card is worth a little more (R13.2)
+                out.append(deck_value)
             else:
                 h = list(hand)
                 h[self.kind_index[m.source]] += 1
-                v = self.hand_value(s, p, h, g)
-            if v > best:
-                best, best_move = v, m
-        return best_move
+                out.append(self.hand_value(s, p, h, g))
+        return out
 
     def _unseen_for(self, s: State, p: int) -> list[int]:
         """Per kind, cards seat p cannot locate (public information and p's hand only)."""
