@@ -9,7 +9,7 @@ import random
 from typing import Any
 
 import pytest
-from webtools import BOTS4, create_game, new_page, shot, take_turn, tap_on_map, wait_turn
+from webtools import BOTS4, create_game, new_page, shot, take_turn, tap_card_for_a_site, tap_on_map, wait_turn
 
 pytestmark = pytest.mark.browser
 
@@ -111,12 +111,7 @@ def test_phone_tap_explains_and_selected_tap_plays(server: str, browser: Any) ->
     shot(page, "map-phone-tap")
     # with a card selected, a tap on a legal site or coat plays it as a click does
     before = int(page.evaluate("document.body.dataset.version"))
-    cards = page.locator("[data-zone=hand] .card.legal")
-    for k in range(cards.count()):
-        cards.nth(k).tap()
-        if page.locator(".site.legal .spot").count():
-            break
-        page.locator("#clear").tap()
+    tap_card_for_a_site(page)
     target = page.locator(".site.legal .spot")
     assert target.count(), "no card of the hand reaches a free site"
     # the whole map on a phone: the sites lie closer than a finger, so the first tap zooms in

@@ -10,7 +10,7 @@ import random
 from typing import Any
 
 import pytest
-from webtools import BOTS4, create_game, map_zoom, shot, take_turn, tap_on_map, version, wait_turn
+from webtools import BOTS4, create_game, map_zoom, shot, take_turn, tap_card_for_a_site, tap_on_map, version, wait_turn
 
 pytestmark = pytest.mark.browser
 
@@ -160,12 +160,7 @@ def test_pinch_double_tap_and_a_crowded_tap(server: str, browser: Any) -> None:
     assert map_zoom(page) == 2
     page.get_by_role("button", name="Whole map").tap()
     # with a card chosen, a tap among crowded sites zooms in until they are a finger apart
-    cards = page.locator("[data-zone=hand] .card.legal")
-    for k in range(cards.count()):
-        cards.nth(k).tap()
-        if page.locator(".site.legal .spot").count():
-            break
-        page.locator("#clear").tap()
+    tap_card_for_a_site(page)
     target = page.locator(".site.legal .spot").first
     before = page.locator(".site.selected, .coat.selected").count()
     v = version(page)

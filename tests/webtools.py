@@ -164,6 +164,16 @@ def take_turn(page: Any, rng: random.Random, touch: bool = False) -> None:
     page.wait_for_function(f"Number(document.body.dataset.version) > {before}", timeout=10000)
 
 
+def tap_card_for_a_site(page: Any) -> None:
+    """Tap the hand's cards in turn until one can found a cloister (a free site is legal)."""
+    cards = page.locator("[data-zone=hand] .card.legal")
+    for k in range(cards.count()):
+        cards.nth(k).tap()
+        if page.locator(".site.legal .spot").count():
+            return
+        page.locator("#clear").tap()
+
+
 def map_zoom(page: Any) -> float:
     return float(page.evaluate("document.getElementById('map').dataset.zoom"))
 
