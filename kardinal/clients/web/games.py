@@ -22,6 +22,7 @@ import unicodedata
 from collections.abc import Callable
 from concurrent.futures import Executor, ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 from typing import Any
 
 from kardinal.bots import BOTS, make_bot
@@ -261,8 +262,9 @@ class LiveGame:
     def bots_only(self) -> bool:
         return all(s.kind == "bot" for s in self.row.seats)
 
-    @property
+    @cached_property
     def options(self) -> TableOptions:
+        """How the table plays (fixed when the game was created: read once)."""
         return _options_of(self.row)
 
     @property
@@ -292,7 +294,7 @@ class LiveGame:
         """Hints may be asked for: at a table with at most one person, at hot-seat, or
         where the people agreed to them when the game was created."""
         people = sum(1 for s in self.row.seats if s.kind == "person")
-        return people <= 1 or self.row.hotseat or self.row.options.get("hints") is True
+        return people <= 1 or self.row.hotseat or self.options["hints"]
 
     @property
     def marks(self) -> Marks:
