@@ -392,6 +392,13 @@ def loadtest(
     games: Annotated[int, typer.Option(help="Live games of three simulated people each, kept up all the time.")] = 10,
     spectators: Annotated[int, typer.Option(help="Spectators watching one more game.")] = 0,
     seconds: Annotated[float, typer.Option(help="How long to load it.")] = 20.0,
+    rate: Annotated[
+        float | None,
+        typer.Option(
+            help="Paced: the actions per second all games offer together, on a fixed schedule (latency counted from when"
+            " each action was due). Without it: flat out (capacity; the latency then follows from it)."
+        ),
+    ] = None,
 ) -> None:
     """Load a running server with simulated people and spectators over WebSockets; report
     actions per second and the latency percentiles of the players' actions."""
@@ -399,7 +406,9 @@ def loadtest(
         from kardinal.clients.web.loadtest import main as load_main
     except ImportError as e:
         raise _missing_web(e, "loadtest") from None
-    res = load_main(url, games, spectators, seconds)
+    if rate is not None and rate <= 0:
+        raise typer.BadParameter("must be positive", param_hint="--rate")
+    res = load_main(url, games, spectators, seconds, rate)
     if res.errors:
         raise typer.Exit(1)
 

@@ -564,3 +564,22 @@ def test_an_action_id_of_the_longest_allowed_length_is_kept(client: TestClient) 
     r = act(client, gid, 0, toks[0], 0, move, cid=long_id)
     assert r.status_code == 200, r.text
     assert act(client, gid, 0, toks[0], 0, move, cid=long_id).json()["duplicate"] is True
+
+
+def test_every_http_response_carries_the_privacy_headers(client: TestClient) -> None:
+    """Pages, API answers and refusals alike: no Referer leaves (a game's address holds a
+    seat token), no sniffing, no framing by another site."""
+    g = client.post("/api/games", json={"players": [{"kind": "person"}, {"kind": "bot", "level": "random"}] * 2}).json()
+    answers = [
+        client.get("/"),
+        client.get(f"/game/{g['id']}"),
+        client.get(f"/api/games/{g['id']}/state"),
+        client.get("/api/games/nosuchgame/state"),  # 404
+        client.post("/api/games", content=b"{"),  # 400
+        client.get("/static/style.css"),
+    ]
+    assert [r.status_code for r in answers] == [200, 200, 200, 404, 400, 200]
+    for r in answers:
+        assert r.headers["referrer-policy"] == "no-referrer"
+        assert r.headers["x-content-type-options"] == "nosniff"
+        assert r.headers["x-frame-options"] == "DENY"

@@ -13,7 +13,6 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import hmac
-import json
 import logging
 import secrets
 import threading
@@ -50,8 +49,20 @@ from .messages import (
     Standing,
     StateMessage,
     TableOptions,
+    json_text,
 )
-from .storage import ChatLine, CorruptGame, DuplicateAction, GameRow, PendingAction, SeatRow, Storage, StorageError
+from .storage import (
+    ChatLine,
+    CorruptGame,
+    DuplicateAction,
+    GameRow,
+    PendingAction,
+    PendingWrite,
+    SeatChange,
+    SeatRow,
+    Storage,
+    StorageError,
+)
 
 __all__ = ["GameService", "LiveGame", "Refused", "bot_move", "hash_token", "public_players", "chat_message", "table_options"]
 
@@ -408,12 +419,12 @@ class LiveGame:
         if self._head is None:
             shared: dict[str, Any] = dict(self._message(None, with_view=False))
             del shared["seat"]
-            self._head = _dumps(shared)[1:-1]
+            self._head = json_text(shared)[1:-1]
         legal = self._legal(seat)
         seat_text = "null" if seat is None else str(seat)
         if legal is None:
             return f'{{"seat":{seat_text},{self._head}'
-        return f'{{"seat":{seat_text},"legal":{_dumps(legal)},{self._head}'
+        return f'{{"seat":{seat_text},"legal":{json_text(legal)},{self._head}'
 
     def _legal(self, seat: int | None) -> list[RecordAction] | None:
         """The legal actions of a message for ``seat``: only for the person to act."""
@@ -428,11 +439,11 @@ class LiveGame:
         if self._common_of is None or self._common_of[0] is not self.state:
             common: dict[str, Any] = dict(view(self.state, None, history=False))
             del common["seat"]
-            self._common_of = (self.state, _dumps(common))
+            self._common_of = (self.state, json_text(common))
         rest = self._common_of[1][1:]
         if seat is None:
             return '{"seat":null,' + rest
-        return f'{{"seat":{seat},"hand":{_dumps(hand_view(self.state, seat))},{rest}'
+        return f'{{"seat":{seat},"hand":{json_text(hand_view(self.state, seat))},{rest}'
 
     def _history_text(self, viewer: int | None) -> tuple[str, list[int]]:
         """The view's history for ``viewer`` as JSON text, and where each entry starts in
@@ -453,14 +464,14 @@ class LiveGame:
                 offsets = offsets[:]
                 parts = []
                 for d in hist[k:]:
-                    part = _dumps(history_entry(self.board, d, viewer))
+                    part = json_text(history_entry(self.board, d, viewer))
                     offsets.append(pos)
                     pos += len(part) + 1
                     parts.append(part)
                 text = f"{text[:-1]}{',' if k else ''}{','.join(parts)}]"
                 self._hist[viewer] = (hist[:], text, offsets)
                 return text, offsets
-        parts = [_dumps(history_entry(self.board, d, viewer)) for d in hist]
+        parts = [json_text(history_entry(self.board, d, viewer)) for d in hist]
         offsets, pos = [], 1
         for part in parts:
             offsets.append(pos)
@@ -523,10 +534,6 @@ async def _tell_spectators(live: LiveGame) -> None:
             c.notify()
 
 
-def _dumps(x: Any) -> str:
-    return json.dumps(x, separators=(",", ":"))
-
-
 def standing(board: Board, st: State) -> Standing:
     """Who would score each alliance if the game ended now (R10.3), from the advisors."""
     out: list[AllianceStanding] = []
@@ -586,7 +593,7 @@ class GameService:
         self.live: dict[str, LiveGame] = {}
         self._loading: dict[str, asyncio.Future[LiveGame]] = {}  # games being read (fetch)
         self.on_change: list[Callable[[LiveGame], None]] = []
-        self._pending: list[tuple[PendingAction, asyncio.Future[None]]] = []  # actions to commit (_append)
+        self._pending: list[tuple[PendingWrite, asyncio.Future[None]]] = []  # writes to commit (_write)
         self._flusher: asyncio.Task[None] | None = None
 
     # -- loading ------------------------------------------------------------------
@@ -799,8 +806,9 @@ class GameService:
             variants=variants,
             options=dict(options),
         )
-        await asyncio.to_thread(self.storage.create_game, row)
+        await self._write(row)
         live = self.live[gid] = LiveGame(row, board, st, creator=creator)
+        live.chat, live.chat_seen = [], 0  # nothing said yet: not read from the database
         self._evict()
         self.start_bots(live)
         return live, tokens
@@ -833,7 +841,9 @@ class GameService:
             seats = list(live.row.seats)
             seats[seat] = row
             status = "running" if live.row.status == "open" and all(x.joined for x in seats) else live.row.status
-            live.row.updated = await asyncio.to_thread(self.storage.update_game, live.row.id, seats=seats, status=status)
+            at = time.time()
+            await self._write(SeatChange(live.row.id, seats, status, at))
+            live.row.updated = at
         live.row.seats = seats
         live.row.status = status
         self._changed(live)
@@ -1002,7 +1012,7 @@ class GameService:
             ids = [k.id for k in live.board.cards]
             reshuffle = [ids[k] for k in after.reshuffle]
         try:
-            await self._append(PendingAction(live.row.id, index, action_of(seat, move), client_id, status, reshuffle))
+            await self._write(PendingAction(live.row.id, index, action_of(seat, move), client_id, status, reshuffle))
         except DuplicateAction:
             # another process wrote this index first: take its moves, then say so
             if self.storage.shared and await self._catch_up_locked(live):
@@ -1019,11 +1029,11 @@ class GameService:
         self._changed(live)
         return index
 
-    async def _append(self, a: PendingAction) -> None:
-        """Commit an action to the database, together with the other games' actions that
-        wait meanwhile (group commit: while one transaction waits for the disk, the next
-        gathers; one waiting costs every game of the batch one write). Raises what
-        Storage.append_action raises; returns once the action is committed."""
+    async def _write(self, a: PendingWrite) -> None:
+        """Commit an action, a change of seats or a new game to the database, together with
+        the other games' writes that wait meanwhile (group commit: while one transaction
+        waits for the disk, the next gathers; one waiting costs every game of the batch one
+        write). Raises what Storage.write_batch gives for it; returns once it is committed."""
         fut: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self._pending.append((a, fut))
         if self._flusher is None or self._flusher.done():
@@ -1034,7 +1044,7 @@ class GameService:
         while self._pending:
             batch, self._pending = self._pending, []
             try:
-                results = await asyncio.to_thread(self.storage.append_actions, [a for a, _ in batch])
+                results = await asyncio.to_thread(self.storage.write_batch, [a for a, _ in batch])
             except BaseException as e:  # the database failed: nothing of the batch is committed
                 for _, fut in batch:
                     if not fut.done():

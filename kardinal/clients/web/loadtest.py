@@ -3,17 +3,29 @@
 ``kardinal loadtest --url http://127.0.0.1:8000 --games 50 --spectators 0 --seconds 20``
 keeps GAMES live games of three simulated people each. Every person has its own
 WebSocket, as a browser does (and asks for state messages as deltas of the history, as
-the browser does); on its turn it sends a random legal action at once, and the time from
-sending it to its acknowledgement is its latency. SPECTATORS more sockets watch one more
-game, and the games that follow it ("Play again"), from a process of their own (the
-clock starts once all are connected). When a game ends a new one is created, so the
-number of live games stays the same. The report: actions per second and latency
+the browser does); on its turn it sends a random legal action, and the time from sending
+it to its acknowledgement is its latency. SPECTATORS more sockets watch one more game,
+and the games that follow it ("Play again"), from a process of their own. The clock
+starts a second (WARMUP) after every spectator is connected and every person of the
+first games has its state. When a game ends a new one is created, so the number of live
+games stays the same. The report: actions per second and latency
 percentiles (p50, p90, p99, max) of the players' actions, and the state messages the
 spectators received.
 
 It measures a server someone started (``kardinal serve --bot-workers 0``); start it with
-``--bot-pause 0`` if bots are to take part. The simulated people never wait: the figures
-are what the server can do, not what people would ask of it.
+``--bot-pause 0`` if bots are to take part.
+
+Two ways to load it:
+
+- *Flat out* (the default): the simulated people never wait, so the figures are what the
+  server can do (its capacity). The latency then follows from the throughput: with G
+  games each waiting for its one move in flight, the mean latency is about G divided by
+  the actions per second (Little's law), whatever the server does.
+- *Paced* (``rate``): the games together offer RATE actions per second, each game one
+  action every G/RATE seconds on a fixed schedule, as players who think would. A move's
+  latency is counted from the moment it was due, not from when it was sent, so a server
+  that falls behind is charged for every move waiting behind a slow one (no "coordinated
+  omission"). This is the latency players feel at that load.
 """
 
 from __future__ import annotations
@@ -24,10 +36,13 @@ import json
 import multiprocessing
 import random
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 __all__ = ["LoadResult", "run_load"]
+
+WARMUP = 1.0  # seconds between the start of the first games and the clock's
 
 
 @dataclass
@@ -39,6 +54,8 @@ class LoadResult:
     games_finished: int = 0
     spectator_messages: int = 0
     errors: list[str] = field(default_factory=list)
+    rate: float | None = None  # the actions per second offered (paced), or None (flat out)
+    since: float = 0.0  # the clock's start (perf_counter): actions due before it are not counted
 
     def percentile(self, p: float) -> float:
         if not self.latencies:
@@ -50,9 +67,10 @@ class LoadResult:
         def ms(x: float) -> str:
             return f"{x * 1000:.1f} ms"
 
+        offered = "flat out" if self.rate is None else f"{self.rate:.0f} offered"
         lines = [
-            f"{self.actions} actions in {self.seconds:.1f} s: {self.actions / self.seconds:.0f} actions/s"
-            f" ({self.games_finished} games finished, {self.refused} refused)",
+            f"{self.actions} actions in {self.seconds:.1f} s: {self.actions / self.seconds:.0f} actions/s ({offered};"
+            f" {self.games_finished} games finished, {self.refused} refused)",
             f"latency p50 {ms(self.percentile(50))}, p90 {ms(self.percentile(90))}, p99 {ms(self.percentile(99))},"
             f" max {ms(max(self.latencies, default=float('nan')))}",
         ]
@@ -69,22 +87,60 @@ async def _create(http: Any, players: int) -> dict[str, Any]:
     return dict(r.json())
 
 
+def _loads(raw: str | bytes) -> Any:
+    try:
+        import orjson
+    except ImportError:  # pragma: no cover - orjson comes with the web extra
+        return json.loads(raw)
+    return orjson.loads(raw)
+
+
+@dataclass
+class _Pace:
+    """A paced game's schedule: its next action is due at ``due`` (perf_counter seconds),
+    each one ``every`` seconds after the one before."""
+
+    every: float
+    due: float
+
+
 async def _person(
-    ws_url: str, seat: int, token: str, rng: random.Random, res: LoadResult, stop: asyncio.Event, done: asyncio.Event
+    ws_url: str,
+    seat: int,
+    token: str,
+    rng: random.Random,
+    res: LoadResult,
+    stop: asyncio.Event,
+    done: asyncio.Event,
+    pace: _Pace | None = None,
+    started: Callable[[], None] | None = None,
 ) -> None:
+    """One simulated person; ``started``: called once it has its first state message."""
     import websockets
 
     sent: dict[str, float] = {}
     n = 0
-    latest: dict[str, Any] | None = None  # the newest state message
+    latest: dict[str, Any] | None = None  # the newest state message in which this seat acts
+    waiting = False  # asleep until its action is due (paced)
 
     async def act() -> None:
-        nonlocal n
-        if latest is None or sent or not latest.get("legal"):
+        nonlocal n, waiting
+        if latest is None or sent or waiting or not latest.get("legal"):
             return
+        start = time.perf_counter()
+        if pace is not None:  # the latency counts from when the action was due
+            due = pace.due
+            pace.due = due + pace.every
+            if due > start:
+                waiting = True
+                await asyncio.sleep(due - start)
+                waiting = False
+                if stop.is_set() or latest is None:
+                    return
+            start = due
         n += 1
         aid = f"{seat}-{n}"
-        sent[aid] = time.perf_counter()
+        sent[aid] = start
         action = rng.choice(latest["legal"])
         await ws.send(
             json.dumps({"type": "action", "id": aid, "seat": seat, "token": token, "version": latest["version"], "action": action})
@@ -97,30 +153,58 @@ async def _person(
                 raw = await asyncio.wait_for(ws.recv(), timeout=0.5)
             except TimeoutError:
                 continue
-            m = json.loads(raw)
+            # a state message in which another seat acts is only looked at for the end (a
+            # person reads only what concerns them: the load is the server's to measure)
+            if isinstance(raw, str) and raw.startswith('{"seat"') and '"legal":' not in raw and '"status":"finished"' not in raw:
+                latest = None
+                continue
+            m = _loads(raw)
             kind = m.get("type")
             if kind == "ack" and m.get("id") in sent:
-                res.latencies.append(time.perf_counter() - sent.pop(m["id"]))
-                res.actions += 1
+                start = sent.pop(m["id"])
+                if start >= res.since:
+                    res.latencies.append(time.perf_counter() - start)
+                    res.actions += 1
                 if latest is not None and latest["version"] != m["version"]:
                     latest = None  # the state after this action is still to come
                 await act()
             elif kind == "error":
                 sent.pop(m.get("id"), None)
-                res.refused += 1
+                res.refused += time.perf_counter() >= res.since
                 await act()
             elif kind == "state":
                 latest = m
+                if started is not None:
+                    started()
+                    started = None
                 if m["status"] == "finished":
-                    if seat == 0:
+                    if seat == 0 and time.perf_counter() >= res.since:
                         res.games_finished += 1
                     done.set()
                     return
                 await act()
 
 
-async def _table(base: str, http: Any, players: int, rng: random.Random, res: LoadResult, stop: asyncio.Event) -> None:
-    """One live game after another, until stopped."""
+def _pace(every: float | None, rng: random.Random) -> _Pace | None:
+    """A new game's schedule: its first action due within one interval from now (the games
+    are spread over the interval, not all due at once)."""
+    if every is None:
+        return None
+    return _Pace(every, time.perf_counter() + rng.random() * every)
+
+
+async def _table(
+    base: str,
+    http: Any,
+    players: int,
+    rng: random.Random,
+    res: LoadResult,
+    stop: asyncio.Event,
+    every: float | None = None,
+    started: Callable[[], None] | None = None,
+) -> None:
+    """One live game after another, until stopped; ``every``: paced, an action every so many
+    seconds; ``started``: called by each person of the first game once it has its state."""
     while not stop.is_set():
         try:
             g = await _create(http, players)
@@ -130,16 +214,28 @@ async def _table(base: str, http: Any, players: int, rng: random.Random, res: Lo
             continue
         ws_url = base.replace("http", "ws", 1) + f"/ws/{g['id']}"
         done = asyncio.Event()
+        pace = _pace(every, rng)
         people = [
-            asyncio.create_task(_person(ws_url, s["seat"], s["token"], random.Random(rng.random()), res, stop, done)) for s in g["seats"]
+            asyncio.create_task(_person(ws_url, s["seat"], s["token"], random.Random(rng.random()), res, stop, done, pace, started))
+            for s in g["seats"]
         ]
+        started = None
         await asyncio.wait(people, return_when=asyncio.ALL_COMPLETED)
         for p in people:
             if p.exception() is not None:
                 res.errors.append(f"player: {p.exception()!r}")
 
 
-async def _watched(base: str, http: Any, players: int, rng: random.Random, res: LoadResult, stop: asyncio.Event, g: dict[str, Any]) -> None:
+async def _watched(
+    base: str,
+    http: Any,
+    players: int,
+    rng: random.Random,
+    res: LoadResult,
+    stop: asyncio.Event,
+    g: dict[str, Any],
+    every: float | None = None,
+) -> None:
     """The spectators' table: one game after another, each the "Play again" of the one
     before (the spectators follow it, as the browser does)."""
     tokens = {str(s["seat"]): s["token"] for s in g["seats"]}
@@ -147,8 +243,9 @@ async def _watched(base: str, http: Any, players: int, rng: random.Random, res: 
     while not stop.is_set():
         ws_url = base.replace("http", "ws", 1) + f"/ws/{gid}"
         done = asyncio.Event()
+        pace = _pace(every, rng)
         people = [
-            asyncio.create_task(_person(ws_url, int(seat), tok, random.Random(rng.random()), res, stop, done))
+            asyncio.create_task(_person(ws_url, int(seat), tok, random.Random(rng.random()), res, stop, done, pace))
             for seat, tok in tokens.items()
         ]
         await asyncio.wait(people, return_when=asyncio.ALL_COMPLETED)
@@ -160,6 +257,16 @@ async def _watched(base: str, http: Any, players: int, rng: random.Random, res: 
         r = await http.post(f"/api/games/{gid}/again", json={"seats": tokens})
         r.raise_for_status()
         gid = r.json()["id"]
+
+
+def _run(main: Any) -> Any:
+    """Run the load's event loop, on uvloop where it is installed (it comes with uvicorn's
+    standard extra): the load costs less of the machine it shares with the server."""
+    try:
+        import uvloop
+    except ImportError:  # pragma: no cover
+        return asyncio.run(main)
+    return uvloop.run(main)
 
 
 async def _spectator(base: str, gid: str, counts: list[int], stop: asyncio.Event, all_ready: asyncio.Event, n: int) -> None:
@@ -209,20 +316,30 @@ def _spectators_main(base: str, gid: str, n: int, pipe: Any) -> None:
         await asyncio.gather(*tasks, return_exceptions=True)
         pipe.send(sent)
 
-    asyncio.run(run())
+    _run(run())
 
 
 async def run_load(
-    url: str | list[str], games: int, spectators: int = 0, seconds: float = 20.0, players: int = 3, seed: int = 1
+    url: str | list[str],
+    games: int,
+    spectators: int = 0,
+    seconds: float = 20.0,
+    players: int = 3,
+    seed: int = 1,
+    rate: float | None = None,
 ) -> LoadResult:
     """``url``: the server, or several processes of one server (one database): the tables
     are dealt to them in turn; the spectators' game is the first process's. The clock
-    starts once every spectator is connected."""
+    starts once every spectator is connected. ``rate``: paced, the actions per second
+    all the games offer together (the spectators' game among them); None: flat out."""
     import httpx
 
     urls = [url] if isinstance(url, str) else list(url)
     url = urls[0]
-    res = LoadResult()
+    if rate is not None and rate <= 0:
+        raise ValueError("rate must be positive")
+    res = LoadResult(rate=rate, since=float("inf"))
+    every = None if rate is None else (games + (1 if spectators else 0)) / rate
     rng = random.Random(seed)
     stop = asyncio.Event()
     async with contextlib.AsyncExitStack() as stack:
@@ -241,12 +358,29 @@ async def run_load(
             connected = await asyncio.to_thread(mine.recv)
             if connected < spectators:
                 res.errors.append(f"only {connected} of {spectators} spectators connected")
-            tables.append(asyncio.create_task(_watched(url, http, players, random.Random(rng.random()), res, stop, g)))
-        t0 = time.perf_counter()
+            tables.append(asyncio.create_task(_watched(url, http, players, random.Random(rng.random()), res, stop, g, every)))
+        # the clock starts WARMUP seconds after the first games have started (every person
+        # has its state): their start, all at once, is not what is measured
+        waiting, all_started = [games * players], asyncio.Event()
+
+        def started() -> None:
+            waiting[0] -= 1
+            if waiting[0] <= 0:
+                all_started.set()
+
         tables += [
-            asyncio.create_task(_table(urls[i % len(urls)], https[i % len(urls)], players, random.Random(rng.random()), res, stop))
+            asyncio.create_task(
+                _table(urls[i % len(urls)], https[i % len(urls)], players, random.Random(rng.random()), res, stop, every, started)
+            )
             for i in range(games)
         ]
+        if games:
+            try:
+                await asyncio.wait_for(all_started.wait(), 120)
+            except TimeoutError:
+                res.errors.append(f"only {games * players - waiting[0]} of {games * players} people started within 120 s")
+        await asyncio.sleep(WARMUP)
+        res.since = t0 = time.perf_counter()
         await asyncio.sleep(seconds)
         stop.set()
         res.seconds = time.perf_counter() - t0
@@ -258,9 +392,9 @@ async def run_load(
     return res
 
 
-def main(url: str, games: int, spectators: int, seconds: float) -> LoadResult:
+def main(url: str, games: int, spectators: int, seconds: float, rate: float | None = None) -> LoadResult:
     """``url``: one address, or several separated by commas (processes sharing one database)."""
     urls = [u.strip() for u in url.split(",") if u.strip()]
-    res = asyncio.run(run_load(urls, games, spectators, seconds))
+    res: LoadResult = _run(run_load(urls, games, spectators, seconds, rate=rate))
     print(res.report())
     return res

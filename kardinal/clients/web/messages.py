@@ -6,13 +6,16 @@ views (``kardinal.rules.view``), never the state itself.
 
 from __future__ import annotations
 
-from typing import Literal, NotRequired, TypedDict
+from typing import Any, Literal, NotRequired, TypedDict
+
+import orjson
 
 from kardinal.rules.breakdown import ScoringBreakdown
 from kardinal.rules.record import RecordAction
 from kardinal.rules.view import HistoryEntry, ViewData
 
 __all__ = [
+    "json_text",
     "AllianceStanding",
     "Standing",
     "PlayerData",
@@ -28,6 +31,13 @@ __all__ = [
     "ChatLineData",
     "ChatMessage",
 ]
+
+
+def json_text(x: Any) -> str:
+    """A message as compact JSON text, as the server sends it. orjson: with the standard
+    library's encoder, encoding was a tenth of the server's time per move; the same JSON
+    (letters beyond ASCII as themselves, not escaped; numbers as dict keys as strings)."""
+    return orjson.dumps(x, option=orjson.OPT_NON_STR_KEYS).decode()
 
 
 class PlayerData(TypedDict):

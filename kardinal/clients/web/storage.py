@@ -18,7 +18,8 @@ import secrets
 import sqlite3
 import threading
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -35,6 +36,7 @@ from sqlalchemy import (
     String,
     Table,
     Text,
+    bindparam,
     create_engine,
     delete,
     event,
@@ -116,6 +118,10 @@ presence = Table(
 )
 
 schema_version = Table("schema_version", metadata, Column("version", Integer, nullable=False))
+
+# the statements of a group commit, made once (each is run for the whole batch)
+_INSERT_ACTION = insert(actions)
+_TOUCH_GAME = update(games).where(games.c.id == bindparam("gid")).values(updated=bindparam("now"))
 
 
 def _m1_tables(conn: Connection) -> None:
@@ -234,6 +240,21 @@ class PendingAction:
     reshuffle: list[str] | None = None
 
 
+@dataclass(frozen=True)
+class SeatChange:
+    """A change of a game's seats (and its status with them) to commit (Storage.write_batch):
+    what update_game takes; ``at``: the time written as the row's ``updated``."""
+
+    game_id: str
+    seats: list[SeatRow]
+    status: str
+    at: float
+
+
+# what a group commit writes (Storage.write_batch): an action, a change of seats, a new game
+PendingWrite = PendingAction | SeatChange | GameRow
+
+
 class StorageError(Exception):
     """The database cannot be used: damaged, of a newer schema, or gone while in use."""
 
@@ -338,6 +359,10 @@ class Storage:
         self._lease_guard = threading.Lock()
         self.origin = secrets.token_hex(6)  # names this process's announcements (PostgreSQL)
         self._inode: tuple[int, int] | None = None
+        # SQLite has one writer at a time. Its threads here take turns on a lock, woken at
+        # once, rather than meeting SQLite's lock, whose waiting sleeps up to 100 ms at a time
+        # (a few games starting while moves were committed stalled every game for a second)
+        self._writer = threading.Lock() if url.startswith("sqlite") else None
         if url.startswith("sqlite"):
             event.listen(self.engine, "connect", _sqlite_pragmas)
             name = self.engine.url.database
@@ -348,6 +373,16 @@ class Storage:
         if self.path is not None:
             st = self.path.stat()
             self._inode = (st.st_dev, st.st_ino)
+
+    @contextmanager
+    def _begin(self) -> Iterator[Connection]:
+        """A transaction that may write (SQLite: one of this process's at a time)."""
+        if self._writer is None:
+            with self.engine.begin() as conn:
+                yield conn
+            return
+        with self._writer, self.engine.begin() as conn:
+            yield conn
 
     @classmethod
     def sqlite(cls, path: str | Path) -> Storage:
@@ -383,7 +418,7 @@ class Storage:
             )
         if 0 < version < len(MIGRATIONS) and self.path is not None:
             self.backup(self.path.with_name(f"{self.path.name}.v{version}.bak"))
-        with self.engine.begin() as conn:
+        with self._begin() as conn:
             if not self.engine.dialect.has_table(conn, "schema_version"):
                 schema_version.create(conn)
                 conn.execute(insert(schema_version).values(version=0))
@@ -431,23 +466,26 @@ class Storage:
 
     def create_game(self, g: GameRow) -> None:
         self._still_there()
-        with self.engine.begin() as conn:
-            conn.execute(
-                insert(games).values(
-                    id=g.id,
-                    created=g.created,
-                    board=g.board,
-                    seats=json.dumps([s.to_json() for s in g.seats]),
-                    hotseat=g.hotseat,
-                    deck=json.dumps(g.deck),
-                    reshuffle=json.dumps(g.reshuffle) if g.reshuffle is not None else None,
-                    seed=g.seed,
-                    status=g.status,
-                    updated=g.updated,
-                    variants=json.dumps(g.variants),
-                    options=json.dumps(g.options),
-                )
+        with self._begin() as conn:
+            self._insert_game(conn, g)
+
+    def _insert_game(self, conn: Connection, g: GameRow) -> None:
+        conn.execute(
+            insert(games).values(
+                id=g.id,
+                created=g.created,
+                board=g.board,
+                seats=json.dumps([s.to_json() for s in g.seats]),
+                hotseat=g.hotseat,
+                deck=json.dumps(g.deck),
+                reshuffle=json.dumps(g.reshuffle) if g.reshuffle is not None else None,
+                seed=g.seed,
+                status=g.status,
+                updated=g.updated,
+                variants=json.dumps(g.variants),
+                options=json.dumps(g.options),
             )
+        )
 
     def get_game(self, game_id: str) -> GameRow | None:
         with self.engine.connect() as conn:
@@ -563,10 +601,16 @@ class Storage:
             raise CorruptGame(game_id, "its log") from None
 
     def update_game(
-        self, game_id: str, *, seats: list[SeatRow] | None = None, status: str | None = None, reshuffle: list[str] | None = None
+        self,
+        game_id: str,
+        *,
+        seats: list[SeatRow] | None = None,
+        status: str | None = None,
+        reshuffle: list[str] | None = None,
+        at: float | None = None,
     ) -> float:
         """Change a game's row; returns the time it was written (the row's ``updated``)."""
-        values: dict[str, Any] = {"updated": time.time()}
+        values: dict[str, Any] = {"updated": time.time() if at is None else at}
         if seats is not None:
             values["seats"] = json.dumps([s.to_json() for s in seats])
         if status is not None:
@@ -574,7 +618,7 @@ class Storage:
         if reshuffle is not None:
             values["reshuffle"] = json.dumps(reshuffle)
         self._still_there()
-        with self.engine.begin() as conn:
+        with self._begin() as conn:
             conn.execute(update(games).where(games.c.id == game_id).values(**values))
             self._announce(conn, game_id)
         return float(values["updated"])
@@ -597,52 +641,92 @@ class Storage:
         """
         self._still_there()
         try:
-            with self.engine.begin() as conn:
-                self._write_action(conn, PendingAction(game_id, idx, action, client_id, status, reshuffle), time.time())
+            with self._begin() as conn:
+                self._write_actions(conn, [PendingAction(game_id, idx, action, client_id, status, reshuffle)], time.time())
         except IntegrityError:
             raise DuplicateAction(f"action {idx} / {client_id!r} of game {game_id} exists") from None
 
     def append_actions(self, batch: list[PendingAction]) -> list[Exception | None]:
-        """Commit several games' actions in one transaction (one wait for the disk for all:
-        group commit); for each, None (committed) or the exception :meth:`append_action`
-        would have raised (DuplicateAction: nothing of it written). If any of them is
-        refused, the others are committed one by one instead, so a refusal never takes
-        another game's action with it. An error of the database itself is raised (nothing
-        of the batch was committed then)."""
+        """Commit several games' actions in one transaction: :meth:`write_batch`."""
+        return self.write_batch(list(batch))
+
+    def write_batch(self, batch: list[PendingWrite]) -> list[Exception | None]:
+        """Commit several games' writes in one transaction (one wait for the disk for all:
+        group commit): actions, seat changes and new games. For each, None (committed) or
+        the exception its own method (:meth:`append_action`, :meth:`update_game`,
+        :meth:`create_game`) would have raised (DuplicateAction: nothing of it written).
+        If any of them is refused, the others are committed one by one instead, so a
+        refusal never takes another game's write with it. An error of the database itself
+        is raised (nothing of the batch was committed then). One game's writes in a batch
+        are written in their order."""
         if len(batch) == 1:
-            return [self._append_one(batch[0])]
+            return [self._write_one(batch[0])]
         self._still_there()
         now = time.time()
         try:
-            with self.engine.begin() as conn:
-                for a in batch:
-                    self._write_action(conn, a, now)
+            with self._begin() as conn:
+                run: list[PendingAction] = []  # consecutive actions: written together
+                for w in batch:
+                    if isinstance(w, PendingAction):
+                        run.append(w)
+                        continue
+                    if run:
+                        self._write_actions(conn, run, now)
+                        run = []
+                    if isinstance(w, SeatChange):
+                        self._write_seats(conn, w)
+                    else:
+                        self._insert_game(conn, w)
+                if run:
+                    self._write_actions(conn, run, now)
         except IntegrityError:
-            return [self._append_one(a) for a in batch]
+            return [self._write_one(w) for w in batch]
         return [None] * len(batch)
 
-    def _append_one(self, a: PendingAction) -> Exception | None:
+    def _write_one(self, w: PendingWrite) -> Exception | None:
         try:
-            self.append_action(a.game_id, a.idx, a.action, a.client_id, status=a.status, reshuffle=a.reshuffle)
-        except (DuplicateAction, StorageError) as e:
+            if isinstance(w, PendingAction):
+                self.append_action(w.game_id, w.idx, w.action, w.client_id, status=w.status, reshuffle=w.reshuffle)
+            elif isinstance(w, SeatChange):
+                self.update_game(w.game_id, seats=w.seats, status=w.status, at=w.at)
+            else:
+                self.create_game(w)
+        except (DuplicateAction, StorageError, IntegrityError) as e:
             return e
         return None
 
-    def _write_action(self, conn: Connection, a: PendingAction, now: float) -> None:
-        conn.execute(insert(actions).values(game_id=a.game_id, idx=a.idx, action=json.dumps(a.action), client_id=a.client_id, created=now))
-        values: dict[str, Any] = {"updated": now}
-        if a.status is not None:
-            values["status"] = a.status
-        if a.reshuffle is not None:
-            values["reshuffle"] = json.dumps(a.reshuffle)
-        conn.execute(update(games).where(games.c.id == a.game_id).values(**values))
-        self._announce(conn, a.game_id)
+    def _write_seats(self, conn: Connection, w: SeatChange) -> None:
+        seats = json.dumps([s.to_json() for s in w.seats])
+        conn.execute(update(games).where(games.c.id == w.game_id).values(seats=seats, status=w.status, updated=w.at))
+        self._announce(conn, w.game_id)
+
+    def _write_actions(self, conn: Connection, batch: list[PendingAction], now: float) -> None:
+        """Write a batch's actions and their games' rows, each kind of statement once for
+        all of them (executemany: a statement per action was most of a commit's time)."""
+        conn.execute(
+            _INSERT_ACTION,
+            [{"game_id": a.game_id, "idx": a.idx, "action": json.dumps(a.action), "client_id": a.client_id, "created": now} for a in batch],
+        )
+        plain = [{"gid": a.game_id, "now": now} for a in batch if a.status is None and a.reshuffle is None]
+        if plain:
+            conn.execute(_TOUCH_GAME, plain)
+        for a in batch:
+            if a.status is None and a.reshuffle is None:
+                continue
+            values: dict[str, Any] = {"updated": now}
+            if a.status is not None:
+                values["status"] = a.status
+            if a.reshuffle is not None:
+                values["reshuffle"] = json.dumps(a.reshuffle)
+            conn.execute(update(games).where(games.c.id == a.game_id).values(**values))
+        for gid in dict.fromkeys(a.game_id for a in batch):
+            self._announce(conn, gid)
 
     def remove_last_action(self, game_id: str, idx: int) -> None:
         """Take back action ``idx``, which must be the game's last (an undo). DuplicateAction
         (nothing removed) if it is not the last one any more."""
         self._still_there()
-        with self.engine.begin() as conn:
+        with self._begin() as conn:
             last = conn.execute(select(func.max(actions.c.idx)).where(actions.c.game_id == game_id)).scalar_one()
             if last != idx:
                 raise DuplicateAction(f"action {idx} is not the last of game {game_id} (that is {last})")
@@ -664,7 +748,7 @@ class Storage:
         """Games not finished and unchanged since ``before`` (Unix time) end as "expired";
         returns their ids. Their logs stay (nothing is deleted)."""
         self._still_there()
-        with self.engine.begin() as conn:
+        with self._begin() as conn:
             ids = [r[0] for r in conn.execute(select(games.c.id).where(games.c.status.in_(("open", "running")), games.c.updated < before))]
             if ids:
                 conn.execute(update(games).where(games.c.id.in_(ids)).values(status="expired", updated=time.time()))
@@ -680,7 +764,7 @@ class Storage:
         self._still_there()
         for _ in range(5):
             try:
-                with self.engine.begin() as conn:
+                with self._begin() as conn:
                     last = conn.execute(select(func.max(chat.c.idx)).where(chat.c.game_id == game_id)).scalar_one()
                     line = ChatLine(0 if last is None else int(last) + 1, time.time(), version, seat, kind, name, text_)
                     conn.execute(insert(chat).values(game_id=game_id, **{k: v for k, v in line.to_json().items()}))
@@ -701,7 +785,7 @@ class Storage:
         if not seats:
             return
         now = time.time()
-        with self.engine.begin() as conn:
+        with self._begin() as conn:
             for gid, seat in seats:
                 done = conn.execute(update(presence).where(presence.c.game_id == gid, presence.c.seat == seat).values(seen=now))
                 if done.rowcount == 0:
