@@ -15,9 +15,10 @@ import pytest
 from fastapi.testclient import TestClient
 from web_helpers import act, create, join_all, make_client, state, tokens
 
-from kardinal.clients.web.games import Connection, LiveGame
+from kardinal.clients.web.games import Connection, LiveGame, standing
 from kardinal.clients.web.storage import DuplicateAction, GameRow, PendingAction, SeatRow, Storage
 from kardinal.rules.board import get_board
+from kardinal.rules.events import IntermediateScoring, LastRound
 from kardinal.rules.record import rewind
 from kardinal.rules.state import new_game
 
@@ -66,6 +67,17 @@ def _step(live: LiveGame, rng: random.Random) -> None:
         live.row.status = "finished"
 
 
+def _marks_read_afresh(live: LiveGame) -> dict[str, int]:
+    out = {}
+    for i, d in enumerate(live.state.history or ()):
+        for e in d.events:
+            if isinstance(e, IntermediateScoring):
+                out["intermediate"] = i + 1
+            elif isinstance(e, LastRound):
+                out["last_round"] = i + 1
+    return out
+
+
 @pytest.mark.parametrize("seed", range(4))
 def test_texts_and_deltas_mean_the_full_message(seed: int) -> None:
     live = _live(seed)
@@ -85,6 +97,10 @@ def test_texts_and_deltas_mean_the_full_message(seed: int) -> None:
                 deltas += '"history":{"from"' in text
                 assert cl.take(text) == live.message(seat)
                 assert json.loads(live.message_text(seat)) == live.message(seat)
+        # the parts kept from one state to the next are what they are made from now
+        # (the marks are read on from where they were, the standing kept while no advisor moves)
+        assert live.message(None)["marks"] == _marks_read_afresh(live)
+        assert live.message(None)["standing"] == standing(live.board, live.state)
         if rng.random() < 0.05:  # a reconnection: a new connection, a full message first
             conns[0] = Connection({0: "t"}, delta=True)
             clients[0] = Client()

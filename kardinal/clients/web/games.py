@@ -11,6 +11,7 @@ executor so they never block the event loop.
 from __future__ import annotations
 
 import asyncio
+import functools
 import hashlib
 import hmac
 import logging
@@ -264,6 +265,8 @@ class LiveGame:
     _line_of: State | None = field(default=None, repr=False)
     _epoch: int = field(default=0, repr=False)
     _public_of: tuple[State, Marks, Standing] | None = field(default=None, repr=False)  # see _public
+    _marks_of: tuple[int, Decision, Marks] | None = field(default=None, repr=False)  # see marks
+    _standing_of: tuple[list[list[int]], Standing] | None = field(default=None, repr=False)  # see _public
 
     def __post_init__(self) -> None:
         now = time.monotonic()
@@ -311,14 +314,22 @@ class LiveGame:
     def marks(self) -> Marks:
         """Public moments: the number of actions after which the intermediate scoring (R7)
         and the last round (R8.1) began, read from the events of the history."""
-        out: Marks = {}
-        for i, d in enumerate(self.state.history or ()):
-            for e in d.events:
+        hist = self.state.history or []
+        start, out = 0, Marks()
+        was = self._marks_of
+        # the decisions read before are read again only if this history does not continue
+        # them (a decision never changes: the same object at the same place is the same)
+        if was is not None and 0 < was[0] <= len(hist) and hist[was[0] - 1] is was[1]:
+            start, out = was[0], Marks(**was[2])
+        for i in range(start, len(hist)):
+            for e in hist[i].events:
                 if isinstance(e, IntermediateScoring):
                     out["intermediate"] = i + 1
                 elif isinstance(e, LastRound):
                     out["last_round"] = i + 1
-        return out
+        if hist:
+            self._marks_of = (len(hist), hist[-1], out)
+        return Marks(**out)
 
     @property
     def version(self) -> int:
@@ -420,17 +431,21 @@ class LiveGame:
             shared: dict[str, Any] = dict(self._message(None, with_view=False))
             del shared["seat"]
             self._head = json_text(shared)[1:-1]
-        legal = self._legal(seat)
         seat_text = "null" if seat is None else str(seat)
-        if legal is None:
+        if not self._acts(seat):
             return f'{{"seat":{seat_text},{self._head}'
-        return f'{{"seat":{seat_text},"legal":{json_text(legal)},{self._head}'
+        assert seat is not None
+        legal = ",".join(_action_text(seat, type(m).__name__, m) for m in self.state.legal_moves())
+        return f'{{"seat":{seat_text},"legal":[{legal}],{self._head}'
+
+    def _acts(self, seat: int | None) -> bool:
+        """A message for ``seat`` lists the legal actions: the person to act."""
+        return seat is not None and self.row.status == "running" and self.state.current == seat and self.acting_level(seat) is None
 
     def _legal(self, seat: int | None) -> list[RecordAction] | None:
         """The legal actions of a message for ``seat``: only for the person to act."""
-        st = self.state
-        if seat is not None and self.row.status == "running" and st.current == seat and self.acting_level(seat) is None:
-            return [action_of(seat, m) for m in st.legal_moves()]
+        if seat is not None and self._acts(seat):
+            return [action_of(seat, m) for m in self.state.legal_moves()]
         return None
 
     def _view_text(self, seat: int | None) -> str:
@@ -494,7 +509,10 @@ class LiveGame:
     def _public(self) -> tuple[Marks, Standing]:
         """The parts of a state message that are the same for every seat, once per state."""
         if self._public_of is None or self._public_of[0] is not self.state:
-            self._public_of = (self.state, self.marks, standing(self.board, self.state))
+            advisors = self.state.advisors
+            if self._standing_of is None or self._standing_of[0] != advisors:  # a draw moves no advisor
+                self._standing_of = ([r[:] for r in advisors], standing(self.board, self.state))
+            self._public_of = (self.state, self.marks, self._standing_of[1])
         return self._public_of[1], self._public_of[2]
 
     def _message(self, seat: int | None, with_view: bool = True) -> StateMessage:
@@ -532,6 +550,14 @@ async def _tell_spectators(live: LiveGame) -> None:
             await asyncio.sleep(0)
         for c in conns[i : i + SPECTATORS_AT_ONCE]:
             c.notify()
+
+
+@functools.lru_cache(maxsize=1 << 14)  # about 2 MB at most
+def _action_text(seat: int, kind: str, move: Move) -> str:
+    """A legal action as JSON text, made once per move (the legal actions of every state
+    message were a sixth of the server's time). ``kind``: the name of the move's class, in the key
+    because moves are tuples (equal tuples of two kinds of move are not the same move)."""
+    return json_text(action_of(seat, move))
 
 
 def standing(board: Board, st: State) -> Standing:
