@@ -140,3 +140,21 @@ def test_the_limits_can_be_set_from_the_environment(tmp_path: Path, monkeypatch:
     with TestClient(create_app(data_dir=tmp_path, bot_pause=0.0)) as c:
         people = {"players": [{"kind": "person"}, {"kind": "person"}, {"kind": "bot", "level": "random"}]}
         assert [c.post("/api/games", json=people).status_code for _ in range(3)] == [200, 200, 429]
+
+
+def test_the_guard_looks_up_only_addresses_it_counted_within_their_window() -> None:
+    from kardinal.clients.web.games import Refused
+    from kardinal.clients.web.guard import Guard, rules_from
+
+    guard = Guard(rules_from("bad_token=3/minute"))
+    for _ in range(3):
+        guard.note("bad_token", "10.0.0.1")
+    with pytest.raises(Refused) as e:
+        guard.check("bad_token", "10.0.0.1")
+    assert e.value.code == "rate_limited"
+    guard.check("bad_token", "10.0.0.2")  # never counted: under every limit
+    # thousands of other addresses later, the one over its limit is still refused
+    for i in range(10_050):
+        guard.note("bad_token", f"10.1.{i // 256}.{i % 256}")
+    with pytest.raises(Refused):
+        guard.check("bad_token", "10.0.0.1")

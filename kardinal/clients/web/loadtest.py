@@ -209,7 +209,7 @@ async def _table(
         try:
             g = await _create(http, players)
         except Exception as e:  # noqa: BLE001 - reported, then the table tries again
-            res.errors.append(f"create: {e}")
+            res.errors.append(f"create: {e!r}")
             await asyncio.sleep(0.5)
             continue
         ws_url = base.replace("http", "ws", 1) + f"/ws/{g['id']}"
