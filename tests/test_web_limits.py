@@ -158,3 +158,21 @@ def test_the_guard_looks_up_only_addresses_it_counted_within_their_window() -> N
         guard.note("bad_token", f"10.1.{i // 256}.{i % 256}")
     with pytest.raises(Refused):
         guard.check("bad_token", "10.0.0.1")
+
+
+def test_guessing_is_slowed_under_a_root_path_too(tmp_path: Path) -> None:
+    """Behind a reverse proxy with --root-path, a request's path begins with the root (as
+    uvicorn gives it); the guard of the requests that carry tokens sees it as the app's."""
+    from kardinal.clients.web.app import create_app
+    from kardinal.clients.web.guard import RULES, Guard
+
+    app = create_app(data_dir=tmp_path, bot_pause=0.0, guard=Guard(RULES))
+    with TestClient(app, root_path="/kardinal") as c:
+        g = c.post("/kardinal/api/games", json={"players": [{"kind": "person"}, {"kind": "person"}, {"kind": "bot"}]}).json()
+        gid = g["id"]
+        wrong = [
+            c.post(f"/kardinal/api/games/{gid}/join", json={"seat": 0, "token": f"guess-{i}"}).json()["error"]["code"] for i in range(7)
+        ]
+        assert wrong == ["bad_token"] * 5 + ["rate_limited"] * 2
+        r = c.get(f"/kardinal/api/games/{gid}/state", params={"seat": 0, "token": g["seats"][0]["token"]})
+        assert r.status_code == 429 and r.headers["referrer-policy"] == "no-referrer"

@@ -246,3 +246,13 @@ def test_a_large_audience_gets_every_change_and_the_players_first(client: TestCl
         assert all(c.outbox.qsize() == 1 for c in crowd)
 
     asyncio.run(run())
+
+
+def test_a_larger_audience_is_told_less_often() -> None:
+    """Up to SPECTATORS_PER_PAUSE spectators: every SPECTATORS_PAUSE; beyond, the pause
+    grows with the audience (the rounds of sends keep about the same share of the server)."""
+    from kardinal.clients.web.games import SPECTATORS_PAUSE, SPECTATORS_PER_PAUSE, spectators_pause
+
+    assert spectators_pause(51) == spectators_pause(SPECTATORS_PER_PAUSE) == SPECTATORS_PAUSE
+    assert spectators_pause(1000) == pytest.approx(SPECTATORS_PAUSE * 1000 / SPECTATORS_PER_PAUSE)
+    assert spectators_pause(2000) == pytest.approx(2 * spectators_pause(1000))

@@ -25,7 +25,7 @@ import logging
 import os
 import re
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from concurrent.futures import Executor
 from importlib import resources
 from pathlib import Path
@@ -34,7 +34,7 @@ from typing import Any
 from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
-from starlette.datastructures import URL, MutableHeaders
+from starlette.datastructures import URL, MutableHeaders, QueryParams
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from kardinal.bots import levels
@@ -154,8 +154,6 @@ def create_app(
     app = FastAPI(title="Kardinal", lifespan=lifespan, docs_url="/api/docs", redoc_url=None)
     app.state.service = service
 
-    app.add_middleware(_HttpHeaders)
-
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 
     limits = guard if guard is not None else Guard()
@@ -172,15 +170,22 @@ def create_app(
     # requests that carry a seat token: refused while their address is over its budget of wrong tokens
     tokened = re.compile(r"^/api/games/[^/]+/(actions|undo|join|again|state|hint)$")
 
-    @app.middleware("http")
-    async def token_guard(request: Request, call_next: Any) -> Response:
-        if tokened.match(request.url.path) and (request.method == "POST" or "token" in request.query_params):
+    def token_guard(scope: Scope) -> Response | None:
+        # the path within the application: under a reverse proxy's --root-path, the scope's
+        # path begins with the root (checked against the path as sent, this guard let every
+        # guess through there)
+        path, root = scope["path"], scope.get("root_path", "")
+        if root and path.startswith(root):
+            path = path[len(root) :]
+        if tokened.match(path) and (scope["method"] == "POST" or "token" in QueryParams(scope["query_string"])):
+            client = scope.get("client")
             try:
-                limits.check("bad_token", addr(request))
+                limits.check("bad_token", client[0] if client else "?")
             except Refused as e:
                 return _error(e)
-        response: Response = await call_next(request)
-        return response
+        return None
+
+    app.add_middleware(_HttpHeaders, check=token_guard)
 
     @app.exception_handler(StorageError)
     async def storage_failed(_request: Request, e: StorageError) -> JSONResponse:
@@ -436,11 +441,13 @@ class _HttpHeaders:
     """Every HTTP response: no page of this site sends its address to anyone else (a game
     page is opened with its seat's token in the address: Referer), nor may be framed by
     another site; and the access log's line (the path only: a query string can hold a
-    seat token). A plain ASGI middleware: Starlette's ``BaseHTTPMiddleware`` ran each
+    seat token). ``check``: an answer that refuses a request before it is read (None:
+    it goes on). A plain ASGI middleware: Starlette's ``BaseHTTPMiddleware`` ran each
     request in task groups of its own, a sixth of the cost of starting a game."""
 
-    def __init__(self, app: ASGIApp) -> None:
+    def __init__(self, app: ASGIApp, check: Callable[[Scope], Response | None] | None = None) -> None:
         self.app = app
+        self.check = check
         self.access = logging.getLogger("kardinal.access")
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
@@ -460,7 +467,8 @@ class _HttpHeaders:
                 headers["X-Frame-Options"] = "DENY"
             await send(message)
 
-        await self.app(scope, receive, send_headed)
+        refusal = self.check(scope) if self.check is not None else None
+        await (self.app if refusal is None else refusal)(scope, receive, send_headed)
         if status and self.access.isEnabledFor(logging.INFO):
             path = URL(scope=scope).path
             self.access.info(

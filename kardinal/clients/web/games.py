@@ -79,6 +79,10 @@ FINISHED_KEPT = 60.0  # seconds a finished (or expired) game nobody looks at sta
 IDLE_KEPT = 3600.0  # ... and a running one nobody is connected to (at least twice its "away")
 SPECTATORS_AT_ONCE = 50  # spectators told of a change in one go (more: see GameService._tell)
 SPECTATORS_PAUSE = 0.1  # seconds: a large audience is told of changes at most this often
+# ... and a larger one less often: SPECTATORS_PAUSE longer for every SPECTATORS_PER_PAUSE, so
+# that its rounds of sends take about the same share of the server's time however many watch
+# (a thousand spectators told every 0.1 s took 40% of it, and the players' moves waited)
+SPECTATORS_PER_PAUSE = 400
 
 # how a table plays (GameRow.options), chosen at creation
 MODES = ("live", "turn")  # live: people at the table now; turn: turn-based over days
@@ -539,10 +543,15 @@ class LiveGame:
         return msg
 
 
-async def _tell_spectators(live: LiveGame) -> None:
-    """Tell a game's spectators of its newest state, after SPECTATORS_PAUSE seconds (the
+def spectators_pause(audience: int) -> float:
+    """Seconds between two rounds of news to ``audience`` spectators of one game."""
+    return SPECTATORS_PAUSE * max(1.0, audience / SPECTATORS_PER_PAUSE)
+
+
+async def _tell_spectators(live: LiveGame, audience: int) -> None:
+    """Tell a game's spectators of its newest state, after a pause (spectators_pause: the
     changes meanwhile go out together), SPECTATORS_AT_ONCE at a time."""
-    await asyncio.sleep(SPECTATORS_PAUSE)
+    await asyncio.sleep(spectators_pause(audience))
     live.spectators_due = None  # a change from now on is told in another round
     conns = [c for c in live.conns if not c.seats]
     for i in range(0, len(conns), SPECTATORS_AT_ONCE):
@@ -1126,11 +1135,11 @@ class GameService:
     def _tell(self, live: LiveGame) -> None:
         """Send everyone the new state: the players first (the mover's acknowledgement
         follows their state message), then the spectators. A large audience (more than
-        SPECTATORS_AT_ONCE) is told at most every SPECTATORS_PAUSE seconds, SPECTATORS_AT_ONCE
-        at a time with a turn of the event loop between: a thousand spectators cost one
-        round of sends per pause however fast the game goes, and never hold up the players
-        of any game for long (a spectator gets the newest state; a delta holds every entry
-        since the one before)."""
+        SPECTATORS_AT_ONCE) is told at most every SPECTATORS_PAUSE seconds (longer for a
+        larger one: spectators_pause), SPECTATORS_AT_ONCE at a time with a turn of the event
+        loop between: a thousand spectators cost one round of sends per pause however fast
+        the game goes, and never hold up the players of any game for long (a spectator gets
+        the newest state; a delta holds every entry since the one before)."""
         spectators = []
         for c in list(live.conns):
             if c.seats:
@@ -1143,7 +1152,7 @@ class GameService:
             return
         if live.spectators_due is None or live.spectators_due.done():
             try:
-                live.spectators_due = asyncio.get_running_loop().create_task(_tell_spectators(live))
+                live.spectators_due = asyncio.get_running_loop().create_task(_tell_spectators(live, len(spectators)))
             except RuntimeError:  # no event loop (a tool): at once
                 for c in spectators:
                     c.notify()
