@@ -92,3 +92,35 @@ def test_a_plain_postgresql_url_uses_the_installed_driver(pg: Any) -> None:
     st = Storage(url)
     assert st.engine.dialect.driver == "psycopg" and st.schema_version() == len(MIGRATIONS)
     st.close()
+
+
+def test_processes_started_together_on_a_new_database_all_start(pg: Any) -> None:
+    """Two server processes started at once on a new database (two units of a service
+    manager): the migrations run once, the other process waits and finds them done. Before,
+    both created the schema table and one ended with a traceback at start."""
+    import threading
+
+    from sqlalchemy import create_engine, text
+
+    for _ in range(4):
+        url = str(pg.new_database())
+        start = threading.Barrier(3)
+        errors: list[BaseException] = []
+
+        def open_it(url: str, start: threading.Barrier, errors: list[BaseException]) -> None:
+            start.wait()
+            try:
+                Storage(url).close()
+            except BaseException as e:  # noqa: BLE001 - reported below
+                errors.append(e)
+
+        threads = [threading.Thread(target=open_it, args=(url, start, errors)) for _ in range(3)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(60)
+        assert errors == []
+        engine = create_engine(url.replace("postgresql://", "postgresql+psycopg://", 1))
+        with engine.connect() as conn:
+            assert conn.execute(text("SELECT version FROM schema_version")).scalars().all() == [len(MIGRATIONS)]
+        engine.dispose()

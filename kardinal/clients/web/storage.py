@@ -119,6 +119,9 @@ presence = Table(
 
 schema_version = Table("schema_version", metadata, Column("version", Integer, nullable=False))
 
+# PostgreSQL advisory lock key held while migrating (any fixed number; "KARDMIGR")
+MIGRATION_LOCK = 0x4B4152444D494752
+
 # the statements of a group commit, made once (each is run for the whole batch)
 _INSERT_ACTION = insert(actions)
 _TOUCH_GAME = update(games).where(games.c.id == bindparam("gid")).values(updated=bindparam("now"))
@@ -419,6 +422,10 @@ class Storage:
         if 0 < version < len(MIGRATIONS) and self.path is not None:
             self.backup(self.path.with_name(f"{self.path.name}.v{version}.bak"))
         with self._begin() as conn:
+            if self.engine.dialect.name == "postgresql":
+                # processes started together on one database migrate one after another
+                # (the others then find the migrations done); the lock ends with the transaction
+                conn.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK})
             if not self.engine.dialect.has_table(conn, "schema_version"):
                 schema_version.create(conn)
                 conn.execute(insert(schema_version).values(version=0))
