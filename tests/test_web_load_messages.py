@@ -256,3 +256,26 @@ def test_a_larger_audience_is_told_less_often() -> None:
     assert spectators_pause(51) == spectators_pause(SPECTATORS_PER_PAUSE) == SPECTATORS_PAUSE
     assert spectators_pause(1000) == pytest.approx(SPECTATORS_PAUSE * 1000 / SPECTATORS_PER_PAUSE)
     assert spectators_pause(2000) == pytest.approx(2 * spectators_pause(1000))
+
+
+def test_no_more_than_finished_max_finished_games_stay(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    """However many games end a minute, at most FINISHED_MAX finished ones nobody looks at
+    stay in memory (the most recently asked for); running ones are not counted."""
+    import kardinal.clients.web.games as games
+
+    monkeypatch.setattr(games, "FINISHED_MAX", 3)
+    service = client.app.state.service  # type: ignore[attr-defined]
+    ids = []
+    for _ in range(6):
+        g = create(client, "person", "person", "person")
+        join_all(client, g)
+        ids.append(g["id"])
+    for i, gid in enumerate(ids[:5]):  # five finished, asked for in this order; one running
+        live = service.get(gid)
+        live.row.status = "finished"
+        live.touched = 1000.0 + i
+    assert service.sweep(1010.0) == 2
+    assert [gid in service.live for gid in ids] == [False, False, True, True, True, True]
+    # asked for again, it is read back from the database (where it was never marked finished:
+    # the status was set in memory only, for the sweep)
+    assert state(client, ids[0])["version"] == 0 and ids[0] in service.live

@@ -76,6 +76,9 @@ CHAT_KEPT = 500  # chat lines a game keeps in memory and sends to a new connecti
 PRESENCE_EVERY = 5.0  # seconds: how often a process notes its connections (several processes)
 EXPIRY_EVERY = 600.0  # seconds between looks for idle games to expire
 FINISHED_KEPT = 60.0  # seconds a finished (or expired) game nobody looks at stays in memory
+# ... and at most this many of them (the most recently asked for): the memory they take does
+# not grow with the number of games finished a minute
+FINISHED_MAX = 200
 IDLE_KEPT = 3600.0  # ... and a running one nobody is connected to (at least twice its "away")
 SPECTATORS_AT_ONCE = 50  # spectators told of a change in one go (more: see GameService._tell)
 SPECTATORS_PAUSE = 0.1  # seconds: a large audience is told of changes at most this often
@@ -706,21 +709,25 @@ class GameService:
     def sweep(self, now: float | None = None) -> int:
         """Forget the games nobody uses (reloaded from the database when asked for): a
         finished or expired one FINISHED_KEPT seconds after it was last asked for, a running
-        one IDLE_KEPT (at least twice its table's "away") after; never one with a
-        connection, a bot at work or a change under way. Returns how many."""
+        one IDLE_KEPT (at least twice its table's "away") after; of the finished ones no
+        more than FINISHED_MAX; never one with a connection, a bot at work or a change under
+        way. Returns how many."""
         now = time.monotonic() if now is None else now
-        gone = []
+        gone, ended = [], []
         for lv in self.live.values():
             if lv.conns or (lv.bot_task is not None and not lv.bot_task.done()) or lv.lock.locked() or lv.seat_lock.locked():
                 continue
             if lv.catching_up:
                 continue
-            if lv.row.status in ("finished", "expired"):
-                keep = FINISHED_KEPT
-            else:
-                keep = max(IDLE_KEPT, 2 * lv.options["away"])
+            finished = lv.row.status in ("finished", "expired")
+            keep = FINISHED_KEPT if finished else max(IDLE_KEPT, 2 * lv.options["away"])
             if now - lv.touched >= keep:
                 gone.append(lv)
+            elif finished:
+                ended.append(lv)
+        if len(ended) > FINISHED_MAX:
+            ended.sort(key=lambda lv: lv.touched)
+            gone += ended[: len(ended) - FINISHED_MAX]
         for lv in gone:
             del self.live[lv.row.id]
             if lv.leased:
