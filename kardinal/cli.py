@@ -399,6 +399,13 @@ def loadtest(
             " each action was due). Without it: flat out (capacity; the latency then follows from it)."
         ),
     ] = None,
+    together: Annotated[
+        bool,
+        typer.Option(
+            help="Paced: start all games at once (they end together, and begin again together) instead of one after another"
+            " over the time a game takes."
+        ),
+    ] = False,
 ) -> None:
     """Load a running server with simulated people and spectators over WebSockets; report
     actions per second and the latency percentiles of the players' actions."""
@@ -408,7 +415,7 @@ def loadtest(
         raise _missing_web(e, "loadtest") from None
     if rate is not None and rate <= 0:
         raise typer.BadParameter("must be positive", param_hint="--rate")
-    res = load_main(url, games, spectators, seconds, rate)
+    res = load_main(url, games, spectators, seconds, rate, together)
     if res.errors:
         raise typer.Exit(1)
 

@@ -151,6 +151,8 @@ def test_the_load_tool_plays_games_and_measures_them(tmp_path: Path) -> None:
         base = f"http://127.0.0.1:{port}"
         wait_until_up(proc, base)
         res = asyncio.run(run_load(base, games=2, spectators=3, seconds=3.0))
+        # paced: 3 games (2 and the spectators') offer 30 actions a second between them
+        paced = asyncio.run(run_load(base, games=2, spectators=3, seconds=4.0, rate=30.0))
     finally:
         proc.terminate()
         proc.wait(20)
@@ -158,7 +160,12 @@ def test_the_load_tool_plays_games_and_measures_them(tmp_path: Path) -> None:
     assert res.actions >= 20 and len(res.latencies) == res.actions
     assert 0 < res.percentile(50) <= res.percentile(99) <= max(res.latencies)
     assert res.spectator_messages >= 3
-    assert "actions/s" in res.report() and "p99" in res.report()
+    assert "actions/s" in res.report() and "p99" in res.report() and "flat out" in res.report()
+    assert paced.errors == [] and paced.refused == 0
+    # the schedule holds: about 30 a second (a game's end and the next one's start cost a
+    # little), never more than offered
+    assert 0.7 * 30 * 4 <= paced.actions <= 30 * 4 + 3
+    assert "30 offered" in paced.report()
 
 
 def test_json_logs_name_requests_by_path_and_never_hold_a_token(tmp_path: Path) -> None:

@@ -25,7 +25,10 @@ Two ways to load it:
   action every G/RATE seconds on a fixed schedule, as players who think would. A move's
   latency is counted from the moment it was due, not from when it was sent, so a server
   that falls behind is charged for every move waiting behind a slow one (no "coordinated
-  omission"). This is the latency players feel at that load.
+  omission"). This is the latency players feel at that load. The games start one after
+  another over about the time a game takes, so that they end at different times as on a
+  server in use; ``together`` starts them all at once (then they end within a second or
+  two of each other, and as many new games begin at once).
 """
 
 from __future__ import annotations
@@ -43,6 +46,7 @@ from typing import Any
 __all__ = ["LoadResult", "run_load"]
 
 WARMUP = 1.0  # seconds between the start of the first games and the clock's
+GAME_ACTIONS = 110  # about the actions of a game of three random players (paced games start spread over them)
 
 
 @dataclass
@@ -202,9 +206,12 @@ async def _table(
     stop: asyncio.Event,
     every: float | None = None,
     started: Callable[[], None] | None = None,
+    delay: float = 0.0,
 ) -> None:
     """One live game after another, until stopped; ``every``: paced, an action every so many
-    seconds; ``started``: called by each person of the first game once it has its state."""
+    seconds; ``started``: called by each person of the first game once it has its state;
+    ``delay``: seconds before the first game is created."""
+    await asyncio.sleep(delay)
     while not stop.is_set():
         try:
             g = await _create(http, players)
@@ -327,11 +334,16 @@ async def run_load(
     players: int = 3,
     seed: int = 1,
     rate: float | None = None,
+    together: bool = False,
 ) -> LoadResult:
     """``url``: the server, or several processes of one server (one database): the tables
     are dealt to them in turn; the spectators' game is the first process's. The clock
     starts once every spectator is connected. ``rate``: paced, the actions per second
-    all the games offer together (the spectators' game among them); None: flat out."""
+    all the games offer together (the spectators' game among them); None: flat out.
+    Paced games start one after another over the time a game takes (GAME_ACTIONS actions),
+    so that they end at different times as on a server in use; ``together``: all at once
+    (they then end within a second or two of each other, and 50 games begin again at once).
+    Flat out, the games start together."""
     import httpx
 
     urls = [url] if isinstance(url, str) else list(url)
@@ -370,15 +382,25 @@ async def run_load(
 
         tables += [
             asyncio.create_task(
-                _table(urls[i % len(urls)], https[i % len(urls)], players, random.Random(rng.random()), res, stop, every, started)
+                _table(
+                    urls[i % len(urls)],
+                    https[i % len(urls)],
+                    players,
+                    random.Random(rng.random()),
+                    res,
+                    stop,
+                    every,
+                    started,
+                    0.0 if every is None or together else i / games * GAME_ACTIONS * every,
+                )
             )
             for i in range(games)
         ]
         if games:
             try:
-                await asyncio.wait_for(all_started.wait(), 120)
+                await asyncio.wait_for(all_started.wait(), 120 + (GAME_ACTIONS * every if every is not None else 0))
             except TimeoutError:
-                res.errors.append(f"only {games * players - waiting[0]} of {games * players} people started within 120 s")
+                res.errors.append(f"only {games * players - waiting[0]} of {games * players} people started in time")
         await asyncio.sleep(WARMUP)
         res.since = t0 = time.perf_counter()
         await asyncio.sleep(seconds)
@@ -392,9 +414,9 @@ async def run_load(
     return res
 
 
-def main(url: str, games: int, spectators: int, seconds: float, rate: float | None = None) -> LoadResult:
+def main(url: str, games: int, spectators: int, seconds: float, rate: float | None = None, together: bool = False) -> LoadResult:
     """``url``: one address, or several separated by commas (processes sharing one database)."""
     urls = [u.strip() for u in url.split(",") if u.strip()]
-    res: LoadResult = _run(run_load(urls, games, spectators, seconds, rate=rate))
+    res: LoadResult = _run(run_load(urls, games, spectators, seconds, rate=rate, together=together))
     print(res.report())
     return res
