@@ -219,18 +219,32 @@ async def _table(
             res.errors.append(f"create: {e!r}")
             await asyncio.sleep(0.5)
             continue
-        ws_url = base.replace("http", "ws", 1) + f"/ws/{g['id']}"
-        done = asyncio.Event()
-        pace = _pace(every, rng)
-        people = [
-            asyncio.create_task(_person(ws_url, s["seat"], s["token"], random.Random(rng.random()), res, stop, done, pace, started))
-            for s in g["seats"]
-        ]
+        await _play(base, g["id"], {s["seat"]: s["token"] for s in g["seats"]}, rng, res, stop, every, started)
         started = None
-        await asyncio.wait(people, return_when=asyncio.ALL_COMPLETED)
-        for p in people:
-            if p.exception() is not None:
-                res.errors.append(f"player: {p.exception()!r}")
+
+
+async def _play(
+    base: str,
+    gid: str,
+    tokens: dict[int, str],
+    rng: random.Random,
+    res: LoadResult,
+    stop: asyncio.Event,
+    every: float | None,
+    started: Callable[[], None] | None = None,
+) -> None:
+    """One game's people, each on a WebSocket of their own, until it ends or the load stops."""
+    ws_url = base.replace("http", "ws", 1) + f"/ws/{gid}"
+    done = asyncio.Event()
+    pace = _pace(every, rng)
+    people = [
+        asyncio.create_task(_person(ws_url, seat, tok, random.Random(rng.random()), res, stop, done, pace, started))
+        for seat, tok in tokens.items()
+    ]
+    await asyncio.wait(people, return_when=asyncio.ALL_COMPLETED)
+    for p in people:
+        if p.exception() is not None:
+            res.errors.append(f"player: {p.exception()!r}")
 
 
 async def _watched(
@@ -245,23 +259,13 @@ async def _watched(
 ) -> None:
     """The spectators' table: one game after another, each the "Play again" of the one
     before (the spectators follow it, as the browser does)."""
-    tokens = {str(s["seat"]): s["token"] for s in g["seats"]}
+    tokens = {s["seat"]: s["token"] for s in g["seats"]}
     gid = g["id"]
     while not stop.is_set():
-        ws_url = base.replace("http", "ws", 1) + f"/ws/{gid}"
-        done = asyncio.Event()
-        pace = _pace(every, rng)
-        people = [
-            asyncio.create_task(_person(ws_url, int(seat), tok, random.Random(rng.random()), res, stop, done, pace))
-            for seat, tok in tokens.items()
-        ]
-        await asyncio.wait(people, return_when=asyncio.ALL_COMPLETED)
-        for p in people:
-            if p.exception() is not None:
-                res.errors.append(f"player: {p.exception()!r}")
+        await _play(base, gid, tokens, rng, res, stop, every)
         if stop.is_set():
             return
-        r = await http.post(f"/api/games/{gid}/again", json={"seats": tokens})
+        r = await http.post(f"/api/games/{gid}/again", json={"seats": {str(k): t for k, t in tokens.items()}})
         r.raise_for_status()
         gid = r.json()["id"]
 
