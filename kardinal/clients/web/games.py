@@ -84,7 +84,7 @@ SPECTATORS_AT_ONCE = 50  # spectators told of a change in one go (more: see Game
 SPECTATORS_PAUSE = 0.1  # seconds: a large audience is told of changes at most this often
 # ... and a larger one less often: SPECTATORS_PAUSE longer for every SPECTATORS_PER_PAUSE, so
 # that its rounds of sends take about the same share of the server's time however many watch
-# (a thousand spectators told every 0.1 s took 40% of it, and the players' moves waited)
+# (a send costs about 60 µs: a thousand spectators told every 0.1 s would take 60% of it)
 SPECTATORS_PER_PAUSE = 400
 
 # how a table plays (GameRow.options), chosen at creation
