@@ -1,8 +1,12 @@
 """Identical play: the search bots' moves at fixed seeds and iteration counts are pinned.
 
+Two configurations are pinned. ``CLASSIC`` (``ISMCTSBot(seed, **CLASSIC)``: rollouts of 4
+main decisions, epsilon 0.25, the defaults before the strength work of issue 14):
 ``tests/data/ismcts_pinned.json`` was written by the ISMCTS of commit ddd93d8, before its
-speed work (``python tests/test_bot_pinned.py`` writes it again: do that only when play is
-meant to change). Each entry is a position (3-5 players, early to the final round, given
+speed work. The present defaults (deeper rollouts): ``tests/data/ismcts_pinned_tuned.json``,
+the same positions and games with the default bot. ``python tests/test_bot_pinned.py``
+writes both again: do that only when play is meant to change (the classic data must then
+come out unchanged). Each entry is a position (3-5 players, early to the final round, given
 as the moves of a game from its seed), a bot seed and an iteration count; the file holds
 the move chosen and the visits of every root child. A faster search must give the same
 numbers: the same random draws in the same order, the same evaluation, the same ties.
@@ -20,12 +24,14 @@ from typing import Any
 
 import pytest
 
-from kardinal.bots import Bot, GreedyBot, ISMCTSBot
+from kardinal.bots import LEVEL_ITERATIONS, Bot, GreedyBot, ISMCTSBot
+from kardinal.bots.ismcts import CLASSIC
 from kardinal.rules.moves import parse_move
 from kardinal.rules.state import MAIN, State, new_game
 from kardinal.rules.view import view
 
 DATA = Path(__file__).parent / "data" / "ismcts_pinned.json"
+TUNED = Path(__file__).parent / "data" / "ismcts_pinned_tuned.json"
 
 # (players, deal seed, main decisions before the position)
 POSITIONS = [
@@ -47,6 +53,7 @@ POSITIONS = [
 ITERATIONS = 150
 # (players, deal seed, seats searching, iterations)
 GAMES = [(3, 41, 2, 25), (4, 42, 2, 20), (5, 43, 1, 15)]
+HARD = LEVEL_ITERATIONS["hard"]  # the one deep search of the default configuration
 
 
 def _position(players: int, seed: int, main_decisions: int) -> tuple[State, list[str]]:
@@ -76,8 +83,8 @@ def _replay(players: int, seed: int, moves: list[str]) -> State:
     return s
 
 
-def _search(s: State, bot_seed: int, iterations: int) -> dict[str, Any]:
-    bot = ISMCTSBot(bot_seed, iterations=iterations)
+def _search(s: State, bot_seed: int, iterations: int, config: dict[str, Any] = CLASSIC) -> dict[str, Any]:
+    bot = ISMCTSBot(bot_seed, iterations=iterations, **config)
     move = bot.choose(view(s, s.current))
     return {
         "move": str(move),
@@ -86,8 +93,8 @@ def _search(s: State, bot_seed: int, iterations: int) -> dict[str, Any]:
     }
 
 
-def _game(players: int, seed: int, searching: int, iterations: int) -> list[str]:
-    bots: list[Bot] = [ISMCTSBot(200 + i, iterations=iterations) if i < searching else GreedyBot(200 + i) for i in range(players)]
+def _game(players: int, seed: int, searching: int, iterations: int, config: dict[str, Any] = CLASSIC) -> list[str]:
+    bots: list[Bot] = [ISMCTSBot(200 + i, iterations=iterations, **config) if i < searching else GreedyBot(200 + i) for i in range(players)]
     s = new_game(players, seed=seed)
     out = []
     while not s.is_over:
@@ -109,8 +116,23 @@ def generate() -> dict[str, Any]:
     return {"positions": positions, "games": games, "deep": _data()["deep"]}
 
 
-def _data() -> dict[str, Any]:
-    data: dict[str, Any] = json.loads(DATA.read_text())
+def generate_tuned() -> dict[str, Any]:
+    """The default configuration's moves on the same positions and games, and one search at the hard budget."""
+    positions = []
+    for players, seed, decisions in POSITIONS:
+        s, moves = _position(players, seed, decisions)
+        positions.append(
+            {"players": players, "seed": seed, "moves": moves, "bot_seed": seed * 7, "iterations": ITERATIONS}
+            | _search(s, seed * 7, ITERATIONS, {})
+        )
+    games = [{"players": p, "seed": seed, "searching": k, "iterations": it, "moves": _game(p, seed, k, it, {})} for p, seed, k, it in GAMES]
+    s, _ = _position(*POSITIONS[6])
+    deep = {"position": 6, "bot_seed": 5, "iterations": HARD} | _search(s, 5, HARD, {})
+    return {"positions": positions, "games": games, "deep": [deep]}
+
+
+def _data(path: Path = DATA) -> dict[str, Any]:
+    data: dict[str, Any] = json.loads(path.read_text())
     return data
 
 
@@ -134,7 +156,7 @@ def test_deep_search_is_pinned(i: int) -> None:
     entry = data["deep"][i]
     pos = data["positions"][entry["position"]]
     s = _replay(pos["players"], pos["seed"], pos["moves"])
-    bot = ISMCTSBot(entry["bot_seed"], iterations=entry["iterations"])
+    bot = ISMCTSBot(entry["bot_seed"], iterations=entry["iterations"], **CLASSIC)
     assert str(bot.choose(view(s, s.current))) == entry["move"]
     assert sorted([str(m), v] for m, (v, _) in bot.last_root.items()) == entry["visits"]
 
@@ -155,6 +177,44 @@ def test_games_with_search_are_pinned(i: int) -> None:
     assert _game(entry["players"], entry["seed"], entry["searching"], entry["iterations"]) == entry["moves"]
 
 
+@pytest.mark.parametrize("i", range(len(POSITIONS)))
+def test_default_search_is_pinned(i: int) -> None:
+    """The default configuration (deeper rollouts) is reproducible too: the same seed and
+    iteration count give the same root visits and the same move."""
+    entry = _data(TUNED)["positions"][i]
+    s = _replay(entry["players"], entry["seed"], entry["moves"])
+    got = _search(s, entry["bot_seed"], entry["iterations"], {})
+    assert got["move"] == entry["move"]
+    assert got["visits"] == entry["visits"]
+    for (m1, r1), (m2, r2) in zip(got["rewards"], entry["rewards"], strict=True):
+        assert m1 == m2 and r1 == pytest.approx(r2, abs=1e-7)
+
+
+def test_default_search_at_the_hard_budget_is_pinned() -> None:
+    """One search of the default configuration at the hard level's iteration budget."""
+    data = _data(TUNED)
+    entry = data["deep"][0]
+    pos = data["positions"][entry["position"]]
+    s = _replay(pos["players"], pos["seed"], pos["moves"])
+    got = _search(s, entry["bot_seed"], entry["iterations"], {})
+    assert (got["move"], got["visits"]) == (entry["move"], entry["visits"])
+
+
+@pytest.mark.parametrize("i", range(len(GAMES)))
+def test_default_games_with_search_are_pinned(i: int) -> None:
+    """Whole games with searching seats of the default configuration (draws, the reshuffle, R7.3, the end)."""
+    entry = _data(TUNED)["games"][i]
+    assert _game(entry["players"], entry["seed"], entry["searching"], entry["iterations"], {}) == entry["moves"]
+
+
+def test_the_classic_configuration_is_the_one_before_issue_14() -> None:
+    """CLASSIC names the settings the classic data was written with; the defaults differ from it."""
+    assert CLASSIC == {"depth": 4, "epsilon": 0.25}
+    bot = ISMCTSBot(0)
+    assert (bot.depth, bot.epsilon) != (CLASSIC["depth"], CLASSIC["epsilon"])
+
+
 if __name__ == "__main__":  # pragma: no cover - writes the pinned data again
     DATA.write_text(json.dumps(generate(), indent=1) + "\n")
-    print(f"wrote {DATA}", file=sys.stderr)
+    TUNED.write_text(json.dumps(generate_tuned(), indent=1) + "\n")
+    print(f"wrote {DATA} and {TUNED}", file=sys.stderr)

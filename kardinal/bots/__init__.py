@@ -6,12 +6,14 @@ Every bot gets only ``view(state, seat)`` (R13) and is deterministic given its s
 * ``greedy``: one move of look-ahead with a hand-written evaluation (``greedy.py``).
 * ``ismcts``: SO-ISMCTS, 1000 iterations a decision (``ismcts.py``).
 * levels for people: ``easy`` = greedy with noise on its move values; ``medium``,
-  ``hard`` and ``expert`` = ismcts with an iteration budget per decision (700, 3,000
-  and 8,000). The budget is the level: the same seed gives the same game on any
-  machine. It was calibrated once on the reference machine (2 cores, shared with other
-  work) to take at most about 0.4 s, 1.5 s and 5 s there; the wall clock (0.4 s, 1.5 s,
-  5 s) is only a safety limit for a machine that is slow or overloaded, where the
-  search stops early. Draw decisions and single legal moves are answered at once.
+  ``hard`` and ``expert`` = ismcts with an iteration budget per decision (300, 1,200
+  and 4,000, with rollouts of 8 main decisions: deeper rollouts won more games against
+  greedy than more iterations did, issue 14). The budget is the level: the same seed
+  gives the same game on any machine. It was calibrated on the reference machine (2
+  cores, shared with other work) to take at most about 0.4 s, 1.5 s and 5 s there; the
+  wall clock (0.4 s, 1.5 s, 5 s) is only a safety limit for a machine that is slow or
+  overloaded, where the search stops early. Draw decisions and single legal moves are
+  answered at once.
 """
 
 from __future__ import annotations
@@ -46,11 +48,13 @@ __all__ = [
 BotFactory = Callable[[int, Board | None], Bot]
 
 # ISMCTS iterations per main decision of the search levels: the level itself (reproducible).
-# Calibrated once on the reference machine (2 cores, shared with other work), in process
-# time per decision over 14 positions of 3-5 player games: 700 took 0.33 s (max 0.45),
-# 3,000 took 1.2-1.5 s, 8,000 about 4.6 s there under a load average of about 10; the
-# wall clock is only a safety limit (see the README)
-LEVEL_ITERATIONS = {"medium": 700, "hard": 3000, "expert": 8000}
+# With the default settings (rollouts of 8 main decisions, about half the iterations per
+# second of the classic rollouts of 4), calibrated on the reference machine (2 cores, shared
+# with other work, load average about 4) by the wall-clock time per main decision in
+# four-player tournaments against greedy: 300 took 0.33 s on average, 1,200 took 1.3 s;
+# 4,000 is scaled from those (about 4.3 s). The classic settings had 700, 3,000 and 8,000.
+# The wall clock is only a safety limit (see the README)
+LEVEL_ITERATIONS = {"medium": 300, "hard": 1200, "expert": 4000}
 
 # name -> factory(seed, board); packages beside this one add theirs with register_bot
 BOTS: dict[str, BotFactory] = {
@@ -85,18 +89,18 @@ LEVELS: dict[str, Level] = {
     "greedy": Level(20, "Looks one move ahead and takes the best-looking move.", 0.0, "won 200 of 200 games against three random"),
     "medium": Level(
         30,
-        "Searches the game tree (ISMCTS) briefly: 700 iterations a move.",
+        "Searches the game tree (ISMCTS) briefly: 300 iterations a move.",
         0.4,
-        "won 46% of 52 games against three greedy (95% interval 33-60%)",
+        "won 56% of 120 games against three greedy (95% interval 49-63%)",
     ),
-    "ismcts": Level(35, "Searches the game tree (ISMCTS), 1,000 iterations a move.", 0.5),
+    "ismcts": Level(35, "Searches the game tree (ISMCTS), 1,000 iterations a move.", 1.2),
     "hard": Level(
         40,
-        "Searches the game tree (ISMCTS) thoroughly: 3,000 iterations a move.",
+        "Searches the game tree (ISMCTS) thoroughly: 1,200 iterations a move.",
         1.5,
-        "won 51% of 120 games against three greedy (95% interval 42-60%)",
+        "won 62% of 200 games against three greedy (95% interval 55-68%)",
     ),
-    "expert": Level(50, "Searches the game tree (ISMCTS) deeply: 8,000 iterations a move.", 5.0),
+    "expert": Level(50, "Searches the game tree (ISMCTS) deeply: 4,000 iterations a move.", 5.0),
 }
 
 

@@ -24,7 +24,9 @@ Everything here starts from views (``view(state, seat)``, R13), as a bot does:
   chosen seats rated, and the chances to win after every turn.
 
 Budgets are iteration caps (no wall clock) except for hints, so a review is
-deterministic given its seed.
+deterministic given its seed. A review searches with the classic settings
+(:data:`kardinal.bots.ismcts.CLASSIC`, rollouts of 4 decisions): the same judgement and
+time per decision as before the levels moved to deeper rollouts.
 """
 
 from __future__ import annotations
@@ -46,7 +48,7 @@ from kardinal.rules.view import ViewData, view
 from .determinize import determinize
 from .evaluate import Evaluator
 from .greedy import Scored
-from .ismcts import ISMCTSBot
+from .ismcts import CLASSIC, ISMCTSBot
 
 __all__ = [
     "Option",
@@ -66,9 +68,9 @@ __all__ = [
     "REVIEW_ITERATIONS",
 ]
 
-HINT_ITERATIONS = 2500  # the hard level's budget
+HINT_ITERATIONS = 1200  # the hard level's budget (LEVEL_ITERATIONS["hard"])
 HINT_SECONDS = 1.5
-REVIEW_ITERATIONS = 400  # per decision: the medium level's search, without its clock
+REVIEW_ITERATIONS = 400  # per decision: the classic search (CLASSIC), without a clock
 SCALE = 6.0  # ismcts's reward: a logistic of the margin over this many points
 
 # expected points a move cost against the best one found, at least: the name of the slip
@@ -279,7 +281,7 @@ def rate_decision(
     if v["seat"] != seat or v["current"] != seat or v["phase"] != MAIN.value:
         raise ValueError("a decision is rated from the view of the seat that took it, before it")
     b = get_board(v["board"])
-    bot = _Searcher(seed, b, include=played, iterations=iterations, time_limit=None)
+    bot = _Searcher(seed, b, include=played, iterations=iterations, time_limit=None, **CLASSIC)
     chosen = bot.choose(v)
     opts = _searched(bot)
     opts.sort(key=lambda o: o.move != chosen)
