@@ -248,14 +248,7 @@ async def _play(
 
 
 async def _watched(
-    base: str,
-    http: Any,
-    players: int,
-    rng: random.Random,
-    res: LoadResult,
-    stop: asyncio.Event,
-    g: dict[str, Any],
-    every: float | None = None,
+    base: str, http: Any, g: dict[str, Any], rng: random.Random, res: LoadResult, stop: asyncio.Event, every: float | None
 ) -> None:
     """The spectators' table: one game after another, each the "Play again" of the one
     before (the spectators follow it, as the browser does)."""
@@ -374,7 +367,7 @@ async def run_load(
             connected = await asyncio.to_thread(mine.recv)
             if connected < spectators:
                 res.errors.append(f"only {connected} of {spectators} spectators connected")
-            tables.append(asyncio.create_task(_watched(url, http, players, random.Random(rng.random()), res, stop, g, every)))
+            tables.append(asyncio.create_task(_watched(url, http, g, random.Random(rng.random()), res, stop, every)))
         # the clock starts WARMUP seconds after the first games have started (every person
         # has its state): their start, all at once, is not what is measured
         waiting, all_started = [games * players], asyncio.Event()
