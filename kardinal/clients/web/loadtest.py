@@ -161,6 +161,9 @@ async def _person(
             # person reads only what concerns them: the load is the server's to measure)
             if isinstance(raw, str) and raw.startswith('{"seat"') and '"legal":' not in raw and '"status":"finished"' not in raw:
                 latest = None
+                if started is not None:
+                    started()
+                    started = None
                 continue
             m = _loads(raw)
             kind = m.get("type")
