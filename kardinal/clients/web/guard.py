@@ -54,6 +54,7 @@ class Guard:
         # window is under every limit, and is not looked up (the check of every move was a
         # twentieth of the server's time per move)
         self._last: dict[tuple[str, str], float] = {}
+        self._prune_at = 10_000  # its size at which those whose windows have passed are dropped
         self._window = {k: max(r.get_expiry() for r in rs) for k, rs in self.rules.items()}
 
     def _refuse(self, kind: str, addr: str) -> Refused:
@@ -64,8 +65,11 @@ class Guard:
 
     def _counted(self, kind: str, addr: str) -> None:
         now = time.monotonic()
-        if len(self._last) > 10_000:  # forget those whose windows have passed
+        if len(self._last) > self._prune_at:  # forget those whose windows have passed
             self._last = {k: t for k, t in self._last.items() if now - t <= self._window[k[0]]}
+            # many addresses all within their windows: the next look after as many again (a
+            # look per request would cost each request the whole table)
+            self._prune_at = max(10_000, 2 * len(self._last))
         self._last[(kind, addr)] = now
 
     def spend(self, kind: str, addr: str) -> None:
