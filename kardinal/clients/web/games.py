@@ -272,7 +272,7 @@ class LiveGame:
     _line_of: State | None = field(default=None, repr=False)
     _epoch: int = field(default=0, repr=False)
     _public_of: tuple[State, Marks, Standing] | None = field(default=None, repr=False)  # see _public
-    _marks_of: tuple[int, Decision, Marks] | None = field(default=None, repr=False)  # see marks
+    _marks_of: tuple[list[Decision], Marks] | None = field(default=None, repr=False)  # see marks
     _standing_of: tuple[list[list[int]], Standing] | None = field(default=None, repr=False)  # see _public
 
     def __post_init__(self) -> None:
@@ -324,18 +324,16 @@ class LiveGame:
         hist = self.state.history or []
         start, out = 0, Marks()
         was = self._marks_of
-        # the decisions read before are read again only if this history does not continue
-        # them (a decision never changes: the same object at the same place is the same)
-        if was is not None and 0 < was[0] <= len(hist) and hist[was[0] - 1] is was[1]:
-            start, out = was[0], Marks(**was[2])
+        # the decisions read before are read again only if this history does not continue them
+        if was is not None and _continues(was[0], hist):
+            start, out = len(was[0]), Marks(**was[1])
         for i in range(start, len(hist)):
             for e in hist[i].events:
                 if isinstance(e, IntermediateScoring):
                     out["intermediate"] = i + 1
                 elif isinstance(e, LastRound):
                     out["last_round"] = i + 1
-        if hist:
-            self._marks_of = (len(hist), hist[-1], out)
+        self._marks_of = (hist[:], out)
         return Marks(**out)
 
     @property
@@ -425,7 +423,7 @@ class LiveGame:
             return
         hist = self.state.history or []
         line = self._line
-        if not (len(line) <= len(hist) and all(a is b for a, b in zip(line, hist))):
+        if not _continues(line, hist):
             self._epoch += 1
         self._line = hist[:]
         self._line_of = self.state
@@ -479,7 +477,7 @@ class LiveGame:
         if have is not None:
             made, text, offsets = have
             k = len(made)
-            if k <= len(hist) and all(a is b for a, b in zip(made, hist)):
+            if _continues(made, hist):
                 if k == len(hist):
                     return text, offsets
                 pos = len(text) - 1 + (1 if k else 0)
@@ -544,6 +542,12 @@ class LiveGame:
         if legal is not None:
             msg["legal"] = legal
         return msg
+
+
+def _continues(before: list[Decision], hist: list[Decision]) -> bool:
+    """``hist`` continues ``before``: it begins with the same decisions (a decision never
+    changes: the same object at the same place is the same; an undo or a reload makes new ones)."""
+    return len(before) <= len(hist) and all(a is b for a, b in zip(before, hist))
 
 
 def spectators_pause(audience: int) -> float:
