@@ -192,10 +192,10 @@ def test_group_commit_writes_every_action_and_refuses_a_taken_one(tmp_path: Path
             )
         )
     act0 = {"seat": 0, "act": "pass"}
-    assert st.append_actions([PendingAction("a", 0, act0, "0:x"), PendingAction("b", 0, act0, "0:y", status="finished")]) == [None, None]
+    assert st.write_batch([PendingAction("a", 0, act0, "0:x"), PendingAction("b", 0, act0, "0:y", status="finished")]) == [None, None]
     assert st.count_actions("a") == st.count_actions("b") == 1 and st.get_game("b").status == "finished"  # type: ignore[union-attr]
     # one refused (its index is taken): the other is committed all the same
-    r = st.append_actions([PendingAction("a", 0, act0), PendingAction("b", 1, act0, "0:z")])
+    r = st.write_batch([PendingAction("a", 0, act0), PendingAction("b", 1, act0, "0:z")])
     assert isinstance(r[0], DuplicateAction) and r[1] is None
     assert st.count_actions("a") == 1 and st.count_actions("b") == 2 and st.client_action("b", "0:z") == 1
     st.close()

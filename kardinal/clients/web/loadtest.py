@@ -125,21 +125,19 @@ async def _person(
     sent: dict[str, float] = {}
     n = 0
     latest: dict[str, Any] | None = None  # the newest state message in which this seat acts
-    waiting = False  # asleep until its action is due (paced)
 
     async def act() -> None:
-        nonlocal n, waiting
-        if latest is None or sent or waiting or not latest.get("legal"):
+        # awaited by the receiving loop: while it waits for its action's time, nothing is read
+        nonlocal n
+        if latest is None or sent or not latest.get("legal"):
             return
         start = time.perf_counter()
         if pace is not None:  # the latency counts from when the action was due
             due = pace.due
             pace.due = due + pace.every
             if due > start:
-                waiting = True
                 await asyncio.sleep(due - start)
-                waiting = False
-                if stop.is_set() or latest is None:
+                if stop.is_set():
                     return
             start = due
         n += 1

@@ -233,7 +233,7 @@ class GameRow:
 
 @dataclass(frozen=True)
 class PendingAction:
-    """An action to append (Storage.append_actions): what append_action takes."""
+    """An action to append (Storage.write_batch): what append_action takes."""
 
     game_id: str
     idx: int
@@ -652,10 +652,6 @@ class Storage:
                 self._write_actions(conn, [PendingAction(game_id, idx, action, client_id, status, reshuffle)], time.time())
         except IntegrityError:
             raise DuplicateAction(f"action {idx} / {client_id!r} of game {game_id} exists") from None
-
-    def append_actions(self, batch: list[PendingAction]) -> list[Exception | None]:
-        """Commit several games' actions in one transaction: :meth:`write_batch`."""
-        return self.write_batch(list(batch))
 
     def write_batch(self, batch: list[PendingWrite]) -> list[Exception | None]:
         """Commit several games' writes in one transaction (one wait for the disk for all:
