@@ -159,7 +159,7 @@ def create_app(
     limits = guard if guard is not None else Guard()
 
     def addr(conn: Request | WebSocket) -> str:
-        return conn.client.host if conn.client is not None else "?"
+        return _addr(conn.scope)
 
     @app.exception_handler(Refused)
     async def refused(request: Request, e: Refused) -> JSONResponse:
@@ -178,9 +178,8 @@ def create_app(
         if root and path.startswith(root):
             path = path[len(root) :]
         if tokened.match(path) and (scope["method"] == "POST" or "token" in QueryParams(scope["query_string"])):
-            client = scope.get("client")
             try:
-                limits.check("bad_token", client[0] if client else "?")
+                limits.check("bad_token", _addr(scope))
             except Refused as e:
                 return _error(e)
         return None
@@ -435,6 +434,12 @@ def create_app(
                 sender.cancel()
 
     return app
+
+
+def _addr(scope: Scope) -> str:
+    """The client's address (behind a trusted proxy, the one it forwards)."""
+    client = scope.get("client")
+    return str(client[0]) if client else "?"
 
 
 class _HttpHeaders:
