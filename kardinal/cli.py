@@ -341,6 +341,7 @@ def serve(
     try:
         import uvicorn
 
+        from kardinal.clients.web import gcpolicy
         from kardinal.clients.web.app import MAX_BODY, create_app
     except ImportError as e:
         raise _missing_web(e, "the web server") from None
@@ -367,6 +368,7 @@ def serve(
             executor.shutdown(wait=False)
         typer.echo(f"error: {e}", err=True)
         raise typer.Exit(2) from None
+    gcpolicy.tune()  # everything is built: no garbage collection walks it again (gcpolicy)
     where = db_url.split("@")[-1] if db_url else data / "kardinal.sqlite3"  # never a password
     root = "/" + root_path.strip("/") if root_path.strip("/") else ""
     typer.echo(f"Kardinal: http://{host}:{port}{root}/  (games in {where})")
