@@ -5,7 +5,8 @@ keeps GAMES live games of three simulated people each. Every person has its own
 WebSocket, as a browser does (and asks for state messages as deltas of the history, as
 the browser does); on its turn it sends a random legal action, and the time from sending
 it to its acknowledgement is its latency. SPECTATORS more sockets watch one more game,
-and the games that follow it ("Play again"), from a process of their own. The clock
+and the games that follow it ("Play again"), from a process of their own; each follows
+within FOLLOW_SPREAD seconds, as people who click the link do. The clock
 starts a second (WARMUP) after every spectator is connected and every person of the
 first games has its state. When a game ends a new one is created, so the number of live
 games stays the same. The report: actions per second and latency
@@ -47,6 +48,9 @@ __all__ = ["LoadResult", "run_load"]
 
 WARMUP = 1.0  # seconds between the start of the first games and the clock's
 GAME_ACTIONS = 110  # about the actions of a game of three random players (paced games start spread over them)
+# seconds within which the spectators of a game follow its "Play again" (the browser shows
+# a link; people click it at different moments, not all in the same millisecond)
+FOLLOW_SPREAD = 2.0
 
 
 @dataclass
@@ -274,14 +278,21 @@ def _run(main: Any) -> Any:
     return uvloop.run(main)
 
 
-async def _spectator(base: str, gid: str, counts: list[int], stop: asyncio.Event, all_ready: asyncio.Event, n: int) -> None:
-    """Watch a game and the games that follow it ("Play again"); the messages are counted,
-    not read (a spectator's work is the server's to measure, not this process's).
-    ``counts``: [connected, state messages]."""
+async def _spectator(
+    base: str, gid: str, counts: list[int], stop: asyncio.Event, all_ready: asyncio.Event, n: int, rng: random.Random
+) -> None:
+    """Watch a game and the games that follow it ("Play again"), each FOLLOW_SPREAD seconds
+    at most after it began (a person clicks the link when they see it: a random moment
+    within that time); the messages are counted, not read (a spectator's work is the
+    server's to measure, not this process's). ``counts``: [connected, state messages]."""
     import websockets
 
     first = True
+    follow = False
     while not stop.is_set():
+        if follow:
+            await asyncio.sleep(rng.random() * FOLLOW_SPREAD)
+        follow = True
         async with websockets.connect(base.replace("http", "ws", 1) + f"/ws/{gid}", max_size=2**22) as ws:
             await ws.send(json.dumps({"type": "hello", "delta": True}))
             while not stop.is_set():
@@ -308,7 +319,8 @@ def _spectators_main(base: str, gid: str, n: int, pipe: Any) -> None:
     async def run() -> None:
         stop, ready = asyncio.Event(), asyncio.Event()
         counts = [0, 0]
-        tasks = [asyncio.create_task(_spectator(base, gid, counts, stop, ready, n)) for _ in range(n)]
+        rng = random.Random(n)
+        tasks = [asyncio.create_task(_spectator(base, gid, counts, stop, ready, n, random.Random(rng.random()))) for _ in range(n)]
         try:
             await asyncio.wait_for(ready.wait(), 120)
         except TimeoutError:
