@@ -246,6 +246,36 @@ def test_websocket_play_and_refusals(client: TestClient) -> None:
     assert count_actions(client, gid) == 1
 
 
+def test_an_acknowledgement_comes_inside_the_state_for_a_client_that_asks(client: TestClient) -> None:
+    """Hello ``"ack_in_state": true``: the action's acknowledgement is the ``ack`` of the state
+    message it made (one frame, not two); the other seats' messages carry none; a duplicate,
+    which makes no state, is acknowledged alone; a refusal is an error as ever."""
+    gid, toks = running_three(client)
+    with client.websocket_connect(f"/ws/{gid}") as ws, client.websocket_connect(f"/ws/{gid}") as other:
+        ws.send_json({"type": "hello", "seats": {"0": toks[0]}, "delta": True, "ack_in_state": True})
+        other.send_json({"type": "hello", "seats": {"1": toks[1]}, "ack_in_state": True})
+        assert ws.receive_json()["type"] == other.receive_json()["type"] == "welcome"
+        msg = ws.receive_json()
+        assert msg["type"] == "state" and "ack" not in msg and other.receive_json()["version"] == 0
+        ws.send_json({"type": "action", "id": "a1", "seat": 0, "token": toks[0], "version": 0, "action": msg["legal"][0]})
+        after = ws.receive_json()
+        while after["version"] == 0:  # the state as the other connection came (who is here)
+            assert after["type"] == "state" and "ack" not in after
+            after = ws.receive_json()
+        assert after["type"] == "state" and after["version"] == 1
+        assert after["ack"] == {"type": "ack", "id": "a1", "version": 1, "index": 0, "duplicate": False}
+        seen = other.receive_json()
+        while seen["version"] == 0:
+            seen = other.receive_json()
+        assert seen["type"] == "state" and "ack" not in seen
+        ws.send_json({"type": "action", "id": "a1", "seat": 0, "token": toks[0], "version": 0, "action": msg["legal"][0]})
+        assert ws.receive_json() == {"type": "ack", "id": "a1", "version": 1, "index": 0, "duplicate": True}
+        ws.send_json({"type": "action", "id": "a2", "seat": 0, "token": toks[0], "version": 0, "action": msg["legal"][0]})
+        err = ws.receive_json()
+        assert err["type"] == "error" and err["code"] == "stale_version" and err["id"] == "a2"
+    assert count_actions(client, gid) == 1
+
+
 def test_websocket_spectator_sees_no_hand(client: TestClient) -> None:
     gid, toks = running_three(client)
     with client.websocket_connect(f"/ws/{gid}") as ws:

@@ -394,7 +394,7 @@ def create_app(
                             limits.note("bad_token", addr(ws))
                         await ws.send_text(json_text(_ws_error(e)))
                         continue
-                    conn = Connection(seats, delta=msg.get("delta") is True)
+                    conn = Connection(seats, delta=msg.get("delta") is True, ack_in_state=msg.get("ack_in_state") is True)
                     await ws.send_text(json_text({"type": "welcome", "game": game_id, "seats": sorted(seats)}))
                     lines = await service.chat_lines(live)
                     await service.connect(live, conn)
@@ -511,14 +511,21 @@ async def _hello_seats(service: GameService, live: LiveGame, seats: Any) -> dict
 
 
 async def _send_loop(ws: WebSocket, live: LiveGame, conn: Connection) -> None:
-    """Send a connection's outbox; a run of state notices becomes one state message."""
+    """Send a connection's outbox; a run of state notices becomes one state message. The
+    acknowledgement of the connection's own action is queued right after the state notice
+    its action made (GameService.submit returns it without a pause): to a connection that
+    asked for it (``ack_in_state``), it goes inside that state message."""
+    queued = conn.outbox._queue  # type: ignore[attr-defined]
     try:
         while True:
             item = await conn.outbox.get()
             if item is None:
-                while not conn.outbox.empty() and conn.outbox._queue[0] is None:  # type: ignore[attr-defined]
+                while queued and queued[0] is None:
                     conn.outbox.get_nowait()
-                await ws.send_text(live.text_for(conn))
+                text = live.text_for(conn)
+                if conn.ack_in_state and queued and queued[0] is not None and queued[0]["type"] == "ack":
+                    text = f'{text[:-1]},"ack":{json_text(conn.outbox.get_nowait())}}}'
+                await ws.send_text(text)
             else:
                 await ws.send_text(json_text(item))
     except Exception:

@@ -223,9 +223,10 @@ def bot_move(level: str, seed: int, board_name: str, seat_view: ViewData) -> Rec
 class Connection:
     """One connected client (a WebSocket): the seats it authenticated, and its outbox."""
 
-    def __init__(self, seats: dict[int, str], delta: bool = False) -> None:
+    def __init__(self, seats: dict[int, str], delta: bool = False, ack_in_state: bool = False) -> None:
         self.seats = seats  # seat -> token
         self.delta = delta  # it takes state messages as deltas of the history (LiveGame.text_for)
+        self.ack_in_state = ack_in_state  # it takes its acknowledgements inside the state messages
         self.base: tuple[int, int | None, int] | None = None  # the history it holds: (epoch, viewer, length)
         self.outbox: asyncio.Queue[AckMessage | ErrorMessage | ChatMessage | None] = asyncio.Queue()
 

@@ -2,8 +2,8 @@
 
 ``kardinal loadtest --url http://127.0.0.1:8000 --games 50 --spectators 0 --seconds 20``
 keeps GAMES live games of three simulated people each. Every person has its own
-WebSocket, as a browser does (and asks for state messages as deltas of the history, as
-the browser does); on its turn it sends a random legal action, and the time from sending
+WebSocket, as a browser does (and asks for state messages as deltas of the history, with
+its acknowledgements inside them, as the browser does); on its turn it sends a random legal action, and the time from sending
 it to its acknowledgement is its latency. SPECTATORS more sockets watch one more game,
 and the games that follow it ("Play again"), from a process of their own; each follows
 within FOLLOW_SPREAD seconds, as people who click the link do. The clock
@@ -153,15 +153,22 @@ async def _person(
         )
 
     async with websockets.connect(ws_url, max_size=2**22) as ws:
-        await ws.send(json.dumps({"type": "hello", "seats": {str(seat): token}, "delta": True}))
+        await ws.send(json.dumps({"type": "hello", "seats": {str(seat): token}, "delta": True, "ack_in_state": True}))
         while not stop.is_set():
             try:
                 raw = await asyncio.wait_for(ws.recv(), timeout=0.5)
             except TimeoutError:
                 continue
-            # a state message in which another seat acts is only looked at for the end (a
-            # person reads only what concerns them: the load is the server's to measure)
-            if isinstance(raw, str) and raw.startswith('{"seat"') and '"legal":' not in raw and '"status":"finished"' not in raw:
+            # a state message in which another seat acts is only looked at for the end and
+            # for this seat's acknowledgement (a person reads only what concerns them: the
+            # load is the server's to measure)
+            if (
+                isinstance(raw, str)
+                and raw.startswith('{"seat"')
+                and '"legal":' not in raw
+                and '"status":"finished"' not in raw
+                and '"ack":' not in raw
+            ):
                 latest = None
                 if started is not None:
                     started()
@@ -169,11 +176,13 @@ async def _person(
                 continue
             m = _loads(raw)
             kind = m.get("type")
-            if kind == "ack" and m.get("id") in sent:
-                start = sent.pop(m["id"])
+            ack = m.get("ack") if kind == "state" else m if kind == "ack" else None
+            if ack is not None and ack.get("id") in sent:  # alone, or inside the state it made
+                start = sent.pop(ack["id"])
                 if start >= res.since:
                     res.latencies.append(time.perf_counter() - start)
                     res.actions += 1
+            if kind == "ack":
                 if latest is not None and latest["version"] != m["version"]:
                     latest = None  # the state after this action is still to come
                 await act()

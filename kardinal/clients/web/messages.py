@@ -97,7 +97,11 @@ class StateMessage(TypedDict):
     ``history`` (a HistoryDelta) instead of ``view.history``: the client's view history is
     then its first ``from`` entries followed by ``entries``. The first message on a
     connection, and any after a history that does not continue the one before (an undo),
-    carries the whole ``view.history``."""
+    carries the whole ``view.history``.
+
+    To a WebSocket that said ``"ack_in_state": true`` in its hello, the acknowledgement of
+    its own action comes inside the state message the action made, as ``ack`` (one frame
+    instead of two); an acknowledgement without a new state (a duplicate) still comes alone."""
 
     type: Literal["state"]
     game: str
@@ -113,6 +117,7 @@ class StateMessage(TypedDict):
     legal: NotRequired[list[RecordAction]]
     again: NotRequired[str]  # the game "Play again" started after this finished one
     history: NotRequired[HistoryDelta]  # a delta: instead of view.history (WebSocket "delta" only)
+    ack: NotRequired[AckMessage]  # the receiver's own action that made this state (WebSocket "ack_in_state" only)
 
 
 class AckMessage(TypedDict):

@@ -128,14 +128,14 @@ export class GameSocket {
           delete m.history;
         }
         held = m.view.history;
+        const ack = m.ack; // hello "ack_in_state": the acknowledgement of this page's own action
+        delete m.ack;
         this.handlers.onState(m);
+        if (ack) this.acknowledged(ack);
       }
       else if (m.type === "chat") { if (this.handlers.onChat) this.handlers.onChat(m); }
       else if (m.type === "error") this.handlers.onError(m);
-      else if (m.type === "ack") {
-        if (m.id === this.pending) this.pending = null;
-        if (this.handlers.onAck) this.handlers.onAck(m);
-      }
+      else if (m.type === "ack") this.acknowledged(m);
     };
     ws.onclose = (ev) => {
       if (this.handlers.onClose) this.handlers.onClose(ev);
@@ -145,8 +145,16 @@ export class GameSocket {
     };
   }
 
+  acknowledged(ack) {
+    if (ack.id === this.pending) this.pending = null;
+    if (this.handlers.onAck) this.handlers.onAck(ack);
+  }
+
   hello() {
-    this.ws.send(JSON.stringify(this.holdsAny() ? { type: "hello", seats: this.seats, delta: true } : { type: "hello", delta: true }));
+    // deltas of the history, and each acknowledgement inside the state its action made
+    const hello = { type: "hello", delta: true, ack_in_state: true };
+    if (this.holdsAny()) hello.seats = this.seats;
+    this.ws.send(JSON.stringify(hello));
   }
 
   /** Watch as a spectator from now on (a wrong or outdated link). */
