@@ -374,7 +374,10 @@ async def run_load(
     rng = random.Random(seed)
     stop = asyncio.Event()
     async with contextlib.AsyncExitStack() as stack:
-        https = [await stack.enter_async_context(httpx.AsyncClient(base_url=u, timeout=30)) for u in urls]
+        # an idle connection is let go before the server's keep-alive ends (uvicorn: 5 s, as
+        # httpx's own default): a request sent as the server closed it failed ("ReadError")
+        limits = httpx.Limits(keepalive_expiry=2.0)
+        https = [await stack.enter_async_context(httpx.AsyncClient(base_url=u, timeout=30, limits=limits)) for u in urls]
         http = https[0]
         tables: list[asyncio.Task[None]] = []
         watchers = None
