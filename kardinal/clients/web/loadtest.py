@@ -3,12 +3,12 @@
 ``kardinal loadtest --url http://127.0.0.1:8000 --games 50 --spectators 0 --seconds 20``
 keeps GAMES live games of three simulated people each. Every person has its own
 WebSocket, as a browser does (and asks for state messages as deltas of the history, with
-its acknowledgements inside them, as the browser does); on its turn it sends a random legal action, and the time from sending
-it to its acknowledgement is its latency. SPECTATORS more sockets watch one more game,
-and the games that follow it ("Play again"), from a process of their own; each follows
-within FOLLOW_SPREAD seconds, as people who click the link do. The clock
-starts a second (WARMUP) after every spectator is connected and every person of the
-first games has its state. When a game ends a new one is created, so the number of live
+its acknowledgements inside them, as the browser does); on its turn it sends a random
+legal action, and the time from sending it to its acknowledgement is its latency.
+SPECTATORS more sockets watch one more game, and the games that follow it ("Play
+again"), from a process of their own; each follows within FOLLOW_SPREAD seconds, as
+people who click the link do. The clock starts a second (WARMUP) after every spectator
+is connected and every person of the first games has its state. When a game ends a new one is created, so the number of live
 games stays the same. The report: actions per second and latency
 percentiles (p50, p90, p99, max) of the players' actions, and the state messages the
 spectators received.
@@ -290,10 +290,10 @@ def _run(main: Any) -> Any:
 async def _spectator(
     base: str, gid: str, counts: list[int], stop: asyncio.Event, all_ready: asyncio.Event, n: int, rng: random.Random
 ) -> None:
-    """Watch a game and the games that follow it ("Play again"), each FOLLOW_SPREAD seconds
-    at most after it began (a person clicks the link when they see it: a random moment
-    within that time); the messages are counted, not read (a spectator's work is the
-    server's to measure, not this process's). ``counts``: [connected, state messages]."""
+    """Watch a game and the games that follow it ("Play again"): each at a random moment
+    within FOLLOW_SPREAD seconds of seeing it announced (people click the link when they
+    see it); the messages are counted, not read (a spectator's work is the server's to
+    measure, not this process's). ``counts``: [connected, state messages]."""
     import websockets
 
     first = True
