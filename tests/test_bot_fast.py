@@ -177,3 +177,39 @@ def test_the_ismcts_benchmark_counts_iterations() -> None:
 
     calls = iter([0.0, 2.0])
     assert ismcts_rate(5, positions(3, 1)[3:5], clock=lambda: next(calls)) == 5.0  # 10 iterations in 2 "seconds"
+
+
+@pytest.mark.parametrize(("players", "seed"), [(3, 15), (4, 16), (5, 17)])
+def test_fitted_leaf_estimate_equals_its_features(players: int, seed: int) -> None:
+    """The search's fitted leaf evaluation (memoised) is the weighted sum of leaf_features
+    (the plain version the fit used); with the hand-written weights it is Evaluator.estimate."""
+    from kardinal.bots import evaluate
+
+    ev = Evaluator(new_game(players, seed=0).board)
+    states = positions(players, seed)
+    for s in states:
+        assert ev.leaf_estimate(s) == pytest.approx(ev.leaf_estimate_slow(s), abs=1e-9)
+    hand_written = [
+        (mult, 1.0, evaluate.PARTIAL_ALLIANCE, 1.0, CHAIN_SEED) + (0.0,) * (len(evaluate.LEAF_FEATURES) - 5) for mult in (2.0, 1.0, 1.0)
+    ]
+    saved = evaluate.LEAF_WEIGHTS[players]
+    evaluate.LEAF_WEIGHTS[players] = tuple(hand_written)
+    try:
+        ev = Evaluator(new_game(players, seed=0).board)
+        for s in states:
+            assert ev.leaf_estimate(s) == pytest.approx(ev.estimate(s), abs=1e-9)
+    finally:
+        evaluate.LEAF_WEIGHTS[players] = saved
+
+
+def test_the_fitted_leaf_is_an_option_of_the_search() -> None:
+    """ISMCTSBot(leaf="fitted") searches with the fitted evaluation, reproducibly; the default is the plain one."""
+    s = positions(4, 18)[6]
+    moves = []
+    for _ in range(2):
+        bot = ISMCTSBot(3, iterations=60, leaf="fitted")
+        moves.append((bot.choose(view(s, s.current)), bot.last_root))
+    assert moves[0] == moves[1]
+    assert ISMCTSBot(0).leaf == "plain"
+    with pytest.raises(ValueError, match="leaf"):
+        ISMCTSBot(0, leaf="learned")

@@ -17,6 +17,10 @@ Two levels of detail:
   mean change of the others), and a per-site chain bonus. Moves are scored from the
   table without playing them (:meth:`Evaluator.fast_place_score`); the ISMCTS rollout
   policy and the hand valuation use it.
+* :meth:`Evaluator.leaf_estimate` -- the same parts of the position, plus pieces and
+  cards left and the place in the turn order, weighted by :data:`LEAF_WEIGHTS`, fitted
+  to the final scores of bot games (``kardinal/bots/fit_estimate.py``); the search may
+  use it at the end of its rollouts (``ISMCTSBot(leaf="fitted")``), greedy does not.
 """
 
 from __future__ import annotations
@@ -31,12 +35,178 @@ from kardinal.rules.moves import DECK, Draw, Move, Place
 from kardinal.rules.scoring import country_cloister_scores
 from kardinal.rules.state import DRAW, State
 
-__all__ = ["Evaluator", "Gains", "PARTIAL_ALLIANCE", "CHAIN_SEED"]
+__all__ = ["Evaluator", "Gains", "PARTIAL_ALLIANCE", "CHAIN_SEED", "LEAF_FEATURES", "LEAF_WEIGHTS"]
 
 PARTIAL_ALLIANCE = 0.25  # credit for the majority in one country of an alliance
 CHAIN_SEED = 0.35  # credit per cloister (beyond the first) of a run shorter than 4
 CARD_COST = 0.25  # a card spent (cards are replaced, but good hands take time to build)
 PAIR_KEEP = 0.6  # a pair left in hand: a joker for later (R4.3)
+
+
+# the features of the search's leaf evaluation per seat (Evaluator.leaf_features): standing
+# cloister majority points (R9), alliance points held in both countries and in one (R10),
+# chain points (R11) and cloisters beyond the first of runs of 2-3 that can grow, cloisters
+# and advisors in supply, cards and pairs in hand, 1, some of these times the share of
+# the draw pile still to come ("~"), the part of a round before the seat moves again, and
+# in the final round whether it has a turn left
+LEAF_FEATURES = (
+    "cl",
+    "al2",
+    "al1",
+    "chain",
+    "runs",
+    "scl",
+    "sad",
+    "cards",
+    "pairs",
+    "1",
+    "cl~",
+    "al2~",
+    "scl~",
+    "sad~",
+    "~",
+    "next",
+    "last",
+)
+# per player count and stage (Evaluator.leaf_stage), the weights of the points still to
+# come; fitted by ``python -m kardinal.bots.fit_estimate --games 2400`` (least squares on
+# half of 2,400 greedy games with random noise, 3/4/4/5 players; see there). The weights
+# of what is the same for every seat of a position ("1", "~", and nearly always "cards":
+# hands are full at a main decision) shift every seat alike, which no decision sees.
+LEAF_WEIGHTS: dict[int, tuple[tuple[float, ...], ...]] = {
+    3: (
+        # stage 0: cl +1.935, al2 -1.446, al1 -0.322, chain +1.252, runs +1.331, scl +0.563, sad -3.720, cards +14.019, pairs +1.219, 1 +4.673, cl~ -1.374, al2~ -0.966, scl~ -2.893, sad~ -0.810, ~ +108.230, next -4.460, last +0.000
+        (
+            1.935,
+            -1.4464,
+            -0.3224,
+            1.2517,
+            1.3315,
+            0.5629,
+            -3.7201,
+            14.019,
+            1.2188,
+            4.673,
+            -1.3737,
+            -0.9662,
+            -2.8934,
+            -0.8101,
+            108.2304,
+            -4.4596,
+            0.0,
+        ),
+        # stage 1: cl +1.038, al2 +0.997, al1 +0.143, chain +0.976, runs +0.491, scl +0.127, sad +0.314, cards -1.085, pairs +0.917, 1 -0.362, cl~ -0.235, al2~ -0.768, scl~ -0.416, sad~ -2.535, ~ +50.822, next -3.531, last +0.000
+        (
+            1.0378,
+            0.997,
+            0.1427,
+            0.9755,
+            0.4911,
+            0.1271,
+            0.3136,
+            -1.0851,
+            0.9172,
+            -0.3617,
+            -0.2346,
+            -0.7678,
+            -0.4163,
+            -2.5347,
+            50.8222,
+            -3.5308,
+            0.0,
+        ),
+        # stage 2: cl +1.017, al2 +1.004, al1 +0.047, chain +0.963, runs -0.116, scl -0.142, sad -0.024, cards -0.476, pairs +0.786, 1 +0.838, cl~ -0.000, al2~ +0.000, scl~ +0.000, sad~ +0.000, ~ +0.000, next -0.573, last +3.948
+        (1.0174, 1.0035, 0.0473, 0.9629, -0.1163, -0.142, -0.0238, -0.4762, 0.7858, 0.8381, -0.0, 0.0, 0.0, 0.0, 0.0, -0.5726, 3.9482),
+    ),
+    4: (
+        # stage 0: cl +2.050, al2 +1.127, al1 +0.342, chain +1.213, runs +1.538, scl +0.730, sad -1.019, cards +4.705, pairs +2.072, 1 +1.568, cl~ -1.400, al2~ +1.548, scl~ -3.042, sad~ -4.249, ~ +136.518, next -4.901, last +0.000
+        (
+            2.0505,
+            1.1274,
+            0.3417,
+            1.2129,
+            1.5376,
+            0.7299,
+            -1.0193,
+            4.7048,
+            2.0722,
+            1.5683,
+            -1.4003,
+            1.5484,
+            -3.0418,
+            -4.2492,
+            136.5185,
+            -4.9008,
+            0.0,
+        ),
+        # stage 1: cl +0.998, al2 +1.054, al1 +0.096, chain +1.007, runs +0.537, scl +0.017, sad +0.203, cards -0.311, pairs +0.818, 1 -0.103, cl~ -0.025, al2~ -0.740, scl~ +0.207, sad~ -3.206, ~ +41.163, next -3.458, last +0.000
+        (
+            0.998,
+            1.0542,
+            0.096,
+            1.0073,
+            0.5368,
+            0.0172,
+            0.2026,
+            -0.3106,
+            0.8184,
+            -0.1035,
+            -0.025,
+            -0.7404,
+            0.2073,
+            -3.2064,
+            41.163,
+            -3.4578,
+            0.0,
+        ),
+        # stage 2: cl +0.974, al2 +1.001, al1 +0.027, chain +0.982, runs -0.009, scl -0.108, sad -0.072, cards -0.006, pairs +0.421, 1 +1.227, cl~ +0.000, al2~ +0.000, scl~ +0.000, sad~ +0.000, ~ +0.000, next +0.203, last +3.858
+        (0.9739, 1.0013, 0.0271, 0.9823, -0.0088, -0.1082, -0.0717, -0.0058, 0.4213, 1.2266, 0.0, 0.0, 0.0, 0.0, 0.0, 0.2034, 3.858),
+    ),
+    5: (
+        # stage 0: cl +1.899, al2 +0.555, al1 +0.428, chain +1.285, runs +1.679, scl +0.422, sad -1.598, cards +7.187, pairs +2.030, 1 +2.396, cl~ -1.407, al2~ +3.538, scl~ -3.139, sad~ +0.714, ~ +95.589, next -5.068, last +0.000
+        (
+            1.8985,
+            0.5555,
+            0.4285,
+            1.2849,
+            1.679,
+            0.422,
+            -1.5979,
+            7.187,
+            2.03,
+            2.3957,
+            -1.4072,
+            3.5375,
+            -3.1388,
+            0.714,
+            95.5893,
+            -5.0676,
+            0.0,
+        ),
+        # stage 1: cl +1.006, al2 +1.053, al1 +0.069, chain +1.093, runs +0.733, scl +0.064, sad +0.095, cards -0.258, pairs +1.045, 1 -0.086, cl~ -0.141, al2~ -0.448, scl~ +0.060, sad~ -3.160, ~ +41.389, next -3.359, last +0.000
+        (
+            1.006,
+            1.0527,
+            0.0686,
+            1.093,
+            0.733,
+            0.0642,
+            0.0953,
+            -0.2581,
+            1.045,
+            -0.086,
+            -0.1405,
+            -0.448,
+            0.0605,
+            -3.1605,
+            41.3891,
+            -3.3587,
+            0.0,
+        ),
+        # stage 2: cl +0.985, al2 +0.991, al1 +0.013, chain +1.004, runs +0.214, scl -0.059, sad -0.212, cards -0.073, pairs +0.408, 1 +1.806, cl~ +0.000, al2~ +0.000, scl~ +0.000, sad~ +0.000, ~ +0.000, next +0.187, last +3.580
+        (0.9845, 0.9909, 0.0125, 1.0044, 0.2138, -0.0593, -0.2122, -0.0727, 0.408, 1.8058, 0.0, 0.0, 0.0, 0.0, 0.0, 0.1871, 3.5799),
+    ),
+}
 
 
 class Gains(NamedTuple):
@@ -118,6 +288,9 @@ class Evaluator:
         self._cloisters_memo: dict[tuple[int | tuple[int, ...], ...], list[int]] = {}
         self._alliances_memo: dict[tuple[tuple[int, ...], ...], list[float]] = {}
         self._chains_by_owner: dict[tuple[int, ...], list[float]] = {}
+        self._leaf_cl: dict[tuple[tuple[int, ...], ...], list[int]] = {}
+        self._leaf_al: dict[tuple[tuple[int, ...], ...], tuple[list[float], list[float]]] = {}
+        self._leaf_chains: dict[tuple[int, ...], list[tuple[float, float]]] = {}
         self._sites_by_owner: dict[tuple[int, ...], list[float]] = {}
         self._free_memo: dict[tuple[str, ...], list[int]] = {}
         self._pairs_memo: dict[tuple[str, ...], list[tuple[tuple[str, str], int, int]]] = {}
@@ -139,6 +312,9 @@ class Evaluator:
             self._adv_tables,
             self._cards_memo,
             self._chains_by_owner,
+            self._leaf_cl,
+            self._leaf_al,
+            self._leaf_chains,
             self._sites_by_owner,
             self._alliances_memo,
             self._cloisters_memo,
@@ -203,6 +379,150 @@ class Evaluator:
             est[p] += al[p] + chains[p]
             est[p] += 0.01 * (s.supply_cl[p] + s.supply_adv[p])  # R12.1 tie-break
         return est
+
+    # -- the search's leaf evaluation (fitted, see LEAF_WEIGHTS) -------------------------
+
+    @staticmethod
+    def leaf_stage(s: State) -> int:
+        """0 before the intermediate scoring (R7), 1 after it, 2 in the final round (R8)."""
+        return 2 if s.final_round else (0 if s.exhaustions == 0 else 1)
+
+    def leaf_features(self, s: State, p: int) -> list[float]:
+        """Seat p's features of :data:`LEAF_FEATURES` (the plain, slow version)."""
+        n = s.n
+        cl = 0
+        for row in s.cloisters:
+            if max(row):
+                cl += country_cloister_scores(row)[p]
+        full = part = 0.0
+        for a, b in self.alliances:
+            ra, rb = s.advisors[a], s.advisors[b]
+            ta, tb = max(ra), max(rb)
+            if not ta and not tb:
+                continue
+            value = sum(ra) + sum(rb)
+            ma = ta > 0 and ra[p] == ta
+            mb = tb > 0 and rb[p] == tb
+            if ma and mb:
+                full += value
+            elif ma or mb:
+                part += value
+        mine = tuple([v for v, o in enumerate(s.owner) if o == p])
+        ch = 0.0
+        runs = 0.0
+        if len(mine) >= 2:
+            score, short = self._chain_parts(mine)
+            ch = float(score)
+            for size, border in short:
+                if any(s.owner[y] < 0 for y in border):
+                    runs += size - 1
+        hand = s.hands[p]
+        cards = float(sum(hand))
+        pairs = float(sum(1 for x in hand if x >= 2))
+        rem = (len(s.deck) - s.top) / len(s.deck) if s.deck else 0.0
+        scl = float(s.supply_cl[p])
+        sad = float(s.supply_adv[p])
+        nxt = ((p - s.current) % n) / n
+        last = 1.0 if s.final_round and p >= s.current else 0.0
+        return [cl, full, part, ch, runs, scl, sad, cards, pairs, 1.0, cl * rem, full * rem, scl * rem, sad * rem, rem, nxt, last]
+
+    def leaf_estimate(self, s: State) -> list[float]:
+        """Every seat's estimated final total by the fitted weights (:data:`LEAF_WEIGHTS`):
+        ``leaf_features`` with the board's parts memoised (the same numbers)."""
+        if s.is_over:
+            return [float(x) for x in s.scores]
+        n = s.n
+        w = LEAF_WEIGHTS[n][2 if s.final_round else (0 if s.exhaustions == 0 else 1)]
+        w_cl, w_full, w_part, w_ch, w_runs, w_scl, w_sad, w_cards, w_pairs, w_one, w_clr, w_fullr, w_sclr, w_sadr, w_r, w_next, w_last = w
+        ckey = tuple(map(tuple, s.cloisters))
+        cl = self._leaf_cl.get(ckey)
+        if cl is None:
+            cl = [0] * n
+            for row in s.cloisters:
+                if max(row):
+                    for p, v in enumerate(country_cloister_scores(row)):
+                        cl[p] += v
+            self._leaf_cl[ckey] = cl
+        akey = tuple(map(tuple, s.advisors))
+        al = self._leaf_al.get(akey)
+        if al is None:
+            full = [0.0] * n
+            part = [0.0] * n
+            for a, b in self.alliances:
+                ra, rb = s.advisors[a], s.advisors[b]
+                ta, tb = max(ra), max(rb)
+                if not ta and not tb:
+                    continue
+                value = sum(ra) + sum(rb)
+                for p in range(n):
+                    ma = ta > 0 and ra[p] == ta
+                    mb = tb > 0 and rb[p] == tb
+                    if ma and mb:
+                        full[p] += value
+                    elif ma or mb:
+                        part[p] += value
+            al = self._leaf_al[akey] = (full, part)
+        owner = s.owner
+        okey = tuple(owner)
+        chains = self._leaf_chains.get(okey)
+        if chains is None:
+            mines: list[list[int]] = [[] for _ in range(n)]
+            for v, o in enumerate(owner):
+                if o >= 0:
+                    mines[o].append(v)
+            chains = []
+            for p in range(n):
+                mine = tuple(mines[p])
+                ch = runs = 0.0
+                if len(mine) >= 2:
+                    got = self._chain_memo.get(mine)
+                    if got is None:
+                        got = self._chain_memo[mine] = self._chain_parts(mine)
+                    score, short = got
+                    ch = float(score)
+                    for size, border in short:
+                        if any(owner[y] < 0 for y in border):
+                            runs += size - 1
+                chains.append((ch, runs))
+            self._leaf_chains[okey] = chains
+        full, part = al
+        rem = (len(s.deck) - s.top) / len(s.deck) if s.deck else 0.0
+        cur = s.current
+        fin = s.final_round
+        out = []
+        for p in range(n):
+            hand = s.hands[p]
+            scl = s.supply_cl[p]
+            sad = s.supply_adv[p]
+            ch, runs = chains[p]
+            x = (
+                w_cl * cl[p]
+                + w_full * full[p]
+                + w_part * part[p]
+                + w_ch * ch
+                + w_runs * runs
+                + w_scl * scl
+                + w_sad * sad
+                + w_cards * sum(hand)
+                + w_pairs * sum(1 for k in hand if k >= 2)
+                + w_one
+                + (w_clr * cl[p] + w_fullr * full[p] + w_sclr * scl + w_sadr * sad + w_r) * rem
+                + w_next * (((p - cur) % n) / n)
+                + (w_last if fin and p >= cur else 0.0)
+            )
+            out.append(s.scores[p] + x + 0.01 * (scl + sad))
+        return out
+
+    def leaf_estimate_slow(self, s: State) -> list[float]:
+        """:meth:`leaf_estimate` as first written, from :meth:`leaf_features` (the tests' oracle)."""
+        if s.is_over:
+            return [float(x) for x in s.scores]
+        w = LEAF_WEIGHTS[s.n][self.leaf_stage(s)]
+        out = []
+        for p in range(s.n):
+            f = self.leaf_features(s, p)
+            out.append(s.scores[p] + sum(a * b for a, b in zip(w, f)) + 0.01 * (s.supply_cl[p] + s.supply_adv[p]))
+        return out
 
     def chain_estimate(self, owner: Sequence[int], p: int, mine: tuple[int, ...] | None = None) -> float:
         """R11 chain points of seat p, plus a little for runs of 2-3 that may grow; the
