@@ -25,7 +25,7 @@ Two levels of detail:
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from itertools import combinations
 from typing import NamedTuple
 
@@ -259,6 +259,25 @@ class AdvisorTable(list[tuple[float, float] | None]):
         return got
 
 
+def _cloister_points(cloisters: Sequence[Sequence[int]], n: int, mult: int = 1) -> list[int]:
+    """Each seat's points for the cloister majorities as they stand (R9), ``mult`` times."""
+    cl = [0] * n
+    for row in cloisters:
+        if max(row):
+            for p, v in enumerate(country_cloister_scores(row)):
+                cl[p] += mult * v
+    return cl
+
+
+def _sites_of(owner: Sequence[int], n: int) -> list[list[int]]:
+    """Each seat's cloister sites, in site order (``owner``: a site's seat, -1 free)."""
+    mines: list[list[int]] = [[] for _ in range(n)]
+    for v, o in enumerate(owner):
+        if o >= 0:
+            mines[o].append(v)
+    return mines
+
+
 class Evaluator:
     """Heuristics for one board (precomputed lookups)."""
 
@@ -326,8 +345,10 @@ class Evaluator:
 
     # -- static estimate ---------------------------------------------------------------
 
-    def _alliance_points(self, advisors: Sequence[Sequence[int]], n: int, pairs: Sequence[tuple[int, int]]) -> list[float]:
-        pts = [0.0] * n
+    @staticmethod
+    def _alliance_holders(advisors: Sequence[Sequence[int]], n: int, pairs: Sequence[tuple[int, int]]) -> Iterator[tuple[int, int, bool]]:
+        """For every alliance with advisors, in order, each seat that has the most advisors in
+        one of its two countries or both: (seat, the alliance's advisors, both)."""
         for a, b in pairs:
             ra, rb = advisors[a], advisors[b]
             ta, tb = max(ra), max(rb)
@@ -338,9 +359,14 @@ class Evaluator:
                 ma = ta > 0 and ra[p] == ta
                 mb = tb > 0 and rb[p] == tb
                 if ma and mb:
-                    pts[p] += value
+                    yield p, value, True
                 elif ma or mb:
-                    pts[p] += PARTIAL_ALLIANCE * value
+                    yield p, value, False
+
+    def _alliance_points(self, advisors: Sequence[Sequence[int]], n: int, pairs: Sequence[tuple[int, int]]) -> list[float]:
+        pts = [0.0] * n
+        for p, value, both in self._alliance_holders(advisors, n, pairs):
+            pts[p] += value if both else PARTIAL_ALLIANCE * value
         return pts
 
     def estimate(self, s: State) -> list[float]:
@@ -354,12 +380,7 @@ class Evaluator:
         ckey: tuple[int | tuple[int, ...], ...] = (mult, *map(tuple, s.cloisters))
         cl = self._cloisters_memo.get(ckey)
         if cl is None:
-            cl = [0] * n
-            for row in s.cloisters:
-                if max(row):
-                    for p, v in enumerate(country_cloister_scores(row)):
-                        cl[p] += mult * v
-            self._cloisters_memo[ckey] = cl
+            cl = self._cloisters_memo[ckey] = _cloister_points(s.cloisters, n, mult)
         for p in range(n):
             est[p] += cl[p]
         akey = tuple(map(tuple, s.advisors))
@@ -370,10 +391,7 @@ class Evaluator:
         key = tuple(owner)
         chains = self._chains_by_owner.get(key)
         if chains is None:
-            mines: list[list[int]] = [[] for _ in range(n)]
-            for v, o in enumerate(owner):
-                if o >= 0:
-                    mines[o].append(v)
+            mines = _sites_of(owner, n)
             chains = self._chains_by_owner[key] = [self.chain_estimate(owner, p, tuple(mines[p])) for p in range(n)]
         for p in range(n):
             est[p] += al[p] + chains[p]
@@ -437,39 +455,23 @@ class Evaluator:
         ckey = tuple(map(tuple, s.cloisters))
         cl = self._leaf_cl.get(ckey)
         if cl is None:
-            cl = [0] * n
-            for row in s.cloisters:
-                if max(row):
-                    for p, v in enumerate(country_cloister_scores(row)):
-                        cl[p] += v
-            self._leaf_cl[ckey] = cl
+            cl = self._leaf_cl[ckey] = _cloister_points(s.cloisters, n)
         akey = tuple(map(tuple, s.advisors))
         al = self._leaf_al.get(akey)
         if al is None:
             full = [0.0] * n
             part = [0.0] * n
-            for a, b in self.alliances:
-                ra, rb = s.advisors[a], s.advisors[b]
-                ta, tb = max(ra), max(rb)
-                if not ta and not tb:
-                    continue
-                value = sum(ra) + sum(rb)
-                for p in range(n):
-                    ma = ta > 0 and ra[p] == ta
-                    mb = tb > 0 and rb[p] == tb
-                    if ma and mb:
-                        full[p] += value
-                    elif ma or mb:
-                        part[p] += value
+            for p, value, both in self._alliance_holders(s.advisors, n, self.alliances):
+                if both:
+                    full[p] += value
+                else:
+                    part[p] += value
             al = self._leaf_al[akey] = (full, part)
         owner = s.owner
         okey = tuple(owner)
         chains = self._leaf_chains.get(okey)
         if chains is None:
-            mines: list[list[int]] = [[] for _ in range(n)]
-            for v, o in enumerate(owner):
-                if o >= 0:
-                    mines[o].append(v)
+            mines = _sites_of(owner, n)
             chains = []
             for p in range(n):
                 mine = tuple(mines[p])
