@@ -19,7 +19,7 @@ Two levels of detail:
   policy and the hand valuation use it.
 * :meth:`Evaluator.leaf_estimate` -- the same parts of the position, plus pieces and
   cards left and the place in the turn order, weighted by :data:`LEAF_WEIGHTS`, fitted
-  to the final scores of bot games (``kardinal/bots/fit_estimate.py``); the search may
+  to the final scores of bot games (``kardinal/research/fit_estimate.py``); the search may
   use it at the end of its rollouts (``ISMCTSBot(leaf="fitted")``), greedy does not.
 """
 
@@ -69,7 +69,7 @@ LEAF_FEATURES = (
     "last",
 )
 # per player count and stage (Evaluator.leaf_stage), the weights of the points still to
-# come; fitted by ``python -m kardinal.bots.fit_estimate --games 2400`` (least squares on
+# come; fitted by ``python -m kardinal.research.fit_estimate --games 2400`` (least squares on
 # half of 2,400 greedy games with random noise, 3/4/4/5 players; see there). The weights
 # of what is the same for every seat of a position ("1", "~", and nearly always "cards":
 # hands are full at a main decision) shift every seat alike, which no decision sees.

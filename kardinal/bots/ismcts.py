@@ -71,7 +71,7 @@ iterations/s, process time, one run): a paired difference of +4.5 points (-2.5 t
 :meth:`Evaluator.leaf_estimate`, the same parts of the position (standing majorities,
 alliances, chains) plus pieces and cards left and the seat's place in the turn order,
 with weights per player count and stage fitted by least squares to the final scores of
-2,400 games of greedy bots (``python -m kardinal.bots.fit_estimate``). On held-out games
+2,400 games of greedy bots (``python -m kardinal.research.fit_estimate``). On held-out games
 it predicts the final margin better (four players: R² 0.32 against 0.26; in the final
 round 0.92 against 0.81, the winner 90% against 80% of the time), but before the
 intermediate scoring neither says much (R² 0.02 and -0.05): that is where the rollouts

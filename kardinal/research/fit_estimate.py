@@ -1,7 +1,7 @@
 """Fit the leaf evaluation of the search (:data:`kardinal.bots.evaluate.LEAF_WEIGHTS`) to
 the outcomes of games played by bots (not part of the tests).
 
-``python -m kardinal.bots.fit_estimate --games 2400`` plays games of greedy bots (each
+``python -m kardinal.research.fit_estimate --games 2400`` plays games of greedy bots (each
 seat with a random amount of noise on its move values, 0 to 1.5 points, so that the
 positions vary), records at every main decision every seat's features
 (:meth:`Evaluator.leaf_features`: its standing cloister majorities, alliance majorities
@@ -23,11 +23,10 @@ import pickle
 import random
 from typing import Any
 
+from kardinal.bots.evaluate import LEAF_FEATURES, Evaluator
+from kardinal.bots.greedy import GreedyBot
 from kardinal.rules.state import MAIN, new_game
 from kardinal.rules.view import view
-
-from .evaluate import LEAF_FEATURES, Evaluator
-from .greedy import GreedyBot
 
 
 def play(job: tuple[int, int]) -> list[tuple[int, int, int, int, list[float], float, float, float]]:
