@@ -307,7 +307,6 @@ class Evaluator:
         self._cloisters_memo: dict[tuple[int | tuple[int, ...], ...], list[int]] = {}
         self._alliances_memo: dict[tuple[tuple[int, ...], ...], list[float]] = {}
         self._chains_by_owner: dict[tuple[int, ...], list[float]] = {}
-        self._leaf_cl: dict[tuple[tuple[int, ...], ...], list[int]] = {}
         self._leaf_al: dict[tuple[tuple[int, ...], ...], tuple[list[float], list[float]]] = {}
         self._leaf_chains: dict[tuple[int, ...], list[tuple[float, float]]] = {}
         self._sites_by_owner: dict[tuple[int, ...], list[float]] = {}
@@ -331,7 +330,6 @@ class Evaluator:
             self._adv_tables,
             self._cards_memo,
             self._chains_by_owner,
-            self._leaf_cl,
             self._leaf_al,
             self._leaf_chains,
             self._sites_by_owner,
@@ -450,12 +448,12 @@ class Evaluator:
         if s.is_over:
             return [float(x) for x in s.scores]
         n = s.n
-        w = LEAF_WEIGHTS[n][2 if s.final_round else (0 if s.exhaustions == 0 else 1)]
+        w = LEAF_WEIGHTS[n][self.leaf_stage(s)]
         w_cl, w_full, w_part, w_ch, w_runs, w_scl, w_sad, w_cards, w_pairs, w_one, w_clr, w_fullr, w_sclr, w_sadr, w_r, w_next, w_last = w
-        ckey = tuple(map(tuple, s.cloisters))
-        cl = self._leaf_cl.get(ckey)
+        ckey: tuple[int | tuple[int, ...], ...] = (1, *map(tuple, s.cloisters))  # estimate's memo, counted once
+        cl = self._cloisters_memo.get(ckey)
         if cl is None:
-            cl = self._leaf_cl[ckey] = _cloister_points(s.cloisters, n)
+            cl = self._cloisters_memo[ckey] = _cloister_points(s.cloisters, n)
         akey = tuple(map(tuple, s.advisors))
         al = self._leaf_al.get(akey)
         if al is None:
