@@ -8,10 +8,10 @@ legal action, and the time from sending it to its acknowledgement is its latency
 SPECTATORS more sockets watch one more game, and the games that follow it ("Play
 again"), from a process of their own; each follows within FOLLOW_SPREAD seconds, as
 people who click the link do. The clock starts a second (WARMUP) after every spectator
-is connected and every person of the first games has its state. When a game ends a new one is created, so the number of live
-games stays the same. The report: actions per second and latency
-percentiles (p50, p90, p99, max) of the players' actions, and the state messages the
-spectators received.
+is connected and every person of the first games has its state. When a game ends a new
+one is created, so the number of live games stays the same. The report: actions per
+second and latency percentiles (p50, p90, p99, max) of the players' actions, and the
+state messages the spectators received.
 
 It measures a server someone started (``kardinal serve --bot-workers 0``); start it with
 ``--bot-pause 0`` if bots are to take part.
@@ -265,7 +265,7 @@ async def _watched(
     base: str, http: Any, g: dict[str, Any], rng: random.Random, res: LoadResult, stop: asyncio.Event, every: float | None
 ) -> None:
     """The spectators' table: one game after another, each the "Play again" of the one
-    before (the spectators follow it, as the browser does)."""
+    before (the spectators follow it, within FOLLOW_SPREAD seconds: see _spectator)."""
     tokens = {s["seat"]: s["token"] for s in g["seats"]}
     gid = g["id"]
     while not stop.is_set():
