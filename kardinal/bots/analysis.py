@@ -45,6 +45,7 @@ from kardinal.rules.scoring import win_shares
 from kardinal.rules.state import DRAW, MAIN
 from kardinal.rules.view import ViewData, view
 
+from . import LEVEL_ITERATIONS
 from .determinize import determinize
 from .evaluate import Evaluator
 from .greedy import Scored
@@ -68,7 +69,7 @@ __all__ = [
     "REVIEW_ITERATIONS",
 ]
 
-HINT_ITERATIONS = 1200  # the hard level's budget (LEVEL_ITERATIONS["hard"])
+HINT_ITERATIONS = LEVEL_ITERATIONS["hard"]  # the hard level's budget
 HINT_SECONDS = 1.5
 REVIEW_ITERATIONS = 400  # per decision: the classic search (CLASSIC), without a clock
 SCALE = 6.0  # ismcts's reward: a logistic of the margin over this many points
