@@ -216,3 +216,18 @@ def test_cli_tournament_json_and_table(tmp_path: Path) -> None:
     res = runner.invoke(app, ["tournament", "--bots", "random,random", "--players", "3", "--games", "3"])
     assert res.exit_code == 2
     assert "one bot per seat" in res.output
+
+
+def test_decisions_cut_short_by_the_time_limit_are_counted(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A level is its iteration budget; the wall clock is only a safety limit. A tournament
+    says how many decisions that limit ended early (then the result depends on the machine)."""
+    from kardinal.bots import BOTS
+    from kardinal.bots.ismcts import ISMCTSBot
+
+    monkeypatch.setitem(BOTS, "t-clock", lambda seed, board: ISMCTSBot(seed, board, iterations=10**9, time_limit=0.002))
+    monkeypatch.setitem(BOTS, "t-budget", lambda seed, board: ISMCTSBot(seed, board, iterations=3, time_limit=60.0))
+    stats, results = run_tournament(["t-clock", "t-budget", "random"], 3, 3, seed=5, workers=1)
+    clock, budget, rnd = stats
+    assert clock.cut_short > 0 and all(r.cut_short[0] > 0 for r in results)
+    assert budget.cut_short == 0 and rnd.cut_short == 0
+    assert clock.cut_short == sum(r.cut_short[0] for r in results) <= clock.main_decisions

@@ -180,6 +180,9 @@ class ISMCTSBot(EvaluatingBot):
         self.leaf = leaf
         self.last_iterations = 0
         self.last_seconds = 0.0
+        # decisions the time limit ended before the iteration cap: the level then depends on
+        # the machine's speed (reported by tournaments; 0 on a machine fast enough)
+        self.cut_short = 0
         self.last_root: dict[Move, tuple[int, float]] = {}
         self.last_margin: dict[Move, float] = {}
         self._margin_sum: dict[Move, float] = {}
@@ -222,6 +225,7 @@ class ISMCTSBot(EvaluatingBot):
             self._iterate(root, sampler.sample(self.rng), root_moves)
             it += 1
         self.last_iterations = it
+        self.cut_short += it < cap
         self.last_seconds = time.perf_counter() - t0
         self.last_root = {m: (ch.visits - self.prior_visits, ch.total / ch.visits if ch.visits else 0.0) for m, ch in root.children.items()}
         for m, ch in root.children.items():

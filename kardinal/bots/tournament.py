@@ -91,6 +91,8 @@ class GameResult:
     times: list[list[float]]
     main_times: list[list[float]]
     record: dict[str, Any] | None = None
+    # per entry: decisions a search's time limit ended before its iteration cap
+    cut_short: list[int] = field(default_factory=list)
 
 
 @dataclass
@@ -113,6 +115,7 @@ class EntryStats:
     main_decisions: int = 0
     main_time_mean: float = 0.0
     main_time_max: float = 0.0
+    cut_short: int = 0  # decisions its time limit ended before its iteration cap (see ISMCTSBot)
     seats: list[int] = field(default_factory=list)  # games played in each seat
 
 
@@ -169,6 +172,9 @@ def play_game(
         except RuleError as err:
             raise BotError(f"game {game}: bot {bot_names[e]!r} (entry {e}, seat {seat}) played {move}: {err}") from None
     names = [f"{bot_names[e]} ({e + 1})" for e in entry_of_seat]
+    cut_short = [0] * players
+    for seat, e in enumerate(entry_of_seat):
+        cut_short[e] = int(getattr(bots[seat], "cut_short", 0))
     return GameResult(
         game=game,
         deal_seed=ds,
@@ -179,6 +185,7 @@ def play_game(
         times=times,
         main_times=main_times,
         record=record_of(s, names) if keep_record else None,
+        cut_short=cut_short,
     )
 
 
@@ -364,6 +371,8 @@ def summarize(bot_names: Sequence[str], results: Sequence[GameResult], seed: int
             st.wins += win_shares(r.winners, n)[seat]
             scores[e].append(r.scores[seat])
             margins[e].append(r.scores[seat] - top)
+        for e, c in enumerate(r.cut_short):
+            stats[e].cut_short += c
         for e in range(n):
             for acc, src in ((tsum[e], r.times[e]), (msum[e], r.main_times[e])):
                 acc[0] += src[0]
@@ -465,6 +474,7 @@ def as_data(stats: Sequence[EntryStats], games: int, players: int, seed: int) ->
                 "main_decisions": st.main_decisions,
                 "main_time_mean_s": st.main_time_mean,
                 "main_time_max_s": st.main_time_max,
+                "main_cut_short": st.cut_short,
             }
             for st in stats
         ],
@@ -477,10 +487,11 @@ def format_table(stats: Sequence[EntryStats], games: int, players: int, seed: in
         f"{games} games, {players} players, seed {seed}; seats rotated in blocks of {players} games sharing a deal",
         f"95% CI: bootstrap over the {blocks} blocks (deals), {RESAMPLES} resamples; rating: Plackett-Luce fit to the finishing orders,",
         "  Elo scale (+200: ahead of the other about 76% of the time), mean 1500",
-        "time per decision (wall clock): all decisions, and main decisions (place/exchange, not draws)",
+        "time per decision (wall clock): all decisions, and main decisions (place/exchange, not draws);",
+        "cut: decisions a search's time limit ended before its iteration budget (the level then depends on the machine)",
         "",
         f"{'#':>2} {'bot':<10} {'wins':>7} {'win rate':>8} {'95% CI':>15} {'score':>6} {'margin':>7} {'rating':>6} {'95% CI':>11}"
-        f" {'mean ms':>8} {'max ms':>8} {'main ms':>8} {'main max':>9}",
+        f" {'mean ms':>8} {'max ms':>8} {'main ms':>8} {'main max':>9} {'cut':>5}",
     ]
     for st in stats:
         ci = f"[{st.ci_low:.3f},{st.ci_high:.3f}]"
@@ -488,6 +499,6 @@ def format_table(stats: Sequence[EntryStats], games: int, players: int, seed: in
         lines.append(
             f"{st.entry + 1:>2} {st.bot:<10} {st.wins:>7.2f} {st.win_rate:>8.3f} {ci:>15} {st.mean_score:>6.1f} {st.mean_margin:>7.1f}"
             f" {st.rating:>6.0f} {rci:>11} {st.time_mean * 1e3:>8.1f} {st.time_max * 1e3:>8.1f} {st.main_time_mean * 1e3:>8.1f}"
-            f" {st.main_time_max * 1e3:>9.1f}"
+            f" {st.main_time_max * 1e3:>9.1f} {st.cut_short:>5}"
         )
     return "\n".join(lines)
