@@ -1,11 +1,12 @@
 """Identical play: the search bots' moves at fixed seeds and iteration counts are pinned.
 
-Two configurations are pinned. ``CLASSIC`` (``ISMCTSBot(seed, **CLASSIC)``: rollouts of 4
+Three configurations are pinned. ``CLASSIC`` (``ISMCTSBot(seed, **CLASSIC)``: rollouts of 4
 main decisions, epsilon 0.25, the defaults before the strength work of issue 14):
 ``tests/data/ismcts_pinned.json`` was written by the ISMCTS of commit ddd93d8, before its
 speed work. The present defaults (deeper rollouts): ``tests/data/ismcts_pinned_tuned.json``,
-the same positions and games with the default bot. ``python tests/test_bot_pinned.py``
-writes both again: do that only when play is meant to change (the classic data must then
+the same positions and games with the default bot; ``tests/data/ismcts_pinned_fitted.json``,
+the same with ``leaf="fitted"`` (the hard and expert levels). ``python tests/test_bot_pinned.py``
+writes them again: do that only when play is meant to change (the classic data must then
 come out unchanged). Each entry is a position (3-5 players, early to the final round, given
 as the moves of a game from its seed), a bot seed and an iteration count; the file holds
 the move chosen and the visits of every root child. A faster search must give the same
@@ -32,6 +33,9 @@ from kardinal.rules.view import view
 
 DATA = Path(__file__).parent / "data" / "ismcts_pinned.json"
 TUNED = Path(__file__).parent / "data" / "ismcts_pinned_tuned.json"
+FITTED = DATA.parent / "ismcts_pinned_fitted.json"  # the defaults with leaf="fitted" (hard and expert)
+# the pinned data of the present configurations and what each is
+PRESENT = [(TUNED, {}), (FITTED, {"leaf": "fitted"})]
 
 # (players, deal seed, main decisions before the position)
 POSITIONS = [
@@ -171,34 +175,38 @@ def test_games_with_search_are_pinned(i: int) -> None:
     assert _game(entry["players"], entry["seed"], entry["searching"], entry["iterations"]) == entry["moves"]
 
 
+@pytest.mark.parametrize("data,config", PRESENT, ids=["plain", "fitted"])
 @pytest.mark.parametrize("i", range(len(POSITIONS)))
-def test_default_search_is_pinned(i: int) -> None:
-    """The default configuration (deeper rollouts) is reproducible too: the same seed and
-    iteration count give the same root visits and the same move."""
-    entry = _data(TUNED)["positions"][i]
+def test_default_search_is_pinned(i: int, data: Path, config: dict[str, Any]) -> None:
+    """The default configuration (deeper rollouts), with either leaf evaluation, is
+    reproducible too: the same seed and iteration count give the same root visits and the
+    same move."""
+    entry = _data(data)["positions"][i]
     s = _replay(entry["players"], entry["seed"], entry["moves"])
-    got = _search(s, entry["bot_seed"], entry["iterations"], {})
+    got = _search(s, entry["bot_seed"], entry["iterations"], config)
     assert got["move"] == entry["move"]
     assert got["visits"] == entry["visits"]
     for (m1, r1), (m2, r2) in zip(got["rewards"], entry["rewards"], strict=True):
         assert m1 == m2 and r1 == pytest.approx(r2, abs=1e-7)
 
 
-def test_default_search_at_the_hard_budget_is_pinned() -> None:
-    """One search of the default configuration at the hard level's iteration budget."""
-    data = _data(TUNED)
-    entry = data["deep"][0]
-    pos = data["positions"][entry["position"]]
+@pytest.mark.parametrize("data,config", PRESENT, ids=["plain", "fitted"])
+def test_default_search_at_the_hard_budget_is_pinned(data: Path, config: dict[str, Any]) -> None:
+    """One search of the default configuration at the hard level's iteration budget (the
+    budget when the data was written: 1,200 for the plain leaf, 1,400 for the fitted)."""
+    entry = _data(data)["deep"][0]
+    pos = _data(data)["positions"][entry["position"]]
     s = _replay(pos["players"], pos["seed"], pos["moves"])
-    got = _search(s, entry["bot_seed"], entry["iterations"], {})
+    got = _search(s, entry["bot_seed"], entry["iterations"], config)
     assert (got["move"], got["visits"]) == (entry["move"], entry["visits"])
 
 
+@pytest.mark.parametrize("data,config", PRESENT, ids=["plain", "fitted"])
 @pytest.mark.parametrize("i", range(len(GAMES)))
-def test_default_games_with_search_are_pinned(i: int) -> None:
+def test_default_games_with_search_are_pinned(i: int, data: Path, config: dict[str, Any]) -> None:
     """Whole games with searching seats of the default configuration (draws, the reshuffle, R7.3, the end)."""
-    entry = _data(TUNED)["games"][i]
-    assert _game(entry["players"], entry["seed"], entry["searching"], entry["iterations"], {}) == entry["moves"]
+    entry = _data(data)["games"][i]
+    assert _game(entry["players"], entry["seed"], entry["searching"], entry["iterations"], config) == entry["moves"]
 
 
 def test_the_classic_configuration_is_the_one_before_issue_14() -> None:
@@ -209,6 +217,11 @@ def test_the_classic_configuration_is_the_one_before_issue_14() -> None:
 
 
 if __name__ == "__main__":  # pragma: no cover - writes the pinned data again
+    if sys.argv[1:] == ["fitted"]:  # only the fitted leaf's (it was added later)
+        FITTED.write_text(json.dumps(generate({"leaf": "fitted"}), indent=1) + "\n")
+        print(f"wrote {FITTED}", file=sys.stderr)
+        raise SystemExit
     DATA.write_text(json.dumps(generate(), indent=1) + "\n")
     TUNED.write_text(json.dumps(generate({}), indent=1) + "\n")
-    print(f"wrote {DATA} and {TUNED}", file=sys.stderr)
+    FITTED.write_text(json.dumps(generate({"leaf": "fitted"}), indent=1) + "\n")
+    print(f"wrote {DATA}, {TUNED} and {FITTED}", file=sys.stderr)

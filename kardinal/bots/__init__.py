@@ -6,11 +6,12 @@ Every bot gets only ``view(state, seat)`` (R13) and is deterministic given its s
 * ``greedy``: one move of look-ahead with a hand-written evaluation (``greedy.py``).
 * ``ismcts``: SO-ISMCTS, 1000 iterations a decision (``ismcts.py``).
 * levels for people: ``easy`` = greedy with noise on its move values; ``medium``,
-  ``hard`` and ``expert`` = ismcts with an iteration budget per decision (300, 1,200
+  ``hard`` and ``expert`` = ismcts with an iteration budget per decision (300, 1,400
   and 4,000, with rollouts of 8 main decisions: deeper rollouts won more games against
-  greedy than more iterations did, issue 14). The budget is the level: the same seed
+  greedy than more iterations did, issue 14; hard and expert score the end of a rollout
+  with the estimate fitted to game outcomes, ``leaf="fitted"``). The budget is the level: the same seed
   gives the same game on any machine. It was calibrated on the reference machine (2
-  cores, shared with other work) to take at most about 0.4 s, 1.5 s and 5 s there; the
+  cores, two tournament processes at once) to take at most about 0.4 s, 1.5 s and 5 s there; the
   wall clock (0.4 s, 1.5 s, 5 s) is only a safety limit for a machine that is slow or
   overloaded, where the search stops early. Draw decisions and single legal moves are
   answered at once.
@@ -42,19 +43,26 @@ __all__ = [
     "Level",
     "LEVELS",
     "LEVEL_ITERATIONS",
+    "LEVEL_LEAF",
     "levels",
 ]
 
 BotFactory = Callable[[int, Board | None], Bot]
 
 # ISMCTS iterations per main decision of the search levels: the level itself (reproducible).
-# With the default settings (rollouts of 8 main decisions, about half the iterations per
-# second of the classic rollouts of 4), calibrated on the reference machine (2 cores, shared
-# with other work, load average about 4) by the wall-clock time per main decision in
-# four-player tournaments against greedy: 300 took 0.33 s on average, 1,200 took 1.3 s;
-# 4,000 is scaled from those (about 4.3 s). The classic settings had 700, 3,000 and 8,000.
-# The wall clock is only a safety limit (see the README)
-LEVEL_ITERATIONS = {"medium": 300, "hard": 1200, "expert": 4000}
+# With the default settings (rollouts of 8 main decisions), calibrated on the reference
+# machine (2 cores, two tournament processes at once) by the wall-clock time of every main
+# decision in four-player games against greedy, so that the slowest stays under the level's
+# safety limit: with the fitted leaf 1,600 iterations took 1.05 s on average but up to
+# 1.71 s (the limit, 1.5 s, ended 12.5% of hard's decisions in a 200-game tournament);
+# 1,400 took 1.03 s on average, at most 1.47 s (84 decisions); in a tournament of expert
+# against three hard, 4,000 took 2.88 s on average, at most 5.03 s (the limit ended 1%).
+# Earlier budgets: 1,200 for hard with the plain leaf; the classic settings had 700, 3,000
+# and 8,000. The wall clock is only a safety limit (see the README)
+LEVEL_ITERATIONS = {"medium": 300, "hard": 1400, "expert": 4000}
+# how each search level scores the end of its rollouts (ISMCTSBot's ``leaf``): medium keeps
+# the hand-written estimate it was measured with
+LEVEL_LEAF = {"medium": "plain", "hard": "fitted", "expert": "fitted"}
 
 # name -> factory(seed, board); packages beside this one add theirs with register_bot
 BOTS: dict[str, BotFactory] = {
@@ -62,9 +70,9 @@ BOTS: dict[str, BotFactory] = {
     "greedy": lambda seed, board: GreedyBot(seed, board),
     "ismcts": lambda seed, board: ISMCTSBot(seed, board),
     "easy": lambda seed, board: GreedyBot(seed, board, noise=1.5),
-    "medium": lambda seed, board: ISMCTSBot(seed, board, iterations=LEVEL_ITERATIONS["medium"], time_limit=0.4),
-    "hard": lambda seed, board: ISMCTSBot(seed, board, iterations=LEVEL_ITERATIONS["hard"], time_limit=1.5),
-    "expert": lambda seed, board: ISMCTSBot(seed, board, iterations=LEVEL_ITERATIONS["expert"], time_limit=5.0),
+    "medium": lambda seed, board: ISMCTSBot(seed, board, iterations=LEVEL_ITERATIONS["medium"], time_limit=0.4, leaf=LEVEL_LEAF["medium"]),
+    "hard": lambda seed, board: ISMCTSBot(seed, board, iterations=LEVEL_ITERATIONS["hard"], time_limit=1.5, leaf=LEVEL_LEAF["hard"]),
+    "expert": lambda seed, board: ISMCTSBot(seed, board, iterations=LEVEL_ITERATIONS["expert"], time_limit=5.0, leaf=LEVEL_LEAF["expert"]),
 }
 
 
@@ -96,11 +104,16 @@ LEVELS: dict[str, Level] = {
     "ismcts": Level(35, "Searches the game tree (ISMCTS), 1,000 iterations a move.", 1.2),
     "hard": Level(
         40,
-        "Searches the game tree (ISMCTS) thoroughly: 1,200 iterations a move.",
+        "Searches the game tree (ISMCTS) thoroughly: 1,400 iterations a move.",
         1.5,
         "won 62% of 200 games against three greedy (95% interval 55-68%)",
     ),
-    "expert": Level(50, "Searches the game tree (ISMCTS) deeply: 4,000 iterations a move.", 5.0),
+    "expert": Level(
+        50,
+        "Searches the game tree (ISMCTS) deeply: 4,000 iterations a move.",
+        5.0,
+        "won 26% of 120 games against three hard (95% interval 18-34%): about as strong as hard",
+    ),
 }
 
 

@@ -45,7 +45,7 @@ from kardinal.rules.scoring import win_shares
 from kardinal.rules.state import DRAW, MAIN
 from kardinal.rules.view import ViewData, view
 
-from . import LEVEL_ITERATIONS
+from . import LEVEL_ITERATIONS, LEVEL_LEAF
 from .determinize import determinize
 from .evaluate import Evaluator
 from .greedy import Scored
@@ -70,6 +70,7 @@ __all__ = [
 ]
 
 HINT_ITERATIONS = LEVEL_ITERATIONS["hard"]  # the hard level's budget
+HINT_LEAF = LEVEL_LEAF["hard"]  # ... and its leaf evaluation: a hint is what hard would play
 HINT_SECONDS = 1.5
 REVIEW_ITERATIONS = 400  # per decision: the classic search (CLASSIC), without a clock
 SCALE = 6.0  # ismcts's reward: a logistic of the margin over this many points
@@ -222,7 +223,7 @@ def hint(
         return Hint(seat, v["phase"], "only", [Option(legal[0])], 0, time.perf_counter() - t0)
     if v["phase"] == DRAW.value:
         return Hint(seat, v["phase"], "draw", _draw_options(v, b)[:top], 0, time.perf_counter() - t0)
-    bot = _Searcher(seed, b, iterations=iterations, time_limit=time_limit)
+    bot = _Searcher(seed, b, iterations=iterations, time_limit=time_limit, leaf=HINT_LEAF)
     chosen = bot.choose(v)
     opts = _searched(bot) or [Option(chosen)]
     # the move the bot plays comes first (most visited), whatever the order of equals
