@@ -260,3 +260,32 @@ def test_serve_freezes_what_it_built_before_it_serves(tmp_path: Path, monkeypatc
     finally:
         gc.unfreeze()
         gc.set_threshold(*thresholds)
+
+
+def test_the_load_tool_reports_a_socket_the_server_closed() -> None:
+    """A player's socket closed by the server (not by the end of the run) is an error of
+    the run, not a silent end of that player."""
+    import asyncio
+    import random
+
+    import websockets
+
+    from kardinal.clients.web.loadtest import LoadResult, _person
+
+    async def main() -> tuple[LoadResult, bool]:
+        async def close_after_hello(ws: Any) -> None:
+            await ws.recv()
+            await ws.close(1001, "going away")
+
+        async with websockets.serve(close_after_hello, "127.0.0.1", 0) as server:
+            port = server.sockets[0].getsockname()[1]
+            res, stop, done = LoadResult(), asyncio.Event(), asyncio.Event()
+            try:
+                await asyncio.wait_for(_person(f"ws://127.0.0.1:{port}/ws/g", 0, "t", random.Random(1), res, stop, done), 10)
+            except ConnectionError as e:
+                res.errors.append(str(e))
+            return res, done.is_set()
+
+    res, done = asyncio.run(main())
+    assert not done
+    assert len(res.errors) == 1 and "closed the connection (code 1001)" in res.errors[0]

@@ -9,10 +9,10 @@ Every bot gets only ``view(state, seat)`` (R13) and is deterministic given its s
   ``hard`` and ``expert`` = ismcts with an iteration budget per decision (300, 1,400
   and 4,000, with rollouts of 8 main decisions: deeper rollouts won more games against
   greedy than more iterations did, issue 14; hard and expert score the end of a rollout
-  with the estimate fitted to game outcomes, ``leaf="fitted"``). The budget is the level: the same seed
-  gives the same game on any machine. It was calibrated on the reference machine (2
-  cores, two tournament processes at once) to take at most about 0.4 s, 1.5 s and 5 s there; the
-  wall clock (0.4 s, 1.5 s, 5 s) is only a safety limit for a machine that is slow or
+  with the estimate fitted to game outcomes, ``leaf="fitted"``). The budget is the
+  level: the same seed gives the same game on any machine. It was calibrated on the
+  reference machine (2 cores, two games at once) to take at most about 0.4 s, 1.5 s and
+  5 s there; the wall clock (0.4 s, 1.5 s, 5 s) is only a safety limit for a machine that is slow or
   overloaded, where the search stops early. Draw decisions and single legal moves are
   answered at once.
 """

@@ -75,10 +75,10 @@ iterations won 67.0% (60-74%, 1.14 s a main decision, at most 1.72 s) but the li
 decisions alone (no tournament beside it) took 1.05 s on average at 1,600, at most 1.71 s;
 at 1,400 1.03 s, at most 1.47 s. ``expert`` (4,000 iterations, fitted leaf) won 25.8% of
 120 games against three such ``hard`` (18-34%; an even share is 25%; 2.88 s a main
-decision): in this search more iterations no longer buy strength. The levels ``hard`` and ``expert`` search with the fitted
-leaf since, ``hard`` 1,400 iterations (the most that fits its 1.5 s on this machine when it
-is not also running a tournament); the default of this class stays ``"plain"`` (the pinned
-data of both is in the tests).
+decision): in this search more iterations no longer buy strength. The levels ``hard``
+and ``expert`` search with the fitted leaf since, ``hard`` 1,400 iterations (the most
+that fits its 1.5 s on this machine when it is not also running a tournament); the
+default of this class stays ``"plain"`` (the pinned data of both is in the tests).
 
 ``leaf`` chooses the evaluation at the end of a rollout: ``"plain"`` is
 :meth:`Evaluator.estimate` (the hand-written one greedy uses), ``"fitted"`` is

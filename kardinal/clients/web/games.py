@@ -552,7 +552,7 @@ def _continues(before: list[Decision], hist: list[Decision]) -> bool:
     Only ``before``'s last decision is compared: a Decision is made once, by the move that
     appends it to a history beginning with the decisions before it, and histories are
     only ever copied, cut short or replayed (new objects), so the same object at the same
-    place has the same decisions before it. Comparing every decision was about a fifth
+    place has the same decisions before it. Comparing every decision was about a sixth
     of the time spent making state messages (a whole game's history, several times a move)."""
     k = len(before)
     return k <= len(hist) and (k == 0 or hist[k - 1] is before[k - 1])
