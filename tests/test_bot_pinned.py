@@ -34,7 +34,7 @@ from kardinal.rules.view import view
 DATA = Path(__file__).parent / "data" / "ismcts_pinned.json"
 TUNED = Path(__file__).parent / "data" / "ismcts_pinned_tuned.json"
 FITTED = DATA.parent / "ismcts_pinned_fitted.json"  # the defaults with leaf="fitted" (hard and expert)
-# the pinned data of the present configurations and what each is
+# the present configurations: their pinned data, and the settings they were written with
 PRESENT = [(TUNED, {}), (FITTED, {"leaf": "fitted"})]
 
 # (players, deal seed, main decisions before the position)
