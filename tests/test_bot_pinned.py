@@ -194,8 +194,9 @@ def test_default_search_is_pinned(i: int, data: Path, config: dict[str, Any]) ->
 def test_default_search_at_the_hard_budget_is_pinned(data: Path, config: dict[str, Any]) -> None:
     """One search of the default configuration at the hard level's iteration budget (the
     budget when the data was written: 1,200 for the plain leaf, 1,400 for the fitted)."""
-    entry = _data(data)["deep"][0]
-    pos = _data(data)["positions"][entry["position"]]
+    pinned = _data(data)
+    entry = pinned["deep"][0]
+    pos = pinned["positions"][entry["position"]]
     s = _replay(pos["players"], pos["seed"], pos["moves"])
     got = _search(s, entry["bot_seed"], entry["iterations"], config)
     assert (got["move"], got["visits"]) == (entry["move"], entry["visits"])

@@ -475,14 +475,9 @@ class Evaluator:
                 mine = tuple(mines[p])
                 ch = runs = 0.0
                 if len(mine) >= 2:
-                    got = self._chain_memo.get(mine)
-                    if got is None:
-                        got = self._chain_memo[mine] = self._chain_parts(mine)
-                    score, short = got
+                    score, open_runs = self._open_runs(owner, mine)
                     ch = float(score)
-                    for size, border in short:
-                        if any(owner[y] < 0 for y in border):
-                            runs += size - 1
+                    runs = float(sum(size - 1 for size in open_runs))
                 chains.append((ch, runs))
             self._leaf_chains[okey] = chains
         full, part = al
@@ -531,17 +526,20 @@ class Evaluator:
             mine = tuple([v for v, o in enumerate(owner) if o == p])
         if len(mine) < 2:
             return 0.0
+        score, open_runs = self._open_runs(owner, mine)
+        extra = 0.0
+        for size in open_runs:
+            extra += CHAIN_SEED * (size - 1)
+        return score + extra
+
+    def _open_runs(self, owner: Sequence[int], mine: tuple[int, ...]) -> tuple[int, list[int]]:
+        """The chain score of the sites ``mine`` (ascending, at least two; memoised), and the
+        sizes of their runs of 2-3 with a free site beside them (runs that may still grow)."""
         got = self._chain_memo.get(mine)
         if got is None:
             got = self._chain_memo[mine] = self._chain_parts(mine)
         score, short = got
-        extra = 0.0
-        for size, border in short:
-            for y in border:
-                if owner[y] < 0:
-                    extra += CHAIN_SEED * (size - 1)
-                    break
-        return score + extra
+        return score, [size for size, border in short if any(owner[y] < 0 for y in border)]
 
     def _chain_parts(self, mine: tuple[int, ...]) -> tuple[int, list[tuple[int, list[int]]]]:
         """The chain score of these sites, and each run of 2-3 with the sites around it (in the
