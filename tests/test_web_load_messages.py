@@ -288,3 +288,30 @@ def test_no_more_than_finished_max_finished_games_stay(client: TestClient, monke
     # asked for again, it is read back from the database (where it was never marked finished:
     # the status was set in memory only, for the sweep)
     assert state(client, ids[0])["version"] == 0 and ids[0] in service.live
+
+
+@pytest.mark.parametrize("delta", [True, False])
+def test_the_load_tool_reads_a_state_message_as_a_full_decode_does(delta: bool) -> None:
+    """The load tool decodes only the head, the acknowledgement and the action it plays of a
+    state message in which its seat acts (loadtest._digest): through whole games, what it
+    reads equals the full message, with every legal action and nothing else."""
+    from kardinal.clients.web.loadtest import _digest
+
+    rng = random.Random(5)
+    live = _live(5)
+    conns = [Connection({seat: "t"}, delta=delta) for seat in range(3)]
+    acted = 0
+    while live.row.status == "running":
+        for conn in conns:
+            text = live.text_for(conn)
+            if rng.random() < 0.5:  # as _send_loop puts an acknowledgement inside
+                text = f'{text[:-1]},"ack":{{"type":"ack","id":"0-{acted}","version":{live.version},"index":3,"duplicate":false}}}}'
+            full = json.loads(text)
+            got = _digest(text)
+            if "legal" in full:
+                acted += 1
+                assert [json.loads(a) for a in got["legal"]] == full["legal"] and len(full["legal"]) >= 1
+                for key in ("type", "status", "version", "game", "seat", "ack"):
+                    assert got.get(key) == full.get(key)
+        _step(live, rng)
+    assert acted > 50
