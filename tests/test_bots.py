@@ -86,15 +86,15 @@ def test_level_budgets() -> None:
 def test_search_levels_are_iteration_budgets() -> None:
     """A level is its iteration budget (reproducible), stronger levels search more; the
     wall clock is a safety limit at the level's advertised seconds."""
-    from kardinal.bots import LEVEL_ITERATIONS, LEVELS
+    from kardinal.bots import LEVEL_DEPTH, LEVEL_ITERATIONS, LEVEL_LEAF, LEVELS
 
     budgets = []
     for name in ("medium", "hard", "expert"):
         bot = make_bot(name)
         assert isinstance(bot, ISMCTSBot)
-        assert bot.iterations == LEVEL_ITERATIONS[name]
+        assert (bot.iterations, bot.depth, bot.leaf) == (LEVEL_ITERATIONS[name], LEVEL_DEPTH[name], LEVEL_LEAF[name])
         assert bot.time_limit == LEVELS[name].seconds
-        budgets.append(bot.iterations)
+        budgets.append(bot.iterations * bot.depth)  # main decisions played in rollouts, about the work
     assert budgets == sorted(budgets)
     assert LEVELS["medium"].rank < LEVELS["hard"].rank < LEVELS["expert"].rank
 
