@@ -59,7 +59,8 @@ BotFactory = Callable[[int, Board | None], Bot]
 # 1,400 took 1.03 s on average, at most 1.47 s (84 decisions); expert's 1,800 rollouts of
 # 16 decisions took 2.28 s on average, at most 4.25 s (64 decisions, two games at once).
 # Earlier budgets: 1,200 for hard with the plain leaf, 4,000 for expert with rollouts of 8
-# (2.88 s, at most 5.03 s); the classic settings had 700, 3,000 and 8,000. The wall clock is only a safety limit (see the README)
+# (2.88 s, at most 5.03 s); the classic settings had 700, 3,000 and 8,000. The wall clock
+# is only a safety limit (see the README)
 LEVEL_ITERATIONS = {"medium": 300, "hard": 1400, "expert": 1800}
 # how each search level scores the end of its rollouts (ISMCTSBot's ``leaf``): medium keeps
 # the hand-written estimate it was measured with

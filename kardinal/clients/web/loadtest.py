@@ -124,10 +124,10 @@ def _digest(raw: str) -> dict[str, Any]:
     """What a simulated person reads of a state message in which it acts: its head (type,
     status, version), the acknowledgement inside it, and ``legal`` as the actions' JSON
     texts (one is decoded when it is played). Decoding every legal action, the view and
-    the history of each such message was about 30% of the load tool's CPU, which shares the
-    machine with the server it measures (50 games flat out, two pairs of runs alternately:
-    0.77 and 0.68 ms of the load tool's CPU per action before, 0.56 and 0.51 after); a
-    message of another layout is decoded whole."""
+    the history of each such message was about 30% of the load tool's CPU in a profile, and
+    the load tool shares the machine with the server it measures: 0.77 and 0.68 ms of its
+    CPU per action before, 0.56 and 0.51 after (50 games flat out, two pairs of runs
+    alternately). A message of another layout is decoded whole."""
     i = raw.find(_LEGAL_AT, 0, 40)
     j = raw.find(_LEGAL_END, i) if i >= 0 else -1
     ends = [k for k in (raw.find(t, j) for t in _TAIL_AT) if k >= 0] if j >= 0 else []
