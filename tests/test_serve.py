@@ -145,7 +145,15 @@ def test_the_load_tool_plays_games_and_measures_them(tmp_path: Path) -> None:
     from kardinal.clients.web.loadtest import run_load
 
     port = _free_port()
-    env = {**os.environ, "KARDINAL_PORT": str(port), "KARDINAL_DATA": str(tmp_path), "KARDINAL_BOT_WORKERS": "0"}
+    # the load tool creates every game from one address: as the README says, the server it
+    # measures is started without the limit on new games (flat out, games end within seconds)
+    env = {
+        **os.environ,
+        "KARDINAL_PORT": str(port),
+        "KARDINAL_DATA": str(tmp_path),
+        "KARDINAL_BOT_WORKERS": "0",
+        "KARDINAL_RATE_LIMITS": "create=100000/minute",
+    }
     proc = subprocess.Popen([str(KARDINAL), "serve"], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         base = f"http://127.0.0.1:{port}"
