@@ -77,16 +77,15 @@ BOTS: dict[str, BotFactory] = {
     "greedy": lambda seed, board: GreedyBot(seed, board),
     "ismcts": lambda seed, board: ISMCTSBot(seed, board),
     "easy": lambda seed, board: GreedyBot(seed, board, noise=1.5),
-    "medium": lambda seed, board: ISMCTSBot(
-        seed, board, iterations=LEVEL_ITERATIONS["medium"], time_limit=0.4, leaf=LEVEL_LEAF["medium"], depth=LEVEL_DEPTH["medium"]
-    ),
-    "hard": lambda seed, board: ISMCTSBot(
-        seed, board, iterations=LEVEL_ITERATIONS["hard"], time_limit=1.5, leaf=LEVEL_LEAF["hard"], depth=LEVEL_DEPTH["hard"]
-    ),
-    "expert": lambda seed, board: ISMCTSBot(
-        seed, board, iterations=LEVEL_ITERATIONS["expert"], time_limit=5.0, leaf=LEVEL_LEAF["expert"], depth=LEVEL_DEPTH["expert"]
-    ),
+    "medium": lambda seed, board: _search_level("medium", 0.4, seed, board),
+    "hard": lambda seed, board: _search_level("hard", 1.5, seed, board),
+    "expert": lambda seed, board: _search_level("expert", 5.0, seed, board),
 }
+
+
+def _search_level(level: str, seconds: float, seed: int, board: Board | None) -> ISMCTSBot:
+    """A search level's bot: its iterations, leaf and rollout depth, ``seconds`` the safety limit."""
+    return ISMCTSBot(seed, board, iterations=LEVEL_ITERATIONS[level], time_limit=seconds, leaf=LEVEL_LEAF[level], depth=LEVEL_DEPTH[level])
 
 
 @dataclass(frozen=True)
