@@ -18,9 +18,10 @@ from web_helpers import act, create, join_all, make_client, state, tokens
 from kardinal.clients.web.games import Connection, LiveGame, standing
 from kardinal.clients.web.storage import DuplicateAction, GameRow, PendingAction, SeatRow, Storage
 from kardinal.rules.board import get_board
-from kardinal.rules.events import IntermediateScoring, LastRound
+from kardinal.rules.events import Drew, IntermediateScoring, LastRound
 from kardinal.rules.record import rewind
 from kardinal.rules.state import new_game
+from kardinal.rules.view import history_entry
 
 
 def _live(seed: int, players: int = 3) -> LiveGame:
@@ -126,6 +127,29 @@ def test_a_delta_holds_no_hidden_card() -> None:
                             assert ev["kind"] is None
             assert "hand" not in m["view"] or viewer is not None
     assert drawn > 10
+
+
+def test_a_history_entry_is_encoded_once_for_all_who_see_it_alike() -> None:
+    """Every seat and a spectator get the history; a decision is encoded once for them all,
+    and once more only for the seat that drew a card from the pile (its kind is theirs)."""
+    live = _live(3)
+    rng = random.Random(3)
+    conns = [Connection({s: "t"}, delta=True) for s in range(3)] + [Connection({}, delta=True)]
+    while not live.state.is_over:
+        _step(live, rng)
+        for conn in conns:
+            live.text_for(conn)
+    hist = live.state.history or []
+    private = 0
+    for i, d in enumerate(hist):
+        made, texts = live._entries[i]
+        assert made is d
+        drawers = {e.seat for e in d.events if isinstance(e, Drew) and e.kind is not None}
+        assert set(texts) == {None} | drawers
+        for who, text in texts.items():
+            assert json.loads(text) == history_entry(live.board, d, who)
+        private += len(drawers)
+    assert private > 10
 
 
 def test_a_connection_without_delta_gets_full_messages() -> None:

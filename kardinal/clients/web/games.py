@@ -28,7 +28,7 @@ from typing import Any
 from kardinal.bots import BOTS, make_bot
 from kardinal.rules.board import Board, BoardError, get_board, installed_boards
 from kardinal.rules.breakdown import scoring_breakdown
-from kardinal.rules.events import Decision, IntermediateScoring, LastRound
+from kardinal.rules.events import Decision, Drew, IntermediateScoring, LastRound
 from kardinal.rules.moves import Move, Place
 from kardinal.rules.record import IllegalAction, RecordAction, RecordError, action_of, move_of, record_of, rewind, steps
 from kardinal.rules.scoring import alliance_scoring
@@ -267,6 +267,8 @@ class LiveGame:
     _common_of: tuple[State, str] | None = field(default=None, repr=False)  # see _view_text
     # viewer -> (the decisions, the history as JSON text, where each entry starts) (see _history_text)
     _hist: dict[int | None, tuple[list[Decision], str, list[int]]] = field(default_factory=dict, repr=False)
+    # history index -> (the decision, its entry as JSON text per kind of viewer) (see _entry_text)
+    _entries: dict[int, tuple[Decision, dict[int | None, str]]] = field(default_factory=dict, repr=False)
     # the history the deltas continue, the state it was read from, and how many times a history
     # did not continue the one before (see _sync_line)
     _line: list[Decision] = field(default_factory=list, repr=False)
@@ -484,15 +486,15 @@ class LiveGame:
                 pos = len(text) - 1 + (1 if k else 0)
                 offsets = offsets[:]
                 parts = []
-                for d in hist[k:]:
-                    part = json_text(history_entry(self.board, d, viewer))
+                for i in range(k, len(hist)):
+                    part = self._entry_text(i, hist[i], viewer)
                     offsets.append(pos)
                     pos += len(part) + 1
                     parts.append(part)
                 text = f"{text[:-1]}{',' if k else ''}{','.join(parts)}]"
                 self._hist[viewer] = (hist[:], text, offsets)
                 return text, offsets
-        parts = [json_text(history_entry(self.board, d, viewer)) for d in hist]
+        parts = [self._entry_text(i, d, viewer) for i, d in enumerate(hist)]
         offsets, pos = [], 1
         for part in parts:
             offsets.append(pos)
@@ -501,11 +503,26 @@ class LiveGame:
         self._hist[viewer] = (hist[:], text, offsets)
         return text, offsets
 
+    def _entry_text(self, i: int, d: Decision, viewer: int | None) -> str:
+        """History entry ``i``, the decision ``d``, as JSON text for ``viewer``: made once
+        for every viewer who sees it alike. Only a drawn card differs between viewers (R13:
+        its kind is the drawer's alone), so a decision is encoded at most twice, for the
+        drawer and for everyone else, instead of once per seat and spectator."""
+        who = viewer if viewer is not None and any(type(e) is Drew and e.seat == viewer for e in d.events) else None
+        have = self._entries.get(i)
+        if have is None or have[0] is not d:
+            have = self._entries[i] = (d, {})
+        text = have[1].get(who)
+        if text is None:
+            text = have[1][who] = json_text(history_entry(self.board, d, who))
+        return text
+
     def forget_texts(self) -> None:
         """Drop the texts kept for sending (nobody is connected: memory, not time)."""
         self._sent.clear()
         self._parts.clear()
         self._hist.clear()
+        self._entries.clear()
         self._texts_of = self._common_of = self._head = None
 
     def message(self, seat: int | None) -> StateMessage:
