@@ -26,10 +26,14 @@ from importlib.metadata import entry_points
 
 from kardinal.rules.board import Board
 
-from .base import Bot
-from .greedy import GreedyBot
-from .ismcts import ISMCTSBot
-from .random_bot import RandomBot
+from . import native
+
+native.prefer_fresh()  # before the search's modules are imported: compiled only if fresh
+
+from .base import Bot  # noqa: E402
+from .greedy import GreedyBot  # noqa: E402
+from .ismcts import ISMCTSBot  # noqa: E402
+from .random_bot import RandomBot  # noqa: E402
 
 __all__ = [
     "Bot",

@@ -29,6 +29,8 @@ from collections.abc import Iterator, Sequence
 from itertools import combinations
 from typing import NamedTuple
 
+from mypy_extensions import mypyc_attr
+
 from kardinal.rules.board import Board
 from kardinal.rules.chains import chain_score
 from kardinal.rules.moves import DECK, Draw, Move, Place
@@ -243,6 +245,7 @@ class _CardsWorth(dict[tuple[str, ...], tuple[float, float]]):
         return got
 
 
+@mypyc_attr(native_class=False)  # a list subclass: mypyc compiles it as a Python class
 class AdvisorTable(list[tuple[float, float] | None]):
     """Per country, seat p's (adv1, adv2) for one advisor position; None until asked for."""
 
@@ -516,7 +519,7 @@ class Evaluator:
         out = []
         for p in range(s.n):
             f = self.leaf_features(s, p)
-            out.append(s.scores[p] + sum(a * b for a, b in zip(w, f)) + 0.01 * (s.supply_cl[p] + s.supply_adv[p]))
+            out.append(s.scores[p] + sum((a * b for a, b in zip(w, f)), 0.0) + 0.01 * (s.supply_cl[p] + s.supply_adv[p]))
         return out
 
     def chain_estimate(self, owner: Sequence[int], p: int, mine: tuple[int, ...] | None = None) -> float:

@@ -128,6 +128,8 @@ import math
 import time
 from typing import Any
 
+from mypy_extensions import mypyc_attr
+
 from kardinal.rules.board import Board
 from kardinal.rules.moves import DECK, Draw, Exchange, Move, Pass, Place
 from kardinal.rules.scoring import win_shares
@@ -168,6 +170,7 @@ class _Node:
         self.tables: dict[int, dict[int, _Country]] = {}  # by scoring stage (see _iterate)
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # compiled (native.py), subclassed by analysis.py
 class ISMCTSBot(EvaluatingBot):
     name = "ismcts"
 
