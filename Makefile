@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 EXTRAS ?= dev,web,research
 
-.PHONY: system jstools native run test lint typecheck imports bench bench-web install clean test-long test-research
+.PHONY: system jstools native compiler run test lint typecheck imports bench bench-web install clean test-long test-research
 
 $(STAMP): pyproject.toml requirements.lock
 	$(PY) -m venv $(VENV)
@@ -22,12 +22,22 @@ install: $(STAMP)
 NATIVE_SRC := kardinal/bots/determinize.py kardinal/bots/evaluate.py kardinal/bots/ismcts.py
 NATIVE := kardinal/bots/_native.txt
 $(NATIVE): $(NATIVE_SRC) $(STAMP)
+	@$(MAKE) --no-print-directory compiler
 	$(BIN)/python kardinal/bots/native.py --if-needed
 
 native: $(NATIVE)
 
+# a C compiler and Python's headers for mypyc, installed with apt-get when missing
+HEADERS = $(shell $(BIN)/python -c "import os, sysconfig; print(os.path.exists(os.path.join(sysconfig.get_paths()['include'], 'Python.h')))" 2>/dev/null)
+compiler: $(STAMP)
+	@if ! command -v cc >/dev/null 2>&1 || [ "$(HEADERS)" != True ]; then \
+	  echo "installing a C compiler and Python's headers to compile the bots' search"; \
+	  export DEBIAN_FRONTEND=noninteractive; \
+	  $(SUDO) apt-get update -q && $(SUDO) apt-get install -y -q gcc python3-dev; \
+	fi
+
 run: $(STAMP)
-	-@$(BIN)/python kardinal/bots/native.py --if-needed
+	-@$(MAKE) --no-print-directory compiler && $(BIN)/python kardinal/bots/native.py --if-needed
 	$(BIN)/kardinal serve --host 127.0.0.1 --port 8000
 
 lint: $(STAMP)

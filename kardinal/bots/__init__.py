@@ -6,15 +6,16 @@ Every bot gets only ``view(state, seat)`` (R13) and is deterministic given its s
 * ``greedy``: one move of look-ahead with a hand-written evaluation (``greedy.py``).
 * ``ismcts``: SO-ISMCTS, 1000 iterations a decision (``ismcts.py``).
 * levels for people: ``easy`` = greedy with noise on its move values; ``medium``,
-  ``hard`` and ``expert`` = ismcts with an iteration budget per decision (300, 1,400
-  and 1,800, with rollouts of 8, 8 and 16 main decisions: deeper rollouts won more games
+  ``hard`` and ``expert`` = ismcts with an iteration budget per decision (300, 2,400
+  and 3,000, with rollouts of 8, 8 and 16 main decisions: deeper rollouts won more games
   than more iterations did, issue 14; hard and expert score the end of a rollout with
   the estimate fitted to game outcomes, ``leaf="fitted"``). The budget is the
   level: the same seed gives the same game on any machine. It was calibrated on the
   reference machine (2 cores, two games at once) to take at most about 0.4 s, 1.5 s and
   5 s there; the wall clock (0.4 s, 1.5 s, 5 s) is only a safety limit for a machine that is slow or
   overloaded, where the search stops early. Draw decisions and single legal moves are
-  answered at once.
+  answered at once. The budgets of hard and expert are for the compiled search
+  (``native.py``, built by make); the pure-Python one takes about 1.45 times as long.
 """
 
 from __future__ import annotations
@@ -62,16 +63,20 @@ BotFactory = Callable[[int, Board | None], Bot]
 # 1.71 s (the limit, 1.5 s, ended 12.5% of hard's decisions in a 200-game tournament);
 # 1,400 took 1.03 s on average, at most 1.47 s (84 decisions); expert's 1,800 rollouts of
 # 16 decisions took 2.28 s on average, at most 4.25 s (64 decisions, two games at once).
-# Earlier budgets: 1,200 for hard with the plain leaf, 4,000 for expert with rollouts of 8
-# (2.88 s, at most 5.03 s); the classic settings had 700, 3,000 and 8,000. The wall clock
-# is only a safety limit (see the README)
-LEVEL_ITERATIONS = {"medium": 300, "hard": 1400, "expert": 1800}
+# The compiled search (native.py, 1.46 times the iterations a second) gave hard 2,400
+# iterations: 1.07 s on average, at most 1.43 s (44 decisions, two games at once; 2,600 took
+# up to 1.53 s); and expert 3,000 rollouts of 16: 2.24 s on average, at most 3.18 s (32).
+# medium keeps 300 (it met its target; about 0.14 s now). Earlier budgets: 1,200 for hard
+# with the plain leaf, 4,000 for expert with rollouts of 8 (2.88 s, at most 5.03 s); the
+# classic settings had 700, 3,000 and 8,000. The wall clock is only a safety limit (see
+# the README)
+LEVEL_ITERATIONS = {"medium": 300, "hard": 2400, "expert": 3000}
 # how each search level scores the end of its rollouts (ISMCTSBot's ``leaf``): medium keeps
 # the hand-written estimate it was measured with
 LEVEL_LEAF = {"medium": "plain", "hard": "fitted", "expert": "fitted"}
 # main decisions each rollout plays before the leaf is scored (ISMCTSBot's ``depth``): expert
 # spends its time on rollouts twice as deep rather than on more of them (in the time of 4,000
-# rollouts of 8 decisions it makes 1,800 of 16): more iterations of hard's search had not
+# rollouts of 8 decisions it made 1,800 of 16, before the search was compiled): more iterations of hard's search had not
 # made it stronger than hard (issue 14, see the README)
 LEVEL_DEPTH = {"medium": 8, "hard": 8, "expert": 16}
 
@@ -120,15 +125,15 @@ LEVELS: dict[str, Level] = {
     "ismcts": Level(35, "Searches the game tree (ISMCTS), 1,000 iterations a move.", 1.2),
     "hard": Level(
         40,
-        "Searches the game tree (ISMCTS) thoroughly: 1,400 iterations a move.",
+        "Searches the game tree (ISMCTS) thoroughly: 2,400 iterations a move.",
         1.5,
-        "won 62% of 200 games against three greedy (95% interval 55-68%)",
+        "won 68% of 100 games against three greedy (95% interval 60-77%)",
     ),
     "expert": Level(
         50,
-        "Searches the game tree (ISMCTS) deeply: 1,800 iterations a move, each playing 16 moves ahead.",
+        "Searches the game tree (ISMCTS) deeply: 3,000 iterations a move, each playing 16 moves ahead.",
         5.0,
-        "won 34% of 144 games against three hard (95% interval 27-41%; an even share is 25%)",
+        "with 1,800 iterations won 32% of 208 games against three hard of 1,400 (95% interval 26-38%; an even share is 25%)",
     ),
 }
 

@@ -87,7 +87,15 @@ games (27-41%; 92 games on the deals of seed 77 and 52 of seed 78); on the 92 de
 seed 77 that both played, 34.6% against 25.0% for the 4,000 iterations of 8, a paired
 difference of +9.6 points (-4 to +22). Rollouts of 12 for ``hard`` (950 iterations, the
 same time) won 57.8% of 200 against three ``greedy`` (51-65%), not more than rollouts of 8
-(61.5%), so ``hard`` keeps them.
+(61.5%), so ``hard`` keeps them. 64 more games on the deals of seed 79 gave that expert
+27.3% (17-38%): 32.2% of 208 in all, short of 35%.
+
+A fifth round compiled this module, the evaluator and the determinizer with mypyc
+(:mod:`kardinal.bots.native`): the same moves (the tests play both), 1.46 times the
+iterations a second (hard's settings on the benchmark's positions: 1,464 against 2,132,
+process time, median of three pairs run alternately). The levels spend it on iterations:
+``hard`` 2,400 (1.07 s a main decision on average, at most 1.43 s, two games at once),
+``expert`` 3,000 rollouts of 16 (2.24 s, at most 3.18 s); the README has their results.
 
 ``leaf`` chooses the evaluation at the end of a rollout: ``"plain"`` is
 :meth:`Evaluator.estimate` (the hand-written one greedy uses), ``"fitted"`` is

@@ -22,7 +22,7 @@ The judging itself is ``kardinal.bots.analysis``; it runs in the service's bot e
   recent 200 games; at most 4 are made at once, ``busy`` (429) beyond). A finished game is public (its replay shows every hand), and so
   is its review.
 
-Budgets: ``KARDINAL_HINT_SECONDS`` (1.5) and ``KARDINAL_HINT_ITERATIONS`` (1,400, the hard level's, with its fitted leaf) per
+Budgets: ``KARDINAL_HINT_SECONDS`` (1.5) and ``KARDINAL_HINT_ITERATIONS`` (2,400, the hard level's, with its fitted leaf) per
 hint, ``KARDINAL_REVIEW_ITERATIONS`` (400) per reviewed decision.
 """
 
