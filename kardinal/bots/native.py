@@ -1,7 +1,7 @@
 """The search compiled with mypyc: the same Python source, about 1.45 times the iterations a second.
 
 The bots' hot modules (:data:`MODULES`: the determinizer, the evaluator and the ISMCTS
-search) are plain, fully typed Python. ``python -m kardinal.bots.native`` compiles them
+search) are plain, fully typed Python. ``make native`` (``python kardinal/bots/native.py``) compiles them
 with mypyc (part of mypy, a development dependency) into C extension modules beside their
 sources, in place, which Python then imports instead of the sources; ``make run``,
 ``make test`` and ``make bench`` do it when a source changed. The play is the same move
@@ -85,7 +85,7 @@ def prefer_fresh() -> None:
         return
     files = compiled_files()
     if not files:
-        _state["why"] = "not compiled (python -m kardinal.bots.native compiles it)"
+        _state["why"] = "not compiled (make native compiles it)"
         return
     if os.environ.get("KARDINAL_PURE"):
         why = "KARDINAL_PURE is set"
@@ -96,7 +96,7 @@ def prefer_fresh() -> None:
             built = ""
         if built == digest():
             return
-        why = "the compiled modules are older than their sources (make, or python -m kardinal.bots.native, compiles them again)"
+        why = "the compiled modules are older than their sources (make native compiles them again)"
         log.warning("the search runs as pure Python: %s", why)
     _state["why"] = why
     sys.meta_path.insert(0, _Sources())
@@ -158,7 +158,7 @@ def build(quiet: bool = True) -> None:
 def main(argv: Sequence[str] | None = None) -> int:
     import argparse
 
-    ap = argparse.ArgumentParser(prog="python -m kardinal.bots.native", description=__doc__.split("\n\n")[0])
+    ap = argparse.ArgumentParser(prog="python kardinal/bots/native.py", description=__doc__.split("\n\n")[0])
     ap.add_argument("--clean", action="store_true", help="remove the compiled modules (the sources run)")
     ap.add_argument("--status", action="store_true", help="say how the search runs here")
     ap.add_argument("--if-needed", action="store_true", help="compile only if the sources changed since the last build")
