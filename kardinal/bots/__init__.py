@@ -127,7 +127,7 @@ LEVELS: dict[str, Level] = {
         40,
         "Searches the game tree (ISMCTS) thoroughly: 2,400 iterations a move.",
         1.5,
-        "won 68% of 100 games against three greedy (95% interval 60-77%)",
+        "won 68% of 200 games against three greedy (95% interval 62-74%)",
     ),
     "expert": Level(
         50,
