@@ -76,8 +76,8 @@ LEVEL_ITERATIONS = {"medium": 300, "hard": 2400, "expert": 3000}
 LEVEL_LEAF = {"medium": "plain", "hard": "fitted", "expert": "fitted"}
 # main decisions each rollout plays before the leaf is scored (ISMCTSBot's ``depth``): expert
 # spends its time on rollouts twice as deep rather than on more of them (in the time of 4,000
-# rollouts of 8 decisions it made 1,800 of 16, before the search was compiled): more iterations of hard's search had not
-# made it stronger than hard (issue 14, see the README)
+# rollouts of 8 decisions it made 1,800 of 16, before the search was compiled): more
+# iterations of hard's search had not made it stronger than hard (issue 14, see the README)
 LEVEL_DEPTH = {"medium": 8, "hard": 8, "expert": 16}
 
 # name -> factory(seed, board); packages beside this one add theirs with register_bot
