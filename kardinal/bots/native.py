@@ -63,6 +63,15 @@ def compiled_files() -> list[Path]:
     return sorted(out)
 
 
+def _fresh() -> bool:
+    """The compiled modules are present and were compiled from the sources as they are now."""
+    try:
+        built = STAMP.read_text(encoding="utf-8").strip()
+    except OSError:
+        return False
+    return bool(compiled_files()) and built == digest()
+
+
 class _Sources(importlib.abc.MetaPathFinder):
     """Finds the compiled modules' Python sources before the compiled files."""
 
@@ -83,18 +92,13 @@ def prefer_fresh() -> None:
     is set, the sources are imported instead."""
     if _state["why"] or any(isinstance(f, _Sources) for f in sys.meta_path):
         return
-    files = compiled_files()
-    if not files:
+    if not compiled_files():
         _state["why"] = "not compiled (make native compiles it)"
         return
     if os.environ.get("KARDINAL_PURE"):
         why = "KARDINAL_PURE is set"
     else:
-        try:
-            built = STAMP.read_text(encoding="utf-8").strip()
-        except OSError:
-            built = ""
-        if built == digest():
+        if _fresh():
             return
         why = "the compiled modules are older than their sources (make native compiles them again)"
         log.warning("the search runs as pure Python: %s", why)
@@ -120,7 +124,7 @@ def clean() -> None:
     STAMP.unlink(missing_ok=True)
 
 
-def build(quiet: bool = True) -> None:
+def build() -> None:
     """Compile :data:`MODULES` with mypyc, in place, and write the stamp. Raises
     RuntimeError (with the compiler's output) if it cannot; nothing is left half-built then."""
     try:
@@ -145,8 +149,6 @@ def build(quiet: bool = True) -> None:
         if done.returncode != 0:
             clean()
             raise RuntimeError(f"mypyc failed:\n{done.stdout[-3000:]}\n{done.stderr[-3000:]}")
-        if not quiet:
-            print(done.stdout[-2000:])
     finally:
         shutil.rmtree(work, ignore_errors=True)
     if digest() != want:  # a source changed while it compiled: build again next time
@@ -169,7 +171,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if a.status:
         print(status())
         return 0
-    if a.if_needed and compiled_files() and STAMP.exists() and STAMP.read_text(encoding="utf-8").strip() == digest():
+    if a.if_needed and _fresh():
         return 0
     try:
         build()
