@@ -86,16 +86,19 @@ def test_level_budgets() -> None:
 def test_search_levels_are_iteration_budgets() -> None:
     """A level is its iteration budget (reproducible), stronger levels search more; the
     wall clock is a safety limit at the level's advertised seconds."""
-    from kardinal.bots import LEVEL_DEPTH, LEVEL_ITERATIONS, LEVEL_LEAF, LEVELS
+    from kardinal.bots import LEVEL_DEPTH, LEVEL_ITERATIONS, LEVEL_LEAF, LEVEL_STEPS, LEVELS
 
     budgets = []
     for name in ("medium", "hard", "expert"):
         bot = make_bot(name)
         assert isinstance(bot, ISMCTSBot)
-        assert (bot.iterations, bot.depth, bot.leaf) == (LEVEL_ITERATIONS[name], LEVEL_DEPTH[name], LEVEL_LEAF[name])
+        assert (bot.iterations, bot.steps) == (LEVEL_ITERATIONS.get(name), LEVEL_STEPS.get(name))
+        assert (bot.depth, bot.leaf) == (LEVEL_DEPTH[name], LEVEL_LEAF[name])
         assert bot.time_limit == LEVELS[name].seconds
-        budgets.append(bot.iterations * bot.depth)  # main decisions played in rollouts, about the work
-    assert budgets == sorted(budgets)
+        # the work: main decisions played, at most depth + 1 an iteration (a step budget counts them)
+        budgets.append(bot.steps if bot.steps is not None else bot.iterations * (bot.depth + 1) if bot.iterations else 0)
+    assert 0 < budgets[0] < budgets[1] < budgets[2]
+    assert set(LEVEL_ITERATIONS).isdisjoint(LEVEL_STEPS)  # one budget a level
     assert LEVELS["medium"].rank < LEVELS["hard"].rank < LEVELS["expert"].rank
 
 
@@ -176,6 +179,44 @@ def test_ismcts_iteration_cap_is_the_budget() -> None:
     assert bot.last_iterations == 40
     assert sum(visits for visits, _ in bot.last_root.values()) == 40
     assert bot.last_root[move][0] == max(visits for visits, _ in bot.last_root.values())
+
+
+def test_ismcts_step_budget_stops_at_the_first_iteration_reaching_it() -> None:
+    """A step budget (main decisions played in the tree and the rollouts, plus one per
+    iteration) ends the search with the iteration that reaches it: the same search as an
+    iteration cap of the iterations it ran, move, visits and values alike."""
+    s = mid_game()
+    v = view(s, s.current)
+    bot = ISMCTSBot(3, iterations=None, steps=600, depth=6)
+    move = bot.choose(v)
+    assert move in s.legal_moves()
+    assert bot.last_steps >= 600
+    same = ISMCTSBot(3, iterations=bot.last_iterations, depth=6)
+    assert same.choose(v) == move
+    assert same.last_root == bot.last_root
+    assert same.last_steps == bot.last_steps
+    one_less = ISMCTSBot(3, iterations=bot.last_iterations - 1, depth=6)
+    one_less.choose(v)
+    assert one_less.last_steps < 600
+    capped = ISMCTSBot(3, iterations=10, steps=600, depth=6)  # the iteration cap still holds
+    capped.choose(v)
+    assert capped.last_iterations == 10 and capped.cut_short == 0
+    with pytest.raises(ValueError):
+        ISMCTSBot(1, iterations=None, steps=0)
+
+
+def test_ismcts_step_budget_gives_short_rollouts_more_iterations() -> None:
+    """Near the end rollouts stop at the game's end, so the same step budget runs more
+    iterations there than early in the game (the time per decision stays level)."""
+    early = mid_game(main_decisions=2)
+    late = mid_game(main_decisions=40)
+    its = []
+    for s in (early, late):
+        bot = ISMCTSBot(5, iterations=None, steps=3000, depth=16)
+        bot.choose(view(s, s.current))
+        its.append(bot.last_iterations)
+    assert its[0] <= 3000 // (16 + 1) + 1  # early, every rollout plays its 16 decisions
+    assert its[1] > 2 * its[0]
 
 
 def test_ismcts_time_mode_runs_iterations() -> None:

@@ -199,11 +199,15 @@ class ISMCTSBot(EvaluatingBot):
         scale: float = 6.0,
         prior_visits: int = 10,
         leaf: str = "plain",
+        steps: int | None = None,
     ) -> None:
         super().__init__(seed, board)
-        if iterations is None and time_limit is None:
-            raise ValueError("ismcts needs an iteration cap or a time limit")
+        if iterations is None and time_limit is None and steps is None:
+            raise ValueError("ismcts needs an iteration cap, a step budget or a time limit")
+        if steps is not None and steps < 1:
+            raise ValueError(f"steps must be at least 1, not {steps}")
         self.iterations = iterations
+        self.steps = steps
         self.time_limit = time_limit
         self.exploration = exploration
         self.depth = depth
@@ -216,8 +220,9 @@ class ISMCTSBot(EvaluatingBot):
             raise ValueError(f"leaf must be 'plain' or 'fitted', not {leaf!r}")
         self.leaf = leaf
         self.last_iterations = 0
+        self.last_steps = 0
         self.last_seconds = 0.0
-        # decisions the time limit ended before the iteration cap: the level then depends on
+        # decisions the time limit ended before the iteration cap or the step budget: the level then depends on
         # the machine's speed (reported by tournaments; 0 on a machine fast enough)
         self.cut_short = 0
         self.last_root: dict[Move, tuple[int, float]] = {}
@@ -232,6 +237,7 @@ class ISMCTSBot(EvaluatingBot):
         t0 = time.perf_counter()
         deadline = t0 + self.time_limit if self.time_limit is not None else math.inf
         self.last_iterations = 0
+        self.last_steps = 0
         self.last_root = {}
         self.last_margin = {}
         self._margin_sum = {}
@@ -256,13 +262,16 @@ class ISMCTSBot(EvaluatingBot):
                 ch.visits = ch.avail = self.prior_visits
                 ch.total = self.prior_visits / (1.0 + math.exp(-(margin + v) / self.scale))
         cap = self.iterations if self.iterations is not None else 1 << 62
+        step_cap = self.steps if self.steps is not None else 1 << 62
         it = 0
+        steps = 0
         sampler = Determinizer(view, ev.board)
-        while it < cap and (it == 0 or time.perf_counter() < deadline):  # at least one iteration
-            self._iterate(root, sampler.sample(self.rng), root_moves)
+        while it < cap and steps < step_cap and (it == 0 or time.perf_counter() < deadline):  # at least one iteration
+            steps += self._iterate(root, sampler.sample(self.rng), root_moves)
             it += 1
         self.last_iterations = it
-        self.cut_short += it < cap
+        self.last_steps = steps
+        self.cut_short += it < cap and steps < step_cap
         self.last_seconds = time.perf_counter() - t0
         self.last_root = {m: (ch.visits - self.prior_visits, ch.total / ch.visits if ch.visits else 0.0) for m, ch in root.children.items()}
         for m, ch in root.children.items():
@@ -284,7 +293,9 @@ class ISMCTSBot(EvaluatingBot):
 
     # -- one iteration ---------------------------------------------------------------------
 
-    def _iterate(self, root: _Node, d: State, root_moves: list[Move]) -> None:
+    def _iterate(self, root: _Node, d: State, root_moves: list[Move]) -> int:
+        """One iteration; returns its work: the main decisions it played (in the tree and
+        the rollout) plus one for the sample and the leaf (see ``steps``)."""
         node = root
         path: list[_Node] = []
         cands = root_moves
@@ -336,11 +347,12 @@ class ISMCTSBot(EvaluatingBot):
                 got = node.cands[key] = self._candidates(d, self.k, tables)
             cands = got
         assert first is not None
-        rewards, margin = self._rollout(d, me)
+        rewards, margin, played = self._rollout(d, me)
         self._margin_sum[first] = self._margin_sum.get(first, 0.0) + margin
         for nd in path:
             nd.visits += 1
             nd.total += rewards[nd.player]
+        return len(path) + played + 1
 
     # -- policies --------------------------------------------------------------------------
 
@@ -613,7 +625,9 @@ class ISMCTSBot(EvaluatingBot):
                 return Exchange(kinds[k].id, first_take)
         return None
 
-    def _rollout(self, d: State, me: int) -> tuple[list[float], float]:
+    def _rollout(self, d: State, me: int) -> tuple[list[float], float, int]:
+        """Play up to ``depth`` main decisions by the rollout policy; every seat's reward,
+        ``me``'s estimated margin (see :meth:`_rewards`) and the decisions played."""
         rng = self.rng
         steps = 0
         while not d.is_over and steps < self.depth:
@@ -624,7 +638,8 @@ class ISMCTSBot(EvaluatingBot):
             d.play_trusted(m)
             self._draws(d)
             steps += 1
-        return self._rewards(d, me)
+        rewards, margin = self._rewards(d, me)
+        return rewards, margin, steps
 
     def _random_move(self, d: State) -> Move:
         """``rng.choice(d.legal_moves())`` (the same random draw, the same move) at a main
