@@ -86,14 +86,14 @@ def test_level_budgets() -> None:
 def test_search_levels_are_iteration_budgets() -> None:
     """A level is its iteration budget (reproducible), stronger levels search more; the
     wall clock is a safety limit at the level's advertised seconds."""
-    from kardinal.bots import LEVEL_DEPTH, LEVEL_ITERATIONS, LEVEL_LEAF, LEVEL_STEPS, LEVELS
+    from kardinal.bots import LEVEL_DEPTH, LEVEL_ITERATIONS, LEVEL_LEAF, LEVEL_ROOT, LEVEL_STEPS, LEVELS
 
     budgets = []
     for name in ("medium", "hard", "expert"):
         bot = make_bot(name)
         assert isinstance(bot, ISMCTSBot)
         assert (bot.iterations, bot.steps) == (LEVEL_ITERATIONS.get(name), LEVEL_STEPS.get(name))
-        assert (bot.depth, bot.leaf) == (LEVEL_DEPTH[name], LEVEL_LEAF[name])
+        assert (bot.depth, bot.leaf, bot.root) == (LEVEL_DEPTH[name], LEVEL_LEAF[name], LEVEL_ROOT[name])
         assert bot.time_limit == LEVELS[name].seconds
         # the work: main decisions played, at most depth + 1 an iteration (a step budget counts them)
         budgets.append(bot.steps if bot.steps is not None else bot.iterations * (bot.depth + 1) if bot.iterations else 0)
@@ -217,6 +217,30 @@ def test_ismcts_step_budget_gives_short_rollouts_more_iterations() -> None:
         its.append(bot.last_iterations)
     assert its[0] <= 3000 // (16 + 1) + 1  # early, every rollout plays its 16 decisions
     assert its[1] > 2 * its[0]
+
+
+def test_ismcts_sequential_halving_at_the_root() -> None:
+    """root="halving": rounds of equal samples per move still in the race (each hidden deal
+    played behind every one of them), the better half kept after each round; the move is
+    the best mean of the last round. Deterministic given the seed."""
+    s = mid_game()
+    v = view(s, s.current)
+    bot = ISMCTSBot(2, iterations=None, steps=4000, depth=4, root="halving")
+    move = bot.choose(v)
+    assert move in s.legal_moves()
+    assert bot.last_steps >= 4000
+    visits = sorted({n for n, _ in bot.last_root.values()})
+    assert len(bot.last_root) == 10 and len(visits) == 4  # 10 moves, 4 rounds: 10, 5, 3, 2 in the race
+    finalists = [m for m, (n, _) in bot.last_root.items() if n == visits[-1]]
+    assert len(finalists) == 2 and move in finalists
+    assert bot.last_root[move][1] == max(bot.last_root[m][1] for m in finalists)
+    again = ISMCTSBot(2, iterations=None, steps=4000, depth=4, root="halving")
+    assert again.choose(v) == move and again.last_root == bot.last_root
+    capped = ISMCTSBot(2, iterations=100, depth=4, root="halving")  # an iteration budget shares out too
+    capped.choose(v)
+    assert 100 <= capped.last_iterations < 100 + 10
+    with pytest.raises(ValueError):
+        ISMCTSBot(1, root="thompson")
 
 
 def test_ismcts_time_mode_runs_iterations() -> None:

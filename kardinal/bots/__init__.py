@@ -51,6 +51,7 @@ __all__ = [
     "LEVEL_LEAF",
     "LEVEL_DEPTH",
     "LEVEL_STEPS",
+    "LEVEL_ROOT",
     "levels",
 ]
 
@@ -91,6 +92,10 @@ LEVEL_LEAF = {"medium": "plain", "hard": "fitted", "expert": "fitted"}
 # rollouts of 8 decisions it made 1,800 of 16, before the search was compiled): more
 # iterations of hard's search had not made it stronger than hard (issue 14, see the README)
 LEVEL_DEPTH = {"medium": 8, "hard": 8, "expert": 32}
+# how each search level chooses among its moves at the root (ISMCTSBot's ``root``): expert
+# races them by sequential halving, every hidden deal played behind each move still in the
+# race (common random numbers), instead of UCB
+LEVEL_ROOT = {"medium": "ucb", "hard": "ucb", "expert": "halving"}
 
 # name -> factory(seed, board); packages beside this one add theirs with register_bot
 BOTS: dict[str, BotFactory] = {
@@ -114,6 +119,7 @@ def _search_level(level: str, seconds: float, seed: int, board: Board | None) ->
         time_limit=seconds,
         leaf=LEVEL_LEAF[level],
         depth=LEVEL_DEPTH[level],
+        root=LEVEL_ROOT[level],
     )
 
 

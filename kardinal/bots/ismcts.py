@@ -117,10 +117,17 @@ iterations through it of the bot's estimated point margin (its estimated final s
 minus the best other seat's, from :meth:`Evaluator.estimate` at the rollout's end, or
 the true scores when the game ended there); the prior's virtual visits count in neither.
 
-Budgets: ``iterations`` (a cap) and ``time_limit`` (wall-clock seconds, checked between
-iterations; at least one iteration is run). With an iteration cap that is reached
-before the time limit the bot is deterministic given its seed. Draw decisions use
-``greedy``'s draw rule, and a single legal move is answered at once.
+Budgets: ``iterations`` (a cap), ``steps`` (a cap on the work: the main decisions played
+in the tree and the rollouts, plus one per iteration for its sample and leaf, summed over
+the iterations; the search ends with the iteration that reaches it) and ``time_limit``
+(wall-clock seconds, checked between iterations; at least one iteration is run). The time
+of an iteration is about proportional to its steps (a least-squares fit over positions
+from the start to the end of 4-player games gave no cost of its own per iteration), so a
+step budget costs about the same time early and late in a game, where rollouts stop at
+the game's end and an iteration is a fraction of an early one; an iteration budget sized
+for the slowest decisions leaves the late ones idle. With a cap that is reached before
+the time limit the bot is deterministic given its seed. Draw decisions use ``greedy``'s
+draw rule, and a single legal move is answered at once.
 
 Speed (the same moves as the plain version, pinned by ``tests/test_bot_pinned.py``): the
 public position is built once per decision and only the hidden cards are dealt per
@@ -200,6 +207,7 @@ class ISMCTSBot(EvaluatingBot):
         prior_visits: int = 10,
         leaf: str = "plain",
         steps: int | None = None,
+        root: str = "ucb",
     ) -> None:
         super().__init__(seed, board)
         if iterations is None and time_limit is None and steps is None:
@@ -219,6 +227,9 @@ class ISMCTSBot(EvaluatingBot):
         if leaf not in ("plain", "fitted"):
             raise ValueError(f"leaf must be 'plain' or 'fitted', not {leaf!r}")
         self.leaf = leaf
+        if root not in ("ucb", "halving"):
+            raise ValueError(f"root must be 'ucb' or 'halving', not {root!r}")
+        self.root = root
         self.last_iterations = 0
         self.last_steps = 0
         self.last_seconds = 0.0
@@ -266,9 +277,13 @@ class ISMCTSBot(EvaluatingBot):
         it = 0
         steps = 0
         sampler = Determinizer(view, ev.board)
-        while it < cap and steps < step_cap and (it == 0 or time.perf_counter() < deadline):  # at least one iteration
-            steps += self._iterate(root, sampler.sample(self.rng), root_moves)
-            it += 1
+        alive = root_moves
+        if self.root == "halving":
+            it, steps, alive = self._halving(root, sampler, root_moves, cap, step_cap, deadline)
+        else:
+            while it < cap and steps < step_cap and (it == 0 or time.perf_counter() < deadline):  # at least one iteration
+                steps += self._iterate(root, sampler.sample(self.rng), root_moves)
+                it += 1
         self.last_iterations = it
         self.last_steps = steps
         self.cut_short += it < cap and steps < step_cap
@@ -282,14 +297,57 @@ class ISMCTSBot(EvaluatingBot):
             return root_moves[0]
         best = root_moves[0]
         best_key = (-1, -1.0)
-        for m in root_moves:
+        for m in alive:
             node = root.children.get(m)
             if node is None:
                 continue
-            key = (node.visits, node.total / node.visits if node.visits else 0.0)
+            # UCB: the most visited; halving: the best mean of the last round's moves (equal samples)
+            mean = node.total / node.visits if node.visits else 0.0
+            key = (node.visits, mean) if self.root == "ucb" else (0, mean)
             if key > best_key:
                 best_key, best = key, m
         return best
+
+    def _halving(
+        self, root: _Node, sampler: Determinizer, root_moves: list[Move], cap: int, step_cap: int, deadline: float
+    ) -> tuple[int, int, list[Move]]:
+        """The root as sequential halving (Karnin, Koren & Somekh 2013) with common random
+        numbers: in each of ceil(log2(moves)) rounds the budget left is shared out evenly,
+        and every hidden deal is played out once behind each move still in the race, with
+        the same random stream for the rollouts (the deal and the chance that tells moves
+        apart cancel in their comparison); after a round the better half by mean reward
+        stays. Below the root the tree is searched as with UCB. Returns the iterations, the
+        steps and the moves of the last round."""
+        alive = list(root_moves)
+        rounds = max(1, math.ceil(math.log2(len(alive))))
+        it = steps = 0
+        rng = self.rng
+        for r in range(rounds):
+            # the round's share of what is left, in steps (and in iterations)
+            left = rounds - r
+            round_steps = steps + max(1, (step_cap - steps) // left) if step_cap < 1 << 62 else 1 << 62
+            round_its = it + max(len(alive), (cap - it) // left) if cap < 1 << 62 else 1 << 62
+            # with only a time limit, the rounds share the time left
+            now = time.perf_counter()
+            round_end = deadline if round_steps < 1 << 62 or round_its < 1 << 62 else now + (deadline - now) / left
+            while it < round_its and steps < round_steps and (it == 0 or time.perf_counter() < round_end):
+                d0 = sampler.sample(rng)
+                stream = rng.getstate()
+                for m in alive:
+                    rng.setstate(stream)
+                    steps += self._iterate(root, d0.copy(history=False), [m])
+                    it += 1
+            if r == rounds - 1 or (it > 0 and time.perf_counter() >= deadline) or it >= cap or steps >= step_cap:
+                break
+            keep = (len(alive) + 1) // 2
+            order = sorted(range(len(alive)), key=lambda i: -self._mean(root, alive[i]))
+            alive = [alive[i] for i in sorted(order[:keep])]
+        return it, steps, alive
+
+    @staticmethod
+    def _mean(root: _Node, m: Move) -> float:
+        ch = root.children.get(m)
+        return ch.total / ch.visits if ch is not None and ch.visits else -1.0
 
     # -- one iteration ---------------------------------------------------------------------
 
