@@ -86,14 +86,14 @@ def test_level_budgets() -> None:
 def test_search_levels_are_iteration_budgets() -> None:
     """A level is its iteration budget (reproducible), stronger levels search more; the
     wall clock is a safety limit at the level's advertised seconds."""
-    from kardinal.bots import LEVEL_DEPTH, LEVEL_ITERATIONS, LEVEL_LEAF, LEVEL_ROOT, LEVEL_STEPS, LEVELS
+    from kardinal.bots import LEVEL_DEPTH, LEVEL_ITERATIONS, LEVEL_LEAF, LEVEL_STEPS, LEVELS
 
     budgets = []
     for name in ("medium", "hard", "expert"):
         bot = make_bot(name)
         assert isinstance(bot, ISMCTSBot)
         assert (bot.iterations, bot.steps) == (LEVEL_ITERATIONS.get(name), LEVEL_STEPS.get(name))
-        assert (bot.depth, bot.leaf, bot.root) == (LEVEL_DEPTH[name], LEVEL_LEAF[name], LEVEL_ROOT[name])
+        assert (bot.depth, bot.leaf, bot.root) == (LEVEL_DEPTH[name], LEVEL_LEAF[name], "ucb")
         assert bot.time_limit == LEVELS[name].seconds
         # the work: main decisions played, at most depth + 1 an iteration (a step budget counts them)
         budgets.append(bot.steps if bot.steps is not None else bot.iterations * (bot.depth + 1) if bot.iterations else 0)

@@ -5,14 +5,14 @@ Every bot gets only ``view(state, seat)`` (R13) and is deterministic given its s
 * ``random``: uniform over the legal decisions.
 * ``greedy``: one move of look-ahead with a hand-written evaluation (``greedy.py``).
 * ``ismcts``: SO-ISMCTS, 1000 iterations a decision (``ismcts.py``).
-* levels for people: ``easy`` = greedy with noise on its move values; ``medium``,
-  ``hard`` and ``expert`` = ismcts with an iteration budget per decision (300, 2,400
-  and 4,000, with rollouts of 8, 8 and 16 main decisions: deeper rollouts won more games
-  than more iterations did, issue 14; hard and expert score the end of a rollout with
-  the estimate fitted to game outcomes, ``leaf="fitted"``). The budget is the
-  level: the same seed gives the same game on any machine. It was calibrated on the
-  reference machine (2 cores, two games at once) to take at most about 0.4 s, 1.5 s and
-  5 s there; the wall clock (0.4 s, 1.5 s, 5 s) is only a safety limit for a machine that is slow or
+* levels for people: ``easy`` = greedy with noise on its move values; ``medium`` and
+  ``hard`` = ismcts with an iteration budget per decision (300 and 2,400, rollouts of 8
+  main decisions); ``expert`` = ismcts with a budget of work per decision (130,000 main
+  decisions played in its tree and rollouts of 32, ``steps``). hard and expert score the
+  end of a rollout with the estimate fitted to game outcomes (``leaf="fitted"``). The
+  budget is the level: the same seed gives the same game on any machine. It was calibrated on the reference machine (2
+  cores, two games at once) to take at most about 0.4 s, 1.5 s and 5 s there; the wall
+  clock (0.4 s, 1.5 s, 5 s) is only a safety limit for a machine that is slow or
   overloaded, where the search stops early. Draw decisions and single legal moves are
   answered at once. The budgets of hard and expert are for the compiled search
   (``native.py``, built by make); the pure-Python one takes about 1.45 times as long.
@@ -51,7 +51,6 @@ __all__ = [
     "LEVEL_LEAF",
     "LEVEL_DEPTH",
     "LEVEL_STEPS",
-    "LEVEL_ROOT",
     "levels",
 ]
 
@@ -70,7 +69,7 @@ BotFactory = Callable[[int, Board | None], Bot]
 # up to 1.53 s). expert's 3,000 rollouts of 16 (2.24 s on average, at most 3.18 s) won only
 # 20% of 72 games against three such hard; 4,500 won 32% of 48 on the same deals (paired:
 # +15 points) but took up to 5.10 s (3.59 s on average, 42 decisions, two games at once),
-# over its limit; so expert has 4,000, between the two (not yet measured in games).
+# over its limit; it had 4,000 for a while (never measured in games); now see LEVEL_STEPS.
 # medium keeps 300 (it met its target; about 0.14 s now). Earlier budgets: 1,200 for hard
 # with the plain leaf, 4,000 for expert with rollouts of 8 (2.88 s, at most 5.03 s); the
 # classic settings had 700, 3,000 and 8,000. The wall clock is only a safety limit (see
@@ -79,23 +78,22 @@ LEVEL_ITERATIONS = {"medium": 300, "hard": 2400}
 # expert's budget is work, not iterations: main decisions played in the tree and the
 # rollouts, plus one per iteration (ISMCTSBot's ``steps``). Its rollouts of 32 decisions
 # reach the game's end in the second half, where an iteration costs a fraction of an early
-# one; a step budget gives those decisions more iterations in about the same time (3,900
-# iterations at the start, up to 26,000 in the last round), so its slowest decisions and
-# its mean are close. 130,000 steps: its slowest decision took at most 4.48 s with 140,000
-# (games against hard, two at once, benchmark 4,400 iterations/s with hard's settings)
+# one; a step budget gives those decisions more iterations in about the same time (about
+# 3,900 at the start, up to 26,000 in the last round). Calibrated like the others on a day
+# when this machine was about twice as fast as when hard was (the benchmark: 4,400-5,300
+# iterations/s with hard's settings, against 2,132): 140,000 steps took at most 4.48 s
+# (3.2-3.5 s on average, two games at once); 130,000 took 3.20 s on average and at most
+# 5.02 s in a 200-game tournament (two at once; the limit ended 6 of 2,023 decisions)
 LEVEL_STEPS = {"expert": 130_000}
 # how each search level scores the end of its rollouts (ISMCTSBot's ``leaf``): medium keeps
 # the hand-written estimate it was measured with
 LEVEL_LEAF = {"medium": "plain", "hard": "fitted", "expert": "fitted"}
 # main decisions each rollout plays before the leaf is scored (ISMCTSBot's ``depth``): expert
-# spends its time on rollouts twice as deep rather than on more of them (in the time of 4,000
-# rollouts of 8 decisions it made 1,800 of 16, before the search was compiled): more
-# iterations of hard's search had not made it stronger than hard (issue 14, see the README)
+# spends its time on deeper rollouts rather than on more of them (rollouts of 16 against 8
+# won +9.6 points paired in the same time; of 32 against 16, 35% against 20% in a pilot with
+# both in every game): more iterations of hard's search had not made it stronger than hard
+# (issue 14, see the README)
 LEVEL_DEPTH = {"medium": 8, "hard": 8, "expert": 32}
-# how each search level chooses among its moves at the root (ISMCTSBot's ``root``): expert
-# races them by sequential halving, every hidden deal played behind each move still in the
-# race (common random numbers), instead of UCB
-LEVEL_ROOT = {"medium": "ucb", "hard": "ucb", "expert": "halving"}
 
 # name -> factory(seed, board); packages beside this one add theirs with register_bot
 BOTS: dict[str, BotFactory] = {
@@ -119,7 +117,6 @@ def _search_level(level: str, seconds: float, seed: int, board: Board | None) ->
         time_limit=seconds,
         leaf=LEVEL_LEAF[level],
         depth=LEVEL_DEPTH[level],
-        root=LEVEL_ROOT[level],
     )
 
 
@@ -159,7 +156,7 @@ LEVELS: dict[str, Level] = {
         50,
         "Searches the game tree (ISMCTS) deeply: rollouts of 32 moves, 130,000 moves played ahead for each of its own.",
         5.0,
-        "not yet measured at this budget",
+        "won 29.5% of 200 games against three hard (95% interval 22-37%; an even share is 25%)",
     ),
 }
 

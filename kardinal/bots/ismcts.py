@@ -98,7 +98,30 @@ process time, median of three pairs run alternately). The levels spend it on ite
 which won 68.0% of 200 games against three ``greedy`` (62-74%). ``expert`` with 3,000
 rollouts of 16 (2.24 s, at most 3.18 s) won 20.1% of 72 games against three such ``hard``
 (11-31%); with 4,500 (3.59 s, at most 5.10 s: over its limit) 32.3% of 48 on the same deals
-(21-43%; paired +14.6 points); it has 4,000 since, not yet measured in games.
+(21-43%; paired +14.6 points); it had 4,000 for a while, never measured in games.
+
+A sixth round gave ``expert`` rollouts of 32 decisions, a budget of work instead of
+iterations (``steps``, below) and a different choice at the root. In a pilot with two
+experts and two ``hard`` in every game (40 games, seed 90), 4,500 iterations of 32 won
+35.0% (23-48%) against 20.0% (10-30%) for 7,000 of 16 in about the same time. With 130,000
+steps of rollouts of 32 (3.20 s a main decision on average, at most 5.02 s; the limit ended
+6 of 2,023) it won 29.5% of 200 games against three ``hard`` (22-37%, seed 91), and its
+rating by finishing order, 1,514, was no better than theirs (1,481-1,519): its time went
+into more and deeper rollouts, but its choices stayed as noisy as ``hard``'s. The same
+search run twice from one position chose the same move in only 61% of 41 positions of
+``hard`` games. So ``root="halving"`` replaces UCB at the root by sequential halving
+(Karnin, Koren & Somekh, ICML 2013, as in Gumbel MuZero's root): in each of
+ceil(log2(moves)) rounds the budget left is shared out evenly, every hidden deal is played
+out once behind each move still in the race with the same random stream (common random
+numbers: the deal and most of the chance cancel when two moves are compared), and the
+better half by mean reward stays; the move is the best mean of the last round. Below the
+root the tree is searched as before. On those 41 positions it chose the same move twice in
+71% (UCB 61%) and agreed with a UCB search of four times the budget in 67% of its searches
+(UCB 61%). In games it was no better: with 130,000 steps it won 31.0% of the first 100
+games of seed 91 against three ``hard`` (24-39%, rating 1,537), and on the 101 games both
+played, 31.7% against 33.2% for UCB, a paired difference of -1.5 points (-16 to +13). So
+``expert`` keeps UCB; ``root="halving"`` stays an option of this class. The ``expert`` of
+issue 14's target (35% of 200 games against three ``hard``) is still to be found.
 
 ``leaf`` chooses the evaluation at the end of a rollout: ``"plain"`` is
 :meth:`Evaluator.estimate` (the hand-written one greedy uses), ``"fitted"`` is
