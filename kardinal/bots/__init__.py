@@ -83,7 +83,8 @@ LEVEL_ITERATIONS = {"medium": 300, "hard": 2400}
 # when this machine was about twice as fast as when hard was (the benchmark: 4,400-5,300
 # iterations/s with hard's settings, against 2,132): 140,000 steps took at most 4.48 s
 # (3.2-3.5 s on average, two games at once); 130,000 took 3.20 s on average and at most
-# 5.02 s in a 200-game tournament (two at once; the limit ended 6 of 2,023 decisions)
+# 5.02 s in a 200-game tournament (two at once; the limit ended 6 of 2,023 decisions); on a
+# slower day, 3.58 s on average, at most 5.28 s, the limit ending 73 of 2,045
 LEVEL_STEPS = {"expert": 130_000}
 # how each search level scores the end of its rollouts (ISMCTSBot's ``leaf``): medium keeps
 # the hand-written estimate it was measured with
@@ -156,7 +157,7 @@ LEVELS: dict[str, Level] = {
         50,
         "Searches the game tree (ISMCTS) deeply: rollouts of 32 moves, 130,000 moves played ahead for each of its own.",
         5.0,
-        "won 29.5% of 200 games against three hard (95% interval 22-37%; an even share is 25%)",
+        "won 30% of 400 games against three hard (95% interval 25-35%; an even share is 25%)",
     ),
 }
 
