@@ -10,12 +10,13 @@ Every bot gets only ``view(state, seat)`` (R13) and is deterministic given its s
   main decisions); ``expert`` = ismcts with a budget of work per decision (130,000 main
   decisions played in its tree and rollouts of 32, ``steps``). hard and expert score the
   end of a rollout with the estimate fitted to game outcomes (``leaf="fitted"``). The
-  budget is the level: the same seed gives the same game on any machine. It was calibrated on the reference machine (2
-  cores, two games at once) to take at most about 0.4 s, 1.5 s and 5 s there; the wall
-  clock (0.4 s, 1.5 s, 5 s) is only a safety limit for a machine that is slow or
-  overloaded, where the search stops early. Draw decisions and single legal moves are
-  answered at once. The budgets of hard and expert are for the compiled search
-  (``native.py``, built by make); the pure-Python one takes about 1.45 times as long.
+  budget is the level: the same seed gives the same game on any machine. It was
+  calibrated on the reference machine (2 cores, two games at once) to take at most about
+  0.4 s, 1.5 s and 5 s there; the wall clock (0.4 s, 1.5 s, 5 s) is only a safety limit
+  for a machine that is slow or overloaded, where the search stops early. Draw decisions
+  and single legal moves are answered at once. The budgets of hard and expert are for the
+  compiled search (``native.py``, built by make); the pure-Python one takes about 1.45
+  times as long.
 """
 
 from __future__ import annotations

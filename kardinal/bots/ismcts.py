@@ -108,8 +108,8 @@ steps of rollouts of 32 (3.20 s a main decision on average, at most 5.02 s; the 
 6 of 2,023) it won 29.5% of 200 games against three ``hard`` (22-37%, seed 91), and 200
 more (seed 92, on a slower day: 3.58 s, at most 5.28 s, 73 of 2,045 ended) gave 30.3%
 (23-37%): 29.9% of 400 (25-35%). Its rating by finishing order over the 400, 1,514
-(1,495-1,535), was no better than theirs (1,488-1,507): its time went
-into more and deeper rollouts, but its choices stayed as noisy as ``hard``'s. The same
+(1,495-1,535), was no better than theirs (1,488-1,507): its time went into more and deeper
+rollouts, but its choices stayed as noisy as ``hard``'s. The same
 search run twice from one position chose the same move in only 61% of 41 positions of
 ``hard`` games. So ``root="halving"`` replaces UCB at the root by sequential halving
 (Karnin, Koren & Somekh, ICML 2013, as in Gumbel MuZero's root): in each of
