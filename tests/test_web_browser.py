@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from webtools import BOTS4, create_game, get, new_page, take_turn, version, wait_turn
+from webtools import BOTS4, create_game, create_in_lobby, get, new_page, take_turn, version, wait_turn
 
 pytestmark = pytest.mark.browser
 
@@ -24,8 +24,7 @@ def test_a_complete_game_against_three_bots(server: str, browser: Any) -> None:
         page.select_option(f"#kind-{i}", "bot")
         page.select_option(f"#level-{i}", "random")
     page.fill("#name-0", "Ann")
-    page.get_by_role("button", name="Create game").click()
-    page.wait_for_url("**/game/*?seat=0&token=*")
+    create_in_lobby(page)
     page.wait_for_selector("[data-site=paris]")
     board = get(server, "/api/board?id=standard")
     assert page.evaluate("document.body.dataset.board") == "standard"
@@ -173,8 +172,7 @@ def test_a_variant_chosen_in_the_lobby_shows_on_the_game_page(server: str, brows
         page.select_option(f"#level-{i}", "random")
     page.check("#variant-joker-anywhere")
     assert page.inner_text("#rules-summary") == "Variant: joker-anywhere"
-    page.get_by_role("button", name="Create game").click()
-    page.wait_for_url("**/game/*?seat=0&token=*")
+    create_in_lobby(page)
     page.wait_for_function("document.body.dataset.status === 'running'")
     gid = page.url.split("/game/")[1].split("?")[0]
     assert get(server, f"/api/games/{gid}")["variants"] == ["joker-anywhere"]
@@ -215,8 +213,7 @@ def test_the_page_draws_the_board_of_its_own_game(server: str, browser: Any) -> 
         page.select_option(f"#kind-{i}", "bot")
         page.select_option(f"#level-{i}", "random")
     page.select_option("#board", "reconstruction-1")
-    page.get_by_role("button", name="Create game").click()
-    page.wait_for_url("**/game/*?seat=0&token=*")
+    create_in_lobby(page)
     page.wait_for_function("document.body.dataset.status === 'running'")
     gid = page.url.split("/game/")[1].split("?")[0]
     assert get(server, f"/api/games/{gid}")["board"] == "reconstruction-1"

@@ -9,7 +9,7 @@ import random
 from typing import Any
 
 import pytest
-from webtools import create_game, new_page, shot, take_turn, wait_turn
+from webtools import create_game, create_in_lobby, new_page, shot, take_turn, wait_turn
 
 pytestmark = pytest.mark.browser
 
@@ -163,7 +163,7 @@ def test_the_lobby_offers_join_only_on_open_seats(server: str, browser: Any) -> 
     page.select_option("#kind-3", "bot")
     assert page.locator("#level-3").count() == 1 and page.locator("#level-2").count() == 0
     page.fill("#name-0", "Host")
-    page.get_by_role("button", name="Create game").click()
+    create_in_lobby(page, then=None)
     page.wait_for_selector("#created a[data-seat-link]")
     gid = page.locator("#created a[data-seat-link]").first.get_attribute("href").split("/")[2].split("?")[0]
     page.reload()

@@ -85,6 +85,31 @@ def new_page(browser: Any, width: int = 1400, height: int = 950) -> Any:
     return page
 
 
+def create_in_lobby(page: Any, then: str | None = "**/game/*?seat=0&token=*") -> None:
+    """Press the lobby's "Create game", wait for the server's answer and (``then``) for the
+    page it leads to. A failure says which step did not happen: the request never sent
+    (the press was lost), the server's refusal, or a page that did not load, with what the
+    lobby shows and the page's errors."""
+
+    def state() -> str:
+        shown = page.locator("#created").inner_text() if page.locator("#created").count() else ""
+        return f"the lobby shows {shown!r}; page errors {page.errors}; console errors {page.console_errors}"
+
+    button = page.get_by_role("button", name="Create game")
+    try:
+        with page.expect_response(lambda r: r.request.method == "POST" and r.url.endswith("/api/games"), timeout=20000) as answer:
+            button.click()
+    except Exception as e:  # playwright's TimeoutError
+        raise AssertionError(f"pressing Create game sent no request to create a game ({e}); {state()}") from None
+    r = answer.value
+    assert r.ok, f"the server refused the game: {r.status} {r.text()}; {state()}"
+    if then is not None:  # (the answer's body is gone once the page has moved on)
+        try:
+            page.wait_for_url(then, timeout=30000)
+        except Exception as e:
+            raise AssertionError(f"the game was created but its page did not load: at {page.url} ({e}); {state()}") from None
+
+
 def create_game(base: str, players: list[dict[str, Any]], hotseat: bool = False, **more: Any) -> dict[str, Any]:
     import httpx
 
