@@ -95,12 +95,18 @@ def create_in_lobby(page: Any, then: str | None = "**/game/*?seat=0&token=*") ->
         shown = page.locator("#created").inner_text() if page.locator("#created").count() else ""
         return f"the lobby shows {shown!r}; page errors {page.errors}; console errors {page.console_errors}"
 
+    def creates(r: Any) -> bool:
+        return bool(r.method == "POST" and r.url.endswith("/api/games"))
+
+    sent: list[str] = []
+    page.on("request", lambda r: sent.append(r.url) if creates(r) else None)
     button = page.get_by_role("button", name="Create game")
     try:
-        with page.expect_response(lambda r: r.request.method == "POST" and r.url.endswith("/api/games"), timeout=20000) as answer:
+        with page.expect_response(lambda r: creates(r.request), timeout=20000) as answer:
             button.click()
     except Exception as e:  # playwright's TimeoutError
-        raise AssertionError(f"pressing Create game sent no request to create a game ({e}); {state()}") from None
+        what = "the server did not answer the request to create a game" if sent else "pressing Create game sent no request"
+        raise AssertionError(f"{what} ({e}); {state()}") from None
     r = answer.value
     assert r.ok, f"the server refused the game: {r.status} {r.text()}; {state()}"
     if then is not None:  # (the answer's body is gone once the page has moved on)
