@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from webtools import BOTS4, create_game, create_in_lobby, get, new_page, take_turn, version, wait_turn
+from webtools import BOTS4, create_game, create_in_lobby, get, new_page, stray_words, take_turn, version, wait_turn
 
 pytestmark = pytest.mark.browser
 
@@ -64,6 +64,7 @@ def test_a_complete_game_against_three_bots(server: str, browser: Any) -> None:
 
     rec = json.loads(Path(dl.value.path()).read_text())
     assert rec["format"] == "kardinal-record" and "seed" not in rec
+    assert stray_words(page, "#replaybox") == set() and stray_words(page, "#players") == set()
     # German, and back
     page.get_by_role("button", name="Deutsch").click()
     assert page.locator("text=Spielverlauf").count() == 1

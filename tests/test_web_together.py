@@ -10,7 +10,7 @@ import random
 from typing import Any
 
 import httpx
-from webtools import create_game, get, new_page, shot, take_turn, wait_turn
+from webtools import create_game, get, new_page, shot, stray_words, take_turn, wait_turn
 
 
 def open_seat(browser: Any, url: str) -> Any:
@@ -103,6 +103,12 @@ def test_two_people_chat_one_leaves_a_bot_stands_in_and_they_come_back(server: s
     assert "Ben (you)" in row and "Anna" in row
     shot(mine, "together-my-games")
     assert not anna.errors and not ben.errors and not mine.errors
+    # a browser that holds no seat: "My games" says so, and nothing else
+    stranger = new_page(browser)
+    stranger.goto(f"{server}/mine")
+    stranger.wait_for_selector("#mine-none")
+    assert stranger.locator("#mine-count").count() == 0 and stray_words(stranger, "#mine") == set()
+    stranger.context.close()
     # the chat is stored with the game, and each line with the moment it was said
     lines = get(server, f"/api/games/{g['id']}/chat")["lines"]
     assert [(x["kind"], x["name"]) for x in lines][:2] == [("say", "Anna"), ("say", "Ben")]

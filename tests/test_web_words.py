@@ -9,7 +9,7 @@ import random
 from typing import Any
 
 import pytest
-from webtools import create_game, create_in_lobby, new_page, shot, take_turn, wait_turn
+from webtools import create_game, create_in_lobby, new_page, shot, stray_words, take_turn, wait_turn
 
 pytestmark = pytest.mark.browser
 
@@ -165,6 +165,7 @@ def test_the_lobby_offers_join_only_on_open_seats(server: str, browser: Any) -> 
     page.fill("#name-0", "Host")
     create_in_lobby(page, then=None)
     page.wait_for_selector("#created a[data-seat-link]")
+    assert stray_words(page, "#created") == set()  # a public game: no line about a private one, no "null"
     gid = page.locator("#created a[data-seat-link]").first.get_attribute("href").split("/")[2].split("?")[0]
     page.reload()
     page.wait_for_selector(f"[data-claim^='{gid}:']")

@@ -116,6 +116,11 @@ def create_in_lobby(page: Any, then: str | None = "**/game/*?seat=0&token=*") ->
             raise AssertionError(f"the game was created but its page did not load: at {page.url} ({e}); {state()}") from None
 
 
+def stray_words(page: Any, selector: str) -> set[str]:
+    """Words of a program's nothing shown as text in ``selector`` ("null", "undefined", "NaN")."""
+    return {"null", "undefined", "NaN"} & set(page.inner_text(selector).replace("(", " ").replace(")", " ").split())
+
+
 def create_game(base: str, players: list[dict[str, Any]], hotseat: bool = False, **more: Any) -> dict[str, Any]:
     import httpx
 

@@ -36,6 +36,13 @@ export function el(tag, attrs, ...children) {
   return e;
 }
 
+/** Replace box's children with these, leaving out null and undefined (the DOM's own
+ * append and replaceChildren would write them as the words "null" and "undefined"). */
+export function fill(box, ...children) {
+  box.replaceChildren(...children.filter((c) => c !== null && c !== undefined));
+  return box;
+}
+
 /** An SVG element with attributes. */
 export function svg(tag, attrs) {
   const e = document.createElementNS(SVGNS, tag);

@@ -1,7 +1,7 @@
 // The lobby: create a game (persons and bots, the board, rule variants), hand out
 // invitation links, list the games.
 
-import { byId, el } from "./dom.js";
+import { byId, el, fill } from "./dom.js";
 import { T, lang, onLangChange, rulesText, variantText, boardName } from "./i18n.js";
 import { getJSON, postJSON, url } from "./net.js";
 import { loadBoard } from "./board.js";
@@ -248,7 +248,7 @@ class Lobby {
     const abs = (u) => location.origin + u;
     const list = el("ul", { class: "links" });
     for (const s of this.last.seats) list.append(el("li", {}, `${s.name}: `, el("a", { href: s.url, "data-seat-link": s.seat }, abs(s.url))));
-    byId("created").replaceChildren(el("h2", { text: T("created") }), el("p", { text: T("invitations") }), list,
+    fill(byId("created"), el("h2", { text: T("created") }), el("p", { text: T("invitations") }), list,
       el("p", {}, T("watchLink") + ": ", el("a", { href: this.last.watch }, abs(this.last.watch))),
       this.last.public === false ? el("p", { class: "small", text: T("private") }) : null);
   }

@@ -3,7 +3,7 @@
 // here. The list is read from this browser's storage only: the server keeps no list of a
 // person's games, and nothing here is sent anywhere but each game's public summary.
 
-import { byId, el } from "./dom.js";
+import { byId, el, fill } from "./dom.js";
 import { T, addStrings, onLangChange, lang } from "./i18n.js";
 import { allStoredSeats, forgetStoredSeats, getJSON, url } from "./net.js";
 import { initHeader } from "./header.js";
@@ -80,7 +80,7 @@ class MyGames {
     const games = [...this.games].sort((a, b) => this.rank(a) - this.rank(b) || ((b.info && b.info.created) || 0) - ((a.info && a.info.created) || 0));
     const mine = games.filter((g) => this.rank(g) === -1).length;
     const items = games.map((g) => this.row(g));
-    box.replaceChildren(el("h1", {}, T("mineTitle")), el("p", { class: "small" }, T("mineWhy")),
+    fill(box, el("h1", {}, T("mineTitle")), el("p", { class: "small" }, T("mineWhy")),
       games.length ? el("p", { id: "mine-count" }, T("mineUpdated", { n: games.length, k: mine })) : null,
       items.length ? el("ul", { class: "games mine-list" }, ...items) : el("p", { id: "mine-none" }, T("mineNone")));
   }

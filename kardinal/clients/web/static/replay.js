@@ -2,7 +2,7 @@
 // step), jumps to the intermediate scoring, the last round and the end, and the scoring
 // overlays. The page loads each step from GET /api/games/{id}/replay/{step}.
 
-import { el } from "./dom.js";
+import { el, fill } from "./dom.js";
 import { T, addStrings } from "./i18n.js";
 import "./scoring.js"; // the scoring texts (scShowInter, scShowFinal)
 
@@ -68,7 +68,7 @@ export function renderReplayBox(box, r) {
   const marks = r.marks || {};
   const jump = (id, text, step) => (step === undefined || step === null ? null
     : el("button", { type: "button", id, class: step === r.step ? "on" : "", onclick: () => go(step) }, text));
-  box.append(el("h2", { text: T("replay") }),
+  fill(box, el("h2", { text: T("replay") }),
     el("div", { class: "buttons" },
       el("button", { type: "button", id: "rp-first", "aria-label": T("first"), title: T("rpStart"), onclick: () => go(0) }, "«"),
       el("button", { type: "button", id: "rp-prev-turn", "aria-label": T("rpPrevTurn"), title: T("rpPrevTurn"), onclick: back }, "◀◀"),
