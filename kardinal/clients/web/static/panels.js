@@ -69,7 +69,7 @@ export function renderPlayers(box, { board, players, view, mySeat, hands }) {
   });
   const head = el("tr", {}, el("th", {}, el("span", { class: "sr-only", text: T("colourCol") })), el("th", { text: T("players") }), el("th", { text: T("score") }),
     el("th", { text: `${T("cloisters")} / ${T("advisors")}` }), el("th", { text: T("cards") }));
-  if (hands) head.append(el("th", { text: T("hand") }));
+  if (hands) head.append(el("th", { text: T("handsCol") })); // every player's hand, in a replay
   box.replaceChildren(el("table", { class: "players" }, el("thead", {}, head), el("tbody", {}, ...rows)));
 }
 
