@@ -111,6 +111,9 @@ def test_review_of_a_finished_game_with_its_chart_and_better_moves(server: str, 
     shown = re.search(r"([0-9.]+) points", text)
     assert shown and float(shown.group(1)) == pytest.approx(d["cost"], abs=0.051)
     assert "Better" in text and "Played" in text
+    # the slip names the turn the replay now shows, and its player's own move number
+    turn = re.fullmatch(r"Turn (\d+) of \d+", page.inner_text("#rp-turn"))
+    assert turn and re.match(rf"\W*Turn {turn.group(1)}, .*\(own move {d['turn']}\)", text), text  # after the seat's mark
     if d["best"]["action"]["act"] == "place":
         sites, advisor = placed(d["best"]["action"])
         assert page.locator("#map .teach-fx [data-review=better] .tc-ring").count() == len(sites) + (1 if advisor else 0)

@@ -39,8 +39,8 @@ export function turnBounds(history) {
   return out;
 }
 
-/** The turn a step lies in: the last bound at or before it. */
-function turnOf(bounds, step) {
+/** The turn a step lies in: the last bound at or before it (the replay's "Turn k of n"). */
+export function turnOf(bounds, step) {
   let k = 0;
   while (k + 1 < bounds.length && bounds[k + 1] <= step) k++;
   return k;

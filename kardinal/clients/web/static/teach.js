@@ -7,6 +7,7 @@
 import { el, svg, playerColour, swatch } from "./dom.js";
 import { T, addStrings } from "./i18n.js";
 import { getJSON, postJSON } from "./net.js";
+import { turnBounds, turnOf } from "./replay.js";
 
 addStrings({
   en: {
@@ -42,7 +43,7 @@ addStrings({
     tcSlips: "Decisions that cost {least} points or more",
     tcNoSlips: "No decision cost {least} points or more.",
     tcSummary: "{name}: {n} decisions rated, {cost} expected points given away in all",
-    tcSlip: "Turn {turn}, {name}: {verdict}, {cost} points",
+    tcSlip: "Turn {turn}, {name} (own move {own}): {verdict}, {cost} points",
     tcPlayed: "Played",
     tcBetter: "Better",
     tcVerdict_mistake: "a mistake",
@@ -91,7 +92,7 @@ addStrings({
     tcSlips: "Entscheidungen, die {least} Punkte oder mehr gekostet haben",
     tcNoSlips: "Keine Entscheidung hat {least} Punkte oder mehr gekostet.",
     tcSummary: "{name}: {n} Entscheidungen bewertet, insgesamt {cost} erwartete Punkte verschenkt",
-    tcSlip: "Zug {turn}, {name}: {verdict}, {cost} Punkte",
+    tcSlip: "Zug {turn}, {name} (eigener Zug {own}): {verdict}, {cost} Punkte",
     tcPlayed: "Gespielt",
     tcBetter: "Besser",
     tcVerdict_mistake: "ein Fehler",
@@ -302,11 +303,13 @@ export class Teach {
     }
     out.push(el("h3", { text: T("tcSlips", { least }) }));
     const list = el("ol", { class: "tc-slips", id: "review-list" });
+    // a slip's turn is the one the replay shows for it ("Turn k of n"); d.turn counts its player's own
+    const bounds = turnBounds(page.msg ? page.msg.view.history : []);
     for (const d of slips) {
       const on = this.focus && this.focus.index === d.index && page.replay && page.replay.step === d.index;
       const item = el("li", { "data-index": d.index, "data-verdict": d.verdict, class: on ? "on" : "" },
         el("button", { type: "button", class: "tc-slip", onclick: () => this.show(d) },
-          swatch(d.seat), " ", T("tcSlip", { turn: d.turn, name: page.name(d.seat), verdict: T("tcVerdict_" + d.verdict), cost: d.cost.toFixed(1) })));
+          swatch(d.seat), " ", T("tcSlip", { turn: turnOf(bounds, d.index), own: d.turn, name: page.name(d.seat), verdict: T("tcVerdict_" + d.verdict), cost: d.cost.toFixed(1) })));
       if (on) {
         item.append(el("div", { class: "tc-pair" },
           el("div", { class: "tc-played-line" }, el("b", { text: T("tcPlayed") + ": " }), actionText(page.board, d.played.action)),
