@@ -145,7 +145,9 @@ def test_replay_slider_jumps_and_scoring_overlays(server: str, browser: Any) -> 
     # every player's hand in the replay: its own column, and the table stays inside its panel
     assert page.locator("#players th").last.inner_text() == "In hand"
     assert page.locator("#players td.hands").count() == len(state["players"]) == 4
-    assert page.evaluate("(() => { const t = document.querySelector('#players table'); return t.offsetWidth <= t.parentElement.clientWidth; })()")
+    assert page.evaluate(
+        "(() => { const t = document.querySelector('#players table'); return t.offsetWidth <= t.parentElement.clientWidth; })()"
+    )
     page.click("#rp-jump-last-round")
     page.wait_for_function(f"document.body.dataset.replay === '{marks['last_round']}'")
     page.click("#rp-jump-end")

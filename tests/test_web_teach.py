@@ -129,3 +129,38 @@ def test_review_of_a_finished_game_with_its_chart_and_better_moves(server: str, 
     page.get_by_role("button", name="English").click()
     assert page.errors == [] and page.console_errors == []
     page.context.close()
+
+
+def test_a_hints_figures_read_the_right_way_round(server: str, browser: Any) -> None:
+    """The first option is the search's choice; a later one with a slightly higher expected
+    margin says so instead of "+0.9 points against the best"; what rounds to zero reads
+    0.0; the searches are counted out of the whole search."""
+    page = new_page(browser)
+    page.goto(server + "/")
+    page.wait_for_selector("#board")
+    pas = {"act": "pass", "seat": 0}
+    hint = {
+        "how": "search",
+        "iterations": 2400,
+        "options": [
+            {"action": pas, "visits": 800, "margin": -35.4, "vs_best": 0.0},
+            {"action": pas, "visits": 600, "margin": -34.5, "vs_best": 0.9},
+            {"action": pas, "visits": 500, "margin": -35.42, "vs_best": -0.02},
+            {"action": pas, "visits": 400, "margin": -38.0, "vs_best": -2.6},
+        ],
+    }
+    texts = page.evaluate(
+        """async (h) => {
+            const { Teach } = await import("/static/teach.js");
+            const list = Teach.prototype.hintList.call({ page: { board: null } }, h);
+            return [...list.querySelectorAll(".tc-facts")].map((f) => f.textContent);
+        }""",
+        hint,
+    )
+    assert texts[0] == "expected margin −35.4 points · 800 of 2400 searches"
+    assert texts[1].startswith("expected margin −34.5 points · +0.9 points against the first, which the search still prefers")
+    assert texts[2] == "expected margin −35.4 points · as many points as the first · 500 of 2400 searches"
+    assert texts[3] == "expected margin −38.0 points · −2.6 points against the best · 400 of 2400 searches"
+    assert not any("±" in t or "−0.0" in t for t in texts)
+    assert page.errors == [] and page.console_errors == []
+    page.context.close()

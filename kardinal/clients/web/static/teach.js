@@ -19,6 +19,8 @@ addStrings({
     tcRank: "{k}.",
     tcMargin: "expected margin {m} points",
     tcVsBest: "{d} points against the best",
+    tcVsBestMore: "{d} points against the first, which the search still prefers: it weighs the chance to win, not the points alone",
+    tcVsBestSame: "as many points as the first",
     tcWorth: "the next placement would be worth about {w} points",
     tcOnly: "the only legal move",
     tcVisits: "{n} of {t} searches",
@@ -68,6 +70,8 @@ addStrings({
     tcRank: "{k}.",
     tcMargin: "erwarteter Abstand {m} Punkte",
     tcVsBest: "{d} Punkte gegenüber dem besten",
+    tcVsBestMore: "{d} Punkte gegenüber dem ersten, den die Suche trotzdem vorzieht: Sie wägt die Siegchance, nicht die Punkte allein",
+    tcVsBestSame: "so viele Punkte wie der erste",
     tcWorth: "der nächste Einsatz wäre etwa {w} Punkte wert",
     tcOnly: "der einzige erlaubte Zug",
     tcVisits: "{n} von {t} Suchläufen",
@@ -110,7 +114,8 @@ addStrings({
   },
 });
 
-const signed = (x) => (x > 0 ? "+" : x < 0 ? "−" : "±") + Math.abs(x).toFixed(1);
+// a signed number of points to one decimal; what rounds to zero is "0.0" (not "±0.0", "−0.0")
+const signed = (x) => (Math.abs(x) < 0.05 ? "" : x > 0 ? "+" : "−") + Math.abs(x).toFixed(1);
 
 function errorText(e) {
   const code = (e && (e.code || (e.error && e.error.code))) || "http";
@@ -253,13 +258,18 @@ export class Teach {
 
   hintList(h) {
     const board = this.page.board;
-    const total = h.options.reduce((a, o) => a + (o.visits || 0), 0);
+    // of all the search's iterations (the options shown are the most searched of them)
+    const total = Math.max(h.iterations || 0, h.options.reduce((a, o) => a + (o.visits || 0), 0));
     const list = el("ol", { id: "hint-list", class: "tc-options", "data-how": h.how });
     h.options.forEach((o, i) => {
       const facts = [];
       if (h.how === "only") facts.push(T("tcOnly"));
       if (o.margin !== null && o.margin !== undefined) facts.push(T("tcMargin", { m: signed(o.margin) }));
-      if (i > 0 && o.vs_best !== null && o.vs_best !== undefined) facts.push(T("tcVsBest", { d: signed(o.vs_best) }));
+      if (i > 0 && o.vs_best !== null && o.vs_best !== undefined) {
+        // the first is the search's choice (most searched); its expected margin may still be a little lower
+        const key = Math.abs(o.vs_best) < 0.05 ? "tcVsBestSame" : o.vs_best > 0 ? "tcVsBestMore" : "tcVsBest";
+        facts.push(T(key, { d: signed(o.vs_best) }));
+      }
       if (o.worth !== null && o.worth !== undefined) facts.push(T("tcWorth", { w: o.worth.toFixed(1) }));
       if (o.visits) facts.push(T("tcVisits", { n: o.visits, t: total }));
       list.append(el("li", { "data-rank": i + 1, title: o.margin !== null ? T("tcMarginWhy") : null },
