@@ -6,6 +6,7 @@ Needs /usr/bin/chromium, which ``make test`` installs; the helpers are in webtoo
 from __future__ import annotations
 
 import random
+import re
 import time
 from pathlib import Path
 from typing import Any
@@ -225,7 +226,11 @@ def test_the_page_draws_the_board_of_its_own_game(server: str, browser: Any) -> 
     assert "id=reconstruction-1" in boards
     assert "Board: reconstruction-1" in page.inner_text("#log [data-event=rules]")
     page.goto(server + "/")
-    assert "Board: reconstruction-1" in page.locator(f"[data-game='{gid}']").inner_text()
+    row = page.locator(f"[data-game='{gid}']").inner_text()
+    assert "Board: reconstruction-1" in row
+    # when it was created, as an en-GB browser writes dates: the day first
+    created = time.gmtime(next(g["created"] for g in get(server, "/api/games")["games"] if g["id"] == gid))
+    assert re.search(rf"\b{created.tm_mday} [A-Z][a-z]{{2,4}} {created.tm_year}, \d\d:\d\d\b", row), row
     assert page.errors == [] and page.console_errors == []
     page.context.close()
 

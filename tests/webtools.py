@@ -74,7 +74,7 @@ def launch() -> Iterator[Any]:
 def new_page(browser: Any, width: int = 1400, height: int = 950) -> Any:
     """A page in its own context; ``page.errors``: uncaught exceptions, ``page.console_errors``:
     messages the page logged as errors (a failed request, a refused module, console.error)."""
-    ctx = browser.new_context(viewport={"width": width, "height": height}, locale="en-GB")
+    ctx = browser.new_context(viewport={"width": width, "height": height}, locale="en-GB", timezone_id="UTC")
     page = ctx.new_page()
     errors: list[str] = []
     console: list[str] = []

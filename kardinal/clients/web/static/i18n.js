@@ -269,6 +269,18 @@ const listeners = new Set();
 /** The page's language ("en" or "de"). */
 export function lang() { return current; }
 
+/** The browser's own locale where it speaks the page's language (en-GB writes dates
+ * day first), else the page's language. */
+export function locale() {
+  const own = navigator.languages && navigator.languages.length ? navigator.languages : [navigator.language || ""];
+  return own.find((l) => l.toLowerCase().split("-")[0] === current) || current;
+}
+
+/** A moment (seconds since 1970) as a date and time in the page's language and the browser's locale. */
+export function dateTime(seconds) {
+  return new Date(seconds * 1000).toLocaleString(locale(), { dateStyle: "medium", timeStyle: "short" });
+}
+
 /** The other language (what the language button switches to). */
 export function otherLang() { return current === "de" ? "en" : "de"; }
 

@@ -2,7 +2,7 @@
 // invitation links, list the games.
 
 import { byId, el, fill } from "./dom.js";
-import { T, lang, onLangChange, rulesText, variantText, boardName } from "./i18n.js";
+import { T, dateTime, onLangChange, rulesText, variantText, boardName } from "./i18n.js";
 import { getJSON, postJSON, url } from "./net.js";
 import { loadBoard } from "./board.js";
 import { initHeader } from "./header.js";
@@ -265,7 +265,7 @@ class Lobby {
         }
       });
     }
-    const when = new Date(g.created * 1000).toLocaleString(lang());
+    const when = dateTime(g.created);
     const score = g.scores && g.status !== "open" ? ` — ${g.scores.join(" : ")}` : "";
     const variants = g.variants || [];
     const tags = [];

@@ -4,7 +4,7 @@
 // person's games, and nothing here is sent anywhere but each game's public summary.
 
 import { byId, el, fill } from "./dom.js";
-import { T, addStrings, onLangChange, lang } from "./i18n.js";
+import { T, addStrings, dateTime, onLangChange } from "./i18n.js";
 import { allStoredSeats, forgetStoredSeats, getJSON, url } from "./net.js";
 import { initHeader } from "./header.js";
 import { refusalText } from "./refusals.js";
@@ -100,7 +100,7 @@ class MyGames {
     else if (rank === 1) state = el("span", {}, T("mineWaiting"));
     else if (info.status === "expired") state = el("span", {}, T("mineExpired"));
     else state = el("span", {}, `${T("mineOver")}${info.scores ? " — " + info.scores.join(" : ") : ""}`);
-    const when = new Date(info.created * 1000).toLocaleString(lang());
+    const when = dateTime(info.created);
     const tags = info.table && info.table.mode === "turn" ? el("span", { class: "tag" }, T("turnBased")) : null;
     return el("li", { "data-game": g.game, "data-state": rank === -1 ? "my-turn" : info.status },
       el("a", { href, class: "btn" }, T("mineOpen")), " ", state, " · ", names, " ", tags, " ",
