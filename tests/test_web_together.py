@@ -155,7 +155,8 @@ def test_the_lobby_orders_and_explains_the_bot_levels_and_creates_a_turn_based_t
     assert levels["levels"].index("random") < levels["levels"].index("greedy") < levels["levels"].index("hard")
     assert "thinks up to" in options.nth(levels["levels"].index("hard")).inner_text()
     page.select_option("#level-1", "hard")
-    assert "hard: Searches the game tree" in page.inner_text("#level-about-1")
+    about = page.inner_text("#level-about-1")
+    assert "hard: Searches the game tree" in about and f"thinks up to {levels['about']['hard']['seconds']} s a move" in about
     assert page.locator("#level-0").count() == 0  # a person has no level
     # the table: turn-based (no stand-in then), spectators may talk
     page.check("#mode-turn")

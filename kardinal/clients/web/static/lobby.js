@@ -183,12 +183,14 @@ class Lobby {
     return `${l} — ${a.seconds ? T("thinksUpTo", { s: a.seconds }) : T("thinksAtOnce")}`;
   }
 
-  /** One line on a level: what it is, and its measured strength. */
+  /** One line on a level: what it is, how long it thinks and its measured strength (the
+   * list's own text, which a phone cuts short, says the time too). */
   levelLine(l) {
     const a = this.levelAbout[l] || {};
     const key = `level.${l}`;
     const summary = T(key) !== key ? T(key) : (a.summary || "");
-    return T("levelAbout", { name: l, summary }) + (a.strength ? ` (${a.strength})` : "");
+    const facts = [a.seconds ? T("thinksUpTo", { s: a.seconds }) : this.levelAbout[l] ? T("thinksAtOnce") : null, a.strength].filter(Boolean);
+    return T("levelAbout", { name: l, summary }) + (facts.length ? ` (${facts.join("; ")})` : "");
   }
 
   /** How the table plays: live or turn-based, the stand-in for a person who left, hints,
