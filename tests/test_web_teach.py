@@ -98,6 +98,11 @@ def test_review_of_a_finished_game_with_its_chart_and_better_moves(server: str, 
         pts = page.locator(f"#win-chart polyline[data-seat='{seat}']").get_attribute("points")
         assert len(pts.split(" ")) == len(review["chances"])
     assert page.locator("#review-summary li").count() == 3
+    # the turns along the bottom, counted as the replay counts them, from 0 to the last
+    ticks = page.locator("#win-chart text[data-turn]")
+    assert ticks.count() >= 2 and ticks.first.inner_html() == "turn 0"
+    last = re.fullmatch(r"Turn \d+ of (\d+)", page.inner_text("#rp-turn"))
+    assert last and ticks.last.inner_html() == ticks.last.get_attribute("data-turn") == last.group(1)
     slips = [d for d in review["decisions"] if d["verdict"]]
     assert page.locator("#review-list li").count() == len(slips)
     assert slips, "random bots made no costly move"

@@ -42,6 +42,8 @@ addStrings({
     tcReviewFailed: "The review could not be made.",
     tcChart: "Chance to win after each turn, estimated by the bot",
     tcChartLabel: "Chances to win across the game",
+    tcTurnAxis: "turn 0",
+    tcInterAxis: "intermediate scoring",
     tcSlips: "Decisions that cost {least} points or more",
     tcNoSlips: "No decision cost {least} points or more.",
     tcSummary: "{name}: {n} decisions rated, {cost} expected points given away in all",
@@ -93,6 +95,8 @@ addStrings({
     tcReviewFailed: "Die Auswertung ist nicht gelungen.",
     tcChart: "Siegchance nach jedem Zug, geschätzt vom Bot",
     tcChartLabel: "Siegchancen im Lauf des Spiels",
+    tcTurnAxis: "Zug 0",
+    tcInterAxis: "Zwischenwertung",
     tcSlips: "Entscheidungen, die {least} Punkte oder mehr gekostet haben",
     tcNoSlips: "Keine Entscheidung hat {least} Punkte oder mehr gekostet.",
     tcSummary: "{name}: {n} Entscheidungen bewertet, insgesamt {cost} erwartete Punkte verschenkt",
@@ -344,6 +348,29 @@ export class Teach {
       const t = svg("text", { x: L - 4, y: y(p) + 4, class: "tc-axis", "text-anchor": "end" });
       t.textContent = `${Math.round(p * 100)}%`;
       g.append(t);
+    }
+    // the turns along the bottom, as the replay counts them, and the intermediate scoring
+    const bounds = turnBounds(this.page.msg ? this.page.msg.view.history : []);
+    const turns = bounds.length - 1;
+    if (turns > 0 && bounds[turns] === total) {
+      const every = turns > 60 ? 20 : 10;
+      for (let k = 0; k <= turns; k += every) {
+        if (k > 0 && turns - k < every / 2) continue; // leave room for the last turn's number
+        g.append(svg("line", { x1: x(bounds[k]), x2: x(bounds[k]), y1: H - B, y2: H - B + 3, class: "tc-grid" }));
+        const t = svg("text", { x: x(bounds[k]), y: H - 3, class: "tc-axis", "text-anchor": k ? "middle" : "start", "data-turn": k });
+        t.textContent = k ? String(k) : T("tcTurnAxis");
+        g.append(t);
+      }
+      const t = svg("text", { x: x(total), y: H - 3, class: "tc-axis", "text-anchor": "end", "data-turn": turns });
+      t.textContent = String(turns);
+      g.append(t);
+      const inter = this.page.msg && this.page.msg.marks ? this.page.msg.marks.intermediate : undefined;
+      if (inter !== undefined && inter !== null) {
+        g.append(svg("line", { x1: x(inter), x2: x(inter), y1: TOP, y2: H - B, class: "tc-inter" }));
+        const label = svg("text", { x: x(inter) + 2, y: TOP + 8, class: "tc-axis" });
+        label.textContent = T("tcInterAxis");
+        g.append(label);
+      }
     }
     const n = pts.length ? pts[0].chances.length : 0;
     for (let seat = 0; seat < n; seat++) {
