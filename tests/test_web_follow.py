@@ -75,3 +75,21 @@ def test_off_shows_the_line_but_moves_nothing_and_the_last_round_can_be_replayed
     page.click("#lang")
     assert page.get_by_role("button", name="Letzte Runde zeigen").count() == 1
     assert page.errors == [] and page.console_errors == []
+
+
+def test_the_queue_holds_at_most_a_round_and_hurries_on_ones_own_turn(server: str, browser: Any) -> None:
+    """Played quickly at the slow speed, the others' turns still to show never exceed a round
+    (three, with three bots): older ones land at once, so on one's own turn the map is at
+    most a round behind, and what is left of it plays fast until every piece has landed."""
+    page = open_seat0(server, browser, "slow")
+    rng = random.Random(5)
+    most = 0
+    for _ in range(6):
+        if not wait_turn(page):
+            break
+        most = max(most, int(page.evaluate("Number(document.body.dataset.following || 0)")))
+        take_turn(page, rng)
+    assert 1 <= most <= 3, most
+    page.wait_for_function("document.body.dataset.animating === ''", timeout=60000)
+    assert page.locator("#map .fx-pending").count() == 0 and page.evaluate("document.body.dataset.following") == "0"
+    assert page.errors == [] and page.console_errors == []

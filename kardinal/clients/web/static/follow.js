@@ -8,7 +8,9 @@
 // The animation never delays the game: the page always draws the newest state at once, and
 // this module only plays the new decisions over it (the pieces still to arrive are hidden
 // until they land). Decisions that come while a turn is being shown wait in a queue, which
-// plays faster when it grows.
+// plays faster when it grows and holds at most a round of the others' turns: older ones
+// land at once. When it is this page's turn, or the game is over, what is left plays fast,
+// so the pieces one decides about are on the map within moments.
 
 import { el, playerColour } from "./dom.js";
 import { T, addStrings, listText } from "./i18n.js";
@@ -193,8 +195,9 @@ export class Follower {
    * A new state message arrived (already drawn). New decisions by others are queued to be
    * shown. `mySeat`: the seat this page plays (its own decisions are not shown again).
    */
-  update(history, mySeat, players) {
+  update(history, mySeat, players, hurry = false) {
     this.players = players;
+    this.hurry = hurry; // this page's turn, or the end: play what is left quickly
     this.history = history;
     const n = history.length;
     if (this.seen === null || n < this.seen) { // the first message, or an undo / a new game: nothing to show
@@ -225,6 +228,10 @@ export class Follower {
       this.queue.push(t);
       this.hidePieces(t);
     }
+    // at most a round of the others' turns waits; the older ones land at once
+    const cap = Math.max(1, (this.players || 2) - 1);
+    if (!again) while (this.queue.length > cap) this.hideNone(this.queue.shift());
+    document.body.dataset.following = String(this.queue.length);
     if (!this.running) this.run();
   }
 
@@ -251,6 +258,7 @@ export class Follower {
   /** Stop showing: everything lands at once. */
   finish() {
     this.queue = [];
+    document.body.dataset.following = "0";
     this.layer.replaceChildren();
     for (const n of document.querySelectorAll("#map .fx-pending")) n.classList.remove("fx-pending");
     document.body.dataset.animating = "";
@@ -262,6 +270,7 @@ export class Follower {
     try {
       while (this.queue.length) {
         const turn = this.queue.shift();
+        document.body.dataset.following = String(this.queue.length);
         const f = SPEEDS[turn.speed || this.speed];
         const board = this.page.board();
         if (!board) continue;
@@ -270,7 +279,7 @@ export class Follower {
         this.line.style.borderColor = playerColour(turn.seat);
         if (!f) { this.hideNone(turn); continue; }
         // a long queue plays faster (the game goes on meanwhile)
-        await this.show(turn, f / (this.queue.length > 2 ? 2.5 : 1));
+        await this.show(turn, f * (this.hurry && !turn.again ? 0.3 : 1) / (this.queue.length > 2 ? 2.5 : 1));
       }
     } finally {
       this.running = false;

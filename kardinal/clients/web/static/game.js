@@ -132,7 +132,8 @@ class GamePage {
     this.useBoard(m.view.board);
     this.render();
     // the others' new decisions are shown over the drawn state (never delaying it)
-    this.follower.update(m.view.history || [], m.hotseat ? (old ? old.seat : null) : m.seat, m.players.length);
+    const hurry = m.view.phase === "over" || (m.seat !== null && m.seat !== undefined && m.view.current === m.seat);
+    this.follower.update(m.view.history || [], m.hotseat ? (old ? old.seat : null) : m.seat, m.players.length, hurry);
     // a scoring that just happened opens its overlay (once), over the board it is drawn on
     loadBoard(m.view.board).then(() => { if (!this.replay) this.scoring.notice(m.view.history || []); }).catch(() => {});
   }
