@@ -169,3 +169,33 @@ def test_a_hints_figures_read_the_right_way_round(server: str, browser: Any) -> 
     assert not any("±" in t or "−0.0" in t for t in texts)
     assert page.errors == [] and page.console_errors == []
     page.context.close()
+
+
+def test_on_an_enlarged_map_the_hint_is_brought_into_the_frame(server: str, browser: Any) -> None:
+    """A phone: the map enlarged and moved to a far corner; the hint's best placement is
+    moved into the frame when it arrives."""
+    g = create_game(server, ME_AND_BOTS)
+    page = new_page(browser, 390, 844)
+    page.add_init_script("localStorage.setItem('kardinal-follow-speed', 'off')")
+    page.goto(server + g["seats"][0]["url"])
+    assert wait_turn(page)
+    for _ in range(3):
+        page.click("#zoom-more")
+    # the corner far from Italy, France and the middle of the map: the sea off England
+    page.evaluate("(() => { const w = document.getElementById('mapwrap'); w.scrollLeft = 0; w.scrollTop = 0; })()")
+    page.click("#hint-btn")
+    page.wait_for_selector("#hint-list li", timeout=30000)
+    rank = next(i + 1 for i in range(page.locator("#hint-list li").count()) if page.locator(f"#map [data-hint-rank='{i + 1}']").count())
+    inside = page.evaluate(
+        """(rank) => {
+            const w = document.getElementById('mapwrap').getBoundingClientRect();
+            return [...document.querySelectorAll(`#map [data-hint-rank='${rank}'] .tc-ring`)].every((c) => {
+                const r = c.getBoundingClientRect();
+                return r.left >= w.left && r.right <= w.right && r.top >= w.top && r.bottom <= w.bottom;
+            });
+        }""",
+        rank,
+    )
+    shot(page, "teach-hint-phone")
+    assert inside
+    assert page.errors == [] and page.console_errors == []

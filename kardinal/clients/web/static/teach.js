@@ -186,6 +186,21 @@ export class Teach {
     }
     this.asking = null;
     this.page.render();
+    const h = this.current();
+    // the best option drawn on the map (an exchange or a pass has no marks)
+    const rank = h ? h.data.options.findIndex((o) => o.action.act === "place") + 1 : 0;
+    if (rank) this.bringIntoView(`[data-hint-rank='${rank}']`);
+  }
+
+  /** On an enlarged map (a phone), move the frame to the marks of a hint or a review: the
+   * marked group if it fits in the frame, else the whole map. */
+  bringIntoView(selector) {
+    const zoom = this.page.zoom;
+    const g = this.fx && this.fx.querySelector(selector);
+    if (!zoom || !g || zoom.z <= 1) return;
+    const r = g.getBoundingClientRect();
+    if (r.width > zoom.wrap.clientWidth - 48 || r.height > zoom.wrap.clientHeight - 48) zoom.whole();
+    else zoom.centre(g); // the middle: the zoom buttons sit over the frame's lower corner
   }
 
   async startReview() {
@@ -217,7 +232,7 @@ export class Teach {
   /** Show a rated decision: the replay goes to the position before it, the map shows both moves. */
   show(d) {
     this.focus = d;
-    this.page.loadReplay(d.index);
+    this.page.loadReplay(d.index).then(() => this.bringIntoView("[data-review=better]"));
   }
 
   // ------------------------------------------------------------ drawing

@@ -121,6 +121,13 @@ export class MapZoom {
 
   whole() { this.z = 1; this.apply(); this.wrap.scrollLeft = 0; this.wrap.scrollTop = 0; }
 
+  /** Scroll so that a map element's middle is in the frame's middle (as far as the map goes). */
+  centre(node) {
+    const r = node.getBoundingClientRect(), w = this.wrap.getBoundingClientRect();
+    this.wrap.scrollLeft += r.left + r.width / 2 - (w.left + this.wrap.clientWidth / 2);
+    this.wrap.scrollTop += r.top + r.height / 2 - (w.top + this.wrap.clientHeight / 2);
+  }
+
   /** Bring a map element into the frame (the keyboard's focus on an enlarged map). */
   reveal(node) {
     const r = node.getBoundingClientRect(), w = this.wrap.getBoundingClientRect();
