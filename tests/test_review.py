@@ -190,3 +190,31 @@ def test_cli_review(tmp_path: Path) -> None:
     short.write_text(json.dumps(rec), encoding="utf-8")
     res = runner.invoke(app, ["review", str(short)])
     assert res.exit_code == 2 and "not over" in res.output
+
+
+def test_a_hint_in_words_reads_the_right_way_round() -> None:
+    """The terminal's words for a hint: a later option with a slightly higher expected
+    margin than the search's choice says so; what rounds to zero reads 0.0; searches are
+    counted out of the whole search."""
+    from kardinal.clients.text import describe_hint
+    from kardinal.rules.board import get_board
+
+    pas = {"act": "pass", "seat": 0}
+    opt = {"action": pas, "notation": "pass", "worth": None}
+    hint = {
+        "how": "search",
+        "iterations": 2400,
+        "options": [
+            {**opt, "visits": 800, "margin": -35.4, "vs_best": 0.0},
+            {**opt, "visits": 600, "margin": -34.5, "vs_best": 0.9},
+            {**opt, "visits": 500, "margin": -35.42, "vs_best": -0.02},
+            {**opt, "visits": 400, "margin": -38.0, "vs_best": -2.6},
+        ],
+    }
+    lines = [x.strip() for x in describe_hint(get_board("standard"), hint).splitlines() if "expected margin" in x]
+    assert lines == [
+        "expected margin -35.4 points, 800 of 2400 searches",
+        "expected margin -34.5 points, +0.9 against the first, which the search still prefers (it weighs the chance to win), 600 of 2400 searches",
+        "expected margin -35.4 points, as many points as the first, 500 of 2400 searches",
+        "expected margin -38.0 points, -2.6 against the best, 400 of 2400 searches",
+    ]

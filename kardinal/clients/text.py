@@ -144,7 +144,8 @@ def _indent(text: str) -> str:
 
 
 def _signed(x: float) -> str:
-    return f"{x:+.1f}"
+    """Points to one decimal with their sign; what rounds to zero is "0.0" (not "+0.0", "-0.0")."""
+    return "0.0" if abs(x) < 0.05 else f"{x:+.1f}"
 
 
 def describe_hint(board: Board, hint: dict[str, Any]) -> str:
@@ -156,7 +157,7 @@ def describe_hint(board: Board, hint: dict[str, Any]) -> str:
     if hint["how"] == "draw":
         lines.append("Hint (draws are ranked by what the best next placement of the new hand would be worth):")
     else:
-        total = sum(o["visits"] for o in opts)
+        total = max(hint["iterations"], sum(o["visits"] for o in opts))  # out of the whole search
         lines.append(
             f"Hint ({hint['iterations']} searches from what you can see; margin: your expected final score minus the best other score):"
         )
@@ -164,8 +165,15 @@ def describe_hint(board: Board, hint: dict[str, Any]) -> str:
         what = describe_move(board, "", move_of(o["action"])[1]).strip()
         if o["margin"] is not None:
             facts = f"expected margin {_signed(o['margin'])} points"
-            if i > 1 and o.get("vs_best") is not None:
-                facts += f", {_signed(o['vs_best'])} against the best"
+            d = o.get("vs_best")
+            if i > 1 and d is not None:
+                # the first is the search's choice; its expected margin may still be a little lower
+                if abs(d) < 0.05:
+                    facts += ", as many points as the first"
+                elif d > 0:
+                    facts += f", {_signed(d)} against the first, which the search still prefers (it weighs the chance to win)"
+                else:
+                    facts += f", {_signed(d)} against the best"
             facts += f", {o['visits']} of {total} searches"
         elif o["worth"] is not None:
             facts = f"next placement worth about {o['worth']:.1f} points"
