@@ -16,6 +16,7 @@ import pytest
 from kardinal.bots import GreedyBot, ISMCTSBot
 from kardinal.bots.determinize import Determinizer, determinize
 from kardinal.bots.evaluate import CHAIN_SEED, PAIR_KEEP, Evaluator
+from kardinal.bots.greedy import score_moves
 from kardinal.bots.ismcts import EXCHANGE_WORTH
 from kardinal.rules.chains import chain_score
 from kardinal.rules.moves import DECK, Exchange, Move, Place
@@ -107,6 +108,32 @@ def test_fast_move_scores_equal_the_slow_ones(players: int, seed: int) -> None:
         ranked = sorted(slow, key=lambda x: -x[0])
         for k in (1, 3, 5, 10):
             assert bot._candidates(s, k) == [m for _, m in ranked[:k]]
+
+
+@pytest.mark.parametrize(("players", "seed"), [(3, 21), (4, 22), (5, 23)])
+def test_lookahead_rollout_move_is_greedys_choice_of_the_three_best(players: int, seed: int) -> None:
+    """rollout="lookahead": of the 3 moves of the highest cheap score (the slow ranking),
+    the placement greedy's own move values (score_moves) rank first; the best cheap move
+    when it is not a placement."""
+    looked = differs = 0
+    for s in positions(players, seed):
+        bot = ISMCTSBot(0, rollout="lookahead")
+        ev = bot.evaluator(view(s, s.current))
+        ranked = [m for _, m in sorted(slow_scored(ev, s), key=lambda x: -x[0])[:3]]
+        places = [m for m in ranked if isinstance(m, Place)]
+        if not isinstance(ranked[0], Place) or len(ranked) == 1:
+            expected = ranked[0]
+        else:
+            values = score_moves(ev, s, s.current, places)
+            expected = max(values, key=lambda x: x[0])[1]  # the first of the highest value
+            looked += 1
+            differs += expected != ranked[0]
+        before = s.copy(history=False)
+        assert bot._lookahead_move(s) == expected
+        assert s.hands == before.hands and s.owner == before.owner  # played on a copy
+    assert looked > 10 and differs > 0  # greedy's look does not always agree with the cheap scores
+    with pytest.raises(ValueError):
+        ISMCTSBot(0, rollout="random")
 
 
 @pytest.mark.parametrize(("players", "seed"), [(3, 11), (4, 12), (5, 13), (4, 14)])

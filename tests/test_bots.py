@@ -263,6 +263,36 @@ def test_draws_and_forced_moves_need_no_search() -> None:
     assert bot.last_iterations == 0
 
 
+def test_ismcts_searched_draws() -> None:
+    """draw_steps: a draw decision (R5.1) is searched instead of answered by greedy's rule.
+    The draws are the root's moves, compared by sequential halving with common random
+    numbers within the step budget (three draws: two rounds, the better two in the second);
+    the move is the best mean of the last round. Deterministic given the seed."""
+    s = mid_game()
+    while s.phase != DRAW:
+        s.play(GreedyBot(0).choose(view(s, s.current)))
+    v = view(s, s.current)
+    draws = s.legal_moves()
+    assert len(draws) == 3 and all(isinstance(m, Draw) for m in draws)
+    bot = ISMCTSBot(2, iterations=None, steps=1000, depth=4, draw_steps=3000)
+    move = bot.choose(v)
+    assert move in draws
+    assert 3000 <= bot.last_steps < 3000 + 3 * 40  # the budget, and at most one round of samples past it
+    assert set(bot.last_root) == set(draws)
+    visits = sorted({n for n, _ in bot.last_root.values()})
+    assert len(visits) == 2 and visits[0] > 0
+    finalists = [m for m, (n, _) in bot.last_root.items() if n == visits[-1]]
+    assert len(finalists) == 2 and move in finalists
+    assert bot.last_root[move][1] == max(bot.last_root[m][1] for m in finalists)
+    again = ISMCTSBot(2, iterations=None, steps=1000, depth=4, draw_steps=3000)
+    assert again.choose(v) == move and again.last_root == bot.last_root
+    # a main decision is searched as before
+    main = mid_game()
+    assert bot.choose(view(main, main.current)) in main.legal_moves() and bot.last_steps >= 1000
+    with pytest.raises(ValueError):
+        ISMCTSBot(1, draw_steps=0)
+
+
 def test_single_legal_move_is_answered_without_search() -> None:
     s = mid_game()
     while s.phase != DRAW:

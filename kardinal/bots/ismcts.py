@@ -122,8 +122,19 @@ root the tree is searched as before. On those 41 positions it chose the same mov
 (UCB 61%). In games it was no better: with 130,000 steps it won 31.0% of the first 100
 games of seed 91 against three ``hard`` (24-39%, rating 1,537), and on the 101 games both
 played, 31.7% against 33.2% for UCB, a paired difference of -1.5 points (-16 to +13). So
-``expert`` keeps UCB; ``root="halving"`` stays an option of this class. The ``expert`` of
-issue 14's target (35% of 200 games against three ``hard``) is still to be found.
+``expert`` keeps UCB; ``root="halving"`` stays an option of this class.
+
+A seventh round searched what ``hard`` does not: ``draw_steps`` makes the draw decisions
+(R5.1) a search of their own instead of greedy's rule. The draws are the root's moves,
+compared by sequential halving with common random numbers (as above) within a budget of
+steps; the rest of the turn's draws follow the rollouts' rule, and the tree below is searched
+as for a main decision. With 20,000 steps a draw (about 0.55 s) the search was steady (the
+same draw twice in 17 of 20 positions) and differed from the rule in 11 of 40 searches, but
+``expert`` with it won only 18.4% of the first 38 games of seed 92 against three ``hard``,
+against 35.5% without it on the same games (paired -17.1 points, -37.5 to +4.4); the run was
+stopped there. A likely reason (not measured): the rollouts judge a card by how players of
+the cheap policy go on to use it, a worse judge than the rule's direct look at the hand. It
+stays an option (None, the default: the rule).
 
 ``leaf`` chooses the evaluation at the end of a rollout: ``"plain"`` is
 :meth:`Evaluator.estimate` (the hand-written one greedy uses), ``"fitted"`` is
@@ -233,6 +244,8 @@ class ISMCTSBot(EvaluatingBot):
         leaf: str = "plain",
         steps: int | None = None,
         root: str = "ucb",
+        draw_steps: int | None = None,
+        rollout: str = "cheap",
     ) -> None:
         super().__init__(seed, board)
         if iterations is None and time_limit is None and steps is None:
@@ -255,6 +268,12 @@ class ISMCTSBot(EvaluatingBot):
         if root not in ("ucb", "halving"):
             raise ValueError(f"root must be 'ucb' or 'halving', not {root!r}")
         self.root = root
+        if draw_steps is not None and draw_steps < 1:
+            raise ValueError(f"draw_steps must be at least 1, not {draw_steps}")
+        self.draw_steps = draw_steps
+        if rollout not in ("cheap", "lookahead"):
+            raise ValueError(f"rollout must be 'cheap' or 'lookahead', not {rollout!r}")
+        self.rollout = rollout
         self.last_iterations = 0
         self.last_steps = 0
         self.last_seconds = 0.0
@@ -277,6 +296,8 @@ class ISMCTSBot(EvaluatingBot):
         self.last_root = {}
         self.last_margin = {}
         self._margin_sum = {}
+        if self.draw_steps is not None and view["phase"] == DRAW:
+            return self._choose_draw(view, deadline)
         started = self.scored_start(view)
         if not isinstance(started, Scored):
             return started
@@ -331,6 +352,34 @@ class ISMCTSBot(EvaluatingBot):
             key = (node.visits, mean) if self.root == "ucb" else (0, mean)
             if key > best_key:
                 best_key, best = key, m
+        return best
+
+    def _choose_draw(self, view: ViewData, deadline: float) -> Move:
+        """A draw decision (R5.1) searched, not answered by greedy's rule: the draws are
+        the root's moves, compared by sequential halving with common random numbers
+        (:meth:`_halving`) within ``draw_steps``; the rest of the turn's draws follow the
+        rollouts' rule, and the tree below is searched as for a main decision. Ties go to
+        greedy's choice, which is listed first."""
+        s, moves, answer = self.start(view)
+        assert answer is not None
+        if len(moves) == 1:
+            return answer
+        ev = self.evaluator(view)
+        ev.clear_memos()
+        root_moves = [answer] + [m for m in moves if m != answer]
+        root = _Node(-1)
+        sampler = Determinizer(view, ev.board)
+        assert self.draw_steps is not None
+        it, steps, alive = self._halving(root, sampler, root_moves, 1 << 62, self.draw_steps, deadline)
+        self.last_iterations = it
+        self.last_steps = steps
+        self.last_root = {m: (ch.visits, ch.total / ch.visits if ch.visits else 0.0) for m, ch in root.children.items()}
+        best = answer
+        best_mean = -1.0
+        for m in alive:
+            mean = self._mean(root, m)
+            if mean > best_mean:
+                best_mean, best = mean, m
         return best
 
     def _halving(
@@ -713,9 +762,12 @@ class ISMCTSBot(EvaluatingBot):
         ``me``'s estimated margin (see :meth:`_rewards`) and the decisions played."""
         rng = self.rng
         steps = 0
+        lookahead = self.rollout == "lookahead"
         while not d.is_over and steps < self.depth:
             if rng.random() < self.epsilon:
                 m = self._random_move(d)
+            elif lookahead:
+                m = self._lookahead_move(d)
             else:
                 m = self._best_move(d)
             d.play_trusted(m)
@@ -723,6 +775,32 @@ class ISMCTSBot(EvaluatingBot):
             steps += 1
         rewards, margin = self._rewards(d, me)
         return rewards, margin, steps
+
+    def _lookahead_move(self, d: State) -> Move:
+        """``rollout="lookahead"``: of the 3 moves of the highest cheap score, the placement
+        greedy values most (played on a copy, valued by :meth:`Evaluator.estimate` relative
+        to the best other seat, less the cards spent, plus the pairs kept); an exchange or a
+        pass when it has the highest cheap score."""
+        cands = self._candidates(d, 3)
+        first = cands[0]
+        if len(cands) == 1 or not isinstance(first, Place):
+            return first
+        ev = self._ev
+        assert ev is not None
+        p = d.current
+        worth = ev.cards_worth(d.hands[p])
+        best = first
+        best_v = -math.inf
+        for m in cands:
+            if not isinstance(m, Place):
+                continue
+            t = d.copy(history=False)
+            t.play_trusted(m)
+            cost, kv = worth[m.cards]
+            v = ev.relative(ev.estimate(t), p) - cost + kv
+            if v > best_v:
+                best_v, best = v, m
+        return best
 
     def _random_move(self, d: State) -> Move:
         """``rng.choice(d.legal_moves())`` (the same random draw, the same move) at a main
