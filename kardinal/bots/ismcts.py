@@ -17,9 +17,11 @@ TCIAIG 4(2), 2012), SO-ISMCTS. The bot sees only its view. Each iteration:
    by the cheap gain tables of :mod:`kardinal.bots.evaluate` for the player to move.
    Untried candidates are expanded best-first. Draw decisions (R5.1) are not tree
    nodes: a fixed cheap rule plays them (take a display card that makes a pair, else
-   the draw pile), like chance.
+   the draw pile), like chance; the bot's own draw decisions follow greedy's rule, or
+   are searched with ``draw_steps`` (see the seventh round below).
 3. *Roll out* with an epsilon-greedy policy over the cheap move scores (not uniform
-   random) for ``depth`` main decisions, then score the position with
+   random; ``rollout="lookahead"``: greedy's choice of the 3 best by them) for ``depth``
+   main decisions, then score the position with
    :meth:`Evaluator.estimate` (a truncated rollout; a finished game is scored exactly).
 4. *Back-propagate*: every seat's reward is in [0, 1]: a logistic of its estimated
    margin over the best other seat, mixed half-and-half with its share of the win when
@@ -135,6 +137,16 @@ against 35.5% without it on the same games (paired -17.1 points, -37.5 to +4.4);
 stopped there. A likely reason (not measured): the rollouts judge a card by how players of
 the cheap policy go on to use it, a worse judge than the rule's direct look at the hand. It
 stays an option (None, the default: the rule).
+
+An eighth round gave ``expert`` better rollouts instead of more: ``rollout="lookahead"``
+plays, of the 3 moves of the highest cheap score, the placement greedy values most (played
+on a copy; it is :meth:`_lookahead_move`, about 3.3 times the time a step). With 40,000
+steps (about the time of the present 130,000, one game alone) it won 28.3% of the first 145
+games of seed 92 against three ``hard`` (21-37%, rating 1,513), against 32.1% for the
+present ``expert`` on the same games (paired -3.8 points, -14.5 to +6.1); two games at once
+it took 3.72 s a main decision on average, and the 5 s limit ended 354 of its 1,477. Stopped
+there: it could no longer reach 35% of 200. The ``expert`` of issue 14's target (35% of 200
+games against three ``hard``) is still to be found.
 
 ``leaf`` chooses the evaluation at the end of a rollout: ``"plain"`` is
 :meth:`Evaluator.estimate` (the hand-written one greedy uses), ``"fitted"`` is
