@@ -372,7 +372,8 @@ class ISMCTSBot(EvaluatingBot):
         (:meth:`_halving`) within ``draw_steps``; the rest of the turn's draws follow the
         rollouts' rule, and the tree below is searched as for a main decision. Ties go to
         greedy's choice, which is listed first."""
-        s, moves, answer = self.start(view)
+        t0 = time.perf_counter()
+        _, moves, answer = self.start(view)
         assert answer is not None
         if len(moves) == 1:
             return answer
@@ -385,6 +386,7 @@ class ISMCTSBot(EvaluatingBot):
         it, steps, alive = self._halving(root, sampler, root_moves, 1 << 62, self.draw_steps, deadline)
         self.last_iterations = it
         self.last_steps = steps
+        self.last_seconds = time.perf_counter() - t0
         self.last_root = {m: (ch.visits, ch.total / ch.visits if ch.visits else 0.0) for m, ch in root.children.items()}
         best = answer
         best_mean = -1.0
