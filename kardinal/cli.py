@@ -249,6 +249,10 @@ def tournament(
     workers: Annotated[int | None, typer.Option(help="Processes (default: all cores).")] = None,
     board: BoardOpt = None,
     variant: VariantOpt = None,
+    told: Annotated[
+        int | None,
+        typer.Option(help="An experiment: entry N (from 1) is told every other hand, to measure what the hidden cards are worth."),
+    ] = None,
 ) -> None:
     """Bots play each other with rotating seats; win rates, scores, ratings, timings."""
     from kardinal.bots.tournament import as_data, format_table, run_tournament
@@ -257,14 +261,21 @@ def tournament(
     _board(board)
     rules = _variants(variant)
     try:
-        stats, results = run_tournament(names, games, players, seed, workers, board, records, variants=rules)
+        stats, results = run_tournament(
+            names, games, players, seed, workers, board, records, variants=rules, told=None if told is None else told - 1
+        )
     except ValueError as e:
         typer.echo(f"error: {e}", err=True)
         raise typer.Exit(2) from None
     if as_json:
-        typer.echo(json.dumps(as_data(stats, len(results), players, seed)))
+        data = as_data(stats, len(results), players, seed)
+        if told is not None:
+            data["told"] = told
+        typer.echo(json.dumps(data))
     else:
         typer.echo(format_table(stats, len(results), players, seed))
+        if told is not None:
+            typer.echo(f"entry {told} ({names[told - 1].strip()}) was told every other player's hand")
 
 
 @app.command()

@@ -231,3 +231,57 @@ def test_decisions_cut_short_by_the_time_limit_are_counted(monkeypatch: pytest.M
     assert clock.cut_short > 0 and all(r.cut_short[0] > 0 for r in results)
     assert budget.cut_short == 0 and rnd.cut_short == 0
     assert clock.cut_short == sum(r.cut_short[0] for r in results) <= clock.main_decisions
+
+
+def test_a_told_entry_sees_every_other_hand_and_no_one_else_does(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``told`` (an experiment on what hidden cards are worth): the told entry's views hold
+    the other hands whole in ``known``; every other seat's view is the plain R13 view."""
+    from kardinal.bots import tournament
+
+    seen: list[tuple[int, list[list[int]], list[list[int]], dict]] = []
+    real = tournament.view
+
+    def spy(s, seat):  # type: ignore[no-untyped-def]
+        v = real(s, seat)
+        seen.append((seat, [h[:] for h in s.hands], [k[:] for k in s.known], v))
+        return v
+
+    monkeypatch.setattr(tournament, "view", spy)
+    game = 1
+    told_seat = seating(game, 3).index(2)
+    res = tournament.play_game(["greedy", "random", "greedy"], 3, game=game, seed=5, told=2)
+    assert res.winners
+    from kardinal.rules.board import get_board
+
+    kids = [k.id for k in get_board(None).cards]
+
+    def counts(row: list[int]) -> dict[str, int]:
+        return {kids[k]: c for k, c in enumerate(row) if c}
+
+    told_views = more_than_public = 0
+    for seat, hands, known, v in seen:
+        if seat == told_seat:
+            told_views += 1
+            assert v["known"][seat] == counts(known[seat])
+            for p in range(3):
+                if p != seat:
+                    assert v["known"][p] == counts(hands[p])
+                    more_than_public += v["known"][p] != counts(known[p])
+        else:
+            assert v["known"] == [counts(k) for k in known]
+        assert v["hand"] == counts(hands[seat])
+    assert told_views and more_than_public  # the told seat learnt something the others could not
+
+
+def test_told_must_name_an_entry() -> None:
+    with pytest.raises(ValueError, match="entries are 1 to 3"):
+        run_tournament(["random", "random", "random"], 3, 3, seed=1, workers=1, told=3)
+    runner = CliRunner()
+    base = ["tournament", "--bots", "greedy,random,random", "--players", "3", "--games", "3", "--workers", "1"]
+    res = runner.invoke(app, [*base, "--told", "4"])
+    assert res.exit_code == 2 and "entries are 1 to 3" in res.output
+    res = runner.invoke(app, [*base, "--told", "1", "--json"])
+    assert res.exit_code == 0, res.output
+    assert json.loads(res.output)["told"] == 1
+    res = runner.invoke(app, [*base, "--told", "1"])
+    assert res.exit_code == 0 and "entry 1 (greedy) was told every other player's hand" in res.output

@@ -29,6 +29,12 @@ games of one block share a deal, so whole blocks are resampled (1000 resamples, 
 by the tournament's seed). The games of a block are not independent; an interval over
 single games (Wilson's) would be too narrow.
 
+``told`` (``kardinal tournament --told N``) is an experiment, not a way to play: entry N
+is told every other player's hand (``view["known"]`` holds the whole hands; the order of
+the draw pile stays hidden), so a tournament against the same entries without it, on the
+same seed, measures what the hidden cards are worth to that bot. A search bot then deals
+only the draw pile at random.
+
 Deterministic given the seed, as long as the bots are (iteration-bounded search is;
 a wall-clock budget that runs out makes the moves depend on the machine's speed).
 """
@@ -50,7 +56,7 @@ from typing import Any
 from kardinal.rules.board import Board, get_board
 from kardinal.rules.record import record_of
 from kardinal.rules.scoring import win_shares
-from kardinal.rules.state import DRAW, RuleError, new_game
+from kardinal.rules.state import DRAW, RuleError, State, new_game
 from kardinal.rules.variants import parse_variants
 from kardinal.rules.view import view
 
@@ -146,8 +152,10 @@ def play_game(
     board: Board | None = None,
     keep_record: bool = False,
     variants: Sequence[str] = (),
+    told: int | None = None,
 ) -> GameResult:
-    """Play game number ``game`` of a tournament (seating and seeds from the number)."""
+    """Play game number ``game`` of a tournament (seating and seeds from the number);
+    ``told``: the entry told every other hand (see the module doc)."""
     b = board or get_board(None)
     entry_of_seat = seating(game, players)
     ds = deal_seed(seed, game, players)
@@ -159,6 +167,8 @@ def play_game(
         seat = s.current
         drawing = s.phase == DRAW
         v = view(s, seat)
+        if entry_of_seat[seat] == told:
+            v["known"] = told_hands(s, seat)
         t0 = time.perf_counter()
         move = bots[seat].choose(v)
         dt = time.perf_counter() - t0
@@ -189,9 +199,15 @@ def play_game(
     )
 
 
-def _play(args: tuple[Sequence[str], int, int, int, str | None, bool, tuple[str, ...]]) -> GameResult:
-    names, players, game, seed, board_name, keep, variants = args
-    return play_game(names, players, game, seed, get_board(board_name), keep, variants)
+def told_hands(s: State, seat: int) -> list[dict[str, int]]:
+    """``view["known"]`` for a seat told every hand: the other hands whole (its own as known)."""
+    kids = [k.id for k in s.board.cards]
+    return [{kids[k]: c for k, c in enumerate(s.known[p] if p == seat else s.hands[p]) if c} for p in range(s.n)]
+
+
+def _play(args: tuple[Sequence[str], int, int, int, str | None, bool, tuple[str, ...], int | None]) -> GameResult:
+    names, players, game, seed, board_name, keep, variants, told = args
+    return play_game(names, players, game, seed, get_board(board_name), keep, variants, told)
 
 
 def wilson(successes: float, n: int, z: float = 1.959964) -> tuple[float, float]:
@@ -407,8 +423,10 @@ def run_tournament(
     records: Path | None = None,
     progress: Callable[[int, int], None] | None = None,
     variants: Sequence[str] = (),
+    told: int | None = None,
 ) -> tuple[list[EntryStats], list[GameResult]]:
-    """Play the tournament; ``games`` is rounded up to whole rotation blocks."""
+    """Play the tournament; ``games`` is rounded up to whole rotation blocks; ``told``:
+    the entry (from 0) told every other hand, an experiment (see the module doc)."""
     rules = parse_variants(variants)
     names = [x.strip().lower() for x in bot_names]
     for x in names:
@@ -421,8 +439,10 @@ def run_tournament(
         raise ValueError(f"the game is for {', '.join(map(str, b.player_counts))} players, not {players}")
     if games < 1:
         raise ValueError("--games must be at least 1")
+    if told is not None and not 0 <= told < players:
+        raise ValueError(f"--told names entry {told + 1}, but the entries are 1 to {players}")
     total = -(-games // players) * players
-    jobs = [(tuple(names), players, g, seed, board_name, records is not None, rules) for g in range(total)]
+    jobs = [(tuple(names), players, g, seed, board_name, records is not None, rules, told) for g in range(total)]
     nworkers = max(1, min(workers or os.cpu_count() or 1, total))
     results: list[GameResult] = []
     if records is not None:
