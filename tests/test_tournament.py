@@ -249,8 +249,11 @@ def test_a_told_entry_sees_every_other_hand_and_no_one_else_does(monkeypatch: py
     monkeypatch.setattr(tournament, "view", spy)
     game = 1
     told_seat = seating(game, 3).index(2)
-    res = tournament.play_game(["greedy", "random", "greedy"], 3, game=game, seed=5, told=2)
-    assert res.winners
+    res = tournament.play_game(["greedy", "random", "greedy"], 3, game=game, seed=5, told=2, keep_record=True)
+    assert res.winners and res.record is not None
+    # its record says so: that was not a fair game
+    assert [p for p in res.record["players"] if "told" in p] == ["greedy (3, told every hand)"]
+    assert res.record["players"][told_seat] == "greedy (3, told every hand)"
     from kardinal.rules.board import get_board
 
     kids = [k.id for k in get_board(None).cards]

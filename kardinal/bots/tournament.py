@@ -181,7 +181,8 @@ def play_game(
             s.play(move)
         except RuleError as err:
             raise BotError(f"game {game}: bot {bot_names[e]!r} (entry {e}, seat {seat}) played {move}: {err}") from None
-    names = [f"{bot_names[e]} ({e + 1})" for e in entry_of_seat]
+    # a record says which player was told the hands: it was not a fair game
+    names = [f"{bot_names[e]} ({e + 1}{', told every hand' if e == told else ''})" for e in entry_of_seat]
     cut_short = [0] * players
     for seat, e in enumerate(entry_of_seat):
         cut_short[e] = int(getattr(bots[seat], "cut_short", 0))
