@@ -150,19 +150,20 @@ there: it could no longer reach 35% of 200.
 A ninth round asked what the hidden cards are worth to this search: ``kardinal tournament
 --told 1`` tells the present ``expert`` every other player's hand (its determinizations then
 deal only the draw pile, whose order stays hidden). It won 36.7% of the 200 games of seed 92
-against three ``hard`` (30-44%, rating 1,551), against 30.2% without the hands on the same
+against three ``hard`` (30-44%, rating 1,551), against 30.3% without the hands on the same
 games (paired +6.5 points, -4.0 to +17.0). Better inference of the hands (from what the
-others drew and played) can win back only part of those points. The same 1,185 games of
-``hard`` and ``expert``, replayed, say what a learned value could add: on held-out deals the
-fitted leaf's margin over the best other seat predicts the winner of 39% of the positions
-before the intermediate scoring (57% after it), a ridge regression on twice as many
-features of the same parts 39% (58%), gradient-boosted trees on the raw position (pieces
-per country, hands, supplies, scores) 35% (54%); the fitted leaf's margins before the
-intermediate scoring are too wide by a factor of about 2.6 (least squares gives 0.38 times
-them), a calibration that would matter to a shallower search than ``expert``'s: those
-games lasted 40 main decisions (median), the intermediate scoring came after 19, so
-rollouts of 32 end after it and mostly at the end of the game, scored exactly. The ``expert`` of issue 14's target (35% of
-200 games against three ``hard``) is still to be found.
+others drew and played) can win back only part of those points. The 1,185 games of these
+experiments (``hard`` and ``expert``, 100 deals), replayed, say little for a learned value:
+on held-out deals the fitted leaf's margin over the best other seat picks the winner in 39%
+of the positions before the intermediate scoring (57% after it), a ridge regression on
+twice as many features of the same parts 39% (58%), gradient-boosted trees on the raw
+position (pieces per country, hands, supplies, scores) 35% (54%; 50 deals to learn from are
+too few for them). Before the intermediate scoring the fitted leaf's margins are too wide
+by a factor of about 2.6 (least squares gives 0.38 times them), a calibration that would
+matter to a shallower search than ``expert``'s: those games lasted 40 main decisions
+(median), the intermediate scoring came after 19, so rollouts of 32 end after it and mostly
+at the end of the game, scored exactly. The ``expert`` of issue 14's target (35% of 200
+games against three ``hard``) is still to be found.
 
 ``leaf`` chooses the evaluation at the end of a rollout: ``"plain"`` is
 :meth:`Evaluator.estimate` (the hand-written one greedy uses), ``"fitted"`` is
