@@ -56,9 +56,9 @@ from typing import Any
 from kardinal.rules.board import Board, get_board
 from kardinal.rules.record import record_of
 from kardinal.rules.scoring import win_shares
-from kardinal.rules.state import DRAW, RuleError, State, new_game
+from kardinal.rules.state import DRAW, RuleError, new_game
 from kardinal.rules.variants import parse_variants
-from kardinal.rules.view import view
+from kardinal.rules.view import hand_view, view
 
 from . import BOTS, make_bot
 
@@ -168,7 +168,8 @@ def play_game(
         drawing = s.phase == DRAW
         v = view(s, seat)
         if entry_of_seat[seat] == told:
-            v["known"] = told_hands(s, seat)
+            # every other hand whole, as that seat's own hand is shown
+            v["known"] = [v["known"][p] if p == seat else hand_view(s, p) for p in range(players)]
         t0 = time.perf_counter()
         move = bots[seat].choose(v)
         dt = time.perf_counter() - t0
@@ -198,12 +199,6 @@ def play_game(
         record=record_of(s, names) if keep_record else None,
         cut_short=cut_short,
     )
-
-
-def told_hands(s: State, seat: int) -> list[dict[str, int]]:
-    """``view["known"]`` for a seat told every hand: the other hands whole (its own as known)."""
-    kids = [k.id for k in s.board.cards]
-    return [{kids[k]: c for k, c in enumerate(s.known[p] if p == seat else s.hands[p]) if c} for p in range(s.n)]
 
 
 def _play(args: tuple[Sequence[str], int, int, int, str | None, bool, tuple[str, ...], int | None]) -> GameResult:
