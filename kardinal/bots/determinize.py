@@ -11,6 +11,7 @@ as the real state; its future chance (the reshuffle) is drawn from ``rng``.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
 from kardinal.rules.board import Board, get_board
 from kardinal.rules.events import Decision, event_of
@@ -18,7 +19,9 @@ from kardinal.rules.record import move_of
 from kardinal.rules.state import State
 from kardinal.rules.view import ViewData
 
-__all__ = ["determinize", "Determinizer", "unseen_cards", "public_history"]
+__all__ = ["determinize", "Determinizer", "unseen_cards", "public_history", "TRIES"]
+
+TRIES = 64  # deals a Determinizer with a belief tries before it keeps one it did not accept
 
 
 def _row(board: Board, counts: dict[str, int]) -> list[int]:
@@ -116,9 +119,14 @@ class Determinizer:
     the loop.
     """
 
-    def __init__(self, v: ViewData, board: Board | None = None) -> None:
+    def __init__(
+        self, v: ViewData, board: Board | None = None, accept: Callable[[list[list[int]], random.Random], bool] | None = None
+    ) -> None:
         b = board or get_board(v["board"])
         self.seat = v["seat"]
+        # a belief over the other hands (:mod:`kardinal.bots.infer`): a deal of the hands is
+        # kept when accept(hands, rng) says so (rejection sampling), else dealt again
+        self.accept = accept
         self.pool = [k for k, c in enumerate(unseen_cards(v, b)) for _ in range(c)]
         self.known = [_row(b, k) for k in v["known"]]
         self.own = _row(b, v["hand"])
@@ -128,9 +136,25 @@ class Determinizer:
         self.template = determinize(v, random.Random(0), b)
 
     def sample(self, rng: random.Random) -> State:
-        """A state with the same view for the seat, hidden cards drawn uniformly (no history)."""
+        """A state with the same view for the seat, hidden cards drawn uniformly (no history);
+        with ``accept``, drawn from that belief (at most :data:`TRIES` deals, the last one
+        kept)."""
         pool = self.pool[:]
         rng.shuffle(pool)
+        hands = self._deal(pool)
+        if self.accept is not None:
+            tries = 1
+            while tries < TRIES and not self.accept(hands, rng):
+                pool = self.pool[:]
+                rng.shuffle(pool)
+                hands = self._deal(pool)
+                tries += 1
+        s = self.template.copy(history=False)
+        s.set_pile(hands, pool, rng.getrandbits(63))
+        return s
+
+    def _deal(self, pool: list[int]) -> list[list[int]]:
+        """The hands dealt from the end of a shuffled pool (which keeps the rest: the draw pile)."""
         hands = []
         for p, known in enumerate(self.known):
             if p == self.seat:
@@ -140,6 +164,4 @@ class Determinizer:
             for _ in range(self.deal[p]):
                 hand[pool.pop()] += 1
             hands.append(hand)
-        s = self.template.copy(history=False)
-        s.set_pile(hands, pool, rng.getrandbits(63))
-        return s
+        return hands

@@ -222,6 +222,7 @@ from kardinal.rules.view import ViewData
 from .determinize import Determinizer
 from .evaluate import AdvisorTable, Evaluator
 from .greedy import EvaluatingBot, Scored
+from .infer import DrawBelief
 
 __all__ = ["ISMCTSBot", "CLASSIC"]
 
@@ -275,6 +276,7 @@ class ISMCTSBot(EvaluatingBot):
         root: str = "ucb",
         draw_steps: int | None = None,
         rollout: str = "cheap",
+        infer: float | None = None,
     ) -> None:
         super().__init__(seed, board)
         if iterations is None and time_limit is None and steps is None:
@@ -303,6 +305,10 @@ class ISMCTSBot(EvaluatingBot):
         if rollout not in ("cheap", "lookahead"):
             raise ValueError(f"rollout must be 'cheap' or 'lookahead', not {rollout!r}")
         self.rollout = rollout
+        if infer is not None and not 0.0 < infer <= 1.0:
+            raise ValueError(f"infer must be in (0, 1], not {infer}")
+        self.infer = infer
+        self._belief_ev: Evaluator | None = None
         self.last_iterations = 0
         self.last_steps = 0
         self.last_seconds = 0.0
@@ -351,7 +357,7 @@ class ISMCTSBot(EvaluatingBot):
         step_cap = self.steps if self.steps is not None else 1 << 62
         it = 0
         steps = 0
-        sampler = Determinizer(view, ev.board)
+        sampler = self._sampler(view, ev.board)
         alive = root_moves
         if self.root == "halving":
             it, steps, alive = self._halving(root, sampler, root_moves, cap, step_cap, deadline)
@@ -383,6 +389,16 @@ class ISMCTSBot(EvaluatingBot):
                 best_key, best = key, m
         return best
 
+    def _sampler(self, view: ViewData, board: Board) -> Determinizer:
+        """The determinizer of a decision: hidden cards dealt at random, or (``infer``) by
+        the belief the other players' last refills give (:class:`~kardinal.bots.infer.DrawBelief`)."""
+        sampler = Determinizer(view, board)
+        if self.infer is not None:
+            if self._belief_ev is None:
+                self._belief_ev = Evaluator(board)
+            sampler.accept = DrawBelief(view, sampler.template, self._belief_ev, self.infer).accept
+        return sampler
+
     def _choose_draw(self, view: ViewData, deadline: float) -> Move:
         """A draw decision (R5.1) searched, not answered by greedy's rule: the draws are
         the root's moves, compared by sequential halving with common random numbers
@@ -398,7 +414,7 @@ class ISMCTSBot(EvaluatingBot):
         ev.clear_memos()
         root_moves = [answer] + [m for m in moves if m != answer]
         root = _Node(-1)
-        sampler = Determinizer(view, ev.board)
+        sampler = self._sampler(view, ev.board)
         assert self.draw_steps is not None
         it, steps, alive = self._halving(root, sampler, root_moves, 1 << 62, self.draw_steps, deadline)
         self.last_iterations = it
