@@ -72,6 +72,13 @@ def test_a_view_without_history_reads_no_refill() -> None:
     assert last_refills(view(s, s.current, history=False), s.board) == {}
 
 
+def believing(s: State, epsilon: float) -> tuple[Determinizer, DrawBelief]:
+    """The viewer's (the seat to act) determinizer and the belief its view gives."""
+    v = view(s, s.current)
+    sampler = Determinizer(v, s.board)
+    return sampler, DrawBelief(v, sampler.template, Evaluator(s.board), epsilon)
+
+
 def true_hand_share(players: int, seed: int, infer: bool) -> tuple[int, int]:
     """Over the positions of a game of greedy players (who draw by the rule), how often a
     sampled hand of an opponent whose last refill is read equals their true hand."""
@@ -79,10 +86,7 @@ def true_hand_share(players: int, seed: int, infer: bool) -> tuple[int, int]:
     for i, (s, _) in enumerate(played(players, seed, noise=0.0)):
         if i % 3:
             continue
-        me = s.current
-        v = view(s, me)
-        sampler = Determinizer(v, s.board)
-        belief = DrawBelief(v, sampler.template, Evaluator(s.board), 0.25)
+        sampler, belief = believing(s, 0.25)
         if infer:
             sampler.accept = belief.accept
         rng = random.Random(i)
@@ -111,9 +115,7 @@ def test_a_belief_deals_only_what_the_view_allows(players: int, seed: int) -> No
         if i % 4:
             continue
         me = s.current
-        v = view(s, me)
-        sampler = Determinizer(v, s.board)
-        belief = DrawBelief(v, sampler.template, Evaluator(s.board), 0.1)
+        sampler, belief = believing(s, 0.1)
         sampler.accept = belief.accept
         rng = random.Random(i)
         for _ in range(5):

@@ -50,8 +50,8 @@ Refill = list[Step]
 def last_refills(v: ViewData, board: Board) -> dict[int, Refill]:
     """Each other seat's draws of its last refill, oldest first (public history only).
 
-    A seat whose last turn was an exchange, or not in the history, or whose refill saw
-    the draw pile formed again, has none.
+    A seat whose last turn was an exchange or is not in the history has none, nor one
+    whose refill happened before the draw pile was last formed again (R7.3) or saw it.
     """
     seat = v["seat"]
     history = public_history(v, board)
