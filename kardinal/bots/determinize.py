@@ -139,16 +139,14 @@ class Determinizer:
         """A state with the same view for the seat, hidden cards drawn uniformly (no history);
         with ``accept``, drawn from that belief (at most :data:`TRIES` deals, the last one
         kept)."""
-        pool = self.pool[:]
-        rng.shuffle(pool)
-        hands = self._deal(pool)
-        if self.accept is not None:
-            tries = 1
-            while tries < TRIES and not self.accept(hands, rng):
-                pool = self.pool[:]
-                rng.shuffle(pool)
-                hands = self._deal(pool)
-                tries += 1
+        tries = 0
+        while True:
+            pool = self.pool[:]
+            rng.shuffle(pool)
+            hands = self._deal(pool)
+            tries += 1
+            if self.accept is None or tries >= TRIES or self.accept(hands, rng):
+                break
         s = self.template.copy(history=False)
         s.set_pile(hands, pool, rng.getrandbits(63))
         return s

@@ -98,7 +98,7 @@ def last_refills(v: ViewData, board: Board) -> dict[int, Refill]:
             done.add(p)
             if isinstance(m, Place) and p in out:
                 complete.add(p)
-    return {p: r for p, r in out.items() if r}
+    return {p: out[p] for p in sorted(complete)}  # a refill without its turn's start is not read
 
 
 class DrawBelief:
