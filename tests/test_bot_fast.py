@@ -15,9 +15,9 @@ import pytest
 
 from kardinal.bots import GreedyBot, ISMCTSBot
 from kardinal.bots.determinize import Determinizer, determinize
-from kardinal.bots.evaluate import CHAIN_SEED, PAIR_KEEP, Evaluator
+from kardinal.bots.evaluate import CARD_COST, CHAIN_SEED, PAIR_KEEP, Evaluator
 from kardinal.bots.greedy import score_moves
-from kardinal.bots.ismcts import EXCHANGE_WORTH
+from kardinal.bots.ismcts import EXCHANGE_WORTH, POLICY
 from kardinal.rules.chains import chain_score
 from kardinal.rules.moves import DECK, Exchange, Move, Place
 from kardinal.rules.state import DRAW, MAIN, State, new_game
@@ -108,6 +108,158 @@ def test_fast_move_scores_equal_the_slow_ones(players: int, seed: int) -> None:
         ranked = sorted(slow, key=lambda x: -x[0])
         for k in (1, 3, 5, 10):
             assert bot._candidates(s, k) == [m for _, m in ranked[:k]]
+
+
+def weighted_scored(ev: Evaluator, d: State, w: tuple[float, ...]) -> list[tuple[float, Move]]:
+    """The cheap scores under the weights of ISMCTSBot's ``policy``, from every legal move and
+    the whole gain table: each part of a placement times its weight (cloister gain, chain
+    bonus of each site, advisor gain; the cards' cost, the pairs kept), a bonus for two
+    pieces and one for three cards; the one exchange worth trying at its weight."""
+    wcl, ws, wa, wc, wp, w2, w3, wx = w
+    p = d.current
+    hand = d.hands[p]
+    g = ev.gains(d, p, ev.reachable(hand))
+    exchange: Move | None = None
+    out: list[tuple[float, Move]] = []
+    for m in d.legal_moves():
+        if isinstance(m, Place):
+            c = ev.country_index[m.country]
+            sites = [g.site[ev.site_index[x]] * ws for x in m.cloisters]
+            if len(m.cloisters) == 2:
+                v = g.cl2[c] * wcl + sites[0] + sites[1]
+            elif m.cloisters:
+                v = g.cl1[c] * wcl + sites[0]
+                if m.advisors:
+                    v += g.adv1[c] * wa
+            else:
+                v = (g.adv1[c] if m.advisors == 1 else g.adv2[c]) * wa
+            kept = PAIR_KEEP * ev._pairs_left(hand, m.cards) * wp
+            if m.num_pieces == 2:
+                kept = kept + (w3 if len(m.cards) == 3 else 0.0) + w2
+            out.append(((v - CARD_COST * len(m.cards) * wc) + kept, m))
+        elif isinstance(m, Exchange):
+            if exchange is None or (m.take == DECK and hand[ev.kind_index[m.discard]] == 1):
+                exchange = m
+        else:
+            out.append((0.0, m))
+    if exchange is not None:
+        out.append((0.0 if d.final_round else wx, exchange))
+    return out
+
+
+@pytest.mark.parametrize(("players", "seed"), [(3, 31), (4, 32), (5, 33)])
+def test_a_weighed_policy_scores_moves_by_its_weights(players: int, seed: int) -> None:
+    """``policy`` weighs the parts of the cheap score: the rollout's move, the scores and the
+    tree's candidates are those of the weighed score over every legal move; the default
+    weights are the hand-set score."""
+    assert POLICY == (1.0, 1.0, 1.0, 1.0, 1.0, 0.0, 0.0, EXCHANGE_WORTH)
+    w = (1.0, 1.7, 1.4, 0.3, 1.3, 0.9, 0.4, -0.3)
+    changed = 0
+    for s in positions(players, seed):
+        bot = ISMCTSBot(0, policy=w)
+        ev = bot.evaluator(view(s, s.current))
+        slow = weighted_scored(ev, s, w)
+        assert bot._scored(s) == slow
+        assert weighted_scored(ev, s, POLICY) == slow_scored(ev, s)
+        best_v, best_m = slow[0]
+        for v, m in slow:
+            if v > best_v:
+                best_v, best_m = v, m
+        assert bot._best_move(s) == best_m
+        plain = ISMCTSBot(0)
+        plain.evaluator(view(s, s.current))
+        changed += best_m != plain._best_move(s)
+        ranked = sorted(slow, key=lambda x: -x[0])
+        for k in (1, 3, 5, 10):
+            assert bot._candidates(s, k) == [m for _, m in ranked[:k]]
+    assert changed > 0  # the weights change the rollout's move somewhere
+
+
+@pytest.mark.parametrize(("players", "seed"), [(3, 51), (4, 52)])
+def test_softmax_rollout_move_is_drawn_from_the_k_best_by_their_scores(players: int, seed: int) -> None:
+    """rollout="softmax": the k best moves with their scores as the slow ranking gives them,
+    one drawn with probability exp(score / temperature) over their sum."""
+    drawn_other = 0
+    for s in positions(players, seed):
+        bot = ISMCTSBot(0, rollout="softmax", temperature=0.8, k=4)
+        ev = bot.evaluator(view(s, s.current))
+        ranked = sorted(slow_scored(ev, s), key=lambda x: -x[0])[:4]
+        got = bot._ranked(s, 4)
+        if len(ranked) > 1:
+            assert got == ranked
+        for r in range(5):
+            bot.rng = random.Random(r)
+            if len(got) == 1:
+                assert bot._softmax_move(s) == got[0][1]
+                continue
+            weights = [math.exp((v - got[0][0]) / 0.8) for v, _ in got]
+            u = random.Random(r).random() * sum(weights)
+            expected = got[-1][1]
+            for (_, m), x in zip(got, weights):
+                u -= x
+                if u < 0.0:
+                    expected = m
+                    break
+            assert bot._softmax_move(s) == expected
+            drawn_other += expected != got[0][1]
+    assert drawn_other > 0  # not always the best
+    with pytest.raises(ValueError, match="temperature"):
+        ISMCTSBot(0, rollout="softmax", temperature=0.0)
+    with pytest.raises(ValueError, match="8 weights"):
+        ISMCTSBot(0, policy=(1.0, 2.0))
+
+
+def draw_positions(players: int, seed: int) -> list[State]:
+    """Every draw decision with a choice of a game of greedy players."""
+    bots = [GreedyBot(seed + i) for i in range(players)]
+    s = new_game(players, seed=seed, history=False)
+    out = []
+    while not s.is_over:
+        if s.phase == DRAW and len(s.legal_moves()) > 1:
+            out.append(s.copy(history=False))
+        s.play(bots[s.current].choose(view(s, s.current)))
+    return out
+
+
+@pytest.mark.parametrize(("players", "seed"), [(3, 41), (4, 42), (5, 43)])
+def test_a_weighed_draw_rule_takes_the_draw_of_the_highest_worth(players: int, seed: int) -> None:
+    """``draw_policy``: a display card is worth its pair and three-of-a-kind weights plus the
+    value weight times the best one-piece placement it allows (from the whole gain table,
+    0 if none); the pile its own weight; the first of the highest is drawn, the pile first."""
+    w = (1.5, 3.0, -2.5, 0.8)
+    drawn_display = drawn_pile = 0
+    for s in draw_positions(players, seed):
+        bot = ISMCTSBot(0, draw_policy=w)
+        ev = bot.evaluator(view(s, s.current))
+        p = s.current
+        g = ev.gains(s, p)
+        hand = s.hands[p]
+        options: list[tuple[float, str]] = [(w[0], DECK)] if s.deck_size else []
+        for k in sorted(set(s.display)):
+            best = 0.0
+            for c in s.board.cards[k].countries:
+                if s.free_sites[c] and s.supply_cl[p]:
+                    best = max(best, g.cl1[c] + max(g.site[ev.site_index[x]] for x in s.free_sites[c]))
+                if s.most_cloisters[c] > s.advisors_total[c] and s.supply_adv[p]:
+                    best = max(best, g.adv1[c])
+            worth = (w[1] if hand[k] >= 1 else 0.0) + (w[2] if hand[k] >= 2 else 0.0) + w[3] * best
+            options.append((worth, s.board.cards[k].id))
+        expected = options[0]
+        for o in options[1:]:
+            if o[0] > expected[0] + 1e-9:
+                expected = o
+        got = bot._weighed_draw(s, w)
+        assert (DECK if got < 0 else s.board.cards[got].id) == expected[1]
+        drawn_pile += got < 0
+        drawn_display += got >= 0
+    assert drawn_pile and drawn_display  # both kinds of draw are taken
+    t = draw_positions(players, seed)[0]
+    bot = ISMCTSBot(0, draw_policy=w)
+    bot.evaluator(view(t, t.current))
+    bot._draws(t)
+    assert t.phase != DRAW  # the whole refill is played
+    with pytest.raises(ValueError, match="4 weights"):
+        ISMCTSBot(0, draw_policy=(1.0,))
 
 
 @pytest.mark.parametrize(("players", "seed"), [(3, 21), (4, 22), (5, 23)])

@@ -6,6 +6,7 @@ Time budgets are checked through iteration counts, never through timed assertion
 from __future__ import annotations
 
 import functools
+import math
 import random
 from typing import Any
 
@@ -350,3 +351,25 @@ def test_ismcts_reports_margins_per_root_move() -> None:
         assert -200.0 < margin < 200.0
         visits, reward = bot.last_root[m]
         assert visits > 0 and 0.0 <= reward <= 1.0
+
+
+def test_ismcts_reward_weighs_the_win_against_the_margin() -> None:
+    """A finished game's reward: (1 - win_weight) times the logistic of the seat's margin over
+    the best other seat plus win_weight times its share of the win (0.5 by default)."""
+    s = new_game(4, seed=3)
+    bots = [GreedyBot(i) for i in range(4)]
+    while not s.is_over:
+        s.play(bots[s.current].choose(view(s, s.current)))
+    shares = [1.0 / len(s.winners or []) if p in (s.winners or []) else 0.0 for p in range(4)]
+    for ww in (0.0, 0.5, 1.0):
+        bot = ISMCTSBot(0, win_weight=ww, scale=6.0)
+        bot.evaluator(view(s, 0))
+        rewards, margin = bot._rewards(s, 0)
+        for p in range(4):
+            best_other = max(x for q, x in enumerate(s.scores) if q != p)
+            logistic = 1.0 / (1.0 + math.exp(-(s.scores[p] - best_other) / 6.0))
+            assert rewards[p] == pytest.approx((1.0 - ww) * logistic + ww * shares[p])
+        assert margin == s.scores[0] - max(s.scores[1:])
+    for bad in (-0.1, 1.5):
+        with pytest.raises(ValueError, match="win_weight"):
+            ISMCTSBot(0, win_weight=bad)

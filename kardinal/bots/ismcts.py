@@ -237,9 +237,24 @@ from .evaluate import AdvisorTable, Evaluator
 from .greedy import EvaluatingBot, Scored
 from .infer import DrawBelief
 
-__all__ = ["ISMCTSBot", "CLASSIC"]
+__all__ = ["ISMCTSBot", "CLASSIC", "POLICY", "POLICY_FEATURES", "DRAW_FEATURES"]
 
 EXCHANGE_WORTH = 0.4  # cheap score of an exchange in rollouts / candidate lists
+
+# the cheap move score's weights (ISMCTSBot's ``policy``), in this order: the cloister
+# majority gain, the chain bonus of the sites, the advisor gain (the gain tables of
+# evaluate.py), the cost of the cards spent (a factor on CARD_COST a card), the pairs kept
+# (a factor on PAIR_KEEP a pair), a bonus for two pieces, a bonus for three cards, and the
+# worth of an exchange (before the final round; 0 in it). POLICY is the hand-set score
+POLICY_FEATURES = ("cloister", "site", "advisor", "cards", "pairs", "two", "three", "exchange")
+POLICY: tuple[float, ...] = (1.0, 1.0, 1.0, 1.0, 1.0, 0.0, 0.0, EXCHANGE_WORTH)
+# the draw rule of the search's simulated players as weights (ISMCTSBot's ``draw_policy``;
+# None: the cheap rule, a display card making a pair, else the pile): a display card is
+# worth ``pair`` if it makes a pair, ``triple`` more if it makes three of a kind, and
+# ``value`` times the best placement of one piece it allows (the cheap score of the seat
+# drawing, 0 if none); the draw pile is worth ``pile``; the highest is drawn (on a tie the
+# pile, then the display card of the lower kind)
+DRAW_FEATURES = ("pile", "pair", "triple", "value")
 
 # the settings before issue 14's strength work (shorter, noisier rollouts): ISMCTSBot(seed, **CLASSIC)
 CLASSIC: dict[str, Any] = {"depth": 4, "epsilon": 0.25}
@@ -290,6 +305,10 @@ class ISMCTSBot(EvaluatingBot):
         draw_steps: int | None = None,
         rollout: str = "cheap",
         infer: float | None = None,
+        policy: tuple[float, ...] | None = None,
+        draw_policy: tuple[float, ...] | None = None,
+        temperature: float = 1.0,
+        win_weight: float = 0.5,
     ) -> None:
         super().__init__(seed, board)
         if iterations is None and time_limit is None and steps is None:
@@ -315,12 +334,26 @@ class ISMCTSBot(EvaluatingBot):
         if draw_steps is not None and draw_steps < 1:
             raise ValueError(f"draw_steps must be at least 1, not {draw_steps}")
         self.draw_steps = draw_steps
-        if rollout not in ("cheap", "lookahead"):
-            raise ValueError(f"rollout must be 'cheap' or 'lookahead', not {rollout!r}")
+        if rollout not in ("cheap", "lookahead", "softmax"):
+            raise ValueError(f"rollout must be 'cheap', 'lookahead' or 'softmax', not {rollout!r}")
+        if not temperature > 0.0:
+            raise ValueError(f"temperature must be above 0, not {temperature}")
+        self.temperature = temperature
+        if not 0.0 <= win_weight <= 1.0:
+            raise ValueError(f"win_weight must be in [0, 1], not {win_weight}")
+        self.win_weight = win_weight
         self.rollout = rollout
         if infer is not None and not 0.0 < infer <= 1.0:
             raise ValueError(f"infer must be in (0, 1], not {infer}")
         self.infer = infer
+        if policy is not None and len(policy) != len(POLICY):
+            raise ValueError(f"policy needs {len(POLICY)} weights ({', '.join(POLICY_FEATURES)}), not {len(policy)}")
+        self.policy = tuple(float(x) for x in (POLICY if policy is None else policy))
+        w = self.policy
+        self._w_cl, self._w_site, self._w_adv, self._w_cost, self._w_pairs, self._w_two, self._w_three, self._w_exchange = w
+        if draw_policy is not None and len(draw_policy) != len(DRAW_FEATURES):
+            raise ValueError(f"draw_policy needs {len(DRAW_FEATURES)} weights ({', '.join(DRAW_FEATURES)}), not {len(draw_policy)}")
+        self.draw_policy = None if draw_policy is None else tuple(float(x) for x in draw_policy)
         self._belief_ev: Evaluator | None = None
         self.last_iterations = 0
         self.last_steps = 0
@@ -549,11 +582,16 @@ class ISMCTSBot(EvaluatingBot):
     # -- policies --------------------------------------------------------------------------
 
     def _draws(self, d: State) -> None:
-        """Play the draw decisions (R5.1) by the cheap rule: a display card making a pair, else the pile."""
+        """Play the draw decisions (R5.1) by the cheap rule: a display card making a pair, else
+        the pile; or by the weights of ``draw_policy`` (:data:`DRAW_FEATURES`)."""
         draws = self._draw_moves
         if not draws:
             draws.update({k: Draw(kind.id) for k, kind in enumerate(d.board.cards)})
             draws[-1] = Draw(DECK)
+        if self.draw_policy is not None:
+            while d.phase == DRAW:
+                d.play_trusted(draws[self._weighed_draw(d, self.draw_policy)])
+            return
         while d.phase == DRAW:
             hand = d.hands[d.current]
             src = -1 if d.top < len(d.deck) else None
@@ -563,6 +601,32 @@ class ISMCTSBot(EvaluatingBot):
                     break
             assert src is not None
             d.play_trusted(draws[src])
+
+    def _weighed_draw(self, d: State, w: tuple[float, ...]) -> int:
+        """The draw of ``draw_policy`` (see :data:`DRAW_FEATURES`): a display card's kind, or -1 for the pile."""
+        hand = d.hands[d.current]
+        w_pile, w_pair, w_triple, w_value = w
+        best = -1
+        best_v = w_pile if d.top < len(d.deck) else -math.inf
+        kinds = d.board.cards
+        seen = -1
+        for k in d.display:
+            if k == seen:
+                continue
+            seen = k
+            v = 0.0
+            if hand[k] >= 1:
+                v += w_pair
+                if hand[k] >= 2:
+                    v += w_triple
+            if w_value:
+                tables = self._tables(d, [(c, False) for c in kinds[k].countries])
+                top = max([t[0] for t in tables.values()])
+                if top > 0.0:
+                    v += w_value * top
+            if v > best_v:
+                best_v, best = v, k
+        return best
 
     def _blocks(self, d: State, best_only: bool = False, tables: dict[int, _Country] | None = None) -> tuple[list[_Block], Exchange | None]:
         """The placements of the seat to act by blocks (a country, a card set, one or two
@@ -589,6 +653,7 @@ class ISMCTSBot(EvaluatingBot):
                 tables = self._tables(d, [(c, len(twos) > 0) for c, (ones, twos) in enumerate(combos) if ones])
             cards_worth = ev.cards_worth(hand)
             inf = -math.inf
+            wc, wp, w2, w3 = self._w_cost, self._w_pairs, self._w_two, self._w_three
             for c, (ones, twos) in enumerate(combos):
                 if not ones:
                     continue
@@ -596,6 +661,7 @@ class ISMCTSBot(EvaluatingBot):
                 if top1 != inf:
                     for cards in ones:
                         cost, kv = cards_worth[cards]
+                        cost, kv = cost * wc, kv * wp
                         v = (top1 - cost) + kv
                         if best_only:
                             if v > best_v:
@@ -605,6 +671,8 @@ class ISMCTSBot(EvaluatingBot):
                 if top2 != inf:
                     for cards in twos:
                         cost, kv = cards_worth[cards]
+                        # (the bonuses of two pieces and of three cards go with the pairs kept)
+                        cost, kv = cost * wc, kv * wp + (w3 if len(cards) == 3 else 0.0) + w2
                         v = (top2 - cost) + kv
                         if best_only:
                             if v > best_v:
@@ -637,6 +705,7 @@ class ISMCTSBot(EvaluatingBot):
         adv: AdvisorTable | None = None
         inf = -math.inf
         out: dict[int, _Country] = {}
+        wcl, ws, wa = self._w_cl, self._w_site, self._w_adv
         for c, has_twos in wanted:
             free = free_sites[c]
             nf = len(free)
@@ -654,6 +723,7 @@ class ISMCTSBot(EvaluatingBot):
             if one_cl:
                 cl = cl_memo.get((p, mult, nf if nf < 2 else 2, *row))
                 cl1, cl2 = cl if cl is not None else ev.cloister_gain(row, p, nf, mult)
+                cl1, cl2 = cl1 * wcl, cl2 * wcl
                 if sb is None:
                     sb = ev.site_bonus_memo(d.owner, p)
             if one_adv or cl_adv or two_adv:
@@ -662,13 +732,14 @@ class ISMCTSBot(EvaluatingBot):
                     adv = ev.advisor_table(d.advisors, p)
                 ag = adv[c]
                 a1, a2 = ag if ag is not None else adv.get(c)
+                a1, a2 = a1 * wa, a2 * wa
             top1 = top2 = inf
             if one_cl:
                 assert sb is not None
                 fi = free_memo.get(free)
                 if fi is None:
                     fi = ev.free_index(free)
-                bonus = max([sb[i] for i in fi])
+                bonus = max([sb[i] for i in fi]) * ws
                 top1 = cl1 + bonus
                 if cl_adv:
                     top2 = cl1 + bonus + a1
@@ -677,12 +748,12 @@ class ISMCTSBot(EvaluatingBot):
             if two_cl:
                 assert sb is not None
                 for _, i, j in ev.free_pairs(free):
-                    val = cl2 + sb[i] + sb[j]
+                    val = cl2 + sb[i] * ws + sb[j] * ws
                     if val > top2:
                         top2 = val
             if two_adv and a2 > top2:
                 top2 = a2
-            out[c] = (top1, top2, cids[c], (free, sb, cl1, cl2, a1, a2, one_cl, one_adv, two_cl, cl_adv, two_adv))
+            out[c] = (top1, top2, cids[c], (free, sb, ws, cl1, cl2, a1, a2, one_cl, one_adv, two_cl, cl_adv, two_adv))
         return out
 
     def _expand(self, block: _Block) -> list[tuple[float, Place]]:
@@ -696,7 +767,7 @@ class ISMCTSBot(EvaluatingBot):
     def _best_move(self, d: State) -> Move:
         """The first move of the highest cheap score (the rollout policy's greedy choice)."""
         blocks, exchange = self._blocks(d, best_only=True)
-        xv = 0.0 if d.final_round else EXCHANGE_WORTH
+        xv = 0.0 if d.final_round else self._w_exchange
         if blocks:
             best_v = blocks[0][0]
             if exchange is not None and xv > best_v:
@@ -715,7 +786,7 @@ class ISMCTSBot(EvaluatingBot):
         for b in blocks:
             out += self._expand(b)
         if exchange is not None:
-            out.append((0.0 if d.final_round else EXCHANGE_WORTH, exchange))
+            out.append((0.0 if d.final_round else self._w_exchange, exchange))
         elif not out:
             out.append((0.0, Pass()))
         return out
@@ -723,9 +794,13 @@ class ISMCTSBot(EvaluatingBot):
     def _candidates(self, d: State, k: int, tables: dict[int, _Country] | None = None) -> list[Move]:
         """The k moves of the highest cheap score, ties in ``legal_moves`` order (as a stable
         sort of :meth:`_scored` gives them); only the blocks that can hold one are listed."""
+        return [m for _, m in self._ranked(d, k, tables)]
+
+    def _ranked(self, d: State, k: int, tables: dict[int, _Country] | None = None) -> list[tuple[float, Move]]:
+        """:meth:`_candidates` with their cheap scores, best first (a lone exchange or pass at 0)."""
         blocks, exchange = self._blocks(d, tables=tables)
         if not blocks:
-            return [exchange if exchange is not None else Pass()]
+            return [(0.0, exchange if exchange is not None else Pass())]
         ev = self._ev
         assert ev is not None
         n = len(blocks)
@@ -751,10 +826,10 @@ class ISMCTSBot(EvaluatingBot):
         ]
         if exchange is not None:
             # the exchange comes after every placement: it goes in only if strictly better
-            xv = -(0.0 if d.final_round else EXCHANGE_WORTH)
+            xv = -(0.0 if d.final_round else self._w_exchange)
             out.append((xv, n, exchange))
             out.sort(key=lambda x: (x[0], x[1]))
-        return [m for _, _, m in out[:k]]
+        return [(-v, m) for v, _, m in out[:k]]
 
     @staticmethod
     def _patterns(
@@ -762,6 +837,7 @@ class ISMCTSBot(EvaluatingBot):
         which: int,
         free: tuple[str, ...],
         sb: list[float] | None,
+        ws: float,
         cl1: float,
         cl2: float,
         a1: float,
@@ -773,21 +849,22 @@ class ISMCTSBot(EvaluatingBot):
         two_adv: bool,
     ) -> list[tuple[tuple[str, ...], int, float]]:
         """The pieces of one country's placements with their table value, in ``legal_moves``
-        order: (cloister sites, advisors, value), for one piece (``which`` 0) or two (1)."""
+        order: (cloister sites, advisors, value), for one piece (``which`` 0) or two (1);
+        ``ws`` weighs the sites' chain bonus (the others come weighed)."""
         out: list[tuple[tuple[str, ...], int, float]] = []
         if which == 0:
             if one_cl:
                 assert sb is not None
-                out = [((x,), 0, cl1 + sb[i]) for x, i in zip(free, ev.free_index(free))]
+                out = [((x,), 0, cl1 + sb[i] * ws) for x, i in zip(free, ev.free_index(free))]
             if one_adv:
                 out.append(((), 1, a1))
             return out
         if two_cl:
             assert sb is not None
-            out = [(pair, 0, cl2 + sb[i] + sb[j]) for pair, i, j in ev.free_pairs(free)]
+            out = [(pair, 0, cl2 + sb[i] * ws + sb[j] * ws) for pair, i, j in ev.free_pairs(free)]
         if cl_adv:
             assert sb is not None
-            out += [((x,), 1, cl1 + sb[i] + a1) for x, i in zip(free, ev.free_index(free))]
+            out += [((x,), 1, cl1 + sb[i] * ws + a1) for x, i in zip(free, ev.free_index(free))]
         if two_adv:
             out.append(((), 2, a2))
         return out
@@ -823,11 +900,14 @@ class ISMCTSBot(EvaluatingBot):
         rng = self.rng
         steps = 0
         lookahead = self.rollout == "lookahead"
+        softmax = self.rollout == "softmax"
         while not d.is_over and steps < self.depth:
             if rng.random() < self.epsilon:
                 m = self._random_move(d)
             elif lookahead:
                 m = self._lookahead_move(d)
+            elif softmax:
+                m = self._softmax_move(d)
             else:
                 m = self._best_move(d)
             d.play_trusted(m)
@@ -835,6 +915,23 @@ class ISMCTSBot(EvaluatingBot):
             steps += 1
         rewards, margin = self._rewards(d, me)
         return rewards, margin, steps
+
+    def _softmax_move(self, d: State) -> Move:
+        """``rollout="softmax"``: one of the ``k`` moves of the highest cheap score, drawn with
+        a probability proportional to exp(score / ``temperature``)."""
+        ranked = self._ranked(d, self.k)
+        if len(ranked) == 1:
+            return ranked[0][1]
+        top = ranked[0][0]
+        t = self.temperature
+        exp = math.exp
+        weights = [exp((v - top) / t) for v, _ in ranked]
+        r = self.rng.random() * sum(weights)
+        for (_, m), x in zip(ranked, weights):
+            r -= x
+            if r < 0.0:
+                return m
+        return ranked[-1][1]
 
     def _lookahead_move(self, d: State) -> Move:
         """``rollout="lookahead"``: of the 3 moves of the highest cheap score, the placement
@@ -947,10 +1044,11 @@ class ISMCTSBot(EvaluatingBot):
         shares = win_shares(d.winners or [], n) if d.is_over else None
         scale = self.scale
         exp = math.exp
+        ww = self.win_weight
         out = []
         for p in range(n):
             r = 1.0 / (1.0 + exp(-(est[p] - (second if p == at else top)) / scale))
             if shares is not None:
-                r = 0.5 * r + 0.5 * shares[p]
+                r = (1.0 - ww) * r + ww * shares[p]
             out.append(r)
         return out, margin
