@@ -31,18 +31,25 @@ def slow_scored(ev: Evaluator, d: State) -> list[tuple[float, Move]]:
     hand = d.hands[p]
     g = ev.gains(d, p, ev.reachable(hand))
     out: list[tuple[float, Move]] = []
-    exchange: Move | None = None
     for m in moves:
         if isinstance(m, Place):
             out.append((ev.fast_place_score(m, g) + PAIR_KEEP * ev._pairs_left(hand, m.cards), m))
-        elif isinstance(m, Exchange):
-            if exchange is None or (m.take == DECK and hand[ev.kind_index[m.discard]] == 1):
-                exchange = m
-        else:
+        elif not isinstance(m, Exchange):
             out.append((0.0, m))
+    exchange = cheap_exchange(ev, hand, moves)
     if exchange is not None:
         out.append((0.0 if d.final_round else EXCHANGE_WORTH, exchange))
     return out
+
+
+def cheap_exchange(ev: Evaluator, hand: list[int], moves: list[Move]) -> Move | None:
+    """The one exchange the cheap scores try: the first that takes from the draw pile and
+    gives up a single card, else the first."""
+    exchange: Move | None = None
+    for m in moves:
+        if isinstance(m, Exchange) and (exchange is None or (m.take == DECK and hand[ev.kind_index[m.discard]] == 1)):
+            exchange = m
+    return exchange
 
 
 def slow_chain_estimate(ev: Evaluator, owner: list[int], p: int) -> float:
@@ -119,9 +126,9 @@ def weighted_scored(ev: Evaluator, d: State, w: tuple[float, ...]) -> list[tuple
     p = d.current
     hand = d.hands[p]
     g = ev.gains(d, p, ev.reachable(hand))
-    exchange: Move | None = None
+    moves = d.legal_moves()
     out: list[tuple[float, Move]] = []
-    for m in d.legal_moves():
+    for m in moves:
         if isinstance(m, Place):
             c = ev.country_index[m.country]
             sites = [g.site[ev.site_index[x]] * ws for x in m.cloisters]
@@ -137,11 +144,9 @@ def weighted_scored(ev: Evaluator, d: State, w: tuple[float, ...]) -> list[tuple
             if m.num_pieces == 2:
                 kept = kept + (w3 if len(m.cards) == 3 else 0.0) + w2
             out.append(((v - CARD_COST * len(m.cards) * wc) + kept, m))
-        elif isinstance(m, Exchange):
-            if exchange is None or (m.take == DECK and hand[ev.kind_index[m.discard]] == 1):
-                exchange = m
-        else:
+        elif not isinstance(m, Exchange):
             out.append((0.0, m))
+    exchange = cheap_exchange(ev, hand, moves)
     if exchange is not None:
         out.append((0.0 if d.final_round else wx, exchange))
     return out
