@@ -36,20 +36,21 @@ def slow_scored(ev: Evaluator, d: State) -> list[tuple[float, Move]]:
             out.append((ev.fast_place_score(m, g) + PAIR_KEEP * ev._pairs_left(hand, m.cards), m))
         elif not isinstance(m, Exchange):
             out.append((0.0, m))
-    exchange = cheap_exchange(ev, hand, moves)
-    if exchange is not None:
-        out.append((0.0 if d.final_round else EXCHANGE_WORTH, exchange))
-    return out
+    return with_exchange(out, ev, d, moves, EXCHANGE_WORTH)
 
 
-def cheap_exchange(ev: Evaluator, hand: list[int], moves: list[Move]) -> Move | None:
-    """The one exchange the cheap scores try: the first that takes from the draw pile and
-    gives up a single card, else the first."""
+def with_exchange(out: list[tuple[float, Move]], ev: Evaluator, d: State, moves: list[Move], worth: float) -> list[tuple[float, Move]]:
+    """``out`` and the one exchange the cheap scores try (the last that takes from the draw
+    pile and gives up a single card, else the first), worth ``worth`` before the final
+    round and 0 in it."""
+    hand = d.hands[d.current]
     exchange: Move | None = None
     for m in moves:
         if isinstance(m, Exchange) and (exchange is None or (m.take == DECK and hand[ev.kind_index[m.discard]] == 1)):
             exchange = m
-    return exchange
+    if exchange is not None:
+        out.append((0.0 if d.final_round else worth, exchange))
+    return out
 
 
 def slow_chain_estimate(ev: Evaluator, owner: list[int], p: int) -> float:
@@ -146,10 +147,7 @@ def weighted_scored(ev: Evaluator, d: State, w: tuple[float, ...]) -> list[tuple
             out.append(((v - CARD_COST * len(m.cards) * wc) + kept, m))
         elif not isinstance(m, Exchange):
             out.append((0.0, m))
-    exchange = cheap_exchange(ev, hand, moves)
-    if exchange is not None:
-        out.append((0.0 if d.final_round else wx, exchange))
-    return out
+    return with_exchange(out, ev, d, moves, wx)
 
 
 @pytest.mark.parametrize(("players", "seed"), [(3, 31), (4, 32), (5, 33)])
