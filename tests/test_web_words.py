@@ -115,8 +115,9 @@ def test_the_alliances_panel_shows_who_would_score_now(server: str, browser: Any
     from webtools import BOTS4, get
 
     # A finished bots' game, whose deal the server draws at random: about one in twenty
-    # ends with no alliance held (few cloisters, so few advisors), so games are played
-    # until one has a holder; the panel is checked in every one of them.
+    # games of random bots ends with no alliance held (few advisors on the board, none
+    # with the majority in both countries of an alliance), so games are played until one
+    # has a holder; the panel is checked in every one of them.
     page = new_page(browser)
     for _ in range(8):
         g = create_game(server, BOTS4)
