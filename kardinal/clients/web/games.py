@@ -15,10 +15,12 @@ import functools
 import hashlib
 import hmac
 import logging
+import re
 import secrets
 import threading
 import time
 import unicodedata
+from collections import Counter, OrderedDict
 from collections.abc import Callable
 from concurrent.futures import Executor, ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
@@ -92,6 +94,10 @@ MODES = ("live", "turn")  # live: people at the table now; turn: turn-based over
 AWAY_DEFAULT = 180.0  # seconds a person may be away in a live game before a bot stands in
 AWAY_RANGE = (1.0, 86400.0)
 STANDIN_DEFAULT = "medium"
+# creation keys (GameService.create): a double click makes one game
+KEY_FORMAT = re.compile(r"[A-Za-z0-9_-]{8,64}")
+KEYS_KEPT = 4096  # keys remembered at most ...
+KEY_SECONDS = 600.0  # ... each for this long
 
 
 class Refused(Exception):
@@ -247,6 +253,7 @@ class LiveGame:
     bot_task: asyncio.Task[None] | None = None
     touched: float = field(default_factory=time.monotonic)
     again: str | None = None  # the game "Play again" started after this one (kept in memory only)
+    again_lock: asyncio.Lock = field(default_factory=asyncio.Lock)  # one "Play again" at a time makes it
     creator: str | None = None  # the address that created it (memory only: for the cap on bot-only games)
     leased: bool = False  # this process holds the lease on the game's bots (PostgreSQL: several processes)
     catching_up: bool = False  # a catch-up with the database is under way
@@ -284,7 +291,9 @@ class LiveGame:
 
     @property
     def bots_only(self) -> bool:
-        return all(s.kind == "bot" for s in self.row.seats)
+        """Every seat is played by a bot now: its own, or a stand-in for its person (the cap
+        on an address's games of bots only, the bots' turns at thinking: fair.py)."""
+        return all(self.acting_level(i) is not None for i in range(len(self.row.seats)))
 
     @cached_property
     def options(self) -> TableOptions:
@@ -562,6 +571,13 @@ class LiveGame:
         return msg
 
 
+def _last_person(live: LiveGame, seat: int) -> bool:
+    """Every seat but ``seat`` is played by a bot (its own or a stand-in): nobody waits for
+    its person, so nobody stands in for them (else bots would play the whole game, a game of
+    bots only past its address's cap, with the people's turns at thinking)."""
+    return all(live.acting_level(i) is not None for i in range(len(live.row.seats)) if i != seat)
+
+
 def _continues(before: list[Decision], hist: list[Decision]) -> bool:
     """``hist`` continues ``before``: it begins with the same decisions (a decision never
     changes: the same object at the same place is the same; an undo or a reload makes new ones).
@@ -639,6 +655,42 @@ def _clean_name(name: object, default: str) -> str:
     return name or default
 
 
+def _storable(text: str) -> bool:
+    """Text the database can hold: UTF-8 (JSON may carry a lone surrogate, "\\ud800")."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def _name_key(name: str) -> str:
+    """What two names must not share at one table: NFKC, case folded, runs of white space
+    as one space, stripped ("Ａｎｎａ" and " anna " are Anna)."""
+    folded = unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", name).casefold())
+    return " ".join(folded.split())
+
+
+def _name_taken(name: str) -> Refused:
+    return Refused("name_taken", f"the name {name} is taken at this table", 409, name=name)
+
+
+def _check_name_free(seats: list[SeatRow], name: str, seat: int | None = None) -> None:
+    """Refused ``name_taken`` if a seat of the table but ``seat`` has ``name`` (see _name_key)."""
+    key = _name_key(name)
+    if any(i != seat and _name_key(s.name) == key for i, s in enumerate(seats)):
+        raise _name_taken(name)
+
+
+def _seat_number(key: object) -> object:
+    """A seat number sent as a JSON object's key ("2"): the number (other keys as they are,
+    for _auth to refuse). Only a few ASCII digits: int() of a long or a non-ASCII run of
+    digits ("²") raises ValueError."""
+    if isinstance(key, str) and 0 < len(key) <= 4 and key.isascii() and key.isdigit():
+        return int(key)
+    return key
+
+
 class GameService:
     """All games of one server process."""
 
@@ -662,6 +714,10 @@ class GameService:
         self.on_change: list[Callable[[LiveGame], None]] = []
         self._pending: list[tuple[PendingWrite, asyncio.Future[None]]] = []  # writes to commit (_write)
         self._flusher: asyncio.Task[None] | None = None
+        # games of bots only being created, per address (counted with the running ones: the cap)
+        self._bot_creations: Counter[str] = Counter()
+        # (creator, client key) -> (when, the creation): a key sent again gets the same game (create)
+        self._keys: OrderedDict[tuple[str | None, str], tuple[float, asyncio.Future[tuple[LiveGame, dict[int, str]]]]] = OrderedDict()
 
     # -- loading ------------------------------------------------------------------
 
@@ -728,7 +784,11 @@ class GameService:
         """Forget the least recently changed idle games (no listener, no bot at work) beyond max_live."""
         if len(self.live) <= self.max_live:
             return
-        idle = [lv for lv in self.live.values() if not lv.conns and (lv.bot_task is None or lv.bot_task.done()) and not lv.lock.locked()]
+        idle = [
+            lv
+            for lv in self.live.values()
+            if not lv.conns and (lv.bot_task is None or lv.bot_task.done()) and not lv.lock.locked() and not lv.again_lock.locked()
+        ]
         idle.sort(key=lambda lv: lv.touched)
         for lv in idle[: len(self.live) - self.max_live]:
             del self.live[lv.row.id]
@@ -745,6 +805,8 @@ class GameService:
         gone, ended = [], []
         for lv in self.live.values():
             if lv.conns or (lv.bot_task is not None and not lv.bot_task.done()) or lv.lock.locked() or lv.seat_lock.locked():
+                continue
+            if lv.again_lock.locked():
                 continue
             if lv.catching_up:
                 continue
@@ -812,14 +874,77 @@ class GameService:
         """Games of bots only that ``creator`` (an address) started and that still run."""
         return sum(1 for g in self.live.values() if g.creator == creator and g.row.status == "running" and g.bots_only)
 
-    async def create(self, spec: Any, creator: str | None = None) -> tuple[LiveGame, dict[int, str]]:
+    async def create(
+        self, spec: Any, creator: str | None = None, key: str | None = None, charge: Callable[[], None] | None = None
+    ) -> tuple[LiveGame, dict[int, str]]:
         """Create a game from ``{players: [{name, kind, level}], hotseat, board, variants}``.
 
         ``creator``: the address asking; it may run MAX_BOT_GAMES games of bots only at once.
 
         ``board``: an installed board's id; ``variants``: rule variants (R14), default none.
-        Returns the game and the secret tokens of its person seats.
+        The seats' names are unique (see _name_key). Returns the game and the secret tokens
+        of its person seats.
+
+        ``key``: the client's key for this creation (8-64 of A-Z a-z 0-9 _ -): the same
+        ``(creator, key)`` again, also at the same time (a double click), gets the same game
+        and tokens (for KEY_SECONDS; a refused creation is not remembered). ``charge``:
+        called once, only when a game is really made (it may refuse: the rate limit).
         """
+        if key is None:
+            return await self._create(spec, creator, charge)
+        if not isinstance(key, str) or not KEY_FORMAT.fullmatch(key):
+            raise Refused("malformed", "key: 8-64 letters, digits, '_' or '-'", 400)
+        ident = (creator, key)
+        while True:
+            self._forget_keys()
+            have = self._keys.get(ident)
+            if have is None:
+                break
+            try:
+                live, tokens = await asyncio.shield(have[1])
+            except asyncio.CancelledError:
+                if have[1].cancelled():
+                    continue  # the first creation was cancelled, not this call: make it here
+                raise
+            return await self._current(live), dict(tokens)
+        made: asyncio.Future[tuple[LiveGame, dict[int, str]]] = asyncio.get_running_loop().create_future()
+        self._keys[ident] = (time.monotonic(), made)
+        try:
+            live, tokens = await self._create(spec, creator, charge)
+        except BaseException as e:
+            if self._keys.get(ident, (0.0, None))[1] is made:
+                del self._keys[ident]  # not remembered: the form may be fixed and sent again
+            if isinstance(e, Exception):
+                made.set_exception(e)
+                made.exception()  # retrieved (whoever waits gets it too)
+            else:
+                made.cancel()
+            raise
+        made.set_result((live, tokens))
+        return live, dict(tokens)
+
+    def _forget_keys(self) -> None:
+        """Forget the creation keys older than KEY_SECONDS, and the oldest beyond KEYS_KEPT."""
+        old = time.monotonic() - KEY_SECONDS
+        keys = self._keys
+        while keys and (len(keys) > KEYS_KEPT or next(iter(keys.values()))[0] < old):
+            keys.popitem(last=False)
+
+    async def _current(self, live: LiveGame) -> LiveGame:
+        """The game in memory now (``live`` may have been forgotten and read again since)."""
+        now = self.live.get(live.row.id)
+        return now if now is not None else await self.fetch(live.row.id)
+
+    async def _create(
+        self,
+        spec: Any,
+        creator: str | None,
+        charge: Callable[[], None] | None = None,
+        same_as: list[SeatRow] | None = None,
+    ) -> tuple[LiveGame, dict[int, str]]:
+        """:meth:`create` without a key. ``same_as``: the seats of the game "Play again"
+        follows: the people's seats take their token hashes, and the names are not checked
+        again (a game stored before names were unique per table may repeat one)."""
         if not isinstance(spec, dict):
             raise Refused("malformed", "expected a JSON object", 400)
         board_name = spec.get("board", "standard")
@@ -859,8 +984,39 @@ class GameService:
                 seats.append(SeatRow(name, "person", None, hash_token(tok), hotseat, open=is_open and not hotseat))
             else:
                 raise Refused("malformed", f"players[{i}].kind: 'person' or 'bot'", 400)
-        if creator is not None and all(s.kind == "bot" for s in seats) and self.bot_games_of(creator) >= MAX_BOT_GAMES:
-            raise Refused("too_many_bot_games", f"at most {MAX_BOT_GAMES} games of bots only at once", 429, max=MAX_BOT_GAMES)
+        if same_as is None:
+            for i, sr in enumerate(seats):
+                _check_name_free(seats[:i], sr.name)
+        else:
+            seats = [replace(sr, token_hash=o.token_hash) if o.kind == "person" else sr for sr, o in zip(seats, same_as)]
+            tokens = {}  # the people hold theirs
+        counted = creator if creator is not None and all(s.kind == "bot" for s in seats) else None
+        if counted is not None:
+            # the games of bots only being made count too: several requests at once keep to the cap
+            if self.bot_games_of(counted) + self._bot_creations[counted] >= MAX_BOT_GAMES:
+                raise Refused("too_many_bot_games", f"at most {MAX_BOT_GAMES} games of bots only at once", 429, max=MAX_BOT_GAMES)
+            self._bot_creations[counted] += 1
+        try:
+            if charge is not None:
+                charge()
+            return await self._start(board, board_name, seats, hotseat, variants, dict(options), creator), tokens
+        finally:
+            if counted is not None:
+                self._bot_creations[counted] -= 1
+                if self._bot_creations[counted] <= 0:
+                    del self._bot_creations[counted]
+
+    async def _start(
+        self,
+        board: Board,
+        board_name: str,
+        seats: list[SeatRow],
+        hotseat: bool,
+        variants: list[str],
+        options: dict[str, Any],
+        creator: str | None,
+    ) -> LiveGame:
+        """Deal a new game with these seats, store it, and keep it in memory."""
         seed = secrets.randbits(62)
         st = new_game(len(seats), seed=seed, board=board, variants=variants)
         ids = [k.id for k in board.cards]
@@ -875,14 +1031,14 @@ class GameService:
             seed=seed,
             status=status,
             variants=variants,
-            options=dict(options),
+            options=options,
         )
         await self._write(row)
         live = self.live[gid] = LiveGame(row, board, st, creator=creator)
         live.chat, live.chat_seen = [], 0  # nothing said yet: not read from the database
         self._evict()
         self.start_bots(live)
-        return live, tokens
+        return live
 
     def _auth(self, live: LiveGame, seat: object, token: object) -> int:
         if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < len(live.row.seats):
@@ -892,13 +1048,18 @@ class GameService:
         return seat
 
     async def join(self, game_id: str, seat: object, token: object, name: object = None) -> LiveGame:
-        """A person takes their seat (by their invitation link); the game starts when all have."""
+        """A person takes their seat (by their invitation link); the game starts when all have.
+        A new ``name`` (while the game is open) may not be another seat's (name_taken)."""
         live = await self.fetch(game_id)
         s = self._auth(live, seat, token)
         sr = live.row.seats[s]
         new = _clean_name(name, sr.name) if name is not None and live.row.status == "open" else sr.name
         if new != sr.name or not sr.joined:
-            await self._set_seat(live, s, replace(sr, name=new, joined=True))
+
+            def name_free(_now: SeatRow) -> None:  # the seats as they are then (two joins at once)
+                _check_name_free(live.row.seats, new, s)
+
+            await self._set_seat(live, s, replace(sr, name=new, joined=True), name_free if new != sr.name else None)
         return live
 
     async def _set_seat(self, live: LiveGame, seat: int, row: SeatRow, check: Callable[[SeatRow], None] | None = None) -> None:
@@ -937,6 +1098,8 @@ class GameService:
         def still_free(now: SeatRow) -> None:  # two claims of one seat: the second finds it taken
             if now.joined:
                 raise Refused("seat_taken", "that seat is taken")
+            if new != sr.name:  # nor may it take another seat's name (the seats as they are then)
+                _check_name_free(live.row.seats, new, seat)
 
         await self._set_seat(live, seat, replace(sr, name=new, token_hash=hash_token(tok), joined=True), still_free)
         return tok
@@ -977,7 +1140,7 @@ class GameService:
         if not isinstance(msg, dict):
             raise Refused("malformed", "expected a JSON object", 400)
         client_id = msg.get("id")
-        if client_id is not None and (not isinstance(client_id, str) or not 1 <= len(client_id) <= 100):
+        if client_id is not None and (not isinstance(client_id, str) or not 1 <= len(client_id) <= 100 or not _storable(client_id)):
             raise Refused("malformed", "'id' must be a string of 1-100 characters", 400)
         version = _version_of(msg)
         if not isinstance(msg.get("action"), dict):
@@ -1114,8 +1277,16 @@ class GameService:
     async def _flush(self) -> None:
         while self._pending:
             batch, self._pending = self._pending, []
+            writes = [a for a, _ in batch]
             try:
-                results = await asyncio.to_thread(self.storage.write_batch, [a for a, _ in batch])
+                try:
+                    results = await asyncio.to_thread(self.storage.write_batch, writes)
+                except Exception as e:  # nothing of the batch is committed
+                    if len(writes) == 1 or isinstance(e, StorageError):
+                        raise  # its own error, or the database's (damaged, gone): for everyone
+                    # maybe one write's own fault (a value the database refuses): each alone,
+                    # so that one game's failing write does not fail the others
+                    results = await asyncio.to_thread(self._write_alone, writes)
             except BaseException as e:  # the database failed: nothing of the batch is committed
                 for _, fut in batch:
                     if not fut.done():
@@ -1129,6 +1300,22 @@ class GameService:
                         fut.set_result(None)
                     else:
                         fut.set_exception(r)
+
+    def _write_alone(self, writes: list[PendingWrite]) -> list[Exception | None]:
+        """Commit each write in a transaction of its own (in a thread), after their batch
+        failed: for each, what Storage.write_batch gives for it alone (None, or its refusal
+        such as DuplicateAction) or the exception it raised, logged with its game's id."""
+        out: list[Exception | None] = []
+        for w in writes:
+            try:
+                out.append(self.storage.write_batch([w])[0])
+            except Exception as e:  # noqa: BLE001 - this write's error, for its game only
+                gid = w.id if isinstance(w, GameRow) else w.game_id
+                log.error(
+                    "game %s: its write failed (%s); the %d others of its batch were tried alone", gid, type(e).__name__, len(writes) - 1
+                )
+                out.append(e)
+        return out
 
     def _changed(self, live: LiveGame) -> None:
         if live.leased and live.row.status == "finished":
@@ -1221,13 +1408,14 @@ class GameService:
                 log.error("watching the tables failed (%s)", type(e).__name__)
 
     async def check_away(self, live: LiveGame) -> bool:
-        """Stand in for the person to act if they have been away too long (live games).
-        True if a stand-in took the seat."""
+        """Stand in for the person to act if they have been away too long (live games), but
+        never for the last person of the table (every other seat a bot's or stood in for: the
+        game waits for them). True if a stand-in took the seat."""
         if live.row.status != "running" or live.state.is_over or live.options["mode"] != "live":
             return False
         seat = live.state.current
         sr = live.row.seats[seat]
-        if sr.kind != "person" or sr.standin or seat in live.present:
+        if sr.kind != "person" or sr.standin or seat in live.present or _last_person(live, seat):
             return False
         away = live.options["away"]
         since = live.gone.get(seat)
@@ -1240,6 +1428,8 @@ class GameService:
         async with live.lock:
             sr = live.row.seats[seat]
             if live.state.current != seat or sr.standin or seat in live.present or live.row.status != "running":
+                return False
+            if _last_person(live, seat):
                 return False
             await self._set_seat(live, seat, replace(sr, standin=True))
         self._notice(live, seat, "away")
@@ -1298,6 +1488,7 @@ class GameService:
             if not live.options["spectator_chat"]:
                 raise Refused("chat_closed", "spectators may read the chat; the players have not opened it to them", 403)
             seat, who = None, _clean_name(name, "Spectator")
+            _check_name_free(live.row.seats, who)  # a spectator's line never looks like a player's
         return await self._add_line(live, seat, "say", who, text)
 
     async def _add_line(self, live: LiveGame, seat: int | None, kind: str, name: str, text: str) -> ChatLine:
@@ -1484,15 +1675,25 @@ class GameService:
             "scoring": scoring_breakdown(st),
         }
 
-    async def again(self, game_id: str, seats: object) -> LiveGame:
+    async def again(
+        self,
+        game_id: str,
+        seats: dict[int, str] | None,
+        creator: str | None = None,
+        charge: Callable[[], None] | None = None,
+    ) -> LiveGame:
         """Play again: after a finished game, a new one with the same seats: the same names,
         bots of the same levels, the same board, variants and hot-seat.
 
         The people keep their seat tokens (the new seats take the same token hashes), so
         every page follows with the link it already holds; the old game's state messages
         name the new one (``again``). Only a person of the game may ask (``seats``:
-        ``{seat: token}``), anyone in a game of bots only. Once per game: asking again
-        gives the same new game.
+        ``{seat: token}``), anyone in a game of bots only. Once per game, however many ask
+        at the same time: asking again gives the same new game.
+
+        ``creator``: the address asking; a new game of bots only counts against its cap
+        (MAX_BOT_GAMES). ``charge``: called once, only when the new game is really made (it
+        may refuse: the rate limit of creations).
         """
         live = await self.fetch(game_id)
         if live.row.status != "finished":
@@ -1501,27 +1702,24 @@ class GameService:
             if not isinstance(seats, dict) or not seats:
                 raise Refused("bad_token", "no such seat, or a wrong token", 403)
             for k, tok in seats.items():
-                self._auth(live, int(k) if isinstance(k, str) and k.isdigit() else k, tok)
-        if live.again is not None:
-            try:
-                return await self.fetch(live.again)
-            except Refused:
-                pass  # gone (an unreadable row): make another
-        spec = {
-            "players": [
-                {"name": s.name, "kind": s.kind, "level": s.level} if s.kind == "bot" else {"name": s.name} for s in live.row.seats
-            ],
-            "hotseat": live.row.hotseat,
-            "board": live.row.board,
-            "variants": list(live.row.variants),
-            **live.options,
-        }
-        new, _ = await self.create(spec)
-        old_seats = live.row.seats
-        keep = [replace(s, token_hash=o.token_hash) if o.kind == "person" else s for s, o in zip(new.row.seats, old_seats)]
-        new.row.updated = await asyncio.to_thread(self.storage.update_game, new.row.id, seats=keep)
-        new.row.seats = keep
-        live.again = new.row.id
+                self._auth(live, _seat_number(k), tok)
+        async with live.again_lock:  # those who ask meanwhile wait for this one's game
+            if live.again is not None:
+                try:
+                    return await self.fetch(live.again)
+                except Refused:
+                    pass  # gone (an unreadable row): make another
+            spec = {
+                "players": [
+                    {"name": s.name, "kind": s.kind, "level": s.level} if s.kind == "bot" else {"name": s.name} for s in live.row.seats
+                ],
+                "hotseat": live.row.hotseat,
+                "board": live.row.board,
+                "variants": list(live.row.variants),
+                **live.options,
+            }
+            new, _ = await self._create(spec, creator, charge, same_as=live.row.seats)
+            live.again = new.row.id
         self._changed(live)
         return new
 
