@@ -14,7 +14,8 @@ reuse; the tests check that they add up to the events' numbers.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TypedDict
+
+from typing_extensions import TypedDict  # typing's TypedDict on Python 3.11 gives pydantic no schema (the server's API)
 
 from .board import Board
 from .chains import chain_paths

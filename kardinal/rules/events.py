@@ -14,7 +14,9 @@ viewer, as "a card" for everyone else.
 
 from __future__ import annotations
 
-from typing import Literal, NamedTuple, TypedDict
+from typing import Literal, NamedTuple
+
+from typing_extensions import TypedDict  # see breakdown.py
 
 from .board import Board
 from .moves import Move

@@ -26,7 +26,9 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import Any, NamedTuple, NotRequired, TypedDict
+from typing import Any, NamedTuple, NotRequired
+
+from typing_extensions import TypedDict  # see breakdown.py
 
 from .board import Board, BoardError, get_board, installed_boards
 from .events import Decision, Event

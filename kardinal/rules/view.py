@@ -34,7 +34,9 @@ Keys:
 
 from __future__ import annotations
 
-from typing import Any, TypedDict
+from typing import Any
+
+from typing_extensions import TypedDict  # see breakdown.py
 
 from .board import Board
 from .events import Decision, EventData, event_data

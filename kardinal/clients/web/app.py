@@ -25,28 +25,62 @@ import logging
 import os
 import re
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Sequence
 from concurrent.futures import Executor
-from importlib import resources
+from importlib import metadata, resources
 from pathlib import Path
 from typing import Any
 
-from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
+import orjson
+from fastapi import Depends, FastAPI, Request, WebSocket, WebSocketDisconnect
+from fastapi.exceptions import RequestValidationError
+from fastapi.openapi.utils import get_openapi
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
+from pydantic import ValidationError
 from starlette.datastructures import URL, MutableHeaders, QueryParams
+from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from kardinal.bots import levels
 from kardinal.rules.board import installed_boards
 from kardinal.rules.variants import VARIANTS
 
-from .games import Connection, GameService, LiveGame, Refused, chat_message
+from .games import MAX_CHAT, MAX_NAME, Connection, GameService, LiveGame, Refused, chat_message
 from .guard import Guard
 from .mapdata import named_board_json
-from .messages import AckMessage, ChatMessage, ErrorMessage, ReplayMessage, ScoringMessage, json_text
+from .messages import AckMessage, ChatMessage, ErrorMessage, ReplayMessage, ScoringMessage, StateMessage, json_text
 from .pages import root_of, static_page
 from .rules_page import rules_response
+from .schemas import (
+    CLIENT_MESSAGE,
+    SERVER_MESSAGE,
+    ActionMessage,
+    ActionRequest,
+    AgainAnswer,
+    AgainRequest,
+    BotList,
+    ChatSay,
+    Claimed,
+    ClaimSeat,
+    CreatedGame,
+    CreateGame,
+    ErrorBody,
+    GameList,
+    GameSummary,
+    Health,
+    HelloMessage,
+    Joined,
+    JoinSeat,
+    PingMessage,
+    Readiness,
+    SeatLink,
+    UndoMessage,
+    UndoRequest,
+    VariantList,
+    first_error,
+    token_error,
+)
 from .storage import Storage, StorageError
 from .teach import router as teach_router
 from .tutorial import router as tutorial_router
@@ -63,7 +97,7 @@ def _error(e: Refused) -> JSONResponse:
 
 
 MAX_BODY = 64 * 1024  # bytes of a request body or a WebSocket message; a whole game record is about 20 KB
-MAX_DEPTH = 16  # nesting of JSON arrays and objects; the deepest message the protocol has is 5
+MAX_DEPTH = 16  # nesting of JSON arrays and objects in a WebSocket message; the deepest the protocol has is 5
 
 
 def _depth_ok(x: Any) -> bool:
@@ -81,31 +115,83 @@ def _depth_ok(x: Any) -> bool:
 
 
 def parse_json(raw: bytes | str) -> Any:
-    """A request's or message's JSON, refused (``too_large``, ``malformed``) before it can
-    cost much: at most MAX_BODY bytes, at most MAX_DEPTH deep."""
+    """A WebSocket message's JSON, refused (``too_large``, ``malformed``) before it can
+    cost much: at most MAX_BODY bytes, at most MAX_DEPTH deep. orjson refuses what cannot
+    be stored (lone surrogates) and numbers beyond 64 bits, and never recurses deeply."""
     if len(raw) > MAX_BODY:
         raise Refused("too_large", f"at most {MAX_BODY} bytes", 413, max=MAX_BODY)
     # a nesting deeper than the limit is refused before the parser recurses into it
     opens = raw.count(b"[") + raw.count(b"{") if isinstance(raw, bytes) else raw.count("[") + raw.count("{")
     try:
-        data = json.loads(raw)
-    except (json.JSONDecodeError, UnicodeDecodeError, RecursionError):
+        data = orjson.loads(raw)
+    except (ValueError, RecursionError):  # orjson.JSONDecodeError is a ValueError
         raise Refused("malformed", "the body must be JSON", 400) from None
     if opens > MAX_DEPTH and not _depth_ok(data):
         raise Refused("malformed", f"JSON nested deeper than {MAX_DEPTH}", 400)
     return data
 
 
-async def _body(request: Request) -> Any:
-    length = request.headers.get("content-length")
-    if length is not None and (not length.isdigit() or int(length) > MAX_BODY):
-        raise Refused("too_large", f"at most {MAX_BODY} bytes", 413, max=MAX_BODY)
-    raw = b""
-    async for chunk in request.stream():  # a body without a length is read no further than the limit
-        raw += chunk
-        if len(raw) > MAX_BODY:
-            raise Refused("too_large", f"at most {MAX_BODY} bytes", 413, max=MAX_BODY)
-    return parse_json(raw)
+def _invalid(errors: Sequence[Any], message: bool = False) -> Refused:
+    """A refusal of a body or message that failed its declaration: ``malformed`` with the
+    path of the first field at fault (``params.field``)."""
+    path, words = first_error(errors, message)
+    if token_error(errors):  # told apart from a wrong token by nothing
+        return Refused("bad_token", "no such seat, or a wrong token", 403, field=path)
+    # names and chat lines keep the refusals the pages say in words of their own
+    if path == "name" or path.endswith(".name"):
+        return Refused("bad_name", f"{path}: {words}", 400, max=MAX_NAME)
+    if path == "text" and message and not str(errors[0].get("type", "")).endswith("_type"):
+        return Refused("bad_chat", f"{path}: {words}", 400, max=MAX_CHAT)
+    if not path:
+        return Refused("malformed", words, 400)
+    return Refused("malformed", f"{path}: {words}", 400, field=path)
+
+
+try:
+    _VERSION = metadata.version("kardinal")
+except metadata.PackageNotFoundError:  # run from a source tree that was never installed
+    _VERSION = "0"
+
+# the refusals any operation may give, each in the project's error format (ErrorBody)
+ERRORS: dict[int | str, dict[str, Any]] = {
+    400: {
+        "model": ErrorBody,
+        "description": "malformed: the body or a parameter is not what the operation declares (params.field names it)",
+    },
+    403: {"model": ErrorBody, "description": "bad_token (no such seat, or a wrong token), or not allowed at this table"},
+    404: {"model": ErrorBody, "description": "no_game, or no such page"},
+    409: {"model": ErrorBody, "description": "not possible now: not your turn, a stale version, a seat taken, a name taken..."},
+    413: {"model": ErrorBody, "description": f"too_large: a body of more than {MAX_BODY} bytes"},
+    422: {"model": ErrorBody, "description": "illegal: the rules refuse the move (params, rule and reason say why)"},
+    429: {"model": ErrorBody, "description": "rate_limited (params.retry: seconds), or too many games of bots only"},
+    503: {"model": ErrorBody, "description": "unavailable: the database or a worker could not do it; nothing was changed"},
+}
+
+
+def _openapi(app: FastAPI) -> dict[str, Any]:
+    """The OpenAPI document, with the WebSocket's messages as the schemas ClientMessage
+    (what a client sends on ``/ws/{game_id}``) and ServerMessage (what it receives)."""
+    if app.openapi_schema is None:
+        doc = get_openapi(title=app.title, version=app.version, summary=app.summary, description=_WS_DOC, routes=app.routes)
+        schemas = doc.setdefault("components", {}).setdefault("schemas", {})
+        for name, adapter in (("ClientMessage", CLIENT_MESSAGE), ("ServerMessage", SERVER_MESSAGE)):
+            js = adapter.json_schema(ref_template="#/components/schemas/{model}")
+            for k, v in js.pop("$defs", {}).items():
+                schemas.setdefault(k, v)
+            schemas[name] = js
+        app.openapi_schema = doc
+    return app.openapi_schema
+
+
+_WS_DOC = """The JSON API of a Kardinal server. Every refusal is `{"error": {"code", "message", "params"}}`
+with a stable `code`; a body that is not what its operation declares is refused with `malformed`
+and the field's path in `params.field`.
+
+**WebSocket `/ws/{game_id}`**, for live play: the client sends `hello` first (the seats it holds:
+`{"seats": {"2": token}}`; none for a spectator), then `action`, `undo`, `chat` and `ping` messages
+(the schema `ClientMessage`); the server answers with `welcome`, then a `state` message after every
+change, and `ack`, `error`, `chat` and `pong` messages (the schema `ServerMessage`). Messages are
+JSON text of at most 64 KiB."""
 
 
 def create_app(
@@ -151,8 +237,17 @@ def create_app(
         service.executor.shutdown(wait=False, cancel_futures=True)
         storage.close()
 
-    app = FastAPI(title="Kardinal", lifespan=lifespan, docs_url="/api/docs", redoc_url=None)
+    app = FastAPI(
+        title="Kardinal",
+        summary="Kardinal & König online: tables, seats, moves, hints, replays",
+        version=_VERSION,
+        lifespan=lifespan,
+        docs_url="/api/docs",
+        redoc_url=None,
+        responses=ERRORS,
+    )
     app.state.service = service
+    app.openapi = lambda: _openapi(app)  # type: ignore[method-assign]
 
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 
@@ -161,11 +256,43 @@ def create_app(
     def addr(conn: Request | WebSocket) -> str:
         return _addr(conn.scope)
 
+    def spend(bucket: str) -> Callable[[Request], None]:
+        """A dependency that spends one of the address's ``bucket`` (guard.py), before the
+        body is even looked at: an address over its limit is refused whatever it sends."""
+
+        def spent(request: Request) -> None:
+            limits.spend(bucket, addr(request))
+
+        return spent
+
     @app.exception_handler(Refused)
     async def refused(request: Request, e: Refused) -> JSONResponse:
         if e.code == "bad_token":
             limits.note("bad_token", addr(request))  # a wrong token: guessing is slowed
         return _error(e)
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid(request: Request, e: RequestValidationError) -> JSONResponse:
+        """A body that is not what its route declares: 400 ``malformed`` naming the field
+        (the client's error: no traceback, only the access log's line)."""
+        errors = e.errors()
+        if token_error(errors):  # a missing or malformed token is a wrong one: guessing is slowed
+            limits.note("bad_token", addr(request))
+        return _error(_invalid(errors))
+
+    @app.exception_handler(HTTPException)
+    async def http_refused(request: Request, e: HTTPException) -> Response:
+        """Starlette's own refusals in the project's format: a body over the limit, one
+        that is not JSON (FastAPI: "There was an error parsing the body"), no such page."""
+        if e.status_code == 413:
+            return _error(Refused("too_large", f"at most {MAX_BODY} bytes", 413, max=MAX_BODY))
+        if e.status_code == 400:
+            return _error(Refused("malformed", "the body must be JSON", 400))
+        if e.status_code == 404:
+            return _error(Refused("not_found", "no such page", 404))
+        if e.status_code == 405:
+            return _error(Refused("not_allowed", f"{request.method} is not allowed here", 405))
+        return JSONResponse({"error": {"code": "http", "message": str(e.detail), "params": {}}}, e.status_code, headers=e.headers)
 
     # requests that carry a seat token: refused while their address is over its budget of wrong tokens
     tokened = re.compile(r"^/api/games/[^/]+/(actions|undo|join|again|state|hint)$")
@@ -191,12 +318,12 @@ def create_app(
         log.error("the database cannot be used: %s", e)
         return _error(Refused("unavailable", "the game could not be saved; nothing was changed", 503))
 
-    @app.get("/healthz", include_in_schema=False)
-    async def healthz() -> dict[str, str]:
+    @app.get("/healthz", response_model=Health)
+    async def healthz() -> Health:
         """Alive: the process answers (for a process supervisor)."""
         return {"status": "ok"}
 
-    @app.get("/readyz", include_in_schema=False, response_model=None)
+    @app.get("/readyz", response_model=None, responses={200: {"model": Readiness}, 503: {"model": Readiness}})
     async def readyz() -> JSONResponse:
         """Ready: the database answers (for a load balancer); 503 while it does not."""
         try:
@@ -227,43 +354,45 @@ def create_app(
         """The rules (docs/rules.md) in English or German: ``?lang=de``, else the browser's language."""
         return rules_response(lang, request.headers.get("accept-language"), root_of(request))
 
-    @app.get("/api/board")
+    @app.get("/api/board", response_model=dict[str, Any])
     def get_board_json(id: str = "standard") -> Any:  # sync: FastAPI runs it in a thread
         """An installed board with its map layout (``id``: standard, reconstruction-1, ...)."""
         if id not in installed_boards():
             return JSONResponse({"error": {"code": "no_board", "message": f"boards: {', '.join(installed_boards())}"}}, 404)
         return named_board_json(id)
 
-    @app.get("/api/bots")
-    async def bots() -> dict[str, Any]:
+    @app.get("/api/bots", response_model=BotList)
+    async def bots() -> BotList:
         """The bots that can run on this installation, weakest first, each described."""
         return {
             "levels": [name for name, _ in levels()],
             "about": {name: {"summary": lv.summary, "seconds": lv.seconds, "strength": lv.strength} for name, lv in levels()},
         }
 
-    @app.get("/api/variants")
-    async def variants() -> dict[str, Any]:
+    @app.get("/api/variants", response_model=VariantList)
+    async def variants() -> VariantList:
         """The rule variants a game can be created with (R14), and the installed boards."""
         return {"variants": dict(VARIANTS), "boards": list(installed_boards())}
 
-    @app.get("/api/games")
-    async def list_games() -> dict[str, Any]:
+    @app.get("/api/games", response_model=GameList)
+    async def list_games() -> GameList:
         """The lobby: the public games, newest first (a game made private is reached only
         through its links)."""
         rows = await asyncio.to_thread(storage.list_games)
-        return {"games": [service.summary(r) for r in rows if r.options.get("public") is not False]}
+        return {"games": [service.summary(r) for r in rows if r.options.get("public") is not False]}  # type: ignore[misc]
 
-    @app.post("/api/games")
-    async def create_game(request: Request) -> dict[str, Any]:
-        limits.spend("create", addr(request))
-        live, tokens = await service.create(await _body(request), creator=addr(request))
+    @app.post("/api/games", response_model=CreatedGame)
+    async def create_game(body: CreateGame, request: Request, _spent: None = Depends(spend("create"))) -> CreatedGame:
+        """A new table: its seats' secret links (shown once: keep them) and the spectators'
+        address. ``key``: the client's key for this creation (the same key twice makes one game)."""
+        spec = body.model_dump(exclude_unset=True, exclude={"key"})
+        live, tokens = await service.create(spec, creator=addr(request), key=body.key)
         gid = live.row.id
         page = f"{root_of(request)}/game/{gid}"  # the addresses are under the server's root path
-        seats = [
+        seats: list[SeatLink] = [
             {"seat": s, "name": live.row.seats[s].name, "token": t, "url": f"{page}?seat={s}&token={t}"} for s, t in sorted(tokens.items())
         ]
-        out: dict[str, Any] = {
+        out: CreatedGame = {
             "id": gid,
             "status": live.row.status,
             "seats": seats,
@@ -274,39 +403,36 @@ def create_app(
             out["hotseat_url"] = f"{page}?tokens=" + ",".join(f"{s}:{t}" for s, t in sorted(tokens.items()))
         return out
 
-    @app.get("/api/games/{game_id}")
-    async def game_info(game_id: str) -> dict[str, Any]:
-        return service.summary((await service.fetch(game_id)).row)
+    @app.get("/api/games/{game_id}", response_model=GameSummary)
+    async def game_info(game_id: str) -> GameSummary:
+        """A game as the lobby lists it."""
+        return service.summary((await service.fetch(game_id)).row)  # type: ignore[return-value]
 
-    @app.post("/api/games/{game_id}/join")
-    async def join(game_id: str, request: Request) -> dict[str, Any]:
-        body = await _body(request)
-        if not isinstance(body, dict):
-            raise Refused("malformed", "expected a JSON object", 400)
-        live = await service.join(game_id, body.get("seat"), body.get("token"), body.get("name"))
+    @app.post("/api/games/{game_id}/join", response_model=Joined)
+    async def join(game_id: str, body: JoinSeat) -> Joined:
+        """Take one's seat by its link; the game starts when every seat has been taken."""
+        live = await service.join(game_id, body.seat, body.token, body.name)
         return {"ok": True, "status": live.row.status}
 
-    @app.post("/api/games/{game_id}/claim")
-    async def claim(game_id: str, request: Request) -> dict[str, Any]:
-        limits.spend("claim", addr(request))
-        body = await _body(request)
-        if not isinstance(body, dict):
-            raise Refused("malformed", "expected a JSON object", 400)
-        seat = body.get("seat")
-        tok = await service.claim(game_id, seat, body.get("name"))
-        return {"seat": seat, "token": tok, "url": f"{root_of(request)}/game/{game_id}?seat={seat}&token={tok}"}
+    @app.post("/api/games/{game_id}/claim", response_model=Claimed)
+    async def claim(game_id: str, body: ClaimSeat, request: Request, _spent: None = Depends(spend("claim"))) -> Claimed:
+        """Take a free open seat from the lobby: its new secret link."""
+        tok = await service.claim(game_id, body.seat, body.name)
+        return {"seat": body.seat, "token": tok, "url": f"{root_of(request)}/game/{game_id}?seat={body.seat}&token={tok}"}
 
-    # response_model=None: the typed messages are contracts for mypy and readers, not for re-validation
-    @app.post("/api/games/{game_id}/actions", response_model=None)
-    async def post_action(game_id: str, request: Request) -> AckMessage:
-        return await service.submit(game_id, await _body(request))
+    # the answers are made by the service from typed messages: declared for the document,
+    # not validated again on their way out (``responses``, not ``response_model``)
+    @app.post("/api/games/{game_id}/actions", response_model=None, responses={200: {"model": AckMessage}})
+    async def post_action(game_id: str, body: ActionRequest) -> AckMessage:
+        """One decision of the seat whose token it carries, at state ``version``."""
+        return await service.submit(game_id, body.model_dump(by_alias=True, exclude_unset=True))
 
-    @app.post("/api/games/{game_id}/undo", response_model=None)
-    async def post_undo(game_id: str, request: Request) -> AckMessage:
-        """Take back one's own placement before drawing: ``{"seat", "token", "version"}``."""
-        return await service.undo(game_id, await _body(request))
+    @app.post("/api/games/{game_id}/undo", response_model=None, responses={200: {"model": AckMessage}})
+    async def post_undo(game_id: str, body: UndoRequest) -> AckMessage:
+        """Take back one's own placement before drawing."""
+        return await service.undo(game_id, body.model_dump(exclude_unset=True))
 
-    @app.get("/api/games/{game_id}/state", response_model=None)
+    @app.get("/api/games/{game_id}/state", response_model=None, responses={200: {"model": StateMessage}})
     async def get_state(game_id: str, seat: int | None = None, token: str | None = None) -> Response:
         """The state message (``StateMessage``), made once per change and shared."""
         live = await service.fetch(game_id)
@@ -314,8 +440,9 @@ def create_app(
             service._auth(live, seat, token)
         return Response(live.message_text(seat), media_type="application/json")
 
-    @app.get("/api/games/{game_id}/record")
+    @app.get("/api/games/{game_id}/record", response_model=None, responses={200: {"model": dict[str, Any]}})
     async def get_record(game_id: str) -> Response:
+        """A finished game's record (kardinal-record: replays to the same game anywhere)."""
         await service.fetch(game_id)  # read off the event loop (then in memory)
         rec = service.record(game_id)
         return Response(
@@ -324,29 +451,30 @@ def create_app(
             headers={"Content-Disposition": f'attachment; filename="kardinal-{game_id}.json"'},
         )
 
-    @app.get("/api/games/{game_id}/scoring", response_model=None)
+    @app.get("/api/games/{game_id}/scoring", response_model=None, responses={200: {"model": ScoringMessage}})
     async def get_scoring(game_id: str) -> ScoringMessage:
         """The intermediate and final scoring so far, in detail (public; live games and replays)."""
         await service.fetch(game_id)
         return service.scoring(game_id)
 
-    @app.post("/api/games/{game_id}/again")
-    async def play_again(game_id: str, request: Request) -> dict[str, Any]:
+    @app.post("/api/games/{game_id}/again", response_model=AgainAnswer)
+    async def play_again(game_id: str, body: AgainRequest, request: Request) -> AgainAnswer:
         """Play again after a finished game: ``{"seats": {seat: token}}`` (the tokens the
-        page holds; nothing in a game of bots only). The people keep their tokens."""
-        body = await _body(request)
-        if not isinstance(body, dict):
-            raise Refused("malformed", "expected a JSON object", 400)
-        new = await service.again(game_id, body.get("seats"))
+        page holds; nothing in a game of bots only). The people keep their tokens; however
+        many press it, one new game, counted against the first presser's limits."""
+        held = {int(k): tok for k, tok in body.seats.items()} if body.seats is not None else None
+        where = addr(request)
+        new = await service.again(game_id, held, creator=where, charge=lambda: limits.spend("create", where))
         return {"id": new.row.id, "status": new.row.status, "watch": f"{root_of(request)}/game/{new.row.id}"}
 
-    @app.get("/api/games/{game_id}/chat", response_model=None)
+    @app.get("/api/games/{game_id}/chat", response_model=None, responses={200: {"model": ChatMessage}})
     async def get_chat(game_id: str) -> ChatMessage:
         """The game's chat (public: players and spectators read it; the replay shows it)."""
         return chat_message(await service.chat_lines(await service.fetch(game_id)))
 
-    @app.get("/api/games/{game_id}/replay/{step}", response_model=None)
+    @app.get("/api/games/{game_id}/replay/{step}", response_model=None, responses={200: {"model": ReplayMessage}})
     async def replay_step(game_id: str, step: int) -> ReplayMessage:
+        """A finished game after ``step`` actions, with every hand."""
         await service.fetch(game_id)
         return service.replay_step(game_id, step)
 
@@ -367,34 +495,43 @@ def create_app(
                 if frame["type"] == "websocket.disconnect":
                     break
                 text = frame.get("text")
+                data: Any = None
                 try:
                     if text is None:
                         raise Refused("malformed", "messages are JSON text, not binary", 400)
-                    msg = parse_json(text)
-                    if not isinstance(msg, dict) or not isinstance(msg.get("type"), str):
-                        raise Refused("malformed", "expected a JSON object with a 'type'", 400)
+                    data = parse_json(text)
+                    if conn is None and isinstance(data, dict) and data.get("type") in ("action", "undo", "chat"):
+                        raise Refused("malformed", "send hello first", 400)
+                    try:
+                        msg = CLIENT_MESSAGE.validate_python(data)
+                    except ValidationError as e:
+                        errors = e.errors()
+                        if isinstance(data, dict) and data.get("type") in ("hello", "action", "undo") and token_error(errors):
+                            limits.note("bad_token", addr(ws))  # a malformed token is a wrong one
+                        raise _invalid(errors, message=True) from None
                 except Refused as e:
-                    await ws.send_text(json_text(_ws_error(e)))
+                    await ws.send_text(json_text(_ws_error(e, data.get("id") if isinstance(data, dict) else None)))
                     continue
-                kind = msg["type"]
-                if kind in ("hello", "action", "undo"):  # these carry seat tokens
+                # the message as sent (checked: exactly what its declaration accepts)
+                assert isinstance(data, dict)
+                if isinstance(msg, (HelloMessage, ActionMessage, UndoMessage)):  # these carry seat tokens
                     try:
                         limits.check("bad_token", addr(ws))
                     except Refused as e:
-                        await ws.send_text(json_text(_ws_error(e, msg.get("id"))))
+                        await ws.send_text(json_text(_ws_error(e, data.get("id"))))
                         continue
-                if kind == "hello":
+                if isinstance(msg, HelloMessage):
                     if conn is not None:
                         await ws.send_text(json_text(_ws_error(Refused("malformed", "hello was already sent", 400))))
                         continue
                     try:
-                        seats = await _hello_seats(service, live, msg.get("seats"))
+                        seats = await _hello_seats(service, live, msg.seats)
                     except Refused as e:
                         if e.code == "bad_token":
                             limits.note("bad_token", addr(ws))
                         await ws.send_text(json_text(_ws_error(e)))
                         continue
-                    conn = Connection(seats, delta=msg.get("delta") is True, ack_in_state=msg.get("ack_in_state") is True)
+                    conn = Connection(seats, delta=msg.delta, ack_in_state=msg.ack_in_state)
                     await ws.send_text(json_text({"type": "welcome", "game": game_id, "seats": sorted(seats)}))
                     lines = await service.chat_lines(live)
                     await service.connect(live, conn)
@@ -402,29 +539,28 @@ def create_app(
                     conn.notify()
                     if lines:  # the chat so far, after the state (no chat message: nothing said yet)
                         conn.outbox.put_nowait(chat_message(lines))
-                elif kind in ("action", "undo"):
+                elif isinstance(msg, (ActionMessage, UndoMessage)):
                     if conn is None:
                         await ws.send_text(json_text(_ws_error(Refused("malformed", "send hello first", 400))))
                         continue
                     try:
-                        conn.outbox.put_nowait(await (service.submit if kind == "action" else service.undo)(game_id, msg))
+                        done = await (service.submit(game_id, data) if isinstance(msg, ActionMessage) else service.undo(game_id, data))
+                        conn.outbox.put_nowait(done)
                     except Refused as e:
                         if e.code == "bad_token":
                             limits.note("bad_token", addr(ws))
-                        conn.outbox.put_nowait(_ws_error(e, msg.get("id")))
-                elif kind == "chat":
+                        conn.outbox.put_nowait(_ws_error(e, msg.id))
+                elif isinstance(msg, ChatSay):
                     if conn is None:
                         await ws.send_text(json_text(_ws_error(Refused("malformed", "send hello first", 400))))
                         continue
                     try:
                         limits.spend("chat", addr(ws))
-                        await service.say(game_id, conn.seats, msg.get("text"), msg.get("name"))
+                        await service.say(game_id, conn.seats, msg.text, msg.name)
                     except Refused as e:
-                        conn.outbox.put_nowait(_ws_error(e, msg.get("id")))
-                elif kind == "ping":
+                        conn.outbox.put_nowait(_ws_error(e, msg.id))
+                elif isinstance(msg, PingMessage):
                     await ws.send_text(json_text({"type": "pong"}))
-                else:
-                    await ws.send_text(json_text(_ws_error(Refused("malformed", "unknown message type", 400))))
         except WebSocketDisconnect:
             pass
         finally:
@@ -447,12 +583,16 @@ class _HttpHeaders:
     page is opened with its seat's token in the address: Referer), nor may be framed by
     another site; and the access log's line (the path only: a query string can hold a
     seat token). ``check``: an answer that refuses a request before it is read (None:
-    it goes on). A plain ASGI middleware: Starlette's ``BaseHTTPMiddleware`` ran each
-    request in task groups of its own, a sixth of the cost of starting a game."""
+    it goes on). ``max_body``: a body longer than this is refused (413 ``too_large``)
+    before it is read, by its Content-Length, or once that many bytes have come of a body
+    sent without one (Starlette's own limit answers in plain text, not in the API's
+    format). A plain ASGI middleware: Starlette's ``BaseHTTPMiddleware`` ran each request
+    in task groups of its own, a sixth of the cost of starting a game."""
 
-    def __init__(self, app: ASGIApp, check: Callable[[Scope], Response | None] | None = None) -> None:
+    def __init__(self, app: ASGIApp, check: Callable[[Scope], Response | None] | None = None, max_body: int = MAX_BODY) -> None:
         self.app = app
         self.check = check
+        self.max_body = max_body
         self.access = logging.getLogger("kardinal.access")
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
@@ -473,6 +613,11 @@ class _HttpHeaders:
             await send(message)
 
         refusal = self.check(scope) if self.check is not None else None
+        length = _content_length(scope)
+        if refusal is None and length is not None and length > self.max_body:
+            refusal = _error(_TOO_LARGE)
+        if refusal is None and length is None:
+            receive = _counted(receive, self.max_body)
         await (self.app if refusal is None else refusal)(scope, receive, send_headed)
         if status and self.access.isEnabledFor(logging.INFO):
             path = URL(scope=scope).path
@@ -485,24 +630,58 @@ class _HttpHeaders:
             )
 
 
+_TOO_LARGE = Refused("too_large", f"at most {MAX_BODY} bytes", 413, max=MAX_BODY)
+
+
+class _BodyTooLarge(HTTPException):
+    """A body sent without a length went past the limit while it was read (answered as
+    ``too_large`` by the app's handler of HTTPException)."""
+
+    def __init__(self) -> None:
+        super().__init__(413, "too large")
+
+
+def _content_length(scope: Scope) -> int | None:
+    """The request's Content-Length; a malformed one counts as too large."""
+    for k, v in scope["headers"]:
+        if k == b"content-length":
+            return int(v) if v.isdigit() and len(v) < 19 else 1 << 62
+    return None
+
+
+def _counted(receive: Receive, limit: int) -> Receive:
+    """``receive`` that refuses a body once more than ``limit`` bytes of it have come."""
+    seen = 0
+
+    async def counted() -> Message:
+        nonlocal seen
+        message = await receive()
+        if message["type"] == "http.request":
+            seen += len(message.get("body", b""))
+            if seen > limit:
+                raise _BodyTooLarge()
+        return message
+
+    return counted
+
+
+_ECHOED = re.compile(r"[!-~]{1,100}")  # a client id as ClientId declares it
+
+
 def _ws_error(e: Refused, action_id: object = None) -> ErrorMessage:
     """A refusal over the WebSocket; the action's id is echoed only if it is a valid one."""
-    echo = action_id if isinstance(action_id, str) and 1 <= len(action_id) <= 100 else None
+    echo = action_id if isinstance(action_id, str) and _ECHOED.fullmatch(action_id) else None
     return {"type": "error", "id": echo, **e.to_json()}
 
 
-async def _hello_seats(service: GameService, live: LiveGame, seats: Any) -> dict[int, str]:
-    """Check every token of a hello; a person who connects has joined their seat."""
+async def _hello_seats(service: GameService, live: LiveGame, seats: dict[str, str] | None) -> dict[int, str]:
+    """Check every token of a hello (its seat keys are digits: HelloMessage); a person who
+    connects has joined their seat."""
     if seats is None:
         return {}
-    if not isinstance(seats, dict):
-        raise Refused("malformed", "'seats' must be an object: seat -> token", 400)
     out: dict[int, str] = {}
     for k, tok in seats.items():
-        try:
-            seat = int(k)
-        except (TypeError, ValueError):
-            raise Refused("malformed", "'seats' keys must be seat numbers", 400) from None
+        seat = int(k)
         service._auth(live, seat, tok)
         out[seat] = tok
     for seat, tok in out.items():

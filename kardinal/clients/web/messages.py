@@ -6,9 +6,10 @@ views (``kardinal.rules.view``), never the state itself.
 
 from __future__ import annotations
 
-from typing import Any, Literal, NotRequired, TypedDict
+from typing import Any, Literal, NotRequired
 
 import orjson
+from typing_extensions import TypedDict  # typing's gives pydantic no schema on Python 3.11 (the API's documents)
 
 from kardinal.rules.breakdown import ScoringBreakdown
 from kardinal.rules.record import RecordAction

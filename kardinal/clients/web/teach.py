@@ -30,7 +30,6 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
-import json
 import logging
 import os
 from collections import OrderedDict
@@ -46,6 +45,7 @@ from kardinal.rules.view import ViewData, view
 from .fair import BOTS_ONLY, PEOPLE
 from .games import GameService, LiveGame, Refused
 from .guard import Guard
+from .schemas import HintAnswer, HintRequest, ReviewRequest, ReviewStatus, TeachInfo
 
 __all__ = ["router", "hint_job"]
 
@@ -53,7 +53,6 @@ log = logging.getLogger("kardinal.web")
 
 router = APIRouter()
 
-MAX_BODY = 4096
 KEEP_REVIEWS = 200
 KEEP_HINTS = 500
 MAX_REVIEWING = 4  # reviews under way at once in one process; more wait to be asked again
@@ -117,19 +116,6 @@ def _service(request: Request) -> GameService:
     return service
 
 
-async def _json_body(request: Request) -> dict[str, Any]:
-    raw = await request.body()
-    if len(raw) > MAX_BODY:
-        raise Refused("too_large", f"at most {MAX_BODY} bytes", 413, max=MAX_BODY)
-    try:
-        body = json.loads(raw)
-    except ValueError:
-        raise Refused("malformed", "the body must be JSON", 400) from None
-    if not isinstance(body, dict):
-        raise Refused("malformed", "expected a JSON object", 400)
-    return body
-
-
 def _review_seats(live: LiveGame) -> list[int]:
     people = [i for i, s in enumerate(live.row.seats) if s.kind == "person"]
     return people or list(range(len(live.row.seats)))
@@ -151,31 +137,28 @@ def _review_status(job: ReviewJob | None) -> dict[str, Any]:
     return out
 
 
-@router.get("/api/games/{game_id}/teach")
-async def teach_info(game_id: str, request: Request) -> dict[str, Any]:
+@router.get("/api/games/{game_id}/teach", response_model=TeachInfo)
+async def teach_info(game_id: str, request: Request) -> TeachInfo:
     """What may be asked of this game: hints (the table allows them), and its review."""
-    live = _service(request).get(game_id)
+    live = await _service(request).fetch(game_id)
     job = _teaching(request).reviews.get(live.row.id)
     return {"game": live.row.id, "hints": live.hints_allowed, "finished": live.row.status == "finished", "review": _review_status(job)}
 
 
-@router.post("/api/games/{game_id}/hint")
-async def post_hint(game_id: str, request: Request) -> dict[str, Any]:
+@router.post("/api/games/{game_id}/hint", response_model=None, responses={200: {"model": HintAnswer}})
+async def post_hint(game_id: str, body: HintRequest, request: Request) -> dict[str, Any]:
     """The best three moves for the asking seat, whose turn it is, from its view only."""
     service = _service(request)
-    body = await _json_body(request)
-    live = service.get(game_id)
+    live = await service.fetch(game_id)
     teaching = _teaching(request)
     addr = request.client.host if request.client is not None else "?"
     teaching.guard.check("bad_token", addr)
     try:
-        seat = service._auth(live, body.get("seat"), body.get("token"))
+        seat = service._auth(live, body.seat, body.token)
     except Refused:
         teaching.guard.note("bad_token", addr)
         raise
-    version = body.get("version")
-    if not isinstance(version, int) or isinstance(version, bool):
-        raise Refused("malformed", "'version' must be the number of actions so far", 400)
+    version = body.version
     if not live.hints_allowed:
         raise Refused("hints_off", "hints were not agreed to when this game was created", 403)
     if live.row.status == "open":
@@ -213,18 +196,19 @@ async def _run_hint(service: GameService, v: ViewData, iterations: int, seconds:
     return result
 
 
-@router.get("/api/games/{game_id}/review")
+@router.get("/api/games/{game_id}/review", response_model=None, responses={200: {"model": ReviewStatus}})
 async def get_review(game_id: str, request: Request) -> dict[str, Any]:
     """The review of a finished game: "none" (not asked for), "running" with its progress, or "done"."""
-    live = _service(request).get(game_id)
+    live = await _service(request).fetch(game_id)
     return {"game": live.row.id, **_review_status(_teaching(request).reviews.get(live.row.id))}
 
 
-@router.post("/api/games/{game_id}/review")
-async def start_review(game_id: str, request: Request) -> dict[str, Any]:
-    """Start the review of a finished game (once: asking again reports the one under way)."""
+@router.post("/api/games/{game_id}/review", response_model=None, responses={200: {"model": ReviewStatus}})
+async def start_review(game_id: str, request: Request, body: ReviewRequest | None = None) -> dict[str, Any]:
+    """Start the review of a finished game (once: asking again reports the one under way).
+    The body, if any, is an empty object."""
     service = _service(request)
-    live = service.get(game_id)
+    live = await service.fetch(game_id)
     if live.row.status != "finished":
         raise Refused("not_finished", "a game is reviewed once it is over")
     teaching = _teaching(request)

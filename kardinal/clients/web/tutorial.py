@@ -41,6 +41,7 @@ from kardinal.rules.view import view
 from .games import Refused, standing
 from .pages import static_page
 from .rules_page import LANGS, pick_lang, render, rules_text
+from .schemas import TutorialAttempt
 
 __all__ = ["router", "Step", "Tutorial", "tutorial", "step_state", "attempt", "TutorialError"]
 
@@ -382,22 +383,14 @@ def tutorial_start(step: str) -> Any:
     return _no_step(step) if i is None else attempt(tutorial(), i, [])
 
 
-@router.post("/api/tutorial/{step}")
-async def tutorial_try(step: str, request: Request) -> Any:
-    """A step after the actions sent (``{"actions": [...]}``); the last one is checked."""
-    from .app import parse_json
-
+@router.post("/api/tutorial/{step}", response_model=dict[str, Any])
+def tutorial_try(step: str, body: TutorialAttempt) -> Any:  # sync: replaying a step is CPU work (FastAPI runs it in a thread)
+    """A step after the actions sent (``{"actions": [...]}``, at most 8); the last one is
+    checked: a ``refusal`` by the rules, a ``goal`` not met, or the step done."""
     i = _step_index(step)
     if i is None:
         return _no_step(step)
-    try:
-        body = parse_json(await request.body())
-    except Refused as e:
-        return JSONResponse({"error": e.to_json()}, status_code=e.status)
-    actions = body.get("actions") if isinstance(body, dict) else None
-    if not isinstance(actions, list) or len(actions) > 8:
-        return JSONResponse({"error": Refused("malformed", "expected {'actions': [at most 8 actions]}", 400).to_json()}, status_code=400)
-    return attempt(tutorial(), i, actions)
+    return attempt(tutorial(), i, [a.model_dump(by_alias=True, exclude_unset=True) for a in body.actions])
 
 
 @lru_cache(maxsize=8)

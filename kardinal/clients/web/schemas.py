@@ -1,0 +1,460 @@
+"""Every message of the server's API, declared: request bodies and WebSocket messages a
+client sends (Pydantic models, strict), and the answers it gets (typed dicts).
+
+Requests are checked here before any handler sees them: strict types (no string for a
+number or a boolean), bounded numbers and lengths, no control characters or lone
+surrogates in text that is stored or shown, no unknown fields. A body that fails is
+refused with ``malformed`` (400) and the path of the field (``params.field``, e.g.
+``players.0.name``); nothing changes. The finer checks that need the game (whose turn,
+the rules, a name taken at the table) stay with the game service.
+
+The same declarations give the OpenAPI document (``/openapi.json``, shown at
+``/api/docs``); the WebSocket's messages are in it too, as the schemas ``ClientMessage``
+and ``ServerMessage``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Annotated, Any, Literal, NotRequired
+
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, TypeAdapter
+from typing_extensions import TypedDict
+
+from .messages import AckMessage, ChatMessage, ErrorData, ErrorMessage, PlayerData, StateMessage, TableOptions
+
+__all__ = [
+    "Seat",
+    "Token",
+    "Action",
+    "CreateGame",
+    "PlayerSpec",
+    "JoinSeat",
+    "ClaimSeat",
+    "ActionRequest",
+    "UndoRequest",
+    "HintRequest",
+    "AgainRequest",
+    "ReviewRequest",
+    "TutorialAttempt",
+    "ClientMessage",
+    "CLIENT_MESSAGE",
+    "ServerMessage",
+    "SERVER_MESSAGE",
+    "field_of",
+    "first_error",
+    "token_error",
+    "ErrorBody",
+]
+
+# letters text may not hold: controls other than white space (which is folded into one
+# space where text is kept), DEL and C1 controls, and lone surrogates (a stored id or name
+# with one cannot even be written as UTF-8: the storage's write failed)
+_BAD_TEXT = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff]")
+
+
+def _printable(s: str) -> str:
+    if _BAD_TEXT.search(s):
+        raise ValueError("text may not hold control characters or lone surrogates")
+    return s
+
+
+class _Strict(BaseModel):
+    """A request: exact types, no unknown fields."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+
+Seat = Annotated[int, Field(ge=0, le=9, description="A seat's number, from 0")]
+SeatKey = Annotated[str, Field(pattern=r"^[0-9]$", description="A seat's number as an object key")]
+Version = Annotated[int, Field(ge=0, le=1_000_000, description="The number of actions applied so far (the state version)")]
+Token = Annotated[str, Field(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_-]+$", description="A seat's secret token")]
+ClientId = Annotated[
+    str, Field(min_length=1, max_length=100, pattern=r"^[!-~]+$", description="The client's id for an action (printable ASCII)")
+]
+Ident = Annotated[str, Field(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_-]+$")]
+Name = Annotated[
+    str,
+    Field(max_length=100, description="A name (at most 24 characters once runs of white space are one space)"),
+    AfterValidator(_printable),
+]
+ChatText = Annotated[str, Field(min_length=1, max_length=2000), AfterValidator(_printable)]
+BotLevel = Annotated[str, Field(min_length=1, max_length=32, pattern=r"^[A-Za-z0-9_-]+$", description="A bot level (GET /api/bots)")]
+
+
+# -- a record action (kardinal-record), one model per kind of decision -------------------
+
+
+class Cloister(_Strict):
+    type: Literal["cloister"]
+    site: Ident
+
+
+class Advisor(_Strict):
+    type: Literal["advisor"]
+
+
+Piece = Annotated[Cloister | Advisor, Field(discriminator="type")]
+
+
+class PlaceAction(_Strict):
+    """Play cards for pieces in one country (R4)."""
+
+    seat: Seat
+    act: Literal["place"]
+    country: Ident
+    cards: list[Ident] = Field(max_length=8)
+    pieces: list[Piece] = Field(max_length=8)
+
+
+class DrawAction(_Strict):
+    """Draw a card: from the pile (``from`` deck) or the display (``card`` names it) (R5)."""
+
+    model_config = ConfigDict(extra="forbid", strict=True, populate_by_name=False)
+    seat: Seat
+    act: Literal["draw"]
+    source: Literal["deck", "display"] = Field(alias="from")
+    card: Ident | None = None
+
+
+class ExchangeAction(_Strict):
+    """Give up ``discard`` and take a card instead (R6)."""
+
+    model_config = ConfigDict(extra="forbid", strict=True, populate_by_name=False)
+    seat: Seat
+    act: Literal["exchange"]
+    discard: Ident
+    source: Literal["deck", "display"] = Field(alias="from")
+    card: Ident | None = None
+
+
+class PassAction(_Strict):
+    seat: Seat
+    act: Literal["pass"]
+
+
+Action = Annotated[PlaceAction | DrawAction | ExchangeAction | PassAction, Field(discriminator="act")]
+
+
+# -- HTTP request bodies ---------------------------------------------------------------
+
+
+class PlayerSpec(_Strict):
+    """A seat of a new game: a person (invited by link; ``open``: anyone may take it from
+    the lobby) or a bot of a level."""
+
+    name: Name | None = None
+    kind: Literal["person", "bot"] = "person"
+    level: BotLevel | None = None
+    open: bool | None = None
+
+
+class CreateGame(_Strict):
+    """``POST /api/games``: a new table."""
+
+    players: list[PlayerSpec] = Field(min_length=1, max_length=10)
+    hotseat: bool = False
+    board: Ident = "standard"
+    variants: list[Ident] = Field(default_factory=list, max_length=16)
+    mode: Literal["live", "turn"] = "live"
+    away: float = Field(default=180.0, ge=1.0, le=86400.0, description="Live games: seconds away on one's turn before a stand-in plays")
+    standin: BotLevel = "medium"
+    hints: bool = False
+    spectator_chat: bool = False
+    public: bool = True
+    key: Annotated[str, Field(min_length=8, max_length=64, pattern=r"^[A-Za-z0-9_-]+$")] | None = Field(
+        default=None, description="The client's key for this creation: sent twice (a double click), it makes one game"
+    )
+
+
+class JoinSeat(_Strict):
+    """``POST /api/games/{id}/join``: take one's seat by its link (``name``: while the table fills)."""
+
+    seat: Seat
+    token: Token
+    name: Name | None = None
+
+
+class ClaimSeat(_Strict):
+    """``POST /api/games/{id}/claim``: take a free open seat from the lobby."""
+
+    seat: Seat
+    name: Name | None = None
+
+
+class ActionRequest(_Strict):
+    """``POST /api/games/{id}/actions``: one decision of the seat whose token it carries,
+    expected to apply to state ``version``; ``id`` makes a resend apply once."""
+
+    id: ClientId | None = None
+    seat: Seat
+    token: Token
+    version: Version
+    action: Action
+
+
+class UndoRequest(_Strict):
+    """``POST /api/games/{id}/undo``: take back one's own placement before drawing."""
+
+    id: ClientId | None = None
+    seat: Seat
+    token: Token
+    version: Version
+
+
+class HintRequest(_Strict):
+    """``POST /api/games/{id}/hint``: the best moves for the seat to act."""
+
+    seat: Seat
+    token: Token
+    version: Version
+
+
+class AgainRequest(_Strict):
+    """``POST /api/games/{id}/again``: the tokens the page holds (none in a game of bots only)."""
+
+    seats: dict[SeatKey, Token] | None = Field(default=None, max_length=10)
+
+
+class ReviewRequest(_Strict):
+    """``POST /api/games/{id}/review``: nothing to say."""
+
+
+class TutorialAttempt(_Strict):
+    """``POST /api/tutorial/{step}``: the step's actions so far; the last is being tried."""
+
+    actions: list[Action] = Field(max_length=8)
+
+
+# -- WebSocket messages a client sends ---------------------------------------------------
+
+
+class HelloMessage(_Strict):
+    """First: the seats this connection holds (none: a spectator); ``delta``: later state
+    messages carry only the history's new entries; ``ack_in_state``: one's own action's
+    acknowledgement comes inside the state message it made."""
+
+    type: Literal["hello"]
+    seats: dict[SeatKey, Token] | None = Field(default=None, max_length=10)
+    delta: bool = False
+    ack_in_state: bool = False
+
+
+class ActionMessage(ActionRequest):
+    type: Literal["action"]
+
+
+class UndoMessage(UndoRequest):
+    type: Literal["undo"]
+
+
+class ChatSay(_Strict):
+    """A line in the game's chat (``name``: a spectator's, where spectators may write)."""
+
+    type: Literal["chat"]
+    id: ClientId | None = None
+    text: ChatText
+    name: Name | None = None
+
+
+class PingMessage(_Strict):
+    type: Literal["ping"]
+    id: ClientId | None = None
+
+
+ClientMessage = Annotated[HelloMessage | ActionMessage | UndoMessage | ChatSay | PingMessage, Field(discriminator="type")]
+CLIENT_MESSAGE: TypeAdapter[HelloMessage | ActionMessage | UndoMessage | ChatSay | PingMessage] = TypeAdapter(ClientMessage)
+
+
+# -- answers -----------------------------------------------------------------------------
+
+
+class ErrorBody(TypedDict):
+    """Every refusal over HTTP: ``{"error": {code, message, params, rule?, reason?}}``."""
+
+    error: ErrorData
+
+
+class WelcomeMessage(TypedDict):
+    """The answer to a hello: the seats the connection holds."""
+
+    type: Literal["welcome"]
+    game: str
+    seats: list[int]
+
+
+class PongMessage(TypedDict):
+    type: Literal["pong"]
+
+
+ServerMessage = StateMessage | AckMessage | ErrorMessage | ChatMessage | WelcomeMessage | PongMessage
+SERVER_MESSAGE: TypeAdapter[ServerMessage] = TypeAdapter(ServerMessage)
+
+
+class SeatLink(TypedDict):
+    seat: int
+    name: str
+    token: str
+    url: str
+
+
+class CreatedGame(TypedDict):
+    """A new game: the secret link of every person seat (shown once), the spectators'
+    address, and for hot-seat the one link that holds every seat."""
+
+    id: str
+    status: str
+    seats: list[SeatLink]
+    watch: str
+    public: bool
+    hotseat_url: NotRequired[str]
+
+
+class GameSummary(TypedDict):
+    """A game as the lobby and "My games" list it (public information only)."""
+
+    id: str
+    created: float
+    status: str
+    hotseat: bool
+    board: str
+    variants: list[str]
+    table: TableOptions
+    players: list[PlayerData]
+    current: NotRequired[int]
+    version: NotRequired[int]
+    scores: NotRequired[list[int]]
+    winners: NotRequired[list[int] | None]
+
+
+class GameList(TypedDict):
+    games: list[GameSummary]
+
+
+class Joined(TypedDict):
+    ok: bool
+    status: str
+
+
+class Claimed(TypedDict):
+    seat: int
+    token: str
+    url: str
+
+
+class AgainAnswer(TypedDict):
+    id: str
+    status: str
+    watch: str
+
+
+class BotAbout(TypedDict):
+    summary: str
+    seconds: float
+    strength: str
+
+
+class BotList(TypedDict):
+    levels: list[str]
+    about: dict[str, BotAbout]
+
+
+class VariantList(TypedDict):
+    variants: dict[str, str]
+    boards: list[str]
+
+
+class Health(TypedDict):
+    status: str
+
+
+class Readiness(TypedDict):
+    status: str
+    database: str
+
+
+class ReviewStatus(TypedDict):
+    """A game's review: "none" (not asked for), "running" with its progress, "done" with
+    the review, or "failed"."""
+
+    game: str
+    status: str
+    done: NotRequired[int]
+    total: NotRequired[int]
+    seats: NotRequired[list[int]]
+    review: NotRequired[dict[str, Any]]
+
+
+class TeachInfo(TypedDict):
+    game: str
+    hints: bool
+    finished: bool
+    review: dict[str, Any]
+
+
+class HintOption(TypedDict):
+    action: dict[str, Any]
+    notation: str
+    visits: int
+    value: float | None
+    margin: float | None
+    worth: float | None
+    vs_best: float | None
+
+
+class HintAnswer(TypedDict):
+    """The best moves for the asking seat, best first (``how``: search, draw or only)."""
+
+    type: Literal["hint"]
+    game: str
+    version: int
+    seat: int
+    phase: str
+    how: str
+    options: list[HintOption]
+    iterations: int
+    seconds: float
+
+
+def field_of(loc: tuple[int | str, ...], message: bool = False) -> str:
+    """A field's path as a client names it: ``players.0.name``, ``action.country`` (the
+    body's own place and the tags of unions left out; ``message``: the path is a WebSocket
+    message's, whose first part is its type)."""
+    parts = [str(x) for x in loc[1 if message else 0 :] if x not in ("body", "[key]")]
+    # a member of a discriminated union is named by its tag in pydantic's path
+    return ".".join(p for p in parts if p not in _TAGS)
+
+
+_TAGS = frozenset(("place", "draw", "exchange", "pass", "cloister", "advisor"))
+
+
+def first_error(errors: Sequence[Any], message: bool = False) -> tuple[str, str]:
+    """The first problem of a failed validation (pydantic's ``errors()``): (field path,
+    words). ``message``: of a WebSocket message (see field_of)."""
+    if not errors:
+        return "", "the message is not valid"
+    err = errors[0]
+    loc = tuple(err.get("loc", ()))
+    kind = err.get("type")
+    if kind == "json_invalid":
+        return "", "the body must be JSON"
+    path = field_of(loc, message and len(loc) > 1)
+    if kind in ("model_type", "model_attributes_type", "dict_type", "union_tag_invalid", "union_tag_not_found") and not path:
+        return "", "expected a JSON object" + (" with a known 'type'" if kind.startswith("union_tag") else "")
+    return path, str(err.get("msg", "not valid"))
+
+
+def token_error(errors: Sequence[Any]) -> bool:
+    """A failed validation of a seat's token (a guess, however malformed, counts as one)."""
+    return any(_top(err.get("loc", ())) in ("token", "seats") for err in errors)
+
+
+def _top(loc: Sequence[Any]) -> Any:
+    """The top-level field of an error's path: past "body" (HTTP), or past the message's
+    type (a WebSocket message: pydantic names the union's member first)."""
+    rest = list(loc[1:] if loc and (loc[0] == "body" or (loc[0] in _MESSAGE_TYPES and len(loc) > 1)) else loc)
+    return rest[0] if rest else None
+
+
+_MESSAGE_TYPES = frozenset(("hello", "action", "undo", "chat", "ping"))
