@@ -8,15 +8,17 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
+import threading
 import time
 from collections.abc import Awaitable, Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from pathlib import Path
 from typing import Any, TypeVar
 
 import pytest
 from fastapi.testclient import TestClient
-from web_helpers import LENIENT, state
+from web_helpers import LENIENT, make_client, state
 
 from kardinal.clients.web.app import create_app
 from kardinal.clients.web.fair import BOTS_ONLY, PEOPLE
@@ -134,6 +136,26 @@ def test_play_again_pressed_at_once_by_everyone_makes_one_game(db_url: str) -> N
         assert (await svc.again(live.row.id, {"2": toks[2]})).row.id == new.row.id  # type: ignore[dict-item]
 
     run(db_url, body)
+
+
+def test_play_again_pressed_at_once_over_http_makes_one_game(tmp_path: Path, db_url: str) -> None:
+    with make_client(tmp_path, db_url=db_url) as c:
+        gid = c.post("/api/games", json=BOTS3).json()["id"]
+        end = time.monotonic() + 60
+        while state(c, gid)["status"] != "finished":
+            assert time.monotonic() < end, "the bots did not finish"
+            time.sleep(0.01)
+        start = threading.Barrier(5)
+
+        def press() -> Any:
+            start.wait()
+            return c.post(f"/api/games/{gid}/again", json={})
+
+        with ThreadPoolExecutor(5) as pool:
+            answers = list(pool.map(lambda _: press(), range(5)))
+        assert [r.status_code for r in answers] == [200] * 5, [r.text for r in answers]
+        assert len({r.json()["id"] for r in answers}) == 1
+        assert len(c.get("/api/games").json()["games"]) == 2
 
 
 def test_play_again_of_bots_only_counts_against_the_pressers_cap(db_url: str) -> None:
