@@ -16,7 +16,6 @@ from fastapi.testclient import TestClient
 from pydantic import ValidationError
 from web_helpers import create, join_all, make_client, state, tokens
 
-from kardinal.clients.web.app import MAX_BODY
 from kardinal.clients.web.schemas import CLIENT_MESSAGE, SERVER_MESSAGE
 
 SURROGATE = '"\\ud800"'  # a lone surrogate: valid JSON, not storable as UTF-8
