@@ -20,6 +20,7 @@ import pytest
 from fastapi.testclient import TestClient
 from web_helpers import LENIENT, make_client, state
 
+from kardinal.clients.web import games
 from kardinal.clients.web.app import create_app
 from kardinal.clients.web.fair import BOTS_ONLY, PEOPLE
 from kardinal.clients.web.games import MAX_BOT_GAMES, Connection, GameService, LiveGame, Refused
@@ -408,8 +409,36 @@ def test_a_creation_key_makes_one_game_per_address(db_url: str) -> None:
                 await svc.create(spec, A, bad)  # type: ignore[arg-type]
             assert e.value.code == "malformed" and e.value.status == 400
         assert not charged
+        # a double click charges once (the rate limit of creations)
+        key3 = "third-key"
+        await asyncio.gather(*(svc.create(spec, A, key3, charge=lambda: charged.append("c")) for _ in range(3)))
+        assert charged == ["c"]
 
     run(db_url, body)
+
+
+def test_creation_keys_are_kept_a_while_and_a_few_thousand_at_most(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(games, "KEYS_KEPT", 2)
+
+    async def body(svc: GameService) -> None:
+        spec = people("person", "bot", "bot")
+        first = (await svc.create(spec, A, "key-one-1"))[0].row.id
+        for k in ("key-two-2", "key-three-3"):
+            await svc.create(spec, A, k)
+        assert len(svc._keys) == 2
+        assert (await svc.create(spec, A, "key-three-3"))[0].row.id != first
+        again = (await svc.create(spec, A, "key-one-1"))[0].row.id  # forgotten: a new game
+        assert again != first
+        monkeypatch.setattr(games, "KEY_SECONDS", 0.0)
+        assert (await svc.create(spec, A, "key-one-1"))[0].row.id != again  # too old: a new game
+        # a game forgotten by memory is read again for a key sent again
+        monkeypatch.setattr(games, "KEY_SECONDS", 600.0)
+        live, toks = await svc.create(spec, A, "key-four-4")
+        del svc.live[live.row.id]
+        back, toks2 = await svc.create(spec, A, "key-four-4")
+        assert back is not live and back.row.id == live.row.id and toks2 == toks
+
+    run(f"sqlite+pysqlite:///{tmp_path / 'k.sqlite3'}", body)
 
 
 # -- 5. one game's failing write in a group commit ---------------------------------------------

@@ -716,8 +716,9 @@ class GameService:
         self._flusher: asyncio.Task[None] | None = None
         # games of bots only being created, per address (counted with the running ones: the cap)
         self._bot_creations: Counter[str] = Counter()
-        # (creator, client key) -> (when, the creation): a key sent again gets the same game (create)
-        self._keys: OrderedDict[tuple[str | None, str], tuple[float, asyncio.Future[tuple[LiveGame, dict[int, str]]]]] = OrderedDict()
+        # (creator, client key) -> (when, the creation: the game's id and tokens): a key sent
+        # again gets the same game (create; the id, not the game: a forgotten game is not kept)
+        self._keys: OrderedDict[tuple[str | None, str], tuple[float, asyncio.Future[tuple[str, dict[int, str]]]]] = OrderedDict()
 
     # -- loading ------------------------------------------------------------------
 
@@ -901,14 +902,16 @@ class GameService:
             if have is None:
                 break
             try:
-                live, tokens = await asyncio.shield(have[1])
+                gid, tokens = await asyncio.shield(have[1])
             except asyncio.CancelledError:
                 if have[1].cancelled():
                     continue  # the first creation was cancelled, not this call: make it here
                 raise
-            return await self._current(live), dict(tokens)
-        made: asyncio.Future[tuple[LiveGame, dict[int, str]]] = asyncio.get_running_loop().create_future()
+            live = self.live.get(gid)  # forgotten since: read again
+            return (live if live is not None else await self.fetch(gid)), dict(tokens)
+        made: asyncio.Future[tuple[str, dict[int, str]]] = asyncio.get_running_loop().create_future()
         self._keys[ident] = (time.monotonic(), made)
+        self._forget_keys()
         try:
             live, tokens = await self._create(spec, creator, charge)
         except BaseException as e:
@@ -920,8 +923,8 @@ class GameService:
             else:
                 made.cancel()
             raise
-        made.set_result((live, tokens))
-        return live, dict(tokens)
+        made.set_result((live.row.id, dict(tokens)))
+        return live, tokens
 
     def _forget_keys(self) -> None:
         """Forget the creation keys older than KEY_SECONDS, and the oldest beyond KEYS_KEPT."""
@@ -929,11 +932,6 @@ class GameService:
         keys = self._keys
         while keys and (len(keys) > KEYS_KEPT or next(iter(keys.values()))[0] < old):
             keys.popitem(last=False)
-
-    async def _current(self, live: LiveGame) -> LiveGame:
-        """The game in memory now (``live`` may have been forgotten and read again since)."""
-        now = self.live.get(live.row.id)
-        return now if now is not None else await self.fetch(live.row.id)
 
     async def _create(
         self,
