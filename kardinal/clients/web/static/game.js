@@ -101,6 +101,24 @@ class GamePage {
 
   hidden() { return Boolean(this.msg && this.msg.hotseat && this.revealed !== this.msg.seat); }
 
+  /** The seat whose hand this page shows now (null: none; a hot-seat hand behind its curtain
+   * is not shown, nor is any card that seat drew). */
+  viewer() {
+    if (this.replay || !this.msg || this.msg.seat === null || this.msg.seat === undefined || this.hidden()) return null;
+    return this.msg.seat;
+  }
+
+  /** The history as this page may show it: the kind of a card drawn from the pile only for
+   * the seat whose hand is shown (R13.2). A hot-seat page gets the history of the seat to
+   * act: behind the curtain that seat's own draws are not shown (the person at the screen
+   * may be another), and an entry kept from an earlier viewer never tells its draw. */
+  shownHistory(history) {
+    const me = this.viewer();
+    const secret = (ev) => ev.type === "drew" && ev.kind !== null && ev.kind !== undefined && ev.seat !== me;
+    return (history || []).map((entry) => (!(entry.events || []).some(secret) ? entry
+      : { ...entry, events: entry.events.map((ev) => (secret(ev) ? { ...ev, kind: null } : ev)) }));
+  }
+
   /** The actions this page may send now. */
   legal() {
     if (this.replay || !this.msg || !this.msg.legal) return [];
@@ -126,6 +144,9 @@ class GamePage {
     const old = this.msg;
     const turnChanged = !old || old.seat !== m.seat || old.view.current !== m.view.current || old.version !== m.version;
     if (old && old.hotseat && m.seat !== this.revealed) this.revealed = null;
+    // hot-seat: another person comes to the screen; what was said to the one before (a card
+    // of their hand that could not be played, a refusal) goes with their hand
+    if (old && m.hotseat && old.seat !== m.seat) { this.say(""); this.teach.hint = null; }
     this.msg = m;
     if (old) this.announceNews(old, m);
     if (turnChanged) this.sel.clear();
@@ -364,7 +385,7 @@ class GamePage {
     });
     renderScoring(byId("scoring"), { board, players: this.players(), view: v, onScoring: (kind) => this.scoring.open(kind) });
     byId("log-title").textContent = T("log");
-    renderLog(byId("log"), { board, name: (s) => this.name(s), history: v.history, variants: v.variants, boardId: board.id, notices: this.chat ? this.chat.notices() : [] });
+    renderLog(byId("log"), { board, name: (s) => this.name(s), history: this.shownHistory(v.history), variants: v.variants, boardId: board.id, notices: this.chat ? this.chat.notices() : [] });
     this.teach.render();
     this.signal.render();
     this.chat.render();

@@ -119,15 +119,18 @@ export class GameSocket {
     this.ws = ws;
     ws.onopen = () => { this.delay = 300; this.hello(); };
     let held = null; // the view's history as this connection last sent it
+    let heldSeat = null; // whose view that history is (a hot-seat page's changes with the turn)
     ws.onmessage = (ev) => {
       const m = JSON.parse(ev.data);
       if (m.type === "state") {
         if (m.history) { // a delta (hello "delta"): the entries after the first `from` we hold
-          if (!held || held.length < m.history.from) { ws.close(); return; } // cannot be: start again
+          // it continues a history of the same viewer only (another's tells other draws): else start again
+          if (!held || held.length < m.history.from || heldSeat !== m.seat) { ws.close(); return; }
           m.view.history = held.slice(0, m.history.from).concat(m.history.entries);
           delete m.history;
         }
         held = m.view.history;
+        heldSeat = m.seat;
         const ack = m.ack; // hello "ack_in_state": the acknowledgement of this page's own action
         delete m.ack;
         this.handlers.onState(m);

@@ -271,7 +271,8 @@ export class Teach {
   current() {
     const msg = this.page.msg;
     const h = this.hint;
-    if (!h || this.page.replay || !msg || h.version !== msg.version || h.seat !== msg.seat) return null;
+    // (a hint names cards of the hand: none behind a hot-seat curtain)
+    if (!h || this.page.replay || !msg || h.version !== msg.version || h.seat !== msg.seat || this.page.hidden()) return null;
     return h;
   }
 
