@@ -143,3 +143,114 @@ def test_a_hotseat_page_holds_no_hand_it_does_not_show(server: str, browser: Any
     assert page.errors == [] and watcher.errors == []
     page.context.close()
     watcher.context.close()
+
+
+# every request to create a game, as the page sends it (its body), each held back a while
+# so that a second click comes while the first request is on its way
+_SLOW_CREATES = """(() => {
+  window.__creates = [];
+  const real = window.fetch.bind(window);
+  window.fetch = async (input, init) => {
+    const u = typeof input === 'string' ? input : input.url;
+    if (init && init.method === 'POST' && new URL(u, location.href).pathname === '/api/games') {
+      window.__creates.push(JSON.parse(init.body));
+      await new Promise((r) => setTimeout(r, 700));
+    }
+    return real(input, init);
+  };
+})();"""
+
+KEY = re.compile(r"[A-Za-z0-9_-]{8,64}")
+
+
+def _games(server: str) -> set[str]:
+    return {g["id"] for g in get(server, "/api/games")["games"]}
+
+
+def test_a_double_click_on_create_game_makes_one_game(server: str, browser: Any) -> None:
+    page = new_page(browser)
+    page.add_init_script(_SLOW_CREATES)
+    page.goto(server + "/")
+    page.wait_for_selector("#kind-1")
+    page.select_option("#kind-1", "person")  # two people: the lobby stays, with their links
+    page.fill("#name-0", "Ann")
+    page.fill("#name-1", "Ben")
+
+    def creates() -> list[dict[str, Any]]:
+        return list(page.evaluate("window.__creates"))
+
+    def made(before: set[str], n: int) -> set[str]:
+        page.wait_for_selector("#created a[data-seat-link]", timeout=20000)
+        page.wait_for_function("!document.getElementById('create-btn').disabled", timeout=20000)
+        new = _games(server) - before
+        assert len(new) == n, f"{len(new)} games made: {new}; requests {creates()}"
+        return new
+
+    # a double click: one request, the button disabled while it is on its way, one game
+    before = _games(server)
+    page.dblclick("#create-btn")
+    assert page.evaluate("document.getElementById('create-btn').disabled"), "the button is not disabled while the game is being created"
+    made(before, 1)
+    sent = creates()
+    assert all(KEY.fullmatch(b.get("key") or "") for b in sent), sent
+    assert len({b["key"] for b in sent}) == 1, sent
+    first = sent[0]["key"]
+    # two clicks in one task of the page: again one game, with a key of its own
+    page.evaluate("document.getElementById('created').replaceChildren()")
+    before = _games(server)
+    page.evaluate("() => { const b = document.getElementById('create-btn'); b.click(); b.click(); }")
+    made(before, 1)
+    sent = creates()[1:]
+    assert len({b["key"] for b in sent}) == 1 and sent[0]["key"] != first, sent
+    assert KEY.fullmatch(sent[0]["key"]), sent
+    assert page.errors == [] and page.console_errors == []
+    page.context.close()
+
+
+def test_a_retried_creation_sends_the_same_key_and_a_changed_form_a_new_one(server: str, browser: Any) -> None:
+    page = new_page(browser)
+    page.goto(server + "/")
+    page.wait_for_selector("#kind-1")
+    page.select_option("#kind-1", "person")
+    page.fill("#name-0", "Ann")
+    page.fill("#name-1", "Ben")
+    keys: list[str] = []
+    fail = {"n": 2}
+
+    def handle(route: Any) -> None:
+        if route.request.method != "POST":
+            route.continue_()
+            return
+        keys.append(route.request.post_data_json.get("key"))
+        if fail["n"]:
+            fail["n"] -= 1
+            route.abort("connectionreset")  # the request is lost on the way: the page says so
+        else:
+            route.continue_()
+
+    page.route("**/api/games", handle)
+    button = page.locator("#create-btn")
+    before = _games(server)
+    for k in (1, 2):  # a network error, and the same form sent again: the same key
+        button.click()
+        page.wait_for_selector("#created .bad")
+        page.wait_for_function("!document.getElementById('create-btn').disabled")
+        page.evaluate("document.getElementById('created').replaceChildren()")
+        assert len(keys) == k
+    assert keys[0] == keys[1] and KEY.fullmatch(keys[0]), keys
+    assert _games(server) == before
+    # the form changed: another creation, another key; it goes through
+    page.fill("#name-1", "Bea")
+    button.click()
+    page.wait_for_selector("#created a[data-seat-link]")
+    assert len(keys) == 3 and keys[2] != keys[0] and KEY.fullmatch(keys[2]), keys
+    assert len(_games(server) - before) == 1
+    # a game was created: the same form again is a new creation with a new key
+    page.wait_for_function("!document.getElementById('create-btn').disabled")
+    with page.expect_response(lambda r: r.request.method == "POST" and r.url.endswith("/api/games")) as answer:
+        button.click()
+    assert answer.value.ok
+    page.wait_for_function("!document.getElementById('create-btn').disabled")
+    assert len(keys) == 4 and keys[3] not in keys[:3], keys
+    assert len(_games(server) - before) == 2
+    page.context.close()

@@ -68,6 +68,13 @@ addStrings({
 
 const DEFAULT_BOARD = "standard";
 
+/** A key for one creation of a game: 24 random characters of A-Z a-z 0-9 _ - (18 bytes). */
+function newKey() {
+  const bytes = new Uint8Array(18);
+  crypto.getRandomValues(bytes);
+  return btoa(String.fromCharCode(...bytes)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+}
+
 class Lobby {
   constructor() {
     this.levels = ["random"]; // weakest first (the server's order)
@@ -81,6 +88,9 @@ class Lobby {
     this.board = DEFAULT_BOARD;
     this.about = ""; // the chosen board's About text
     this.last = null; // the last created game's answer
+    this.creating = false; // a request to create a game is on its way
+    this.createKey = null; // the key of the creation the form stands for (see createGame)
+    this.keyFor = null; // the request that key was made for (without the key)
   }
 
   async start() {
@@ -98,6 +108,8 @@ class Lobby {
     this.loadAbout();
     this.renderAll();
     setInterval(() => this.loadGames(), 5000);
+    // back from the game's page (the page kept in the browser's cache): the button is free again
+    window.addEventListener("pageshow", (ev) => { if (ev.persisted) this.setCreating(false); });
   }
 
   loadAbout() {
@@ -168,7 +180,8 @@ class Lobby {
       return el("tr", {}, el("td", { text: String(i + 1) }), el("td", {}, name), el("td", {}, kind), el("td", {}, level, about));
     });
     const hot = el("input", { type: "checkbox", id: "hotseat" });
-    const create = el("button", { type: "button", id: "create-btn", class: "big", onclick: () => this.createGame(hot.checked) }, T("create"));
+    const create = el("button", { type: "button", id: "create-btn", class: "big", disabled: this.creating ? true : null, "aria-busy": this.creating ? "true" : null,
+      onclick: (ev) => { if (ev.detail < 2) this.createGame(hot.checked); } }, T("create")); // (the second click of a double click: nothing)
     byId("create").replaceChildren(el("h2", { text: T("newGame") }), el("p", {}, count),
       el("table", { class: "seats" }, el("thead", {}, el("tr", {}, el("th", { text: T("seat") }), el("th", { text: T("name") }), el("th", { text: T("seatKind") }), el("th", { text: T("level") }))), el("tbody", {}, ...rows)),
       this.renderRules(),
@@ -222,25 +235,49 @@ class Lobby {
       box("public", "public", T("publicLabel")));
   }
 
+  /** The button shows whether a creation is on its way (pressed again meanwhile: nothing). */
+  setCreating(on) {
+    this.creating = on;
+    const b = byId("create-btn");
+    if (!b) return;
+    b.disabled = on;
+    if (on) b.setAttribute("aria-busy", "true"); else b.removeAttribute("aria-busy");
+  }
+
+  /** Create the game the form describes. The request carries a key, one per intended
+   * creation: the same form sent again (a double click, a retry after a network error)
+   * sends the same key, and the server gives one game for it; a created game or a changed
+   * form makes a new one. While the request is on its way the button is disabled. */
   async createGame(hotseat) {
+    if (this.creating) return;
     const players = this.seats.slice(0, this.count).map((s, i) => ({
       name: s.name || (s.kind === "bot" ? `Bot ${i + 1}` : `${T("player")} ${i + 1}`), kind: s.kind, level: s.kind === "bot" ? s.level : undefined,
       open: s.kind === "person" && s.open ? true : undefined,
     }));
+    const t = this.table;
+    const body = {
+      players, hotseat, board: this.board, variants: [...this.chosenVariants].sort(),
+      mode: t.mode, away: t.awayMinutes * 60, standin: t.standin, hints: t.hints, spectator_chat: t.spectator_chat, public: t.public,
+    };
+    const form = JSON.stringify(body);
+    if (!this.createKey || this.keyFor !== form) { this.createKey = newKey(); this.keyFor = form; }
+    body.key = this.createKey;
     let data;
+    this.setCreating(true);
     try {
-      const t = this.table;
-      data = await postJSON("/api/games", {
-        players, hotseat, board: this.board, variants: [...this.chosenVariants].sort(),
-        mode: t.mode, away: t.awayMinutes * 60, standin: t.standin, hints: t.hints, spectator_chat: t.spectator_chat, public: t.public,
-      });
+      data = await postJSON("/api/games", body);
     } catch (e) {
+      // (the key stays: the same form sent again is the same creation)
+      this.setCreating(false);
       byId("created").replaceChildren(el("p", { class: "bad", role: "alert", text: e.error ? refusalText(e.error, null) : e.message }));
       return;
     }
+    this.createKey = null; // created: the next creation is another
     this.last = data;
+    // on to the game's page: the button stays disabled until it has gone (or comes back: pageshow)
     if (data.hotseat_url) { location.href = data.hotseat_url; return; }
     if (data.seats.length === 1) { location.href = data.seats[0].url; return; }
+    this.setCreating(false);
     this.renderCreated();
     this.loadGames();
   }
