@@ -254,3 +254,59 @@ def test_a_retried_creation_sends_the_same_key_and_a_changed_form_a_new_one(serv
     assert len(keys) == 4 and keys[3] not in keys[:3], keys
     assert len(_games(server) - before) == 2
     page.context.close()
+
+
+_REFUSE = """async (codes) => {
+  const { refusalText } = await import('/static/refusals.js');
+  const { setLang } = await import('/static/i18n.js');
+  const out = {};
+  for (const l of ['en', 'de']) { setLang(l); out[l] = codes.map((e) => refusalText(e, null)); }
+  setLang('en');
+  return out;
+}"""
+
+
+def test_a_taken_name_and_a_malformed_field_have_words(server: str, browser: Any) -> None:
+    page = new_page(browser)
+    page.goto(server + "/")
+    page.wait_for_selector("#create-btn")
+    taken = {"code": "name_taken", "message": "the name 'Ann' is taken", "params": {"name": "Ann"}}
+    field = {"code": "malformed", "message": "players.0.name: expected a string", "params": {"field": "players.0.name"}}
+    other = {"code": "malformed", "message": "players.2.colour: unknown", "params": {"field": "players.2.colour"}}
+    top = {"code": "malformed", "message": "variants.1: expected a string", "params": {"field": "variants.1"}}
+    plain = {"code": "malformed", "message": "the body must be JSON", "params": {}}
+    got = page.evaluate(_REFUSE, [taken, field, other, top, plain])
+    assert got["en"] == [
+        "the name Ann is taken at this table",
+        "the server could not read the request: the name of player 1 is missing or not valid",
+        "the server could not read the request: player 3: colour is missing or not valid",
+        "the server could not read the request: the choice of rule variants is missing or not valid",
+        "the server could not read the request (the body must be JSON)",
+    ], got["en"]
+    assert got["de"] == [
+        "der Name Ann ist an diesem Tisch schon vergeben",
+        "der Server konnte die Anfrage nicht lesen: der Name von Spieler 1 fehlt oder ist ungültig",
+        "der Server konnte die Anfrage nicht lesen: Spieler 3: colour fehlt oder ist ungültig",
+        "der Server konnte die Anfrage nicht lesen: die Wahl der Regelvarianten fehlt oder ist ungültig",
+        "der Server konnte die Anfrage nicht lesen (the body must be JSON)",
+    ], got["de"]
+
+    # the lobby says them when the server refuses a game
+    def refuse(r: dict[str, Any]) -> Any:
+        def handle(route: Any) -> None:
+            if route.request.method == "POST":
+                route.fulfill(status=409 if r["code"] == "name_taken" else 400, json={"error": r})
+            else:
+                route.continue_()
+
+        return handle
+
+    for refusal, words in ((taken, "the name Ann is taken at this table"), (field, "the name of player 1 is missing or not valid")):
+        page.evaluate("document.getElementById('created').replaceChildren()")
+        page.route("**/api/games", refuse(refusal))
+        page.locator("#create-btn").click()
+        page.wait_for_function("document.querySelector('#created .bad') !== null")
+        assert words in page.inner_text("#created .bad")
+        page.unroute("**/api/games")
+    assert page.errors == []
+    page.context.close()

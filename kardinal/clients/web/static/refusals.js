@@ -28,6 +28,10 @@ addStrings({
     "err.bad_name": "a name has at most {max} characters: letters, digits, punctuation and spaces",
     "err.cannot_undo": "only your own placement can be taken back, and only before you draw a card",
     "err.malformed": "the server could not read the request ({message})",
+    "err.malformed_field": "the server could not read the request: {field} is missing or not valid",
+    "err.name_taken": "the name {name} is taken at this table",
+    "err.not_found": "there is no such page",
+    "err.not_allowed": "the server does not take this kind of request here",
     "err.bad_chat": "a chat line says something, in at most {max} characters",
     "err.chat_closed": "spectators may read the chat; the players have not opened it to them",
     "err.hints_off": "hints were not agreed to when this game was created",
@@ -65,6 +69,25 @@ addStrings({
     "rule.advisor_limit": "{country} would hold {total} advisors, but the most cloisters anyone has there is {limit}",
     "rule.no_reshuffle": "the draw pile is used up and no reshuffle is given",
     "rule.bad_reshuffle": "the recorded reshuffle is not the discard pile",
+    // the parts of a request a malformed refusal names (its `field`: "players.0.name")
+    "field.players": "the list of players",
+    "field.player": "player {n}",
+    "field.player.name": "the name of player {n}",
+    "field.player.kind": "who plays seat {n}",
+    "field.player.level": "the bot level of player {n}",
+    "field.name": "the name",
+    "field.board": "the board",
+    "field.variants": "the choice of rule variants",
+    "field.hotseat": "the hot-seat choice",
+    "field.key": "the request's key",
+    "field.seat": "the seat",
+    "field.text": "the chat line",
+    "field.mode": "how you play (live or turn-based)",
+    "field.away": "the minutes before a bot plays for a person who left",
+    "field.standin": "that bot's level",
+    "field.hints": "the choice of hints",
+    "field.spectator_chat": "the choice of the spectators' chat",
+    "field.public": "the choice of listing the game",
   },
   de: {
     "err.bad_token": "dieser Link gehört nicht zu diesem Platz (ein falsches oder altes Zeichen)",
@@ -85,6 +108,10 @@ addStrings({
     "err.bad_name": "ein Name hat höchstens {max} Zeichen: Buchstaben, Ziffern, Satzzeichen und Leerzeichen",
     "err.cannot_undo": "zurücknehmen lässt sich nur der eigene Einsatz, und nur bevor du eine Karte ziehst",
     "err.malformed": "der Server konnte die Anfrage nicht lesen ({message})",
+    "err.malformed_field": "der Server konnte die Anfrage nicht lesen: {field} fehlt oder ist ungültig",
+    "err.name_taken": "der Name {name} ist an diesem Tisch schon vergeben",
+    "err.not_found": "diese Seite gibt es nicht",
+    "err.not_allowed": "diese Art Anfrage nimmt der Server hier nicht an",
     "err.bad_chat": "eine Chatzeile sagt etwas, in höchstens {max} Zeichen",
     "err.chat_closed": "Zuschauer können den Chat lesen; die Spieler haben ihn nicht für sie geöffnet",
     "err.hints_off": "Tipps wurden beim Anlegen dieses Spiels nicht vereinbart",
@@ -121,8 +148,45 @@ addStrings({
     "rule.advisor_limit": "{country} hätte {total} Berater, aber die meisten Klöster dort hat jemand mit {limit}",
     "rule.no_reshuffle": "der Nachziehstapel ist aufgebraucht und kein neuer ist gegeben",
     "rule.bad_reshuffle": "der aufgezeichnete neue Stapel ist nicht der Ablagestapel",
+    "field.players": "die Liste der Spieler",
+    "field.player": "Spieler {n}",
+    "field.player.name": "der Name von Spieler {n}",
+    "field.player.kind": "wer Platz {n} spielt",
+    "field.player.level": "die Bot-Stufe von Spieler {n}",
+    "field.name": "der Name",
+    "field.board": "das Spielbrett",
+    "field.variants": "die Wahl der Regelvarianten",
+    "field.hotseat": "die Hot-Seat-Wahl",
+    "field.key": "der Schlüssel der Anfrage",
+    "field.seat": "der Platz",
+    "field.text": "die Chatzeile",
+    "field.mode": "wie ihr spielt (live oder rundenbasiert)",
+    "field.away": "die Minuten, bis ein Bot für eine gegangene Person spielt",
+    "field.standin": "die Stufe dieses Bots",
+    "field.hints": "die Wahl der Tipps",
+    "field.spectator_chat": "die Wahl des Zuschauer-Chats",
+    "field.public": "die Wahl, das Spiel zu zeigen",
   },
 });
+
+/** A part of a request in words: "players.0.name" -> "the name of player 1"; a path this
+ * page has no words for stays as it is. */
+export function fieldText(path) {
+  const parts = String(path).split(".");
+  const known = (key, vars) => (T(key) !== key ? T(key, vars) : null);
+  if (parts[0] === "players" && parts.length > 1 && /^\d+$/.test(parts[1])) {
+    const n = Number(parts[1]) + 1;
+    const rest = parts.slice(2).join(".");
+    if (!rest) return T("field.player", { n });
+    return known("field.player." + rest, { n }) || `${T("field.player", { n })}: ${rest}`;
+  }
+  // a list's entry ("variants.1"): the list's words
+  for (let k = parts.length; k > 0; k--) {
+    const words = known("field." + parts.slice(0, k).join("."));
+    if (words) return k === parts.length || parts.slice(k).every((x) => /^\d+$/.test(x)) ? words : `${words}: ${parts.slice(k).join(".")}`;
+  }
+  return String(path);
+}
 
 /** The words of a refusal in the page's language; `board` (a Board, or null) names ids. */
 export function refusalText(err, board) {
@@ -139,6 +203,11 @@ export function refusalText(err, board) {
   } else {
     key = "err." + err.code;
     p.message = err.message;
+    // a malformed request that names the part the server could not read: that part in words
+    if (err.code === "malformed" && p.field !== undefined && p.field !== null && p.field !== "") {
+      key = "err.malformed_field";
+      p.field = fieldText(p.field);
+    }
   }
   let words = T(key, p);
   if (words === key) words = err.message || err.code; // a code this page does not know yet
