@@ -421,7 +421,9 @@ def field_of(loc: tuple[int | str, ...], message: bool = False) -> str:
     """A field's path as a client names it: ``players.0.name``, ``action.country`` (the
     body's own place and the tags of unions left out; ``message``: the path is a WebSocket
     message's, whose first part is its type)."""
-    parts = [str(x) for x in loc[1 if message else 0 :] if x not in ("body", "[key]")]
+    if loc and loc[0] in ("body", "query", "path"):  # where FastAPI found it
+        loc = loc[1:]
+    parts = [str(x) for x in loc[1 if message else 0 :] if x != "[key]"]
     # a member of a discriminated union is named by its tag in pydantic's path
     return ".".join(p for p in parts if p not in _TAGS)
 
