@@ -256,6 +256,46 @@ def test_a_retried_creation_sends_the_same_key_and_a_changed_form_a_new_one(serv
     page.context.close()
 
 
+def test_a_creation_whose_answer_was_lost_is_made_once(server: str, browser: Any) -> None:
+    # the server made the game but its answer never came back: pressed again, the same form
+    # sends the same key, and the server answers with that game instead of making another
+    page = new_page(browser)
+    page.goto(server + "/")
+    page.wait_for_selector("#kind-1")
+    page.select_option("#kind-1", "person")
+    page.fill("#name-0", "Ann")
+    page.fill("#name-1", "Ben")
+    keys: list[str] = []
+    lost = {"n": 1}
+
+    def handle(route: Any) -> None:
+        if route.request.method != "POST":
+            route.continue_()
+            return
+        keys.append(route.request.post_data_json.get("key"))
+        if lost["n"]:
+            lost["n"] -= 1
+            route.fetch()  # the server makes the game ...
+            route.abort("connectionreset")  # ... and its answer is lost
+        else:
+            route.continue_()
+
+    page.route("**/api/games", handle)
+    before = _games(server)
+    page.locator("#create-btn").click()
+    page.wait_for_selector("#created .bad")
+    assert len(_games(server) - before) == 1
+    page.wait_for_function("!document.getElementById('create-btn').disabled")
+    page.locator("#create-btn").click()
+    page.wait_for_selector("#created a[data-seat-link]")
+    assert len(keys) == 2 and keys[0] == keys[1], keys
+    made = _games(server) - before
+    assert len(made) == 1, made
+    link = page.get_attribute("#created a[data-seat-link='0']", "href") or ""
+    assert f"/game/{next(iter(made))}?" in link, link
+    page.context.close()
+
+
 _REFUSE = """async (codes) => {
   const { refusalText } = await import('/static/refusals.js');
   const { setLang } = await import('/static/i18n.js');
