@@ -100,6 +100,21 @@ def test_creating_games_is_limited_per_address(tmp_path: Path) -> None:
         assert len(c.get("/api/games").json()["games"]) == 30
 
 
+def test_a_creation_sent_twice_with_its_key_is_charged_once(tmp_path: Path) -> None:
+    """A double click (the same client key twice) makes one game and spends one creation
+    of the address's budget: 30 games, each asked for twice, all made."""
+    with strict_client(tmp_path) as c:
+        people = {"players": [{"kind": "person"}, {"kind": "person"}, {"kind": "bot", "level": "random"}]}
+        ids = []
+        for i in range(30):
+            for _ in range(2):
+                r = c.post("/api/games", json={**people, "key": f"click-{i:04d}"})
+                assert r.status_code == 200, (i, r.text)
+                ids.append(r.json()["id"])
+        assert len(set(ids)) == 30 and ids[0::2] == ids[1::2]
+        assert c.post("/api/games", json={**people, "key": "one-more-game"}).status_code == 429
+
+
 def test_guessing_tokens_is_slowed_to_a_few_tries_a_second(tmp_path: Path) -> None:
     with strict_client(tmp_path) as c:
         g = create(c, "person", "person", "bot")

@@ -265,6 +265,15 @@ def create_app(
 
         return spent
 
+    def over(bucket: str) -> Callable[[Request], None]:
+        """A dependency that refuses an address already over its ``bucket`` (counting
+        nothing: the route spends it when it does the work), before the body is looked at."""
+
+        def checked(request: Request) -> None:
+            limits.check(bucket, addr(request))
+
+        return checked
+
     @app.exception_handler(Refused)
     async def refused(request: Request, e: Refused) -> JSONResponse:
         if e.code == "bad_token":
@@ -382,11 +391,14 @@ def create_app(
         return {"games": [service.summary(r) for r in rows if r.options.get("public") is not False]}  # type: ignore[misc]
 
     @app.post("/api/games", response_model=CreatedGame)
-    async def create_game(body: CreateGame, request: Request, _spent: None = Depends(spend("create"))) -> CreatedGame:
+    async def create_game(body: CreateGame, request: Request, _over: None = Depends(over("create"))) -> CreatedGame:
         """A new table: its seats' secret links (shown once: keep them) and the spectators'
         address. ``key``: the client's key for this creation (the same key twice makes one game)."""
         spec = body.model_dump(exclude_unset=True, exclude={"key"})
-        live, tokens = await service.create(spec, creator=addr(request), key=body.key)
+        where = addr(request)
+        # charged once a game is really made: the second click of a double click (the same
+        # key) gets the first one's game and costs nothing
+        live, tokens = await service.create(spec, creator=where, key=body.key, charge=lambda: limits.spend("create", where))
         gid = live.row.id
         page = f"{root_of(request)}/game/{gid}"  # the addresses are under the server's root path
         seats: list[SeatLink] = [
