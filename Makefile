@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 EXTRAS ?= dev,web,research
 
-.PHONY: system jstools native compiler run test lint typecheck imports bench bench-web install clean test-long test-research
+.PHONY: system jstools native compiler run test lint typecheck imports bench bench-web install clean test-long test-research fuzz
 
 $(STAMP): pyproject.toml requirements.lock
 	$(PY) -m venv $(VENV)
@@ -80,6 +80,12 @@ test-long: $(STAMP) $(NATIVE)
 # OpenSpiel / PettingZoo conformance, long version (the short one runs in `make test`)
 test-research: $(STAMP) $(NATIVE)
 	KARDINAL_LONG=1 $(BIN)/pytest -q tests/test_research_openspiel.py tests/test_research_pettingzoo.py
+
+# The fuzz tests at ten times their `make test` size: random interleavings of what clients do
+# (tests/test_web_stateful.py, on SQLite and PostgreSQL) and Schemathesis against the
+# OpenAPI document (tests/test_web_schemathesis.py).
+fuzz: $(STAMP) system
+	KARDINAL_FUZZ=1 $(BIN)/pytest -q tests/test_web_stateful.py tests/test_web_schemathesis.py
 
 bench: $(STAMP) $(NATIVE)
 	$(BIN)/kardinal bench
