@@ -3,7 +3,7 @@ PY ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
-EXTRAS ?= dev,web,research
+EXTRAS ?= dev,web,research,docs
 
 .PHONY: system jstools native compiler run test lint typecheck imports bench bench-web install clean test-long test-research fuzz
 
@@ -80,6 +80,12 @@ test-long: $(STAMP) $(NATIVE)
 # OpenSpiel / PettingZoo conformance, long version (the short one runs in `make test`)
 test-research: $(STAMP) $(NATIVE)
 	KARDINAL_LONG=1 $(BIN)/pytest -q tests/test_research_openspiel.py tests/test_research_pettingzoo.py
+
+# The documentation site (mkdocs.yml, from docs/) into site/; a running server serves it at
+# /docs/. `make test` builds it too, strictly (tests/test_docs_site.py).
+.PHONY: docs
+docs: $(STAMP)
+	$(BIN)/mkdocs build --strict
 
 # The fuzz tests at ten times their `make test` size: random interleavings of what clients do
 # (tests/test_web_stateful.py, on SQLite and PostgreSQL) and Schemathesis against the

@@ -322,10 +322,10 @@ def test_read_json_and_load_record_errors(tmp_path: Path) -> None:
         load_record(arr)
 
 
-def test_the_readme_example_position_is_a_valid_position() -> None:
-    """The README shows a position file: it must be one (R4.8 limits, known sites, version 2)."""
-    readme = (Path(__file__).parent.parent / "README.md").read_text(encoding="utf-8")
-    section = readme.split("### Positions (`kardinal-position`", 1)[1]
+def test_the_documented_example_position_is_a_valid_position() -> None:
+    """The file formats' page shows a position file: it must be one (R4.8 limits, known sites, version 2)."""
+    page = (Path(__file__).parent.parent / "docs" / "reference" / "formats.md").read_text(encoding="utf-8")
+    section = page.split("## Positions (`kardinal-position`", 1)[1]
     block = section.split("```json", 1)[1].split("```", 1)[0]
     data = json.loads(block)
     assert data["version"] == 2 and data["board"] == "standard"
