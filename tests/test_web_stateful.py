@@ -44,6 +44,7 @@ from test_web_leak import FORBIDDEN_KEYS, keys_of
 from web_helpers import make_client
 
 from kardinal.clients.web.games import _BAD_IN_NAME, MAX_CHAT
+from kardinal.clients.web.schemas import SERVER_MESSAGE
 from kardinal.rules.board import get_board
 from kardinal.rules.record import action_of, move_of, replay
 from kardinal.rules.state import State, new_game
@@ -627,6 +628,7 @@ class WebMachine(RuleBasedStateMachine):
         msg = self.client.portal.call(_recv, c.ws, timeout)  # type: ignore[union-attr]
         assert msg["type"] == "websocket.send", msg
         m: dict[str, Any] = json.loads(msg["text"])
+        SERVER_MESSAGE.validate_python(m)  # every message is one the protocol declares (schemas.py)
         c.got.append(m)
         if m["type"] == "state":
             c.last_state = m["version"]
