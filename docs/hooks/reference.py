@@ -180,13 +180,13 @@ def body_schema(op: dict[str, Any]) -> tuple[dict[str, Any] | None, bool]:
     if not body:
         return None, False
     content = body.get("content", {})
-    media = content.get("application/json") or next(iter(content.values()), {})
+    media: dict[str, Any] = content.get("application/json") or next(iter(content.values()), {})
     return media.get("schema"), bool(body.get("required"))
 
 
 def answer_row(code: str, r: dict[str, Any]) -> str:
     content = r.get("content", {})
-    media = content.get("application/json") or next(iter(content.values()), {})
+    media: dict[str, Any] = content.get("application/json") or next(iter(content.values()), {})
     body = type_of(media["schema"]) if media.get("schema") else ""
     return f"| {code} | {cell(body)} | {cell(r.get('description', ''))} |"
 
@@ -229,9 +229,17 @@ def api_page(doc: dict[str, Any]) -> str:
     for method, path, op in ops:
         out.append(f"| {method} | [`{path}`](#{operation_id(method, path)}) | {cell(op.get('summary', ''))} |")
     refusals = common_refusals(ops)
-    out += ["", "## Refusals {#refusals}", "", "What the operations answer when they refuse (each operation lists the codes it "
-            f"may answer with); a refusal's body is [ErrorBody](#{anchor('ErrorBody')}): a stable `code`, a `message`, and "
-            "`params` (`params.field` names the field at fault).", "", "| answer | body | meaning |", "| --- | --- | --- |"]
+    out += [
+        "",
+        "## Refusals {#refusals}",
+        "",
+        "What the operations answer when they refuse (each operation lists the codes it "
+        f"may answer with); a refusal's body is [ErrorBody](#{anchor('ErrorBody')}): a stable `code`, a `message`, and "
+        "`params` (`params.field` names the field at fault).",
+        "",
+        "| answer | body | meaning |",
+        "| --- | --- | --- |",
+    ]
     out += [answer_row(code, r) for code, r in refusals.items()]
     out += ["", "## Operations in detail", ""]
     for method, path, op in ops:
@@ -270,7 +278,7 @@ def api_page(doc: dict[str, Any]) -> str:
     out += [
         "## WebSocket `/ws/{game_id}`",
         "",
-        "For live play. A connection sends `hello` first (with the seats it holds: `{\"seats\": {\"2\": token}}`; "
+        'For live play. A connection sends `hello` first (with the seats it holds: `{"seats": {"2": token}}`; '
         "none for a spectator), then any of the other client messages. Messages are JSON text of at most 64 KiB.",
         "",
         f"- What a client sends: [ClientMessage](#{anchor('ClientMessage')}).",
@@ -390,7 +398,13 @@ def cli_page() -> str:
     ]
     for name, cmd in commands.items():
         out.append(f"| [`{name}`](#cmd-{name}) | {cell(cmd.get_short_help_str(limit=300))} |")
-    out += ["", "Options of `kardinal` itself:", "", "| option | type | default | environment | what it does |", "| --- | --- | --- | --- | --- |"]
+    out += [
+        "",
+        "Options of `kardinal` itself:",
+        "",
+        "| option | type | default | environment | what it does |",
+        "| --- | --- | --- | --- | --- |",
+    ]
     out += [param_row(p) for p in group.params]
     out += ["| `--help` | flag | | | Show the help of `kardinal` or of a command, and exit. |", ""]
     for name, cmd in commands.items():
