@@ -85,7 +85,7 @@ test-research: $(STAMP) $(NATIVE)
 # /docs/. `make test` builds it too, strictly (tests/test_docs_site.py).
 .PHONY: docs
 docs: $(STAMP)
-	$(BIN)/mkdocs build --strict
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict
 
 # The fuzz tests at ten times their `make test` size: random interleavings of what clients do
 # (tests/test_web_stateful.py, on SQLite and PostgreSQL) and Schemathesis against the
