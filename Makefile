@@ -38,6 +38,7 @@ compiler: $(STAMP)
 
 run: $(STAMP)
 	-@$(MAKE) --no-print-directory compiler && $(BIN)/python kardinal/bots/native.py --if-needed
+	-@$(MAKE) --no-print-directory docs >/dev/null && echo "the documentation: http://127.0.0.1:8000/docs/"
 	$(BIN)/kardinal serve --host 127.0.0.1 --port 8000
 
 lint: $(STAMP)

@@ -203,3 +203,28 @@ def test_the_readme_is_a_front_door() -> None:
     for link in local:
         if link.startswith("docs/") and link.endswith(".md"):
             assert link.removeprefix("docs/") in nav, link
+
+
+# -- the server serves it ---------------------------------------------------------------
+
+
+def test_the_server_serves_the_built_site_at_docs(site: Path, tmp_path: Path) -> None:
+    """A player finds the rules and a host the settings on the installation they use:
+    the built site at /docs/, its pages and assets under it; without a built site, a page
+    that says how to build one."""
+    from fastapi.testclient import TestClient
+
+    from kardinal.clients.web.app import create_app
+
+    with TestClient(create_app(data_dir=tmp_path / "data", docs_dir=site)) as c:
+        home = c.get("/docs/")
+        assert home.status_code == 200 and "Kardinal" in home.text
+        rules = c.get("/docs/" + url("rules.md"))
+        assert rules.status_code == 200 and "R4.3" in rules.text
+        api = c.get("/docs/" + url("reference/api.md"))
+        assert api.status_code == 200 and "/api/games" in api.text
+        assert c.get("/docs").status_code == 200  # redirected to /docs/
+        assert c.get("/docs/no-such-page/").status_code == 404
+    with TestClient(create_app(data_dir=tmp_path / "data2", docs_dir=tmp_path / "none")) as c:
+        r = c.get("/docs/")
+        assert r.status_code == 404 and "make docs" in r.text

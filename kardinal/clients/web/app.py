@@ -90,6 +90,9 @@ __all__ = ["create_app", "DEFAULT_DATA"]
 DEFAULT_DATA = Path("data")
 log = logging.getLogger("kardinal.web")
 STATIC = Path(str(resources.files("kardinal.clients.web").joinpath("static")))
+# the documentation site as `make docs` builds it (mkdocs.yml): beside the checkout's
+# sources, or where KARDINAL_DOCS says
+DOCS_SITE = Path(__file__).resolve().parents[3] / "site"
 
 
 def _error(e: Refused) -> JSONResponse:
@@ -194,6 +197,13 @@ change, and `ack`, `error`, `chat` and `pong` messages (the schema `ServerMessag
 JSON text of at most 64 KiB."""
 
 
+_NO_DOCS = """<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Kardinal: documentation</title></head>
+<body><h1>The documentation is not built here</h1><p>This installation has no built documentation site.
+<code>make docs</code> in a checkout builds it (from <code>docs/</code>); <code>make run</code> builds it before it starts
+the server, and <code>KARDINAL_DOCS</code> may name a built site elsewhere.</p><p><a href="../">Back to the lobby</a></p></body></html>
+"""
+
+
 def create_app(
     data_dir: str | Path | None = None,
     db_url: str | None = None,
@@ -203,11 +213,13 @@ def create_app(
     guard: Guard | None = None,
     table_check: float = 1.0,
     idle_expiry: float | None = None,
+    docs_dir: str | Path | None = None,
 ) -> FastAPI:
     """The app; state in ``data_dir/kardinal.sqlite3`` (or ``db_url``). ``table_check``:
     seconds between looks for people away on their turn (GameService.watch_tables);
     ``idle_expiry``: seconds without a change after which an unfinished game expires
-    (None: never)."""
+    (None: never); ``docs_dir``: the built documentation site, served at ``/docs/``
+    (default: KARDINAL_DOCS, else the checkout's ``site/``)."""
     if db_url is None:
         d = Path(data_dir) if data_dir is not None else Path(os.environ.get("KARDINAL_DATA", DEFAULT_DATA))
         storage = Storage.sqlite(d / "kardinal.sqlite3")
@@ -250,6 +262,15 @@ def create_app(
     app.openapi = lambda: _openapi(app)  # type: ignore[method-assign]
 
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    site = Path(docs_dir if docs_dir is not None else os.environ.get("KARDINAL_DOCS") or DOCS_SITE)
+    if (site / "index.html").is_file():
+        # the site's links are relative: it works under /docs/ and under a proxy's root path
+        app.mount("/docs", StaticFiles(directory=site, html=True), name="docs")
+    else:
+
+        @app.get("/docs/{rest:path}", include_in_schema=False)
+        async def no_docs(rest: str) -> HTMLResponse:
+            return HTMLResponse(_NO_DOCS, status_code=404)
 
     limits = guard if guard is not None else Guard()
 
