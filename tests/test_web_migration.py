@@ -1,6 +1,8 @@
 """Schema migrations on databases made by earlier servers.
 
-Migration 4 on a database made by the server before rule variants (schema version 3).
+Migration 4 on a database made by the server before rule variants (schema version 3);
+migrations 6 and 7 (the follow-up of "Play again" stored) on one made before table options
+(schema version 5).
 
 tests/data/web-schema-3.sqlite3 was written by the code of that time: a finished bots-only
 game, a running game (a person to act) and an open one. Those games were played on the
@@ -31,7 +33,7 @@ def old_database(tmp_path: Path) -> Path:
 def test_migration_4_marks_old_games_with_their_board_and_rules(tmp_path: Path) -> None:
     facts = json.loads((DATA / "web-schema-3.json").read_text(encoding="utf-8"))
     st = Storage.sqlite(old_database(tmp_path) / "kardinal.sqlite3")
-    assert st.schema_version() == len(MIGRATIONS) == 6
+    assert st.schema_version() == len(MIGRATIONS) == 7
     for key in ("finished", "running", "open"):
         row = st.get_game(facts[key])
         assert row is not None
@@ -59,14 +61,14 @@ def test_old_games_replay_and_go_on_after_the_migration(tmp_path: Path) -> None:
 
 
 def test_a_new_database_has_the_same_schema_as_a_migrated_one(tmp_path: Path) -> None:
-    """Migration 1 creates the games table as it was; migrations 4 and 6 add the variants
-    and options columns to both."""
+    """Migration 1 creates the games table as it was; migrations 4, 6 and 7 add the
+    variants, options and again columns to both."""
     new = Storage.sqlite(tmp_path / "new" / "kardinal.sqlite3")
     old = Storage.sqlite(old_database(tmp_path) / "kardinal.sqlite3")
     with new.engine.connect() as a, old.engine.connect() as b:
         cols_new = [r[1] for r in a.exec_driver_sql("PRAGMA table_info(games)")]
         cols_old = [r[1] for r in b.exec_driver_sql("PRAGMA table_info(games)")]
-    assert cols_new == cols_old and cols_new[-2:] == ["variants", "options"]
+    assert cols_new == cols_old and cols_new[-3:] == ["variants", "options", "again"]
     new.close()
     old.close()
 
@@ -101,7 +103,7 @@ def schema_5(tmp_path: Path) -> tuple[Path, dict[str, Any]]:
 def test_migration_6_makes_old_games_live_tables_with_the_defaults(tmp_path: Path) -> None:
     data, facts = schema_5(tmp_path)
     st = Storage.sqlite(data / "kardinal.sqlite3")
-    assert st.schema_version() == 6
+    assert st.schema_version() == 7
     assert (data / "kardinal.sqlite3.v5.bak").exists()  # the backup taken before migrating
     for key in ("finished", "running", "open"):
         row = st.get_game(facts[key])
@@ -133,3 +135,29 @@ def test_old_games_go_on_with_chat_and_options_after_migration_6(tmp_path: Path)
         assert [x["text"] for x in lines] == ["hello again"]
         games = {g["id"]: g for g in client.get("/api/games").json()["games"]}
         assert games[facts["open"]]["table"]["mode"] == "live"
+
+
+def test_migration_7_old_finished_games_get_one_follow_up_that_is_kept(tmp_path: Path) -> None:
+    """Games stored before migration 7 have no stored follow-up: the first "Play again"
+    makes one, as before; from then on it is stored, and a press after a restart (the
+    finished game read again) gets the same game."""
+    data, facts = schema_5(tmp_path)
+    st = Storage.sqlite(data / "kardinal.sqlite3")
+    assert st.schema_version() == 7
+    for key in ("finished", "running", "open"):
+        row = st.get_game(facts[key])
+        assert row is not None and row.again is None and st.follow_up(facts[key]) is None
+    st.close()
+    old = facts["finished"]
+    with make_client(data) as client:
+        assert "again" not in state(client, old)
+        new = client.post(f"/api/games/{old}/again", json={}).json()["id"]
+        assert new != old and client.post(f"/api/games/{old}/again", json={}).json()["id"] == new
+        assert state(client, old)["again"] == new
+    with make_client(data) as client:  # the server started again: the link is read from the file
+        assert state(client, old)["again"] == new
+        assert client.post(f"/api/games/{old}/again", json={}).json()["id"] == new
+    st = Storage.sqlite(data / "kardinal.sqlite3")
+    assert st.follow_up(old) == new and [g.id for g in st.list_games(None, None)].count(new) == 1
+    assert len(st.list_games(None, None)) == 4  # the three old games and one follow-up
+    st.close()

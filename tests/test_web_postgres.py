@@ -1,5 +1,5 @@
 """PostgreSQL as the server's database (the protocol, again and restart tests also run on
-it through the ``db_url`` fixture): migrations 5 and 6 on databases made by the code
+it through the ``db_url`` fixture): migrations 5, 6 and 7 on databases made by the code
 before each, on PostgreSQL as on SQLite."""
 
 from __future__ import annotations
@@ -19,6 +19,8 @@ ROOT = Path(__file__).resolve().parent.parent
 BEFORE_M5 = "9cad4a6"
 # the last commit before migration 6 (table options, the chat, presence)
 BEFORE_M6 = "85927bc"
+# the last commit before migration 7 (the follow-up of "Play again" stored)
+BEFORE_M7 = "9c91a25"
 
 
 def made_by_earlier_code(url: str, tmp_path: Path, commit: str = BEFORE_M5) -> dict[str, Any]:
@@ -53,7 +55,7 @@ def made_by_earlier_code(url: str, tmp_path: Path, commit: str = BEFORE_M5) -> d
 def test_migration_5_on_a_database_made_by_the_previous_code(db_url: str, tmp_path: Path) -> None:
     made = made_by_earlier_code(db_url, tmp_path)
     st = Storage(db_url)
-    assert st.schema_version() == len(MIGRATIONS) == 6
+    assert st.schema_version() == len(MIGRATIONS) == 7
     st.close()
     g = made["game"]
     tok = {s["seat"]: s["token"] for s in g["seats"]}
@@ -85,6 +87,62 @@ def test_migration_6_on_a_database_made_by_the_previous_code(db_url: str, tmp_pa
             ws.send_json({"type": "chat", "text": "still here"})
             assert ws.receive_json()["lines"][0]["text"] == "still here"
         assert g["id"] in {x["id"] for x in c.get("/api/games").json()["games"]}
+
+
+def finished_by_earlier_code(url: str, tmp_path: Path, commit: str = BEFORE_M7) -> dict[str, Any]:
+    """A database with a finished game of bots after which "Play again" was pressed (that
+    code kept the link in memory only), written by the code of ``commit``."""
+    old = tmp_path / "old"
+    old.mkdir()
+    tar = subprocess.run(["git", "-C", str(ROOT), "archive", commit, "kardinal"], capture_output=True, check=True).stdout
+    subprocess.run(["tar", "-x", "-C", str(old)], input=tar, check=True)
+    script = textwrap.dedent(
+        f"""
+        import json, time
+        from fastapi.testclient import TestClient
+        from kardinal.clients.web.app import create_app
+        with TestClient(create_app(db_url={url!r}, bot_pause=0.0)) as c:
+            g = c.post("/api/games", json={{"players": [{{"kind": "bot", "level": "random"}}] * 3}}).json()
+            end = time.monotonic() + 60
+            while c.get(f"/api/games/{{g['id']}}/state").json()["status"] != "finished":
+                assert time.monotonic() < end, "the bots did not finish"
+                time.sleep(0.01)
+            r = c.post(f"/api/games/{{g['id']}}/again", json={{}})
+            assert r.status_code == 200, r.text
+            print(json.dumps({{"finished": g["id"], "then": r.json()["id"]}}))
+        """
+    )
+    p = subprocess.run([sys.executable, "-c", script], cwd=old, capture_output=True, text=True, timeout=120)
+    assert p.returncode == 0, p.stderr
+    import json
+
+    return dict(json.loads(p.stdout.strip().splitlines()[-1]))
+
+
+def test_migration_7_on_a_database_made_by_the_previous_code(db_url: str, tmp_path: Path) -> None:
+    """The follow-up column added to a database of the previous code: its finished game has
+    no stored follow-up (that code's "Play again" was kept in memory only, and is gone with
+    it), so the next press makes one, as before; from then on every press, also after a
+    restart, gets that one, and the finished game's state names it."""
+    made = finished_by_earlier_code(db_url, tmp_path)
+    old = made["finished"]
+    st = Storage(db_url)
+    assert st.schema_version() == len(MIGRATIONS) == 7
+    row = st.get_game(old)
+    assert row is not None and row.status == "finished" and row.again is None
+    st.close()
+    with make_client(tmp_path, db_url=db_url) as c:
+        assert "again" not in state(c, old)
+        new = c.post(f"/api/games/{old}/again", json={}).json()["id"]
+        assert new not in (old, made["then"])
+        assert state(c, old)["again"] == new
+    with make_client(tmp_path, db_url=db_url) as c:  # the server started again
+        assert state(c, old)["again"] == new
+        assert c.post(f"/api/games/{old}/again", json={}).json()["id"] == new
+        assert state(c, made["then"])["view"]["players"] == 3  # the earlier code's games go on
+    st = Storage(db_url)
+    assert st.follow_up(old) == new and len(st.list_games(None, None)) == 3
+    st.close()
 
 
 def test_a_plain_postgresql_url_uses_the_installed_driver(pg: Any) -> None:

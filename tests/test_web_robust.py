@@ -1,5 +1,6 @@
 """Defects under concurrency and untrusted input (GameService), on SQLite and PostgreSQL:
-"Play again" pressed by several people at once, the cap on games of bots only (also
+"Play again" pressed by several people at once (also through two processes, and after the
+finished game was forgotten by memory), the cap on games of bots only (also
 through a stand-in for the only person of a table), names unique per table, creation
 made once per client key, and one game's failing write in a group commit."""
 
@@ -204,6 +205,148 @@ def test_a_failed_charge_makes_no_game(tmp_path: Path) -> None:
         assert (await svc.again(old.row.id, None, creator=A)).row.id == old.again
 
     run(f"sqlite+pysqlite:///{tmp_path / 'k.sqlite3'}", body)
+
+
+def run_two(db_url: str, body: Callable[[GameService, GameService], Awaitable[T]]) -> T:
+    """``body`` on two services over one database (two server processes' worth: each its
+    own Storage, so its own connections, process id and leases), on a new event loop."""
+
+    async def main() -> T:
+        one, two = GameService(Storage(db_url), bot_pause=0.0), GameService(Storage(db_url), bot_pause=0.0)
+        try:
+            return await body(one, two)
+        finally:
+            for svc in (one, two):
+                for live in svc.live.values():
+                    if live.bot_task is not None:
+                        live.bot_task.cancel()
+            await asyncio.sleep(0)
+            for svc in (one, two):
+                svc.executor.shutdown(wait=False, cancel_futures=True)
+                svc.storage.close()
+
+    return asyncio.run(main())
+
+
+def meet_before_creating(*services: GameService) -> list[int]:
+    """Each service's next creations wait until every one of them has begun one (two
+    presses racing, every time); the list counts those begun. ``del svc._create`` ends it."""
+    arrived: list[int] = []
+    everyone = asyncio.Event()
+    for svc in services:
+        real = svc._create
+
+        async def meet(*args: Any, real: Any = real, **kwargs: Any) -> Any:
+            arrived.append(1)
+            if len(arrived) == len(services):
+                everyone.set()
+            await asyncio.wait_for(everyone.wait(), 10)
+            return await real(*args, **kwargs)
+
+        svc._create = meet  # type: ignore[method-assign]
+    return arrived
+
+
+def test_play_again_after_the_finished_game_was_forgotten_gives_the_same_game(db_url: str) -> None:
+    """The follow-up is stored: a press after the finished game was dropped from memory
+    (sweep: nobody looked at it for a minute; or evicted) gets the game the first press
+    made, where the others wait; before, the link was in memory only and a second game was made."""
+
+    async def body(svc: GameService) -> None:
+        # people: seat 0 presses, the game is forgotten, seat 2 presses later
+        live, toks = await joined(svc, people("person", "bot", "person"))
+        await play_out(svc, live, toks, random.Random(5))
+        await svc.wait_idle(live.row.id)
+        new = await svc.again(live.row.id, {0: toks[0]}, creator=A)
+        assert svc.sweep(now=time.monotonic() + 10**6) >= 1 and live.row.id not in svc.live
+        later = await svc.again(live.row.id, {2: toks[2]}, creator=B)
+        assert later.row.id == new.row.id and stored(svc) == 2
+        back = svc.live[live.row.id]
+        assert back is not live and back.again == new.row.id and back.message(2)["again"] == new.row.id
+        for seat, tok in toks.items():  # the tokens are still theirs
+            await svc.join(new.row.id, seat, tok)
+        assert svc.live[new.row.id].row.status == "running"
+        # bots only, evicted from memory (more games than max_live) between two presses
+        old = await finished_bots(svc, A)
+        charged: list[int] = []
+        first = await svc.again(old.row.id, None, creator=A, charge=lambda: charged.append(1))
+        del svc.live[old.row.id]
+        svc.live.pop(first.row.id, None)
+        second = await svc.again(old.row.id, None, creator=B, charge=lambda: charged.append(2))
+        assert second.row.id == first.row.id and charged == [1] and stored(svc) == 4
+
+    run(db_url, body)
+
+
+def test_a_reloaded_finished_game_names_its_follow_up(db_url: str) -> None:
+    """A finished game read again from the database (another server process, or this one
+    after a restart) names the game "Play again" started after it in its state messages."""
+
+    async def body(svc: GameService) -> tuple[str, str, dict[int, str]]:
+        live, toks = await joined(svc, people("person", "person", "bot"))
+        await play_out(svc, live, toks, random.Random(8))
+        new = await svc.again(live.row.id, {1: toks[1]})
+        assert live.message(None)["again"] == new.row.id
+        return live.row.id, new.row.id, toks
+
+    old, new, toks = run(db_url, body)
+
+    async def restarted(svc: GameService) -> None:
+        live = await svc.fetch(old)
+        assert live.again == new
+        assert live.message(None)["again"] == new and live.message(0)["again"] == new
+        assert f'"again":"{new}"' in live.message_text(1).replace(" ", "")
+        assert (await svc.again(old, {0: toks[0]})).row.id == new and stored(svc) == 2
+
+    run(db_url, restarted)
+
+
+def test_play_again_pressed_through_two_processes_at_once_makes_one_game(db_url: str) -> None:
+    """Two server processes on one database, a person pressing on each at the same moment
+    (both have read the finished game, neither has seen a follow-up yet): one new game, and
+    both get it; the other process's game is never stored."""
+
+    async def body(one: GameService, two: GameService) -> None:
+        for round_ in range(3):
+            live1, toks = await joined(one, people("person", "bot", "person"))
+            await play_out(one, live1, toks, random.Random(round_))
+            live2 = await two.fetch(live1.row.id)
+            assert live2.row.status == "finished" and live2.again is None
+            # both have found no follow-up and go on to make one before either stores it
+            # (the race, every time): each creation waits until the other's has begun
+            arrived = meet_before_creating(one, two)
+            a, b = await asyncio.gather(one.again(live1.row.id, {0: toks[0]}), two.again(live1.row.id, {2: toks[2]}))
+            assert len(arrived) == 2
+            assert a.row.id == b.row.id != live1.row.id
+            assert live1.again == live2.again == a.row.id
+            assert live1.message(None)["again"] == live2.message(None)["again"] == a.row.id
+            assert stored(one) == 2 * (round_ + 1)  # the old game and one new one per round
+            for svc in (one, two):  # the other game is kept nowhere
+                assert all(svc.storage.get_game(gid) is not None for gid in svc.live)
+                del svc._create
+            for seat, tok in toks.items():  # their tokens hold in the one new game, on both
+                await (one if seat == 0 else two).join(a.row.id, seat, tok)
+
+    run_two(db_url, body)
+
+
+def test_another_process_learns_the_follow_up_when_it_catches_up(db_url: str) -> None:
+    """A process holding the finished game reads its follow-up when it catches up with the
+    database (the announcement of the change, PostgreSQL: _catch_up_locked reads the row
+    again), and tells its connections; a press there then gets that game."""
+
+    async def body(one: GameService, two: GameService) -> None:
+        old = await finished_bots(one)
+        there = await two.fetch(old.row.id)
+        conn = Connection({})
+        await two.connect(there, conn)
+        new = await one.again(old.row.id, None)
+        two.changed_elsewhere(old.row.id)
+        await until(lambda: there.again == new.row.id, 10, "the other process to read the follow-up")
+        assert there.message(None)["again"] == new.row.id
+        assert (await two.again(old.row.id, None)).row.id == new.row.id and stored(two) == 2
+
+    run_two(db_url, body)
 
 
 # -- 2. no stand-in for the last person; bot-only means played by bots ------------------------

@@ -252,7 +252,7 @@ class LiveGame:
     conns: set[Connection] = field(default_factory=set)
     bot_task: asyncio.Task[None] | None = None
     touched: float = field(default_factory=time.monotonic)
-    again: str | None = None  # the game "Play again" started after this one (kept in memory only)
+    again: str | None = None  # the game "Play again" started after this one (stored: GameRow.again)
     again_lock: asyncio.Lock = field(default_factory=asyncio.Lock)  # one "Play again" at a time makes it
     creator: str | None = None  # the address that created it (memory only: for the cap on bot-only games)
     leased: bool = False  # this process holds the lease on the game's bots (PostgreSQL: several processes)
@@ -691,6 +691,15 @@ def _seat_number(key: object) -> object:
     return key
 
 
+class _FollowedAlready(Exception):
+    """The finished game has its follow-up already ("Play again" through another process,
+    or another copy of it in memory): that game's id (None: the finished game is gone)."""
+
+    def __init__(self, game_id: str | None) -> None:
+        super().__init__(game_id)
+        self.game_id = game_id
+
+
 class GameService:
     """All games of one server process."""
 
@@ -728,7 +737,7 @@ class GameService:
         try:
             board = get_board(row.board)
             st = new_game(len(row.seats), seed=row.seed, board=board, variants=row.variants)
-            live = LiveGame(row, board, st)
+            live = LiveGame(row, board, st, again=row.again)
             for _ in steps(st, self.storage.actions(row.id)):
                 pass
         except (IllegalAction, RecordError, CorruptGame, BoardError, VariantError, ValueError, KeyError, TypeError) as e:
@@ -939,10 +948,13 @@ class GameService:
         creator: str | None,
         charge: Callable[[], None] | None = None,
         same_as: list[SeatRow] | None = None,
+        follows: tuple[str, str | None] | None = None,
     ) -> tuple[LiveGame, dict[int, str]]:
         """:meth:`create` without a key. ``same_as``: the seats of the game "Play again"
         follows: the people's seats take their token hashes, and the names are not checked
-        again (a game stored before names were unique per table may repeat one)."""
+        again (a game stored before names were unique per table may repeat one).
+        ``follows``: that game's id and the follow-up it names that cannot be read (or
+        None): see :meth:`_start`."""
         if not isinstance(spec, dict):
             raise Refused("malformed", "expected a JSON object", 400)
         board_name = spec.get("board", "standard")
@@ -997,7 +1009,7 @@ class GameService:
         try:
             if charge is not None:
                 charge()
-            return await self._start(board, board_name, seats, hotseat, variants, dict(options), creator), tokens
+            return await self._start(board, board_name, seats, hotseat, variants, dict(options), creator, follows), tokens
         finally:
             if counted is not None:
                 self._bot_creations[counted] -= 1
@@ -1013,8 +1025,14 @@ class GameService:
         variants: list[str],
         options: dict[str, Any],
         creator: str | None,
+        follows: tuple[str, str | None] | None = None,
     ) -> LiveGame:
-        """Deal a new game with these seats, store it, and keep it in memory."""
+        """Deal a new game with these seats, store it, and keep it in memory.
+
+        ``follows``: the new game is the follow-up of this finished game ("Play again"; and
+        the follow-up it names that cannot be read, replaced, or None): stored only if that
+        game has no other follow-up yet (Storage.create_follow_up); else _FollowedAlready
+        names the one it has, and nothing of this one is stored or kept."""
         seed = secrets.randbits(62)
         st = new_game(len(seats), seed=seed, board=board, variants=variants)
         ids = [k.id for k in board.cards]
@@ -1031,7 +1049,12 @@ class GameService:
             variants=variants,
             options=options,
         )
-        await self._write(row)
+        if follows is None:
+            await self._write(row)
+        else:
+            have = await asyncio.to_thread(self.storage.create_follow_up, follows[0], row, follows[1])
+            if have != gid:
+                raise _FollowedAlready(have)
         live = self.live[gid] = LiveGame(row, board, st, creator=creator)
         live.chat, live.chat_seen = [], 0  # nothing said yet: not read from the database
         self._evict()
@@ -1574,6 +1597,9 @@ class GameService:
             changed = True
         if newer:
             live.row.updated = row.updated
+        if row.again is not None and row.again != live.again:  # "Play again" pressed through another process
+            live.again = row.again
+            changed = True
         if live.chat is not None:  # lines said through another process
             self._heard(live, await asyncio.to_thread(self.storage.chat_from, gid, live.chat_seen))
         return changed
@@ -1687,7 +1713,11 @@ class GameService:
         every page follows with the link it already holds; the old game's state messages
         name the new one (``again``). Only a person of the game may ask (``seats``:
         ``{seat: token}``), anyone in a game of bots only. Once per game, however many ask
-        at the same time: asking again gives the same new game.
+        at the same time: asking again gives the same new game, also after the old game was
+        forgotten by memory and read again, and from another process: the link is stored
+        (Storage.create_follow_up claims it and stores the new game in one transaction; of
+        two processes at once, the second's game is never stored and it answers with the
+        first's).
 
         ``creator``: the address asking; a new game of bots only counts against its cap
         (MAX_BOT_GAMES). ``charge``: called once, only when the new game is really made (it
@@ -1702,11 +1732,16 @@ class GameService:
             for k, tok in seats.items():
                 self._auth(live, _seat_number(k), tok)
         async with live.again_lock:  # those who ask meanwhile wait for this one's game
+            if live.again is None:  # made by another process meanwhile?
+                live.again = await asyncio.to_thread(self.storage.follow_up, live.row.id)
+                if live.again is not None:
+                    self._changed(live)
+            broken = None
             if live.again is not None:
                 try:
                     return await self.fetch(live.again)
                 except Refused:
-                    pass  # gone (an unreadable row): make another
+                    broken = live.again  # gone (an unreadable row): make another
             spec = {
                 "players": [
                     {"name": s.name, "kind": s.kind, "level": s.level} if s.kind == "bot" else {"name": s.name} for s in live.row.seats
@@ -1716,7 +1751,14 @@ class GameService:
                 "variants": list(live.row.variants),
                 **live.options,
             }
-            new, _ = await self._create(spec, creator, charge, same_as=live.row.seats)
+            try:
+                new, _ = await self._create(spec, creator, charge, same_as=live.row.seats, follows=(live.row.id, broken))
+            except _FollowedAlready as e:  # another process's press was first: its game
+                if e.game_id is None:
+                    raise Refused("no_game", f"there is no game {game_id!r}", 404) from None
+                live.again = e.game_id
+                self._changed(live)
+                return await self.fetch(e.game_id)
             live.again = new.row.id
         self._changed(live)
         return new

@@ -42,6 +42,7 @@ from sqlalchemy import (
     event,
     func,
     insert,
+    or_,
     select,
     text,
     update,
@@ -81,6 +82,7 @@ games = Table(
     Column("updated", Float, nullable=False),
     Column("variants", Text, nullable=False, server_default="[]"),  # JSON list of rule variants (R14); migration 4
     Column("options", Text, nullable=False, server_default="{}"),  # JSON: how the table plays (GameRow.options); migration 6
+    Column("again", String(32), nullable=True),  # the game "Play again" started after this one (GameRow.again); migration 7
 )
 
 actions = Table(
@@ -136,7 +138,7 @@ def _m1_tables(conn: Connection) -> None:
     games_v1 = Table(
         "games",
         MetaData(),
-        *(c._copy() for c in games.columns if c.name not in ("variants", "options")),
+        *(c._copy() for c in games.columns if c.name not in ("variants", "options", "again")),
     )
     conn.execute(CreateTable(games_v1))
     conn.execute(CreateTable(actions))
@@ -178,6 +180,13 @@ def _m6_table_talk(conn: Connection) -> None:
     conn.execute(CreateTable(presence))
 
 
+def _m7_again(conn: Connection) -> None:
+    """The game "Play again" started after a finished one, stored (it was kept in memory
+    only: a game forgotten by memory, or another process, made a second one). Games stored
+    before have none: the next press makes it, as before."""
+    conn.execute(text("ALTER TABLE games ADD COLUMN again VARCHAR(32)"))
+
+
 # Ordered; never edit an applied one, append a new one.
 MIGRATIONS: list[Callable[[Connection], None]] = [
     _m1_tables,
@@ -186,6 +195,7 @@ MIGRATIONS: list[Callable[[Connection], None]] = [
     _m4_variants,
     _m5_client_key,
     _m6_table_talk,
+    _m7_again,
 ]
 
 
@@ -232,6 +242,7 @@ class GameRow:
     options: dict[str, Any] = field(default_factory=dict)
     created: float = field(default_factory=time.time)
     updated: float = field(default_factory=time.time)
+    again: str | None = None  # the game "Play again" started after this one (Storage.create_follow_up)
 
 
 @dataclass(frozen=True)
@@ -316,7 +327,14 @@ def _parse_row(r: Any) -> GameRow:
         options=_options(json.loads(r.options)),
         created=r.created,
         updated=r.updated,
+        again=_game_id(r.again),
     )
+
+
+def _game_id(x: Any) -> str | None:
+    if x is not None and not isinstance(x, str):
+        raise TypeError("again")
+    return x
 
 
 def _options(x: Any) -> dict[str, Any]:
@@ -494,8 +512,33 @@ class Storage:
                 updated=g.updated,
                 variants=json.dumps(g.variants),
                 options=json.dumps(g.options),
+                again=g.again,
             )
         )
+
+    def create_follow_up(self, old_id: str, g: GameRow, replacing: str | None = None) -> str | None:
+        """Store ``g`` as the game "Play again" started after game ``old_id``, unless another
+        one is that game already: returns the follow-up's id, ``g.id`` if this made it, else
+        the one made first (``g`` is not stored then), or None if there is no game ``old_id``.
+
+        One transaction: the old game's row claims the new id (a compare-and-set, ``again``
+        still empty, or still ``replacing``: a follow-up found unreadable), and only if it
+        did the new game is inserted. Either both are stored or neither: no crash leaves a
+        claim without its game. Of two at once (two processes), the second waits for the
+        first's row lock (PostgreSQL) or its write (SQLite) and then finds the claim taken."""
+        self._still_there()
+        free = games.c.again.is_(None) if replacing is None else or_(games.c.again.is_(None), games.c.again == replacing)
+        with self._begin() as conn:
+            if conn.execute(update(games).where(games.c.id == old_id, free).values(again=g.id)).rowcount == 1:
+                self._insert_game(conn, g)
+                self._announce(conn, old_id)
+                return g.id
+            return _game_id(conn.execute(select(games.c.again).where(games.c.id == old_id)).scalar_one_or_none())
+
+    def follow_up(self, game_id: str) -> str | None:
+        """The id of the game "Play again" started after game ``game_id``, if any."""
+        with self.engine.connect() as conn:
+            return _game_id(conn.execute(select(games.c.again).where(games.c.id == game_id)).scalar_one_or_none())
 
     def get_game(self, game_id: str) -> GameRow | None:
         with self.engine.connect() as conn:
