@@ -99,7 +99,7 @@ bench: $(STAMP) $(NATIVE)
 
 # from "Create game" in the lobby to a playable board, in Chromium (median of 10 runs)
 bench-web: $(STAMP) system
-	$(BIN)/python -m kardinal.clients.web.startbench 10
+	$(BIN)/python -m kardinal.tools.startbench 10
 
 clean:
 	rm -rf $(VENV) build *.egg-info kardinal/bots/*.so $(NATIVE)

@@ -355,12 +355,12 @@ def serve(
     try:
         import uvicorn
 
-        from kardinal.clients.web import gcpolicy
-        from kardinal.clients.web.app import MAX_BODY, create_app
+        from kardinal.server import gcpolicy
+        from kardinal.server.app import MAX_BODY, create_app
     except ImportError as e:
         raise _missing_web(e, "the web server") from None
 
-    from kardinal.clients.web.logs import setup_logging
+    from kardinal.server.logs import setup_logging
 
     setup_logging(json_lines=log_json, level=log_level)
     db_url = None
@@ -368,10 +368,10 @@ def serve(
         db_url = db if "://" in db else f"sqlite:///{Path(db).resolve()}"
     executor = None
     if bot_workers > 0:
-        from kardinal.clients.web.workers import bot_executor
+        from kardinal.server.workers import bot_executor
 
         executor = bot_executor(bot_workers)  # each worker ends itself when the server is gone
-    from kardinal.clients.web.storage import StorageError
+    from kardinal.server.storage import StorageError
 
     try:
         application = create_app(
@@ -426,7 +426,7 @@ def loadtest(
     """Load a running server with simulated people and spectators over WebSockets; report
     actions per second and the latency percentiles of the players' actions."""
     try:
-        from kardinal.clients.web.loadtest import main as load_main
+        from kardinal.tools.loadtest import main as load_main
     except ImportError as e:
         raise _missing_web(e, "loadtest") from None
     if rate is not None and rate <= 0:
@@ -447,7 +447,7 @@ def backup(
     """Copy the server's SQLite database, safely while the server runs (SQLite's online
     backup API). For PostgreSQL use pg_dump."""
     try:
-        from kardinal.clients.web.storage import StorageError, sqlite_backup
+        from kardinal.server.storage import StorageError, sqlite_backup
     except ImportError as e:
         raise _missing_web(e, "backup") from None
     if db is not None and "://" in db and not db.startswith("sqlite"):

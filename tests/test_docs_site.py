@@ -103,7 +103,7 @@ def test_strict_mode_fails_on_a_broken_link_an_unknown_anchor_and_a_page_left_ou
 
 @pytest.fixture(scope="module")
 def openapi() -> dict[str, Any]:
-    from kardinal.clients.web.app import create_app
+    from kardinal.server.app import create_app
 
     with tempfile.TemporaryDirectory() as tmp:
         return create_app(data_dir=tmp).openapi()
@@ -214,7 +214,7 @@ def test_the_server_serves_the_built_site_at_docs(site: Path, tmp_path: Path) ->
     that says how to build one."""
     from fastapi.testclient import TestClient
 
-    from kardinal.clients.web.app import create_app
+    from kardinal.server.app import create_app
 
     with TestClient(create_app(data_dir=tmp_path / "data", docs_dir=site)) as c:
         home = c.get("/docs/")

@@ -1,4 +1,4 @@
-"""The browser's map, computed from the board data (kardinal/clients/web/mapdata.py): every
+"""The browser's map, computed from the board data (kardinal/server/mapdata.py): every
 country one piece where its roads join its sites, every site on its own country, no two
 countries on top of each other, islands apart, markers where they belong, and colours with
 at least 3:1 contrast (WCAG 2) where one sits on another."""
@@ -17,8 +17,8 @@ import pytest
 
 pytest.importorskip("fastapi")
 
-from kardinal.clients.web.mapdata import COUNTRY_COLOURS, GAP, SEA_COLOUR, board_json, contrast  # noqa: E402
 from kardinal.rules.board import Board, get_board, load_board  # noqa: E402
+from kardinal.server.mapdata import COUNTRY_COLOURS, GAP, SEA_COLOUR, board_json, contrast  # noqa: E402
 
 STATIC = Path(__file__).resolve().parent.parent / "kardinal" / "clients" / "web" / "static"
 Ring = list[list[float]]

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import kardinal.clients.web as web
 import kardinal.rules.state as state
+import kardinal.server as server
 
 STATIC = Path(web.__file__).parent / "static"
 
@@ -27,7 +28,7 @@ def _rule_codes() -> set[str]:
 
 def _server_codes() -> set[str]:
     codes: set[str] = set()
-    for f in (Path(web.__file__).parent).glob("*.py"):
+    for f in (Path(server.__file__).parent).glob("**/*.py"):
         codes |= set(re.findall(r'Refused\(\s*"([a-z_]+)"', f.read_text(encoding="utf-8")))
     return codes
 

@@ -72,7 +72,7 @@ def test_serve_takes_its_options_from_the_environment_and_answers_health_checks(
 def test_readyz_says_unavailable_when_the_database_is_not(tmp_path: Path) -> None:
     from fastapi.testclient import TestClient
 
-    from kardinal.clients.web.app import create_app
+    from kardinal.server.app import create_app
 
     app = create_app(data_dir=tmp_path, bot_pause=0.0)
     with TestClient(app) as client:
@@ -143,7 +143,7 @@ def test_bot_workers_never_outlive_the_server(tmp_path: Path, how: signal.Signal
 def test_the_load_tool_plays_games_and_measures_them(tmp_path: Path) -> None:
     import asyncio
 
-    from kardinal.clients.web.loadtest import run_load
+    from kardinal.tools.loadtest import run_load
 
     port = _free_port()
     # the load tool creates every game from one address: as the README says, the server it
@@ -251,8 +251,8 @@ def test_serve_freezes_what_it_built_before_it_serves(tmp_path: Path, monkeypatc
     from typer.testing import CliRunner
 
     from kardinal.cli import app
-    from kardinal.clients.web import logs
-    from kardinal.clients.web.gcpolicy import GEN0
+    from kardinal.server import logs
+    from kardinal.server.gcpolicy import GEN0
 
     seen: list[tuple[int, int]] = []
     monkeypatch.setattr(uvicorn, "run", lambda *a, **k: seen.append((gc.get_freeze_count(), gc.get_threshold()[0])))
@@ -279,7 +279,7 @@ def test_the_load_tool_reports_a_socket_the_server_closed() -> None:
 
     import websockets
 
-    from kardinal.clients.web.loadtest import LoadResult, _person
+    from kardinal.tools.loadtest import LoadResult, _person
 
     async def main() -> tuple[LoadResult, bool]:
         async def close_after_hello(ws: Any) -> None:

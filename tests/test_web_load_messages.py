@@ -15,13 +15,13 @@ import pytest
 from fastapi.testclient import TestClient
 from web_helpers import act, create, join_all, make_client, state, tokens
 
-from kardinal.clients.web.games import Connection, LiveGame, standing
-from kardinal.clients.web.storage import DuplicateAction, GameRow, PendingAction, SeatRow, Storage
 from kardinal.rules.board import get_board
 from kardinal.rules.events import Drew, IntermediateScoring, LastRound
 from kardinal.rules.record import rewind
 from kardinal.rules.state import new_game
 from kardinal.rules.view import history_entry
+from kardinal.server.games import Connection, LiveGame, standing
+from kardinal.server.storage import DuplicateAction, GameRow, PendingAction, SeatRow, Storage
 
 
 def _live(seed: int, players: int = 3) -> LiveGame:
@@ -237,7 +237,7 @@ def test_group_commit_writes_every_action_and_refuses_a_taken_one(tmp_path: Path
 def test_games_nobody_uses_leave_memory_and_come_back(client: TestClient) -> None:
     """A finished game nobody looks at leaves memory after FINISHED_KEPT seconds (and a
     running one after IDLE_KEPT), never while connected; asked for again, it is read back."""
-    from kardinal.clients.web.games import FINISHED_KEPT, IDLE_KEPT
+    from kardinal.server.games import FINISHED_KEPT, IDLE_KEPT
 
     service = client.app.state.service  # type: ignore[attr-defined]
     g = create(client, "person", "person", "person")
@@ -259,7 +259,7 @@ def test_a_large_audience_gets_every_change_and_the_players_first(client: TestCl
     spectators a moment later, all of them, with the newest state."""
     import asyncio
 
-    from kardinal.clients.web.games import SPECTATORS_AT_ONCE
+    from kardinal.server.games import SPECTATORS_AT_ONCE
 
     service = client.app.state.service  # type: ignore[attr-defined]
     g = create(client, "person", "person", "person")
@@ -284,7 +284,7 @@ def test_a_large_audience_gets_every_change_and_the_players_first(client: TestCl
 def test_a_larger_audience_is_told_less_often() -> None:
     """Up to SPECTATORS_PER_PAUSE spectators: every SPECTATORS_PAUSE; beyond, the pause
     grows with the audience (the rounds of sends keep about the same share of the server)."""
-    from kardinal.clients.web.games import SPECTATORS_PAUSE, SPECTATORS_PER_PAUSE, spectators_pause
+    from kardinal.server.games import SPECTATORS_PAUSE, SPECTATORS_PER_PAUSE, spectators_pause
 
     assert spectators_pause(51) == spectators_pause(SPECTATORS_PER_PAUSE) == SPECTATORS_PAUSE
     assert spectators_pause(1000) == pytest.approx(SPECTATORS_PAUSE * 1000 / SPECTATORS_PER_PAUSE)
@@ -294,7 +294,7 @@ def test_a_larger_audience_is_told_less_often() -> None:
 def test_no_more_than_finished_max_finished_games_stay(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
     """However many games end a minute, at most FINISHED_MAX finished ones nobody looks at
     stay in memory (the most recently asked for); running ones are not counted."""
-    import kardinal.clients.web.games as games
+    import kardinal.server.games as games
 
     monkeypatch.setattr(games, "FINISHED_MAX", 3)
     service = client.app.state.service  # type: ignore[attr-defined]
@@ -319,7 +319,7 @@ def test_the_load_tool_reads_a_state_message_as_a_full_decode_does(delta: bool) 
     """The load tool decodes only the head, the acknowledgement and the action it plays of a
     state message in which its seat acts (loadtest._digest): through whole games, what it
     reads equals the full message, with every legal action and nothing else."""
-    from kardinal.clients.web.loadtest import _digest
+    from kardinal.tools.loadtest import _digest
 
     rng = random.Random(5)
     live = _live(5)

@@ -19,8 +19,8 @@ from typing import Any
 
 from web_helpers import make_client, state
 
-from kardinal.clients.web.storage import MIGRATIONS, Storage
 from kardinal.rules.record import replay
+from kardinal.server.storage import MIGRATIONS, Storage
 
 DATA = Path(__file__).parent / "data"
 

@@ -21,13 +21,13 @@ import pytest
 from fastapi.testclient import TestClient
 from web_helpers import LENIENT, make_client, state
 
-from kardinal.clients.web import games
-from kardinal.clients.web.app import create_app
-from kardinal.clients.web.fair import BOTS_ONLY, PEOPLE
-from kardinal.clients.web.games import MAX_BOT_GAMES, Connection, GameService, LiveGame, Refused
-from kardinal.clients.web.guard import Guard
-from kardinal.clients.web.storage import PendingAction, Storage
 from kardinal.rules.record import action_of
+from kardinal.server import games
+from kardinal.server.app import create_app
+from kardinal.server.fair import BOTS_ONLY, PEOPLE
+from kardinal.server.games import MAX_BOT_GAMES, Connection, GameService, LiveGame, Refused
+from kardinal.server.guard import Guard
+from kardinal.server.storage import PendingAction, Storage
 
 T = TypeVar("T")
 A, B = "192.0.2.1", "192.0.2.2"  # two addresses

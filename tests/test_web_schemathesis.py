@@ -39,9 +39,9 @@ from schemathesis.specs.openapi.checks import (
 )
 from web_helpers import LENIENT, seats
 
-from kardinal.clients.web.app import create_app
-from kardinal.clients.web.guard import Guard
 from kardinal.rules.record import action_of
+from kardinal.server.app import create_app
+from kardinal.server.guard import Guard
 
 FUZZ = os.environ.get("KARDINAL_FUZZ") == "1"
 MAX_EXAMPLES = 40 * (10 if FUZZ else 1)

@@ -43,12 +43,12 @@ from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, 
 from test_web_leak import FORBIDDEN_KEYS, keys_of
 from web_helpers import make_client
 
-from kardinal.clients.web.games import _BAD_IN_NAME, MAX_CHAT
-from kardinal.clients.web.schemas import SERVER_MESSAGE
 from kardinal.rules.board import get_board
 from kardinal.rules.record import action_of, move_of, replay
 from kardinal.rules.state import State, new_game
 from kardinal.rules.view import view
+from kardinal.server.games import _BAD_IN_NAME, MAX_CHAT
+from kardinal.server.schemas import SERVER_MESSAGE
 
 FUZZ = os.environ.get("KARDINAL_FUZZ") == "1"
 SCALE = 10 if FUZZ else 1
@@ -147,7 +147,7 @@ JSONISH = st.recursive(
 )
 INDEX = st.integers(0, 2**16)
 # control characters (but white space) and lone surrogates: refused by the declared messages
-# (kardinal/clients/web/schemas.py), stripped from a chat line by the service before them
+# (kardinal/server/schemas.py), stripped from a chat line by the service before them
 BAD_TEXT = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff]")
 
 

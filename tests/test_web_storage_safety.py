@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from web_helpers import create, join_all, make_client, state, tokens
 
-from kardinal.clients.web.storage import MIGRATIONS, Storage, StorageError
+from kardinal.server.storage import MIGRATIONS, Storage, StorageError
 
 KARDINAL = Path(sys.executable).parent / "kardinal"
 DATA = Path(__file__).parent / "data"

@@ -43,8 +43,8 @@ def serve(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     import uvicorn
     from web_helpers import LENIENT  # the browser tests are not about rate limits (test_web_limits.py is)
 
-    from kardinal.clients.web.app import create_app
-    from kardinal.clients.web.guard import Guard
+    from kardinal.server.app import create_app
+    from kardinal.server.guard import Guard
 
     app = create_app(data_dir=tmp_path_factory.mktemp("web"), bot_pause=0.0, guard=Guard(LENIENT))
     port = _free_port()

@@ -38,7 +38,7 @@ def on_files(files: Files, config: Any) -> Files:
 
 def openapi_document() -> dict[str, Any]:
     """The server's OpenAPI document, from an app on a throwaway data folder."""
-    from kardinal.clients.web.app import create_app
+    from kardinal.server.app import create_app
 
     with tempfile.TemporaryDirectory() as tmp:
         return create_app(data_dir=tmp).openapi()
@@ -217,7 +217,7 @@ def api_page(doc: dict[str, Any]) -> str:
         "",
         f"This page is made from the server's own OpenAPI document ({info['title']} {info['version']}) when the site is "
         "built; a running server shows the same document interactively at `/api/docs` and as JSON at `/openapi.json`. "
-        "The declarations live in `kardinal/clients/web/schemas.py`: every body and message is checked against its "
+        "The declarations live in `kardinal/server/schemas.py`: every body and message is checked against its "
         "declaration before the server acts on it (exact types, no unknown fields, bounded numbers and lengths, no "
         "control characters or lone surrogates in text).",
         "",

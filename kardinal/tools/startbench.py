@@ -1,6 +1,7 @@
 """Benchmark: from "Create game" in the lobby to a playable board, in Debian's Chromium.
 
-``python -m kardinal.clients.web.startbench [runs]`` starts the web server on a free port with a
+``python -m kardinal.tools.startbench [runs]`` starts the web server (``kardinal serve``, a
+process of its own: the tool drives it from outside, as a player does) on a free port with a
 fresh data folder, opens the lobby, sets one person against three bots and clicks
 "Create game"; the clock runs from the click until the page's board is drawn and one of
 the player's cards can be chosen (a ``.card.legal`` in the hand). It prints every run
@@ -13,11 +14,11 @@ from __future__ import annotations
 
 import socket
 import statistics
+import subprocess
 import sys
 import tempfile
-import threading
 import time
-from pathlib import Path
+import urllib.request
 
 CHROMIUM = "/usr/bin/chromium"
 
@@ -30,20 +31,14 @@ def _free_port() -> int:
 
 def measure(runs: int = 10) -> list[float]:
     """Milliseconds from the click on "Create game" to a playable board, one per run."""
-    import uvicorn
     from playwright.sync_api import sync_playwright
 
-    from kardinal.clients.web.app import create_app
-
     with tempfile.TemporaryDirectory() as data:
-        app = create_app(data_dir=Path(data), bot_pause=0.6)
         port = _free_port()
-        srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
-        t = threading.Thread(target=srv.run, daemon=True)
-        t.start()
-        while not srv.started:
-            time.sleep(0.02)
+        serve = [sys.executable, "-m", "kardinal.cli", "serve", "--host", "127.0.0.1", "--port", str(port), "--data", data]
+        srv = subprocess.Popen([*serve, "--bot-pause", "0.6", "--bot-workers", "0"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         base = f"http://127.0.0.1:{port}"
+        _wait_until_up(base, srv)
         out: list[float] = []
         try:
             with sync_playwright() as p:
@@ -64,9 +59,23 @@ def measure(runs: int = 10) -> list[float]:
                     ctx.close()
                 browser.close()
         finally:
-            srv.should_exit = True
-            t.join(10)
+            srv.terminate()
+            srv.wait(10)
     return out
+
+
+def _wait_until_up(base: str, srv: subprocess.Popen[bytes], seconds: float = 30.0) -> None:
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        if srv.poll() is not None:
+            raise RuntimeError(f"the server stopped at start (exit code {srv.returncode})")
+        try:
+            with urllib.request.urlopen(base + "/healthz", timeout=1):
+                return
+        except OSError:
+            time.sleep(0.05)
+    srv.terminate()
+    raise RuntimeError(f"the server did not answer within {seconds:g} s")
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -46,7 +46,7 @@ LANGS = ("en", "de")
 # 2. docs/rules.md beside the package directory: a checkout where git could not make the
 #    link (on Windows without symlinks git writes a one-line file holding the path).
 _PACKAGED = ("static", "rules.md")
-_CHECKOUT = Path(__file__).resolve().parents[3] / "docs" / "rules.md"
+_CHECKOUT = Path(__file__).resolve().parents[2] / "docs" / "rules.md"
 
 _MD = MarkdownIt("commonmark").enable("table")
 

@@ -92,7 +92,7 @@ log = logging.getLogger("kardinal.web")
 STATIC = Path(str(resources.files("kardinal.clients.web").joinpath("static")))
 # the documentation site as `make docs` builds it (mkdocs.yml): beside the checkout's
 # sources, or where KARDINAL_DOCS says
-DOCS_SITE = Path(__file__).resolve().parents[3] / "site"
+DOCS_SITE = Path(__file__).resolve().parents[2] / "site"
 
 
 def _error(e: Refused) -> JSONResponse:
