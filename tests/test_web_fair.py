@@ -11,7 +11,7 @@ import pytest
 from web_helpers import make_client
 
 from kardinal.server.fair import BOTS_ONLY, PEOPLE, FairSlots
-from kardinal.server.games import MAX_BOT_GAMES
+from kardinal.server.tables import MAX_BOT_GAMES
 
 
 def test_people_go_before_bots_only_and_each_kind_in_turn() -> None:

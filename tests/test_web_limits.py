@@ -160,8 +160,8 @@ def test_the_limits_can_be_set_from_the_environment(tmp_path: Path, monkeypatch:
 
 
 def test_the_guard_looks_up_only_addresses_it_counted_within_their_window() -> None:
-    from kardinal.server.games import Refused
     from kardinal.server.guard import Guard, rules_from
+    from kardinal.server.refusal import Refused
 
     guard = Guard(rules_from("bad_token=3/minute"))
     for _ in range(3):

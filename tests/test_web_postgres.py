@@ -33,7 +33,7 @@ def made_by_earlier_code(url: str, tmp_path: Path, commit: str = BEFORE_M5) -> d
         f"""
         import json
         from fastapi.testclient import TestClient
-        from kardinal.server.app import create_app
+        from kardinal.clients.web.app import create_app  # where the app was in that commit
         with TestClient(create_app(db_url={url!r}, bot_pause=0.0)) as c:
             g = c.post("/api/games", json={{"players": [{{"kind": "person"}}, {{"kind": "person"}}, {{"kind": "bot", "level": "random"}}]}}).json()
             for s in g["seats"]:
@@ -100,7 +100,7 @@ def finished_by_earlier_code(url: str, tmp_path: Path, commit: str = BEFORE_M7) 
         f"""
         import json, time
         from fastapi.testclient import TestClient
-        from kardinal.server.app import create_app
+        from kardinal.clients.web.app import create_app  # where the app was in that commit
         with TestClient(create_app(db_url={url!r}, bot_pause=0.0)) as c:
             g = c.post("/api/games", json={{"players": [{{"kind": "bot", "level": "random"}}] * 3}}).json()
             end = time.monotonic() + 60

@@ -22,12 +22,15 @@ from fastapi.testclient import TestClient
 from web_helpers import LENIENT, make_client, state
 
 from kardinal.rules.record import action_of
-from kardinal.server import games
+from kardinal.server import tables
 from kardinal.server.app import create_app
 from kardinal.server.fair import BOTS_ONLY, PEOPLE
-from kardinal.server.games import MAX_BOT_GAMES, Connection, GameService, LiveGame, Refused
 from kardinal.server.guard import Guard
+from kardinal.server.live import Connection, LiveGame
+from kardinal.server.refusal import Refused
+from kardinal.server.service import GameService
 from kardinal.server.storage import PendingAction, Storage
+from kardinal.server.tables import MAX_BOT_GAMES
 
 T = TypeVar("T")
 A, B = "192.0.2.1", "192.0.2.2"  # two addresses
@@ -561,7 +564,7 @@ def test_a_creation_key_makes_one_game_per_address(db_url: str) -> None:
 
 
 def test_creation_keys_are_kept_a_while_and_a_few_thousand_at_most(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(games, "KEYS_KEPT", 2)
+    monkeypatch.setattr(tables, "KEYS_KEPT", 2)
 
     async def body(svc: GameService) -> None:
         spec = people("person", "bot", "bot")
@@ -572,10 +575,10 @@ def test_creation_keys_are_kept_a_while_and_a_few_thousand_at_most(tmp_path: Pat
         assert (await svc.create(spec, A, "key-three-3"))[0].row.id != first
         again = (await svc.create(spec, A, "key-one-1"))[0].row.id  # forgotten: a new game
         assert again != first
-        monkeypatch.setattr(games, "KEY_SECONDS", 0.0)
+        monkeypatch.setattr(tables, "KEY_SECONDS", 0.0)
         assert (await svc.create(spec, A, "key-one-1"))[0].row.id != again  # too old: a new game
         # a game forgotten by memory is read again for a key sent again
-        monkeypatch.setattr(games, "KEY_SECONDS", 600.0)
+        monkeypatch.setattr(tables, "KEY_SECONDS", 600.0)
         live, toks = await svc.create(spec, A, "key-four-4")
         del svc.live[live.row.id]
         back, toks2 = await svc.create(spec, A, "key-four-4")

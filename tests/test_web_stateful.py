@@ -47,7 +47,8 @@ from kardinal.rules.board import get_board
 from kardinal.rules.record import action_of, move_of, replay
 from kardinal.rules.state import State, new_game
 from kardinal.rules.view import view
-from kardinal.server.games import _BAD_IN_NAME, MAX_CHAT
+from kardinal.server.chat import MAX_CHAT
+from kardinal.server.names import BAD_IN_NAME
 from kardinal.server.schemas import SERVER_MESSAGE
 
 FUZZ = os.environ.get("KARDINAL_FUZZ") == "1"
@@ -128,7 +129,7 @@ async def _quiet(service: Any, gids: list[str], timeout: float = 60.0) -> None:
 def expected_chat(text: str) -> str:
     """A chat line as the server keeps it (GameService.say)."""
     text = unicodedata.normalize("NFC", " ".join(text.split()))
-    return "".join(ch for ch in text if unicodedata.category(ch) not in _BAD_IN_NAME)
+    return "".join(ch for ch in text if unicodedata.category(ch) not in BAD_IN_NAME)
 
 
 JSONISH = st.recursive(

@@ -46,11 +46,14 @@ from kardinal.bots import levels
 from kardinal.rules.board import installed_boards
 from kardinal.rules.variants import VARIANTS
 
-from .games import MAX_CHAT, MAX_NAME, Connection, GameService, LiveGame, Refused, chat_message
+from .chat import MAX_CHAT, chat_message
 from .guard import Guard
+from .live import Connection, LiveGame
 from .mapdata import named_board_json
 from .messages import AckMessage, ChatMessage, ErrorMessage, ReplayMessage, ScoringMessage, StateMessage, json_text
+from .names import MAX_NAME
 from .pages import root_of, static_page
+from .refusal import Refused
 from .rules_page import rules_response
 from .schemas import (
     CLIENT_MESSAGE,
@@ -81,6 +84,7 @@ from .schemas import (
     first_error,
     token_error,
 )
+from .service import GameService
 from .storage import Storage, StorageError
 from .teach import router as teach_router
 from .tutorial import router as tutorial_router

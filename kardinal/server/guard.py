@@ -22,7 +22,7 @@ import time
 
 from limits import RateLimitItem, parse_many, storage, strategies
 
-from .games import Refused
+from .refusal import Refused
 
 __all__ = ["Guard", "RULES"]
 

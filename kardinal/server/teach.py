@@ -43,9 +43,11 @@ from kardinal.rules.record import record_of
 from kardinal.rules.view import ViewData, view
 
 from .fair import BOTS_ONLY, PEOPLE
-from .games import GameService, LiveGame, Refused
 from .guard import Guard
+from .live import LiveGame
+from .refusal import Refused
 from .schemas import HintAnswer, HintRequest, ReviewRequest, ReviewStatus, TeachInfo
+from .service import GameService
 
 __all__ = ["router", "hint_job"]
 

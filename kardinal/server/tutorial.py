@@ -38,8 +38,9 @@ from kardinal.rules.record import RecordError, action_of, move_of, parse_positio
 from kardinal.rules.state import MAIN, RuleError, State
 from kardinal.rules.view import view
 
-from .games import Refused, standing
+from .live import standing
 from .pages import static_page
+from .refusal import Refused
 from .rules_page import LANGS, pick_lang, render, rules_text
 from .schemas import TutorialAttempt
 

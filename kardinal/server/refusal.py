@@ -1,0 +1,46 @@
+"""A refusal: what the server says when it does not do what a client asked."""
+
+from __future__ import annotations
+
+from kardinal.rules.state import RuleError
+
+from .messages import (
+    ErrorData,
+)
+
+
+class Refused(Exception):
+    """An action or request the server refuses; ``code`` is stable, ``status`` the HTTP status.
+
+    ``params`` are what a client needs to say the refusal in its own language; a refusal
+    by the rules also names the rule and the rules' own code (``reason``, see RuleError).
+    """
+
+    def __init__(
+        self,
+        code: str,
+        message: str,
+        status: int = 409,
+        rule: str | None = None,
+        reason: str | None = None,
+        **params: str | int,
+    ) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.status = status
+        self.rule = rule
+        self.reason = reason
+        self.params = params
+
+    @classmethod
+    def by_rules(cls, e: RuleError) -> Refused:
+        return cls("illegal", str(e), 422, e.rule, e.code, **e.params)
+
+    def to_json(self) -> ErrorData:
+        out: ErrorData = {"code": self.code, "message": self.message, "params": dict(self.params)}
+        if self.rule:
+            out["rule"] = self.rule
+        if self.reason:
+            out["reason"] = self.reason
+        return out

@@ -1,0 +1,83 @@
+""" "Play again": after a finished game, one new game with the same seats, however many press it
+and on however many processes (the link is claimed in the database)."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable
+
+from .core import ServiceCore
+from .live import LiveGame
+from .refusal import Refused
+from .tables import FollowedAlready, seat_number
+
+log = logging.getLogger("kardinal.web")
+
+
+class Rematch(ServiceCore):
+    """ "Play again" for a :class:`GameService`. (kardinal.server.service puts the parts together.)"""
+
+    async def again(
+        self,
+        game_id: str,
+        seats: dict[int, str] | None,
+        creator: str | None = None,
+        charge: Callable[[], None] | None = None,
+    ) -> LiveGame:
+        """Play again: after a finished game, a new one with the same seats: the same names,
+        bots of the same levels, the same board, variants and hot-seat.
+
+        The people keep their seat tokens (the new seats take the same token hashes), so
+        every page follows with the link it already holds; the old game's state messages
+        name the new one (``again``). Only a person of the game may ask (``seats``:
+        ``{seat: token}``), anyone in a game of bots only. Once per game, however many ask
+        at the same time: asking again gives the same new game, also after the old game was
+        forgotten by memory and read again, and from another process: the link is stored
+        (Storage.create_follow_up claims it and stores the new game in one transaction; of
+        two processes at once, the second's game is never stored and it answers with the
+        first's).
+
+        ``creator``: the address asking; a new game of bots only counts against its cap
+        (MAX_BOT_GAMES). ``charge``: called once, only when the new game is really made (it
+        may refuse: the rate limit of creations).
+        """
+        live = await self.fetch(game_id)
+        if live.row.status != "finished":
+            raise Refused("not_finished", "a new game can follow once this one is over")
+        if any(s.kind == "person" for s in live.row.seats):
+            if not isinstance(seats, dict) or not seats:
+                raise Refused("bad_token", "no such seat, or a wrong token", 403)
+            for k, tok in seats.items():
+                self._auth(live, seat_number(k), tok)
+        async with live.again_lock:  # those who ask meanwhile wait for this one's game
+            if live.again is None:  # made by another process meanwhile?
+                live.again = await asyncio.to_thread(self.storage.follow_up, live.row.id)
+                if live.again is not None:
+                    self._changed(live)
+            broken = None
+            if live.again is not None:
+                try:
+                    return await self.fetch(live.again)
+                except Refused:
+                    broken = live.again  # gone (an unreadable row): make another
+            spec = {
+                "players": [
+                    {"name": s.name, "kind": s.kind, "level": s.level} if s.kind == "bot" else {"name": s.name} for s in live.row.seats
+                ],
+                "hotseat": live.row.hotseat,
+                "board": live.row.board,
+                "variants": list(live.row.variants),
+                **live.options,
+            }
+            try:
+                new, _ = await self._create(spec, creator, charge, same_as=live.row.seats, follows=(live.row.id, broken))
+            except FollowedAlready as e:  # another process's press was first: its game
+                if e.game_id is None:
+                    raise Refused("no_game", f"there is no game {game_id!r}", 404) from None
+                live.again = e.game_id
+                self._changed(live)
+                return await self.fetch(e.game_id)
+            live.again = new.row.id
+        self._changed(live)
+        return new
