@@ -356,7 +356,8 @@ def serve(
         import uvicorn
 
         from kardinal.server import gcpolicy
-        from kardinal.server.app import MAX_BODY, create_app
+        from kardinal.server.app import create_app
+        from kardinal.server.http import MAX_BODY
     except ImportError as e:
         raise _missing_web(e, "the web server") from None
 

@@ -12,7 +12,7 @@ import pytest
 from fastapi.testclient import TestClient
 from web_helpers import create, join_all, make_client, tokens
 
-from kardinal.server.app import MAX_BODY, MAX_DEPTH
+from kardinal.server.http import MAX_BODY, MAX_DEPTH
 
 
 @pytest.fixture

@@ -651,3 +651,23 @@ def test_a_client_id_that_cannot_be_stored_is_malformed(tmp_path: Path) -> None:
         assert e.value.code == "malformed" and e.value.status == 400 and live.version == 0
 
     run(f"sqlite+pysqlite:///{tmp_path / 'k.sqlite3'}", body)
+
+
+def test_bots_stop_with_the_server_and_wait_idle_waits_for_the_last_move(tmp_path: Path, caplog: Any) -> None:
+    """Found by the fuzz tests: a bot loop that was handing over to a fresh one while it
+    committed (its task briefly None) was not cancelled when the app stopped, so it went
+    on against a shut executor ("cannot schedule new futures after shutdown", logged again
+    and again); and wait_idle returned in that moment, with the bots' game still running."""
+
+    async def body(svc: GameService) -> None:
+        live, _ = await svc.create({"players": [{"kind": "bot", "level": "random"}] * 3})
+        await svc.wait_idle(live.row.id)
+        assert live.row.status == "finished", live.version
+
+    run(f"sqlite+pysqlite:///{tmp_path / 'a.sqlite3'}", body)
+    with caplog.at_level(logging.ERROR, logger="kardinal.web"):
+        for _ in range(5):
+            with make_client(tmp_path / "data", bot_pause=0.0) as c:
+                c.post("/api/games", json={"players": [{"kind": "bot", "level": "random"}] * 3})
+                c.post("/api/games", json={"players": [{"kind": "bot", "level": "random"}] * 4})
+    assert [r.getMessage() for r in caplog.records if r.name == "kardinal.web"] == []

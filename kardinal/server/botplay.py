@@ -44,8 +44,8 @@ class BotPlay(ServiceCore):
     """The bots' turns and the stand-ins of a :class:`GameService`. (kardinal.server.service puts the parts together.)"""
 
     def start_bots(self, live: LiveGame) -> None:
-        """Start the bot loop of a game if a bot is to act."""
-        if live.row.status != "running" or live.state.is_over:
+        """Start the bot loop of a game if a bot is to act (not once the service stops)."""
+        if self.stopping or live.row.status != "running" or live.state.is_over:
             return
         if live.acting_level(live.state.current) is None:
             return
@@ -65,7 +65,7 @@ class BotPlay(ServiceCore):
             if not live.leased:
                 return
         failures = 0  # storage errors in a row: the loop waits longer each time, and never gives up
-        while live.row.status == "running" and not live.state.is_over:
+        while live.row.status == "running" and not live.state.is_over and not self.stopping:
             seat = live.state.current
             level = live.acting_level(seat)
             if level is None:
@@ -79,6 +79,8 @@ class BotPlay(ServiceCore):
                 async with self.thinking.slot(BOTS_ONLY if live.bots_only else PEOPLE):
                     action = await loop.run_in_executor(self.executor, bot_move, level, seed, live.row.board, seat_view)
             except Exception:
+                if self.stopping:
+                    return  # the executor was shut down: the server stops
                 log.exception("bot %s failed in game %s; a random move instead", level, live.row.id)
                 action = bot_move("random", seed, live.row.board, seat_view)
             async with live.lock:
@@ -115,13 +117,28 @@ class BotPlay(ServiceCore):
                 await asyncio.sleep(min(30.0, 0.1 * 2**failures))
 
     async def wait_idle(self, game_id: str, timeout: float = 30.0) -> None:
-        """Wait until no bot is to act (for tests and tools)."""
+        """Wait until no bot is to act (for tests and tools): no bot loop runs, and none is
+        due (a loop hands over to a fresh one while it commits: it is then briefly not
+        there, with the bot's next turn still to come)."""
         live = self.get(game_id)
         end = time.monotonic() + timeout
-        while live.bot_task is not None and not live.bot_task.done():
+        while (live.bot_task is not None and not live.bot_task.done()) or self._bot_due(live):
             if time.monotonic() > end:
                 raise TimeoutError("bots still playing")
             await asyncio.sleep(0.005)
+
+    def _bot_due(self, live: LiveGame) -> bool:
+        """A bot is to act in the game now."""
+        return live.row.status == "running" and not live.state.is_over and live.acting_level(live.state.current) is not None
+
+    def stop_bots(self) -> None:
+        """The server stops: no bot loop starts from now on, and the running ones end (a loop
+        that hands over while it commits is caught by ``stopping``, not by its task)."""
+        self.stopping = True
+        for live in self.live.values():
+            if live.bot_task is not None:
+                live.bot_task.cancel()
+        self.executor.shutdown(wait=False, cancel_futures=True)
 
     async def check_away(self, live: LiveGame) -> bool:
         """Stand in for the person to act if they have been away too long (live games), but

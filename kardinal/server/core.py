@@ -55,6 +55,7 @@ class ServiceCore:
         self.on_change: list[Callable[[LiveGame], None]] = []
         self._pending: list[tuple[PendingWrite, asyncio.Future[None]]] = []  # writes to commit (_write)
         self._flusher: asyncio.Task[None] | None = None
+        self.stopping = False  # the server stops: no bot plays on (botplay.stop_bots)
         # games of bots only being created, per address (counted with the running ones: the cap)
         self._bot_creations: Counter[str] = Counter()
         # (creator, client key) -> (when, the creation: the game's id and tokens): a key sent

@@ -1,0 +1,232 @@
+"""The HTTP API of games: the lobby, tables and seats, actions, and what a game leaves
+(records, scorings, replays, chat). Every body is a declared model (schemas.py); the game
+service, the rate limits and the client's address come in as dependencies."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Callable
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, Request
+from fastapi.responses import JSONResponse, Response
+
+from kardinal.bots import levels
+from kardinal.rules.board import installed_boards
+from kardinal.rules.variants import VARIANTS
+
+from .chat import chat_message
+from .guard import Guard
+from .http import client_address
+from .mapdata import named_board_json
+from .messages import AckMessage, ChatMessage, ReplayMessage, ScoringMessage, StateMessage
+from .pages import root_of
+from .schemas import (
+    ActionRequest,
+    AgainAnswer,
+    AgainRequest,
+    BotList,
+    Claimed,
+    ClaimSeat,
+    CreatedGame,
+    CreateGame,
+    GameList,
+    GameSummary,
+    Joined,
+    JoinSeat,
+    SeatLink,
+    UndoRequest,
+    VariantList,
+)
+from .service import GameService
+
+router = APIRouter()
+
+
+def service(request: Request) -> GameService:
+    """The process's game service (create_app puts it in the app's state)."""
+    svc: GameService = request.app.state.service
+    return svc
+
+
+def limits(request: Request) -> Guard:
+    """The rate limits per address (guard.py)."""
+    guard: Guard = request.app.state.limits
+    return guard
+
+
+def addr(request: Request) -> str:
+    """The client's address (behind a trusted proxy, the one it forwards)."""
+    return client_address(request.scope)
+
+
+def spend(bucket: str) -> Callable[[Request], None]:
+    """A dependency that spends one of the address's ``bucket`` (guard.py), before the
+    body is even looked at: an address over its limit is refused whatever it sends."""
+
+    def spent(request: Request) -> None:
+        limits(request).spend(bucket, addr(request))
+
+    return spent
+
+
+def over(bucket: str) -> Callable[[Request], None]:
+    """A dependency that refuses an address already over its ``bucket`` (counting
+    nothing: the route spends it when it does the work), before the body is looked at."""
+
+    def checked(request: Request) -> None:
+        limits(request).check(bucket, addr(request))
+
+    return checked
+
+
+Service = Annotated[GameService, Depends(service)]
+Limits = Annotated[Guard, Depends(limits)]
+
+
+@router.get("/api/board", response_model=dict[str, Any])
+def get_board_json(id: str = "standard") -> Any:  # sync: FastAPI runs it in a thread
+    """An installed board with its map layout (``id``: standard, reconstruction-1, ...)."""
+    if id not in installed_boards():
+        return JSONResponse({"error": {"code": "no_board", "message": f"boards: {', '.join(installed_boards())}", "params": {}}}, 404)
+    return named_board_json(id)
+
+
+@router.get("/api/bots", response_model=BotList)
+async def bots() -> BotList:
+    """The bots that can run on this installation, weakest first, each described."""
+    return {
+        "levels": [name for name, _ in levels()],
+        "about": {name: {"summary": lv.summary, "seconds": lv.seconds, "strength": lv.strength} for name, lv in levels()},
+    }
+
+
+@router.get("/api/variants", response_model=VariantList)
+async def variants() -> VariantList:
+    """The rule variants a game can be created with (R14), and the installed boards."""
+    return {"variants": dict(VARIANTS), "boards": list(installed_boards())}
+
+
+@router.get("/api/games", response_model=GameList)
+async def list_games(service: Service) -> GameList:
+    """The lobby: the public games, newest first (a game made private is reached only
+    through its links)."""
+    rows = await asyncio.to_thread(service.storage.list_games)
+    return {"games": [service.summary(r) for r in rows if r.options.get("public") is not False]}  # type: ignore[misc]
+
+
+@router.post("/api/games", response_model=CreatedGame)
+async def create_game(
+    body: CreateGame, request: Request, service: Service, limits: Limits, _over: Annotated[None, Depends(over("create"))]
+) -> CreatedGame:
+    """A new table: its seats' secret links (shown once: keep them) and the spectators'
+    address. ``key``: the client's key for this creation (the same key twice makes one game)."""
+    spec = body.model_dump(exclude_unset=True, exclude={"key"})
+    where = addr(request)
+    # charged once a game is really made: the second click of a double click (the same
+    # key) gets the first one's game and costs nothing
+    live, tokens = await service.create(spec, creator=where, key=body.key, charge=lambda: limits.spend("create", where))
+    gid = live.row.id
+    page = f"{root_of(request)}/game/{gid}"  # the addresses are under the server's root path
+    seats: list[SeatLink] = [
+        {"seat": s, "name": live.row.seats[s].name, "token": t, "url": f"{page}?seat={s}&token={t}"} for s, t in sorted(tokens.items())
+    ]
+    out: CreatedGame = {
+        "id": gid,
+        "status": live.row.status,
+        "seats": seats,
+        "watch": page,
+        "public": live.options["public"],
+    }
+    if live.row.hotseat:
+        out["hotseat_url"] = f"{page}?tokens=" + ",".join(f"{s}:{t}" for s, t in sorted(tokens.items()))
+    return out
+
+
+@router.get("/api/games/{game_id}", response_model=GameSummary)
+async def game_info(game_id: str, service: Service) -> GameSummary:
+    """A game as the lobby lists it."""
+    return service.summary((await service.fetch(game_id)).row)  # type: ignore[return-value]
+
+
+@router.post("/api/games/{game_id}/join", response_model=Joined)
+async def join(game_id: str, body: JoinSeat, service: Service) -> Joined:
+    """Take one's seat by its link; the game starts when every seat has been taken."""
+    live = await service.join(game_id, body.seat, body.token, body.name)
+    return {"ok": True, "status": live.row.status}
+
+
+@router.post("/api/games/{game_id}/claim", response_model=Claimed)
+async def claim(
+    game_id: str, body: ClaimSeat, request: Request, service: Service, _spent: Annotated[None, Depends(spend("claim"))]
+) -> Claimed:
+    """Take a free open seat from the lobby: its new secret link."""
+    tok = await service.claim(game_id, body.seat, body.name)
+    return {"seat": body.seat, "token": tok, "url": f"{root_of(request)}/game/{game_id}?seat={body.seat}&token={tok}"}
+
+
+# the answers are made by the service from typed messages: declared for the document,
+# not validated again on their way out (``responses``, not ``response_model``)
+@router.post("/api/games/{game_id}/actions", response_model=None, responses={200: {"model": AckMessage}})
+async def post_action(game_id: str, body: ActionRequest, service: Service) -> AckMessage:
+    """One decision of the seat whose token it carries, at state ``version``."""
+    return await service.submit(game_id, body.model_dump(by_alias=True, exclude_unset=True))
+
+
+@router.post("/api/games/{game_id}/undo", response_model=None, responses={200: {"model": AckMessage}})
+async def post_undo(game_id: str, body: UndoRequest, service: Service) -> AckMessage:
+    """Take back one's own placement before drawing."""
+    return await service.undo(game_id, body.model_dump(exclude_unset=True))
+
+
+@router.get("/api/games/{game_id}/state", response_model=None, responses={200: {"model": StateMessage}})
+async def get_state(game_id: str, service: Service, seat: int | None = None, token: str | None = None) -> Response:
+    """The state message (``StateMessage``), made once per change and shared."""
+    live = await service.fetch(game_id)
+    if seat is not None:
+        service._auth(live, seat, token)
+    return Response(live.message_text(seat), media_type="application/json")
+
+
+@router.get("/api/games/{game_id}/record", response_model=None, responses={200: {"model": dict[str, Any]}})
+async def get_record(game_id: str, service: Service) -> Response:
+    """A finished game's record (kardinal-record: replays to the same game anywhere)."""
+    await service.fetch(game_id)  # read off the event loop (then in memory)
+    rec = service.record(game_id)
+    return Response(
+        json.dumps(rec, indent=1) + "\n",
+        media_type="application/json",
+        headers={"Content-Disposition": f'attachment; filename="kardinal-{game_id}.json"'},
+    )
+
+
+@router.get("/api/games/{game_id}/scoring", response_model=None, responses={200: {"model": ScoringMessage}})
+async def get_scoring(game_id: str, service: Service) -> ScoringMessage:
+    """The intermediate and final scoring so far, in detail (public; live games and replays)."""
+    await service.fetch(game_id)
+    return service.scoring(game_id)
+
+
+@router.post("/api/games/{game_id}/again", response_model=AgainAnswer)
+async def play_again(game_id: str, body: AgainRequest, request: Request, service: Service, limits: Limits) -> AgainAnswer:
+    """Play again after a finished game: ``{"seats": {seat: token}}`` (the tokens the
+    page holds; nothing in a game of bots only). The people keep their tokens; however
+    many press it, one new game, counted against the first presser's limits."""
+    held = {int(k): tok for k, tok in body.seats.items()} if body.seats is not None else None
+    where = addr(request)
+    new = await service.again(game_id, held, creator=where, charge=lambda: limits.spend("create", where))
+    return {"id": new.row.id, "status": new.row.status, "watch": f"{root_of(request)}/game/{new.row.id}"}
+
+
+@router.get("/api/games/{game_id}/chat", response_model=None, responses={200: {"model": ChatMessage}})
+async def get_chat(game_id: str, service: Service) -> ChatMessage:
+    """The game's chat (public: players and spectators read it; the replay shows it)."""
+    return chat_message(await service.chat_lines(await service.fetch(game_id)))
+
+
+@router.get("/api/games/{game_id}/replay/{step}", response_model=None, responses={200: {"model": ReplayMessage}})
+async def replay_step(game_id: str, step: int, service: Service) -> ReplayMessage:
+    """A finished game after ``step`` actions, with every hand."""
+    await service.fetch(game_id)
+    return service.replay_step(game_id, step)

@@ -1,0 +1,171 @@
+"""The WebSocket of a game (``/ws/{game_id}``): a client says hello with the seats it
+holds, then sends actions, undos, chat lines and pings (ClientMessage); it gets a state
+message after every change, and acknowledgements, refusals and the chat (ServerMessage)."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from typing import Any
+
+from fastapi import APIRouter, WebSocket, WebSocketDisconnect
+from pydantic import ValidationError
+
+from .chat import chat_message
+from .guard import Guard
+from .http import client_address, invalid_body, parse_json
+from .live import Connection, LiveGame
+from .messages import ErrorMessage, json_text
+from .refusal import Refused
+from .schemas import (
+    CLIENT_MESSAGE,
+    ActionMessage,
+    ChatSay,
+    HelloMessage,
+    PingMessage,
+    UndoMessage,
+    token_error,
+)
+from .service import GameService
+
+router = APIRouter()
+
+
+@router.websocket("/ws/{game_id}")
+async def ws_game(ws: WebSocket, game_id: str) -> None:
+    service: GameService = ws.app.state.service
+    limits: Guard = ws.app.state.limits
+    await ws.accept()
+    try:
+        live = await service.fetch(game_id)
+    except Refused as e:
+        await ws.send_text(json_text(_ws_error(e)))
+        await ws.close(code=4404)
+        return
+    conn: Connection | None = None
+    sender: asyncio.Task[None] | None = None
+    try:
+        while True:
+            frame = await ws.receive()
+            if frame["type"] == "websocket.disconnect":
+                break
+            text = frame.get("text")
+            data: Any = None
+            try:
+                if text is None:
+                    raise Refused("malformed", "messages are JSON text, not binary", 400)
+                data = parse_json(text)
+                if conn is None and isinstance(data, dict) and data.get("type") in ("action", "undo", "chat"):
+                    raise Refused("malformed", "send hello first", 400)
+                try:
+                    msg = CLIENT_MESSAGE.validate_python(data)
+                except ValidationError as e:
+                    errors = e.errors()
+                    if isinstance(data, dict) and data.get("type") in ("hello", "action", "undo") and token_error(errors):
+                        limits.note("bad_token", client_address(ws.scope))  # a malformed token is a wrong one
+                    raise invalid_body(errors, message=True) from None
+            except Refused as e:
+                await ws.send_text(json_text(_ws_error(e, data.get("id") if isinstance(data, dict) else None)))
+                continue
+            # the message as sent (checked: exactly what its declaration accepts)
+            assert isinstance(data, dict)
+            if isinstance(msg, (HelloMessage, ActionMessage, UndoMessage)):  # these carry seat tokens
+                try:
+                    limits.check("bad_token", client_address(ws.scope))
+                except Refused as e:
+                    await ws.send_text(json_text(_ws_error(e, data.get("id"))))
+                    continue
+            if isinstance(msg, HelloMessage):
+                if conn is not None:
+                    await ws.send_text(json_text(_ws_error(Refused("malformed", "hello was already sent", 400))))
+                    continue
+                try:
+                    seats = await _hello_seats(service, live, msg.seats)
+                except Refused as e:
+                    if e.code == "bad_token":
+                        limits.note("bad_token", client_address(ws.scope))
+                    await ws.send_text(json_text(_ws_error(e)))
+                    continue
+                conn = Connection(seats, delta=msg.delta, ack_in_state=msg.ack_in_state)
+                await ws.send_text(json_text({"type": "welcome", "game": game_id, "seats": sorted(seats)}))
+                lines = await service.chat_lines(live)
+                await service.connect(live, conn)
+                sender = asyncio.create_task(_send_loop(ws, live, conn))
+                conn.notify()
+                if lines:  # the chat so far, after the state (no chat message: nothing said yet)
+                    conn.outbox.put_nowait(chat_message(lines))
+            elif isinstance(msg, (ActionMessage, UndoMessage)):
+                if conn is None:
+                    await ws.send_text(json_text(_ws_error(Refused("malformed", "send hello first", 400))))
+                    continue
+                try:
+                    done = await (service.submit(game_id, data) if isinstance(msg, ActionMessage) else service.undo(game_id, data))
+                    conn.outbox.put_nowait(done)
+                except Refused as e:
+                    if e.code == "bad_token":
+                        limits.note("bad_token", client_address(ws.scope))
+                    conn.outbox.put_nowait(_ws_error(e, msg.id))
+            elif isinstance(msg, ChatSay):
+                if conn is None:
+                    await ws.send_text(json_text(_ws_error(Refused("malformed", "send hello first", 400))))
+                    continue
+                try:
+                    limits.spend("chat", client_address(ws.scope))
+                    await service.say(game_id, conn.seats, msg.text, msg.name)
+                except Refused as e:
+                    conn.outbox.put_nowait(_ws_error(e, msg.id))
+            elif isinstance(msg, PingMessage):
+                await ws.send_text(json_text({"type": "pong"}))
+    except WebSocketDisconnect:
+        pass
+    finally:
+        if conn is not None:
+            service.disconnect(live, conn)
+        if sender is not None:
+            sender.cancel()
+
+
+_ECHOED = re.compile(r"[!-~]{1,100}")  # a client id as ClientId declares it
+
+
+def _ws_error(e: Refused, action_id: object = None) -> ErrorMessage:
+    """A refusal over the WebSocket; the action's id is echoed only if it is a valid one."""
+    echo = action_id if isinstance(action_id, str) and _ECHOED.fullmatch(action_id) else None
+    return {"type": "error", "id": echo, **e.to_json()}
+
+
+async def _hello_seats(service: GameService, live: LiveGame, seats: dict[str, str] | None) -> dict[int, str]:
+    """Check every token of a hello (its seat keys are digits: HelloMessage); a person who
+    connects has joined their seat."""
+    if seats is None:
+        return {}
+    out: dict[int, str] = {}
+    for k, tok in seats.items():
+        seat = int(k)
+        service._auth(live, seat, tok)
+        out[seat] = tok
+    for seat, tok in out.items():
+        await service.join(live.row.id, seat, tok)
+    return out
+
+
+async def _send_loop(ws: WebSocket, live: LiveGame, conn: Connection) -> None:
+    """Send a connection's outbox; a run of state notices becomes one state message. The
+    acknowledgement of the connection's own action is queued right after the state notice
+    its action made (GameService.submit returns it without a pause): to a connection that
+    asked for it (``ack_in_state``), it goes inside that state message."""
+    queued = conn.outbox._queue  # type: ignore[attr-defined]
+    try:
+        while True:
+            item = await conn.outbox.get()
+            if item is None:
+                while queued and queued[0] is None:
+                    conn.outbox.get_nowait()
+                text = live.text_for(conn)
+                if conn.ack_in_state and queued and queued[0] is not None and queued[0]["type"] == "ack":
+                    text = f'{text[:-1]},"ack":{json_text(conn.outbox.get_nowait())}}}'
+                await ws.send_text(text)
+            else:
+                await ws.send_text(json_text(item))
+    except Exception:
+        return
