@@ -1,14 +1,5 @@
-"""Durable state of the server: games and their append-only action logs.
-
-Everything goes through :class:`Storage` (SQLAlchemy Core 2.x), so that a later change
-can point it at PostgreSQL. The default is a SQLite file in WAL mode. The schema is
-versioned: ``schema_version`` holds the number of migrations applied, and
-:data:`MIGRATIONS` are applied in order at start-up.
-
-The games table holds server-side secrets (the seed, the deck, the reshuffle, token
-hashes). Nothing here is ever sent to a client as such: the server builds every
-message from ``kardinal.rules.view``.
-"""
+"""The database (:class:`Storage`): games, their append-only action logs, chat lines; the
+group commit of several games' writes; backups and migrations at start-up."""
 
 from __future__ import annotations
 
@@ -18,25 +9,14 @@ import secrets
 import sqlite3
 import threading
 import time
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeGuard
 
 from sqlalchemy import (
-    BigInteger,
-    Boolean,
-    Column,
     Connection,
     Engine,
-    Float,
-    Integer,
-    MetaData,
-    String,
-    Table,
-    Text,
-    bindparam,
     create_engine,
     delete,
     event,
@@ -48,326 +28,39 @@ from sqlalchemy import (
     update,
 )
 from sqlalchemy.exc import DBAPIError, IntegrityError
-from sqlalchemy.schema import CreateTable
 
-__all__ = [
-    "Storage",
-    "GameRow",
-    "SeatRow",
-    "ChatLine",
-    "DuplicateAction",
-    "PendingAction",
-    "CorruptGame",
-    "StorageError",
-    "MIGRATIONS",
-    "sqlite_backup",
-]
+from .rows import (
+    ChatLine,
+    CorruptGame,
+    DuplicateAction,
+    GameRow,
+    PendingAction,
+    PendingWrite,
+    SeatChange,
+    SeatRow,
+    StorageError,
+    _game_id,
+    _row,
+    sqlite_backup,
+)
+from .schema import (
+    _INSERT_ACTION,
+    _INSERT_ACTION_SQL,
+    _TOUCH_GAME,
+    _TOUCH_GAME_SQL,
+    MIGRATION_LOCK,
+    MIGRATIONS,
+    actions,
+    chat,
+    games,
+    schema_version,
+)
+from .shared import SharedStorage
 
 log = logging.getLogger("kardinal.web")
 
-metadata = MetaData()
 
-games = Table(
-    "games",
-    metadata,
-    Column("id", String(32), primary_key=True),
-    Column("created", Float, nullable=False),
-    Column("board", String(200), nullable=False),
-    Column("seats", Text, nullable=False),  # JSON: [{name, kind, level, token_hash, joined}]
-    Column("hotseat", Boolean, nullable=False),
-    Column("deck", Text, nullable=False),  # JSON list of kind ids, top first (secret)
-    Column("reshuffle", Text, nullable=True),  # JSON list, once formed (secret)
-    Column("seed", BigInteger, nullable=False),  # secret
-    Column("status", String(16), nullable=False),  # open, running, finished, expired
-    Column("updated", Float, nullable=False),
-    Column("variants", Text, nullable=False, server_default="[]"),  # JSON list of rule variants (R14); migration 4
-    Column("options", Text, nullable=False, server_default="{}"),  # JSON: how the table plays (GameRow.options); migration 6
-    Column("again", String(32), nullable=True),  # the game "Play again" started after this one (GameRow.again); migration 7
-)
-
-actions = Table(
-    "actions",
-    metadata,
-    Column("game_id", String(32), primary_key=True),
-    Column("idx", Integer, primary_key=True),
-    Column("action", Text, nullable=False),  # a kardinal-record action dict, JSON
-    Column("client_id", String(120), nullable=True),  # "seat:id"; migration 5
-    Column("created", Float, nullable=False),
-)
-
-# the game's chat, and notices to the table (a person away, stood in for, back); public
-chat = Table(
-    "chat",
-    metadata,
-    Column("game_id", String(32), primary_key=True),
-    Column("idx", Integer, primary_key=True),
-    Column("at", Float, nullable=False),
-    Column("version", Integer, nullable=False),  # the game's number of actions when it was said
-    Column("seat", Integer, nullable=True),  # the writer's seat; none: a spectator, or a notice
-    Column("kind", String(16), nullable=False),  # "say", or a notice: "away", "back"
-    Column("name", String(100), nullable=False),
-    Column("text", Text, nullable=False),
-)
-
-# several processes: who is connected to which seat, written by each process every few
-# seconds for its own connections (a person connected to any process is present)
-presence = Table(
-    "presence",
-    metadata,
-    Column("game_id", String(32), primary_key=True),
-    Column("seat", Integer, primary_key=True),
-    Column("seen", Float, nullable=False),
-)
-
-schema_version = Table("schema_version", metadata, Column("version", Integer, nullable=False))
-
-# PostgreSQL advisory lock key held while migrating (any fixed number; "KARDMIGR")
-MIGRATION_LOCK = 0x4B4152444D494752
-
-# the statements of a group commit, made once (each is run for the whole batch)
-_INSERT_ACTION = insert(actions)
-_TOUCH_GAME = update(games).where(games.c.id == bindparam("gid")).values(updated=bindparam("now"))
-# ... as SQLite's driver takes them (Storage._write_plain)
-_INSERT_ACTION_SQL = "INSERT INTO actions (game_id, idx, action, client_id, created) VALUES (?, ?, ?, ?, ?)"
-_TOUCH_GAME_SQL = "UPDATE games SET updated = ? WHERE id = ?"
-
-
-def _m1_tables(conn: Connection) -> None:
-    # the games table as migration 1 made it (later migrations add to it): frozen here, so
-    # that a new database and a migrated one end with the same schema
-    games_v1 = Table(
-        "games",
-        MetaData(),
-        *(c._copy() for c in games.columns if c.name not in ("variants", "options", "again")),
-    )
-    conn.execute(CreateTable(games_v1))
-    conn.execute(CreateTable(actions))
-
-
-def _m2_indexes(conn: Connection) -> None:
-    conn.execute(text("CREATE INDEX ix_games_status ON games (status, created)"))
-    conn.execute(text("CREATE UNIQUE INDEX ux_actions_client ON actions (game_id, client_id)"))
-
-
-def _m3_created_index(conn: Connection) -> None:
-    conn.execute(text("CREATE INDEX ix_games_created ON games (created)"))
-
-
-def _m4_variants(conn: Connection) -> None:
-    """Rule variants per game (R14), and the board by id.
-
-    Games stored before were played on the board then called "standard" (now kept as
-    ``reconstruction-1``) with the joker rule of the variant ``joker-anywhere``; they go on
-    exactly as they were played (as version-1 records do).
-    """
-    conn.execute(text("ALTER TABLE games ADD COLUMN variants TEXT NOT NULL DEFAULT '[]'"))
-    conn.execute(text("""UPDATE games SET board = 'reconstruction-1', variants = '["joker-anywhere"]' WHERE board = 'standard'"""))
-
-
-def _m5_client_key(conn: Connection) -> None:
-    """An action's client id is kept as "seat:id" (ids are the sending seat's own): room for
-    the seat before the 100 characters an id may have. (SQLite does not enforce lengths.)"""
-    if conn.dialect.name == "postgresql":
-        conn.execute(text("ALTER TABLE actions ALTER COLUMN client_id TYPE VARCHAR(120)"))
-
-
-def _m6_table_talk(conn: Connection) -> None:
-    """How the table plays (live or turn-based, the stand-in for an absent person, hints,
-    spectators' chat), the game's chat, and the presence of people across processes.
-    Games stored before are live games with the defaults."""
-    conn.execute(text("ALTER TABLE games ADD COLUMN options TEXT NOT NULL DEFAULT '{}'"))
-    conn.execute(CreateTable(chat))
-    conn.execute(CreateTable(presence))
-
-
-def _m7_again(conn: Connection) -> None:
-    """The game "Play again" started after a finished one, stored (it was kept in memory
-    only: a game forgotten by memory, or another process, made a second one). Games stored
-    before have none: the next press makes it, as before."""
-    conn.execute(text("ALTER TABLE games ADD COLUMN again VARCHAR(32)"))
-
-
-# Ordered; never edit an applied one, append a new one.
-MIGRATIONS: list[Callable[[Connection], None]] = [
-    _m1_tables,
-    _m2_indexes,
-    _m3_created_index,
-    _m4_variants,
-    _m5_client_key,
-    _m6_table_talk,
-    _m7_again,
-]
-
-
-class DuplicateAction(Exception):
-    """The client action id was already applied (or the index is taken)."""
-
-
-@dataclass
-class SeatRow:
-    name: str
-    kind: str  # "person" or "bot"
-    level: str | None = None  # bot level
-    token_hash: str | None = None  # sha256 hex of the seat's secret token (persons)
-    joined: bool = False
-    open: bool = False  # a person seat anyone may take from the lobby (else only its invitation link)
-    standin: bool = False  # the person is away: a bot (GameRow.options["standin"]) plays for them
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "standin": self.standin,
-            "name": self.name,
-            "kind": self.kind,
-            "level": self.level,
-            "token_hash": self.token_hash,
-            "joined": self.joined,
-            "open": self.open,
-        }
-
-
-@dataclass
-class GameRow:
-    id: str
-    board: str
-    seats: list[SeatRow]
-    hotseat: bool
-    deck: list[str]
-    seed: int
-    status: str = "open"
-    reshuffle: list[str] | None = None
-    variants: list[str] = field(default_factory=list)
-    # how the table plays: "mode" ("live" or "turn"), "away" (seconds before a person who
-    # left is stood in for), "standin" (that bot's level), "hints" (the people agreed to
-    # hints), "spectator_chat" (spectators may write in the chat)
-    options: dict[str, Any] = field(default_factory=dict)
-    created: float = field(default_factory=time.time)
-    updated: float = field(default_factory=time.time)
-    again: str | None = None  # the game "Play again" started after this one (Storage.create_follow_up)
-
-
-@dataclass(frozen=True)
-class PendingAction:
-    """An action to append (Storage.write_batch): what append_action takes."""
-
-    game_id: str
-    idx: int
-    action: Mapping[str, Any]
-    client_id: str | None = None
-    status: str | None = None
-    reshuffle: list[str] | None = None
-
-
-@dataclass(frozen=True)
-class SeatChange:
-    """A change of a game's seats (and its status with them) to commit (Storage.write_batch):
-    what update_game takes; ``at``: the time written as the row's ``updated``."""
-
-    game_id: str
-    seats: list[SeatRow]
-    status: str
-    at: float
-
-
-# what a group commit writes (Storage.write_batch): an action, a change of seats, a new game
-PendingWrite = PendingAction | SeatChange | GameRow
-
-
-class StorageError(Exception):
-    """The database cannot be used: damaged, of a newer schema, or gone while in use."""
-
-
-def sqlite_backup(source: str | Path, target: str | Path) -> Path:
-    """A consistent copy of a SQLite database, also while a server writes to it (SQLite's
-    online backup API: copying the file itself misses what is still in the WAL). The
-    source is only read: not migrated, not changed."""
-    target = Path(target)
-    if target.exists():
-        raise StorageError(f"{target} exists; choose a new file")
-    src = sqlite3.connect(f"file:{Path(source)}?mode=ro", uri=True)
-    try:
-        dst = sqlite3.connect(target)
-        try:
-            src.backup(dst)
-        finally:
-            dst.close()
-    except sqlite3.DatabaseError as e:
-        target.unlink(missing_ok=True)
-        raise StorageError(f"{source} cannot be copied: {e}") from None
-    finally:
-        src.close()
-    return target
-
-
-class CorruptGame(Exception):
-    """A stored game that cannot be read (its row or its log); its id, never its data."""
-
-    def __init__(self, game_id: str, what: str) -> None:
-        super().__init__(f"game {game_id}: {what} cannot be read")
-        self.game_id = game_id
-
-
-def _row(r: Any) -> GameRow:
-    try:
-        return _parse_row(r)
-    except (ValueError, TypeError, KeyError, AttributeError) as e:  # malformed JSON or fields
-        raise CorruptGame(str(r.id), f"its row ({type(e).__name__})") from None
-
-
-def _parse_row(r: Any) -> GameRow:
-    return GameRow(
-        id=r.id,
-        board=r.board,
-        seats=[SeatRow(**s) for s in json.loads(r.seats)],
-        hotseat=bool(r.hotseat),
-        deck=json.loads(r.deck),
-        seed=int(r.seed),
-        status=r.status,
-        reshuffle=json.loads(r.reshuffle) if r.reshuffle else None,
-        variants=json.loads(r.variants),
-        options=_options(json.loads(r.options)),
-        created=r.created,
-        updated=r.updated,
-        again=_game_id(r.again),
-    )
-
-
-def _game_id(x: Any) -> str | None:
-    if x is not None and not isinstance(x, str):
-        raise TypeError("again")
-    return x
-
-
-def _options(x: Any) -> dict[str, Any]:
-    if not isinstance(x, dict):
-        raise TypeError("options")
-    return x
-
-
-@dataclass(frozen=True)
-class ChatLine:
-    """One line of a game's chat (or a notice to the table); public."""
-
-    idx: int
-    at: float
-    version: int
-    seat: int | None
-    kind: str
-    name: str
-    text: str
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "idx": self.idx,
-            "at": self.at,
-            "version": self.version,
-            "seat": self.seat,
-            "kind": self.kind,
-            "name": self.name,
-            "text": self.text,
-        }
-
-
-class Storage:
+class Storage(SharedStorage):
     """Games and action logs in a SQL database (SQLite by default)."""
 
     def __init__(self, url: str) -> None:
@@ -570,77 +263,6 @@ class Storage:
             return [r[0] for r in conn.execute(q)]
 
     # -- several server processes on one PostgreSQL database ------------------------
-
-    CHANNEL = "kardinal_games"
-
-    @property
-    def shared(self) -> bool:
-        """Whether other server processes may use this database (PostgreSQL): then every
-        change is announced (NOTIFY) and bots run under a lease."""
-        return self.engine.dialect.name == "postgresql"
-
-    def _announce(self, conn: Connection, game_id: str) -> None:
-        """Tell every other process listening that a game changed (delivered at commit);
-        the message names this process, which already knows."""
-        if self.shared:
-            conn.execute(text("SELECT pg_notify(:ch, :msg)"), {"ch": self.CHANNEL, "msg": f"{self.origin} {game_id}"})
-
-    def listen(self, on_change: Callable[[str], None], stop: threading.Event) -> None:
-        """Call ``on_change(game_id)`` for every game another process changed,
-        until ``stop`` is set; reconnects after a lost connection. Runs in its own thread."""
-        import psycopg
-
-        while not stop.is_set():
-            try:
-                with psycopg.connect(autocommit=True, **self._pg_params()) as conn:
-                    conn.execute(f"LISTEN {self.CHANNEL}")
-                    on_change("")  # (re)connected: anything may have changed meanwhile
-                    while not stop.is_set():
-                        for n in conn.notifies(timeout=0.5):
-                            origin, _, game_id = n.payload.partition(" ")
-                            if origin != self.origin:  # this process's own changes are known here
-                                on_change(game_id)
-            except psycopg.OperationalError:
-                if stop.wait(1.0):
-                    return
-
-    def _pg_params(self) -> dict[str, Any]:
-        params = self.engine.url.translate_connect_args(username="user", database="dbname")
-        params.update({k: v for k, v in self.engine.url.query.items() if isinstance(v, str)})
-        return params
-
-    def try_lease(self, game_id: str) -> bool:
-        """Take the lease on a game's bots: True if this process may run them now, False if
-        another process holds it. On PostgreSQL a lease is an advisory lock on this
-        process's own lease connection: a process that dies gives all of its leases back
-        with that connection, and the others take the games over."""
-        if not self.shared:
-            return True
-        import psycopg
-
-        with self._lease_guard:
-            for attempt in (1, 2):
-                try:
-                    if self._lease_conn is None or self._lease_conn.closed:
-                        self._lease_conn = psycopg.connect(autocommit=True, **self._pg_params())
-                    row = self._lease_conn.execute("SELECT pg_try_advisory_lock(hashtextextended(%s, 7))", (game_id,)).fetchone()
-                    return bool(row and row[0])
-                except psycopg.OperationalError:
-                    self._lease_conn = None  # lost: every lease went with it; try a new connection once
-                    if attempt == 2:
-                        return False
-        return False
-
-    def release_lease(self, game_id: str) -> None:
-        if not self.shared or self._lease_conn is None:
-            return
-        import psycopg
-
-        with self._lease_guard:
-            try:
-                self._lease_conn.execute("SELECT pg_advisory_unlock(hashtextextended(%s, 7))", (game_id,))
-            except psycopg.OperationalError:
-                self._lease_conn = None
 
     def actions_from(self, game_id: str, idx: int) -> list[dict[str, Any]]:
         """The game's actions from index ``idx`` on (to catch up with another process)."""
@@ -866,26 +488,6 @@ class Storage:
         with self.engine.connect() as conn:
             rows = conn.execute(select(chat).where(chat.c.game_id == game_id, chat.c.idx >= idx).order_by(chat.c.idx))
             return [ChatLine(r.idx, r.at, r.version, r.seat, r.kind, r.name, r.text) for r in rows]
-
-    def mark_present(self, seats: list[tuple[str, int]]) -> None:
-        """Note that these (game, seat) pairs have a connection to this process now."""
-        if not seats:
-            return
-        now = time.time()
-        with self._begin() as conn:
-            for gid, seat in seats:
-                done = conn.execute(update(presence).where(presence.c.game_id == gid, presence.c.seat == seat).values(seen=now))
-                if done.rowcount == 0:
-                    try:
-                        with conn.begin_nested():
-                            conn.execute(insert(presence).values(game_id=gid, seat=seat, seen=now))
-                    except IntegrityError:
-                        conn.execute(update(presence).where(presence.c.game_id == gid, presence.c.seat == seat).values(seen=now))
-
-    def last_seen(self, game_id: str) -> dict[int, float]:
-        """When each seat of a game was last connected to any process (mark_present)."""
-        with self.engine.connect() as conn:
-            return {int(r.seat): float(r.seen) for r in conn.execute(select(presence).where(presence.c.game_id == game_id))}
 
     def count_actions(self, game_id: str) -> int:
         with self.engine.connect() as conn:

@@ -1,0 +1,160 @@
+"""The database's tables and their migrations (numbered, applied in order at start-up;
+never edit an applied one, append a new one)."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+
+from sqlalchemy import (
+    BigInteger,
+    Boolean,
+    Column,
+    Connection,
+    Float,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+    bindparam,
+    insert,
+    text,
+    update,
+)
+from sqlalchemy.schema import CreateTable
+
+log = logging.getLogger("kardinal.web")
+
+metadata = MetaData()
+
+games = Table(
+    "games",
+    metadata,
+    Column("id", String(32), primary_key=True),
+    Column("created", Float, nullable=False),
+    Column("board", String(200), nullable=False),
+    Column("seats", Text, nullable=False),  # JSON: [{name, kind, level, token_hash, joined}]
+    Column("hotseat", Boolean, nullable=False),
+    Column("deck", Text, nullable=False),  # JSON list of kind ids, top first (secret)
+    Column("reshuffle", Text, nullable=True),  # JSON list, once formed (secret)
+    Column("seed", BigInteger, nullable=False),  # secret
+    Column("status", String(16), nullable=False),  # open, running, finished, expired
+    Column("updated", Float, nullable=False),
+    Column("variants", Text, nullable=False, server_default="[]"),  # JSON list of rule variants (R14); migration 4
+    Column("options", Text, nullable=False, server_default="{}"),  # JSON: how the table plays (GameRow.options); migration 6
+    Column("again", String(32), nullable=True),  # the game "Play again" started after this one (GameRow.again); migration 7
+)
+
+actions = Table(
+    "actions",
+    metadata,
+    Column("game_id", String(32), primary_key=True),
+    Column("idx", Integer, primary_key=True),
+    Column("action", Text, nullable=False),  # a kardinal-record action dict, JSON
+    Column("client_id", String(120), nullable=True),  # "seat:id"; migration 5
+    Column("created", Float, nullable=False),
+)
+
+# the game's chat, and notices to the table (a person away, stood in for, back); public
+chat = Table(
+    "chat",
+    metadata,
+    Column("game_id", String(32), primary_key=True),
+    Column("idx", Integer, primary_key=True),
+    Column("at", Float, nullable=False),
+    Column("version", Integer, nullable=False),  # the game's number of actions when it was said
+    Column("seat", Integer, nullable=True),  # the writer's seat; none: a spectator, or a notice
+    Column("kind", String(16), nullable=False),  # "say", or a notice: "away", "back"
+    Column("name", String(100), nullable=False),
+    Column("text", Text, nullable=False),
+)
+
+# several processes: who is connected to which seat, written by each process every few
+# seconds for its own connections (a person connected to any process is present)
+presence = Table(
+    "presence",
+    metadata,
+    Column("game_id", String(32), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("seen", Float, nullable=False),
+)
+
+schema_version = Table("schema_version", metadata, Column("version", Integer, nullable=False))
+
+# PostgreSQL advisory lock key held while migrating (any fixed number; "KARDMIGR")
+MIGRATION_LOCK = 0x4B4152444D494752
+
+# the statements of a group commit, made once (each is run for the whole batch)
+_INSERT_ACTION = insert(actions)
+_TOUCH_GAME = update(games).where(games.c.id == bindparam("gid")).values(updated=bindparam("now"))
+# ... as SQLite's driver takes them (Storage._write_plain)
+_INSERT_ACTION_SQL = "INSERT INTO actions (game_id, idx, action, client_id, created) VALUES (?, ?, ?, ?, ?)"
+_TOUCH_GAME_SQL = "UPDATE games SET updated = ? WHERE id = ?"
+
+
+def _m1_tables(conn: Connection) -> None:
+    # the games table as migration 1 made it (later migrations add to it): frozen here, so
+    # that a new database and a migrated one end with the same schema
+    games_v1 = Table(
+        "games",
+        MetaData(),
+        *(c._copy() for c in games.columns if c.name not in ("variants", "options", "again")),
+    )
+    conn.execute(CreateTable(games_v1))
+    conn.execute(CreateTable(actions))
+
+
+def _m2_indexes(conn: Connection) -> None:
+    conn.execute(text("CREATE INDEX ix_games_status ON games (status, created)"))
+    conn.execute(text("CREATE UNIQUE INDEX ux_actions_client ON actions (game_id, client_id)"))
+
+
+def _m3_created_index(conn: Connection) -> None:
+    conn.execute(text("CREATE INDEX ix_games_created ON games (created)"))
+
+
+def _m4_variants(conn: Connection) -> None:
+    """Rule variants per game (R14), and the board by id.
+
+    Games stored before were played on the board then called "standard" (now kept as
+    ``reconstruction-1``) with the joker rule of the variant ``joker-anywhere``; they go on
+    exactly as they were played (as version-1 records do).
+    """
+    conn.execute(text("ALTER TABLE games ADD COLUMN variants TEXT NOT NULL DEFAULT '[]'"))
+    conn.execute(text("""UPDATE games SET board = 'reconstruction-1', variants = '["joker-anywhere"]' WHERE board = 'standard'"""))
+
+
+def _m5_client_key(conn: Connection) -> None:
+    """An action's client id is kept as "seat:id" (ids are the sending seat's own): room for
+    the seat before the 100 characters an id may have. (SQLite does not enforce lengths.)"""
+    if conn.dialect.name == "postgresql":
+        conn.execute(text("ALTER TABLE actions ALTER COLUMN client_id TYPE VARCHAR(120)"))
+
+
+def _m6_table_talk(conn: Connection) -> None:
+    """How the table plays (live or turn-based, the stand-in for an absent person, hints,
+    spectators' chat), the game's chat, and the presence of people across processes.
+    Games stored before are live games with the defaults."""
+    conn.execute(text("ALTER TABLE games ADD COLUMN options TEXT NOT NULL DEFAULT '{}'"))
+    conn.execute(CreateTable(chat))
+    conn.execute(CreateTable(presence))
+
+
+def _m7_again(conn: Connection) -> None:
+    """The game "Play again" started after a finished one, stored (it was kept in memory
+    only: a game forgotten by memory, or another process, made a second one). Games stored
+    before have none: the next press makes it, as before."""
+    conn.execute(text("ALTER TABLE games ADD COLUMN again VARCHAR(32)"))
+
+
+# Ordered; never edit an applied one, append a new one.
+MIGRATIONS: list[Callable[[Connection], None]] = [
+    _m1_tables,
+    _m2_indexes,
+    _m3_created_index,
+    _m4_variants,
+    _m5_client_key,
+    _m6_table_talk,
+    _m7_again,
+]
