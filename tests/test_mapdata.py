@@ -18,7 +18,8 @@ import pytest
 pytest.importorskip("fastapi")
 
 from kardinal.rules.board import Board, get_board, load_board  # noqa: E402
-from kardinal.server.mapdata import COUNTRY_COLOURS, GAP, SEA_COLOUR, board_json, contrast  # noqa: E402
+from kardinal.server.mapdata import COUNTRY_COLOURS, SEA_COLOUR, board_json, contrast  # noqa: E402
+from kardinal.server.mapraster import GAP  # noqa: E402
 
 STATIC = Path(__file__).resolve().parent.parent / "kardinal" / "clients" / "web" / "static"
 Ring = list[list[float]]
