@@ -253,3 +253,25 @@ def test_the_openapi_document_declares_every_operation(client: TestClient) -> No
     schemas = doc["components"]["schemas"]
     assert {"ClientMessage", "ServerMessage", "ErrorBody", "CreateGame", "StateMessage"} <= set(schemas)
     assert schemas["CreateGame"]["additionalProperties"] is False
+
+
+def test_the_document_says_what_this_installation_takes(client: TestClient) -> None:
+    """Found by Schemathesis: the document let any string through where the server wants a
+    board, a variant or a bot level it has, and any number of seats: a client (and a
+    fuzzer) could not know. Now it names them, as the server checks them."""
+    import re
+
+    from kardinal.bots import BOTS
+    from kardinal.rules.board import installed_boards
+    from kardinal.rules.variants import VARIANTS
+
+    schemas = client.get("/openapi.json").json()["components"]["schemas"]
+    create, seat = schemas["CreateGame"]["properties"], schemas["PlayerSpec"]["properties"]
+    assert set(create["board"]["enum"]) == set(installed_boards())
+    assert set(create["variants"]["items"]["enum"]) == set(VARIANTS)
+    assert (create["players"]["minItems"], create["players"]["maxItems"]) == (3, 5)
+    level = re.compile(create["standin"]["pattern"])
+    assert all(level.match(x) and level.match(x.upper()) for x in BOTS) and not level.match("god")
+    assert seat["level"]["anyOf"][0]["pattern"] == create["standin"]["pattern"]
+    r = client.post("/api/games", json={"players": [{"kind": "person"}] * 3, "standin": "god"})
+    assert r.status_code == 400 and r.json()["error"]["params"]["field"] == "standin"

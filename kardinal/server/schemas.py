@@ -22,6 +22,10 @@ from typing import Annotated, Any, Literal, NotRequired
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, TypeAdapter
 from typing_extensions import TypedDict
 
+from kardinal.bots import BOTS
+from kardinal.rules.board import get_board, installed_boards
+from kardinal.rules.variants import VARIANTS
+
 from .messages import AckMessage, ChatMessage, ErrorData, ErrorMessage, PlayerData, StateMessage, TableOptions
 
 __all__ = [
@@ -54,6 +58,10 @@ __all__ = [
 _BAD_TEXT = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff]")
 
 
+# the same as a pattern, for the document (pydantic's patterns cannot name surrogates)
+_PRINTABLE = "^[^\\x00-\\x08\\x0b\\x0c\\x0e-\\x1f\\x7f-\\x9f]*$"
+
+
 def _printable(s: str) -> str:
     if _BAD_TEXT.search(s):
         raise ValueError("text may not hold control characters or lone surrogates")
@@ -76,11 +84,42 @@ ClientId = Annotated[
 Ident = Annotated[str, Field(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_-]+$")]
 Name = Annotated[
     str,
-    Field(max_length=100, description="A name (at most 24 characters once runs of white space are one space)"),
+    Field(
+        max_length=100,
+        description="A name (at most 24 characters once runs of white space are one space; unique at a table)",
+        json_schema_extra={"pattern": _PRINTABLE},
+    ),
     AfterValidator(_printable),
 ]
-ChatText = Annotated[str, Field(min_length=1, max_length=2000), AfterValidator(_printable)]
-BotLevel = Annotated[str, Field(min_length=1, max_length=32, pattern=r"^[A-Za-z0-9_-]+$", description="A bot level (GET /api/bots)")]
+ChatText = Annotated[str, Field(min_length=1, max_length=2000, json_schema_extra={"pattern": _PRINTABLE}), AfterValidator(_printable)]
+# what this installation has, named in the document so that a client (and a fuzzer) knows
+_BOARDS = tuple(installed_boards())
+_VARIANTS = tuple(VARIANTS)
+_SEATS = sorted({n for b in _BOARDS for n in get_board(b).player_counts})
+
+
+def _known_level(v: str) -> str:
+    """A bot level this server has (looked up when a request comes: bots may be
+    registered after this module was read, kardinal.bots.register_bot); any case."""
+    if v.lower() not in BOTS:
+        raise ValueError(f"one of {', '.join(sorted(BOTS))}")
+    return v
+
+
+def _levels_schema(schema: dict[str, Any]) -> None:
+    """The levels as a pattern in the document, letter case free as the server takes them
+    (made when the document is: the bots registered by then)."""
+    either = "|".join("".join(f"[{c.upper()}{c}]" if c.isalpha() else re.escape(c) for c in name) for name in sorted(BOTS))
+    schema["pattern"] = f"^({either})$"
+
+
+BotLevel = Annotated[
+    str,
+    Field(min_length=1, max_length=32, description="A bot level, any case (GET /api/bots)", json_schema_extra=_levels_schema),
+    AfterValidator(_known_level),
+]
+BoardId = Annotated[Literal[_BOARDS], Field(description="An installed board (GET /api/variants)")]  # type: ignore[valid-type]
+VariantName = Annotated[Literal[_VARIANTS], Field(description="A rule variant, R14 (GET /api/variants)")]  # type: ignore[valid-type]
 
 
 # -- a record action (kardinal-record), one model per kind of decision -------------------
@@ -153,10 +192,10 @@ class PlayerSpec(_Strict):
 class CreateGame(_Strict):
     """``POST /api/games``: a new table."""
 
-    players: list[PlayerSpec] = Field(min_length=1, max_length=10)
+    players: list[PlayerSpec] = Field(min_length=_SEATS[0], max_length=_SEATS[-1])
     hotseat: bool = False
-    board: Ident = "standard"
-    variants: list[Ident] = Field(default_factory=list, max_length=16)
+    board: BoardId = "standard"
+    variants: list[VariantName] = Field(default_factory=list, max_length=len(_VARIANTS))
     mode: Literal["live", "turn"] = "live"
     away: float = Field(default=180.0, ge=1.0, le=86400.0, description="Live games: seconds away on one's turn before a stand-in plays")
     standin: BotLevel = "medium"
