@@ -276,3 +276,17 @@ def test_the_document_says_what_this_installation_takes(client: TestClient) -> N
     assert seat["level"]["anyOf"][0]["pattern"] == create["standin"]["pattern"]
     r = client.post("/api/games", json={"players": [{"kind": "person"}] * 3, "standin": "god"})
     assert r.status_code == 400 and r.json()["error"]["params"]["field"] == "standin"
+
+
+def test_the_api_docs_page_needs_nothing_from_outside(client: TestClient) -> None:
+    """/api/docs showed an empty page where a CDN cannot be reached (FastAPI's own page
+    loads Swagger UI from one): its scripts and styles come from the server."""
+    import re
+
+    page = client.get("/api/docs")
+    assert page.status_code == 200
+    assets = re.findall(r'(?:src|href)="([^"]+)"', page.text)
+    assert assets and all(a.startswith("/") for a in assets), assets
+    for a in assets:
+        assert client.get(a).status_code == 200, a
+    assert "/openapi.json" in page.text

@@ -27,6 +27,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.openapi.utils import get_openapi
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
+from fastapi_offline import FastAPIOffline
 from starlette.datastructures import QueryParams
 from starlette.exceptions import HTTPException
 from starlette.types import Scope
@@ -158,7 +159,10 @@ def create_app(
         service.stop_bots()
         storage.close()
 
-    app = FastAPI(
+    # FastAPIOffline: the docs UI's scripts from the package, not from a CDN (a server on a
+    # closed network, or a browser that blocks third parties, showed an empty page)
+    app = FastAPIOffline(
+        static_url="/api/docs-static",
         title="Kardinal",
         summary="Kardinal & König online: tables, seats, moves, hints, replays",
         version=_VERSION,
@@ -239,12 +243,12 @@ def create_app(
         log.error("the database cannot be used: %s", e)
         return refusal_response(Refused("unavailable", "the game could not be saved; nothing was changed", 503))
 
-    @app.get("/healthz", response_model=Health)
+    @app.get("/healthz", response_model=Health, tags=["operations"])
     async def healthz() -> Health:
         """Alive: the process answers (for a process supervisor)."""
         return {"status": "ok"}
 
-    @app.get("/readyz", response_model=None, responses={200: {"model": Readiness}, 503: {"model": Readiness}})
+    @app.get("/readyz", response_model=None, tags=["operations"], responses={200: {"model": Readiness}, 503: {"model": Readiness}})
     async def readyz() -> JSONResponse:
         """Ready: the database answers (for a load balancer); 503 while it does not."""
         try:

@@ -41,7 +41,7 @@ from .schemas import (
 )
 from .service import GameService
 
-router = APIRouter()
+router = APIRouter(tags=["games"])
 
 
 def service(request: Request) -> GameService:

@@ -53,7 +53,7 @@ __all__ = ["router", "hint_job"]
 
 log = logging.getLogger("kardinal.web")
 
-router = APIRouter()
+router = APIRouter(tags=["hints and reviews"])
 
 KEEP_REVIEWS = 200
 KEEP_HINTS = 500

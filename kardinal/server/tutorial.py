@@ -350,7 +350,7 @@ def attempt(t: Tutorial, index: int, actions: list[Any]) -> dict[str, Any]:
 
 # -- the routes ------------------------------------------------------------------------
 
-router = APIRouter()
+router = APIRouter(tags=["tutorial and rules"])
 _STATIC = resources.files("kardinal.clients.web").joinpath("static")
 
 
