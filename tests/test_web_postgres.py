@@ -23,13 +23,25 @@ BEFORE_M6 = "85927bc"
 BEFORE_M7 = "9c91a25"
 
 
-def made_by_earlier_code(url: str, tmp_path: Path, commit: str = BEFORE_M5) -> dict[str, Any]:
-    """A database with a running game of two people, written by the code of ``commit``."""
+def run_earlier_code(commit: str, tmp_path: Path, body: str) -> dict[str, Any]:
+    """Run ``body`` (Python, whose last line of output is JSON) with the package as it was at
+    ``commit``, from a copy of that commit's tree; its JSON."""
     old = tmp_path / "old"
     old.mkdir()
     tar = subprocess.run(["git", "-C", str(ROOT), "archive", commit, "kardinal"], capture_output=True, check=True).stdout
     subprocess.run(["tar", "-x", "-C", str(old)], input=tar, check=True)
-    script = textwrap.dedent(
+    p = subprocess.run([sys.executable, "-c", textwrap.dedent(body)], cwd=old, capture_output=True, text=True, timeout=120)
+    assert p.returncode == 0, p.stderr
+    import json
+
+    return dict(json.loads(p.stdout.strip().splitlines()[-1]))
+
+
+def made_by_earlier_code(url: str, tmp_path: Path, commit: str = BEFORE_M5) -> dict[str, Any]:
+    """A database with a running game of two people, written by the code of ``commit``."""
+    return run_earlier_code(
+        commit,
+        tmp_path,
         f"""
         import json
         from fastapi.testclient import TestClient
@@ -43,13 +55,8 @@ def made_by_earlier_code(url: str, tmp_path: Path, commit: str = BEFORE_M5) -> d
             r = c.post(f"/api/games/{{g['id']}}/actions", json={{"seat": 0, "token": g["seats"][0]["token"], "version": 0, "action": a, "id": "y" * 100}})
             assert r.status_code == 200, r.text
             print(json.dumps({{"game": g, "first": a}}))
-        """
+        """,
     )
-    p = subprocess.run([sys.executable, "-c", script], cwd=old, capture_output=True, text=True, timeout=120)
-    assert p.returncode == 0, p.stderr
-    import json
-
-    return dict(json.loads(p.stdout.strip().splitlines()[-1]))
 
 
 def test_migration_5_on_a_database_made_by_the_previous_code(db_url: str, tmp_path: Path) -> None:
@@ -92,11 +99,9 @@ def test_migration_6_on_a_database_made_by_the_previous_code(db_url: str, tmp_pa
 def finished_by_earlier_code(url: str, tmp_path: Path, commit: str = BEFORE_M7) -> dict[str, Any]:
     """A database with a finished game of bots after which "Play again" was pressed (that
     code kept the link in memory only), written by the code of ``commit``."""
-    old = tmp_path / "old"
-    old.mkdir()
-    tar = subprocess.run(["git", "-C", str(ROOT), "archive", commit, "kardinal"], capture_output=True, check=True).stdout
-    subprocess.run(["tar", "-x", "-C", str(old)], input=tar, check=True)
-    script = textwrap.dedent(
+    return run_earlier_code(
+        commit,
+        tmp_path,
         f"""
         import json, time
         from fastapi.testclient import TestClient
@@ -110,13 +115,8 @@ def finished_by_earlier_code(url: str, tmp_path: Path, commit: str = BEFORE_M7) 
             r = c.post(f"/api/games/{{g['id']}}/again", json={{}})
             assert r.status_code == 200, r.text
             print(json.dumps({{"finished": g["id"], "then": r.json()["id"]}}))
-        """
+        """,
     )
-    p = subprocess.run([sys.executable, "-c", script], cwd=old, capture_output=True, text=True, timeout=120)
-    assert p.returncode == 0, p.stderr
-    import json
-
-    return dict(json.loads(p.stdout.strip().splitlines()[-1]))
 
 
 def test_migration_7_on_a_database_made_by_the_previous_code(db_url: str, tmp_path: Path) -> None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import random
 import re
+from collections.abc import Callable
 from typing import Any
 
 import httpx
@@ -207,28 +208,40 @@ def test_a_double_click_on_create_game_makes_one_game(server: str, browser: Any)
     page.context.close()
 
 
-def test_a_retried_creation_sends_the_same_key_and_a_changed_form_a_new_one(server: str, browser: Any) -> None:
+def lobby_of_two(server: str, browser: Any) -> Any:
+    """The lobby with a table of two people (Ann, Ben) and a bot, ready to create."""
     page = new_page(browser)
     page.goto(server + "/")
     page.wait_for_selector("#kind-1")
     page.select_option("#kind-1", "person")
     page.fill("#name-0", "Ann")
     page.fill("#name-1", "Ben")
+    return page
+
+
+def on_create(page: Any, first: Callable[[Any], None], times: int) -> list[str]:
+    """The keys of the lobby's creation requests, in order; the first ``times`` of them are
+    handled by ``first`` (a lost request, a lost answer), the others go through."""
     keys: list[str] = []
-    fail = {"n": 2}
 
     def handle(route: Any) -> None:
         if route.request.method != "POST":
             route.continue_()
             return
         keys.append(route.request.post_data_json.get("key"))
-        if fail["n"]:
-            fail["n"] -= 1
-            route.abort("connectionreset")  # the request is lost on the way: the page says so
+        if len(keys) <= times:
+            first(route)
         else:
             route.continue_()
 
     page.route("**/api/games", handle)
+    return keys
+
+
+def test_a_retried_creation_sends_the_same_key_and_a_changed_form_a_new_one(server: str, browser: Any) -> None:
+    page = lobby_of_two(server, browser)
+    # the first two requests are lost on the way: the page says so
+    keys = on_create(page, lambda route: route.abort("connectionreset"), 2)
     button = page.locator("#create-btn")
     before = _games(server)
     for k in (1, 2):  # a network error, and the same form sent again: the same key
@@ -259,28 +272,13 @@ def test_a_retried_creation_sends_the_same_key_and_a_changed_form_a_new_one(serv
 def test_a_creation_whose_answer_was_lost_is_made_once(server: str, browser: Any) -> None:
     # the server made the game but its answer never came back: pressed again, the same form
     # sends the same key, and the server answers with that game instead of making another
-    page = new_page(browser)
-    page.goto(server + "/")
-    page.wait_for_selector("#kind-1")
-    page.select_option("#kind-1", "person")
-    page.fill("#name-0", "Ann")
-    page.fill("#name-1", "Ben")
-    keys: list[str] = []
-    lost = {"n": 1}
+    page = lobby_of_two(server, browser)
 
-    def handle(route: Any) -> None:
-        if route.request.method != "POST":
-            route.continue_()
-            return
-        keys.append(route.request.post_data_json.get("key"))
-        if lost["n"]:
-            lost["n"] -= 1
-            route.fetch()  # the server makes the game ...
-            route.abort("connectionreset")  # ... and its answer is lost
-        else:
-            route.continue_()
+    def lose_the_answer(route: Any) -> None:
+        route.fetch()  # the server makes the game ...
+        route.abort("connectionreset")  # ... and its answer is lost
 
-    page.route("**/api/games", handle)
+    keys = on_create(page, lose_the_answer, 1)
     before = _games(server)
     page.locator("#create-btn").click()
     page.wait_for_selector("#created .bad")
