@@ -395,6 +395,7 @@ def serve(
         host=host,
         port=port,
         log_level="warning",
+        log_config=None,  # its lines go through the server's own logging (setup_logging)
         ws_max_size=MAX_BODY,
         ws_per_message_deflate=False,
         root_path=root,

@@ -298,3 +298,54 @@ def test_the_load_tool_reports_a_socket_the_server_closed() -> None:
     res, done = asyncio.run(main())
     assert not done
     assert len(res.errors) == 1 and "closed the connection (code 1001)" in res.errors[0]
+
+
+def test_a_websocket_frame_that_is_no_utf8_is_one_log_line_and_a_json_log_holds_only_json(tmp_path: Path) -> None:
+    """Found by a probe: a hello and, in the same write, a text frame of bytes that are no
+    UTF-8 made uvicorn close the socket (1007, right) and log a traceback; the welcome sent
+    after it raised and logged a second one ("Exception in ASGI application"). And with
+    --log-json, uvicorn's own lines were plain text among the JSON lines."""
+    import asyncio
+    import base64
+    import json
+
+    port = _free_port()
+    env = {**os.environ, "KARDINAL_PORT": str(port), "KARDINAL_DATA": str(tmp_path), "KARDINAL_BOT_WORKERS": "0"}
+    proc = subprocess.Popen(
+        [str(KARDINAL), "serve", "--log-json", "--log-level", "info"], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True
+    )
+
+    def frame(opcode: int, data: bytes) -> bytes:  # a masked client frame (mask 0: the bytes as they are)
+        assert len(data) < 126
+        return bytes([0x80 | opcode, 0x80 | len(data)]) + b"\0\0\0\0" + data
+
+    async def hello_then_bad_bytes(gid: str) -> None:
+        r, w = await asyncio.open_connection("127.0.0.1", port)
+        key = base64.b64encode(os.urandom(16)).decode()
+        w.write(
+            f"GET /ws/{gid} HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+            f"Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n".encode()
+        )
+        await r.readuntil(b"\r\n\r\n")
+        w.write(frame(1, b'{"type":"hello"}') + frame(1, b"\xff\xfe"))
+        await w.drain()
+        try:
+            while await asyncio.wait_for(r.read(65536), 2.0):
+                pass
+        except (TimeoutError, ConnectionResetError):
+            pass
+        w.close()
+
+    try:
+        base = f"http://127.0.0.1:{port}"
+        wait_until_up(proc, base)
+        gid = httpx.post(base + "/api/games", json={"players": [{"kind": "person"}] * 3}).json()["id"]
+        for _ in range(5):
+            asyncio.run(hello_then_bad_bytes(gid))
+        assert httpx.get(base + "/healthz").status_code == 200
+    finally:
+        proc.terminate()
+        _, err = proc.communicate(timeout=20)
+    assert "Traceback" not in err and "Exception in ASGI application" not in err, err[-3000:]
+    lines = [json.loads(x) for x in err.splitlines() if x.strip()]  # every line is JSON
+    assert any("Invalid UTF-8" in x["message"] and x["level"] == "INFO" for x in lines), lines[-5:]

@@ -13,8 +13,23 @@ import sys
 __all__ = ["setup_logging"]
 
 
+# what uvicorn logs with a traceback although the client caused it (a WebSocket frame that
+# is no UTF-8): one line, as any client's error, no traceback
+_CLIENTS_DOING = ("Invalid UTF-8 sequence received from client",)
+
+
+class _ClientErrors(logging.Filter):
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.exc_info and record.getMessage().startswith(_CLIENTS_DOING):
+            record.exc_info = record.exc_text = None
+            record.levelno, record.levelname = logging.INFO, "INFO"
+        return True
+
+
 def setup_logging(json_lines: bool = False, level: str = "info") -> None:
-    """Log ``kardinal.*`` at ``level`` to stderr, as JSON lines if asked."""
+    """Log ``kardinal.*`` at ``level`` to stderr, as JSON lines if asked; uvicorn's own lines
+    go the same way (``kardinal serve`` starts uvicorn without a logging set-up of its own),
+    so that a JSON-lines log holds nothing else."""
     handler = logging.StreamHandler(sys.stderr)
     if json_lines:
         from pythonjsonlogger.json import JsonFormatter
@@ -30,3 +45,11 @@ def setup_logging(json_lines: bool = False, level: str = "info") -> None:
     root.handlers[:] = [handler]
     root.setLevel(level.upper())
     root.propagate = False
+    server = logging.getLogger("uvicorn")
+    server.handlers[:] = [handler]
+    server.propagate = False
+    for name in ("uvicorn.error", "uvicorn.access"):
+        child = logging.getLogger(name)
+        child.handlers[:] = []
+        child.propagate = True
+    handler.addFilter(_ClientErrors())

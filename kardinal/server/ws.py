@@ -39,7 +39,7 @@ async def ws_game(ws: WebSocket, game_id: str) -> None:
     try:
         live = await service.fetch(game_id)
     except Refused as e:
-        await ws.send_text(json_text(_ws_error(e)))
+        await _send(ws, json_text(_ws_error(e)))
         await ws.close(code=4404)
         return
     conn: Connection | None = None
@@ -65,7 +65,7 @@ async def ws_game(ws: WebSocket, game_id: str) -> None:
                         limits.note("bad_token", client_address(ws.scope))  # a malformed token is a wrong one
                     raise invalid_body(errors, message=True) from None
             except Refused as e:
-                await ws.send_text(json_text(_ws_error(e, data.get("id") if isinstance(data, dict) else None)))
+                await _send(ws, json_text(_ws_error(e, data.get("id") if isinstance(data, dict) else None)))
                 continue
             # the message as sent (checked: exactly what its declaration accepts)
             assert isinstance(data, dict)
@@ -73,21 +73,21 @@ async def ws_game(ws: WebSocket, game_id: str) -> None:
                 try:
                     limits.check("bad_token", client_address(ws.scope))
                 except Refused as e:
-                    await ws.send_text(json_text(_ws_error(e, data.get("id"))))
+                    await _send(ws, json_text(_ws_error(e, data.get("id"))))
                     continue
             if isinstance(msg, HelloMessage):
                 if conn is not None:
-                    await ws.send_text(json_text(_ws_error(Refused("malformed", "hello was already sent", 400))))
+                    await _send(ws, json_text(_ws_error(Refused("malformed", "hello was already sent", 400))))
                     continue
                 try:
                     seats = await _hello_seats(service, live, msg.seats)
                 except Refused as e:
                     if e.code == "bad_token":
                         limits.note("bad_token", client_address(ws.scope))
-                    await ws.send_text(json_text(_ws_error(e)))
+                    await _send(ws, json_text(_ws_error(e)))
                     continue
                 conn = Connection(seats, delta=msg.delta, ack_in_state=msg.ack_in_state)
-                await ws.send_text(json_text({"type": "welcome", "game": game_id, "seats": sorted(seats)}))
+                await _send(ws, json_text({"type": "welcome", "game": game_id, "seats": sorted(seats)}))
                 lines = await service.chat_lines(live)
                 await service.connect(live, conn)
                 sender = asyncio.create_task(_send_loop(ws, live, conn))
@@ -96,7 +96,7 @@ async def ws_game(ws: WebSocket, game_id: str) -> None:
                     conn.outbox.put_nowait(chat_message(lines))
             elif isinstance(msg, (ActionMessage, UndoMessage)):
                 if conn is None:
-                    await ws.send_text(json_text(_ws_error(Refused("malformed", "send hello first", 400))))
+                    await _send(ws, json_text(_ws_error(Refused("malformed", "send hello first", 400))))
                     continue
                 try:
                     done = await (service.submit(game_id, data) if isinstance(msg, ActionMessage) else service.undo(game_id, data))
@@ -107,7 +107,7 @@ async def ws_game(ws: WebSocket, game_id: str) -> None:
                     conn.outbox.put_nowait(_ws_error(e, msg.id))
             elif isinstance(msg, ChatSay):
                 if conn is None:
-                    await ws.send_text(json_text(_ws_error(Refused("malformed", "send hello first", 400))))
+                    await _send(ws, json_text(_ws_error(Refused("malformed", "send hello first", 400))))
                     continue
                 try:
                     limits.spend("chat", client_address(ws.scope))
@@ -115,7 +115,7 @@ async def ws_game(ws: WebSocket, game_id: str) -> None:
                 except Refused as e:
                     conn.outbox.put_nowait(_ws_error(e, msg.id))
             elif isinstance(msg, PingMessage):
-                await ws.send_text(json_text({"type": "pong"}))
+                await _send(ws, json_text({"type": "pong"}))
     except WebSocketDisconnect:
         pass
     finally:
@@ -123,6 +123,16 @@ async def ws_game(ws: WebSocket, game_id: str) -> None:
             service.disconnect(live, conn)
         if sender is not None:
             sender.cancel()
+
+
+async def _send(ws: WebSocket, text: str) -> None:
+    """Send, or end the connection's loop as a disconnect when the socket is closed already:
+    uvicorn closes it itself on a frame that is no UTF-8 (1007), and a send then raises
+    RuntimeError (the client's doing, no server error: it logged a traceback each time)."""
+    try:
+        await ws.send_text(text)
+    except RuntimeError:
+        raise WebSocketDisconnect(1006) from None
 
 
 _ECHOED = re.compile(r"[!-~]{1,100}")  # a client id as ClientId declares it
