@@ -65,9 +65,10 @@ def parse_json(raw: bytes | str) -> Any:
 def invalid_body(errors: Sequence[Any], message: bool = False) -> Refused:
     """A refusal of a body or message that failed its declaration: ``malformed`` with the
     path of the first field at fault (``params.field``)."""
-    path, words = first_error(errors, message)
     if token_error(errors):  # told apart from a wrong token by nothing
-        return Refused("bad_token", "no such seat, or a wrong token", 403, field=path)
+        where, _ = first_error([e for e in errors if token_error([e])], message)
+        return Refused("bad_token", "no such seat, or a wrong token", 403, field=where)
+    path, words = first_error(errors, message)
     # names and chat lines keep the refusals the pages say in words of their own
     if path == "name" or path.endswith(".name"):
         return Refused("bad_name", f"{path}: {words}", 400, max=MAX_NAME)

@@ -5,6 +5,7 @@ message after every change, and acknowledgements, refusals and the chat (ServerM
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import re
 from typing import Any
 
@@ -39,8 +40,9 @@ async def ws_game(ws: WebSocket, game_id: str) -> None:
     try:
         live = await service.fetch(game_id)
     except Refused as e:
-        await _send(ws, json_text(_ws_error(e)))
-        await ws.close(code=4404)
+        with contextlib.suppress(WebSocketDisconnect, RuntimeError):  # the client may be gone already
+            await _send(ws, json_text(_ws_error(e)))
+            await ws.close(code=4404)
         return
     conn: Connection | None = None
     sender: asyncio.Task[None] | None = None
