@@ -65,8 +65,8 @@ def parse_json(raw: bytes | str) -> Any:
 def invalid_body(errors: Sequence[Any], message: bool = False) -> Refused:
     """A refusal of a body or message that failed its declaration: ``malformed`` with the
     path of the first field at fault (``params.field``)."""
-    if token_error(errors):  # told apart from a wrong token by nothing
-        where, _ = first_error([e for e in errors if token_error([e])], message)
+    if token_error(errors, message):  # told apart from a wrong token by nothing
+        where, _ = first_error([e for e in errors if token_error([e], message)], message)
         return Refused("bad_token", "no such seat, or a wrong token", 403, field=where)
     path, words = first_error(errors, message)
     # names and chat lines keep the refusals the pages say in words of their own

@@ -486,16 +486,11 @@ def first_error(errors: Sequence[Any], message: bool = False) -> tuple[str, str]
     return path, str(err.get("msg", "not valid"))
 
 
-def token_error(errors: Sequence[Any]) -> bool:
-    """A failed validation of a seat's token (a guess, however malformed, counts as one)."""
-    return any(_top(err.get("loc", ())) in ("token", "seats") for err in errors)
+def token_error(errors: Sequence[Any], message: bool = False) -> bool:
+    """A failed validation of a seat's token (a guess, however malformed, counts as one);
+    ``message``: of a WebSocket message (see field_of)."""
+    return any(_top_field(tuple(err.get("loc", ())), message) in ("token", "seats") for err in errors)
 
 
-def _top(loc: Sequence[Any]) -> Any:
-    """The top-level field of an error's path: past "body" (HTTP), or past the message's
-    type (a WebSocket message: pydantic names the union's member first)."""
-    rest = list(loc[1:] if loc and (loc[0] == "body" or (loc[0] in _MESSAGE_TYPES and len(loc) > 1)) else loc)
-    return rest[0] if rest else None
-
-
-_MESSAGE_TYPES = frozenset(("hello", "action", "undo", "chat", "ping"))
+def _top_field(loc: tuple[int | str, ...], message: bool) -> str:
+    return field_of(loc, message and len(loc) > 1).partition(".")[0]

@@ -63,7 +63,7 @@ async def ws_game(ws: WebSocket, game_id: str) -> None:
                     msg = CLIENT_MESSAGE.validate_python(data)
                 except ValidationError as e:
                     errors = e.errors()
-                    if isinstance(data, dict) and data.get("type") in ("hello", "action", "undo") and token_error(errors):
+                    if isinstance(data, dict) and data.get("type") in ("hello", "action", "undo") and token_error(errors, message=True):
                         limits.note("bad_token", client_address(ws.scope))  # a malformed token is a wrong one
                     raise invalid_body(errors, message=True) from None
             except Refused as e:
@@ -97,9 +97,7 @@ async def ws_game(ws: WebSocket, game_id: str) -> None:
                 if lines:  # the chat so far, after the state (no chat message: nothing said yet)
                     conn.outbox.put_nowait(chat_message(lines))
             elif isinstance(msg, (ActionMessage, UndoMessage)):
-                if conn is None:
-                    await _send(ws, json_text(_ws_error(Refused("malformed", "send hello first", 400))))
-                    continue
+                assert conn is not None  # refused before it was read: send hello first
                 try:
                     done = await (service.submit(game_id, data) if isinstance(msg, ActionMessage) else service.undo(game_id, data))
                     conn.outbox.put_nowait(done)
@@ -108,9 +106,7 @@ async def ws_game(ws: WebSocket, game_id: str) -> None:
                         limits.note("bad_token", client_address(ws.scope))
                     conn.outbox.put_nowait(_ws_error(e, msg.id))
             elif isinstance(msg, ChatSay):
-                if conn is None:
-                    await _send(ws, json_text(_ws_error(Refused("malformed", "send hello first", 400))))
-                    continue
+                assert conn is not None  # refused before it was read: send hello first
                 try:
                     limits.spend("chat", client_address(ws.scope))
                     await service.say(game_id, conn.seats, msg.text, msg.name)
