@@ -31,6 +31,7 @@ from .messages import AckMessage, ChatMessage, ErrorData, ErrorMessage, PlayerDa
 __all__ = [
     "Seat",
     "Token",
+    "CLIENT_ID",
     "Action",
     "CreateGame",
     "PlayerSpec",
@@ -78,8 +79,10 @@ Seat = Annotated[int, Field(ge=0, le=9, description="A seat's number, from 0")]
 SeatKey = Annotated[str, Field(pattern=r"^[0-9]$", description="A seat's number as an object key")]
 Version = Annotated[int, Field(ge=0, le=1_000_000, description="The number of actions applied so far (the state version)")]
 Token = Annotated[str, Field(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_-]+$", description="A seat's secret token")]
+CLIENT_ID = re.compile(r"[!-~]{1,100}")  # what ClientId takes (a refusal echoes only such an id)
 ClientId = Annotated[
-    str, Field(min_length=1, max_length=100, pattern=r"^[!-~]+$", description="The client's id for an action (printable ASCII)")
+    str,
+    Field(min_length=1, max_length=100, pattern=f"^{CLIENT_ID.pattern}$", description="The client's id for an action (printable ASCII)"),
 ]
 Ident = Annotated[str, Field(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_-]+$")]
 Name = Annotated[

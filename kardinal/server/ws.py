@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import re
 from typing import Any
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
@@ -19,6 +18,7 @@ from .live import Connection, LiveGame
 from .messages import ErrorMessage, json_text
 from .refusal import Refused
 from .schemas import (
+    CLIENT_ID,
     CLIENT_MESSAGE,
     ActionMessage,
     ChatSay,
@@ -133,12 +133,9 @@ async def _send(ws: WebSocket, text: str) -> None:
         raise WebSocketDisconnect(1006) from None
 
 
-_ECHOED = re.compile(r"[!-~]{1,100}")  # a client id as ClientId declares it
-
-
 def _ws_error(e: Refused, action_id: object = None) -> ErrorMessage:
     """A refusal over the WebSocket; the action's id is echoed only if it is a valid one."""
-    echo = action_id if isinstance(action_id, str) and _ECHOED.fullmatch(action_id) else None
+    echo = action_id if isinstance(action_id, str) and CLIENT_ID.fullmatch(action_id) else None
     return {"type": "error", "id": echo, **e.to_json()}
 
 
