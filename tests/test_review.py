@@ -14,7 +14,18 @@ from conftest import hidden_twin
 from typer.testing import CliRunner
 
 from kardinal.bots import make_bot
-from kardinal.bots.analysis import chances_from, hint, rate_decision, review_plan, review_record, spread, verdict, win_chances
+from kardinal.bots.analysis import (
+    RELATIVE,
+    chances_from,
+    costliest,
+    hint,
+    rate_decision,
+    review_plan,
+    review_record,
+    spread,
+    verdict,
+    win_chances,
+)
 from kardinal.bots.greedy import GreedyBot, score_moves
 from kardinal.bots.ismcts import ISMCTSBot
 from kardinal.cli import app
@@ -110,7 +121,7 @@ def test_a_poor_move_is_searched_and_costs_points() -> None:
     assert r["played"]["visits"] >= 1
     assert r["best"]["action"] != r["played"]["action"]
     assert r["cost"] == pytest.approx(max(0.0, r["best"]["margin"] - r["played"]["margin"]), abs=2e-3)
-    assert r["verdict"] == verdict(r["cost"])
+    assert r["verdict"] == verdict(r["cost"], r["played"]["gain"], r["best"]["gain"])
     # the bot's own choice costs nothing
     best = move_of(r["best"]["action"])[1]
     again = rate_decision(v, action_of(seat, best), index=0, turn=4, iterations=IT, seed=1)
@@ -218,3 +229,50 @@ def test_a_hint_in_words_reads_the_right_way_round() -> None:
         "expected margin -35.4 points, as many points as the first, 500 of 2400 searches",
         "expected margin -38.0 points, -2.6 against the best, 400 of 2400 searches",
     ]
+
+
+def first_legal_game(players: int, seed: int) -> State:
+    """Seat 0 always plays the first legal move (the first legal card); the others are greedy."""
+    s = new_game(players, seed=seed)
+    bots = [GreedyBot(i) for i in range(players)]
+    while not s.is_over:
+        s.play(s.legal_moves()[0] if s.current == 0 else bots[s.current].choose(view(s, s.current)))
+    return s
+
+
+def test_the_review_of_a_weak_game_shows_three_costly_decisions_with_a_better_move_each() -> None:
+    """A game lost by always playing the first legal card: the review names the three
+    costliest decisions of that seat, however small, each with a better move and what it
+    would have gained; a mistake is judged against what the best move gained (RELATIVE)."""
+    s = first_legal_game(4, 5)
+    assert s.winners and 0 not in s.winners  # the first-card player lost
+    rec = json.loads(json.dumps(record_of(s, ["Ann", "Ben", "Cleo", "Dan"])))
+    j = review_record(rec, [0], iterations=IT, seed=0).to_json()
+    assert j["relative"] == RELATIVE
+    top = j["summary"][0]["costliest"]
+    ds = {d["index"]: d for d in j["decisions"]}
+    assert len(top) == 3
+    costs = [ds[i]["cost"] for i in top]
+    assert costs == sorted(costs, reverse=True) and costs[-1] > 0
+    assert costs[-1] >= max(d["cost"] for i, d in ds.items() if i not in top)  # none left out costs more
+    for i in top:
+        d = ds[i]
+        assert d["best"]["action"] != d["played"]["action"]  # a better move, and its value
+        assert d["cost"] == pytest.approx(d["best"]["margin"] - d["played"]["margin"], abs=2e-3)
+        assert d["played"]["gain"] is not None and d["best"]["gain"] is not None
+        assert d["verdict"] == verdict(d["cost"], d["played"]["gain"], d["best"]["gain"])
+    # the relative judgement names mistakes the cost alone (3 points or more) does not
+    relative = [d for d in j["decisions"] if d["verdict"] == "mistake" and d["cost"] < 3.0]
+    assert relative and all(d["played"]["gain"] < 0.5 * d["best"]["gain"] for d in relative)
+    assert review_record(rec, [0], iterations=IT, seed=0).to_json()["summary"] == j["summary"]  # deterministic
+
+
+def test_the_costliest_and_the_verdicts() -> None:
+    ds = [{"seat": s, "index": i, "cost": c} for i, (s, c) in enumerate([(0, 0.2), (1, 9.0), (0, 0.0), (0, 0.7), (0, 0.2), (0, 0.1)])]
+    assert costliest(ds, 0) == [3, 0, 4]  # ties by their order in the game
+    assert costliest(ds, 1) == [1] and costliest(ds, 2) == []
+    assert verdict(6.0) == "blunder" and verdict(3.0, gain=9.0, best_gain=9.0) == "mistake"
+    assert verdict(1.0, gain=1.0, best_gain=4.0) == "mistake"  # a quarter of what the best gained
+    assert verdict(1.0, gain=3.0, best_gain=4.0) == ""  # most of it
+    assert verdict(0.4, gain=0.0, best_gain=4.0) == ""  # within the search's noise
+    assert verdict(1.0, gain=-1.0, best_gain=0.2) == ""  # nothing much to gain

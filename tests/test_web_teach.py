@@ -103,22 +103,28 @@ def test_review_of_a_finished_game_with_its_chart_and_better_moves(server: str, 
     assert ticks.count() >= 2 and ticks.first.inner_html() == "turn 0"
     last = re.fullmatch(r"Turn \d+ of (\d+)", page.inner_text("#rp-turn"))
     assert last and ticks.last.inner_html() == ticks.last.get_attribute("data-turn") == last.group(1)
-    slips = [d for d in review["decisions"] if d["verdict"]]
-    assert page.locator("#review-list li").count() == len(slips)
-    assert slips, "random bots made no costly move"
+    # every seat's three costliest decisions, each with the better move, in words
+    costly = page.locator("ol.tc-costly li")
+    top = [i for seat in review["seats"] for i in review["costliest"][str(seat)]]
+    assert costly.count() == len(top) == 9, review["costliest"]
+    assert [int(costly.nth(k).get_attribute("data-index")) for k in range(costly.count())] == top
+    byindex = {d["index"]: d for d in review["decisions"]}
+    others = [d for d in review["decisions"] if d["verdict"] and d["index"] not in top]
+    assert page.locator("#review-list li").count() == len(others)
     shot(page, "teach-review")
-    # a marked decision: the replay goes to the position before it; the map shows both moves
-    d = next((d for d in slips if d["best"]["action"]["act"] == "place"), slips[0])
-    page.click(f"#review-list li[data-index='{d['index']}'] .tc-slip")
+    # a costly decision: the replay goes to the position before it; the map shows both moves
+    d = next((byindex[i] for i in top if byindex[i]["best"]["action"]["act"] == "place"), byindex[top[0]])
+    item = f"ol.tc-costly li[data-index='{d['index']}']"
+    page.click(f"{item} .tc-slip")
     page.wait_for_function(f"document.body.dataset.replay === '{d['index']}'")
-    page.wait_for_selector(f"#review-list li.on[data-index='{d['index']}'] .tc-pair")
-    text = page.inner_text(f"#review-list li[data-index='{d['index']}']")
+    page.wait_for_selector(f"{item}.on .tc-pair")
+    text = page.inner_text(item)
     shown = re.search(r"([0-9.]+) points", text)
     assert shown and float(shown.group(1)) == pytest.approx(d["cost"], abs=0.051)
-    assert "Better" in text and "Played" in text
-    # the slip names the turn the replay now shows, and its player's own move number
+    assert "Better" in text and "Played" in text and "instead would have gained" in text, text
+    # the decision names the turn the replay now shows, and its player's own move number
     turn = re.fullmatch(r"Turn (\d+) of \d+", page.inner_text("#rp-turn"))
-    assert turn and re.match(rf"\W*Turn {turn.group(1)}, .*\(own move {d['turn']}\)", text), text  # after the seat's mark
+    assert turn and re.match(rf"\W*Turn {turn.group(1)} \(own move {d['turn']}\)", text), text  # after the seat's mark
     if d["best"]["action"]["act"] == "place":
         sites, advisor = placed(d["best"]["action"])
         assert page.locator("#map .teach-fx [data-review=better] .tc-ring").count() == len(sites) + (1 if advisor else 0)
@@ -199,3 +205,81 @@ def test_on_an_enlarged_map_the_hint_is_brought_into_the_frame(server: str, brow
     shot(page, "teach-hint-phone")
     assert inside
     assert page.errors == [] and page.console_errors == []
+
+
+def play_first_legal(server: str, g: dict[str, Any]) -> None:
+    """Seat 0 (a person) always plays the first legal move, by HTTP, until the game ends."""
+    import time
+
+    import httpx
+
+    seat = g["seats"][0]
+    with httpx.Client(base_url=server) as c:
+        assert c.post(f"/api/games/{g['id']}/join", json={"seat": 0, "token": seat["token"]}).status_code == 200
+        end = time.monotonic() + 120
+        while time.monotonic() < end:
+            msg = c.get(f"/api/games/{g['id']}/state", params={"seat": 0, "token": seat["token"]}).json()
+            if msg["status"] == "finished":
+                return
+            if msg.get("legal"):
+                body = {"seat": 0, "token": seat["token"], "version": msg["version"], "action": msg["legal"][0]}
+                r = c.post(f"/api/games/{g['id']}/actions", json=body)
+                assert r.status_code in (200, 409), r.text  # 409: a bot moved first; ask again
+            else:
+                time.sleep(0.02)
+    raise AssertionError("the game did not end")
+
+
+def test_the_review_of_a_first_legal_card_game_shows_three_better_moves(server: str, browser: Any) -> None:
+    """A game lost by always playing the first legal card: the review shows the person's
+    three costliest decisions, each with the better move and what it would have gained,
+    on a desktop in English and on a phone in German."""
+    g = create_game(server, [{"name": "Ann", "kind": "person"}] + [{"name": n, "kind": "bot", "level": "greedy"} for n in ("Ben", "Cleo")])
+    play_first_legal(server, g)
+    page = new_page(browser)
+    page.add_init_script("localStorage.setItem('kardinal-lang', 'en'); localStorage.setItem('kardinal-follow-speed', 'off')")
+    page.goto(server + g["seats"][0]["url"])
+    page.wait_for_function("document.body.dataset.status === 'finished'")
+    page.wait_for_selector("#scoring-overlay[data-kind=final]")
+    page.click("#sc-close")
+    page.click("#review-btn")
+    page.wait_for_selector("#win-chart", timeout=120000)
+    review = get(server, f"/api/games/{g['id']}/review")["review"]
+    assert review["seats"] == [0]  # the person only
+    top = review["costliest"]["0"]
+    assert len(top) == 3
+    byindex = {d["index"]: d for d in review["decisions"]}
+    items = page.locator("ol.tc-costly[data-seat='0'] li")
+    assert items.count() == 3
+    for k, i in enumerate(top):
+        d = byindex[i]
+        assert d["best"]["action"] != d["played"]["action"] and d["cost"] > 0
+        li = items.nth(k)
+        assert li.get_attribute("data-index") == str(i)
+        instead = li.locator(".tc-instead").inner_text()
+        m = re.search(r"instead would have gained ([0-9.]+) points more", instead)
+        assert m and float(m.group(1)) == pytest.approx(d["cost"], abs=0.051), instead
+        assert li.locator(".tc-better-line").count() == 1 and li.locator(".tc-played-line").count() == 1
+    assert "Ann: the three costliest decisions" in page.inner_text("#teachbox")
+    page.locator("ol.tc-costly li").first.scroll_into_view_if_needed()
+    shot(page, "teach-review-first-legal")
+    assert page.errors == [] and page.console_errors == []
+    page.context.close()
+    # on a phone, in German: the same three, with German numbers
+    ctx = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True, locale="de-DE")
+    phone = ctx.new_page()
+    phone.add_init_script("localStorage.setItem('kardinal-lang', 'de'); localStorage.setItem('kardinal-follow-speed', 'off')")
+    phone.goto(server + g["seats"][0]["url"])
+    phone.wait_for_function("document.body.dataset.status === 'finished'")
+    phone.wait_for_selector("#scoring-overlay[data-kind=final]")
+    phone.click("#sc-close")
+    phone.wait_for_selector("ol.tc-costly[data-seat='0'] li", timeout=30000)
+    assert phone.locator("ol.tc-costly li").count() == 3
+    first = phone.locator("ol.tc-costly li").first
+    text = first.inner_text()
+    cost = f"{byindex[top[0]]['cost']:.1f}".replace(".", ",")
+    assert "hätte" in text and f"{cost} Punkte mehr" in text and "Besser" in text, text
+    assert "die drei teuersten Entscheidungen" in phone.inner_text("#teachbox")
+    first.scroll_into_view_if_needed()
+    shot(phone, "teach-review-first-legal-phone-de")
+    ctx.close()

@@ -11,7 +11,14 @@ Everything here starts from views (``view(state, seat)``, R13), as a bot does:
 * :func:`rate_decision` -- one decision of a finished game judged from the view its
   seat had at that moment: the search is run with the move played among the moves it
   considers, and the move cost ``best margin - played margin`` points (never below 0)
-  if the search preferred another. :data:`VERDICTS` names the thresholds.
+  if the search preferred another. Each move also has its ``gain``: what it adds to its
+  seat's standing at once, by the bots' evaluation (greedy's one-move value: majorities,
+  alliances, chains, less the cards spent). A decision is named by :func:`verdict`: by
+  its cost (:data:`VERDICTS`), or, so that a weak player whose every move costs a
+  little is shown where the points go, by its gain against the best move's
+  (:data:`RELATIVE`: less than half of it is a mistake).
+* :func:`costliest` -- a seat's three costliest decisions, however small their cost:
+  what a review shows first.
 * :func:`win_chances` -- every seat's chance to win from a position: the bots'
   evaluation estimates each seat's final total (:meth:`Evaluator.estimate`, public
   information only), and the final totals are modelled as those estimates plus
@@ -63,7 +70,9 @@ __all__ = [
     "review_plan",
     "review_record",
     "verdict",
+    "costliest",
     "VERDICTS",
+    "RELATIVE",
     "HINT_ITERATIONS",
     "HINT_SECONDS",
     "REVIEW_ITERATIONS",
@@ -77,18 +86,42 @@ SCALE = 6.0  # ismcts's reward: a logistic of the margin over this many points
 
 # expected points a move cost against the best one found, at least: the name of the slip
 VERDICTS: tuple[tuple[float, str], ...] = ((6.0, "blunder"), (3.0, "mistake"))
+# a mistake judged against what the best move gains: the played move gained less than
+# `share` of it, where the best gains `least_gain` points or more and the choice cost
+# `least_cost` expected points or more (a smaller difference is within the search's noise)
+RELATIVE: dict[str, float] = {"share": 0.5, "least_gain": 0.5, "least_cost": 0.5}
+SHOWN = 3  # a review shows each seat's three costliest decisions
 
 
-def verdict(cost: float) -> str:
-    """'blunder', 'mistake', or '' for a cost (expected points) below both thresholds.
+def verdict(cost: float, gain: float | None = None, best_gain: float | None = None) -> str:
+    """'blunder', 'mistake', or '': by the cost (expected points) against :data:`VERDICTS`,
+    or a mistake by the gain against the best move's (:data:`RELATIVE`).
 
     >>> verdict(7.5), verdict(3.0), verdict(2.9)
     ('blunder', 'mistake', '')
+    >>> verdict(1.2, gain=0.4, best_gain=2.5), verdict(1.2, gain=1.5, best_gain=2.5), verdict(0.3, gain=0.0, best_gain=2.5), verdict(1.2, gain=0.0, best_gain=0.4)
+    ('mistake', '', '', '')
     """
     for least, name in VERDICTS:
         if cost >= least:
             return name
+    if gain is not None and best_gain is not None and cost >= RELATIVE["least_cost"] and best_gain >= RELATIVE["least_gain"]:
+        if gain < RELATIVE["share"] * best_gain:
+            return "mistake"
     return ""
+
+
+def costliest(decisions: Sequence[dict[str, Any]], seat: int, k: int = SHOWN) -> list[int]:
+    """The record indices of ``seat``'s ``k`` costliest rated decisions (JSON, as
+    :meth:`Rated.to_json`), costliest first, however small: every one that had a better move.
+
+    >>> ds = [{"seat": 0, "index": i, "cost": c} for i, c in enumerate([0.4, 0.0, 1.1, 0.2, 0.9])]
+    >>> costliest(ds, 0), costliest(ds, 1)
+    ([2, 4, 0], [])
+    """
+    mine = [d for d in decisions if d["seat"] == seat and d["cost"] > 0]
+    mine.sort(key=lambda d: (-d["cost"], d["index"]))
+    return [d["index"] for d in mine[:k]]
 
 
 @dataclass(frozen=True)
@@ -98,7 +131,9 @@ class Option:
     ``visits``: search iterations through it (0: not searched); ``value``: its mean
     reward in [0, 1] (None: not searched); ``margin``: the expected final margin in
     points of the seat over the best other seat after it (None: not searched);
-    ``worth``: a draw's value, what the best next placement of the new hand is worth.
+    ``worth``: a draw's value, what the best next placement of the new hand is worth;
+    ``gain``: what the move adds to the seat's standing at once, by the bots' evaluation
+    (greedy's one-move value, in points; None: not judged).
     """
 
     move: Move
@@ -106,6 +141,7 @@ class Option:
     value: float | None = None
     margin: float | None = None
     worth: float | None = None
+    gain: float | None = None
 
     def to_json(self, seat: int) -> dict[str, Any]:
         return {
@@ -115,6 +151,7 @@ class Option:
             "value": _round(self.value),
             "margin": _round(self.margin),
             "worth": _round(self.worth),
+            "gain": _round(self.gain),
         }
 
 
@@ -158,9 +195,12 @@ class _Searcher(ISMCTSBot):
     def __init__(self, seed: int, board: Board | None, include: Move | None = None, **budget: Any) -> None:
         super().__init__(seed, board, **budget)
         self.include = include
+        self.gains: dict[Move, float] = {}  # every legal move's one-move value (greedy's)
 
     def scored_start(self, view: ViewData) -> Move | Scored:
         started = super().scored_start(view)
+        if isinstance(started, Scored):
+            self.gains = {m: v for v, m in started.moves}
         if not isinstance(started, Scored) or self.include is None:
             return started
         ranked = sorted(started.moves, key=lambda x: -x[0])
@@ -184,7 +224,8 @@ def _margin_of(bot: ISMCTSBot, move: Move, value: float) -> float:
 
 def _searched(bot: ISMCTSBot) -> list[Option]:
     """The root moves of the bot's last search, the one it plays first (most visited)."""
-    out = [Option(m, n, v, _margin_of(bot, m, v)) for m, (n, v) in bot.last_root.items()]
+    gains: dict[Move, float] = getattr(bot, "gains", {})
+    out = [Option(m, n, v, _margin_of(bot, m, v), gain=gains.get(m)) for m, (n, v) in bot.last_root.items()]
     out.sort(key=lambda o: (-o.visits, -(o.value or 0.0)))
     return out
 
@@ -265,7 +306,7 @@ class Rated:
     @classmethod
     def from_json(cls, d: dict[str, Any]) -> Rated:
         def opt(o: dict[str, Any]) -> Option:
-            return Option(move_of(o["action"])[1], o["visits"], o["value"], o["margin"], o["worth"])
+            return Option(move_of(o["action"])[1], o["visits"], o["value"], o["margin"], o["worth"], o.get("gain"))
 
         return cls(
             d["index"], d["seat"], d["turn"], opt(d["played"]), opt(d["best"]), [opt(o) for o in d["options"]], d["cost"], d["verdict"]
@@ -291,11 +332,12 @@ def rate_decision(
         only = Option(played)
         return Rated(index, seat, turn, only, only, [only], 0.0, "").to_json()
     best = opts[0]
-    mine = next((o for o in opts if o.move == played), Option(played))
+    mine = next((o for o in opts if o.move == played), Option(played, gain=bot.gains.get(played)))
     cost = 0.0
     if mine.move != best.move and best.margin is not None and mine.margin is not None:
         cost = max(0.0, best.margin - mine.margin)
-    return Rated(index, seat, turn, mine, best, opts[:3], cost, verdict(cost)).to_json()
+    judged = verdict(cost, mine.gain, best.gain) if mine.move != best.move else ""
+    return Rated(index, seat, turn, mine, best, opts[:3], cost, judged).to_json()
 
 
 # -- chances to win --------------------------------------------------------------------
@@ -399,6 +441,7 @@ class Review:
             "seats": self.seats,
             "iterations": self.iterations,
             "verdicts": {name: least for least, name in VERDICTS},
+            "relative": RELATIVE,
             "chances": [{"step": k, "chances": [round(x, 4) for x in c]} for k, c in self.chances],
             "decisions": [d.to_json() for d in self.decisions],
             "summary": [
@@ -408,6 +451,7 @@ class Review:
                     "cost": round(self.cost_of(p), 3),
                     "mistakes": sum(1 for d in self.decisions if d.seat == p and d.verdict == "mistake"),
                     "blunders": sum(1 for d in self.decisions if d.seat == p and d.verdict == "blunder"),
+                    "costliest": costliest([d.to_json() for d in self.decisions], p),
                 }
                 for p in self.seats
             ],

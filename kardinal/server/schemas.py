@@ -442,6 +442,7 @@ class HintOption(TypedDict):
     value: float | None
     margin: float | None
     worth: float | None
+    gain: NotRequired[float | None]  # what the move adds at once, by the bots' evaluation
     vs_best: float | None
 
 

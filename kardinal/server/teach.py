@@ -20,7 +20,11 @@ The judging itself is ``kardinal.bots.analysis``; it runs in the service's bot e
   seat had then, one decision per executor job at the priority of games of bots only,
   so live games go first; it is kept in memory for the server's lifetime (the most
   recent 200 games; at most 4 are made at once, ``busy`` (429) beyond). A finished game is public (its replay shows every hand), and so
-  is its review.
+  is its review. The review names each seat's three costliest decisions (``costliest``,
+  however small their cost), each with the better move; a decision is a mistake by its
+  cost or by its gain against the best move's (``analysis.verdict``). Each decision is
+  one search of ``KARDINAL_REVIEW_ITERATIONS``: the cost of a review is bounded by the
+  number of decisions, whatever is shown.
 
 Budgets: ``KARDINAL_HINT_SECONDS`` (1.5) and ``KARDINAL_HINT_ITERATIONS`` (2,400, the hard level's, with its fitted leaf) per
 hint, ``KARDINAL_REVIEW_ITERATIONS`` (400) per reviewed decision.
@@ -38,7 +42,17 @@ from typing import Any
 
 from fastapi import APIRouter, Request
 
-from kardinal.bots.analysis import HINT_ITERATIONS, HINT_SECONDS, REVIEW_ITERATIONS, VERDICTS, hint, rate_decision, review_plan
+from kardinal.bots.analysis import (
+    HINT_ITERATIONS,
+    HINT_SECONDS,
+    RELATIVE,
+    REVIEW_ITERATIONS,
+    VERDICTS,
+    costliest,
+    hint,
+    rate_decision,
+    review_plan,
+)
 from kardinal.rules.record import record_of
 from kardinal.rules.view import ViewData, view
 
@@ -133,8 +147,11 @@ def _review_status(job: ReviewJob | None) -> dict[str, Any]:
             "seats": job.seats,
             "iterations": job.iterations,
             "verdicts": {name: least for least, name in VERDICTS},
+            "relative": RELATIVE,
             "chances": job.chances,
             "decisions": job.decisions,
+            # each seat's three costliest decisions, however small: what the review shows first
+            "costliest": {str(p): costliest(job.decisions, p) for p in job.seats},
         }
     return out
 

@@ -5,7 +5,7 @@
 // (POST, then GET /api/games/{id}/review while it runs).
 
 import { el, svg, playerColour, swatch } from "./dom.js";
-import { T, addStrings } from "./i18n.js";
+import { T, addStrings, lang } from "./i18n.js";
 import { getJSON, postJSON } from "./net.js";
 import { turnBounds, turnOf } from "./replay.js";
 
@@ -44,14 +44,27 @@ addStrings({
     tcChartLabel: "Chances to win across the game",
     tcTurnAxis: "turn 0",
     tcInterAxis: "intermediate scoring",
-    tcSlips: "Decisions that cost {least} points or more",
-    tcNoSlips: "No decision cost {least} points or more.",
     tcSummary: "{name}: {n} decisions rated, {cost} expected points given away in all",
     tcSlip: "Turn {turn}, {name} (own move {own}): {verdict}, {cost} points",
     tcPlayed: "Played",
     tcBetter: "Better",
     tcVerdict_mistake: "a mistake",
     tcVerdict_blunder: "a blunder",
+    tcCostliest: "{name}: the three costliest decisions",
+    tcCostliestFew: "{name}: the costliest decisions",
+    tcNoneCost: "{name}: the bot would have played every decision as {name} did.",
+    tcCostly: "Turn {turn} (own move {own}): {cost} points",
+    tcCostlyVerdict: "Turn {turn} (own move {own}): {cost} points, {verdict}",
+    tcInsteadPlace: "Playing {cards} for {pieces} instead would have gained {cost} points more.",
+    tcInsteadOther: "{move} instead would have gained {cost} points more.",
+    tcPiecesCloister: "a cloister in {site}",
+    tcPiecesTwoCloisters: "cloisters in {a} and {b}",
+    tcPiecesAdvisor: "an advisor in {country}",
+    tcPiecesTwoAdvisors: "two advisors in {country}",
+    tcPiecesCloisterAdvisor: "a cloister in {site} and an advisor",
+    tcGains: "Points at once, by the bot's count: your move {g}, the better one {b}.",
+    tcCostWhy: "Expected points at the end of the game, as the bot's search judges them from what this player could see.",
+    tcMoreSlips: "Other mistakes",
     tcErr_hints_off: "Hints are off at this table.",
     tcErr_bad_token: "This page holds no seat of this game.",
     tcErr_not_your_turn: "A hint is for your own turn.",
@@ -97,14 +110,27 @@ addStrings({
     tcChartLabel: "Siegchancen im Lauf des Spiels",
     tcTurnAxis: "Zug 0",
     tcInterAxis: "Zwischenwertung",
-    tcSlips: "Entscheidungen, die {least} Punkte oder mehr gekostet haben",
-    tcNoSlips: "Keine Entscheidung hat {least} Punkte oder mehr gekostet.",
     tcSummary: "{name}: {n} Entscheidungen bewertet, insgesamt {cost} erwartete Punkte verschenkt",
     tcSlip: "Zug {turn}, {name} (eigener Zug {own}): {verdict}, {cost} Punkte",
     tcPlayed: "Gespielt",
     tcBetter: "Besser",
     tcVerdict_mistake: "ein Fehler",
     tcVerdict_blunder: "ein grober Fehler",
+    tcCostliest: "{name}: die drei teuersten Entscheidungen",
+    tcCostliestFew: "{name}: die teuersten Entscheidungen",
+    tcNoneCost: "{name}: Der Bot hätte jede Entscheidung so getroffen wie {name}.",
+    tcCostly: "Zug {turn} (eigener Zug {own}): {cost} Punkte",
+    tcCostlyVerdict: "Zug {turn} (eigener Zug {own}): {cost} Punkte, {verdict}",
+    tcInsteadPlace: "{cards} für {pieces} zu spielen hätte {cost} Punkte mehr gebracht.",
+    tcInsteadOther: "{move} hätte stattdessen {cost} Punkte mehr gebracht.",
+    tcPiecesCloister: "ein Kloster in {site}",
+    tcPiecesTwoCloisters: "Klöster in {a} und {b}",
+    tcPiecesAdvisor: "einen Rat in {country}",
+    tcPiecesTwoAdvisors: "zwei Räte in {country}",
+    tcPiecesCloisterAdvisor: "ein Kloster in {site} und einen Rat",
+    tcGains: "Punkte sofort, nach der Rechnung des Bots: dein Zug {g}, der bessere {b}.",
+    tcCostWhy: "Erwartete Punkte am Spielende, wie die Suche des Bots sie aus dem beurteilt, was diese Person sehen konnte.",
+    tcMoreSlips: "Weitere Fehler",
     tcErr_hints_off: "An diesem Tisch gibt es keine Tipps.",
     tcErr_bad_token: "Diese Seite hält keinen Platz in diesem Spiel.",
     tcErr_not_your_turn: "Einen Tipp gibt es für den eigenen Zug.",
@@ -120,6 +146,24 @@ addStrings({
 
 // a signed number of points to one decimal; what rounds to zero is "0.0" (not "±0.0", "−0.0")
 const signed = (x) => (Math.abs(x) < 0.05 ? "" : x > 0 ? "+" : "−") + Math.abs(x).toFixed(1);
+
+// points to one decimal in the page's language ("2.1", "2,1"; a minus sign, not a hyphen)
+const points = (x) => (x < -0.05 ? "−" : "") + (lang() === "de" ? Math.abs(x).toFixed(1).replace(".", ",") : Math.abs(x).toFixed(1));
+
+/** "Playing {cards} for {pieces} instead would have gained {cost} points more." */
+function insteadText(board, a, cost) {
+  if (a.act !== "place") return T("tcInsteadOther", { move: actionText(board, a), cost });
+  const sites = (a.pieces || []).filter((p) => p.type === "cloister").map((p) => board.siteName(p.site));
+  const adv = (a.pieces || []).filter((p) => p.type === "advisor").length;
+  const country = board.countryName(a.country);
+  const pieces = sites.length === 2 ? T("tcPiecesTwoCloisters", { a: sites[0], b: sites[1] })
+    : sites.length === 1 && adv ? T("tcPiecesCloisterAdvisor", { site: sites[0] })
+      : sites.length === 1 ? T("tcPiecesCloister", { site: sites[0] })
+        : adv === 2 ? T("tcPiecesTwoAdvisors", { country }) : T("tcPiecesAdvisor", { country });
+  const kinds = [...new Set(a.cards || [])];
+  const cards = kinds.map((k) => ((a.cards || []).filter((x) => x === k).length === 2 ? "2 × " : "") + board.cardName(k)).join(" + ");
+  return T("tcInsteadPlace", { cards, pieces, cost });
+}
 
 function errorText(e) {
   const code = (e && (e.code || (e.error && e.error.code))) || "http";
@@ -143,6 +187,11 @@ export function actionText(board, a) {
   if (a.act === "exchange") return T("tcExchange", { card: board.cardName(a.discard), take: a.from === "deck" ? T("tcFromPile") : board.cardName(a.card) });
   if (a.act === "draw") return a.from === "deck" ? T("tcDrawPile") : T("tcDrawCard", { card: board.cardName(a.card) });
   return T("tcPass");
+}
+
+/** A seat's three costliest decisions, costliest first (a review made before the server named them). */
+function costliestOf(decisions, seat) {
+  return decisions.filter((d) => d.seat === seat && d.cost > 0).sort((a, b) => b.cost - a.cost || a.index - b.index).slice(0, 3).map((d) => d.index);
 }
 
 export class Teach {
@@ -317,38 +366,72 @@ export class Teach {
 
   reviewDone(rv) {
     const page = this.page;
-    const least = Math.min(...Object.values(rv.verdicts));
     const out = [this.chart(rv)];
     const summary = el("ul", { class: "tc-summary", id: "review-summary" });
     for (const seat of rv.seats) {
       const mine = rv.decisions.filter((d) => d.seat === seat);
       const cost = mine.reduce((a, d) => a + d.cost, 0);
-      summary.append(el("li", { "data-seat": seat }, swatch(seat), " ", T("tcSummary", { name: page.name(seat), n: mine.length, cost: cost.toFixed(1) })));
+      summary.append(el("li", { "data-seat": seat }, swatch(seat), " ", T("tcSummary", { name: page.name(seat), n: mine.length, cost: points(cost) })));
     }
     out.push(summary);
-    const slips = rv.decisions.filter((d) => d.verdict);
-    if (!slips.length) {
-      out.push(el("p", { class: "tc-note", id: "review-none", text: T("tcNoSlips", { least }) }));
-      return out;
-    }
-    out.push(el("h3", { text: T("tcSlips", { least }) }));
-    const list = el("ol", { class: "tc-slips", id: "review-list" });
-    // a slip's turn is the one the replay shows for it ("Turn k of n"); d.turn counts its player's own
+    // a decision's turn is the one the replay shows for it ("Turn k of n"); d.turn counts its player's own
     const bounds = turnBounds(page.msg ? page.msg.view.history : []);
-    for (const d of slips) {
-      const on = this.focus && this.focus.index === d.index && page.replay && page.replay.step === d.index;
-      const item = el("li", { "data-index": d.index, "data-verdict": d.verdict, class: on ? "on" : "" },
-        el("button", { type: "button", class: "tc-slip", onclick: () => this.show(d) },
-          swatch(d.seat), " ", T("tcSlip", { turn: turnOf(bounds, d.index), own: d.turn, name: page.name(d.seat), verdict: T("tcVerdict_" + d.verdict), cost: d.cost.toFixed(1) })));
-      if (on) {
-        item.append(el("div", { class: "tc-pair" },
-          el("div", { class: "tc-played-line" }, el("b", { text: T("tcPlayed") + ": " }), actionText(page.board, d.played.action)),
-          el("div", { class: "tc-better-line" }, el("b", { text: T("tcBetter") + ": " }), actionText(page.board, d.best.action))));
+    const byIndex = new Map(rv.decisions.map((d) => [d.index, d]));
+    const shown = new Set();
+    // each seat's three costliest decisions, however small, with the better move and what it would have changed
+    for (const seat of rv.seats) {
+      const top = ((rv.costliest || {})[String(seat)] || costliestOf(rv.decisions, seat)).map((i) => byIndex.get(i)).filter(Boolean);
+      const name = page.name(seat);
+      if (!top.length) {
+        out.push(el("p", { class: "tc-note review-none", "data-seat": seat, text: T("tcNoneCost", { name }) }));
+        continue;
       }
-      list.append(item);
+      out.push(el("h3", { text: T(top.length === 3 ? "tcCostliest" : "tcCostliestFew", { name }) }));
+      const list = el("ol", { class: "tc-costly", "data-seat": seat });
+      for (const d of top) {
+        shown.add(d.index);
+        list.append(this.costlyItem(d, bounds));
+      }
+      out.push(list);
     }
-    out.push(list);
+    const slips = rv.decisions.filter((d) => d.verdict && !shown.has(d.index));
+    if (slips.length) {
+      out.push(el("h3", { text: T("tcMoreSlips") }));
+      const list = el("ol", { class: "tc-slips", id: "review-list" });
+      for (const d of slips) {
+        const on = this.focus && this.focus.index === d.index && page.replay && page.replay.step === d.index;
+        const item = el("li", { "data-index": d.index, "data-verdict": d.verdict, class: on ? "on" : "" },
+          el("button", { type: "button", class: "tc-slip", onclick: () => this.show(d) },
+            swatch(d.seat), " ", T("tcSlip", { turn: turnOf(bounds, d.index), own: d.turn, name: page.name(d.seat), verdict: T("tcVerdict_" + d.verdict), cost: points(d.cost) })));
+        if (on) item.append(this.pair(d));
+        list.append(item);
+      }
+      out.push(list);
+    }
     return out;
+  }
+
+  /** One of the costliest decisions: its turn and cost (a button to the position), the move
+   * played and the better one, and what the better one would have changed, in words. */
+  costlyItem(d, bounds) {
+    const page = this.page;
+    const on = this.focus && this.focus.index === d.index && page.replay && page.replay.step === d.index;
+    const vars = { turn: turnOf(bounds, d.index), own: d.turn, cost: points(d.cost), verdict: d.verdict ? T("tcVerdict_" + d.verdict) : "" };
+    const item = el("li", { "data-index": d.index, "data-verdict": d.verdict || "", class: on ? "on" : "" },
+      el("button", { type: "button", class: "tc-slip", title: T("tcCostWhy"), onclick: () => this.show(d) },
+        swatch(d.seat), " ", T(d.verdict ? "tcCostlyVerdict" : "tcCostly", vars)),
+      this.pair(d),
+      el("div", { class: "tc-instead", text: insteadText(page.board, d.best.action, points(d.cost)) }));
+    const g = d.played.gain, b = d.best.gain;
+    if (g !== null && g !== undefined && b !== null && b !== undefined) item.append(el("div", { class: "tc-gains", text: T("tcGains", { g: points(g), b: points(b) }) }));
+    return item;
+  }
+
+  pair(d) {
+    const board = this.page.board;
+    return el("div", { class: "tc-pair" },
+      el("div", { class: "tc-played-line" }, el("b", { text: T("tcPlayed") + ": " }), actionText(board, d.played.action)),
+      el("div", { class: "tc-better-line" }, el("b", { text: T("tcBetter") + ": " }), actionText(board, d.best.action)));
   }
 
   /** Every player's chance to win after each turn: one line per seat; the replay's step marked. */
@@ -393,10 +476,11 @@ export class Teach {
       const line = pts.map((c) => `${x(c.step).toFixed(1)},${y(c.chances[seat]).toFixed(1)}`).join(" ");
       g.append(svg("polyline", { points: line, class: "tc-line", stroke: playerColour(seat), "data-seat": seat }));
     }
-    for (const d of rv.decisions.filter((d) => d.verdict)) {
+    const top = new Set(rv.seats.flatMap((seat) => (rv.costliest || {})[String(seat)] || costliestOf(rv.decisions, seat)));
+    for (const d of rv.decisions.filter((d) => d.verdict || top.has(d.index))) {
       const before = pts.filter((c) => c.step <= d.index).pop();
       if (!before) continue;
-      const dot = svg("circle", { cx: x(d.index), cy: y(before.chances[d.seat]), r: 3.5, class: "tc-dot " + d.verdict, fill: playerColour(d.seat) });
+      const dot = svg("circle", { cx: x(d.index), cy: y(before.chances[d.seat]), r: 3.5, class: "tc-dot " + (d.verdict || "costly"), fill: playerColour(d.seat) });
       dot.addEventListener("click", () => this.show(d));
       g.append(dot);
     }
