@@ -33,7 +33,17 @@ def client(tmp_path_factory: pytest.TempPathFactory) -> TestClient:
 def test_the_steps_are_the_rulebooks_examples_on_the_standard_board() -> None:
     assert T.board.id == "standard"
     assert T.players == ["Barbara", "Doris", "Andreas", "Emil", "Chris"]  # the rulebook's colours: red, blue, green, yellow, purple
-    assert IDS == ["first-cloister", "joker", "three-frankreich", "advisor-limit", "intermediate", "alliance", "chain"]
+    assert IDS == [
+        "first-cloister",
+        "joker",
+        "three-frankreich",
+        "refill",
+        "exchange",
+        "advisor-limit",
+        "intermediate",
+        "alliance",
+        "chain",
+    ]
 
 
 @pytest.mark.parametrize("sid", IDS)
@@ -69,10 +79,12 @@ def test_each_steps_solution_is_accepted_and_does_the_task(sid: str) -> None:
 def test_each_steps_wrong_attempts_are_refused_with_their_reason(sid: str) -> None:
     i, step = STEPS[sid]
     assert step.wrong, "every step has a wrong attempt to test"
-    start = attempt(T, i, [])
     for w in step.wrong:
-        r = attempt(T, i, [w["action"]])
-        assert not r["done"] and r["accepted"] == 0
+        before = w.get("before", [])
+        start = attempt(T, i, before)
+        assert start["refusal"] is None and start["goal"] is None and start["accepted"] == len(before)
+        r = attempt(T, i, [*before, w["action"]])
+        assert not r["done"] and r["accepted"] == len(before)
         assert r["view"] == start["view"]  # nothing changed
         if "rule" in w:
             assert r["refusal"] is not None and r["refusal"]["rule"] == w["rule"], r["refusal"]
@@ -109,10 +121,43 @@ def test_the_intermediate_step_is_done_only_after_the_scoring() -> None:
     assert r["done"] and r["scoring"]["points"]
 
 
-def test_an_exchange_is_not_this_tutorials_task() -> None:
+def test_an_exchange_is_not_a_placing_steps_task() -> None:
     i, step = STEPS["first-cloister"]
     r = attempt(T, i, [{"seat": step.seat, "act": "exchange", "discard": "frankreich", "from": "deck"}])
     assert r["goal"] is not None and r["accepted"] == 0 and "placing" in r["goal"]["why"]["en"]
+
+
+def test_the_exchange_step_is_an_exchange_and_ends_the_turn() -> None:
+    """R3, R6.1, R6.2: an exchange instead of a placement; the display is refilled; nothing is drawn."""
+    i, step = STEPS["exchange"]
+    start = attempt(T, i, [])
+    assert sorted(start["view"]["display"]) == ["frankreich", "lothringen-italien"]
+    assert {a["act"] for a in start["legal"]} == {"place", "exchange"}
+    # a placement is legal, but not this step's task
+    place = next(a for a in start["legal"] if a["act"] == "place")
+    r = attempt(T, i, [place])
+    assert r["goal"]["why"]["en"].startswith("This step is about exchanging") and r["accepted"] == 0
+    assert r["view"] == start["view"]
+    r = attempt(T, i, [step.solution])
+    assert r["done"] and r["legal"] == [] and r["view"]["current"] != step.seat  # the whole turn
+    assert r["view"]["hand"] == {"franken-aragon": 2, "frankreich": 1}
+    assert len(r["view"]["display"]) == 2 and "lothringen-italien" in r["view"]["display"]  # refilled from the pile (R6.2)
+
+
+def test_the_refill_step_takes_both_display_cards_and_the_display_waits_for_a_full_hand() -> None:
+    """R5.1, R5.2: drawn card by card; the display is refilled only once the hand is full."""
+    i, step = STEPS["refill"]
+    r = attempt(T, i, [step.solution])
+    assert r["placed"] and not r["done"] and {a["act"] for a in r["legal"]} == {"draw"}
+    r = attempt(T, i, [step.solution, step.after[0]])
+    assert not r["done"] and r["view"]["display"] == ["bayern-burgund"]  # not refilled yet
+    assert r["view"]["hand"] == {"frankreich": 1, "bayern-burgund": 1}
+    r = attempt(T, i, [step.solution, *step.after])
+    assert r["done"] and r["view"]["hand"] == {"frankreich": 1, "bayern-burgund": 2}
+    assert len(r["view"]["display"]) == 2  # filled up from the draw pile once the hand was full
+    # the second card from the pile instead: explained, nothing changed
+    r = attempt(T, i, [step.solution, step.after[0], {"seat": step.seat, "act": "draw", "from": "deck"}])
+    assert r["goal"]["why"] == step.goals[2].why and r["accepted"] == 2
 
 
 def test_the_rules_shown_exist_in_docs_rules_md() -> None:

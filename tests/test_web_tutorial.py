@@ -4,6 +4,7 @@ dialog opening in the game page at a rule number. Screen pictures go to build/sc
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 import pytest
@@ -16,6 +17,8 @@ SOLUTIONS: dict[str, tuple[list[str], list[str]]] = {
     "first-cloister": (["franken-aragon"], ["mainz"]),
     "joker": (["franken-aragon", "bayern-burgund", "bayern-burgund"], ["frankfurt", "speyer"]),
     "three-frankreich": (["frankreich", "frankreich"], ["rouen", "tours"]),
+    "refill": (["lothringen-italien", "lothringen-italien"], ["mailand", "verona"]),
+    "exchange": (["england-schwaben"], ["display:frankreich"]),
     "advisor-limit": (["frankreich", "england-schwaben", "england-schwaben"], ["coat:frankreich", "coat:frankreich"]),
     "intermediate": (["franken-aragon"], ["nuernberg"]),
     "alliance": (["bayern-burgund"], ["coat:burgund"]),
@@ -33,15 +36,29 @@ def open_tutorial(browser: Any, server: str, lang: str = "en", width: int = 1400
 
 
 def choose(page: Any, cards: list[str], targets: list[str]) -> None:
-    """Click the cards in the hand, then the sites and coats of arms, then Play."""
+    """Click the cards in the hand, then the sites and coats of arms, then Play (or, for an
+    exchange, the display card taken: "display:<kind>")."""
     for kid in cards:
         page.locator(f"[data-zone=hand] .card[data-card={kid}][aria-pressed=false]").first.click()
     for t in targets:
+        if t.startswith("display:"):
+            page.locator(f"[data-zone=display] .card.legal[data-card={t[8:]}]").first.click()
+            return
         if t.startswith("coat:"):
             page.locator(f"[data-coat={t[5:]}] .shield").click(force=True)
         else:
             page.locator(f"[data-site={t}] .spot").click(force=True)
     page.click("#play:not([disabled])")
+
+
+def refill_from_display(page: Any, kid: str, times: int) -> None:
+    """Take display cards one after the other (R5.1); the display is not refilled in between (R5.2)."""
+    for k in range(times):
+        feedback(page, "goon")
+        shown = page.locator("[data-zone=display] .card").count()
+        page.locator(f"[data-zone=display] .card.legal[data-card={kid}]").first.click()
+        if k + 1 < times:
+            page.wait_for_function(f"document.querySelectorAll('[data-zone=display] .card').length === {shown - 1}")
 
 
 def feedback(page: Any, kind: str) -> str:
@@ -71,10 +88,15 @@ def test_the_tutorial_completed_by_clicking(server: str, browser: Any) -> None:
             text = feedback(page, "wrong")
             assert "Burgundy" in text and "Alliance 14" in text and "Nobody holds both" in text, text
             shot(page, "tutorial-wide-wrong-alliance")
+        if sid == "exchange":  # a placement is legal, but this step asks for an exchange
+            choose(page, ["franken-aragon"], ["frankfurt"])
+            assert "about exchanging" in feedback(page, "wrong")
         choose(page, cards, targets)
         if sid == "intermediate":
             feedback(page, "goon")
             page.click(".pile.legal")
+        if sid == "refill":
+            refill_from_display(page, "bayern-burgund", 2)
         page.wait_for_selector("body[data-status=done]")
         assert page.locator("#msg.tut-good").count() == 1
         if sid == "intermediate":
@@ -91,9 +113,86 @@ def test_the_tutorial_completed_by_clicking(server: str, browser: Any) -> None:
             page.wait_for_selector(f"body[data-step={steps[i + 1]}][data-status=ready]")
     page.wait_for_selector("body[data-status=finished]")
     assert page.locator(".tut-pill.done").count() == len(SOLUTIONS)
+    # the summary: every lesson, in the order of the steps, numbered and done
+    lessons = page.locator("#tut-summary li")
+    assert [lessons.nth(k).get_attribute("data-step") for k in range(lessons.count())] == steps
+    assert page.locator("#tut-summary .tut-lesson.done").count() == len(steps)
+    assert page.locator("#tut-summary .tut-lesson-mark").all_inner_texts() == [str(k + 1) for k in range(len(steps))]
+    assert "Exchanging a card instead of placing" in page.inner_text("#tut-summary")
     shot(page, "tutorial-wide-end")
     assert not page.errors, page.errors
     assert not page.console_errors, page.console_errors
+
+
+def walk(page: Any) -> None:
+    """Every step's solution by clicking, from the first step to the end page."""
+    steps = list(SOLUTIONS)
+    for i, sid in enumerate(steps):
+        page.wait_for_selector(f"body[data-step={sid}][data-status=ready]")
+        cards, targets = SOLUTIONS[sid]
+        choose(page, cards, targets)
+        if sid == "intermediate":
+            feedback(page, "goon")
+            page.click(".pile.legal")
+        if sid == "refill":
+            refill_from_display(page, "bayern-burgund", 2)
+        page.wait_for_selector("body[data-status=done]")
+        if sid in ("refill", "exchange"):
+            page.locator("#msg").scroll_into_view_if_needed()
+            shot(page, f"tutorial-{page.viewport_size['width']}-{sid}-done")
+        page.click("#next")
+    page.wait_for_selector("body[data-status=finished]")
+
+
+@pytest.mark.parametrize(("lang", "phone"), [("en", False), ("de", True), ("en", True), ("de", False)])
+def test_the_whole_tutorial_by_clicking_from_a_first_visit(server: str, browser: Any, lang: str, phone: bool) -> None:
+    """From a first visit of /tutorial (nothing remembered) to the end page, every step by
+    clicking; on a desktop and on a 390x844 touch phone, in English and German. The time it
+    takes is printed (measured, not asserted)."""
+    if phone:
+        ctx = browser.new_context(
+            viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True, locale="de-DE" if lang == "de" else "en-GB"
+        )
+    else:
+        ctx = browser.new_context(viewport={"width": 1400, "height": 950}, locale="de-DE" if lang == "de" else "en-GB")
+    page = ctx.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.add_init_script(f"localStorage.setItem('kardinal-lang', '{lang}')")
+    t0 = time.perf_counter()
+    page.goto(f"{server}/tutorial")
+    walk(page)
+    seconds = time.perf_counter() - t0
+    print(f"\ntutorial from a first visit to the end by clicking ({lang}, {'phone 390x844' if phone else 'desktop'}): {seconds:.1f} s")
+    words = page.inner_text("#lesson")
+    assert ("Du kennst das Spiel" if lang == "de" else "You know the game") in words
+    assert ("Eine Karte tauschen statt einsetzen" if lang == "de" else "Exchanging a card instead of placing") in words
+    assert page.locator("#tut-summary li").count() == len(SOLUTIONS)
+    shot(page, f"tutorial-end-{lang}-{'phone' if phone else 'desktop'}", full_page=phone)
+    assert not errors, errors
+    ctx.close()
+
+
+def test_the_exchange_step_on_a_phone_in_german(server: str, browser: Any) -> None:
+    ctx = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True, locale="de-DE")
+    page = ctx.new_page()
+    page.add_init_script("localStorage.setItem('kardinal-lang', 'de')")
+    page.goto(f"{server}/tutorial#5")
+    page.wait_for_selector("body[data-step=exchange][data-status=ready]")
+    assert page.locator("#lesson h1").inner_text() == "Eine Karte tauschen statt einsetzen"
+    page.locator("[data-zone=hand] .card[data-card=england-schwaben]").first.tap()
+    # one card chosen: the display cards and the pile are what it can be exchanged for
+    assert page.locator("[data-zone=display] .card.legal").count() == 2 and page.locator(".pile.legal").count() == 1
+    shot(page, "tutorial-phone-de-exchange", full_page=True)
+    page.locator("[data-zone=display] .card.legal[data-card=lothringen-italien]").tap()
+    text = feedback(page, "wrong")
+    assert "Frankreich" in text and "Auslage" in text, text
+    choose(page, ["england-schwaben"], ["display:frankreich"])
+    page.wait_for_selector("body[data-status=done]")
+    assert "Ablagestapel" in page.inner_text("#msg")
+    page.locator("#msg").scroll_into_view_if_needed()
+    shot(page, "tutorial-phone-de-exchange-done")
+    ctx.close()
 
 
 def test_a_step_in_german_on_a_phone(server: str, browser: Any) -> None:

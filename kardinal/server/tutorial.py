@@ -33,7 +33,7 @@ from fastapi.responses import HTMLResponse, JSONResponse
 
 from kardinal.rules.board import Board, get_board
 from kardinal.rules.breakdown import alliance_breakdown, chain_breakdown, cloister_breakdown
-from kardinal.rules.moves import Place
+from kardinal.rules.moves import DECK, Draw, Exchange, Move, Place
 from kardinal.rules.record import RecordError, action_of, move_of, parse_position
 from kardinal.rules.state import MAIN, RuleError, State
 from kardinal.rules.view import view
@@ -55,6 +55,11 @@ PLACE_FIRST: Words = {
     "en": "This step is about placing: choose cards, then sites or a coat of arms, then Play.",
     "de": "In diesem Schritt geht es ums Einsetzen: Wähle Karten, dann Felder oder ein Wappen, dann Ausspielen.",
 }
+EXCHANGE_FIRST: Words = {
+    "en": "This step is about exchanging: choose one card of your hand, then a display card or the draw pile. No piece is placed.",
+    "de": "In diesem Schritt geht es ums Tauschen: Wähle eine Karte deiner Hand, dann eine Karte der Auslage oder den Nachziehstapel. Es wird kein Stein gesetzt.",
+}
+ENDS = ("place", "intermediate", "exchange", "draw")
 
 
 class TutorialError(ValueError):
@@ -122,7 +127,9 @@ def _words(d: dict[str, Any], key: str, where: str) -> Words:
     return {k: " ".join(str(v).split()) for k, v in w.items()}
 
 
-GOAL_KEYS = {"country", "cloisters", "advisors", "pieces", "cards", "alliance", "chain", "seat"}
+PLACE_KEYS = {"country", "cloisters", "advisors", "pieces", "cards", "alliance", "chain", "seat"}
+TAKE_KEYS = {"take", "discard"}  # on an exchange or a draw: where from ("display", "deck" or a card kind), what discarded
+GOAL_KEYS = PLACE_KEYS | TAKE_KEYS
 
 
 def parse_tutorial(data: dict[str, Any]) -> Tutorial:
@@ -136,8 +143,10 @@ def parse_tutorial(data: dict[str, Any]) -> Tutorial:
         goals = []
         for g in s.get("goal", []):
             tests = {k: v for k, v in g.items() if k != "why"}
-            if not tests or set(tests) - GOAL_KEYS:
-                raise TutorialError(f"{where}: a goal tests {', '.join(sorted(GOAL_KEYS))}")
+            if not tests or set(tests) - GOAL_KEYS or (set(tests) & PLACE_KEYS and set(tests) & TAKE_KEYS):
+                raise TutorialError(
+                    f"{where}: a goal tests a placement ({', '.join(sorted(PLACE_KEYS))}) or a card taken ({', '.join(sorted(TAKE_KEYS))})"
+                )
             goals.append(Goal(tests, _words(g, "why", where)))
         step = Step(
             id=str(s["id"]),
@@ -159,8 +168,8 @@ def parse_tutorial(data: dict[str, Any]) -> Tutorial:
             after=list(s.get("after", [])),
             wrong=list(s.get("wrong", [])),
         )
-        if step.end not in ("place", "intermediate"):
-            raise TutorialError(f"{where}: 'end' is place or intermediate")
+        if step.end not in ENDS:
+            raise TutorialError(f"{where}: 'end' is one of {', '.join(ENDS)}")
         steps.append(step)
     if not steps:
         raise TutorialError("no steps")
@@ -258,6 +267,28 @@ def _scoring(t: Tutorial, step: Step, s: State) -> dict[str, Any]:
     return out
 
 
+def _taken(move: Exchange | Draw) -> str:
+    source = move.take if isinstance(move, Exchange) else move.source
+    return "deck" if source == DECK else source
+
+
+def take_failed(step: Step, move: Exchange | Draw) -> Goal | None:
+    """The first goal on a card taken (an exchange, a draw) that ``move`` misses, or None."""
+    for g in step.goals:
+        x = g.tests
+        if not set(x) & TAKE_KEYS:
+            continue
+        ok = True
+        if "take" in x:
+            taken = _taken(move)
+            ok &= x["take"] == taken or (x["take"] == "display" and taken != "deck")
+        if "discard" in x:
+            ok &= isinstance(move, Exchange) and move.discard == x["discard"]
+        if not ok:
+            return g
+    return None
+
+
 def goal_failed(t: Tutorial, step: Step, before: State, move: Place) -> Goal | None:
     """The first goal condition the (legal) placement misses, or None: it does the task."""
     after = before.copy()
@@ -265,6 +296,8 @@ def goal_failed(t: Tutorial, step: Step, before: State, move: Place) -> Goal | N
     cards = len(move.cards)
     for g in step.goals:
         x = g.tests
+        if not set(x) & PLACE_KEYS:
+            continue
         ok = True
         if "country" in x:
             ok &= move.country == x["country"]
@@ -288,11 +321,36 @@ def goal_failed(t: Tutorial, step: Step, before: State, move: Place) -> Goal | N
 
 
 def _done(step: Step, s: State, placed: bool) -> bool:
+    """``placed``: the step's own move (a placement; in an exchange step, the exchange) is made."""
     if not placed:
         return False
     if step.end == "intermediate":
         return s.intermediate_scoring is not None and s.phase == MAIN
+    if step.end == "draw":  # the hand refilled: the turn has passed on
+        return s.phase == MAIN
     return True
+
+
+def _judged(t: Tutorial, step: Step, s: State, move: Move, placed: bool) -> dict[str, Any] | None:
+    """A legal move that is not the step's task: the ``goal`` answer (words, what it would score), or None."""
+    if step.end == "exchange":
+        if not isinstance(move, Exchange):
+            return {"why": EXCHANGE_FIRST, "scoring": None}
+        failed = take_failed(step, move)
+        return None if failed is None else {"why": failed.why, "scoring": None}
+    if not placed and not isinstance(move, Place):
+        return {"why": PLACE_FIRST, "scoring": None}
+    if isinstance(move, Place):
+        failed = goal_failed(t, step, s, move) if not placed else None
+        if failed is None:
+            return None
+        trial = s.copy()
+        trial.play(move)
+        return {"why": failed.why, "scoring": _scoring(t, step, trial)}
+    if isinstance(move, Draw) and step.end == "draw":
+        failed = take_failed(step, move)
+        return None if failed is None else {"why": failed.why, "scoring": None}
+    return None
 
 
 def attempt(t: Tutorial, index: int, actions: list[Any]) -> dict[str, Any]:
@@ -319,16 +377,11 @@ def attempt(t: Tutorial, index: int, actions: list[Any]) -> dict[str, Any]:
         except RuleError as e:
             out["refusal"] = Refused.by_rules(e).to_json()
             break
-        if not placed and not isinstance(move, Place):
-            out["goal"] = {"why": PLACE_FIRST, "scoring": None}
+        judged = _judged(t, step, s, move, placed)
+        if judged is not None:
+            out["goal"] = judged
             break
-        if isinstance(move, Place):
-            failed = goal_failed(t, step, s, move) if not placed else None
-            if failed is not None:
-                trial = s.copy()
-                trial.play(move)
-                out["goal"] = {"why": failed.why, "scoring": _scoring(t, step, trial)}
-                break
+        if isinstance(move, Place) or (step.end == "exchange" and isinstance(move, Exchange)):
             placed = True
         s.play(move)
         out["accepted"] = i + 1

@@ -33,7 +33,8 @@ addStrings({
     tutDone: "Well done!",
     tutGoOn: "Now refill your hand: click the draw pile (or a display card).",
     tutFinishedTitle: "You know the game",
-    tutFinishedText: "You have played every example of the rulebook: placing cloisters and advisors, the joker, the advisor limit, and the three scorings. The rest is in the rules; the map explains every site, coat of arms and alliance when you point at it.",
+    tutFinishedText: "You have played the rulebook's examples, lesson by lesson:",
+    tutFinishedMore: "The rest is in the rules; the map explains every site, coat of arms and alliance when you point at it.",
     tutPlay: "Play a game",
     tutReadRules: "Read all the rules",
     tutAgain: "Start the tutorial again",
@@ -68,7 +69,8 @@ addStrings({
     tutDone: "Gut gemacht!",
     tutGoOn: "Fülle jetzt die Hand auf: Klicke den Nachziehstapel (oder eine Karte der Auslage).",
     tutFinishedTitle: "Du kennst das Spiel",
-    tutFinishedText: "Du hast alle Beispiele der Spielanleitung gespielt: Klöster und Räte einsetzen, den Joker, die Räte-Grenze und die drei Wertungen. Der Rest steht in den Regeln; die Karte erklärt jedes Feld, Wappen und Bündnis, wenn du darauf zeigst.",
+    tutFinishedText: "Du hast die Beispiele der Spielanleitung gespielt, Lektion für Lektion:",
+    tutFinishedMore: "Der Rest steht in den Regeln; die Karte erklärt jedes Feld, Wappen und Bündnis, wenn du darauf zeigst.",
     tutPlay: "Ein Spiel spielen",
     tutReadRules: "Alle Regeln lesen",
     tutAgain: "Tutorial neu beginnen",
@@ -126,7 +128,9 @@ class TrySelection extends Selection {
     return [{ act: "place", country: this.country, cards: this.cards, pieces: [] }]; // for the hint: what to click next
   }
 
-  exchanges() { return []; }
+  // an exchange: one card chosen, then a display card or the pile (the exchange step's task;
+  // elsewhere the server says what the step asks instead)
+  exchanges() { return super.exchanges(); }
 
   use(cid) { if (this.country !== cid) { this.country = cid; this.sites = []; this.advisors = 0; } }
 
@@ -432,7 +436,13 @@ class TutorialPage {
 
   renderEnd() {
     byId("step-title").textContent = T("tutFinishedTitle");
-    byId("step-text").textContent = T("tutFinishedText");
+    // the lessons in their order, each one a way back to it
+    const done = this.doneSteps();
+    const lessons = el("ol", { class: "tut-summary", id: "tut-summary" }, ...this.meta.steps.map((s, i) => el("li", { "data-step": s.id },
+      el("button", { type: "button", class: "tut-lesson" + (done.has(s.id) ? " done" : ""), onclick: () => this.go(i) },
+        el("span", { class: "tut-lesson-mark", "aria-hidden": "true", text: String(i + 1) }), el("span", { class: "tut-lesson-title", text: this.words(s.title) }),
+        done.has(s.id) ? el("span", { class: "tut-lesson-done", text: "✓" }) : null))));
+    byId("step-text").replaceChildren(el("span", { text: T("tutFinishedText") }), lessons, el("span", { text: T("tutFinishedMore") }));
     byId("step-rules").replaceChildren(el("a", { href: url("/"), class: "tut-cta", text: T("tutPlay") }), " ", ruleLink("R1", T("tutReadRules")));
     byId("task").hidden = true;
     byId("msg").replaceChildren();
