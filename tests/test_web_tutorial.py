@@ -126,8 +126,7 @@ def test_the_tutorial_completed_by_clicking(server: str, browser: Any) -> None:
 
 def walk(page: Any) -> None:
     """Every step's solution by clicking, from the first step to the end page."""
-    steps = list(SOLUTIONS)
-    for i, sid in enumerate(steps):
+    for sid in SOLUTIONS:
         page.wait_for_selector(f"body[data-step={sid}][data-status=ready]")
         cards, targets = SOLUTIONS[sid]
         choose(page, cards, targets)

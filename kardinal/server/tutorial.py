@@ -33,7 +33,8 @@ from fastapi.responses import HTMLResponse, JSONResponse
 
 from kardinal.rules.board import Board, get_board
 from kardinal.rules.breakdown import alliance_breakdown, chain_breakdown, cloister_breakdown
-from kardinal.rules.moves import DECK, Draw, Exchange, Move, Place
+from kardinal.rules.moves import DECK as FROM_PILE
+from kardinal.rules.moves import Draw, Exchange, Move, Place
 from kardinal.rules.record import RecordError, action_of, move_of, parse_position
 from kardinal.rules.state import MAIN, RuleError, State
 from kardinal.rules.view import view
@@ -269,7 +270,7 @@ def _scoring(t: Tutorial, step: Step, s: State) -> dict[str, Any]:
 
 def _taken(move: Exchange | Draw) -> str:
     source = move.take if isinstance(move, Exchange) else move.source
-    return "deck" if source == DECK else source
+    return "deck" if source == FROM_PILE else source
 
 
 def take_failed(step: Step, move: Exchange | Draw) -> Goal | None:
