@@ -247,3 +247,37 @@ def test_the_lobby_links_the_tutorial(server: str, browser: Any) -> None:
     page.wait_for_selector("body[data-status=ready]")
     assert page.url.endswith("/tutorial") or "/tutorial#" in page.url
     assert not page.errors, page.errors
+
+
+@pytest.mark.parametrize(("lang", "phone"), [("en", False), ("de", True)])
+def test_the_rules_dialog_opens_on_how_a_turn_goes(server: str, browser: Any, lang: str, phone: bool) -> None:
+    """The header's Rules link: the dialog opens on the turn in a few sentences, then the full
+    rules with their sources (desktop in English, a 390x844 touch phone in German)."""
+    size = {"width": 390, "height": 844} if phone else {"width": 1400, "height": 950}
+    ctx = browser.new_context(viewport=size, has_touch=phone, is_mobile=phone, locale="de-DE" if lang == "de" else "en-GB")
+    page = ctx.new_page()
+    page.add_init_script(f"localStorage.setItem('kardinal-lang', '{lang}')")
+    page.goto(f"{server}/tutorial")
+    page.wait_for_selector("body[data-status=ready]")
+    page.click("#rules-link")
+    page.wait_for_selector(f"#rules-dialog[open][data-loaded={lang}]")
+    turn = page.locator("#rules-dialog #rules-turn")
+    words = turn.inner_text()
+    if lang == "de":
+        assert "So geht ein Zug" in words and "Entweder" in words and "tauschst" in words and "Auslage" in words, words
+    else:
+        assert "How a turn goes" in words and "Either" in words and "exchange one card" in words and "display" in words, words
+    # it is what the dialog shows first: at the top of the text, before the sources
+    frame = page.locator("#rules-dialog .rules-text").bounding_box()
+    box = turn.bounding_box()
+    assert frame["y"] <= box["y"] < frame["y"] + 120
+    assert box["y"] + box["height"] / 2 < frame["y"] + frame["height"]  # most of it in view
+    sources = page.locator("#rules-dialog [id='sources--quellen']").bounding_box()
+    assert sources["y"] > box["y"] + box["height"]
+    # its rule numbers open the rules themselves
+    turn.locator("a.rule-ref", has_text="R6").first.click()
+    page.wait_for_selector("#rules-dialog[data-rule='R6']")
+    page.locator("#rules-dialog .rules-toc-turn").click()
+    page.wait_for_function("document.querySelector('#rules-dialog').dataset.rule === 'how-a-turn-goes--so-geht-ein-zug'")
+    shot(page, f"rules-dialog-turn-{lang}-{'phone' if phone else 'desktop'}")
+    ctx.close()

@@ -18,6 +18,7 @@ addStrings({
     rulesFailed: "The rules could not be loaded.",
     rulesContents: "Contents",
     rulesShow: "Show rule {rule}",
+    rulesTurn: "A turn",
   },
   de: {
     rulesDialogTitle: "Spielregeln",
@@ -26,10 +27,12 @@ addStrings({
     rulesFailed: "Die Regeln konnten nicht geladen werden.",
     rulesContents: "Inhalt",
     rulesShow: "Regel {rule} zeigen",
+    rulesTurn: "Ein Zug",
   },
 });
 
 const RULE = /\bR\d+(?:\.\d+)?\b/g;
+const TURN = "how-a-turn-goes--so-geht-ein-zug"; // docs/rules.md's first section: how a turn goes, in a few sentences
 const loaded = new Map(); // language -> Promise of {html, toc}
 let dialog = null;
 let shownLang = null;
@@ -96,14 +99,31 @@ async function fill() {
       return;
     }
     text.innerHTML = data.html; // the server's rendering of docs/rules.md (the /rules page's text)
+    turnBox(text);
     const toc = d.querySelector(".rules-dialog-toc");
     toc.setAttribute("aria-label", T("rulesContents"));
-    toc.replaceChildren(...data.toc.filter((x) => /^R\d+$/.test(x.anchor)).map((x) =>
-      el("a", { href: `#${x.anchor}`, title: x.title }, x.anchor)));
+    const turn = data.toc.find((x) => x.anchor === TURN);
+    toc.replaceChildren(...(turn ? [el("a", { href: `#${TURN}`, title: turn.title, class: "rules-toc-turn" }, T("rulesTurn"))] : []),
+      ...data.toc.filter((x) => /^R\d+$/.test(x.anchor)).map((x) =>
+        el("a", { href: `#${x.anchor}`, title: x.title }, x.anchor)));
     shownLang = l;
     d.dataset.loaded = l;
   }
   show(wanted);
+}
+
+/** The turn in a few sentences, the first thing the dialog shows: its heading and text
+ * framed as one box, before the full rules and their sources. */
+function turnBox(text) {
+  const h = text.querySelector(`h2[id="${TURN}"]`);
+  if (!h) return;
+  const box = el("section", { class: "rules-turn", id: "rules-turn" });
+  h.before(box);
+  for (let n = h; n && !(n !== h && /^H[12]$/.test(n.tagName));) {
+    const next = n.nextElementSibling;
+    box.append(n);
+    n = next;
+  }
 }
 
 /** Open the rules dialog in the page's language at rule `rule` ("R4.3"; none: the top). */
