@@ -181,6 +181,12 @@ def test_cli_review(tmp_path: Path) -> None:
     for d in data["decisions"]:
         if d["verdict"]:
             assert f"[{d['best']['notation']}]" in res.output
+    # the costliest decisions are shown however small, each with its better move
+    top = data["summary"][0]["costliest"]
+    assert top, "seat 1 plays at random: some of its decisions had a better move"
+    for i in top:
+        d = next(x for x in data["decisions"] if x["index"] == i)
+        assert f"turn {d['turn']} (action {i})" in res.output and f"[{d['best']['notation']}]" in res.output
     # a save of 'kardinal play' names its people: they are reviewed, not the bots
     saved = dict(
         record_of(s, ["Ada", "Ben", "Cleo"]),

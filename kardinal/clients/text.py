@@ -199,6 +199,17 @@ def sparkline(values: Sequence[float], width: int = 60) -> str:
     return "".join(SPARKS[min(len(SPARKS) - 1, max(0, round(v * (len(SPARKS) - 1))))] for v in picks)
 
 
+def _rated_lines(board: Board, d: dict[str, Any]) -> list[str]:
+    """One rated decision of a review: when, how costly, the move played and the better one."""
+    played = describe_move(board, "", move_of(d["played"]["action"])[1]).strip()
+    better = describe_move(board, "", move_of(d["best"]["action"])[1]).strip()
+    return [
+        f"  turn {d['turn']} (action {d['index']}): {d['verdict'] + ', ' if d['verdict'] else ''}{d['cost']:.1f} points",
+        f"    played: {played}  [{d['played']['notation']}]",
+        f"    better: {better}  [{d['best']['notation']}]",
+    ]
+
+
 def describe_review(board: Board, review: dict[str, Any]) -> str:
     """A review (``kardinal.bots.analysis.Review.to_json``) as a report: the chances to win
     across the game, and per reviewed seat its costly decisions with the better move."""
@@ -223,13 +234,19 @@ def describe_review(board: Board, review: dict[str, Any]) -> str:
             f"{names[p]}: {s['decisions']} decisions rated, {s['cost']:.1f} expected points given away;"
             f" mistakes {s['mistakes']}, blunders {s['blunders']}"
         )
-        slips = [d for d in review["decisions"] if d["seat"] == p and d["verdict"]]
-        if not slips:
-            lines.append(f"  no decision cost {least:g} points or more")
-        for d in slips:
-            played = describe_move(board, "", move_of(d["played"]["action"])[1]).strip()
-            better = describe_move(board, "", move_of(d["best"]["action"])[1]).strip()
-            lines.append(f"  turn {d['turn']} (action {d['index']}): {d['verdict']}, {d['cost']:.1f} points")
-            lines.append(f"    played: {played}  [{d['played']['notation']}]")
-            lines.append(f"    better: {better}  [{d['best']['notation']}]")
+        by_index = {d["index"]: d for d in review["decisions"]}
+        top = [by_index[i] for i in s.get("costliest", []) if i in by_index]
+        if top:
+            lines.append("  the three costliest decisions:" if len(top) == 3 else f"  the costliest decision{'s' if len(top) > 1 else ''}:")
+        else:
+            lines.append("  no decision had a better move")
+        for d in top:
+            lines.extend(_rated_lines(board, d))
+        more = [d for d in review["decisions"] if d["seat"] == p and d["verdict"] and d["index"] not in s.get("costliest", [])]
+        if more:
+            lines.append(
+                f"  other {'mistake' if len(more) == 1 else 'mistakes'} ({least:g} points or more, or less than half of what the best move gained):"
+            )
+        for d in more:
+            lines.extend(_rated_lines(board, d))
     return "\n".join(lines)
