@@ -93,6 +93,20 @@ export function usesJoker(action) {
   return pair && (cards.length === 3 || pieces === 1);
 }
 
+/** The places a turn's pieces went to: {sites: [cloister sites], coats: [countries given an advisor]}. */
+export function placesOf(turn) {
+  const sites = [], coats = [];
+  for (const e of turn.entries) {
+    const a = e.action;
+    if (a.act !== "place") continue;
+    for (const p of a.pieces) {
+      if (p.type === "cloister") sites.push(p.site);
+      else if (!coats.includes(a.country)) coats.push(a.country);
+    }
+  }
+  return { sites, coats };
+}
+
 function countText(n, one, many) { return n === 1 ? T(one) : T(many, { n }); }
 
 /** One turn in a line: "Ben: 2 cloisters in Italy with a joker; took Franconia/Aragon from the display". */
