@@ -176,6 +176,11 @@ def test_a_finished_game_opened_later_shows_its_result_and_offers_the_walk_throu
     assert visible_on_screen(page, "#final-title") and visible_on_screen(page, "#final-walk")
     assert not stray_words(page, "#finalbox")
     shot(page, f"end-opened-later-{screen['locale']}-{'phone' if screen['phone'] else 'desktop'}")
+    # the other language: the table's words follow at once
+    page.click("#lang")
+    assert page.inner_text("#final-title").lower() == ("final result" if de else "endergebnis")
+    assert page.inner_text("#final-new") == ("New game" if de else "Neues Spiel")
+    page.click("#lang")
     # offered: one press opens it at its beginning, and closing it leaves the result
     press(page, screen, "#final-walk")
     page.wait_for_selector("#scoring-overlay[data-kind=final][data-step=intro]")

@@ -9,7 +9,7 @@
 //   log.js        the game log (record actions and events)   panels.js  players, scoring, replay
 //   i18n.js       every word, in English and German          header.js  language and About
 //   teach.js      hints and the post-game review            notify.js  "your turn" signals
-//   chat.js       the game's chat
+//   chat.js       the game's chat                            since.js   "since your last turn"
 
 import { byId, el } from "./dom.js";
 import { T, onLangChange, rulesText, variantText, boardName, addStrings } from "./i18n.js";
