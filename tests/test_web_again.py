@@ -1,5 +1,6 @@
 """The scorings in detail over HTTP (GET /api/games/{id}/scoring) and "Play again"
-(POST /api/games/{id}/again): the same seats, the people keep their tokens."""
+(POST /api/games/{id}/again): the same players, the start player moved on one seat (R2.3),
+the people keep their tokens for the seats they moved to."""
 
 from __future__ import annotations
 
@@ -74,11 +75,13 @@ def test_play_again_with_bots_only_same_seats_board_and_variants(client: TestCli
     assert r.status_code == 200, r.text
     new = r.json()["id"]
     assert new != g["id"]
+    assert r.json()["seats"] == {}  # no seat asked for
     info = client.get(f"/api/games/{new}").json()
+    # the start player moved on one seat: the old seat 1 begins, the old seat 0 sits last
     assert [(p["name"], p["kind"], p["level"]) for p in info["players"]] == [
-        ("Bot 0", "bot", "random"),
         ("Bot 1", "bot", "greedy"),
         ("Bot 2", "bot", "random"),
+        ("Bot 0", "bot", "random"),
     ]
     assert info["board"] == "reconstruction-1" and info["variants"] == ["joker-anywhere"]
     # once per game: asking again gives the same new game; the old game's messages name it
@@ -86,7 +89,7 @@ def test_play_again_with_bots_only_same_seats_board_and_variants(client: TestCli
     assert state(client, g["id"])["again"] == new
 
 
-def test_play_again_people_keep_their_tokens(client: TestClient) -> None:
+def test_play_again_people_keep_their_tokens_for_the_seats_they_moved_to(client: TestClient) -> None:
     g = create(client, "person", "bot", "person")
     toks = tokens(g)
     join_all(client, g)
@@ -98,21 +101,72 @@ def test_play_again_people_keep_their_tokens(client: TestClient) -> None:
     r = client.post(f"/api/games/{gid}/again", json={"seats": {"2": toks[2]}})
     assert r.status_code == 200, r.text
     new = r.json()["id"]
+    # the asker learns only where the seat it asked for went: the old seat 2 is the new seat 1
+    assert r.json()["seats"] == {"2": 1}
     info = client.get(f"/api/games/{new}").json()
-    assert [(p["name"], p["kind"]) for p in info["players"]] == [("P0", "person"), ("B1", "bot"), ("P2", "person")]
-    assert info["status"] == "open"  # the people join with the links they hold
+    # the old seat 1 (the bot) begins; names and kinds follow their players
+    assert [(p["name"], p["kind"]) for p in info["players"]] == [("B1", "bot"), ("P2", "person"), ("P0", "person")]
+    assert info["status"] == "open"  # the people join with the tokens they hold
+    where = {0: 2, 2: 1}
     for seat, tok in toks.items():
-        assert client.post(f"/api/games/{new}/join", json={"seat": seat, "token": tok}).status_code == 200
+        # the old seat's number in the new game is someone else's seat (or a bot's): refused, nothing changes
+        assert client.post(f"/api/games/{new}/join", json={"seat": seat, "token": tok}).status_code == 403
+        assert client.post(f"/api/games/{new}/join", json={"seat": where[seat], "token": tok}).status_code == 200
     assert client.get(f"/api/games/{new}").json()["status"] == "running"
-    assert "legal" in state(client, new, 0, toks[0]) or state(client, new)["view"]["current"] != 0
+    msg = state(client, new, 2, toks[0])
+    assert msg["seat"] == 2 and "hand" in msg["view"]
+    # the other person asks too: the same game, and where their seat went
+    r = client.post(f"/api/games/{gid}/again", json={"seats": {"0": toks[0]}})
+    assert r.json()["id"] == new and r.json()["seats"] == {"0": 2}
+
+
+def test_play_again_twice_moves_the_start_player_on_each_time(client: TestClient) -> None:
+    """Three games in a row of four: every seat begins in turn, and a person's token follows
+    them round the table."""
+    g = create(client, "person", "bot", "bot", "bot", hotseat=True)
+    tok = tokens(g)[0]
+    gid, seat = g["id"], 0
+    firsts = []
+    for k in range(3):
+        play_out(client, gid, {seat: tok}, random.Random(10 + k))
+        info = client.get(f"/api/games/{gid}").json()
+        firsts.append(info["players"][0]["name"])
+        r = client.post(f"/api/games/{gid}/again", json={"seats": {str(seat): tok}}).json()
+        assert r["seats"] == {str(seat): (seat - 1) % 4}
+        gid, seat = r["id"], r["seats"][str(seat)]
+        assert client.get(f"/api/games/{gid}").json()["players"][seat]["name"] == "P0"
+        assert state(client, gid, seat, tok)["seat"] == seat
+    assert firsts == ["P0", "B1", "B2"]
+    assert client.get(f"/api/games/{gid}").json()["players"][0]["name"] == "B3"
 
 
 def test_play_again_hotseat_runs_at_once(client: TestClient) -> None:
     g = create(client, "person", "person", "bot", hotseat=True)
     toks = tokens(g)
     play_out(client, g["id"], toks, random.Random(4))
-    new = client.post(f"/api/games/{g['id']}/again", json={"seats": {str(s): t for s, t in toks.items()}}).json()["id"]
+    r = client.post(f"/api/games/{g['id']}/again", json={"seats": {str(s): t for s, t in toks.items()}}).json()
+    new = r["id"]
+    assert r["seats"] == {"0": 2, "1": 0}
     info = client.get(f"/api/games/{new}").json()
     assert info["status"] == "running" and info["hotseat"]
-    msg = state(client, new, 0, toks[0])
-    assert msg["seat"] == 0
+    assert [p["name"] for p in info["players"]] == ["P1", "B2", "P0"]
+    # every token works for the seat its person moved to, and for no other
+    assert state(client, new, 2, toks[0])["seat"] == 2 and state(client, new, 0, toks[1])["seat"] == 0
+    assert client.get(f"/api/games/{new}/state", params={"seat": 0, "token": toks[0]}).status_code == 403
+
+
+def test_where_the_people_went_is_found_by_their_tokens_also_in_an_older_follow_up() -> None:
+    """A follow-up made before the start player moved on kept the seats: the seats answered
+    are found by the token hashes, so they hold for both."""
+    from kardinal.server.rematch import moved, rotated
+    from kardinal.server.storage import SeatRow
+
+    old = [
+        SeatRow("Ann", "person", None, "h0", True),
+        SeatRow("Bot", "bot", "random", None, True),
+        SeatRow("Ben", "person", None, "h2", True),
+    ]
+    assert [s.name for s in rotated(old)] == ["Bot", "Ben", "Ann"]
+    assert moved(old, rotated(old)) == {0: 2, 2: 1}
+    assert moved(old, old) == {0: 0, 2: 2}  # an older follow-up: the same seats
+    assert moved(old, [SeatRow("X", "person", None, "other", True)] * 3) == {}  # nobody's token there

@@ -124,8 +124,8 @@ def test_play_again_pressed_at_once_by_everyone_makes_one_game(db_url: str) -> N
         news = await asyncio.gather(*presses)
         assert len({n.row.id for n in news}) == 1 and charged == [1, 2] and stored(svc) == 4
         new = news[0]
-        for seat, tok in toks.items():
-            await svc.join(new.row.id, seat, tok)
+        for seat, tok in toks.items():  # each at the seat they moved to (the start player moved on)
+            await svc.join(new.row.id, (seat - 1) % 3, tok)
         assert new.row.status == "running"
         assert live.message(None)["again"] == new.row.id
         # untrusted seat keys: refused as a wrong seat, never another error
@@ -266,8 +266,8 @@ def test_play_again_after_the_finished_game_was_forgotten_gives_the_same_game(db
         assert later.row.id == new.row.id and stored(svc) == 2
         back = svc.live[live.row.id]
         assert back is not live and back.again == new.row.id and back.message(2)["again"] == new.row.id
-        for seat, tok in toks.items():  # the tokens are still theirs
-            await svc.join(new.row.id, seat, tok)
+        for seat, tok in toks.items():  # the tokens are still theirs, at the seats they moved to
+            await svc.join(new.row.id, (seat - 1) % 3, tok)
         assert svc.live[new.row.id].row.status == "running"
         # bots only, evicted from memory (more games than max_live) between two presses
         old = await finished_bots(svc, A)
@@ -327,8 +327,8 @@ def test_play_again_pressed_through_two_processes_at_once_makes_one_game(db_url:
             for svc in (one, two):  # the other game is kept nowhere
                 assert all(svc.storage.get_game(gid) is not None for gid in svc.live)
                 del svc._create
-            for seat, tok in toks.items():  # their tokens hold in the one new game, on both
-                await (one if seat == 0 else two).join(a.row.id, seat, tok)
+            for seat, tok in toks.items():  # their tokens hold in the one new game, on both (the start player moved on)
+                await (one if seat == 0 else two).join(a.row.id, (seat - 1) % 3, tok)
 
     run_two(db_url, body)
 

@@ -4,6 +4,7 @@ steps go to build/screens (webtools.shot)."""
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 import pytest
@@ -17,10 +18,20 @@ def events(state: dict[str, Any], kind: str) -> list[dict[str, Any]]:
 
 
 def watch_to_the_end(server: str, browser: Any, players: list[dict[str, Any]] = BOTS4) -> tuple[Any, dict[str, Any]]:
+    """A game of bots, opened once it is over (as from the lobby): its result is on the page
+    and the final walk-through is offered, and opened here (test_web_end.py: a game that
+    ends while the page watches opens it by itself)."""
     g = create_game(server, players)
+    end = time.monotonic() + 60
+    while get(server, f"/api/games/{g['id']}")["status"] != "finished":
+        assert time.monotonic() < end, "the bots did not finish"
+        time.sleep(0.05)
     page = new_page(browser)
     page.goto(server + g["watch"])
     page.wait_for_function("document.body.dataset.status === 'finished'", timeout=60000)
+    page.wait_for_selector("#final-table")
+    assert page.locator("#scoring-overlay").count() == 0  # offered, not forced
+    page.click("#final-walk")
     return page, g
 
 
@@ -39,7 +50,6 @@ def test_final_overlay_walked_to_its_totals_and_play_again(server: str, browser:
     ]
     page, g = watch_to_the_end(server, browser, players)
     gid = g["id"]
-    # the final scoring opens by itself once the game_ended event arrives
     page.wait_for_selector("#scoring-overlay[data-kind=final][data-step=intro]")
     state = get(server, f"/api/games/{gid}/state")
     scoring = get(server, f"/api/games/{gid}/scoring")["scoring"]["final"]
@@ -103,12 +113,14 @@ def test_final_overlay_walked_to_its_totals_and_play_again(server: str, browser:
     shot(page, "scoring-totals-de")
     page.get_by_role("button", name="English").click()
     assert page.errors == [] and page.console_errors == []
-    # Play again: a new game with the same seats
+    # Play again: a new game with the same players, the start player moved on one seat
     page.click("#sc-again")
     page.wait_for_url(lambda url: gid not in url and "/game/" in url)
     new = page.url.rsplit("/", 1)[1].split("?")[0]
     info = get(server, f"/api/games/{new}")
-    assert [(p["name"], p["kind"], p["level"]) for p in info["players"]] == [(p["name"], "bot", p["level"]) for p in players]
+    assert [(p["name"], p["kind"], p["level"]) for p in info["players"]] == [
+        (p["name"], "bot", p["level"]) for p in players[1:] + players[:1]
+    ]
     assert info["board"] == "standard"
     page.wait_for_selector("[data-site=paris]")
     assert get(server, f"/api/games/{gid}/state")["again"] == new

@@ -548,10 +548,14 @@ class WebMachine(RuleBasedStateMachine):
             return
         g.again = out["id"]
         assert out["id"] not in self.games
-        kinds = ["bot" if k == "bot" else "person" for k in g.kinds]  # the new game's seats are invited ones
+        # the new game's seats are invited ones, the start player moved on one seat (the old seat 1 begins)
+        n = len(g.kinds)
+        kinds = ["bot" if k == "bot" else "person" for k in g.kinds[1:] + g.kinds[:1]]
+        moved = {s: (s - 1) % n for s in g.tokens}
+        assert out["seats"] == {k: moved[int(k)] for k in (seats or {})}, out
         status = "running" if g.hotseat or not g.persons else "open"
         assert out["status"] == status, out
-        new = self._add(out["id"], kinds, g.hotseat, g.hints, g.spectator_chat, dict(g.tokens), status)
+        new = self._add(out["id"], kinds, g.hotseat, g.hints, g.spectator_chat, {moved[s]: t for s, t in g.tokens.items()}, status)
         assert self.spectate(g)["again"] == new.gid
 
     # -- WebSockets -------------------------------------------------------------

@@ -4,6 +4,7 @@ Debian's Chromium. Screen pictures go to build/screens (webtools.shot)."""
 from __future__ import annotations
 
 import re
+import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -82,11 +83,14 @@ def test_a_hint_is_listed_and_drawn_on_the_map(server: str, browser: Any) -> Non
 
 def test_review_of_a_finished_game_with_its_chart_and_better_moves(server: str, browser: Any) -> None:
     g = create_game(server, BOTS3)
+    end = time.monotonic() + 60
+    while get(server, f"/api/games/{g['id']}")["status"] != "finished":  # opened once over: the walk-through offered, not opened
+        assert time.monotonic() < end, "the bots did not finish"
+        time.sleep(0.05)
     page = new_page(browser)
     page.goto(server + g["watch"])
     page.wait_for_function("document.body.dataset.status === 'finished'", timeout=60000)
-    page.wait_for_selector("#scoring-overlay[data-kind=final]")
-    page.click("#sc-close")
+    page.wait_for_selector("#final-walk")
     page.click("#review-btn")
     page.wait_for_selector("#win-chart", timeout=120000)
     review = get(server, f"/api/games/{g['id']}/review")["review"]

@@ -1,5 +1,6 @@
-""" "Play again": after a finished game, one new game with the same seats, however many press it
-and on however many processes (the link is claimed in the database)."""
+""" "Play again": after a finished game, one new game with the same people, the start player
+moved on one seat, however many press it and on however many processes (the link is claimed
+in the database)."""
 
 from __future__ import annotations
 
@@ -10,9 +11,24 @@ from collections.abc import Callable
 from .core import ServiceCore
 from .live import LiveGame
 from .refusal import Refused
+from .storage import SeatRow
 from .tables import FollowedAlready, seat_number
 
 log = logging.getLogger("kardinal.web")
+
+
+def rotated(seats: list[SeatRow]) -> list[SeatRow]:
+    """The seats of the next game: the start player moves on one seat (new seat i is old
+    seat i + 1; the old seat 0 goes last)."""
+    return seats[1:] + seats[:1]
+
+
+def moved(old: list[SeatRow], new: list[SeatRow]) -> dict[int, int]:
+    """Where each person of the old game sits in its follow-up: ``{old seat: new seat}``,
+    found by the seat's token hash (the same in both), so it holds for any follow-up, also
+    one made before the start player moved on (the same seats then)."""
+    where = {s.token_hash: i for i, s in enumerate(new) if s.kind == "person" and s.token_hash is not None}
+    return {i: where[s.token_hash] for i, s in enumerate(old) if s.kind == "person" and s.token_hash in where}
 
 
 class Rematch(ServiceCore):
@@ -25,12 +41,14 @@ class Rematch(ServiceCore):
         creator: str | None = None,
         charge: Callable[[], None] | None = None,
     ) -> LiveGame:
-        """Play again: after a finished game, a new one with the same seats: the same names,
-        bots of the same levels, the same board, variants and hot-seat.
+        """Play again: after a finished game, a new one with the same players: the same names,
+        bots of the same levels, the same board, variants and hot-seat, and the start player
+        moved on one seat (R2.3: seat 0 begins): the old seat 1 is the new seat 0, the old
+        seat 0 the new last seat (:func:`rotated`).
 
-        The people keep their seat tokens (the new seats take the same token hashes), so
-        every page follows with the link it already holds; the old game's state messages
-        name the new one (``again``). Only a person of the game may ask (``seats``:
+        The people keep their seat tokens (each new seat takes the token hash of the old
+        seat it came from), so every page follows with the token it already holds, for the
+        seat :meth:`moved` names; the old game's state messages name the new one (``again``). Only a person of the game may ask (``seats``:
         ``{seat: token}``), anyone in a game of bots only. Once per game, however many ask
         at the same time: asking again gives the same new game, also after the old game was
         forgotten by memory and read again, and from another process: the link is stored
@@ -61,17 +79,16 @@ class Rematch(ServiceCore):
                     return await self.fetch(live.again)
                 except Refused:
                     broken = live.again  # gone (an unreadable row): make another
+            seats_now = rotated(live.row.seats)
             spec = {
-                "players": [
-                    {"name": s.name, "kind": s.kind, "level": s.level} if s.kind == "bot" else {"name": s.name} for s in live.row.seats
-                ],
+                "players": [{"name": s.name, "kind": s.kind, "level": s.level} if s.kind == "bot" else {"name": s.name} for s in seats_now],
                 "hotseat": live.row.hotseat,
                 "board": live.row.board,
                 "variants": list(live.row.variants),
                 **live.options,
             }
             try:
-                new, _ = await self._create(spec, creator, charge, same_as=live.row.seats, follows=(live.row.id, broken))
+                new, _ = await self._create(spec, creator, charge, same_as=seats_now, follows=(live.row.id, broken))
             except FollowedAlready as e:  # another process's press was first: its game
                 if e.game_id is None:
                     raise Refused("no_game", f"there is no game {game_id!r}", 404) from None

@@ -22,6 +22,7 @@ from .http import client_address
 from .mapdata import named_board_json
 from .messages import AckMessage, ChatMessage, ReplayMessage, ScoringMessage, StateMessage
 from .pages import root_of
+from .rematch import moved
 from .schemas import (
     ActionRequest,
     AgainAnswer,
@@ -211,12 +212,16 @@ async def get_scoring(game_id: str, service: Service) -> ScoringMessage:
 @router.post("/api/games/{game_id}/again", response_model=AgainAnswer)
 async def play_again(game_id: str, body: AgainRequest, request: Request, service: Service, limits: Limits) -> AgainAnswer:
     """Play again after a finished game: ``{"seats": {seat: token}}`` (the tokens the
-    page holds; nothing in a game of bots only). The people keep their tokens; however
-    many press it, one new game, counted against the first presser's limits."""
+    page holds; nothing in a game of bots only). The people keep their tokens, the start
+    player moves on one seat; ``seats`` answers where each seat asked for sits in the new
+    game (``{old seat: new seat}``). However many press it, one new game, counted against
+    the first presser's limits."""
     held = {int(k): tok for k, tok in body.seats.items()} if body.seats is not None else None
     where = addr(request)
     new = await service.again(game_id, held, creator=where, charge=lambda: limits.spend("create", where))
-    return {"id": new.row.id, "status": new.row.status, "watch": f"{root_of(request)}/game/{new.row.id}"}
+    old = await service.fetch(game_id)
+    seats = {str(s): n for s, n in moved(old.row.seats, new.row.seats).items() if held is not None and s in held}
+    return {"id": new.row.id, "status": new.row.status, "watch": f"{root_of(request)}/game/{new.row.id}", "seats": seats}
 
 
 @router.get("/api/games/{game_id}/chat", response_model=None, responses={200: {"model": ChatMessage}})

@@ -389,6 +389,7 @@ class AgainAnswer(TypedDict):
     id: str
     status: str
     watch: str
+    seats: dict[str, int]  # the seats asked for: where each sits in the new game (the start player moved on)
 
 
 class BotAbout(TypedDict):

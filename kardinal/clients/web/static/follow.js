@@ -51,8 +51,8 @@ addStrings({
     fxJoker: " mit einem Joker",
     fxCloisters1: "ein Kloster",
     fxCloistersN: "{n} Klöster",
-    fxAdvisors1: "ein Berater",
-    fxAdvisorsN: "{n} Berater",
+    fxAdvisors1: "ein Rat",
+    fxAdvisorsN: "{n} Räte",
     fxExchange: "{name} tauschte {card} gegen {took}",
     fxTookDisplay: "{card} aus der Auslage",
     fxTookPile: "eine Karte vom Stapel",
@@ -91,6 +91,20 @@ export function usesJoker(action) {
   const pieces = (action.pieces || []).length;
   const pair = cards.length >= 2 && cards.some((k, i) => cards.indexOf(k) !== i);
   return pair && (cards.length === 3 || pieces === 1);
+}
+
+/** The places a turn's pieces went to: {sites: [cloister sites], coats: [countries given an advisor]}. */
+export function placesOf(turn) {
+  const sites = [], coats = [];
+  for (const e of turn.entries) {
+    const a = e.action;
+    if (a.act !== "place") continue;
+    for (const p of a.pieces) {
+      if (p.type === "cloister") sites.push(p.site);
+      else if (!coats.includes(a.country)) coats.push(a.country);
+    }
+  }
+  return { sites, coats };
 }
 
 function countText(n, one, many) { return n === 1 ? T(one) : T(many, { n }); }

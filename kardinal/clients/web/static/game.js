@@ -9,7 +9,7 @@
 //   log.js        the game log (record actions and events)   panels.js  players, scoring, replay
 //   i18n.js       every word, in English and German          header.js  language and About
 //   teach.js      hints and the post-game review            notify.js  "your turn" signals
-//   chat.js       the game's chat
+//   chat.js       the game's chat                            since.js   "since your last turn"
 
 import { byId, el } from "./dom.js";
 import { T, onLangChange, rulesText, variantText, boardName, addStrings } from "./i18n.js";
@@ -31,6 +31,7 @@ import { renderAlliances } from "./standing.js";
 import { Teach } from "./teach.js";
 import { TurnSignal } from "./notify.js";
 import { Chat } from "./chat.js";
+import { Since } from "./since.js";
 
 addStrings({
   en: { cardFirst: "First choose one or two cards of your hand, then where their pieces go.", undo: "Take back placement", undoWhy: "Take back the pieces you just placed and get your cards back; possible until you draw a card." },
@@ -86,6 +87,11 @@ class GamePage {
     this.teach = new Teach(this, byId("teachbox"));
     this.signal = new TurnSignal(this);
     this.chat = new Chat(this, byId("chatbox"));
+    // the end: the final table on the finished game's page; "since your last turn" above the hand
+    const finalbox = el("section", { id: "finalbox", class: "finalbox", hidden: true });
+    const sincebox = el("section", { id: "since", class: "since", hidden: true });
+    byId("handbox").before(finalbox, sincebox);
+    this.since = new Since({ board: () => this.board, map: () => this.map, zoom: () => this.zoom, name: (s) => this.name(s) }, sincebox);
     this.render();
     getJSON("/api/variants").then((d) => { this.variantWords = d.variants || {}; this.render(); }).catch(() => { /* the text table's words only */ });
     this.socket.connect();
@@ -148,6 +154,7 @@ class GamePage {
     // of their hand that could not be played, a refusal) goes with their hand
     if (old && m.hotseat && old.seat !== m.seat) { this.say(""); this.teach.hint = null; }
     this.msg = m;
+    if (!old) this.overOnArrival = m.status === "finished"; // opened later: the result shown, the walk-through offered
     if (old) this.announceNews(old, m);
     if (turnChanged) this.sel.clear();
     this.useBoard(m.view.board);
@@ -156,7 +163,7 @@ class GamePage {
     const hurry = m.view.phase === "over" || (m.seat !== null && m.seat !== undefined && m.view.current === m.seat);
     this.follower.update(m.view.history || [], m.hotseat ? (old ? old.seat : null) : m.seat, m.players.length, hurry);
     // a scoring that just happened opens its overlay (once), over the board it is drawn on
-    loadBoard(m.view.board).then(() => { if (!this.replay) this.scoring.notice(m.view.history || []); }).catch(() => {});
+    loadBoard(m.view.board).then(() => { if (!this.replay) this.scoring.notice(m.view.history || [], this.overOnArrival); }).catch(() => {});
   }
 
   /** Read out the others' new decisions and every scoring since the last message. */
@@ -285,22 +292,33 @@ class GamePage {
     this.render();
   }
 
-  /** Play again: a new game with the same seats; the people keep their tokens, so this
-   * page follows with the same link (hot-seat: all seats in this browser). */
+  /** Play again: a new game with the same players, the start player moved on one seat
+   * (or the one another player started already: the server answers the same game). The
+   * people keep their tokens; the answer says at which seat each now sits (hot-seat: all
+   * seats in this browser). A spectator only goes to watch the new game. */
   async playAgain() {
+    const held = tokensFromURL(location.search);
+    if (!Object.keys(held).length && this.msg && this.msg.again && !this.bots()) {
+      location.assign(url(`/game/${encodeURIComponent(this.msg.again)}`));
+      return;
+    }
     try {
-      const r = await postJSON(`/api/games/${encodeURIComponent(this.gameId)}/again`, { seats: tokensFromURL(location.search) });
-      location.assign(this.againURL(r.id));
+      const r = await postJSON(`/api/games/${encodeURIComponent(this.gameId)}/again`, { seats: held });
+      const moved = {};
+      for (const [s, t] of Object.entries(held)) if (r.seats && r.seats[s] !== undefined) moved[r.seats[s]] = t;
+      location.assign(this.againURL(r.id, moved));
     } catch (e) {
       this.say(e.error ? refusalText(e.error, this.board) : e.message, true);
     }
   }
 
-  /** The new game's page with the seats this browser holds (the same tokens; the page
+  /** Whether only bots play this game (anyone may start the next one). */
+  bots() { return Boolean(this.msg) && this.msg.players.every((p) => p.kind === "bot"); }
+
+  /** The new game's page with the seats this browser holds there ({seat: token}; the page
    * stores them and takes them out of the address). */
-  againURL(id) {
-    const seats = Object.entries(tokensFromURL(location.search));
-    const q = seats.length ? "?tokens=" + seats.map(([s, t]) => `${s}:${encodeURIComponent(t)}`).join(",") : "";
+  againURL(id, seats) {
+    const q = Object.keys(seats).length ? "?tokens=" + Object.entries(seats).map(([s, t]) => `${s}:${encodeURIComponent(t)}`).join(",") : "";
     return url(`/game/${encodeURIComponent(id)}${q}`);
   }
 
@@ -381,7 +399,15 @@ class GamePage {
       history: msg.view.history,
       marks: msg.marks,
       onScoring: (kind) => this.scoring.open(kind),
-      again: msg.again ? this.againURL(msg.again) : null,
+      again: null, // the next game is offered by the final table (finalbox)
+    });
+    this.scoring.renderFinal(byId("finalbox"), {
+      finished: msg.status === "finished", again: msg.again || null, newGame: url("/"),
+      canAgain: this.bots() || this.socket.holdsAny(), onAgain: () => this.playAgain(),
+    });
+    this.since.render({
+      history: this.shownHistory(msg.view.history), seat: msg.seat, current: msg.view.current, players: msg.players.length,
+      hidden: Boolean(this.replay) || msg.status !== "running",
     });
     renderScoring(byId("scoring"), { board, players: this.players(), view: v, onScoring: (kind) => this.scoring.open(kind) });
     byId("log-title").textContent = T("log");

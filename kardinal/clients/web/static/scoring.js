@@ -4,11 +4,15 @@
 // paths drawn over the map, R11) — and ends in the totals per player and the standings
 // with the tie-break (R12), with "Play again" after the final scoring.
 //
+// A finished game's page keeps its result: the final table (places, points, the winner)
+// with "Play again", "New game" and the walk-through offered (renderFinal), whether the
+// walk-through was walked, skipped or never opened.
+//
 // The details come from GET /api/games/{id}/scoring (kardinal.rules.breakdown: public
 // only). The overlay never holds the game back: it is no modal, the page goes on drawing
 // the states the server sends while it is open, and closing it shows the live game.
 
-import { el, svg, swatch, playerColour } from "./dom.js";
+import { el, fill, svg, swatch, playerColour } from "./dom.js";
 import { T, addStrings } from "./i18n.js";
 import { getJSON } from "./net.js";
 
@@ -61,6 +65,12 @@ addStrings({
     scKeys: "Keys: → next, ← back, Esc close",
     scAgainReady: "A new game with the same players has started.",
     scGoAgain: "Go to the new game",
+    finTitle: "Final result",
+    finPoints1: "1 point",
+    finPointsN: "{n} points",
+    finNew: "New game",
+    finWalk: "Show the final scoring step by step",
+    finAgainWhy: "The same players; the next player in turn begins.",
   },
   de: {
     scInterTitle: "Zwischenwertung",
@@ -110,6 +120,12 @@ addStrings({
     scKeys: "Tasten: → weiter, ← zurück, Esc schließen",
     scAgainReady: "Ein neues Spiel mit denselben Spielern hat begonnen.",
     scGoAgain: "Zum neuen Spiel",
+    finTitle: "Endergebnis",
+    finPoints1: "1 Punkt",
+    finPointsN: "{n} Punkte",
+    finNew: "Neues Spiel",
+    finWalk: "Schlusswertung Schritt für Schritt",
+    finAgainWhy: "Dieselben Spieler; der nächste Spieler in der Reihe beginnt.",
   },
 });
 
@@ -143,10 +159,13 @@ export class ScoringOverlay {
 
   get isOpen() { return Boolean(this.box); }
 
-  /** Open a scoring the first time its event shows in a live history (once per game and browser). */
-  notice(history) {
+  /** Open a scoring the first time its event shows in a live history (once per game and
+   * browser). offerOnly: the game was over when the page opened: its result is on the page
+   * and the walk-through is offered (renderFinal), not opened. */
+  notice(history, offerOnly = false) {
     const has = scoringsIn(history);
     const seen = new Set((sessionStorage.getItem(this.seenKey) || "").split(",").filter(Boolean));
+    if (offerOnly && has.final) { seen.add("intermediate"); seen.add("final"); }
     const kind = has.final && !seen.has("final") ? "final" : has.intermediate && !seen.has("intermediate") && !has.final ? "intermediate" : null;
     if (has.final) seen.add("intermediate");
     if (!kind) { sessionStorage.setItem(this.seenKey, [...seen].join(",")); return; }
@@ -175,6 +194,7 @@ export class ScoringOverlay {
   }
 
   close() {
+    const final = this.kind === "final";
     this.clearMap();
     const had = this.box && this.box.contains(document.activeElement);
     if (this.box) this.box.remove();
@@ -183,6 +203,61 @@ export class ScoringOverlay {
     // the keyboard's focus goes back to where it was before the overlay took it
     if (had && this.before && this.before.isConnected) this.before.focus({ preventScroll: true });
     this.before = null;
+    // the result stays on the page: brought into view once the walk-through is closed
+    const fin = document.getElementById("finalbox");
+    if (final && fin && !fin.hidden) fin.scrollIntoView({ block: "nearest" });
+  }
+
+  /**
+   * The final table of a finished game, kept on its page: places, points and the winners
+   * (R12), "Play again", "New game" and the walk-through offered. f: {finished, again (the
+   * follow-up's id or null), canAgain (this page may start it: it holds a seat, or only bots
+   * play), onAgain(), newGame (the lobby's address)}; the standings come from the scoring
+   * message (fetched once).
+   */
+  renderFinal(box, f) {
+    if (!f.finished) { box.hidden = true; box.replaceChildren(); return; }
+    const sc = this.finalData && this.finalData.scoring.final;
+    if (!sc) {
+      box.hidden = true;
+      if (!this.finalAsked) {
+        this.finalAsked = true;
+        getJSON(`/api/games/${encodeURIComponent(this.ctx.gameId)}/scoring`).then((d) => {
+          this.finalData = d;
+          if (this.lastFinal) this.renderFinal(this.lastFinal[0], this.lastFinal[1]);
+        }).catch(() => { this.finalAsked = false; });
+      }
+      this.lastFinal = [box, f];
+      return;
+    }
+    this.lastFinal = null;
+    const players = this.finalData.players;
+    const pname = (p) => (players[p] ? players[p].name : `${T("seat")} ${p + 1}`);
+    const rows = [];
+    let place = 0;
+    sc.order.forEach((p, i) => {
+      const prev = sc.order[i - 1];
+      if (i === 0 || sc.scores[prev] !== sc.scores[p] || sc.pieces_left[prev] !== sc.pieces_left[p]) place = i + 1;
+      const win = sc.winners.includes(p);
+      rows.push(el("tr", { "data-seat": p, class: win ? "fin-win" : "" },
+        el("td", { class: "num fin-place", text: `${place}.` }),
+        el("td", { class: "fin-name" }, swatch(p), " " + pname(p), win ? el("strong", { class: "fin-winner", text: ` ★ ${T("scWinner")}` }) : null),
+        el("td", { class: "num fin-pts", text: sc.scores[p] === 1 ? T("finPoints1") : T("finPointsN", { n: sc.scores[p] }) })));
+    });
+    const tie = sc.order.some((p, i) => i > 0 && sc.scores[sc.order[i - 1]] === sc.scores[p]);
+    const again = f.again
+      ? el("button", { type: "button", id: "final-again", class: "primary", onclick: () => f.onAgain() }, T("scGoAgain"))
+      : f.canAgain ? el("button", { type: "button", id: "final-again", class: "primary", title: T("finAgainWhy"), onclick: () => f.onAgain() }, T("scAgain")) : null;
+    box.hidden = false;
+    fill(box,
+      el("h2", { id: "final-title", text: T("finTitle") }),
+      el("table", { class: "fin-table", id: "final-table", "aria-labelledby": "final-title" }, el("tbody", {}, ...rows)),
+      tie ? el("p", { class: "sc-rule", text: sc.winners.length > 1 ? T("scSharedWin") : T("scTieBreak") }) : null,
+      f.again ? el("p", { class: "fin-ready", text: T("scAgainReady") }) : null,
+      el("p", { class: "fin-buttons" },
+        again,
+        el("a", { href: f.newGame, id: "final-new", class: "button" }, T("finNew")),
+        el("button", { type: "button", id: "final-walk", onclick: () => this.open("final") }, T("finWalk"))));
   }
 
   key(ev) {

@@ -1,0 +1,135 @@
+// "Since your last turn": above the hand, the turns the others took since this seat's own
+// last turn, one line each ("Anna: 2 cloisters in Burgundy"; "Bot 2 exchanged Savoy for a
+// card from the pile"), so that nobody has to scroll the log after three bots' turns.
+// A line points at the map: hovering or focusing it marks the places its pieces went to,
+// tapping (or clicking) it keeps them marked until it is tapped again or another is.
+//
+// Only what every player sees: the history as the page may show it (a card drawn from the
+// pile is not named), the cards played and taken from the display, the places.
+
+import { el, svg, swatch, playerColour } from "./dom.js";
+import { T, addStrings } from "./i18n.js";
+import { turnsOf, turnSummary, placesOf } from "./follow.js";
+
+addStrings({
+  en: {
+    sinceTitle: "Since your last turn",
+    sinceWatching: "The last turns",
+    sinceShow: "{line} — show on the map",
+  },
+  de: {
+    sinceTitle: "Seit deinem letzten Zug",
+    sinceWatching: "Die letzten Züge",
+    sinceShow: "{line} — auf der Karte zeigen",
+  },
+});
+
+/**
+ * The others' turns to show: for a seat, those since its own last turn (while it is this
+ * seat's turn, the turn it is in does not count: the others' turns before it stay); for a
+ * spectator (seat null) the last round. At most one turn per other player.
+ * history: the history entries; current: the seat to act; players: how many.
+ */
+export function sinceTurns(history, seat, current, players) {
+  const turns = turnsOf(history || []).map((t, i) => ({ ...t, key: `${t.seat}@${i}` }));
+  const others = Math.max(1, seat === null || seat === undefined ? players : players - 1);
+  if (seat === null || seat === undefined) return turns.slice(-others);
+  let end = turns.length;
+  if (current === seat) while (end > 0 && turns[end - 1].seat === seat) end -= 1;
+  let start = end;
+  while (start > 0 && turns[start - 1].seat !== seat) start -= 1;
+  return turns.slice(start, end).slice(-others);
+}
+
+/** A turn's line: its main decision and the cards taken from the display (a card from the
+ * pile is nobody's business, and that one was drawn takes room a phone does not have). */
+export function sinceText(turn, ctx) {
+  const shown = turn.entries.filter((e) => !(e.action.act === "draw" && e.action.from === "deck"));
+  return turnSummary({ seat: turn.seat, entries: shown.length ? shown : turn.entries }, ctx);
+}
+
+export class Since {
+  /** page: {board(), map(), zoom(), name(seat)}; box: the element above the hand. */
+  constructor(page, box) {
+    this.page = page;
+    this.box = box;
+    this.pinned = null; // the key of the line whose places stay marked
+    this.turns = [];
+    this.fx = null;
+  }
+
+  /** Draw the lines. seat: this page's seat (null: a spectator); hidden: nothing to say
+   * (a replay, a finished game, a hot-seat curtain before the first turn). */
+  render({ history, seat, current, players, hidden }) {
+    const board = this.page.board();
+    this.turns = hidden || !board ? [] : sinceTurns(history, seat, current, players);
+    if (!this.turns.some((t) => t.key === this.pinned)) this.pinned = null;
+    if (!this.turns.length) {
+      this.box.replaceChildren();
+      this.box.hidden = true;
+      this.mark(null);
+      return;
+    }
+    this.box.hidden = false;
+    const ctx = { board, name: (s) => this.page.name(s) };
+    const lines = this.turns.map((t) => {
+      const text = sinceText(t, ctx);
+      const places = placesOf(t);
+      const where = places.sites.length + places.coats.length > 0;
+      const body = [swatch(t.seat), el("span", { class: "since-text", text })];
+      if (!where) return el("li", {}, el("span", { class: "since-line", "data-seat": t.seat, title: text }, ...body));
+      const b = el("button", {
+        type: "button", class: "since-line", "data-seat": t.seat, "data-key": t.key, title: text,
+        "aria-label": T("sinceShow", { line: text }), "aria-pressed": String(this.pinned === t.key),
+      }, ...body);
+      b.addEventListener("click", () => this.pin(t.key));
+      for (const ev of ["mouseenter", "focus"]) b.addEventListener(ev, () => this.mark(t));
+      for (const ev of ["mouseleave", "blur"]) b.addEventListener(ev, () => this.mark(this.pinnedTurn()));
+      return el("li", {}, b);
+    });
+    this.box.replaceChildren(
+      el("h2", { class: "since-title", id: "since-title", text: seat === null || seat === undefined ? T("sinceWatching") : T("sinceTitle") }),
+      el("ul", { class: "since-lines", "aria-labelledby": "since-title" }, ...lines));
+    this.mark(this.pinnedTurn());
+  }
+
+  pinnedTurn() { return this.turns.find((t) => t.key === this.pinned) || null; }
+
+  /** Tap a line: its places stay marked (tapped again: unmarked); on an enlarged map they are brought into view. */
+  pin(key) {
+    this.pinned = this.pinned === key ? null : key;
+    for (const b of this.box.querySelectorAll("button.since-line")) b.setAttribute("aria-pressed", String(b.dataset.key === this.pinned));
+    const turn = this.pinnedTurn();
+    this.mark(turn);
+    const zoom = this.page.zoom();
+    const first = document.querySelector("#map .since-mark");
+    if (turn && first && zoom && zoom.z > 1) zoom.centre(first);
+  }
+
+  /** Mark a turn's places on the map (null: none): the sites and coats of arms, ringed in the player's colour. */
+  mark(turn) {
+    for (const n of document.querySelectorAll("#map .since-mark")) n.classList.remove("since-mark");
+    if (this.fx) this.fx.replaceChildren();
+    document.body.dataset.sinceMarked = turn ? turn.key : "";
+    const map = this.page.map();
+    if (!turn || !map) return;
+    if (!this.fx || !this.fx.isConnected) {
+      this.fx = svg("g", { class: "since-fx" });
+      (map.fxLayer || map.root).append(this.fx);
+    }
+    const colour = playerColour(turn.seat);
+    const { sites, coats } = placesOf(turn);
+    for (const sid of sites) {
+      const n = document.querySelector(`#map .site[data-site="${CSS.escape(sid)}"]`);
+      if (n) n.classList.add("since-mark");
+      const [x, y] = map.sitePoint(sid);
+      this.fx.append(svg("circle", { cx: x, cy: y, r: 17, class: "since-ring", stroke: colour }));
+    }
+    for (const cid of coats) {
+      const n = document.querySelector(`#map .coat[data-coat="${CSS.escape(cid)}"]`);
+      if (n) n.classList.add("since-mark");
+      const [x, y] = map.coatPoint(cid);
+      this.fx.append(svg("circle", { cx: x, cy: y, r: 38, class: "since-ring", stroke: colour }));
+    }
+  }
+}
