@@ -46,7 +46,7 @@ const TEXTS = {
     handsCol: "In hand",
     display: "Display",
     drawPile: "Draw pile",
-    cardsLeft: "{n} cards",
+    cardsLeft: { one: "{n} card", other: "{n} cards" },
     discard: "Discard pile",
     removed: "Removed at setup",
     play: "Play",
@@ -72,7 +72,6 @@ const TEXTS = {
     readyToPlay: "Press Play to place these pieces.",
     chooseTake: "Take a display card or the top of the draw pile in exchange.",
     record: "Download the game record",
-    replayStep: "Step {k} of {n}",
     first: "First",
     back: "Back",
     forward: "Forward",
@@ -122,8 +121,16 @@ const TEXTS = {
     created: "Game created.",
     noCard: "{card} cannot be added to these cards: no legal move uses them together.",
     noSite: "No cloister can go to {site} with these cards.",
-    noCoat: "No advisor can go to {country} with these cards (advisors {a} of at most {m}).",
+    noCoat: "No advisor can go to {country} with these cards.",
+    noCoatEmpty: "No advisor can go to {country}: it has no cloister yet, and a country holds at most as many advisors as the most cloisters anyone has there.",
+    noCoatFull: "No more advisors can go to {country}: it would hold {n}, but the most cloisters anyone has there is {m}.",
     noTake: "Select exactly one card to exchange first.",
+    // a bot level's measured strength (the server's words, said again in the page's language)
+    strengthLoses: "loses almost every game",
+    strengthWon: "won {w} of {n} games against three {level}",
+    strengthWonShare: "won {w}% of {n} games against three {level}",
+    strengthInterval: " (95% interval {lo}–{hi}%{even})",
+    strengthEven: "; an even share is {e}%",
   },
   de: {
     title: "Kardinal & König",
@@ -167,7 +174,7 @@ const TEXTS = {
     handsCol: "Auf der Hand",
     display: "Auslage",
     drawPile: "Nachziehstapel",
-    cardsLeft: "{n} Karten",
+    cardsLeft: { one: "{n} Karte", other: "{n} Karten" },
     discard: "Ablagestapel",
     removed: "Aussortiert",
     play: "Ausspielen",
@@ -193,7 +200,6 @@ const TEXTS = {
     readyToPlay: "Ausspielen setzt diese Steine.",
     chooseTake: "Nimm im Tausch eine offene Karte oder die oberste vom Stapel.",
     record: "Spielprotokoll herunterladen",
-    replayStep: "Schritt {k} von {n}",
     first: "Anfang",
     back: "Zurück",
     forward: "Vor",
@@ -241,8 +247,15 @@ const TEXTS = {
     created: "Spiel angelegt.",
     noCard: "{card} passt nicht zu diesen Karten: kein erlaubter Zug nutzt sie zusammen.",
     noSite: "Mit diesen Karten kann kein Kloster nach {site}.",
-    noCoat: "Mit diesen Karten kann kein Rat nach {country} (Räte {a} von höchstens {m}).",
+    noCoat: "Mit diesen Karten kann kein Rat nach {country}.",
+    noCoatEmpty: "Kein Rat kann nach {country}: dort steht noch kein Kloster, und ein Land nimmt höchstens so viele Räte auf, wie dort jemand Klöster hat.",
+    noCoatFull: "Kein weiterer Rat kann nach {country}: dort stünden dann {n}, aber die meisten Klöster dort hat jemand mit {m}.",
     noTake: "Wähle zuerst genau eine Karte zum Tauschen.",
+    strengthLoses: "verliert fast jedes Spiel",
+    strengthWon: "gewann {w} von {n} Spielen gegen drei {level}",
+    strengthWonShare: "gewann {w} % von {n} Spielen gegen drei {level}",
+    strengthInterval: " (95-%-Intervall {lo}–{hi} %{even})",
+    strengthEven: "; ein gleicher Anteil wären {e} %",
   },
 };
 
@@ -281,12 +294,26 @@ export function dateTime(seconds) {
   return new Date(seconds * 1000).toLocaleString(locale(), { dateStyle: "medium", timeStyle: "short" });
 }
 
+/** The plural category ("one", "other") of the number n in the page's language. */
+export function plural(n) {
+  return new Intl.PluralRules(current).select(Number(n));
+}
+
+/** A number in the page's language: num(-6.73, 1) is "−6.7" in English, "−6,7" in German;
+ * thousands are grouped ("1,200" / "1.200"). `digits` (default 0) is the number of decimals. */
+export function num(x, digits = 0) {
+  const s = new Intl.NumberFormat(current, { minimumFractionDigits: digits, maximumFractionDigits: digits }).format(Number(x));
+  return s.replace(/^-/, "−"); // the minus sign, not a hyphen
+}
+
 /** The other language (what the language button switches to). */
 export function otherLang() { return current === "de" ? "en" : "de"; }
 
 /** A text of the table in the page's language, with {name} replaced from vars. */
 export function T(key, vars) {
   let s = (TEXTS[current] && TEXTS[current][key]) ?? TEXTS.en[key] ?? key;
+  // a text with plural forms ({one, other}) is chosen by the number vars.n
+  if (s && typeof s === "object" && "other" in s) s = s[plural(vars && vars.n)] ?? s.other;
   if (typeof s !== "string") return key;
   if (vars) for (const [k, v] of Object.entries(vars)) s = s.split("{" + k + "}").join(String(v));
   return s;
@@ -345,6 +372,20 @@ export function rulesText(variants) {
 /** What a variant changes, in the page's language; `fallback` (the server's words) for one this table lacks. */
 export function variantText(name, fallback) {
   return lookup("variantTexts", name) || fallback || name;
+}
+
+/** A bot level's measured strength in the page's language, from the server's English
+ * ("won 59% of 200 games against three greedy (95% interval 54-65%)"); words of a form
+ * this page does not know are shown as they came. */
+export function strengthText(words) {
+  if (!words) return "";
+  if (words === "loses almost every game") return T("strengthLoses");
+  const m = /^won (\d+)(%?) of ([\d,]+) games against three ([\w-]+)(?: \(95% interval (\d+)-(\d+)%(?:; an even share is (\d+)%)?\))?$/.exec(words);
+  if (!m) return words;
+  const n = num(Number(m[3].replace(/,/g, "")));
+  let out = T(m[2] ? "strengthWonShare" : "strengthWon", { w: num(m[1]), n, level: m[4] });
+  if (m[5]) out += T("strengthInterval", { lo: m[5], hi: m[6], even: m[7] ? T("strengthEven", { e: m[7] }) : "" });
+  return out;
 }
 
 /** A board's name for a person: a known id with a word on what it is, else the id. */

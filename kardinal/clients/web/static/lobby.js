@@ -2,7 +2,7 @@
 // invitation links, list the games.
 
 import { byId, el, fill } from "./dom.js";
-import { T, dateTime, onLangChange, rulesText, variantText, boardName } from "./i18n.js";
+import { T, dateTime, onLangChange, rulesText, variantText, boardName, num, strengthText } from "./i18n.js";
 import { getJSON, postJSON, url } from "./net.js";
 import { loadBoard } from "./board.js";
 import { initHeader } from "./header.js";
@@ -193,7 +193,7 @@ class Lobby {
   levelName(l) {
     const a = this.levelAbout[l];
     if (!a) return l;
-    return `${l} — ${a.seconds ? T("thinksUpTo", { s: a.seconds }) : T("thinksAtOnce")}`;
+    return `${l} — ${a.seconds ? T("thinksUpTo", { s: num(a.seconds, 1) }) : T("thinksAtOnce")}`;
   }
 
   /** One line on a level: what it is, how long it thinks and its measured strength (the
@@ -202,7 +202,7 @@ class Lobby {
     const a = this.levelAbout[l] || {};
     const key = `level.${l}`;
     const summary = T(key) !== key ? T(key) : (a.summary || "");
-    const facts = [a.seconds ? T("thinksUpTo", { s: a.seconds }) : this.levelAbout[l] ? T("thinksAtOnce") : null, a.strength].filter(Boolean);
+    const facts = [a.seconds ? T("thinksUpTo", { s: num(a.seconds, 1) }) : this.levelAbout[l] ? T("thinksAtOnce") : null, strengthText(a.strength)].filter(Boolean);
     return T("levelAbout", { name: l, summary }) + (facts.length ? ` (${facts.join("; ")})` : "");
   }
 

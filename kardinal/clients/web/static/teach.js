@@ -5,7 +5,7 @@
 // (POST, then GET /api/games/{id}/review while it runs).
 
 import { el, svg, playerColour, swatch } from "./dom.js";
-import { T, addStrings } from "./i18n.js";
+import { T, addStrings, num } from "./i18n.js";
 import { getJSON, postJSON } from "./net.js";
 import { turnBounds, turnOf } from "./replay.js";
 
@@ -64,7 +64,7 @@ addStrings({
     tcErr_other: "The bot could not answer ({code}).",
   },
   de: {
-    tcTitle: "Rat",
+    tcTitle: "Tipps und Auswertung",
     tcHint: "Tipp",
     tcHintWhy: "Die drei besten Züge des Bots in dieser Stellung, beurteilt nach dem, was du sehen kannst.",
     tcThinking: "Der Bot denkt nach…",
@@ -80,7 +80,7 @@ addStrings({
     tcMarginWhy: "Erwarteter Abstand: deine Schlusspunkte minus die besten Punkte der anderen, wie der Bot sie nach diesem Zug erwartet.",
     tcPlace: "{pieces} in {country}",
     tcPlaceCards: "mit {cards}",
-    tcCloisterAt: "Kloster auf {site}",
+    tcCloisterAt: "Kloster in {site}",
     tcAdvisor: "Rat",
     tcTwoAdvisors: "zwei Räte",
     tcExchange: "{card} tauschen gegen {take}",
@@ -119,7 +119,7 @@ addStrings({
 });
 
 // a signed number of points to one decimal; what rounds to zero is "0.0" (not "±0.0", "−0.0")
-const signed = (x) => (Math.abs(x) < 0.05 ? "" : x > 0 ? "+" : "−") + Math.abs(x).toFixed(1);
+const signed = (x) => (Math.abs(x) < 0.05 ? "" : x > 0 ? "+" : "−") + num(Math.abs(x), 1);
 
 function errorText(e) {
   const code = (e && (e.code || (e.error && e.error.code))) || "http";
@@ -290,8 +290,8 @@ export class Teach {
         const key = Math.abs(o.vs_best) < 0.05 ? "tcVsBestSame" : o.vs_best > 0 ? "tcVsBestMore" : "tcVsBest";
         facts.push(T(key, { d: signed(o.vs_best) }));
       }
-      if (o.worth !== null && o.worth !== undefined) facts.push(T("tcWorth", { w: o.worth.toFixed(1) }));
-      if (o.visits) facts.push(T("tcVisits", { n: o.visits, t: total }));
+      if (o.worth !== null && o.worth !== undefined) facts.push(T("tcWorth", { w: num(o.worth, 1) }));
+      if (o.visits) facts.push(T("tcVisits", { n: num(o.visits), t: num(total) }));
       list.append(el("li", { "data-rank": i + 1, title: o.margin !== null ? T("tcMarginWhy") : null },
         el("span", { class: "tc-rank", text: String(i + 1) }),
         el("span", { class: "tc-move", text: actionText(board, o.action) }),
@@ -323,15 +323,15 @@ export class Teach {
     for (const seat of rv.seats) {
       const mine = rv.decisions.filter((d) => d.seat === seat);
       const cost = mine.reduce((a, d) => a + d.cost, 0);
-      summary.append(el("li", { "data-seat": seat }, swatch(seat), " ", T("tcSummary", { name: page.name(seat), n: mine.length, cost: cost.toFixed(1) })));
+      summary.append(el("li", { "data-seat": seat }, swatch(seat), " ", T("tcSummary", { name: page.name(seat), n: mine.length, cost: num(cost, 1) })));
     }
     out.push(summary);
     const slips = rv.decisions.filter((d) => d.verdict);
     if (!slips.length) {
-      out.push(el("p", { class: "tc-note", id: "review-none", text: T("tcNoSlips", { least }) }));
+      out.push(el("p", { class: "tc-note", id: "review-none", text: T("tcNoSlips", { least: num(least, Number.isInteger(least) ? 0 : 1) }) }));
       return out;
     }
-    out.push(el("h3", { text: T("tcSlips", { least }) }));
+    out.push(el("h3", { text: T("tcSlips", { least: num(least, Number.isInteger(least) ? 0 : 1) }) }));
     const list = el("ol", { class: "tc-slips", id: "review-list" });
     // a slip's turn is the one the replay shows for it ("Turn k of n"); d.turn counts its player's own
     const bounds = turnBounds(page.msg ? page.msg.view.history : []);
@@ -339,7 +339,7 @@ export class Teach {
       const on = this.focus && this.focus.index === d.index && page.replay && page.replay.step === d.index;
       const item = el("li", { "data-index": d.index, "data-verdict": d.verdict, class: on ? "on" : "" },
         el("button", { type: "button", class: "tc-slip", onclick: () => this.show(d) },
-          swatch(d.seat), " ", T("tcSlip", { turn: turnOf(bounds, d.index), own: d.turn, name: page.name(d.seat), verdict: T("tcVerdict_" + d.verdict), cost: d.cost.toFixed(1) })));
+          swatch(d.seat), " ", T("tcSlip", { turn: turnOf(bounds, d.index), own: d.turn, name: page.name(d.seat), verdict: T("tcVerdict_" + d.verdict), cost: num(d.cost, 1) })));
       if (on) {
         item.append(el("div", { class: "tc-pair" },
           el("div", { class: "tc-played-line" }, el("b", { text: T("tcPlayed") + ": " }), actionText(page.board, d.played.action)),

@@ -33,7 +33,8 @@ addStrings({
     tutDone: "Well done!",
     tutGoOn: "Now refill your hand: click the draw pile (or a display card).",
     tutFinishedTitle: "You know the game",
-    tutFinishedText: "You have played every example of the rulebook: placing cloisters and advisors, the joker, the advisor limit, and the three scorings. The rest is in the rules; the map explains every site, coat of arms and alliance when you point at it.",
+    tutFinishedText: "You have played every example of the rulebook, in this order (each lesson can be opened again). The rest is in the rules; the map explains every site, coat of arms and alliance when you point at it.",
+    tutLessons: "The lessons",
     tutPlay: "Play a game",
     tutReadRules: "Read all the rules",
     tutAgain: "Start the tutorial again",
@@ -68,7 +69,8 @@ addStrings({
     tutDone: "Gut gemacht!",
     tutGoOn: "Fülle jetzt die Hand auf: Klicke den Nachziehstapel (oder eine Karte der Auslage).",
     tutFinishedTitle: "Du kennst das Spiel",
-    tutFinishedText: "Du hast alle Beispiele der Spielanleitung gespielt: Klöster und Räte einsetzen, den Joker, die Räte-Grenze und die drei Wertungen. Der Rest steht in den Regeln; die Karte erklärt jedes Feld, Wappen und Bündnis, wenn du darauf zeigst.",
+    tutFinishedText: "Du hast alle Beispiele der Spielanleitung gespielt, in dieser Reihenfolge (jede Lektion lässt sich wieder öffnen). Der Rest steht in den Regeln; die Karte erklärt jedes Feld, Wappen und Bündnis, wenn du darauf zeigst.",
+    tutLessons: "Die Lektionen",
     tutPlay: "Ein Spiel spielen",
     tutReadRules: "Alle Regeln lesen",
     tutAgain: "Tutorial neu beginnen",
@@ -365,7 +367,7 @@ class TutorialPage {
         "data-step": s.id, "aria-current": i === this.index && !this.finished ? "step" : null,
         title: T("tutStepButton", { k: i + 1, title: this.words(s.title) }), "aria-label": T("tutStepButton", { k: i + 1, title: this.words(s.title) }),
         onclick: () => this.go(i),
-      }, done.has(s.id) ? "✓" : String(i + 1)))));
+      }, done.has(s.id) ? `${i + 1} ✓` : String(i + 1)))));
   }
 
   renderFeedback() {
@@ -437,7 +439,9 @@ class TutorialPage {
     byId("task").hidden = true;
     byId("msg").replaceChildren();
     byId("msg").className = "";
-    byId("result").replaceChildren();
+    // the lessons in their order, each one to open again
+    byId("result").replaceChildren(el("h3", { text: T("tutLessons") }), el("ol", { class: "tut-lessons" },
+      ...this.meta.steps.map((s, i) => el("li", {}, el("a", { href: `#${i + 1}`, "data-step": s.id, onclick: (ev) => { ev.preventDefault(); this.go(i); } }, this.words(s.title))))));
     byId("prev").textContent = T("tutPrev");
     byId("prev").disabled = false;
     byId("retry").textContent = T("tutAgain");
