@@ -43,6 +43,7 @@ ENGLISH = set(
     refill hand's fill selection clear choose chosen pieces piece supply already yet only every each
     people reviewing given away cost costs chance chances decision decisions own
     gives shown more most less least than still time times read reads
+    random easy greedy medium hard expert
     """.split()
 )
 
@@ -342,11 +343,12 @@ def test_every_page_in_german(server: str, browser: Any) -> None:
         words.check(page, "review: a decision")
     shot(page, "german-review", full_page=True)
     page.click("#rp-jump-start")
+    page.wait_for_function("document.body.dataset.replay === '0'")
     page.click("#rp-next-turn")
-    page.click("#rp-forward")
-    page.wait_for_selector("#rp-where")
-    # one counter: the turn, and the step beside it
-    assert re.fullmatch(r"Zug 1 von \d+ · Schritt \d+", page.inner_text("#rp-where")), page.inner_text("#rp-where")
+    page.wait_for_function("!['', '0'].includes(document.body.dataset.replay)")
+    # one counter: the turn, and the step (decision) beside it
+    step = page.evaluate("document.body.dataset.replay")
+    assert re.fullmatch(rf"Zug 1 von \d+ · Schritt {step}", page.inner_text("#rp-where")), page.inner_text("#rp-where")
     assert page.inner_text("#status") == page.inner_text("#rp-where")
     words.check(page, "replay")
     shot(page, "german-replay")
@@ -444,7 +446,7 @@ def test_numbers_and_plurals_in_both_languages(server: str, browser: Any) -> Non
     ]  # fmt: skip
     assert said["de"] == [
         "−6,7", "1.200", "0,4", "1 Karte", "2 Karten",
-        "gewann 59 % von 200 Spielen gegen drei greedy (95-%-Intervall 54–65 %)",
-        "gewann 30 % von 400 Spielen gegen drei hard (95-%-Intervall 25–35 %; ein gleicher Anteil wären 25 %)",
-        "gewann 200 von 200 Spielen gegen drei random", "verliert fast jedes Spiel", "something new",
+        "gewann 59 % von 200 Spielen gegen drei Bots der Stufe gierig (95-%-Intervall 54–65 %)",
+        "gewann 30 % von 400 Spielen gegen drei Bots der Stufe schwer (95-%-Intervall 25–35 %; ein gleicher Anteil wären 25 %)",
+        "gewann 200 von 200 Spielen gegen drei Bots der Stufe Zufall", "verliert fast jedes Spiel", "something new",
     ]  # fmt: skip

@@ -131,6 +131,8 @@ const TEXTS = {
     strengthWonShare: "won {w}% of {n} games against three {level}",
     strengthInterval: " (95% interval {lo}–{hi}%{even})",
     strengthEven: "; an even share is {e}%",
+    // the bots' levels (their ids are the English names)
+    levelNames: { random: "random", easy: "easy", greedy: "greedy", medium: "medium", hard: "hard", expert: "expert" },
   },
   de: {
     title: "Kardinal & König",
@@ -252,10 +254,11 @@ const TEXTS = {
     noCoatFull: "Kein weiterer Rat kann nach {country}: dort stünden dann {n}, aber die meisten Klöster dort hat jemand mit {m}.",
     noTake: "Wähle zuerst genau eine Karte zum Tauschen.",
     strengthLoses: "verliert fast jedes Spiel",
-    strengthWon: "gewann {w} von {n} Spielen gegen drei {level}",
-    strengthWonShare: "gewann {w} % von {n} Spielen gegen drei {level}",
+    strengthWon: "gewann {w} von {n} Spielen gegen drei Bots der Stufe {level}",
+    strengthWonShare: "gewann {w} % von {n} Spielen gegen drei Bots der Stufe {level}",
     strengthInterval: " (95-%-Intervall {lo}–{hi} %{even})",
     strengthEven: "; ein gleicher Anteil wären {e} %",
+    levelNames: { random: "Zufall", easy: "leicht", greedy: "gierig", medium: "mittel", hard: "schwer", expert: "Experte" },
   },
 };
 
@@ -383,9 +386,14 @@ export function strengthText(words) {
   const m = /^won (\d+)(%?) of ([\d,]+) games against three ([\w-]+)(?: \(95% interval (\d+)-(\d+)%(?:; an even share is (\d+)%)?\))?$/.exec(words);
   if (!m) return words;
   const n = num(Number(m[3].replace(/,/g, "")));
-  let out = T(m[2] ? "strengthWonShare" : "strengthWon", { w: num(m[1]), n, level: m[4] });
+  let out = T(m[2] ? "strengthWonShare" : "strengthWon", { w: num(m[1]), n, level: levelName(m[4]) });
   if (m[5]) out += T("strengthInterval", { lo: m[5], hi: m[6], even: m[7] ? T("strengthEven", { e: m[7] }) : "" });
   return out;
+}
+
+/** A bot level's name in the page's language (its id where the table has no other word). */
+export function levelName(id) {
+  return lookup("levelNames", id) || id;
 }
 
 /** A board's name for a person: a known id with a word on what it is, else the id. */
