@@ -391,6 +391,38 @@ def test_every_page_in_german(server: str, browser: Any) -> None:
     assert page.errors == [] and page.console_errors == []
 
 
+def test_a_phone_in_german(server: str, browser: Any) -> None:
+    """The home page and a game's first turns on a 390x844 touch screen, where some words
+    differ (touch words, shorter labels)."""
+    ctx = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True, locale="de-DE", timezone_id="UTC")
+    ctx.add_init_script("localStorage.setItem('kardinal-follow-speed', 'off')")
+    page = ctx.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    words = Words(["Annegret", "Bot 1", "Bot 2", "Bot 3"])
+    page.goto(server + "/")
+    page.wait_for_selector("#kind-1")
+    words.check(page, "phone: home")
+    players = [{"name": "Annegret", "kind": "person"}] + [{"name": f"Bot {i}", "kind": "bot", "level": "random"} for i in (1, 2, 3)]
+    g = create_game(server, players, hints=True)
+    page.goto(server + g["seats"][0]["url"])
+    assert wait_turn(page)
+    words.check(page, "phone: game")
+    page.locator("#hint-btn").tap()
+    page.wait_for_selector("#hint-list li", timeout=30000)
+    words.check(page, "phone: a hint")
+    rng = random.Random(390)
+    for k in range(3):
+        take_turn(page, rng, touch=True)
+        if not wait_turn(page):
+            break
+        words.check(page, f"phone: turn {k + 2}")
+    shot(page, "german-phone-game", full_page=True)
+    assert words.found == [], words.report()
+    assert errors == []
+    ctx.close()
+
+
 def test_the_check_finds_english(server: str, browser: Any) -> None:
     """The check itself: the issue's English on a German page is found."""
     page = german_page(browser)
@@ -440,13 +472,13 @@ def test_numbers_and_plurals_in_both_languages(server: str, browser: Any) -> Non
     )
     assert said["en"] == [
         "−6.7", "1,200", "0.4", "1 card", "2 cards",
-        "won 59% of 200 games against three greedy (95% interval 54–65%)",
-        "won 30% of 400 games against three hard (95% interval 25–35%; an even share is 25%)",
+        "won 59% of 200 games against three greedy, 95% interval 54–65%",
+        "won 30% of 400 games against three hard, 95% interval 25–35%, an even share being 25%",
         "won 200 of 200 games against three random", "loses almost every game", "something new",
     ]  # fmt: skip
     assert said["de"] == [
         "−6,7", "1.200", "0,4", "1 Karte", "2 Karten",
-        "gewann 59 % von 200 Spielen gegen drei Bots der Stufe gierig (95-%-Intervall 54–65 %)",
-        "gewann 30 % von 400 Spielen gegen drei Bots der Stufe schwer (95-%-Intervall 25–35 %; ein gleicher Anteil wären 25 %)",
+        "gewann 59 % von 200 Spielen gegen drei Bots der Stufe gierig, 95-%-Intervall 54–65 %",
+        "gewann 30 % von 400 Spielen gegen drei Bots der Stufe schwer, 95-%-Intervall 25–35 %, bei einem gleichen Anteil von 25 %",
         "gewann 200 von 200 Spielen gegen drei Bots der Stufe Zufall", "verliert fast jedes Spiel", "something new",
     ]  # fmt: skip

@@ -129,8 +129,8 @@ const TEXTS = {
     strengthLoses: "loses almost every game",
     strengthWon: "won {w} of {n} games against three {level}",
     strengthWonShare: "won {w}% of {n} games against three {level}",
-    strengthInterval: " (95% interval {lo}–{hi}%{even})",
-    strengthEven: "; an even share is {e}%",
+    strengthInterval: ", 95% interval {lo}–{hi}%{even}",
+    strengthEven: ", an even share being {e}%",
     // the bots' levels (their ids are the English names)
     levelNames: { random: "random", easy: "easy", greedy: "greedy", medium: "medium", hard: "hard", expert: "expert" },
   },
@@ -256,8 +256,8 @@ const TEXTS = {
     strengthLoses: "verliert fast jedes Spiel",
     strengthWon: "gewann {w} von {n} Spielen gegen drei Bots der Stufe {level}",
     strengthWonShare: "gewann {w} % von {n} Spielen gegen drei Bots der Stufe {level}",
-    strengthInterval: " (95-%-Intervall {lo}–{hi} %{even})",
-    strengthEven: "; ein gleicher Anteil wären {e} %",
+    strengthInterval: ", 95-%-Intervall {lo}–{hi} %{even}",
+    strengthEven: ", bei einem gleichen Anteil von {e} %",
     levelNames: { random: "Zufall", easy: "leicht", greedy: "gierig", medium: "mittel", hard: "schwer", expert: "Experte" },
   },
 };
