@@ -240,6 +240,17 @@ def test_every_text_has_both_languages() -> None:
     assert missing == [], "\n".join(missing)
 
 
+def test_a_lesson_done_is_praised_once() -> None:
+    """The page says "Well done!" before a lesson's closing words: they do not say it again."""
+    import tomllib
+
+    steps = tomllib.loads((STATIC / "tutorial.toml").read_text(encoding="utf-8"))["step"]
+    assert len(steps) >= 7
+    for s in steps:
+        assert not s["done"]["en"].lower().startswith("well done"), s["id"]
+        assert not s["done"]["de"].lower().startswith("gut gemacht"), s["id"]
+
+
 # ---------------------------------------------------------------- the walk
 
 
