@@ -24,8 +24,8 @@ from webtools import BOTS4, create_game, new_page, shot, take_turn, wait_turn
 STATIC = Path(__file__).resolve().parent.parent / "kardinal" / "clients" / "web" / "static"
 
 # English words that are not also German words (no "Hand", "Bot", "Bots", "Person", "Start",
-# "Link", "Name", "Tutorial", "Chat", "See", "was", "an", "will", "die", "war", "so", "also",
-# "in", "man", "rat", "bin", "hat").
+# "Link", "Name", "Tutorial", "Chat", "Details", "Download", "total", "still", "See", "was",
+# "an", "will", "die", "war", "so", "also", "in", "man", "rat", "bin", "hat").
 ENGLISH = set(
     """
     the a and or but of to from by on at for with without into onto about after before
@@ -36,13 +36,13 @@ ENGLISH = set(
     display advisor advisors cloister cloisters click clicks tap taps step steps game games score scores scored
     scoring won win wins lost lose against hint hints review better best worse move moves left right
     pile piles board rules rule seat seats level levels take takes took taken place places placed country countries
-    site sites total totals winner winners final intermediate close closed open new end ends ended expected
-    margin mistake mistakes player players watch watching join joined replay download record spectator spectators
+    site sites totals winner winners final intermediate close closed open new end ends ended expected
+    margin mistake mistakes player players watch watching join joined replay record spectator spectators
     well done loading refused alliance alliances chain chains discard exchange exchanges exchanged show shows
-    back forward settings details share copy friends learn minutes seconds waiting wait coat arms
+    back forward settings share copy friends learn minutes seconds waiting wait coat arms
     refill hand's fill selection clear choose chosen pieces piece supply already yet only every each
     people reviewing given away cost costs chance chances decision decisions own
-    gives shown more most less least than still time times read reads
+    gives shown more most less least than time times read reads
     random easy greedy medium hard expert
     """.split()
 )
