@@ -333,6 +333,12 @@ def test_every_page_in_german(server: str, browser: Any) -> None:
     page.wait_for_selector("main li, main table, main p")
     words.check(page, "my games")
 
+    # a refusal by the server: a link whose token is wrong
+    page.goto(server + f"/game/{g['id']}?seat=0&token=nicht-das-zeichen")
+    page.wait_for_function("document.getElementById('msg').textContent.length > 0")
+    assert page.inner_text("#msg").startswith("Abgelehnt: ")
+    words.check(page, "game: a refusal by the server")
+
     # the rules page
     page.goto(server + "/rules?lang=de")
     words.check(page, "rules page")
