@@ -18,7 +18,9 @@ def _texts(lang: str) -> dict[str, str]:
     js = (STATIC / "refusals.js").read_text(encoding="utf-8")
     block = re.search(rf"\n  {lang}: \{{\n(.*?)\n  \}},", js, re.S)
     assert block, f"no {lang} table in refusals.js"
-    return dict(re.findall(r'"((?:err|rule)\.[a-z_]+)": "([^"]*)"', block.group(1)))
+    # a text is a string, or its plural forms ({ one: "...", other: "..." }), read as one
+    found = re.findall(r'"((?:err|rule)\.[a-z_]+)": (?:"([^"]*)"|\{([^}]*)\})', block.group(1))
+    return {k: text or " / ".join(re.findall(r'"([^"]*)"', forms)) for k, text, forms in found}
 
 
 def _rule_codes() -> set[str]:

@@ -172,10 +172,10 @@ def test_a_hints_figures_read_the_right_way_round(server: str, browser: Any) -> 
         }""",
         hint,
     )
-    assert texts[0] == "expected margin −35.4 points · 800 of 2400 searches"
+    assert texts[0] == "expected margin −35.4 points · 800 of 2,400 searches"
     assert texts[1].startswith("expected margin −34.5 points · +0.9 points against the first, which the search still prefers")
-    assert texts[2] == "expected margin −35.4 points · as many points as the first · 500 of 2400 searches"
-    assert texts[3] == "expected margin −38.0 points · −2.6 points against the best · 400 of 2400 searches"
+    assert texts[2] == "expected margin −35.4 points · as many points as the first · 500 of 2,400 searches"
+    assert texts[3] == "expected margin −38.0 points · −2.6 points against the best · 400 of 2,400 searches"
     assert not any("±" in t or "−0.0" in t for t in texts)
     assert page.errors == [] and page.console_errors == []
     page.context.close()

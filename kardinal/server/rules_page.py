@@ -213,8 +213,19 @@ def render(text: str, lang: str) -> tuple[str, list[tuple[str, str]]]:
     headings = iter(anchors)
     known = set(anchors) | {r for i, t in enumerate(tokens) if t.type == "paragraph_open" and (r := _lead_rule(tokens[i + 1]))}
     toc = []
+    english_column = False  # a table whose first column is headed "English" (the words and names)
+    column = 0
     for i, t in enumerate(tokens):
         inline = tokens[i + 1] if i + 1 < len(tokens) else None
+        if t.type == "table_open":
+            first = next(x for x in tokens[i:] if x.type == "inline")
+            english_column = first.content.strip() == "English"
+        elif t.type == "tr_open":
+            column = 0
+        elif t.type in ("th_open", "td_open"):
+            if english_column and column == 0 and lang != "en":
+                t.attrSet("lang", "en")  # English words on a German page, said as English
+            column += 1
         if t.type == "heading_open" and inline is not None:
             anchor = next(headings)
             t.attrSet("id", anchor)
@@ -224,6 +235,11 @@ def render(text: str, lang: str) -> tuple[str, list[tuple[str, str]]]:
             t.attrSet("id", rule)
             t.attrSet("class", "rule")
         if t.type == "inline" and t.children:
+            for k in t.children:  # a link's title in both languages ("English · Deutsch"): one of them
+                title = k.attrGet("title") if k.type == "link_open" else None
+                if isinstance(title, str) and " · " in title:
+                    en, _, de = title.partition(" · ")
+                    k.attrSet("title", de if lang == "de" else en)
             kids = _unlinked(t.children)
             t.children = kids if tokens[i - 1].type == "heading_open" else _linked(kids, known)
     return _MD.renderer.render(tokens, _MD.options, env), toc

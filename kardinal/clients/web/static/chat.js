@@ -5,7 +5,7 @@
 // back). Everything said is shown as text, never as markup.
 
 import { el } from "./dom.js";
-import { T, addStrings, onLangChange } from "./i18n.js";
+import { T, addStrings, onLangChange, levelName } from "./i18n.js";
 import { refusalText } from "./refusals.js";
 
 const MAX = 300; // characters in a line (the server's MAX_CHAT)
@@ -109,7 +109,7 @@ export class Chat {
   }
 
   lineText(x) {
-    if (x.kind === "away") return T("chatAway", { name: x.name, level: x.text });
+    if (x.kind === "away") return T("chatAway", { name: x.name, level: levelName(x.text) });
     if (x.kind === "back") return T("chatBack", { name: x.name });
     return x.text;
   }

@@ -22,7 +22,7 @@ import { Selection } from "./selection.js";
 import { renderHand, renderTable } from "./hand.js";
 import { renderLog, describeAction, describeEvent } from "./log.js";
 import { renderPlayers, renderScoring, turnText } from "./panels.js";
-import { renderReplayBox } from "./replay.js";
+import { renderReplayBox, replayWhere } from "./replay.js";
 import { ScoringOverlay } from "./scoring.js";
 import { initHeader } from "./header.js";
 import { refusalText } from "./refusals.js";
@@ -35,7 +35,7 @@ import { Since } from "./since.js";
 
 addStrings({
   en: { cardFirst: "First choose one or two cards of your hand, then where their pieces go.", undo: "Take back placement", undoWhy: "Take back the pieces you just placed and get your cards back; possible until you draw a card." },
-  de: { cardFirst: "Wähle zuerst eine oder zwei Karten deiner Hand, dann, wohin ihre Figuren kommen.", undo: "Einsatz zurücknehmen", undoWhy: "Die eben eingesetzten Figuren zurücknehmen und die Karten zurückbekommen; möglich, bis du eine Karte ziehst." },
+  de: { cardFirst: "Wähle zuerst eine oder zwei Karten deiner Hand, dann, wohin ihre Steine kommen.", undo: "Einsatz zurücknehmen", undoWhy: "Die eben gesetzten Steine zurücknehmen und die Karten zurückbekommen; möglich, bis du eine Karte ziehst." },
 });
 
 /** The layouts of phones and tablets held upright (style.css: the map above the side panel)
@@ -219,6 +219,8 @@ class GamePage {
     const m = byId("msg");
     m.textContent = text || "";
     m.className = bad ? "bad" : "";
+    // a refusal stays until the next action or until it is closed
+    if (bad && text) m.append(el("button", { type: "button", class: "msg-close", "aria-label": T("close"), title: T("close"), onclick: () => this.say("") }));
   }
 
   send(action) {
@@ -267,9 +269,12 @@ class GamePage {
     if (this.sel.empty && !this.replay) this.cardFirst();
     if (this.replay || this.sel.empty) return;
     if (!this.sel.clickCoat(cid)) {
+      // the reason: the country's limit (no cloister there yet, or full), else the cards
       const v = this.msg.view;
-      const a = v.advisors[cid].reduce((x, y) => x + y, 0);
-      this.say(T("noCoat", { country: this.board.countryName(cid), a, m: v.advisor_limit[cid] }), true);
+      const m = v.advisor_limit[cid];
+      const n = v.advisors[cid].reduce((x, y) => x + y, 0) + (this.sel.country === cid ? this.sel.advisors : 0) + 1;
+      const key = m === 0 ? "noCoatEmpty" : n > m ? "noCoatFull" : "noCoat";
+      this.say(T(key, { country: this.board.countryName(cid), n, m }), true);
       return;
     }
     this.say("");
@@ -360,7 +365,7 @@ class GamePage {
     body.dataset.replay = this.replay ? String(this.replay.step) : "";
     body.dataset.board = board.id;
     body.dataset.variants = (v.variants || []).join(" ");
-    byId("status").textContent = this.replay ? T("replayStep", { k: this.replay.step, n: this.replay.total })
+    byId("status").textContent = this.replay ? replayWhere(msg.view.history, this.replay.step)
       : turnText({ msg, view: v, hidden: this.hidden(), watching: msg.seat === null && !this.socket.holdsAny() });
     const info = byId("rules-info");
     info.textContent = rulesText(v.variants);

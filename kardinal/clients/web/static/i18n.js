@@ -46,7 +46,7 @@ const TEXTS = {
     handsCol: "In hand",
     display: "Display",
     drawPile: "Draw pile",
-    cardsLeft: "{n} cards",
+    cardsLeft: { one: "{n} card", other: "{n} cards" },
     discard: "Discard pile",
     removed: "Removed at setup",
     play: "Play",
@@ -72,7 +72,6 @@ const TEXTS = {
     readyToPlay: "Press Play to place these pieces.",
     chooseTake: "Take a display card or the top of the draw pile in exchange.",
     record: "Download the game record",
-    replayStep: "Step {k} of {n}",
     first: "First",
     back: "Back",
     forward: "Forward",
@@ -112,7 +111,7 @@ const TEXTS = {
     and: " and ",
     listSep: ", ",
     logIntermediate: "The draw pile is used up: intermediate scoring (cloisters) — {points}.",
-    logNewPile: "The discard pile is shuffled into a new draw pile of {n} cards.",
+    logNewPile: { one: "The discard pile is shuffled into a new draw pile of {n} card.", other: "The discard pile is shuffled into a new draw pile of {n} cards." },
     logLastRound: "The draw pile is used up a second time: the round is completed; {name} plays the last turn.",
     logFinalPile: "Game over: final scoring (cloisters, alliances, chains) — {points}.",
     logFinalBlocked: "Game over, nobody can place a piece any more: final scoring (cloisters, alliances, chains) — {points}.",
@@ -122,8 +121,18 @@ const TEXTS = {
     created: "Game created.",
     noCard: "{card} cannot be added to these cards: no legal move uses them together.",
     noSite: "No cloister can go to {site} with these cards.",
-    noCoat: "No advisor can go to {country} with these cards (advisors {a} of at most {m}).",
+    noCoat: "No advisor can go to {country} with these cards.",
+    noCoatEmpty: "No advisor can go to {country}: it has no cloister yet, and a country holds at most as many advisors as the most cloisters anyone has there.",
+    noCoatFull: "No more advisors can go to {country}: it would hold {n}, but the most cloisters anyone has there is {m}.",
     noTake: "Select exactly one card to exchange first.",
+    // a bot level's measured strength (the server's words, said again in the page's language)
+    strengthLoses: "loses almost every game",
+    strengthWon: "won {w} of {n} games against three {level}",
+    strengthWonShare: "won {w}% of {n} games against three {level}",
+    strengthInterval: ", 95% interval {lo}–{hi}%{even}",
+    strengthEven: ", an even share being {e}%",
+    // the bots' levels (their ids are the English names)
+    levelNames: { random: "random", easy: "easy", greedy: "greedy", medium: "medium", hard: "hard", expert: "expert" },
   },
   de: {
     title: "Kardinal & König",
@@ -167,7 +176,7 @@ const TEXTS = {
     handsCol: "Auf der Hand",
     display: "Auslage",
     drawPile: "Nachziehstapel",
-    cardsLeft: "{n} Karten",
+    cardsLeft: { one: "{n} Karte", other: "{n} Karten" },
     discard: "Ablagestapel",
     removed: "Aussortiert",
     play: "Ausspielen",
@@ -193,7 +202,6 @@ const TEXTS = {
     readyToPlay: "Ausspielen setzt diese Steine.",
     chooseTake: "Nimm im Tausch eine offene Karte oder die oberste vom Stapel.",
     record: "Spielprotokoll herunterladen",
-    replayStep: "Schritt {k} von {n}",
     first: "Anfang",
     back: "Zurück",
     forward: "Vor",
@@ -231,7 +239,7 @@ const TEXTS = {
     and: " und ",
     listSep: ", ",
     logIntermediate: "Der Nachziehstapel ist aufgebraucht: Zwischenwertung (Klöster) — {points}.",
-    logNewPile: "Der Ablagestapel wird gemischt und ist der neue Nachziehstapel ({n} Karten).",
+    logNewPile: { one: "Der Ablagestapel wird gemischt und ist der neue Nachziehstapel ({n} Karte).", other: "Der Ablagestapel wird gemischt und ist der neue Nachziehstapel ({n} Karten)." },
     logLastRound: "Der Nachziehstapel ist zum zweiten Mal aufgebraucht: die Runde wird zu Ende gespielt; {name} hat den letzten Zug.",
     logFinalPile: "Spielende: Schlusswertung (Klöster, Bündnisse, Ketten) — {points}.",
     logFinalBlocked: "Spielende, niemand kann mehr einen Stein setzen: Schlusswertung (Klöster, Bündnisse, Ketten) — {points}.",
@@ -241,8 +249,16 @@ const TEXTS = {
     created: "Spiel angelegt.",
     noCard: "{card} passt nicht zu diesen Karten: kein erlaubter Zug nutzt sie zusammen.",
     noSite: "Mit diesen Karten kann kein Kloster nach {site}.",
-    noCoat: "Mit diesen Karten kann kein Rat nach {country} (Räte {a} von höchstens {m}).",
+    noCoat: "Mit diesen Karten kann kein Rat nach {country}.",
+    noCoatEmpty: "Kein Rat kann nach {country}: dort steht noch kein Kloster, und ein Land nimmt höchstens so viele Räte auf, wie dort jemand Klöster hat.",
+    noCoatFull: "Kein weiterer Rat kann nach {country}: dort stünden dann {n}, aber die meisten Klöster dort hat jemand mit {m}.",
     noTake: "Wähle zuerst genau eine Karte zum Tauschen.",
+    strengthLoses: "verliert fast jedes Spiel",
+    strengthWon: "gewann {w} von {n} Spielen gegen drei Bots der Stufe {level}",
+    strengthWonShare: "gewann {w} % von {n} Spielen gegen drei Bots der Stufe {level}",
+    strengthInterval: ", 95-%-Intervall {lo}–{hi} %{even}",
+    strengthEven: ", bei einem gleichen Anteil von {e} %",
+    levelNames: { random: "Zufall", easy: "leicht", greedy: "gierig", medium: "mittel", hard: "schwer", expert: "Experte" },
   },
 };
 
@@ -281,12 +297,26 @@ export function dateTime(seconds) {
   return new Date(seconds * 1000).toLocaleString(locale(), { dateStyle: "medium", timeStyle: "short" });
 }
 
+/** The plural category ("one", "other") of the number n in the page's language. */
+export function plural(n) {
+  return new Intl.PluralRules(current).select(Number(n));
+}
+
+/** A number in the page's language: num(-6.73, 1) is "−6.7" in English, "−6,7" in German;
+ * thousands are grouped ("1,200" / "1.200"). `digits` (default 0) is the number of decimals. */
+export function num(x, digits = 0) {
+  const s = new Intl.NumberFormat(current, { minimumFractionDigits: digits, maximumFractionDigits: digits }).format(Number(x));
+  return s.replace(/^-/, "−"); // the minus sign, not a hyphen
+}
+
 /** The other language (what the language button switches to). */
 export function otherLang() { return current === "de" ? "en" : "de"; }
 
 /** A text of the table in the page's language, with {name} replaced from vars. */
 export function T(key, vars) {
   let s = (TEXTS[current] && TEXTS[current][key]) ?? TEXTS.en[key] ?? key;
+  // a text with plural forms ({one, other}) is chosen by the number vars.n
+  if (s && typeof s === "object" && "other" in s) s = s[plural(vars && vars.n)] ?? s.other;
   if (typeof s !== "string") return key;
   if (vars) for (const [k, v] of Object.entries(vars)) s = s.split("{" + k + "}").join(String(v));
   return s;
@@ -345,6 +375,25 @@ export function rulesText(variants) {
 /** What a variant changes, in the page's language; `fallback` (the server's words) for one this table lacks. */
 export function variantText(name, fallback) {
   return lookup("variantTexts", name) || fallback || name;
+}
+
+/** A bot level's measured strength in the page's language, from the server's English
+ * ("won 59% of 200 games against three greedy (95% interval 54-65%)"); words of a form
+ * this page does not know are shown as they came. */
+export function strengthText(words) {
+  if (!words) return "";
+  if (words === "loses almost every game") return T("strengthLoses");
+  const m = /^won (\d+)(%?) of ([\d,]+) games against three ([\w-]+)(?: \(95% interval (\d+)-(\d+)%(?:; an even share is (\d+)%)?\))?$/.exec(words);
+  if (!m) return words;
+  const n = num(Number(m[3].replace(/,/g, "")));
+  let out = T(m[2] ? "strengthWonShare" : "strengthWon", { w: num(m[1]), n, level: levelName(m[4]) });
+  if (m[5]) out += T("strengthInterval", { lo: m[5], hi: m[6], even: m[7] ? T("strengthEven", { e: m[7] }) : "" });
+  return out;
+}
+
+/** A bot level's name in the page's language (its id where the table has no other word). */
+export function levelName(id) {
+  return lookup("levelNames", id) || id;
 }
 
 /** A board's name for a person: a known id with a word on what it is, else the id. */

@@ -2,7 +2,7 @@
 // invitation links, list the games.
 
 import { byId, el, fill } from "./dom.js";
-import { T, dateTime, onLangChange, rulesText, variantText, boardName } from "./i18n.js";
+import { T, dateTime, onLangChange, rulesText, variantText, boardName, num, strengthText, levelName } from "./i18n.js";
 import { getJSON, postJSON, url } from "./net.js";
 import { loadBoard } from "./board.js";
 import { initHeader } from "./header.js";
@@ -192,8 +192,8 @@ class Lobby {
   /** A level in a list: its name and how long it thinks. */
   levelName(l) {
     const a = this.levelAbout[l];
-    if (!a) return l;
-    return `${l} — ${a.seconds ? T("thinksUpTo", { s: a.seconds }) : T("thinksAtOnce")}`;
+    if (!a) return levelName(l);
+    return `${levelName(l)} — ${a.seconds ? T("thinksUpTo", { s: num(a.seconds, 1) }) : T("thinksAtOnce")}`;
   }
 
   /** One line on a level: what it is, how long it thinks and its measured strength (the
@@ -202,8 +202,8 @@ class Lobby {
     const a = this.levelAbout[l] || {};
     const key = `level.${l}`;
     const summary = T(key) !== key ? T(key) : (a.summary || "");
-    const facts = [a.seconds ? T("thinksUpTo", { s: a.seconds }) : this.levelAbout[l] ? T("thinksAtOnce") : null, a.strength].filter(Boolean);
-    return T("levelAbout", { name: l, summary }) + (facts.length ? ` (${facts.join("; ")})` : "");
+    const facts = [a.seconds ? T("thinksUpTo", { s: num(a.seconds, 1) }) : this.levelAbout[l] ? T("thinksAtOnce") : null, strengthText(a.strength)].filter(Boolean);
+    return T("levelAbout", { name: levelName(l), summary }) + (facts.length ? ` (${facts.join("; ")})` : "");
   }
 
   /** How the table plays: live or turn-based, the stand-in for a person who left, hints,
@@ -293,7 +293,7 @@ class Lobby {
   }
 
   gameRow(g) {
-    const names = g.players.map((p) => p.name + (p.kind === "bot" ? ` (${p.level})` : "") + (p.kind === "person" && !p.joined ? ` [${T("free")}]` : "")).join(", ");
+    const names = g.players.map((p) => p.name + (p.kind === "bot" ? ` (${levelName(p.level)})` : "") + (p.kind === "person" && !p.joined ? ` [${T("free")}]` : "")).join(", ");
     const turnBased = g.table && g.table.mode === "turn";
     const actions = el("span", {});
     actions.append(el("a", { href: url(`/game/${g.id}`), class: "btn" }, g.status === "finished" ? T("replay") : T("watch")));

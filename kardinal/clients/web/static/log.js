@@ -3,7 +3,7 @@
 // round, the end). Nothing here reads move notation.
 
 import { el, swatch } from "./dom.js";
-import { T, listText, rulesText, boardName, addStrings } from "./i18n.js";
+import { T, listText, rulesText, boardName, addStrings, levelName } from "./i18n.js";
 
 addStrings({
   en: {
@@ -25,7 +25,7 @@ function noticeLines(notices) {
   const at = new Map(); // number of decisions -> [li]
   for (const n of notices || []) {
     if (n.kind !== "away" && n.kind !== "back") continue;
-    const text = n.kind === "away" ? T("logAway", { name: n.name, level: n.text }) : T("logBack", { name: n.name });
+    const text = n.kind === "away" ? T("logAway", { name: n.name, level: levelName(n.text) }) : T("logBack", { name: n.name });
     if (!at.has(n.version)) at.set(n.version, []);
     at.get(n.version).push(el("li", { class: "event", "data-event": n.kind, "data-after": n.version }, text));
   }

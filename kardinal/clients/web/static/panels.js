@@ -2,7 +2,7 @@
 // the line that says whose turn it is (the replay controls are in replay.js).
 
 import { el, swatch } from "./dom.js";
-import { T, addStrings } from "./i18n.js";
+import { T, addStrings, levelName } from "./i18n.js";
 
 addStrings({
   en: {
@@ -59,7 +59,7 @@ export function renderPlayers(box, { board, players, view, mySeat, hands }) {
     const tr = el("tr", { class: (cur ? "current " : "") + (mySeat === i ? "me" : ""), "data-seat": i },
       el("td", {}, swatch(i)),
       el("td", { class: "pname" },
-        p.name + (p.kind === "bot" ? ` (${p.level})` : "") + (win ? " ★" : ""),
+        p.name + (p.kind === "bot" ? ` (${levelName(p.level)})` : "") + (win ? " ★" : ""),
         i === 0 ? el("span", { class: "start-mark", title: T("startPlayerWhy"), "aria-label": T("startPlayer") }, " ⚑") : null),
       el("td", { class: "num", text: view.scores[i] }),
       el("td", { class: "num", text: `${view.supply[i].cloisters} / ${view.supply[i].advisors}` }),

@@ -9,6 +9,8 @@ import "./scoring.js"; // the scoring texts (scShowInter, scShowFinal)
 addStrings({
   en: {
     rpTurn: "Turn {k} of {n}",
+    rpStep: "step {s}",
+    rpStepWhy: "A step is one decision: a placement, each card drawn, an exchange or a pass.",
     rpSlider: "Turn of the replay",
     rpStart: "Start",
     rpInter: "Intermediate scoring",
@@ -19,6 +21,8 @@ addStrings({
   },
   de: {
     rpTurn: "Zug {k} von {n}",
+    rpStep: "Schritt {s}",
+    rpStepWhy: "Ein Schritt ist eine Entscheidung: ein Einsatz, jede gezogene Karte, ein Tausch oder ein Passen.",
     rpSlider: "Zug der Wiederholung",
     rpStart: "Anfang",
     rpInter: "Zwischenwertung",
@@ -46,6 +50,12 @@ export function turnOf(bounds, step) {
   return k;
 }
 
+/** Where the replay stands, in one counter: "Turn 9 of 40 · step 25". */
+export function replayWhere(history, step) {
+  const bounds = turnBounds(history);
+  return `${T("rpTurn", { k: turnOf(bounds, step), n: bounds.length - 1 })} · ${T("rpStep", { s: step })}`;
+}
+
 /** Step through a finished game. r: {step, total, replaying, history (the whole game's),
  * marks ({intermediate, last_round}), go(step), live(), recordURL, fileName,
  * onScoring(kind) (open a scoring overlay)}. */
@@ -56,8 +66,10 @@ export function renderReplayBox(box, r) {
   const go = (s) => r.go(Math.max(0, Math.min(r.total, s)));
   const k = turnOf(bounds, r.step);
   const turns = bounds.length - 1;
-  const label = el("span", { id: "rp-step", class: "step", text: T("replayStep", { k: r.step, n: r.total }) });
-  const turnLabel = el("span", { id: "rp-turn", class: "step", text: T("rpTurn", { k, n: turns }) });
+  // one counter: the turn, and the step (decision) within the game beside it, smaller
+  const turnLabel = el("span", { id: "rp-turn", text: T("rpTurn", { k, n: turns }) });
+  const where = el("span", { id: "rp-where", class: "step" }, turnLabel,
+    el("span", { id: "rp-step", class: "small", title: T("rpStepWhy") }, ` · ${T("rpStep", { s: r.step })}`));
   const slider = el("input", {
     type: "range", id: "rp-slider", min: 0, max: turns, step: 1, value: k, "aria-label": T("rpSlider"),
     "aria-valuetext": T("rpTurn", { k, n: turns }),
@@ -73,12 +85,11 @@ export function renderReplayBox(box, r) {
       el("button", { type: "button", id: "rp-first", "aria-label": T("first"), title: T("rpStart"), onclick: () => go(0) }, "«"),
       el("button", { type: "button", id: "rp-prev-turn", "aria-label": T("rpPrevTurn"), title: T("rpPrevTurn"), onclick: back }, "◀◀"),
       el("button", { type: "button", id: "rp-back", "aria-label": T("back"), onclick: () => go(r.step - 1) }, "◀"),
-      label,
       el("button", { type: "button", id: "rp-forward", "aria-label": T("forward"), onclick: () => go(r.step + 1) }, "▶"),
       el("button", { type: "button", id: "rp-next-turn", "aria-label": T("rpNextTurn"), title: T("rpNextTurn"), onclick: () => go(bounds[Math.min(turns, k + 1)]) }, "▶▶"),
       el("button", { type: "button", id: "rp-last", "aria-label": T("last"), title: T("rpEnd"), onclick: () => go(r.total) }, "»"),
       r.replaying ? el("button", { type: "button", id: "rp-live", onclick: r.live }, T("live")) : null),
-    el("div", { class: "replay-slider" }, slider, turnLabel),
+    el("div", { class: "replay-slider" }, slider, where),
     el("div", { class: "replay-jumps" },
       jump("rp-jump-start", T("rpStart"), 0),
       jump("rp-jump-inter", T("rpInter"), marks.intermediate),

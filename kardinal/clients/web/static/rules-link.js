@@ -14,6 +14,8 @@ addStrings({
 const link = document.getElementById("rules-link");
 const tutorial = document.getElementById("tutorial-link");
 const mine = document.getElementById("mine-link");
+// the game page's "Rules: as written" / "Variant: …" label: it opens the rules at R14 (the variants)
+const info = document.getElementById("rules-info");
 function update() {
   if (link) {
     link.textContent = T("rules");
@@ -24,6 +26,7 @@ function update() {
     tutorial.textContent = T("tutorialLink");
     tutorial.title = T("tutorialWhy");
   }
+  if (info) info.href = url(`/rules?lang=${lang()}#R14`);
   if (mine) {
     mine.textContent = T("myGames");
     mine.title = T("myGamesWhy");

@@ -36,7 +36,8 @@ addStrings({
     scAllianceRule: "Whoever holds the advisor majority in both countries scores every advisor in both: {value} (R10.3).",
     scMajority: "Majority in {country}: {names}",
     scNobodyMajority: "Majority in {country}: nobody",
-    scQualifies: "{names} score {value}.",
+    scQualifies: { one: "{names} scores {value} points.", other: "{names} score {value} points each." },
+    scPointsN: { one: "{n} point", other: "{n} points" },
     scNobodyQualifies: "Nobody holds both majorities: nobody scores.",
     scChainsTitle: "Chains",
     scChainsRule: "A run of 4 or more of one player's cloisters along roads, without a gap, scores 1 per cloister; branches do not count (R11).",
@@ -50,7 +51,7 @@ addStrings({
     scChainPts: "Chains",
     scTotal: "Total",
     scStandings: "Standings",
-    scPiecesLeft: "{n} pieces left",
+    scPiecesLeft: { one: "{n} piece left", other: "{n} pieces left" },
     scTieBreak: "Equal points: more pieces left in the supply wins (R12.1).",
     scSharedWin: "Still equal: they share the win (R12.1).",
     scWinner: "wins",
@@ -78,7 +79,7 @@ addStrings({
     scInterIntro: "Der Nachziehstapel ist zum ersten Mal aufgebraucht: Jetzt werden in jedem Land die Klöster gewertet (R7.2). Räte und Ketten zählen erst am Ende.",
     scFinalIntro: "Das Spiel ist zu Ende ({reason}). Jedes Land wird noch einmal nach Klöstern gewertet (R9), dann die 15 Bündnisse (R10), dann die Ketten (R11); die Punkte kommen zu denen der Zwischenwertung hinzu.",
     scReasonPile: "die letzte Runde ist vollständig",
-    scReasonBlocked: "niemand kann mehr eine Figur einsetzen",
+    scReasonBlocked: "niemand kann mehr einen Stein setzen",
     scCountry: "{country}",
     scCountryRule: "Die meisten Klöster: die Zahl aller Klöster hier ({total}); jeder weitere Platz: die Zahl des Platzes davor (R9.3).",
     scNoCloister: "Hier steht kein Kloster: niemand punktet.",
@@ -91,7 +92,8 @@ addStrings({
     scAllianceRule: "Wer in beiden Ländern die Mehrheit der Räte hat, bekommt alle Räte beider Länder: {value} (R10.3).",
     scMajority: "Mehrheit in {country}: {names}",
     scNobodyMajority: "Mehrheit in {country}: niemand",
-    scQualifies: "{names} bekommen {value}.",
+    scQualifies: { one: "{names} bekommt {value} Punkte.", other: "{names} bekommen je {value} Punkte." },
+    scPointsN: { one: "{n} Punkt", other: "{n} Punkte" },
     scNobodyQualifies: "Niemand hat beide Mehrheiten: niemand punktet.",
     scChainsTitle: "Ketten",
     scChainsRule: "4 oder mehr Klöster einer Farbe entlang der Straßen, ohne Lücke, zählen je 1 Punkt; Abzweigungen zählen nicht (R11).",
@@ -105,8 +107,8 @@ addStrings({
     scChainPts: "Ketten",
     scTotal: "Summe",
     scStandings: "Platzierung",
-    scPiecesLeft: "{n} Figuren übrig",
-    scTieBreak: "Gleich viele Punkte: Wer mehr Figuren im Vorrat übrig hat, gewinnt (R12.1).",
+    scPiecesLeft: { one: "{n} Stein übrig", other: "{n} Steine übrig" },
+    scTieBreak: "Gleich viele Punkte: Wer mehr Steine im Vorrat übrig hat, gewinnt (R12.1).",
     scSharedWin: "Weiter gleich: Sie teilen sich den Sieg (R12.1).",
     scWinner: "gewinnt",
     scNext: "Weiter",
@@ -364,7 +366,7 @@ export class ScoringOverlay {
     return [
       el("table", { class: "sc-rank" }, el("caption", { text: T("scAdvisors") }), el("thead", {}, head), el("tbody", {}, ...rows)),
       el("ul", { class: "sc-maj-list" }, ...maj),
-      el("p", { class: "sc-verdict", text: a.qualifies.length ? T("scQualifies", { names: this.names(a.qualifies), value: a.value }) : T("scNobodyQualifies") }),
+      el("p", { class: "sc-verdict", text: a.qualifies.length ? T("scQualifies", { names: this.names(a.qualifies), value: a.value, n: a.qualifies.length }) : T("scNobodyQualifies") }),
       el("p", { class: "sc-rule", text: T("scAllianceRule", { value: a.value }) }),
     ];
   }
@@ -403,7 +405,7 @@ export class ScoringOverlay {
       const prev = sc.order[i - 1];
       if (i === 0 || sc.scores[prev] !== sc.scores[p] || sc.pieces_left[prev] !== sc.pieces_left[p]) place = i + 1;
       ol.append(el("li", { "data-seat": p, value: place }, swatch(p),
-        ` ${this.pname(p)}: ${sc.scores[p]} ${T("scPoints")}, ${T("scPiecesLeft", { n: sc.pieces_left[p] })}`,
+        ` ${this.pname(p)}: ${T("scPointsN", { n: sc.scores[p] })}, ${T("scPiecesLeft", { n: sc.pieces_left[p] })}`,
         sc.winners.includes(p) ? el("strong", { text: ` — ${T("scWinner")} ★` }) : null));
     });
     const tied = sc.order.some((p, i) => i > 0 && sc.scores[sc.order[i - 1]] === sc.scores[p]);

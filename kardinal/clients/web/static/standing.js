@@ -15,7 +15,7 @@ addStrings({
   },
   de: {
     alliancesNow: "Bündnisse, wenn das Spiel jetzt endete",
-    alliancesNowWhy: "R10.3: Ein Bündnis zählt für jeden, der in beiden Ländern die Beratermehrheit hat (bei Gleichstand alle); es bringt so viele Punkte, wie Berater in beiden Ländern stehen.",
+    alliancesNowWhy: "R10.3: Ein Bündnis zählt für jeden, der in beiden Ländern die Mehrheit der Räte hat (bei Gleichstand alle); es bringt so viele Punkte, wie Räte in beiden Ländern stehen.",
     allianceNobody: "niemand",
     alliancePoints: "je {n} Punkte",
     allianceLand: "Land",

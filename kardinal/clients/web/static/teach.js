@@ -5,7 +5,7 @@
 // (POST, then GET /api/games/{id}/review while it runs).
 
 import { el, svg, playerColour, swatch } from "./dom.js";
-import { T, addStrings, lang } from "./i18n.js";
+import { T, addStrings, num } from "./i18n.js";
 import { getJSON, postJSON } from "./net.js";
 import { turnBounds, turnOf } from "./replay.js";
 
@@ -44,7 +44,7 @@ addStrings({
     tcChartLabel: "Chances to win across the game",
     tcTurnAxis: "turn 0",
     tcInterAxis: "intermediate scoring",
-    tcSummary: "{name}: {n} decisions rated, {cost} expected points given away in all",
+    tcSummary: { one: "{name}: {n} decision rated, {cost} expected points given away", other: "{name}: {n} decisions rated, {cost} expected points given away in all" },
     tcSlip: "Turn {turn}, {name} (own move {own}): {verdict}, {cost} points",
     tcPlayed: "Played",
     tcBetter: "Better",
@@ -77,7 +77,7 @@ addStrings({
     tcErr_other: "The bot could not answer ({code}).",
   },
   de: {
-    tcTitle: "Rat",
+    tcTitle: "Tipps und Auswertung",
     tcHint: "Tipp",
     tcHintWhy: "Die drei besten Züge des Bots in dieser Stellung, beurteilt nach dem, was du sehen kannst.",
     tcThinking: "Der Bot denkt nach…",
@@ -93,7 +93,7 @@ addStrings({
     tcMarginWhy: "Erwarteter Abstand: deine Schlusspunkte minus die besten Punkte der anderen, wie der Bot sie nach diesem Zug erwartet.",
     tcPlace: "{pieces} in {country}",
     tcPlaceCards: "mit {cards}",
-    tcCloisterAt: "Kloster auf {site}",
+    tcCloisterAt: "Kloster in {site}",
     tcAdvisor: "Rat",
     tcTwoAdvisors: "zwei Räte",
     tcExchange: "{card} tauschen gegen {take}",
@@ -110,7 +110,7 @@ addStrings({
     tcChartLabel: "Siegchancen im Lauf des Spiels",
     tcTurnAxis: "Zug 0",
     tcInterAxis: "Zwischenwertung",
-    tcSummary: "{name}: {n} Entscheidungen bewertet, insgesamt {cost} erwartete Punkte verschenkt",
+    tcSummary: { one: "{name}: {n} Entscheidung bewertet, {cost} erwartete Punkte verschenkt", other: "{name}: {n} Entscheidungen bewertet, insgesamt {cost} erwartete Punkte verschenkt" },
     tcSlip: "Zug {turn}, {name} (eigener Zug {own}): {verdict}, {cost} Punkte",
     tcPlayed: "Gespielt",
     tcBetter: "Besser",
@@ -145,10 +145,10 @@ addStrings({
 });
 
 // a signed number of points to one decimal; what rounds to zero is "0.0" (not "±0.0", "−0.0")
-const signed = (x) => (Math.abs(x) < 0.05 ? "" : x > 0 ? "+" : "−") + Math.abs(x).toFixed(1);
+const signed = (x) => (Math.abs(x) < 0.05 ? "" : x > 0 ? "+" : "−") + num(Math.abs(x), 1);
 
 // points to one decimal in the page's language ("2.1", "2,1"; a minus sign, not a hyphen)
-const points = (x) => (x < -0.05 ? "−" : "") + (lang() === "de" ? Math.abs(x).toFixed(1).replace(".", ",") : Math.abs(x).toFixed(1));
+const points = (x) => (x < -0.05 ? "−" : "") + num(Math.abs(x), 1);
 
 /** "Playing {cards} for {pieces} instead would have gained {cost} points more." */
 function insteadText(board, a, cost) {
@@ -339,8 +339,8 @@ export class Teach {
         const key = Math.abs(o.vs_best) < 0.05 ? "tcVsBestSame" : o.vs_best > 0 ? "tcVsBestMore" : "tcVsBest";
         facts.push(T(key, { d: signed(o.vs_best) }));
       }
-      if (o.worth !== null && o.worth !== undefined) facts.push(T("tcWorth", { w: o.worth.toFixed(1) }));
-      if (o.visits) facts.push(T("tcVisits", { n: o.visits, t: total }));
+      if (o.worth !== null && o.worth !== undefined) facts.push(T("tcWorth", { w: num(o.worth, 1) }));
+      if (o.visits) facts.push(T("tcVisits", { n: num(o.visits), t: num(total) }));
       list.append(el("li", { "data-rank": i + 1, title: o.margin !== null ? T("tcMarginWhy") : null },
         el("span", { class: "tc-rank", text: String(i + 1) }),
         el("span", { class: "tc-move", text: actionText(board, o.action) }),

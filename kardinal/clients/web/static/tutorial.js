@@ -369,7 +369,7 @@ class TutorialPage {
         "data-step": s.id, "aria-current": i === this.index && !this.finished ? "step" : null,
         title: T("tutStepButton", { k: i + 1, title: this.words(s.title) }), "aria-label": T("tutStepButton", { k: i + 1, title: this.words(s.title) }),
         onclick: () => this.go(i),
-      }, done.has(s.id) ? "✓" : String(i + 1)))));
+      }, done.has(s.id) ? `${i + 1} ✓` : String(i + 1)))));
   }
 
   renderFeedback() {

@@ -1,0 +1,506 @@
+"""Every word in German: a walk through every page of the browser client in German (the
+lobby, a game through a few turns with a hint and a refused click, the rules dialog and
+page, my games, a finished game's final scoring, review and replay with the intermediate
+scoring, the tutorial to its end) that fails on an English word or an English number
+shown; and a check of the translation tables themselves: every text that has English
+words has German ones, and the other way round.
+
+The visible text of each page is ``document.body.innerText`` with the words a page gives
+to assistive technology and tooltips (``title``, ``aria-label``, ``placeholder``, ``alt``,
+and the titles of the map's drawings). Proper nouns (the players' names here; countries,
+sites and cards are German names in German) are taken out before the check."""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from webtools import BOTS4, create_game, new_page, shot, take_turn, wait_turn
+
+STATIC = Path(__file__).resolve().parent.parent / "kardinal" / "clients" / "web" / "static"
+
+# English words that are not also German words (no "Hand", "Bot", "Bots", "Person", "Start",
+# "Link", "Name", "Tutorial", "Chat", "Details", "Download", "total", "still", "See", "was",
+# "an", "will", "die", "war", "so", "also", "in", "man", "rat", "bin", "hat").
+ENGLISH = set(
+    """
+    the a and or but of to from by on at for with without into onto about after before
+    is are were be been being has have had do does did not no yes can cannot could would should may must
+    you your yours we our they their them he she his her it its this that these those there here now then
+    what who whom which when where why how one two three four five first last next previous
+    card cards point points turn turns play plays played playing pass passes passed draw draws drew drawn
+    display advisor advisors cloister cloisters click clicks tap taps step steps game games score scores scored
+    scoring won win wins lost lose against hint hints review better best worse move moves left right
+    pile piles board rules rule seat seats level levels take takes took taken place places placed country countries
+    site sites totals winner winners final intermediate close closed open new end ends ended expected
+    margin mistake mistakes player players watch watching join joined replay record spectator spectators
+    well done loading refused alliance alliances chain chains discard exchange exchanges exchanged show shows
+    back forward settings share copy friends learn minutes seconds waiting wait coat arms
+    refill hand's fill selection clear choose chosen pieces piece supply already yet only every each
+    people reviewing given away cost costs chance chances decision decisions own
+    gives shown more most less least than time times read reads
+    random easy greedy medium hard expert
+    """.split()
+)
+
+# words the rulebook does not use for its pieces (it says Rat / Räte, Stein / Steine) and the
+# wrong preposition for a cloister in a city ("Kloster in Würzburg", as the rulebook writes)
+NOT_THE_RULEBOOK = re.compile(r"\bBerater\w*|\bFigur(?:en)?\b|\bKloster auf [A-ZÄÖÜ]\w*")
+
+# a decimal written the English way: "−6.7", "0.4" (not a rule number "R4.3" nor a date "26.11.2026";
+# German thousands "1.087" have three digits after the point)
+ENGLISH_DECIMAL = re.compile(r"(?<![\w.])[−-]?\d+\.\d{1,2}(?![\d.])")
+WORD = re.compile(r"[^\W\d_]+(?:['’-][^\W\d_]+)*")
+# a file's or a page's name ("docs/rules.md", "/rules?lang=de") is no word of the text
+FILE_NAME = re.compile(r"\S*(?:\.(?:md|js|py|toml|json|html)\b|https?://)\S*|(?<!\S)/\S+")
+# proper nouns the rules' sources name: an author, the English edition's title, its publisher
+SOURCE_NAMES = ["Roland Winner", "Web of Power", "Rio Grande Games"]
+
+# everything a person reads or hears on the page, with where it comes from; what is marked
+# as another language (lang="en" on a German page: a glossary's English column) is left out
+VISIBLE = """
+() => {
+  const other = [...document.body.querySelectorAll("[lang]")].filter((e) => !e.lang.startsWith("de"));
+  const foreign = (e) => other.some((o) => o.contains(e));
+  let text = document.body.innerText;
+  for (const o of other) if (o.innerText) text = text.split(o.innerText).join(" ");
+  const out = [["text", text], ["title", document.title]];
+  for (const a of ["title", "aria-label", "placeholder", "alt", "aria-valuetext"]) {
+    for (const e of document.querySelectorAll(`[${a}]`)) if (!foreign(e)) out.push([a, e.getAttribute(a)]);
+  }
+  for (const t of document.querySelectorAll("svg title")) if (!foreign(t)) out.push(["svg title", t.textContent]);
+  return out;
+}
+"""
+
+
+class Words:
+    """Collects what is English on each page visited: (page, where, word, its line)."""
+
+    def __init__(self, names: list[str]) -> None:
+        self.names = names
+        self.found: list[tuple[str, str, str, str]] = []
+        self.pages = 0
+
+    def check(self, page: Any, where: str) -> None:
+        page.evaluate("() => { for (const d of document.querySelectorAll('details')) d.open = true; }")
+        assert page.evaluate("document.documentElement.lang") == "de", where
+        self.pages += 1
+        for kind, text in page.evaluate(VISIBLE):
+            for line in (text or "").splitlines():
+                clean = FILE_NAME.sub(" ", line)
+                for n in [*self.names, *SOURCE_NAMES]:
+                    clean = clean.replace(n, " ")
+                for w in WORD.findall(clean):
+                    if w.lower() in ENGLISH:
+                        self.found.append((where, kind, w, line.strip()[:120]))
+                for d in NOT_THE_RULEBOOK.findall(clean):
+                    self.found.append((where, kind, d, line.strip()[:120]))
+                for d in ENGLISH_DECIMAL.findall(clean):
+                    self.found.append((where, kind, d, line.strip()[:120]))
+
+    def report(self) -> str:
+        seen: set[tuple[str, str, str]] = set()
+        lines = []
+        for where, kind, w, line in self.found:
+            if (kind, w, line) in seen:
+                continue
+            seen.add((kind, w, line))
+            lines.append(f"{where} [{kind}] {w!r}: {line}")
+        return f"{len(lines)} English words or numbers on German pages:\n" + "\n".join(lines)
+
+
+def german_page(browser: Any, width: int = 1400, height: int = 950) -> Any:
+    page = new_page(browser, width, height)
+    page.context.add_init_script("localStorage.setItem('kardinal-lang', 'de'); localStorage.setItem('kardinal-follow-speed', 'off')")
+    return page
+
+
+@pytest.fixture(autouse=True)
+def small_budgets(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    # the server runs in this process and reads its budgets at each request
+    monkeypatch.setenv("KARDINAL_HINT_SECONDS", "1")
+    monkeypatch.setenv("KARDINAL_REVIEW_ITERATIONS", "30")
+    yield
+
+
+# ---------------------------------------------------------------- the tables
+
+
+def _skip_string(src: str, i: int) -> int:
+    """The index after the string literal starting at src[i] (", ' or `)."""
+    q = src[i]
+    i += 1
+    while src[i] != q:
+        i += 2 if src[i] == "\\" else 1
+    return i + 1
+
+
+def _object_end(src: str, i: int) -> int:
+    """The index after the object literal whose "{" is at src[i]."""
+    depth = 0
+    while True:
+        c = src[i]
+        if c in "\"'`":
+            i = _skip_string(src, i)
+            continue
+        if src.startswith("//", i):
+            i = src.index("\n", i)
+            continue
+        if c in "{[(":
+            depth += 1
+        elif c in "}])":
+            depth -= 1
+            if depth == 0:
+                return i + 1
+        i += 1
+
+
+def _keys(obj: str, prefix: str = "") -> set[str]:
+    """The keys of an object literal's text, and of its nested objects ("boardNames.standard")."""
+    keys: set[str] = set()
+    i, depth = 1, 0
+    expect_key = True
+    key_re = re.compile(r"\s*(?:\"([^\"]+)\"|'([^']+)'|([A-Za-z_$][\w$]*))\s*:")
+    while i < len(obj) - 1:
+        c = obj[i]
+        if depth == 0 and expect_key:
+            m = key_re.match(obj, i)
+            if m:
+                key = m.group(1) or m.group(2) or m.group(3)
+                keys.add(prefix + key)
+                j = m.end()
+                while obj[j].isspace():
+                    j += 1
+                if obj[j] == "{":  # a sub-table
+                    end = j + _object_end(obj[j:], 0)
+                    keys |= _keys(obj[j:end], prefix + key + ".")
+                    i = end
+                else:
+                    i = j
+                expect_key = False
+                continue
+        if c in "\"'`":
+            i = _skip_string(obj, i)
+            continue
+        if obj.startswith("//", i):
+            i = obj.index("\n", i)
+            continue
+        if c in "{[(":
+            depth += 1
+        elif c in "}])":
+            depth -= 1
+        elif c == "," and depth == 0:
+            expect_key = True
+        elif not c.isspace() and depth == 0:
+            expect_key = False
+        i += 1
+    return keys
+
+
+def tables(src: str) -> list[dict[str, set[str]]]:
+    """The language tables of a module: TEXTS = {...} and each addStrings({...})."""
+    out = []
+    for m in re.finditer(r"^(?:const TEXTS = |addStrings\()\{", src, re.M):
+        start = m.end() - 1
+        whole = src[start : _object_end(src, start)]
+        langs: dict[str, set[str]] = {}
+        for lm in re.finditer(r"^\s{2}(en|de): \{", whole, re.M):
+            s = lm.end() - 1
+            langs[lm.group(1)] = _keys(whole[s : _object_end(whole, s)])
+        out.append(langs)
+    return out
+
+
+def test_the_table_parser_reads_keys_and_sub_tables() -> None:
+    src = (
+        'addStrings({\n  en: {\n    a: "x, {y}", "b.c": `z`, // d: no\n    sub: { s: "1", t: "2" },\n  },\n  de: {\n    a: "x",\n  },\n});'
+    )
+    (t,) = tables(src)
+    assert t["en"] == {"a", "b.c", "sub", "sub.s", "sub.t"}
+    assert t["de"] == {"a"}
+
+
+def test_every_text_has_both_languages() -> None:
+    missing = []
+    n = 0
+    for path in sorted(STATIC.glob("*.js")):
+        for t in tables(path.read_text(encoding="utf-8")):
+            assert set(t) == {"en", "de"}, f"{path.name}: a table of languages {sorted(t)}"
+            n += len(t["en"])
+            for k in sorted(t["en"] - t["de"]):
+                missing.append(f"{path.name}: {k} has no German")
+            for k in sorted(t["de"] - t["en"]):
+                missing.append(f"{path.name}: {k} has no English")
+    assert n > 300  # the tables were found and read
+    assert missing == [], "\n".join(missing)
+
+
+def test_a_lesson_done_is_praised_once() -> None:
+    """The page says "Well done!" before a lesson's closing words: they do not say it again."""
+    import tomllib
+
+    steps = tomllib.loads((STATIC / "tutorial.toml").read_text(encoding="utf-8"))["step"]
+    assert len(steps) >= 7
+    for s in steps:
+        assert not s["done"]["en"].lower().startswith("well done"), s["id"]
+        assert not s["done"]["de"].lower().startswith("gut gemacht"), s["id"]
+
+
+# ---------------------------------------------------------------- the walk
+
+
+def walk_overlay(page: Any, words: Words, where: str, limit: int = 60) -> int:
+    """Check every step of the open scoring walk-through; return how many."""
+    steps = 0
+    for _ in range(limit):
+        page.wait_for_selector("#scoring-overlay")
+        words.check(page, f"{where} {page.get_attribute('#scoring-overlay', 'data-step')}")
+        steps += 1
+        if not page.locator("#sc-next").count():
+            break
+        page.click("#sc-next")
+    return steps
+
+
+def test_every_page_in_german(server: str, browser: Any) -> None:
+    from test_web_tutorial import SOLUTIONS, choose
+
+    me = "Annegret"
+    bots = [f"Bot {i}" for i in (1, 2, 3, 4)]
+    words = Words([me, *bots])
+
+    # the home page, every fold open
+    page = german_page(browser)
+    page.goto(server + "/")
+    page.wait_for_selector("#kind-1")
+    page.wait_for_load_state("networkidle")
+    words.check(page, "home")
+    shot(page, "german-home", full_page=True)
+
+    # a game against bots: a few turns, a hint, an advisor refused, the rules dialog
+    players = [{"name": me, "kind": "person"}] + [{"name": n, "kind": "bot", "level": "random"} for n in bots[:3]]
+    g = create_game(server, players, hints=True)
+    page.goto(server + g["seats"][0]["url"])
+    assert wait_turn(page)
+    words.check(page, "game")
+    page.click("#hint-btn")
+    page.wait_for_selector("#hint-list li", timeout=30000)
+    words.check(page, "game: a hint")
+    shot(page, "german-hint")
+    # a card, then the coat of arms of a country with no cloister: refused with the reason
+    empty = page.evaluate("[...document.querySelectorAll('#map .coat')].map((c) => c.dataset.coat)")
+    assert empty
+    page.locator("[data-zone=hand] .card.legal").first.click()
+    for cid in empty:
+        if not page.locator(f"#map .coat[data-coat='{cid}'].legal").count():
+            page.locator(f"#map .coat[data-coat='{cid}'] .shield").click(force=True)
+            if page.locator("#msg.bad").count():
+                break
+    # at the first turn no country has a cloister: the refusal says so, not only the limit
+    assert "dort steht noch kein Kloster" in page.inner_text("#msg"), page.inner_text("#msg")
+    words.check(page, "game: an advisor refused")
+    shot(page, "german-refused-coat")
+    page.wait_for_selector("#hint-list li")  # a redraw (the hint, the map) leaves it standing
+    assert "noch kein Kloster" in page.inner_text("#msg")
+    page.click("#msg .msg-close")  # until it is closed
+    assert page.inner_text("#msg") == ""
+    page.click("#clear")
+    # the rules a game is played by: a link to the rules' variants, not a dead button
+    assert page.inner_text("#rules-info") == "Regeln: wie im Regelheft"
+    page.click("#rules-info")
+    page.wait_for_selector("#rules-dialog[open][data-rule='R14']")
+    page.keyboard.press("Escape")
+    rng = random.Random(32)
+    for k in range(4):
+        take_turn(page, rng)
+        if not wait_turn(page):
+            break
+        words.check(page, f"game: turn {k + 2}")
+    page.click("#rules-link")
+    page.wait_for_selector("#rules-dialog[open] .rules-text h2")
+    words.check(page, "rules dialog")
+    shot(page, "german-rules-dialog")
+    page.keyboard.press("Escape")
+
+    # my games
+    page.goto(server + "/mine")
+    page.wait_for_load_state("networkidle")
+    page.wait_for_selector("main li, main table, main p")
+    words.check(page, "my games")
+
+    # a refusal by the server: a link whose token is wrong
+    page.goto(server + f"/game/{g['id']}?seat=0&token=nicht-das-zeichen")
+    page.wait_for_function("document.getElementById('msg').textContent.length > 0")
+    assert page.inner_text("#msg").startswith("Abgelehnt: ")
+    words.check(page, "game: a refusal by the server")
+
+    # the rules page
+    page.goto(server + "/rules?lang=de")
+    words.check(page, "rules page")
+
+    # a finished game: its final scoring, its review, its replay and intermediate scoring
+    f = create_game(server, BOTS4)
+    page.goto(server + f["watch"])
+    page.wait_for_function("document.body.dataset.status === 'finished'", timeout=60000)
+    page.wait_for_selector("#scoring-overlay[data-kind=final]")
+    assert walk_overlay(page, words, "final scoring") > 5
+    shot(page, "german-final-totals")
+    page.click("#sc-close")
+    page.click("#review-btn")
+    page.wait_for_selector("#win-chart", timeout=120000)
+    words.check(page, "review")
+    if page.locator("#review-list li .tc-slip").count():
+        page.locator("#review-list li .tc-slip").first.click()
+        page.wait_for_selector("#review-list li.on")
+        words.check(page, "review: a decision")
+    shot(page, "german-review", full_page=True)
+    page.click("#rp-jump-start")
+    page.wait_for_function("document.body.dataset.replay === '0'")
+    page.click("#rp-next-turn")
+    page.wait_for_function("!['', '0'].includes(document.body.dataset.replay)")
+    # one counter: the turn, and the step (decision) beside it
+    step = page.evaluate("document.body.dataset.replay")
+    assert re.fullmatch(rf"Zug 1 von \d+ · Schritt {step}", page.inner_text("#rp-where")), page.inner_text("#rp-where")
+    assert page.inner_text("#status") == page.inner_text("#rp-where")
+    words.check(page, "replay")
+    shot(page, "german-replay")
+    if page.locator("#rp-show-inter").count():
+        page.click("#rp-show-inter")
+        assert walk_overlay(page, words, "intermediate scoring") > 1
+        page.click("#sc-close")
+
+    # the tutorial, every lesson, a wrong attempt and its end
+    page.goto(server + "/tutorial#1")
+    page.wait_for_selector("body[data-status=ready]")
+    words.check(page, "tutorial")
+    choose(page, ["franken-aragon", "franken-aragon"], ["mainz", "fulda"])
+    page.wait_for_selector("body[data-feedback=refused]")
+    words.check(page, "tutorial: refused")
+    steps = list(SOLUTIONS)
+    for i, sid in enumerate(steps):
+        cards, targets = SOLUTIONS[sid]
+        if sid == "alliance":
+            choose(page, ["lothringen-italien"], ["coat:italien"])
+            page.wait_for_selector("body[data-feedback=wrong]")
+            words.check(page, "tutorial: wrong")
+        choose(page, cards, targets)
+        if sid == "intermediate":
+            page.wait_for_selector("body[data-feedback=goon]")
+            words.check(page, f"tutorial: {sid}, go on")
+            page.click(".pile.legal")
+        page.wait_for_selector("body[data-status=done]")
+        words.check(page, f"tutorial: {sid} done")
+        page.click("#next")
+        if i + 1 < len(steps):
+            page.wait_for_selector(f"body[data-step={steps[i + 1]}][data-status=ready]")
+            words.check(page, f"tutorial: {steps[i + 1]}")
+    page.wait_for_selector("body[data-status=finished]")
+    words.check(page, "tutorial: the end")
+    shot(page, "german-tutorial-end", full_page=True)
+
+    assert words.pages >= 25
+    assert words.found == [], words.report()
+    assert page.errors == [] and page.console_errors == []
+
+
+def test_a_phone_in_german(server: str, browser: Any) -> None:
+    """The home page and a game's first turns on a 390x844 touch screen, where some words
+    differ (touch words, shorter labels)."""
+    ctx = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True, locale="de-DE", timezone_id="UTC")
+    ctx.add_init_script("localStorage.setItem('kardinal-follow-speed', 'off')")
+    page = ctx.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    words = Words(["Annegret", "Bot 1", "Bot 2", "Bot 3"])
+    page.goto(server + "/")
+    page.wait_for_selector("#kind-1")
+    words.check(page, "phone: home")
+    players = [{"name": "Annegret", "kind": "person"}] + [{"name": f"Bot {i}", "kind": "bot", "level": "random"} for i in (1, 2, 3)]
+    g = create_game(server, players, hints=True)
+    page.goto(server + g["seats"][0]["url"])
+    assert wait_turn(page)
+    words.check(page, "phone: game")
+    page.locator("#hint-btn").tap()
+    page.wait_for_selector("#hint-list li", timeout=30000)
+    words.check(page, "phone: a hint")
+    rng = random.Random(390)
+    for k in range(3):
+        take_turn(page, rng, touch=True)
+        if not wait_turn(page):
+            break
+        words.check(page, f"phone: turn {k + 2}")
+    shot(page, "german-phone-game", full_page=True)
+    assert words.found == [], words.report()
+    assert errors == []
+    ctx.close()
+
+
+def test_the_check_finds_english(server: str, browser: Any) -> None:
+    """The check itself: the issue's English on a German page is found."""
+    page = german_page(browser)
+    page.goto(server + "/rules?lang=de")
+    page.evaluate(
+        """() => { const p = document.createElement('p'); p.setAttribute('aria-label', 'Draw pile');
+        p.textContent = 'Gut gemacht! Well done: your cloister ... won 59% of 200 games against three greedy, −6.7 Punkte, ein Berater, Kloster auf Würzburg';
+        document.body.append(p); }"""
+    )
+    words = Words([])
+    words.check(page, "made up")
+    found = {w for _, _, w, _ in words.found}
+    assert {
+        "Well",
+        "done",
+        "your",
+        "cloister",
+        "won",
+        "games",
+        "against",
+        "−6.7",
+        "Draw",
+        "pile",
+        "Berater",
+        "Kloster auf Würzburg",
+    } <= found, found
+    assert "Gut" not in found and "Punkte" not in found
+
+
+def test_numbers_and_plurals_in_both_languages(server: str, browser: Any) -> None:
+    page = new_page(browser)
+    page.goto(server + "/rules")
+    said = page.evaluate(
+        """async () => {
+        const m = await import('/static/i18n.js');
+        await import('/static/scoring.js');
+        const out = {};
+        for (const l of ['en', 'de']) {
+          m.setLang(l);
+          out[l] = [m.num(-6.73, 1), m.num(1200), m.num(0.4, 1), m.T('cardsLeft', {n: 1}), m.T('cardsLeft', {n: 2}),
+            m.strengthText('won 59% of 200 games against three greedy (95% interval 54-65%)'),
+            m.strengthText('won 30% of 400 games against three hard (95% interval 25-35%; an even share is 25%)'),
+            m.strengthText('won 200 of 200 games against three random'), m.strengthText('loses almost every game'),
+            m.strengthText('something new'),
+            m.T('scQualifies', {names: 'Bot 2', value: 4, n: 1}), m.T('scQualifies', {names: 'Bot 1 und Bot 3', value: 4, n: 2}),
+            m.T('scPointsN', {n: 61}), m.T('scPiecesLeft', {n: 1})];
+        }
+        return out;
+      }"""
+    )
+    assert said["en"] == [
+        "−6.7", "1,200", "0.4", "1 card", "2 cards",
+        "won 59% of 200 games against three greedy, 95% interval 54–65%",
+        "won 30% of 400 games against three hard, 95% interval 25–35%, an even share being 25%",
+        "won 200 of 200 games against three random", "loses almost every game", "something new",
+        "Bot 2 scores 4 points.", "Bot 1 und Bot 3 score 4 points each.", "61 points", "1 piece left",
+    ]  # fmt: skip
+    assert said["de"] == [
+        "−6,7", "1.200", "0,4", "1 Karte", "2 Karten",
+        "gewann 59 % von 200 Spielen gegen drei Bots der Stufe gierig, 95-%-Intervall 54–65 %",
+        "gewann 30 % von 400 Spielen gegen drei Bots der Stufe schwer, 95-%-Intervall 25–35 %, bei einem gleichen Anteil von 25 %",
+        "gewann 200 von 200 Spielen gegen drei Bots der Stufe Zufall", "verliert fast jedes Spiel", "something new",
+        "Bot 2 bekommt 4 Punkte.", "Bot 1 und Bot 3 bekommen je 4 Punkte.", "61 Punkte", "1 Stein übrig",
+    ]  # fmt: skip
