@@ -268,7 +268,7 @@ def walk_overlay(page: Any, words: Words, where: str, limit: int = 60) -> int:
 
 
 def test_every_page_in_german(server: str, browser: Any) -> None:
-    from test_web_tutorial import SOLUTIONS, choose
+    from test_web_tutorial import SOLUTIONS, choose, refill_from_display
 
     me = "Annegret"
     bots = [f"Bot {i}" for i in (1, 2, 3, 4)]
@@ -393,6 +393,8 @@ def test_every_page_in_german(server: str, browser: Any) -> None:
             page.wait_for_selector("body[data-feedback=goon]")
             words.check(page, f"tutorial: {sid}, go on")
             page.click(".pile.legal")
+        if sid == "refill":
+            refill_from_display(page, "bayern-burgund", 2)
         page.wait_for_selector("body[data-status=done]")
         words.check(page, f"tutorial: {sid} done")
         page.click("#next")

@@ -244,8 +244,8 @@ def test_the_review_of_a_first_legal_card_game_shows_three_better_moves(server: 
     page.add_init_script("localStorage.setItem('kardinal-lang', 'en'); localStorage.setItem('kardinal-follow-speed', 'off')")
     page.goto(server + g["seats"][0]["url"])
     page.wait_for_function("document.body.dataset.status === 'finished'")
-    page.wait_for_selector("#scoring-overlay[data-kind=final]")
-    page.click("#sc-close")
+    page.wait_for_selector("#final-walk")  # finished before the page opened: the walk-through offered, not opened
+    assert page.locator("#scoring-overlay").count() == 0
     page.click("#review-btn")
     page.wait_for_selector("#win-chart", timeout=120000)
     review = get(server, f"/api/games/{g['id']}/review")["review"]
@@ -275,8 +275,8 @@ def test_the_review_of_a_first_legal_card_game_shows_three_better_moves(server: 
     phone.add_init_script("localStorage.setItem('kardinal-lang', 'de'); localStorage.setItem('kardinal-follow-speed', 'off')")
     phone.goto(server + g["seats"][0]["url"])
     phone.wait_for_function("document.body.dataset.status === 'finished'")
-    phone.wait_for_selector("#scoring-overlay[data-kind=final]")
-    phone.click("#sc-close")
+    phone.wait_for_selector("#final-walk")  # finished before the page opened: the walk-through offered, not opened
+    assert phone.locator("#scoring-overlay").count() == 0
     phone.wait_for_selector("ol.tc-costly[data-seat='0'] li", timeout=30000)
     assert phone.locator("ol.tc-costly li").count() == 3
     first = phone.locator("ol.tc-costly li").first
