@@ -73,6 +73,9 @@ def test_a_full_game_by_taps_on_an_upright_phone(server: str, browser: Any) -> N
     # (a tap that zoomed is counted as it happens: the map is whole again once the others have played)
     page.evaluate("window.zooms = 0; document.addEventListener('map-zoomed', () => { window.zooms += 1; })")
     while wait_turn(page):
+        if page.locator("#scoring-overlay").count():  # the intermediate scoring's sheet: read, then closed
+            assert page.evaluate(ON_TOP, "#sc-close")
+            page.locator("#sc-close").tap()
         tap_turn(page, rng)
         zoomed = page.evaluate("window.zooms") > zoomed_taps
         zoomed_taps = page.evaluate("window.zooms")

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 from test_web_phone import ON_TOP, SMALL_CONTROLS
-from webtools import BOTS4, create_game, map_zoom, new_page, shot, take_turn, wait_turn
+from webtools import BOTS4, create_game, map_zoom, new_page, shot, take_turn, version, wait_turn
 
 pytestmark = pytest.mark.browser
 
@@ -216,14 +216,22 @@ def test_one_tap_for_a_coat_and_the_whole_map_after_the_others(server: str, brow
             z = map_zoom(page)
             assert z >= 2
             coat = page.locator(".coat.legal .shield").first
+            coat.scroll_into_view_if_needed()
+            hit = page.evaluate(
+                "(s) => { const r = s.getBoundingClientRect(); const h = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);"
+                " return `${Math.round(r.width)}x${Math.round(r.height)} at ${Math.round(r.left)},${Math.round(r.top)}: ${h && h.outerHTML.slice(0, 80)}`; }",
+                coat.element_handle(),
+            )
             coat.tap()
-            assert map_zoom(page) == z, "the tap zoomed instead of choosing"
+            assert map_zoom(page) == z, f"the tap zoomed instead of choosing (the shield {hit})"
             assert page.locator(".coat.selected").count() == 1
             coats += 1
             if coats == 1:
                 shot(page, f"phone-finish-{lang}-coat")
             if page.locator("#play:not([disabled])").count():
+                v = version(page)
                 page.locator("#play").tap()
+                page.wait_for_function(f"Number(document.body.dataset.version) > {v}")
             else:
                 page.locator("#clear").tap()
                 take_turn(page, rng, touch=True)
