@@ -32,6 +32,7 @@ import { Teach } from "./teach.js";
 import { TurnSignal } from "./notify.js";
 import { Chat } from "./chat.js";
 import { Since } from "./since.js";
+import { inView } from "./inview.js";
 
 addStrings({
   en: { cardFirst: "First choose one or two cards of your hand, then where their pieces go.", undo: "Take back placement", undoWhy: "Take back the pieces you just placed and get your cards back; possible until you draw a card." },
@@ -76,11 +77,11 @@ class GamePage {
       if (ev.target.closest && ev.target.closest("input, textarea, select")) return; // typing: not a step back
       if (this.sel.back()) { ev.preventDefault(); this.say(""); this.render(); }
     });
-    // on a phone the line about the others' turns and its controls sit in the side panel, under the hand and the table
+    // on a phone the line about the others' turns and its controls sit in the side panel, right under the hand (seen without scrolling)
     const small = window.matchMedia(PHONE);
     const placeFollow = () => {
       const bar = byId("followbar");
-      if (small.matches) byId("table").after(bar); else byId("mapbox").prepend(bar);
+      if (small.matches) byId("msg").after(bar); else byId("mapbox").prepend(bar);
     };
     small.addEventListener("change", placeFollow);
     placeFollow();
@@ -157,6 +158,8 @@ class GamePage {
     if (!old) this.overOnArrival = m.status === "finished"; // opened later: the result shown, the walk-through offered
     if (old) this.announceNews(old, m);
     if (turnChanged) this.sel.clear();
+    // the others have played: the whole map again, not the corner this player last enlarged
+    if (old && this.zoom.z > 1 && m.view.current === m.seat && old.view.current !== m.seat && m.view.phase !== "over") this.zoom.whole();
     this.useBoard(m.view.board);
     this.render();
     // the others' new decisions are shown over the drawn state (never delaying it)
@@ -221,6 +224,7 @@ class GamePage {
     m.className = bad ? "bad" : "";
     // a refusal stays until the next action or until it is closed
     if (bad && text) m.append(el("button", { type: "button", class: "msg-close", "aria-label": T("close"), title: T("close"), onclick: () => this.say("") }));
+    if (bad && text) inView(m); // a refusal where the player is looking (the side panel may be scrolled)
   }
 
   send(action) {

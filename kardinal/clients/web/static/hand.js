@@ -18,6 +18,34 @@ export function cardEl(board, kid, attrs, onclick) {
   return b;
 }
 
+const FITTED = new Map(); // "name|width" -> the font size that fits it
+
+/** Shrink the names on the cards in `root` until no word is wider than its band (a name
+ * never breaks inside a word: "Lothringen", "Frankreich" on a phone's narrow card). Words
+ * that would need less than MIN_PX still break (style.css: the .squeezed class). */
+export function fitCardNames(root) {
+  const MIN_PX = 8.5;
+  for (const n of root.querySelectorAll(".card .cname")) {
+    n.style.fontSize = "";
+    n.classList.remove("squeezed");
+    const w = n.clientWidth;
+    if (!w) continue;
+    const k = `${n.textContent}|${w}|${getComputedStyle(n).fontSize}`;
+    let size = FITTED.get(k);
+    if (size === undefined) {
+      size = parseFloat(getComputedStyle(n).fontSize);
+      while (n.scrollWidth > n.clientWidth && size > MIN_PX) {
+        size -= 0.5;
+        n.style.fontSize = `${size}px`;
+      }
+      if (n.scrollWidth > n.clientWidth) size = 0;
+      FITTED.set(k, size);
+    }
+    if (size) n.style.fontSize = `${size}px`;
+    else { n.style.fontSize = ""; n.classList.add("squeezed"); }
+  }
+}
+
 /** The display, the draw pile, the discard pile and the cards removed at setup. */
 export function renderTable(box, { board, view, sel, onTake }) {
   const disp = el("div", { class: "display", "data-zone": "display" });
@@ -30,6 +58,7 @@ export function renderTable(box, { board, view, sel, onTake }) {
     el("div", { class: "tablerow" }, el("div", {}, el("h2", { text: T("display") }), disp), el("div", {}, el("h2", { text: T("drawPile") }), pile)),
     el("p", { class: "small" }, el("b", { text: T("discard") + ": " }), el("span", { "data-zone": "discard", text: board.pileText(view.discard) || "–" }),
       el("span", { text: "  ·  " + T("removed") + ": " + (board.pileText(view.removed) || "–") + (view.final_round ? "  ·  " + T("round") : "") })));
+  fitCardNames(box);
 }
 
 /**
@@ -77,4 +106,5 @@ export function renderHand(box, ctx) {
     if (sel.exchanges().length && !sel.sites.length && !sel.advisors) hint = (hint ? hint + " " : "") + T("chooseTake");
   }
   box.append(el("p", { class: "hint", text: hint }));
+  fitCardNames(box);
 }

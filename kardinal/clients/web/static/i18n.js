@@ -312,13 +312,34 @@ export function num(x, digits = 0) {
 /** The other language (what the language button switches to). */
 export function otherLang() { return current === "de" ? "en" : "de"; }
 
-/** A text of the table in the page's language, with {name} replaced from vars. */
+/** A text of the table in the page's language, with {name} replaced from vars (and the
+ * words of a touch screen on one: touchWords). */
 export function T(key, vars) {
   let s = (TEXTS[current] && TEXTS[current][key]) ?? TEXTS.en[key] ?? key;
   // a text with plural forms ({one, other}) is chosen by the number vars.n
   if (s && typeof s === "object" && "other" in s) s = s[plural(vars && vars.n)] ?? s.other;
   if (typeof s !== "string") return key;
   if (vars) for (const [k, v] of Object.entries(vars)) s = s.split("{" + k + "}").join(String(v));
+  return touchWords(s);
+}
+
+// "Click" where the finger taps: the action's word on a screen whose main pointer is a finger
+const TOUCH_WORDS = [
+  [/\bClick(ing|ed|s)?\b/g, (m, e) => "Tap" + ({ ing: "ping", ed: "ped", s: "s" }[e] || "")],
+  [/\bclick(ing|ed|s)?\b/g, (m, e) => "tap" + ({ ing: "ping", ed: "ped", s: "s" }[e] || "")],
+  [/\b([Kk])lick(e|en|st|t)\b/g, (m, k, e) => (k === "K" ? "T" : "t") + "ipp" + e],
+];
+
+/** Whether the page is used by a finger (the main pointer is coarse: a phone, a tablet). */
+export function touchScreen() {
+  return Boolean(window.matchMedia && window.matchMedia("(pointer: coarse)").matches);
+}
+
+/** A text with the words of clicking turned into those of tapping on a touch screen
+ * ("Click" -> "Tap", "Klicke" -> "Tippe"); unchanged elsewhere. */
+export function touchWords(s) {
+  if (!touchScreen() || !/lick/.test(s)) return s;
+  for (const [re, f] of TOUCH_WORDS) s = s.replace(re, f);
   return s;
 }
 

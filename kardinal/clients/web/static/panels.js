@@ -47,6 +47,7 @@ export function turnText(g) {
 /** The players: colour, name (the start player marked), points, pieces in supply, cards in
  * hand with the display cards each other player is known to hold (R13.1: taken from the
  * display and not possibly played since), and every hand in a replay. */
+// (a card's name "Franken/Aragon" may break after its slash, never inside a country's name: "\u200b")
 export function renderPlayers(box, { board, players, view, mySeat, hands }) {
   const rows = players.map((p, i) => {
     const cur = view.phase !== "over" && view.current === i;
@@ -54,7 +55,7 @@ export function renderPlayers(box, { board, players, view, mySeat, hands }) {
     const known = (view.known && view.known[i]) || {};
     const shown = i !== mySeat && Object.keys(known).length
       ? el("span", { class: "known", title: T("knownCardsWhy"), "data-known": i },
-        ` · ${T("knownCards")}: ${Object.entries(known).map(([k, n]) => (n > 1 ? `${n}× ` : "") + board.cardName(k)).join(", ")}`)
+        ` · ${T("knownCards")}: ${Object.entries(known).map(([k, n]) => (n > 1 ? `${n}× ` : "") + board.cardName(k)).join(", ")}`.replace(/\//g, "/\u200b"))
       : null;
     const tr = el("tr", { class: (cur ? "current " : "") + (mySeat === i ? "me" : ""), "data-seat": i },
       el("td", {}, swatch(i)),
@@ -64,7 +65,7 @@ export function renderPlayers(box, { board, players, view, mySeat, hands }) {
       el("td", { class: "num", text: view.scores[i] }),
       el("td", { class: "num", text: `${view.supply[i].cloisters} / ${view.supply[i].advisors}` }),
       el("td", { class: "num" }, String(view.hand_sizes[i]), shown));
-    if (hands) tr.append(el("td", { class: "hands", text: board.pileText(hands[i]) }));
+    if (hands) tr.append(el("td", { class: "hands", text: board.pileText(hands[i]).replace(/\//g, "/\u200b") }));
     return tr;
   });
   const head = el("tr", {}, el("th", {}, el("span", { class: "sr-only", text: T("colourCol") })), el("th", { text: T("players") }), el("th", { text: T("score") }),

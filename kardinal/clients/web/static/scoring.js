@@ -15,6 +15,7 @@
 import { el, fill, svg, swatch, playerColour } from "./dom.js";
 import { T, addStrings } from "./i18n.js";
 import { getJSON } from "./net.js";
+import { inView } from "./inview.js";
 
 addStrings({
   en: {
@@ -447,6 +448,7 @@ export class ScoringOverlay {
       else document.body.append(box);
     }
     this.box = box;
+    inView(box); // where the player is looking: the panel may be scrolled (a sheet on a phone: scoring.css)
     this.clearMap();
     step.map();
     const next = box.querySelector("#sc-next") || box.querySelector("#sc-again") || box.querySelector("#sc-close");

@@ -8,6 +8,7 @@ import { el, svg, playerColour, swatch } from "./dom.js";
 import { T, addStrings, num } from "./i18n.js";
 import { getJSON, postJSON } from "./net.js";
 import { turnBounds, turnOf } from "./replay.js";
+import { inView } from "./inview.js";
 
 addStrings({
   en: {
@@ -235,6 +236,8 @@ export class Teach {
     }
     this.asking = null;
     this.page.render();
+    // the hint (or why there is none) where the player is looking: the side panel may be scrolled
+    inView(document.getElementById("hint-list") || this.box.querySelector(".tc-error") || this.box);
     const h = this.current();
     // the best option drawn on the map (an exchange or a pass has no marks)
     const rank = h ? h.data.options.findIndex((o) => o.action.act === "place") + 1 : 0;

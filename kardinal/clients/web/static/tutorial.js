@@ -6,7 +6,7 @@
 // refuse: the point is to learn why.
 
 import { byId, el, swatch } from "./dom.js";
-import { T, lang, otherLang, setLang, onLangChange, addStrings, listText } from "./i18n.js";
+import { T, lang, otherLang, setLang, onLangChange, addStrings, listText, touchWords } from "./i18n.js";
 import { loadBoard } from "./board.js";
 import { getJSON, postJSON, url } from "./net.js";
 import { GameMap } from "./map.js";
@@ -212,7 +212,7 @@ class TutorialPage {
 
   step() { return this.meta.steps[this.index]; }
 
-  words(w) { return (w && (w[lang()] || w.en)) || ""; }
+  words(w) { return touchWords((w && (w[lang()] || w.en)) || ""); } // "Tap" on a touch screen
 
   name(seat) { return this.meta.players[seat]; }
 

@@ -3,7 +3,8 @@
 // focus. The frame (#mapwrap) scrolls natively; this module sets the SVG's size in pixels.
 //   touch: pinch with two fingers, double tap on the sea or the land (not on a site or a
 //          coat of arms); while a card is chosen, a tap where sites or coats of arms lie
-//          closer than TARGET px on the screen zooms in first and chooses nothing
+//          closer than TARGET px on the screen zooms in first and chooses nothing (not on a
+//          coat of arms drawn SHIELD px wide or more: one tap chooses it)
 //   mouse: Ctrl + wheel (a touchpad's pinch); keyboard on the map: + and -
 //   buttons: "Enlarge map" / "Whole map", and + / − beside it
 // It also tells the SVG how many of its units make one screen pixel (--u), so the sizes
@@ -20,6 +21,8 @@ addStrings({
 export const TARGET = 44;
 /** The largest zoom: the closest two sites of the standard board 44 px apart on a phone. */
 export const MAX = 8;
+/** A coat of arms this wide on the screen (px) is chosen by one tap, however near the sites are. */
+const SHIELD = 30;
 const NAMES_FROM = 0.55; // site names are drawn from this many screen px per map unit on
 
 const clamp = (x, lo, hi) => Math.max(lo, Math.min(hi, x));
@@ -192,6 +195,7 @@ export class MapZoom {
   click(ev) {
     if (performance.now() < this.swallowUntil) { this.swallowUntil = 0; ev.stopPropagation(); ev.preventDefault(); return; }
     if (this.pointer === "mouse" || !this.selecting()) return;
+    if (this.onShield(ev)) return; // a coat of arms a finger covers: that coat, at once
     const near = this.crowded(ev.clientX, ev.clientY);
     if (near && this.z < MAX - 0.001) {
       ev.stopPropagation();
@@ -199,6 +203,27 @@ export class MapZoom {
       this.zoomAt(this.z * clamp((TARGET + 6) / near, 1.5, MAX), ev.clientX, ev.clientY);
       this.svg.dispatchEvent(new CustomEvent("map-zoomed", { bubbles: true }));
     }
+  }
+
+  /** Whether the tap is on a coat of arms drawn at least SHIELD px wide on the screen: a
+   * site's touch area never reaches onto a coat (map.js), so the tap means that coat. A
+   * click the browser gave to the map, the sea or the land under the shield (the element
+   * under the finger was drawn anew meanwhile) goes on to the coat under the point. */
+  onShield(ev) {
+    const x = ev.clientX, y = ev.clientY;
+    const inside = (n) => { const r = n.getBoundingClientRect(); return x >= r.left && x <= r.right && y >= r.top && y <= r.bottom; };
+    const coat = (ev.target.closest && ev.target.closest("[data-coat]"))
+      || (!(ev.target.closest && ev.target.closest("[data-site]")) && [...this.svg.querySelectorAll("[data-coat]")].find((c) => inside(c.querySelector(".shield")))) || null;
+    const shield = coat && coat.querySelector(".shield");
+    if (!shield) return false;
+    const r = shield.getBoundingClientRect();
+    if (Math.min(r.width, r.height) < SHIELD) return false;
+    if (!coat.contains(ev.target)) {
+      ev.stopPropagation();
+      ev.preventDefault();
+      coat.dispatchEvent(new MouseEvent("click", { bubbles: true, cancelable: true, clientX: ev.clientX, clientY: ev.clientY }));
+    }
+    return true;
   }
 
   /** The screen distance between the target nearest to (x, y) and its nearest neighbour,
