@@ -188,10 +188,10 @@ def test_under_a_path_a_game_is_created_and_played_in_the_browser(under_a_path: 
     page.on("requestfailed", lambda r: failed.append(r.url))
     page.on("response", lambda r: failed.append(f"{r.status} {r.url}") if r.status >= 400 else None)
     page.goto(base + "/")
-    page.wait_for_selector("#create-btn")
-    for link in ("#rules-link", "#tutorial-link", "#mine-link"):
+    page.wait_for_selector("#play-now")
+    for link in ("#rules-link", "#tutorial-link", "#mine-link", "#learn"):
         assert page.get_attribute(link, "href").startswith("/kardinal/"), link
-    page.click("#create-btn")  # one person and bots: straight to the game
+    page.click("#play-now")  # one person and bots: straight to the game
     page.wait_for_url("**/kardinal/game/*")
     page.wait_for_selector("body[data-status=running]", state="attached")
     rng = random.Random(4)

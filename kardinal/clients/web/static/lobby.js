@@ -187,6 +187,9 @@ addStrings({
     "level.hard": "Durchsucht den Spielbaum (ISMCTS) gründlich: 2.400 Durchläufe pro Zug.",
     "level.expert": "Durchsucht den Spielbaum (ISMCTS) tief: Vorausspiele von 32 Zügen, 130.000 vorausgespielte Züge für jeden eigenen.",
     private: "nirgends gelistet: nur seine Links führen hin",
+    // the boards' About texts (the board files have them in English only)
+    "boardAbout.standard": "Eine Rekonstruktion des Spielplans von Kardinal & König (Goldsieber 2000): Die gezählten Klosterfelder und Bündnisse je Land und die übrigen bekannten Tatsachen stimmen, der Rest wurde aus Städten und Straßen des 12. Jahrhunderts neu aufgebaut.",
+    "boardAbout.reconstruction-1": "Die frühere Rekonstruktion des Spielplans von Kardinal & König (50 Klosterfelder, Lothringen 4), aufbewahrt, damit darauf gespielte Partien und Aufzeichnungen genau nachgespielt werden; neue Spiele nutzen den Plan „standard“.",
     expiredGames: "Abgelaufene Spiele (zu lange hat niemand gezogen)",
   },
 });
@@ -238,7 +241,7 @@ class Lobby {
     this.seats = [];
     this.chosenVariants = new Set(); // default: the rules as written
     this.board = DEFAULT_BOARD;
-    this.about = ""; // the chosen board's About text
+    this.aboutBoard = null; // the chosen board's data (its About text)
     this.last = null; // the last created game's answer
     this.creating = false; // a request to create a game is on its way
     this.createKey = null; // the key of the creation the form stands for (see createGame)
@@ -252,7 +255,7 @@ class Lobby {
   }
 
   async start() {
-    this.refreshHeader = initHeader(() => this.about);
+    this.refreshHeader = initHeader(() => this.aboutText());
     onLangChange(() => this.renderAll());
     this.renderHome(); // the words and the three ways at once; the levels follow
     const [bots, variants] = await Promise.allSettled([getJSON("/api/bots"), getJSON("/api/variants")]);
@@ -279,9 +282,17 @@ class Lobby {
     const id = this.board;
     loadBoard(id).then((b) => {
       if (this.board !== id) return;
-      this.about = (b.data.reconstruction ? T("reconstruction") + " " : "") + b.data.about;
+      this.aboutBoard = b.data;
       this.refreshHeader();
     }).catch(() => { /* no About text */ });
+  }
+
+  /** The About dialog: the chosen board, in the page's language where a translation is known. */
+  aboutText() {
+    const b = this.aboutBoard;
+    if (!b) return "";
+    const key = `boardAbout.${b.id || b.name}`;
+    return (b.reconstruction ? T("reconstruction") + " " : "") + (lang() !== "en" && T(key) !== key ? T(key) : b.about);
   }
 
   defaultSeats(n) {
