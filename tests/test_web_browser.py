@@ -200,13 +200,13 @@ def test_a_variant_chosen_in_the_lobby_shows_on_the_game_page(server: str, brows
     plain = create_game(server, BOTS4[:3] + [{"name": "Cy", "kind": "person"}])
     page.goto(server + "/")
     open_other_games(page)  # (a running game: folded away under the open tables)
-    row = page.locator(f"[data-game='{gid}']")
+    row = page.locator(f":is(#games, #other-games) [data-game='{gid}']")
     row.wait_for()
     assert "Variant: joker-anywhere" in row.inner_text() and row.get_attribute("data-variants") == "joker-anywhere"
-    other = page.locator(f"[data-game='{plain['id']}']")
+    other = page.locator(f":is(#games, #other-games) [data-game='{plain['id']}']")
     assert "Variant" not in other.inner_text() and other.get_attribute("data-variants") == ""
     page.get_by_role("button", name="Deutsch").click()
-    expect(page.locator(f"[data-game='{gid}']")).to_contain_text("Variante: joker-anywhere")
+    expect(page.locator(f":is(#games, #other-games) [data-game='{gid}']")).to_contain_text("Variante: joker-anywhere")
     page.get_by_role("button", name="English").click()
     assert page.errors == [] and page.console_errors == []
     page.context.close()
@@ -237,7 +237,7 @@ def test_the_page_draws_the_board_of_its_own_game(server: str, browser: Any) -> 
     assert "Board: reconstruction-1" in page.inner_text("#log [data-event=rules]")
     page.goto(server + "/")
     open_other_games(page)
-    row = page.locator(f"[data-game='{gid}']").inner_text()
+    row = page.locator(f":is(#games, #other-games) [data-game='{gid}']").inner_text()
     assert "Board: reconstruction-1" in row
     # when it was created, as an en-GB browser writes dates: the day first
     created = time.gmtime(next(g["created"] for g in get(server, "/api/games")["games"] if g["id"] == gid))

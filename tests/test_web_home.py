@@ -218,7 +218,10 @@ def test_play_with_friends_hands_out_the_invitations(server: str, browser: Any, 
     assert page.get_attribute("#play-friends", "aria-expanded") == "true"
     # one friend: a bot fills the third seat; three friends: no bot
     press("label[for=friends-1]")
-    assert page.inner_text("#friends-table") in ("At the table: you, one friend and one bot.", "Am Tisch: du, eine weitere Person und ein Bot.")
+    assert page.inner_text("#friends-table") in (
+        "At the table: you, one friend and one bot.",
+        "Am Tisch: du, eine weitere Person und ein Bot.",
+    )
     press("label[for=friends-3]")
     assert page.locator("[id^=friend-name-]").count() == 3 and not re.search(r"Bot", page.inner_text("#friends-table"))
     press("label[for=friends-2]")

@@ -153,7 +153,9 @@ def test_the_lobby_orders_and_explains_the_bot_levels_and_creates_a_turn_based_t
     assert [options.nth(i).get_attribute("value") for i in range(options.count())] == levels["levels"]
     assert levels["levels"].index("random") < levels["levels"].index("greedy") < levels["levels"].index("hard")
     # a level in words: how strong, how long it thinks; how it plays and its record behind "Details"
-    assert options.nth(levels["levels"].index("hard")).inner_text() == f"Strong – thinks up to {levels['about']['hard']['seconds']} s a move"
+    assert (
+        options.nth(levels["levels"].index("hard")).inner_text() == f"Strong – thinks up to {levels['about']['hard']['seconds']} s a move"
+    )
     page.select_option("#level-1", "hard")
     about = page.locator("#level-about-1")
     assert about.inner_text().startswith("Strong: A challenge") and "ISMCTS" not in about.inner_text()
