@@ -43,8 +43,16 @@ def serious(violations: list[dict[str, Any]]) -> list[str]:
 def test_lobby(server: str, browser: Any) -> None:
     page = new_page(browser)
     page.goto(server + "/")
-    page.wait_for_selector("#kind-1")
+    page.wait_for_selector("#bot-level-about")
     assert serious(axe_scan(page, "lobby")) == []
+    # the full table settings unfolded, a level's details open, and a table made with friends
+    page.locator("#settings-summary").click()
+    page.wait_for_selector("#kind-1")
+    page.locator("#level-about-1 summary").click()
+    page.locator("#play-friends").click()
+    page.locator("#friends-create").click()
+    page.wait_for_selector("#open-my-seat")
+    assert serious(axe_scan(page, "lobby-settings")) == []
     page.context.close()
 
 

@@ -12,15 +12,26 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from webtools import BOTS4, create_game, create_in_lobby, get, new_page, stray_words, take_turn, version, wait_turn
+from webtools import (
+    BOTS4,
+    create_game,
+    create_in_lobby,
+    get,
+    new_page,
+    open_other_games,
+    open_settings,
+    stray_words,
+    take_turn,
+    version,
+    wait_turn,
+)
 
 pytestmark = pytest.mark.browser
 
 
 def test_a_complete_game_against_three_bots(server: str, browser: Any) -> None:
     page = new_page(browser)
-    page.goto(server + "/")
-    page.wait_for_selector("#kind-1")
+    open_settings(page, server)
     for i in (1, 2, 3):
         page.select_option(f"#kind-{i}", "bot")
         page.select_option(f"#level-{i}", "random")
@@ -163,8 +174,7 @@ def test_a_variant_chosen_in_the_lobby_shows_on_the_game_page(server: str, brows
     from playwright.sync_api import expect
 
     page = new_page(browser)
-    page.goto(server + "/")
-    page.wait_for_selector("#variant-joker-anywhere")
+    open_settings(page, server)
     # by default: no variant, the standard board
     assert not page.is_checked("#variant-joker-anywhere")
     assert page.input_value("#board") == "standard"
@@ -189,13 +199,14 @@ def test_a_variant_chosen_in_the_lobby_shows_on_the_game_page(server: str, brows
     # the lobby's list shows it too; a game by the rules as written has no such mark
     plain = create_game(server, BOTS4[:3] + [{"name": "Cy", "kind": "person"}])
     page.goto(server + "/")
-    row = page.locator(f"[data-game='{gid}']")
+    open_other_games(page)  # (a running game: folded away under the open tables)
+    row = page.locator(f":is(#games, #other-games) [data-game='{gid}']")
     row.wait_for()
     assert "Variant: joker-anywhere" in row.inner_text() and row.get_attribute("data-variants") == "joker-anywhere"
-    other = page.locator(f"[data-game='{plain['id']}']")
+    other = page.locator(f":is(#games, #other-games) [data-game='{plain['id']}']")
     assert "Variant" not in other.inner_text() and other.get_attribute("data-variants") == ""
     page.get_by_role("button", name="Deutsch").click()
-    expect(page.locator(f"[data-game='{gid}']")).to_contain_text("Variante: joker-anywhere")
+    expect(page.locator(f":is(#games, #other-games) [data-game='{gid}']")).to_contain_text("Variante: joker-anywhere")
     page.get_by_role("button", name="English").click()
     assert page.errors == [] and page.console_errors == []
     page.context.close()
@@ -207,8 +218,7 @@ def test_the_page_draws_the_board_of_its_own_game(server: str, browser: Any) -> 
     page = new_page(browser)
     boards: list[str] = []
     page.on("request", lambda r: boards.append(r.url.split("?", 1)[-1]) if "/api/board" in r.url else None)
-    page.goto(server + "/")
-    page.wait_for_selector("#board")
+    open_settings(page, server)
     options = page.eval_on_selector_all("#board option", "os => os.map((o) => o.value)")
     assert options == get(server, "/api/variants")["boards"] and "reconstruction-1" in options
     for i in (1, 2, 3):
@@ -226,7 +236,8 @@ def test_the_page_draws_the_board_of_its_own_game(server: str, browser: Any) -> 
     assert "id=reconstruction-1" in boards
     assert "Board: reconstruction-1" in page.inner_text("#log [data-event=rules]")
     page.goto(server + "/")
-    row = page.locator(f"[data-game='{gid}']").inner_text()
+    open_other_games(page)
+    row = page.locator(f":is(#games, #other-games) [data-game='{gid}']").inner_text()
     assert "Board: reconstruction-1" in row
     # when it was created, as an en-GB browser writes dates: the day first
     created = time.gmtime(next(g["created"] for g in get(server, "/api/games")["games"] if g["id"] == gid))

@@ -13,7 +13,7 @@ from typing import Any
 
 import httpx
 import pytest
-from webtools import create_game, get, new_page, take_turn, version
+from webtools import create_game, get, new_page, open_settings, take_turn, version
 
 pytestmark = pytest.mark.browser
 
@@ -171,8 +171,7 @@ def _games(server: str) -> set[str]:
 def test_a_double_click_on_create_game_makes_one_game(server: str, browser: Any) -> None:
     page = new_page(browser)
     page.add_init_script(_SLOW_CREATES)
-    page.goto(server + "/")
-    page.wait_for_selector("#kind-1")
+    open_settings(page, server)
     page.select_option("#kind-1", "person")  # two people: the lobby stays, with their links
     page.fill("#name-0", "Ann")
     page.fill("#name-1", "Ben")
@@ -211,8 +210,7 @@ def test_a_double_click_on_create_game_makes_one_game(server: str, browser: Any)
 def lobby_of_two(server: str, browser: Any) -> Any:
     """The lobby with a table of two people (Ann, Ben) and a bot, ready to create."""
     page = new_page(browser)
-    page.goto(server + "/")
-    page.wait_for_selector("#kind-1")
+    open_settings(page, server)
     page.select_option("#kind-1", "person")
     page.fill("#name-0", "Ann")
     page.fill("#name-1", "Ben")
@@ -306,8 +304,7 @@ _REFUSE = """async (codes) => {
 
 def test_a_taken_name_and_a_malformed_field_have_words(server: str, browser: Any) -> None:
     page = new_page(browser)
-    page.goto(server + "/")
-    page.wait_for_selector("#create-btn")
+    open_settings(page, server)
     taken = {"code": "name_taken", "message": "the name 'Ann' is taken", "params": {"name": "Ann"}}
     field = {"code": "malformed", "message": "players.0.name: expected a string", "params": {"field": "players.0.name"}}
     other = {"code": "malformed", "message": "players.2.colour: unknown", "params": {"field": "players.2.colour"}}

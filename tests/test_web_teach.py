@@ -152,7 +152,7 @@ def test_a_hints_figures_read_the_right_way_round(server: str, browser: Any) -> 
     0.0; the searches are counted out of the whole search."""
     page = new_page(browser)
     page.goto(server + "/")
-    page.wait_for_selector("#board")
+    page.wait_for_selector("#play-now")
     pas = {"act": "pass", "seat": 0}
     hint = {
         "how": "search",

@@ -10,7 +10,7 @@ import random
 from typing import Any
 
 import httpx
-from webtools import create_game, get, new_page, shot, stray_words, take_turn, wait_turn
+from webtools import create_game, get, new_page, open_settings, shot, stray_words, take_turn, wait_turn
 
 
 def open_seat(browser: Any, url: str) -> Any:
@@ -148,15 +148,21 @@ def test_a_stranger_in_the_lobby_cannot_take_an_invited_seat(server: str, browse
 def test_the_lobby_orders_and_explains_the_bot_levels_and_creates_a_turn_based_table(server: str, browser: Any) -> None:
     levels = get(server, "/api/bots")
     page = new_page(browser)
-    page.goto(server + "/")
-    page.wait_for_selector("#level-1")
+    open_settings(page, server)
     options = page.locator("#level-1 option")
     assert [options.nth(i).get_attribute("value") for i in range(options.count())] == levels["levels"]
     assert levels["levels"].index("random") < levels["levels"].index("greedy") < levels["levels"].index("hard")
-    assert "thinks up to" in options.nth(levels["levels"].index("hard")).inner_text()
+    # a level in words: how strong, how long it thinks; how it plays and its record behind "Details"
+    assert (
+        options.nth(levels["levels"].index("hard")).inner_text() == f"Strong – thinks up to {levels['about']['hard']['seconds']} s a move"
+    )
     page.select_option("#level-1", "hard")
-    about = page.inner_text("#level-about-1")
-    assert "hard: Searches the game tree" in about and f"thinks up to {levels['about']['hard']['seconds']} s a move" in about
+    about = page.locator("#level-about-1")
+    assert about.inner_text().startswith("Strong: A challenge") and "ISMCTS" not in about.inner_text()
+    about.locator("summary").click()
+    details = about.inner_text()
+    assert "How it plays: Searches the game tree" in details
+    assert "won 68% of 200 four-player games against three bots of the level “Greedy” (95% interval 62–74%" in details
     assert page.locator("#level-0").count() == 0  # a person has no level
     # the table: turn-based (no stand-in then), spectators may talk
     page.check("#mode-turn")

@@ -9,7 +9,7 @@ import random
 from typing import Any
 
 import pytest
-from webtools import create_game, create_in_lobby, new_page, shot, stray_words, take_turn, wait_turn
+from webtools import create_game, create_in_lobby, new_page, open_settings, shot, stray_words, take_turn, wait_turn
 
 pytestmark = pytest.mark.browser
 
@@ -160,8 +160,7 @@ def test_the_seat_token_leaves_the_address_after_the_first_visit(server: str, br
 
 def test_the_lobby_offers_join_only_on_open_seats(server: str, browser: Any) -> None:
     page = new_page(browser)
-    page.goto(server + "/")
-    page.wait_for_selector("#kind-1")
+    open_settings(page, server)
     # person rows have no level; the creator opens seat 3 to anyone
     assert page.locator("#level-0").count() == 0
     page.select_option("#kind-1", "person")

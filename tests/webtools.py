@@ -85,6 +85,21 @@ def new_page(browser: Any, width: int = 1400, height: int = 950) -> Any:
     return page
 
 
+def open_settings(page: Any, base: str) -> None:
+    """Open the home page and unfold "All table settings" as a person does (a click on its
+    summary): the form of seats, levels, board, rule variants and table."""
+    page.goto(base + "/")
+    page.locator("#settings-summary").click()
+    page.wait_for_selector("#kind-1")
+
+
+def open_other_games(page: Any) -> None:
+    """Unfold the home page's list of the games under way and finished."""
+    page.wait_for_selector("#other-games-summary")
+    if not page.evaluate("document.getElementById('other-games').open"):
+        page.locator("#other-games-summary").click()
+
+
 def create_in_lobby(page: Any, then: str | None = "**/game/*?seat=0&token=*") -> None:
     """Press the lobby's "Create game", wait for the server's answer and (``then``) for the
     page it leads to. A failure says which step did not happen: the request never sent

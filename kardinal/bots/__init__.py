@@ -47,6 +47,7 @@ __all__ = [
     "BOTS",
     "BotFactory",
     "Level",
+    "Record",
     "LEVELS",
     "LEVEL_ITERATIONS",
     "LEVEL_LEAF",
@@ -123,29 +124,52 @@ def _search_level(level: str, seconds: float, seed: int, board: Board | None) ->
 
 
 @dataclass(frozen=True)
+class Record:
+    """A level's measured result in four-player games (docs/benchmarks/bots.md): it won
+    ``percent`` of ``games`` games against three ``against`` bots, with the 95% interval
+    ``low``-``high`` (percent; None if not computed). An even share is 25%. The clients put
+    it into words in their own language."""
+
+    percent: float
+    games: int
+    against: str
+    low: float | None = None
+    high: float | None = None
+
+
+@dataclass(frozen=True)
 class Level:
     """What a player choosing an opponent needs to know about a bot (the lobby shows it).
 
     ``rank`` orders the levels by strength (weakest first); ``summary`` says in one line
     what the bot is; ``seconds`` is the most it thinks per main decision (0 = at once);
-    ``strength`` is its measured strength in words and numbers ("" if not measured).
+    ``strength`` is its measured strength in words and numbers ("" if not measured), and
+    ``record`` the same measurement as numbers (for a client to say in its own language).
     """
 
     rank: int
     summary: str
     seconds: float
     strength: str = ""
+    record: Record | None = None
 
 
 LEVELS: dict[str, Level] = {
     "random": Level(0, "Plays any legal move at random.", 0.0, "loses almost every game"),
     "easy": Level(10, "Looks one move ahead, with deliberate slips.", 0.0),
-    "greedy": Level(20, "Looks one move ahead and takes the best-looking move.", 0.0, "won 200 of 200 games against three random"),
+    "greedy": Level(
+        20,
+        "Looks one move ahead and takes the best-looking move.",
+        0.0,
+        "won 200 of 200 games against three random",
+        Record(100, 200, "random"),
+    ),
     "medium": Level(
         30,
         "Searches the game tree (ISMCTS) briefly: 300 iterations a move.",
         0.4,
         "won 59% of 200 games against three greedy (95% interval 54-65%)",
+        Record(59.3, 200, "greedy", 54, 65),
     ),
     "ismcts": Level(35, "Searches the game tree (ISMCTS), 1,000 iterations a move.", 1.2),
     "hard": Level(
@@ -153,12 +177,14 @@ LEVELS: dict[str, Level] = {
         "Searches the game tree (ISMCTS) thoroughly: 2,400 iterations a move.",
         1.5,
         "won 68% of 200 games against three greedy (95% interval 62-74%)",
+        Record(68.0, 200, "greedy", 62, 74),
     ),
     "expert": Level(
         50,
         "Searches the game tree (ISMCTS) deeply: rollouts of 32 moves, 130,000 moves played ahead for each of its own.",
         5.0,
         "won 30% of 400 games against three hard (95% interval 25-35%; an even share is 25%)",
+        Record(29.9, 400, "hard", 25, 35),
     ),
 }
 

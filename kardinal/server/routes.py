@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import json
 from collections.abc import Callable
+from dataclasses import asdict
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Request
@@ -99,7 +100,15 @@ async def bots() -> BotList:
     """The bots that can run on this installation, weakest first, each described."""
     return {
         "levels": [name for name, _ in levels()],
-        "about": {name: {"summary": lv.summary, "seconds": lv.seconds, "strength": lv.strength} for name, lv in levels()},
+        "about": {
+            name: {
+                "summary": lv.summary,
+                "seconds": lv.seconds,
+                "strength": lv.strength,
+                "record": asdict(lv.record) if lv.record else None,  # type: ignore[typeddict-item]
+            }
+            for name, lv in levels()
+        },
     }
 
 

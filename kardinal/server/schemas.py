@@ -392,10 +392,22 @@ class AgainAnswer(TypedDict):
     seats: dict[str, int]  # the seats asked for: where each sits in the new game (the start player moved on)
 
 
+class BotRecord(TypedDict):
+    """A level's measured result: ``percent`` of ``games`` four-player games won against
+    three ``against`` bots, 95% interval ``low``-``high`` (percent, or null)."""
+
+    percent: float
+    games: int
+    against: str
+    low: float | None
+    high: float | None
+
+
 class BotAbout(TypedDict):
     summary: str
     seconds: float
     strength: str
+    record: BotRecord | None
 
 
 class BotList(TypedDict):

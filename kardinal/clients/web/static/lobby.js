@@ -1,19 +1,64 @@
-// The lobby: create a game (persons and bots, the board, rule variants), hand out
-// invitation links, list the games.
+// The home page: what the game is (a picture of the board, a sentence, the players and the
+// time a game takes), three ways in (play now against bots, learn to play, play with
+// friends), the invitations of a table just made (copy, share, open my seat), this
+// browser's games, the open tables, and the full table settings folded away: create a game
+// (persons and bots, the board, rule variants) and list the games.
 
 import { byId, el, fill } from "./dom.js";
-import { T, dateTime, onLangChange, rulesText, variantText, boardName, num, strengthText, levelName } from "./i18n.js";
-import { getJSON, postJSON, url } from "./net.js";
+import { T, dateTime, lang, onLangChange, rulesText, variantText, boardName } from "./i18n.js";
+import { getJSON, postJSON, storeSeat, url } from "./net.js";
 import { loadBoard } from "./board.js";
 import { initHeader } from "./header.js";
 import { refusalText } from "./refusals.js";
 import { addStrings } from "./i18n.js";
+import { drawBoardPicture } from "./home-map.js";
+import { MyGames } from "./mine.js";
 
 addStrings({
   en: {
     openSeat: "Open seat (anyone may join)",
     seatKind: "Who",
-    lobbyTitle: "Kardinal & König: the lobby",
+    lobbyTitle: "Kardinal & König",
+    homeWhat: "Michael Schacht's board game of medieval Europe. Play the countries' cards to found cloisters and send advisors to the courts: the most cloisters in a country, the advisor majority in two allied countries and long chains of cloisters score.",
+    homeFacts: "3 to 5 players · about 11 turns each · 10–15 minutes against bots, 30–45 minutes with people",
+    homeMapCaption: "The board: the countries of Europe with their cloister sites and coats of arms. Churches are cloisters, figures are advisors.",
+    waysTitle: "How would you like to start?",
+    playNow: "Play now",
+    playNowWhy: "You and three bots, at once",
+    learn: "Learn to play",
+    learnWhy: "A guided first game with the rulebook's examples",
+    friends: "Play with friends",
+    friendsWhy: "A table online: send each friend their link",
+    yourNameLabel: "Your name",
+    botsLabel: "Bots",
+    friendsTitle: "A table with friends",
+    friendsCount: "How many friends?",
+    friendsOne: "1 friend",
+    friendsMany: "{n} friends",
+    friendsTable: "At the table: you, {friends} and {bots}.",
+    friendsTableNoBots: "At the table: you and {friends}.",
+    friendsN: "one friend|{n} friends",
+    botsN: "one bot|{n} bots",
+    friendName: "Name of friend {n}",
+    friendsCreate: "Create the table",
+    friendsCancel: "Cancel",
+    inviteTitle: "Your table is ready",
+    inviteWhy: "Send each friend their own link: it is their seat (keep it secret). The game starts when everyone has opened theirs.",
+    openMySeat: "Open my seat",
+    mySeat: "your seat",
+    copyLink: "Copy link",
+    copied: "Copied",
+    copyFailed: "Select the link and copy it",
+    copiedSaid: "The link for {name} is on the clipboard.",
+    shareLink: "Share…",
+    shareTitle: "Kardinal & König",
+    shareText: "Join my game of Kardinal & König: this link is your seat ({name}).",
+    shareWatchText: "Watch my game of Kardinal & König.",
+    copyWatch: "Copy the spectators' link",
+    openTables: "Open tables",
+    openTablesNone: "No open table right now: start one with “Play with friends”.",
+    otherGames: "Games under way and finished",
+    settingsSummary: "All table settings",
     tableChoice: "How you play",
     modeLive: "Live: everyone at the table now",
     modeTurn: "Turn-based: a move when you have time, over days",
@@ -23,24 +68,84 @@ addStrings({
     hintsLabel: "Allow hints (every person at the table agrees by joining)",
     spectatorChat: "Spectators may write in the chat",
     publicLabel: "List this game in the lobby (anyone may watch)",
-    levelAbout: "{name}: {summary}",
-    thinksAtOnce: "answers at once",
+    thinksAtOnce: "plays at once",
     thinksUpTo: "thinks up to {s} s a move",
+    levelOption: "{name} – {time}",
+    levelDetails: "Details",
+    levelHow: "How it plays: {how}",
+    levelMeasured: "Measured: {record}",
+    levelRecord: "won {p}% of {n} four-player games against three bots of the level “{against}” (95% interval {low}–{high}%; an even share is 25%)",
+    levelRecordNoInterval: "won {p}% of {n} four-player games against three bots of the level “{against}” (an even share is 25%)",
+    levelNotMeasured: "Not measured against the other levels.",
+    "levelWord.random": "Random",
+    "levelWord.easy": "Easy",
+    "levelWord.greedy": "Greedy",
+    "levelWord.medium": "Medium",
+    "levelWord.ismcts": "Searcher",
+    "levelWord.hard": "Strong",
+    "levelWord.expert": "Expert",
+    "levelPlain.random": "Plays any allowed move: for a first look at the rules.",
+    "levelPlain.easy": "A gentle opponent: plays sensibly, with slips now and then.",
+    "levelPlain.greedy": "Takes whatever scores best at once; never plans ahead.",
+    "levelPlain.medium": "A fair match for a new player: wins more than half its games against three Greedy.",
+    "levelPlain.ismcts": "Plays a thousand possible games through before each move.",
+    "levelPlain.hard": "A challenge: looks far ahead, wins two games in three against three Greedy.",
+    "levelPlain.expert": "The strongest: plays each line to the end; wins more than its share against three Strong.",
+    "levelStrength.random": "loses almost every game",
     "level.random": "Plays any legal move at random.",
     "level.easy": "Looks one move ahead, with deliberate slips.",
     "level.greedy": "Looks one move ahead and takes the best-looking move.",
-    "level.medium": "Searches the game tree (ISMCTS), briefly.",
+    "level.medium": "Searches the game tree (ISMCTS) briefly: 300 iterations a move.",
     "level.ismcts": "Searches the game tree (ISMCTS), 1,000 iterations a move.",
-    "level.hard": "Searches the game tree (ISMCTS) thoroughly.",
-    "level.expert": "Searches the game tree (ISMCTS) longest, playing each line further ahead.",
-    turnBased: "turn-based",
+    "level.hard": "Searches the game tree (ISMCTS) thoroughly: 2,400 iterations a move.",
+    "level.expert": "Searches the game tree (ISMCTS) deeply: rollouts of 32 moves, 130,000 moves played ahead for each of its own.",
     private: "listed nowhere: only its links lead to it",
     expiredGames: "Expired games (nobody moved for too long)",
   },
   de: {
     openSeat: "Offener Platz (jeder darf beitreten)",
     seatKind: "Wer",
-    lobbyTitle: "Kardinal & König: die Lobby",
+    lobbyTitle: "Kardinal & König",
+    homeWhat: "Das Brettspiel von Michael Schacht über das Europa des Mittelalters. Mit den Karten der Länder gründest du Klöster und schickst Räte an die Höfe: Die meisten Klöster in einem Land, die Mehrheit der Räte in zwei verbündeten Ländern und lange Ketten von Klöstern bringen Punkte.",
+    homeFacts: "3 bis 5 Personen · etwa 11 Züge für jede · 10–15 Minuten gegen Bots, 30–45 Minuten mit Menschen",
+    homeMapCaption: "Der Spielplan: die Länder Europas mit ihren Klosterfeldern und Wappen. Kirchen sind Klöster, Figuren sind Räte.",
+    waysTitle: "Wie möchtest du anfangen?",
+    playNow: "Sofort spielen",
+    playNowWhy: "Du und drei Bots, gleich los",
+    learn: "Spielen lernen",
+    learnWhy: "Eine geführte erste Partie mit den Beispielen der Spielanleitung",
+    friends: "Mit Freunden spielen",
+    friendsWhy: "Ein Tisch im Netz: jede Person bekommt ihren Link",
+    yourNameLabel: "Dein Name",
+    botsLabel: "Bots",
+    friendsTitle: "Ein Tisch mit Freunden",
+    friendsCount: "Wie viele Freunde?",
+    friendsOne: "1 Person",
+    friendsMany: "{n} Personen",
+    friendsTable: "Am Tisch: du, {friends} und {bots}.",
+    friendsTableNoBots: "Am Tisch: du und {friends}.",
+    friendsN: "eine weitere Person|{n} weitere Personen",
+    botsN: "ein Bot|{n} Bots",
+    friendName: "Name von Person {n}",
+    friendsCreate: "Tisch anlegen",
+    friendsCancel: "Abbrechen",
+    inviteTitle: "Dein Tisch ist bereit",
+    inviteWhy: "Schicke jeder Person ihren eigenen Link: Er ist ihr Platz (geheim halten). Das Spiel beginnt, wenn alle ihren Link geöffnet haben.",
+    openMySeat: "Meinen Platz öffnen",
+    mySeat: "dein Platz",
+    copyLink: "Link kopieren",
+    copied: "Kopiert",
+    copyFailed: "Link markieren und kopieren",
+    copiedSaid: "Der Link für {name} ist in der Zwischenablage.",
+    shareLink: "Teilen…",
+    shareTitle: "Kardinal & König",
+    shareText: "Spiel mit mir Kardinal & König: Dieser Link ist dein Platz ({name}).",
+    shareWatchText: "Schau meinem Spiel Kardinal & König zu.",
+    copyWatch: "Link für Zuschauer kopieren",
+    openTables: "Offene Tische",
+    openTablesNone: "Gerade ist kein Tisch offen: Lege mit „Mit Freunden spielen“ einen an.",
+    otherGames: "Laufende und beendete Spiele",
+    settingsSummary: "Alle Einstellungen des Tisches",
     tableChoice: "Wie ihr spielt",
     modeLive: "Live: alle sitzen jetzt am Tisch",
     modeTurn: "Rundenbasiert: ein Zug, wenn du Zeit hast, über Tage",
@@ -50,23 +155,49 @@ addStrings({
     hintsLabel: "Tipps erlauben (wer beitritt, stimmt zu)",
     spectatorChat: "Zuschauer dürfen im Chat schreiben",
     publicLabel: "Dieses Spiel in der Lobby zeigen (jeder darf zusehen)",
-    levelAbout: "{name}: {summary}",
-    thinksAtOnce: "antwortet sofort",
+    thinksAtOnce: "spielt sofort",
     thinksUpTo: "denkt bis zu {s} s pro Zug",
+    levelOption: "{name} – {time}",
+    levelDetails: "Genauer",
+    levelHow: "Wie er spielt: {how}",
+    levelMeasured: "Gemessen: {record}",
+    levelRecord: "gewann {p} % von {n} Partien zu viert gegen drei Bots der Stufe „{against}“ (95-%-Intervall {low}–{high} %; ein gleicher Anteil wären 25 %)",
+    levelRecordNoInterval: "gewann {p} % von {n} Partien zu viert gegen drei Bots der Stufe „{against}“ (ein gleicher Anteil wären 25 %)",
+    levelNotMeasured: "Nicht gegen die anderen Stufen gemessen.",
+    "levelWord.random": "Zufall",
+    "levelWord.easy": "Leicht",
+    "levelWord.greedy": "Gierig",
+    "levelWord.medium": "Mittel",
+    "levelWord.ismcts": "Sucher",
+    "levelWord.hard": "Stark",
+    "levelWord.expert": "Meister",
+    "levelPlain.random": "Spielt irgendeinen erlaubten Zug: zum ersten Kennenlernen der Regeln.",
+    "levelPlain.easy": "Ein sanfter Gegner: spielt vernünftig, patzt aber ab und zu.",
+    "levelPlain.greedy": "Nimmt, was sofort am meisten bringt; plant nie voraus.",
+    "levelPlain.medium": "Passend für den Anfang: gewinnt mehr als die Hälfte seiner Partien gegen drei „Gierig“.",
+    "levelPlain.ismcts": "Spielt vor jedem Zug tausend mögliche Partien durch.",
+    "levelPlain.hard": "Eine Herausforderung: schaut weit voraus, gewinnt zwei von drei Partien gegen drei „Gierig“.",
+    "levelPlain.expert": "Der stärkste: spielt jede Linie bis zum Ende; gewinnt gegen drei „Stark“ mehr als seinen Anteil.",
+    "levelStrength.random": "verliert fast jedes Spiel",
     "level.random": "Spielt irgendeinen erlaubten Zug, zufällig.",
     "level.easy": "Schaut einen Zug voraus, mit absichtlichen Patzern.",
     "level.greedy": "Schaut einen Zug voraus und nimmt den besten.",
-    "level.medium": "Durchsucht den Spielbaum (ISMCTS), kurz.",
-    "level.ismcts": "Durchsucht den Spielbaum (ISMCTS), 1.000 Iterationen pro Zug.",
-    "level.hard": "Durchsucht den Spielbaum (ISMCTS) gründlich.",
-    "level.expert": "Durchsucht den Spielbaum (ISMCTS) am längsten und spielt jede Linie weiter voraus.",
-    turnBased: "rundenbasiert",
+    "level.medium": "Durchsucht den Spielbaum (ISMCTS) kurz: 300 Durchläufe pro Zug.",
+    "level.ismcts": "Durchsucht den Spielbaum (ISMCTS), 1.000 Durchläufe pro Zug.",
+    "level.hard": "Durchsucht den Spielbaum (ISMCTS) gründlich: 2.400 Durchläufe pro Zug.",
+    "level.expert": "Durchsucht den Spielbaum (ISMCTS) tief: Vorausspiele von 32 Zügen, 130.000 vorausgespielte Züge für jeden eigenen.",
     private: "nirgends gelistet: nur seine Links führen hin",
+    // the boards' About texts (the board files have them in English only)
+    "boardAbout.standard": "Eine Rekonstruktion des Spielplans von Kardinal & König (Goldsieber 2000): Die gezählten Klosterfelder und Bündnisse je Land und die übrigen bekannten Tatsachen stimmen, der Rest wurde aus Städten und Straßen des 12. Jahrhunderts neu aufgebaut.",
+    "boardAbout.reconstruction-1": "Die frühere Rekonstruktion des Spielplans von Kardinal & König (50 Klosterfelder, Lothringen 4), aufbewahrt, damit darauf gespielte Partien und Aufzeichnungen genau nachgespielt werden; neue Spiele nutzen den Plan „standard“.",
     expiredGames: "Abgelaufene Spiele (zu lange hat niemand gezogen)",
   },
 });
 
 const DEFAULT_BOARD = "standard";
+const PLAY_NOW_LEVEL = "medium"; // thinks briefly (0.4 s), a fair match for a new player
+const NAME_KEY = "kardinal-name";
+const LEVEL_KEY = "kardinal-bot-level";
 
 /** A key for one creation of a game: 24 random characters of A-Z a-z 0-9 _ - (18 bytes). */
 function newKey() {
@@ -75,10 +206,34 @@ function newKey() {
   return btoa(String.fromCharCode(...bytes)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
 }
 
+function remembered(key) { try { return localStorage.getItem(key) || ""; } catch (e) { return ""; } }
+function remember(key, value) { try { localStorage.setItem(key, value); } catch (e) { /* private mode */ } }
+
+/** A number as the page's language writes it (0.4 / 0,4). */
+function num(x) { return Number(x).toLocaleString(lang() === "de" ? "de-DE" : "en-GB", { maximumFractionDigits: 1 }); }
+
+/** "one friend" / "3 friends": a text "singular|plural" by n. */
+function plural(key, n) { const [one, many] = T(key).split("|"); return n === 1 ? one : many.replace("{n}", String(n)); }
+
+/** Put text on the clipboard: the Clipboard API (a secure page), else the older copy command. */
+async function copyText(text) {
+  if (navigator.clipboard && window.isSecureContext) {
+    try { await navigator.clipboard.writeText(text); return true; } catch (e) { /* refused: try the old way */ }
+  }
+  const area = el("textarea", { readonly: true, class: "sr-only", "aria-hidden": "true" });
+  area.value = text;
+  document.body.append(area);
+  area.select();
+  let ok = false;
+  try { ok = document.execCommand("copy"); } catch (e) { ok = false; }
+  area.remove();
+  return ok;
+}
+
 class Lobby {
   constructor() {
     this.levels = ["random"]; // weakest first (the server's order)
-    this.levelAbout = {}; // level -> {summary, seconds, strength}
+    this.levelAbout = {}; // level -> {summary, seconds, strength, record}
     this.table = { mode: "live", awayMinutes: 3, standin: "medium", hints: false, spectator_chat: false, public: true };
     this.variants = {}; // name -> the server's one-line description
     this.boards = [DEFAULT_BOARD];
@@ -86,19 +241,27 @@ class Lobby {
     this.seats = [];
     this.chosenVariants = new Set(); // default: the rules as written
     this.board = DEFAULT_BOARD;
-    this.about = ""; // the chosen board's About text
+    this.aboutBoard = null; // the chosen board's data (its About text)
     this.last = null; // the last created game's answer
     this.creating = false; // a request to create a game is on its way
     this.createKey = null; // the key of the creation the form stands for (see createGame)
     this.keyFor = null; // the request that key was made for (without the key)
+    this.myName = remembered(NAME_KEY); // the home page's "Your name"
+    this.botLevel = remembered(LEVEL_KEY) || PLAY_NOW_LEVEL; // the bots of Play now and Play with friends
+    this.friendsOpen = false; // the panel of Play with friends
+    this.friendCount = 2;
+    this.friendNames = ["", "", "", ""];
+    this.mine = new MyGames("my-games", true, 5);
   }
 
   async start() {
-    this.refreshHeader = initHeader(() => this.about);
+    this.refreshHeader = initHeader(() => this.aboutText());
     onLangChange(() => this.renderAll());
+    this.renderHome(); // the words and the three ways at once; the levels follow
     const [bots, variants] = await Promise.allSettled([getJSON("/api/bots"), getJSON("/api/variants")]);
     if (bots.status === "fulfilled") { this.levels = bots.value.levels; this.levelAbout = bots.value.about || {}; }
     if (!this.levels.includes(this.table.standin)) this.table.standin = this.levels[Math.min(this.levels.length - 1, 3)];
+    if (!this.levels.includes(this.botLevel)) this.botLevel = this.levels.includes(PLAY_NOW_LEVEL) ? PLAY_NOW_LEVEL : this.levels[0];
     if (variants.status === "fulfilled") {
       this.variants = variants.value.variants || {};
       if ((variants.value.boards || []).length) this.boards = variants.value.boards;
@@ -106,19 +269,30 @@ class Lobby {
     if (!this.boards.includes(this.board)) this.board = this.boards[0];
     this.seats = this.defaultSeats(this.count);
     this.loadAbout();
+    loadBoard(DEFAULT_BOARD).then((b) => drawBoardPicture(byId("home-map"), b)).catch(() => { byId("intro-board").hidden = true; });
     this.renderAll();
+    this.mine.load();
     setInterval(() => this.loadGames(), 5000);
-    // back from the game's page (the page kept in the browser's cache): the button is free again
-    window.addEventListener("pageshow", (ev) => { if (ev.persisted) this.setCreating(false); });
+    setInterval(() => this.mine.load(), 15000);
+    // back from the game's page (the page kept in the browser's cache): the buttons are free again
+    window.addEventListener("pageshow", (ev) => { if (ev.persisted) { this.setCreating(false); this.mine.load(); } });
   }
 
   loadAbout() {
     const id = this.board;
     loadBoard(id).then((b) => {
       if (this.board !== id) return;
-      this.about = (b.data.reconstruction ? T("reconstruction") + " " : "") + b.data.about;
+      this.aboutBoard = b.data;
       this.refreshHeader();
     }).catch(() => { /* no About text */ });
+  }
+
+  /** The About dialog: the chosen board, in the page's language where a translation is known. */
+  aboutText() {
+    const b = this.aboutBoard;
+    if (!b) return "";
+    const key = `boardAbout.${b.id || b.name}`;
+    return (b.reconstruction ? T("reconstruction") + " " : "") + (lang() !== "en" && T(key) !== key ? T(key) : b.about);
   }
 
   defaultSeats(n) {
@@ -132,10 +306,124 @@ class Lobby {
   }
 
   renderAll() {
-    byId("lobby-title").textContent = T("lobbyTitle");
+    this.renderHome();
+    byId("settings-summary").textContent = T("settingsSummary");
     this.renderCreate();
     this.renderCreated();
+    this.mine.render();
     this.loadGames();
+  }
+
+  // ------------------------------------------------------------------ the home page
+
+  renderHome() {
+    document.title = T("lobbyTitle");
+    byId("lobby-title").textContent = T("lobbyTitle");
+    byId("intro-what").textContent = T("homeWhat");
+    byId("intro-facts").textContent = T("homeFacts");
+    byId("home-map-caption").textContent = T("homeMapCaption");
+    this.renderWays();
+    this.renderFriends();
+  }
+
+  /** The three ways in, and under them the name and the bots' level they use. */
+  renderWays() {
+    const way = (tag, attrs, title, why) => el(tag, { class: "way", ...attrs }, el("span", { class: "way-title", text: title }), el("span", { class: "way-why", text: why }));
+    const now = way("button", { type: "button", id: "play-now", disabled: this.creating ? true : null, "aria-busy": this.creating ? "true" : null,
+      onclick: (ev) => { if (ev.detail < 2) this.playNow(); } }, T("playNow"), T("playNowWhy"));
+    const learn = way("a", { href: url("/tutorial"), id: "learn" }, T("learn"), T("learnWhy"));
+    const friends = way("button", { type: "button", id: "play-friends", "aria-expanded": this.friendsOpen ? "true" : "false", "aria-controls": "friends-panel",
+      onclick: () => { this.friendsOpen = !this.friendsOpen; this.renderWays(); this.renderFriends(); if (this.friendsOpen) byId("friends-panel").scrollIntoView({ block: "nearest", behavior: "smooth" }); } },
+    T("friends"), T("friendsWhy"));
+    const name = el("input", { type: "text", id: "my-name", value: this.myName, maxlength: 24, autocomplete: "nickname", placeholder: `${T("player")} 1` });
+    name.addEventListener("input", () => { this.myName = name.value.trim(); remember(NAME_KEY, this.myName); });
+    const level = el("select", { id: "bot-level" });
+    for (const l of this.levels) level.append(el("option", { value: l, selected: l === this.botLevel ? true : null, text: this.levelOption(l) }));
+    level.addEventListener("change", () => { this.botLevel = level.value; remember(LEVEL_KEY, level.value); this.renderWays(); byId("bot-level").focus(); });
+    const options = el("div", { class: "home-options" },
+      el("p", { class: "field" }, el("label", { for: "my-name", text: T("yourNameLabel") }), name),
+      el("div", { class: "field" }, el("label", { for: "bot-level", text: T("botsLabel") }), level, this.levelWords(this.botLevel, "bot-level-about")));
+    fill(byId("ways"), el("h2", { id: "ways-title", class: "sr-only", text: T("waysTitle") }), el("div", { class: "way-list" }, now, learn, friends), options);
+  }
+
+  /** The player's own name for a new table (or "Player 1"). */
+  ownName() { return this.myName || `${T("player")} 1`; }
+
+  /** One tap: the player and three bots of the chosen level, straight to the board. */
+  playNow() {
+    const players = [{ name: this.ownName(), kind: "person" }];
+    for (let i = 1; i < 4; i++) players.push({ name: `Bot ${i + 1}`, kind: "bot", level: this.botLevel });
+    this.send({ players, hotseat: false, board: DEFAULT_BOARD, variants: [] });
+  }
+
+  /** Play with friends: how many, their names; the free seats (a table has 3 at least) are bots. */
+  renderFriends() {
+    const box = byId("friends-panel");
+    box.hidden = !this.friendsOpen;
+    if (!this.friendsOpen) { box.replaceChildren(); return; }
+    const n = this.friendCount;
+    const bots = Math.max(0, 3 - 1 - n);
+    const choices = [1, 2, 3, 4].map((k) => {
+      const r = el("input", { type: "radio", name: "friend-count", id: `friends-${k}`, value: k, checked: k === n ? true : null });
+      r.addEventListener("change", () => { if (r.checked) { this.friendCount = k; this.renderFriends(); byId(`friends-${k}`).focus(); } });
+      return el("label", { for: `friends-${k}`, class: "chip" }, r, " ", k === 1 ? T("friendsOne") : T("friendsMany", { n: k }));
+    });
+    const names = [];
+    for (let i = 0; i < n; i++) {
+      const f = el("input", { type: "text", id: `friend-name-${i}`, value: this.friendNames[i], maxlength: 24, placeholder: `${T("player")} ${i + 2}` });
+      f.addEventListener("input", () => { this.friendNames[i] = f.value.trim(); });
+      names.push(el("p", { class: "field" }, el("label", { for: `friend-name-${i}`, text: T("friendName", { n: i + 1 }) }), f));
+    }
+    const table = bots ? T("friendsTable", { friends: plural("friendsN", n), bots: plural("botsN", bots) }) : T("friendsTableNoBots", { friends: plural("friendsN", n) });
+    fill(box, el("h2", { text: T("friendsTitle") }),
+      el("fieldset", { class: "chips" }, el("legend", { text: T("friendsCount") }), ...choices),
+      el("p", { id: "friends-table", text: table }), ...names,
+      el("p", { class: "buttons-row" },
+        el("button", { type: "button", id: "friends-create", class: "big", disabled: this.creating ? true : null, onclick: (ev) => { if (ev.detail < 2) this.createWithFriends(); } }, T("friendsCreate")),
+        el("button", { type: "button", id: "friends-cancel", onclick: () => { this.friendsOpen = false; this.renderWays(); this.renderFriends(); byId("play-friends").focus(); } }, T("friendsCancel"))));
+  }
+
+  createWithFriends() {
+    const n = this.friendCount;
+    const players = [{ name: this.ownName(), kind: "person" }];
+    for (let i = 0; i < n; i++) players.push({ name: this.friendNames[i] || `${T("player")} ${i + 2}`, kind: "person" });
+    while (players.length < 3) players.push({ name: `Bot ${players.length + 1}`, kind: "bot", level: this.botLevel });
+    this.send({ players, hotseat: false, board: DEFAULT_BOARD, variants: [] });
+  }
+
+  // ------------------------------------------------------------------ bot levels in words
+
+  levelWord(l) { const k = `levelWord.${l}`; return T(k) !== k ? T(k) : l; }
+
+  levelTime(l) {
+    const a = this.levelAbout[l];
+    return a && a.seconds ? T("thinksUpTo", { s: num(a.seconds) }) : T("thinksAtOnce");
+  }
+
+  /** A level in a list: "Medium – thinks up to 0.4 s a move". */
+  levelOption(l) { return T("levelOption", { name: this.levelWord(l), time: this.levelTime(l) }); }
+
+  /** What a level is, in a player's words, and behind "Details" how it plays and how
+   * strong it measured (both in the page's language). */
+  levelWords(l, id) {
+    const a = this.levelAbout[l] || {};
+    const plainKey = `levelPlain.${l}`;
+    const plain = T(plainKey) !== plainKey ? T(plainKey) : (a.summary || "");
+    const howKey = `level.${l}`;
+    const how = T(howKey) !== howKey ? T(howKey) : (a.summary || "");
+    const r = a.record;
+    let measured;
+    if (r) {
+      const vars = { p: num(r.percent), n: num(r.games), against: this.levelWord(r.against), low: num(r.low), high: num(r.high) };
+      measured = T("levelMeasured", { record: T(r.low !== null && r.low !== undefined ? "levelRecord" : "levelRecordNoInterval", vars) });
+    } else {
+      const sKey = `levelStrength.${l}`;
+      measured = T(sKey) !== sKey ? T("levelMeasured", { record: T(sKey) }) : a.strength ? T("levelMeasured", { record: a.strength }) : T("levelNotMeasured");
+    }
+    return el("div", { class: "level-about", id },
+      el("span", { class: "level-plain", text: `${this.levelWord(l)}: ${plain}` }),
+      el("details", { class: "level-details" }, el("summary", { text: T("levelDetails") }),
+        el("p", { text: T("levelHow", { how }) }), el("p", { text: measured })));
   }
 
   renderRules() {
@@ -173,10 +461,10 @@ class Lobby {
       let level = null;
       if (s.kind === "bot") { // a person has no level
         level = el("select", { id: `level-${i}`, "aria-label": `${T("level")} ${i + 1}` });
-        for (const l of this.levels) level.append(el("option", { value: l, selected: l === s.level ? true : null, text: this.levelName(l) }));
+        for (const l of this.levels) level.append(el("option", { value: l, selected: l === s.level ? true : null, text: this.levelOption(l) }));
         level.addEventListener("change", () => { s.level = level.value; this.renderCreate(); });
       }
-      const about = level ? el("div", { class: "small level-about", id: `level-about-${i}` }, this.levelLine(s.level)) : null;
+      const about = level ? this.levelWords(s.level, `level-about-${i}`) : null;
       return el("tr", {}, el("td", { text: String(i + 1) }), el("td", {}, name), el("td", {}, kind), el("td", {}, level, about));
     });
     const hot = el("input", { type: "checkbox", id: "hotseat" });
@@ -187,23 +475,6 @@ class Lobby {
       this.renderRules(),
       this.renderTable(),
       el("p", {}, el("label", {}, hot, " " + T("hotseat"))), create);
-  }
-
-  /** A level in a list: its name and how long it thinks. */
-  levelName(l) {
-    const a = this.levelAbout[l];
-    if (!a) return levelName(l);
-    return `${levelName(l)} — ${a.seconds ? T("thinksUpTo", { s: num(a.seconds, 1) }) : T("thinksAtOnce")}`;
-  }
-
-  /** One line on a level: what it is, how long it thinks and its measured strength (the
-   * list's own text, which a phone cuts short, says the time too). */
-  levelLine(l) {
-    const a = this.levelAbout[l] || {};
-    const key = `level.${l}`;
-    const summary = T(key) !== key ? T(key) : (a.summary || "");
-    const facts = [a.seconds ? T("thinksUpTo", { s: num(a.seconds, 1) }) : this.levelAbout[l] ? T("thinksAtOnce") : null, strengthText(a.strength)].filter(Boolean);
-    return T("levelAbout", { name: levelName(l), summary }) + (facts.length ? ` (${facts.join("; ")})` : "");
   }
 
   /** How the table plays: live or turn-based, the stand-in for a person who left, hints,
@@ -218,7 +489,7 @@ class Lobby {
     const away = el("input", { type: "number", id: "away", min: 1, max: 1440, step: 1, value: t.awayMinutes, "aria-label": `${T("awayLabel")} (${T("minutes")})` });
     away.addEventListener("change", () => { t.awayMinutes = Math.max(1, Math.min(1440, Number(away.value) || 3)); });
     const standin = el("select", { id: "standin", "aria-label": T("standinLabel") });
-    for (const l of this.levels) standin.append(el("option", { value: l, selected: l === t.standin ? true : null, text: this.levelName(l) }));
+    for (const l of this.levels) standin.append(el("option", { value: l, selected: l === t.standin ? true : null, text: this.levelOption(l) }));
     standin.addEventListener("change", () => { t.standin = standin.value; });
     const box = (key, id, text) => {
       const b = el("input", { type: "checkbox", id, checked: t[key] ? true : null });
@@ -235,65 +506,108 @@ class Lobby {
       box("public", "public", T("publicLabel")));
   }
 
-  /** The button shows whether a creation is on its way (pressed again meanwhile: nothing). */
+  /** The buttons that create a table show whether a creation is on its way (pressed again
+   * meanwhile: nothing). */
   setCreating(on) {
     this.creating = on;
-    const b = byId("create-btn");
-    if (!b) return;
-    b.disabled = on;
-    if (on) b.setAttribute("aria-busy", "true"); else b.removeAttribute("aria-busy");
+    for (const id of ["create-btn", "play-now", "friends-create"]) {
+      const b = byId(id);
+      if (!b) continue;
+      b.disabled = on;
+      if (on) b.setAttribute("aria-busy", "true"); else b.removeAttribute("aria-busy");
+    }
   }
 
-  /** Create the game the form describes. The request carries a key, one per intended
-   * creation: the same form sent again (a double click, a retry after a network error)
-   * sends the same key, and the server gives one game for it; a created game or a changed
-   * form makes a new one. While the request is on its way the button is disabled. */
-  async createGame(hotseat) {
-    if (this.creating) return;
+  /** Create the game the form describes. */
+  createGame(hotseat) {
     const players = this.seats.slice(0, this.count).map((s, i) => ({
       name: s.name || (s.kind === "bot" ? `Bot ${i + 1}` : `${T("player")} ${i + 1}`), kind: s.kind, level: s.kind === "bot" ? s.level : undefined,
       open: s.kind === "person" && s.open ? true : undefined,
     }));
     const t = this.table;
-    const body = {
+    this.send({
       players, hotseat, board: this.board, variants: [...this.chosenVariants].sort(),
       mode: t.mode, away: t.awayMinutes * 60, standin: t.standin, hints: t.hints, spectator_chat: t.spectator_chat, public: t.public,
-    };
+    });
+  }
+
+  /** Create a table (the form, Play now, Play with friends). The request carries a key, one
+   * per intended creation: the same table asked for again (a double click, a retry after a
+   * network error) sends the same key, and the server gives one game for it; a created game
+   * or another table makes a new one. While the request is on its way the buttons are
+   * disabled. One person: straight to the board; more: their invitations. */
+  async send(body) {
+    if (this.creating) return;
     const form = JSON.stringify(body);
     if (!this.createKey || this.keyFor !== form) { this.createKey = newKey(); this.keyFor = form; }
-    body.key = this.createKey;
+    body = { ...body, key: this.createKey };
     let data;
     this.setCreating(true);
     try {
       data = await postJSON("/api/games", body);
     } catch (e) {
-      // (the key stays: the same form sent again is the same creation)
+      // (the key stays: the same table asked for again is the same creation)
       this.setCreating(false);
       byId("created").replaceChildren(el("p", { class: "bad", role: "alert", text: e.error ? refusalText(e.error, null) : e.message }));
+      byId("created").scrollIntoView({ block: "nearest" });
       return;
     }
     this.createKey = null; // created: the next creation is another
     this.last = data;
-    // on to the game's page: the button stays disabled until it has gone (or comes back: pageshow)
+    // on to the game's page: the buttons stay disabled until it has gone (or comes back: pageshow)
     if (data.hotseat_url) { location.href = data.hotseat_url; return; }
     if (data.seats.length === 1) { location.href = data.seats[0].url; return; }
+    storeSeat(data.id, data.seats[0].seat, data.seats[0].token); // "My games" knows this table now
     this.setCreating(false);
+    this.friendsOpen = false;
+    this.renderWays();
+    this.renderFriends();
     this.renderCreated();
+    const title = byId("created-title");
+    title.scrollIntoView({ block: "start", behavior: "smooth" });
+    title.focus({ preventScroll: true });
     this.loadGames();
+    this.mine.load();
   }
 
+  /** The invitations of the table just made: per person their link, a copy button, the
+   * phone's share sheet where there is one; "Open my seat" for the first person's seat. */
   renderCreated() {
     if (!this.last) return;
     const abs = (u) => location.origin + u;
-    const list = el("ul", { class: "links" });
-    for (const s of this.last.seats) list.append(el("li", {}, `${s.name}: `, el("a", { href: s.url, "data-seat-link": s.seat }, abs(s.url))));
-    fill(byId("created"), el("h2", { text: T("created") }), el("p", { text: T("invitations") }), list,
-      el("p", {}, T("watchLink") + ": ", el("a", { href: this.last.watch }, abs(this.last.watch))),
-      this.last.public === false ? el("p", { class: "small", text: T("private") }) : null);
+    const status = el("p", { id: "copy-status", class: "sr-only", role: "status" });
+    const copy = (id, text, name) => {
+      const b = el("button", { type: "button", class: "copy", id, onclick: async () => {
+        const ok = await copyText(text);
+        b.textContent = ok ? `✓ ${T("copied")}` : T("copyFailed");
+        status.textContent = ok ? T("copiedSaid", { name }) : T("copyFailed");
+        setTimeout(() => { b.textContent = T("copyLink"); }, 2500);
+      } }, T("copyLink"));
+      return b;
+    };
+    const share = (id, text, link) => (navigator.share ? el("button", { type: "button", class: "share", id,
+      onclick: () => { navigator.share({ title: T("shareTitle"), text, url: link }).catch(() => { /* closed, or not allowed */ }); } }, T("shareLink")) : null);
+    const mine = this.last.seats[0];
+    const rows = this.last.seats.map((s) => {
+      const link = abs(s.url);
+      const own = s === mine;
+      return el("li", { class: "invite", "data-invite": s.seat },
+        el("span", { class: "invite-who" }, el("strong", { text: s.name }), own ? ` (${T("mySeat")})` : null),
+        el("a", { href: s.url, class: "invite-link", "data-seat-link": s.seat }, link),
+        el("span", { class: "invite-actions" },
+          own ? el("a", { href: s.url, id: "open-my-seat", class: "btn primary" }, T("openMySeat")) : null,
+          copy(`copy-${s.seat}`, link, s.name), share(`share-${s.seat}`, T("shareText", { name: s.name }), link)));
+    });
+    const watch = abs(this.last.watch);
+    fill(byId("created"), el("h2", { id: "created-title", tabindex: "-1", text: T("inviteTitle") }), el("p", { text: T("inviteWhy") }),
+      el("ul", { class: "links invites" }, ...rows),
+      el("p", { class: "watch" }, T("watchLink") + ": ", el("a", { href: this.last.watch, class: "invite-link" }, watch), " ",
+        el("span", { class: "invite-actions" }, copy("copy-watch", watch, T("watchLink")), share("share-watch", T("shareWatchText"), watch))),
+      this.last.public === false ? el("p", { class: "small", text: T("private") }) : null, status);
   }
 
   gameRow(g) {
-    const names = g.players.map((p) => p.name + (p.kind === "bot" ? ` (${levelName(p.level)})` : "") + (p.kind === "person" && !p.joined ? ` [${T("free")}]` : "")).join(", ");
+    const names = g.players.map((p) => p.name + (p.kind === "bot" ? ` (${this.levelWord(p.level)})` : "") + (p.kind === "person" && !p.joined ? ` [${T("free")}]` : "")).join(", ");
     const turnBased = g.table && g.table.mode === "turn";
     const actions = el("span", {});
     actions.append(el("a", { href: url(`/game/${g.id}`), class: "btn" }, g.status === "finished" ? T("replay") : T("watch")));
@@ -326,15 +640,20 @@ class Lobby {
     }
   }
 
+  /** The open tables (seats to take), then, folded away, the games under way and finished. */
   async loadGames() {
     let data;
     try { data = await getJSON("/api/games"); } catch (e) { return; }
-    const box = byId("games");
-    box.replaceChildren();
-    for (const [status, title] of [["open", "openGames"], ["running", "runningGames"], ["finished", "finishedGames"], ["expired", "expiredGames"]]) {
+    const open = data.games.filter((g) => g.status === "open").slice(0, 30);
+    fill(byId("games"), el("h2", { text: T("openTables") }),
+      open.length ? el("ul", { class: "games", "data-list": "open" }, ...open.map((g) => this.gameRow(g))) : el("p", { class: "small", text: T("openTablesNone") }));
+    const other = byId("other-games");
+    const lists = [];
+    for (const [status, title] of [["running", "runningGames"], ["finished", "finishedGames"], ["expired", "expiredGames"]]) {
       const games = data.games.filter((g) => g.status === status).slice(0, 30);
-      box.append(el("h2", { text: T(title) }), games.length ? el("ul", { class: "games", "data-list": status }, ...games.map((g) => this.gameRow(g))) : el("p", { class: "small", text: T("none") }));
+      lists.push(el("h3", { text: T(title) }), games.length ? el("ul", { class: "games", "data-list": status }, ...games.map((g) => this.gameRow(g))) : el("p", { class: "small", text: T("none") }));
     }
+    fill(other, el("summary", { id: "other-games-summary", text: T("otherGames") }), ...lists); // (its open state stays)
   }
 }
 

@@ -26,6 +26,7 @@ addStrings({
     mineYou: "you",
     mineUpdated: "{n} games · your turn in {k}",
     turnBased: "turn-based",
+    mineAll: "All my games ({n})",
   },
   de: {
     mineTitle: "Meine Spiele",
@@ -43,12 +44,18 @@ addStrings({
     mineYou: "du",
     mineUpdated: "{n} Spiele · du bist dran in {k}",
     turnBased: "rundenbasiert",
+    mineAll: "Alle meine Spiele ({n})",
   },
 });
 
-class MyGames {
-  constructor() {
+/** The list of this browser's games: on its own page (/mine), or the first few of them on
+ * the home page (`home`: a section that stays hidden while there are none). */
+export class MyGames {
+  constructor(boxId = "mine", home = false, limit = Infinity) {
     this.games = []; // [{game, seats, info | null, error | null}]
+    this.boxId = boxId;
+    this.home = home;
+    this.limit = limit;
   }
 
   async start() {
@@ -75,9 +82,16 @@ class MyGames {
   }
 
   render() {
-    const box = byId("mine");
-    document.title = `Kardinal & König — ${T("mineTitle")}`;
+    const box = byId(this.boxId);
     const games = [...this.games].sort((a, b) => this.rank(a) - this.rank(b) || ((b.info && b.info.created) || 0) - ((a.info && a.info.created) || 0));
+    if (this.home) {
+      box.hidden = games.length === 0;
+      const shown = games.slice(0, this.limit);
+      fill(box, el("h2", { id: "my-games-title" }, T("mineTitle")), el("ul", { class: "games mine-list" }, ...shown.map((g) => this.row(g))),
+        el("p", {}, el("a", { href: url("/mine"), id: "mine-all", class: "btn" }, T("mineAll", { n: games.length }))));
+      return;
+    }
+    document.title = `Kardinal & König — ${T("mineTitle")}`;
     const mine = games.filter((g) => this.rank(g) === -1).length;
     const items = games.map((g) => this.row(g));
     fill(box, el("h1", {}, T("mineTitle")), el("p", { class: "small" }, T("mineWhy")),
@@ -108,4 +122,4 @@ class MyGames {
   }
 }
 
-new MyGames().start();
+if (document.body.classList.contains("mine")) new MyGames().start();

@@ -50,6 +50,12 @@ export function forgetStoredSeats(gameId) {
   try { localStorage.removeItem(seatsKey(gameId)); } catch (e) { /* private mode */ }
 }
 
+/** Keep a seat's token in this browser (the home page: the creator's own seat of a new
+ * table, so that "My games" lists it before its link is opened). */
+export function storeSeat(gameId, seat, token) {
+  try { localStorage.setItem(seatsKey(gameId), JSON.stringify({ ...storedSeats(gameId), [seat]: token })); } catch (e) { /* private mode */ }
+}
+
 /**
  * The seats' tokens of a game page: those it was opened with (?seat=&token= or
  * ?tokens=seat:token,…), kept in the browser's storage and then taken out of the address
