@@ -277,7 +277,9 @@ def test_every_page_in_german(server: str, browser: Any) -> None:
     # the home page, every fold open
     page = german_page(browser)
     page.goto(server + "/")
+    page.locator("#settings-summary").click()
     page.wait_for_selector("#kind-1")
+    page.evaluate("document.querySelectorAll('details').forEach((d) => { d.open = true; })")
     page.wait_for_load_state("networkidle")
     words.check(page, "home")
     shot(page, "german-home", full_page=True)
@@ -420,7 +422,9 @@ def test_a_phone_in_german(server: str, browser: Any) -> None:
     page.on("pageerror", lambda e: errors.append(str(e)))
     words = Words(["Annegret", "Bot 1", "Bot 2", "Bot 3"])
     page.goto(server + "/")
+    page.locator("#settings-summary").click()
     page.wait_for_selector("#kind-1")
+    page.evaluate("document.querySelectorAll('details').forEach((d) => { d.open = true; })")
     words.check(page, "phone: home")
     players = [{"name": "Annegret", "kind": "person"}] + [{"name": f"Bot {i}", "kind": "bot", "level": "random"} for i in (1, 2, 3)]
     g = create_game(server, players, hints=True)

@@ -130,6 +130,21 @@ def test_no_word_broken_no_heading_clipped_every_control_a_finger_wide(server: s
     page.context.close()
 
 
+
+def others_on_screen(page: Any) -> bool:
+    """The others' turns since this player's last are said on the screen: every line of
+    "Since your last turn" (above the hand) on the screen and on top, or, before there is
+    one, the line about the last turn."""
+    lines = page.locator("#since .since-line")
+    if lines.count():
+        return all(page.evaluate(ON_TOP_EL, lines.nth(k).element_handle()) for k in range(lines.count()))
+    return bool(page.evaluate(ON_TOP, "#follow-line"))
+
+
+# ON_TOP for an element rather than a selector
+ON_TOP_EL = ON_TOP.replace("(sel) => { const e = document.querySelector(sel); if (!e) return false;", "(e) => { if (!e) return false;")
+assert ON_TOP_EL != ON_TOP
+
 @pytest.mark.parametrize("lang", ["en", "de"])
 def test_what_opens_opens_in_view(server: str, browser: Any, lang: str) -> None:
     page = phone(browser, lang)
@@ -142,8 +157,8 @@ def test_what_opens_opens_in_view(server: str, browser: Any, lang: str) -> None:
         assert wait_turn(page)
     assert page.evaluate("document.body.dataset.phase") != "draw"
     # the others' last turn is said on the screen, under the hand
-    assert page.evaluate(ON_TOP, "#follow-line")
     shot(page, f"phone-finish-{lang}-turn")
+    assert others_on_screen(page)
     # a refusal: the draw pile tapped before placing; the side panel scrolled to the pile
     side = page.locator("#side")
     side.evaluate("(s) => { s.scrollTop = s.scrollHeight; }")
@@ -240,7 +255,7 @@ def test_one_tap_for_a_coat_and_the_whole_map_after_the_others(server: str, brow
             # the others have played: on this player's turn the map is whole again, the line about them on the screen
             if wait_turn(page):
                 assert map_zoom(page) == 1
-                assert page.evaluate(ON_TOP, "#follow-line")
+                assert others_on_screen(page)
             continue
         take_turn(page, rng, touch=True)
     assert coats >= 1, "no card could place an advisor in 40 turns"

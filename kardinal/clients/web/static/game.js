@@ -12,7 +12,7 @@
 //   chat.js       the game's chat                            since.js   "since your last turn"
 
 import { byId, el } from "./dom.js";
-import { T, onLangChange, rulesText, variantText, boardName, addStrings } from "./i18n.js";
+import { T, onLangChange, rulesText, variantText, boardName, boardAbout, addStrings } from "./i18n.js";
 import { loadBoard } from "./board.js";
 import { GameSocket, getJSON, postJSON, tokensFromURL, url } from "./net.js";
 import { GameMap } from "./map.js";
@@ -137,7 +137,7 @@ class GamePage {
     if (!this.board) return "";
     const b = this.board.data;
     const rules = this.msg ? " " + this.rulesLine(this.msg.view.variants) + "." : "";
-    return `${T("boardOf", { name: boardName(this.board.id) })}. ` + (b.reconstruction ? T("reconstruction") + " " : "") + b.about + rules;
+    return `${T("boardOf", { name: boardName(this.board.id) })}. ` + (b.reconstruction ? T("reconstruction") + " " : "") + boardAbout(b) + rules;
   }
 
   rulesLine(variants) {

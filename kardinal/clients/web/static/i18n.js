@@ -417,6 +417,21 @@ export function levelName(id) {
   return lookup("levelNames", id) || id;
 }
 
+// The boards' About in German: the translation of the English text in each board's file
+// (which cannot carry it: a board file's every key is part of its digest, which records keep).
+const BOARD_ABOUT = {
+  de: {
+    standard: "Eine Rekonstruktion des Spielplans von Kardinal & König (Goldsieber 2000): Die gezählten Klosterfelder und Bündnisse je Land und die übrigen bekannten Tatsachen stimmen, der Rest wurde aus Städten und Straßen des 12. Jahrhunderts neu aufgebaut.",
+    "reconstruction-1": "Die frühere Rekonstruktion des Spielplans von Kardinal & König (50 Klosterfelder, Lothringen 4), aufbewahrt, damit darauf gespielte Partien und Aufzeichnungen genau nachgespielt werden; neue Spiele nutzen den Plan „standard“.",
+  },
+};
+
+/** What a board is (its About), in the page's language where a translation is known, else the board file's own English. */
+export function boardAbout(data) {
+  const own = BOARD_ABOUT[current];
+  return (own && own[data.id || data.name]) || data.about || "";
+}
+
 /** A board's name for a person: a known id with a word on what it is, else the id. */
 export function boardName(id) {
   return lookup("boardNames", id) || id;

@@ -5,7 +5,7 @@
 // (persons and bots, the board, rule variants) and list the games.
 
 import { byId, el, fill } from "./dom.js";
-import { T, dateTime, lang, onLangChange, rulesText, variantText, boardName } from "./i18n.js";
+import { T, dateTime, lang, onLangChange, rulesText, variantText, boardName, boardAbout } from "./i18n.js";
 import { getJSON, postJSON, storeSeat, url } from "./net.js";
 import { loadBoard } from "./board.js";
 import { initHeader } from "./header.js";
@@ -21,7 +21,7 @@ addStrings({
     lobbyTitle: "Kardinal & König",
     homeWhat: "Michael Schacht's board game of medieval Europe. Play the countries' cards to found cloisters and send advisors to the courts: the most cloisters in a country, the advisor majority in two allied countries and long chains of cloisters score.",
     homeFacts: "3 to 5 players · about 11 turns each · 10–15 minutes against bots, 30–45 minutes with people",
-    homeMapCaption: "The board: the countries of Europe with their cloister sites and coats of arms. Churches are cloisters, figures are advisors.",
+    homeMapCaption: "The board: the countries of Europe with their cloister sites and coats of arms. The churches are cloisters, the little men by the coats of arms are advisors.",
     waysTitle: "How would you like to start?",
     playNow: "Play now",
     playNowWhy: "You and three bots, at once",
@@ -108,7 +108,7 @@ addStrings({
     lobbyTitle: "Kardinal & König",
     homeWhat: "Das Brettspiel von Michael Schacht über das Europa des Mittelalters. Mit den Karten der Länder gründest du Klöster und schickst Räte an die Höfe: Die meisten Klöster in einem Land, die Mehrheit der Räte in zwei verbündeten Ländern und lange Ketten von Klöstern bringen Punkte.",
     homeFacts: "3 bis 5 Personen · etwa 11 Züge für jede · 10–15 Minuten gegen Bots, 30–45 Minuten mit Menschen",
-    homeMapCaption: "Der Spielplan: die Länder Europas mit ihren Klosterfeldern und Wappen. Kirchen sind Klöster, Figuren sind Räte.",
+    homeMapCaption: "Der Spielplan: die Länder Europas mit ihren Klosterfeldern und Wappen. Die Kirchen sind Klöster, die Männchen an den Wappen sind Räte.",
     waysTitle: "Wie möchtest du anfangen?",
     playNow: "Sofort spielen",
     playNowWhy: "Du und drei Bots, gleich los",
@@ -188,8 +188,6 @@ addStrings({
     "level.expert": "Durchsucht den Spielbaum (ISMCTS) tief: Vorausspiele von 32 Zügen, 130.000 vorausgespielte Züge für jeden eigenen.",
     private: "nirgends gelistet: nur seine Links führen hin",
     // the boards' About texts (the board files have them in English only)
-    "boardAbout.standard": "Eine Rekonstruktion des Spielplans von Kardinal & König (Goldsieber 2000): Die gezählten Klosterfelder und Bündnisse je Land und die übrigen bekannten Tatsachen stimmen, der Rest wurde aus Städten und Straßen des 12. Jahrhunderts neu aufgebaut.",
-    "boardAbout.reconstruction-1": "Die frühere Rekonstruktion des Spielplans von Kardinal & König (50 Klosterfelder, Lothringen 4), aufbewahrt, damit darauf gespielte Partien und Aufzeichnungen genau nachgespielt werden; neue Spiele nutzen den Plan „standard“.",
     expiredGames: "Abgelaufene Spiele (zu lange hat niemand gezogen)",
   },
 });
@@ -291,8 +289,7 @@ class Lobby {
   aboutText() {
     const b = this.aboutBoard;
     if (!b) return "";
-    const key = `boardAbout.${b.id || b.name}`;
-    return (b.reconstruction ? T("reconstruction") + " " : "") + (lang() !== "en" && T(key) !== key ? T(key) : b.about);
+    return (b.reconstruction ? T("reconstruction") + " " : "") + boardAbout(b);
   }
 
   defaultSeats(n) {
