@@ -20,6 +20,9 @@ LENIENT = {
     "claim": parse_many("10000/minute"),
     "bad_token": parse_many("10000/second"),
     "chat": parse_many("10000/second"),
+    "signup": parse_many("10000/minute"),
+    "signin": parse_many("10000/minute"),
+    "seat_key": parse_many("10000/minute"),
 }
 
 

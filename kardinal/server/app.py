@@ -32,9 +32,12 @@ from starlette.datastructures import QueryParams
 from starlette.exceptions import HTTPException
 from starlette.types import Scope
 
+from .account_routes import router as account_router
+from .accounts import Accounts
 from .guard import Guard
 from .http import MAX_BODY, HttpEdge, client_address, invalid_body, refusal_response
 from .mapdata import named_board_json
+from .origin import cross_site
 from .pages import root_of, static_page
 from .refusal import Refused
 from .routes import router as routes_router
@@ -74,7 +77,12 @@ ERRORS: dict[int | str, dict[str, Any]] = {
         "model": ErrorBody,
         "description": "malformed: the body or a parameter is not what the operation declares (params.field names it)",
     },
-    403: {"model": ErrorBody, "description": "bad_token (no such seat, or a wrong token), or not allowed at this table"},
+    401: {"model": ErrorBody, "description": "signed_out: the operation needs an account's session"},
+    403: {
+        "model": ErrorBody,
+        "description": "bad_token (no such seat, or a wrong token), not allowed at this table, bad_sign_in, "
+        "or cross_site (a request from another site's page)",
+    },
     404: {"model": ErrorBody, "description": "no_game, or no such page"},
     409: {"model": ErrorBody, "description": "not possible now: not your turn, a stale version, a seat taken, a name taken..."},
     413: {"model": ErrorBody, "description": f"too_large: a body of more than {MAX_BODY} bytes"},
@@ -186,6 +194,7 @@ def create_app(
             return HTMLResponse(_NO_DOCS, status_code=404)
 
     limits = app.state.limits = guard if guard is not None else Guard()
+    app.state.accounts = Accounts(storage, service, limits)
 
     def addr(conn: Request | WebSocket) -> str:
         return client_address(conn.scope)
@@ -236,7 +245,10 @@ def create_app(
                 return refusal_response(e)
         return None
 
-    app.add_middleware(HttpEdge, check=token_guard)
+    def edge_check(scope: Scope) -> Response | None:
+        return cross_site(scope) or token_guard(scope)
+
+    app.add_middleware(HttpEdge, check=edge_check)
 
     @app.exception_handler(StorageError)
     async def storage_failed(_request: Request, e: StorageError) -> JSONResponse:
@@ -267,6 +279,11 @@ def create_app(
         """The games this browser holds a seat in (their tokens are in its storage)."""
         return static_page(request, "mine.html")
 
+    @app.get("/account", include_in_schema=False)
+    async def account_page(request: Request) -> HTMLResponse:
+        """Sign up, sign in and out, a new password, delete the account, its data."""
+        return static_page(request, "account.html")
+
     @app.get("/game/{game_id}", include_in_schema=False)
     async def game_page(request: Request, game_id: str) -> HTMLResponse:
         return static_page(request, "game.html")
@@ -281,4 +298,5 @@ def create_app(
 
     app.include_router(routes_router)  # the games' HTTP API (routes.py)
     app.include_router(ws_router)  # the games' WebSocket (ws.py)
+    app.include_router(account_router)  # accounts and sessions (account_routes.py)
     return app

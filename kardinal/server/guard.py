@@ -3,6 +3,13 @@
 - ``create``: new games, 30 a minute (a person creates a few; a script thousands).
 - ``claim``: seats taken from the lobby, 20 a minute.
 - ``chat``: chat lines, 3 a second and 30 a minute.
+- ``signup``: new accounts, 5 a minute and 20 an hour.
+- ``signin``: sign-ins, 10 a minute and 100 an hour (every try of an address).
+- ``signin_name``: failed sign-ins of one name (from any address), 5 a minute and 20 an
+  hour; over it, that name's sign-ins wait (also with the right password: a guesser
+  spread over many addresses tries a name a few times an hour). Counted by the name's
+  key (names.name_key), not by address.
+- ``seat_key``: seats' tokens handed to an account's devices, 60 a minute per account.
 - ``bad_token``: wrong seat tokens, 5 a second and 60 a minute. Once an address is over,
   every token it sends is refused (``rate_limited``) until the window has room again, so
   guessing a token runs at a few tries per second whatever the protocol (HTTP or
@@ -26,7 +33,16 @@ from .refusal import Refused
 
 __all__ = ["Guard", "RULES"]
 
-DEFAULTS = {"create": "30/minute", "claim": "20/minute", "bad_token": "5/second;60/minute", "chat": "3/second;30/minute"}
+DEFAULTS = {
+    "create": "30/minute",
+    "claim": "20/minute",
+    "bad_token": "5/second;60/minute",
+    "chat": "3/second;30/minute",
+    "signup": "5/minute;20/hour",
+    "signin": "10/minute;100/hour",
+    "signin_name": "5/minute;20/hour",
+    "seat_key": "60/minute",
+}
 
 
 def rules_from(text: str | None) -> dict[str, list[RateLimitItem]]:

@@ -45,9 +45,13 @@ def hash_token(token: str) -> str:
 
 
 def token_ok(seat: SeatRow, token: object) -> bool:
+    """The seat's token, or one its account handed to another device (SeatRow.keys)."""
     if not isinstance(token, str) or seat.token_hash is None:
         return False
-    return hmac.compare_digest(seat.token_hash, hash_token(token))
+    h = hash_token(token)
+    if hmac.compare_digest(seat.token_hash, h):
+        return True
+    return any(hmac.compare_digest(k, h) for k in seat.keys)
 
 
 def public_players(row: GameRow, present: frozenset[int] = frozenset()) -> list[PlayerData]:

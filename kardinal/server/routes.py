@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import time
 from collections.abc import Callable
 from dataclasses import asdict
 from typing import Annotated, Any
@@ -17,6 +18,8 @@ from kardinal.bots import levels
 from kardinal.rules.board import installed_boards
 from kardinal.rules.variants import VARIANTS
 
+from .account_routes import maybe_signed_in
+from .accounts import Accounts
 from .chat import chat_message
 from .guard import Guard
 from .http import client_address
@@ -42,6 +45,7 @@ from .schemas import (
     VariantList,
 )
 from .service import GameService
+from .storage import AccountRow
 
 router = APIRouter(tags=["games"])
 
@@ -85,6 +89,13 @@ def over(bucket: str) -> Callable[[Request], None]:
 
 Service = Annotated[GameService, Depends(service)]
 Limits = Annotated[Guard, Depends(limits)]
+# the account of the request's session (None: a guest): seats taken signed in are its
+Account = Annotated[AccountRow | None, Depends(maybe_signed_in)]
+
+
+def accounts(request: Request) -> Accounts:
+    acc: Accounts = request.app.state.accounts
+    return acc
 
 
 @router.get("/api/board", response_model=dict[str, Any])
@@ -128,10 +139,18 @@ async def list_games(service: Service) -> GameList:
 
 @router.post("/api/games", response_model=CreatedGame)
 async def create_game(
-    body: CreateGame, request: Request, service: Service, limits: Limits, _over: Annotated[None, Depends(over("create"))]
+    body: CreateGame,
+    request: Request,
+    service: Service,
+    limits: Limits,
+    account: Account,
+    _over: Annotated[None, Depends(over("create"))],
 ) -> CreatedGame:
     """A new table: its seats' secret links (shown once: keep them) and the spectators'
-    address. ``key``: the client's key for this creation (the same key twice makes one game)."""
+    address. ``key``: the client's key for this creation (the same key twice makes one game).
+    Signed in, a table of one person seat has it for the account, and a hot-seat table all
+    of its seats; of several invited seats, the one its creator opens becomes theirs then
+    (the game's WebSocket, as any seat opened signed in)."""
     spec = body.model_dump(exclude_unset=True, exclude={"key"})
     where = addr(request)
     # charged once a game is really made: the second click of a double click (the same
@@ -149,6 +168,9 @@ async def create_game(
         "watch": page,
         "public": live.options["public"],
     }
+    if account is not None and tokens:
+        if live.row.hotseat or len(tokens) == 1:
+            await accounts(request).attach(account, [(gid, s) for s in sorted(tokens)])
     if live.row.hotseat:
         out["hotseat_url"] = f"{page}?tokens=" + ",".join(f"{s}:{t}" for s, t in sorted(tokens.items()))
     return out
@@ -161,18 +183,28 @@ async def game_info(game_id: str, service: Service) -> GameSummary:
 
 
 @router.post("/api/games/{game_id}/join", response_model=Joined)
-async def join(game_id: str, body: JoinSeat, service: Service) -> Joined:
-    """Take one's seat by its link; the game starts when every seat has been taken."""
+async def join(game_id: str, body: JoinSeat, request: Request, service: Service, account: Account) -> Joined:
+    """Take one's seat by its link; the game starts when every seat has been taken.
+    Signed in, the seat is the account's (unless it is another account's already)."""
     live = await service.join(game_id, body.seat, body.token, body.name)
+    if account is not None:
+        await accounts(request).attach(account, [(live.row.id, body.seat)])
     return {"ok": True, "status": live.row.status}
 
 
 @router.post("/api/games/{game_id}/claim", response_model=Claimed)
 async def claim(
-    game_id: str, body: ClaimSeat, request: Request, service: Service, _spent: Annotated[None, Depends(spend("claim"))]
+    game_id: str,
+    body: ClaimSeat,
+    request: Request,
+    service: Service,
+    account: Account,
+    _spent: Annotated[None, Depends(spend("claim"))],
 ) -> Claimed:
-    """Take a free open seat from the lobby: its new secret link."""
+    """Take a free open seat from the lobby: its new secret link (signed in: the seat is the account's)."""
     tok = await service.claim(game_id, body.seat, body.name)
+    if account is not None:
+        await accounts(request).attach(account, [(game_id, body.seat)])
     return {"seat": body.seat, "token": tok, "url": f"{root_of(request)}/game/{game_id}?seat={body.seat}&token={tok}"}
 
 
@@ -229,7 +261,10 @@ async def play_again(game_id: str, body: AgainRequest, request: Request, service
     where = addr(request)
     new = await service.again(game_id, held, creator=where, charge=lambda: limits.spend("create", where))
     old = await service.fetch(game_id)
-    seats = {str(s): n for s, n in moved(old.row.seats, new.row.seats).items() if held is not None and s in held}
+    follows = moved(old.row.seats, new.row.seats)
+    # the new game's seats belong to the accounts whose seats they follow
+    await asyncio.to_thread(service.storage.copy_owners, game_id, new.row.id, follows, time.time())
+    seats = {str(s): n for s, n in follows.items() if held is not None and s in held}
     return {"id": new.row.id, "status": new.row.status, "watch": f"{root_of(request)}/game/{new.row.id}", "seats": seats}
 
 

@@ -51,6 +51,12 @@ __all__ = [
     "first_error",
     "token_error",
     "ErrorBody",
+    "SignUp",
+    "SignIn",
+    "SignOut",
+    "NewPassword",
+    "DeleteAccount",
+    "SeatKeyRequest",
 ]
 
 # letters text may not hold: controls other than white space (which is folded into one
@@ -269,6 +275,64 @@ class TutorialAttempt(_Strict):
     actions: list[Action] = Field(max_length=8)
 
 
+# -- accounts ----------------------------------------------------------------------------
+
+Password = Annotated[str, Field(min_length=1, max_length=256, description="A password (8 to 256 characters at sign-up)")]
+AccountName = Annotated[
+    str,
+    Field(
+        min_length=1,
+        max_length=100,
+        description="An account's name (the rules of a seat's name; unique among accounts)",
+        json_schema_extra={"pattern": _PRINTABLE},
+    ),
+    AfterValidator(_printable),
+]
+GameId = Annotated[str, Field(min_length=1, max_length=32, pattern=r"^[A-Za-z0-9_-]+$", description="A game's id")]
+HeldSeats = dict[GameId, Annotated[dict[SeatKey, Token], Field(max_length=10)]]
+
+
+class SignUp(_Strict):
+    """``POST /api/account/signup``: a new account, signed in; ``held``: the seats this
+    browser holds (``{game: {seat: token}}``), which become the account's."""
+
+    name: AccountName
+    password: Password
+    held: HeldSeats = Field(default_factory=dict, max_length=200)
+
+
+class SignIn(_Strict):
+    """``POST /api/account/signin``: a new session of the account; ``held`` as at sign-up."""
+
+    name: AccountName
+    password: Password
+    held: HeldSeats = Field(default_factory=dict, max_length=200)
+
+
+class SignOut(_Strict):
+    """``POST /api/account/signout``: nothing to say (``{}``)."""
+
+
+class NewPassword(_Strict):
+    """``POST /api/account/password``: the account's password now, and the new one."""
+
+    current: Password
+    new: Password
+
+
+class DeleteAccount(_Strict):
+    """``POST /api/account/delete``: the account's password, to be sure."""
+
+    password: Password
+
+
+class SeatKeyRequest(_Strict):
+    """``POST /api/account/seat``: a working token of one of the account's seats, for this device."""
+
+    game: GameId
+    seat: Seat
+
+
 # -- WebSocket messages a client sends ---------------------------------------------------
 
 
@@ -401,6 +465,43 @@ class BotRecord(TypedDict):
     against: str
     low: float | None
     high: float | None
+
+
+class AccountData(TypedDict):
+    id: int
+    name: str
+    created: float
+
+
+class AccountInfo(TypedDict):
+    """Who this browser is signed in as (``account``: none, a guest); after sign-up or
+    sign-in, ``brought``: how many seats the browser held are the account's now."""
+
+    account: AccountData | None
+    brought: NotRequired[int]
+
+
+class Done(TypedDict):
+    ok: bool
+
+
+class MyGame(TypedDict):
+    game: GameSummary
+    seats: list[int]
+
+
+class MyGames(TypedDict):
+    """Every game the account has a seat in, newest first, with its seats."""
+
+    games: list[MyGame]
+
+
+class SeatToken(TypedDict):
+    """A token of one's own seat for this device (keep it as the seat's link's)."""
+
+    game: str
+    seat: int
+    token: str
 
 
 class BotAbout(TypedDict):

@@ -19,7 +19,7 @@ from kardinal.rules.variants import VariantError, parse_variants
 
 from .core import ServiceCore
 from .live import LiveGame, hash_token, public_players
-from .names import check_name_free, clean_name
+from .names import check_name_free, clean_name, name_key
 from .options import options_of, table_options
 from .refusal import Refused
 from .storage import (
@@ -30,6 +30,7 @@ from .storage import (
 
 log = logging.getLogger("kardinal.web")
 
+MAX_KEYS = 8  # tokens of a seat handed to an account's other devices (Tables.seat_key)
 MAX_BOT_GAMES = 5  # games of bots only one address may run at once
 # creation keys (GameService.create): a double click makes one game
 KEY_FORMAT = re.compile(r"[A-Za-z0-9_-]{8,64}")
@@ -176,7 +177,7 @@ class Tables(ServiceCore):
             for i, sr in enumerate(seats):
                 check_name_free(seats[:i], sr.name)
         else:
-            seats = [replace(sr, token_hash=o.token_hash) if o.kind == "person" else sr for sr, o in zip(seats, same_as)]
+            seats = [replace(sr, token_hash=o.token_hash, keys=list(o.keys)) if o.kind == "person" else sr for sr, o in zip(seats, same_as)]
             tokens = {}  # the people hold theirs
         counted = creator if creator is not None and all(s.kind == "bot" for s in seats) else None
         if counted is not None:
@@ -295,6 +296,35 @@ class Tables(ServiceCore):
 
         await self._set_seat(live, seat, replace(sr, name=new, token_hash=hash_token(tok), joined=True), still_free)
         return tok
+
+    async def seat_key(self, game_id: str, seat: int) -> str:
+        """A further token of a person seat, for another device of the account the seat
+        belongs to (the accounts module checks that): the seat's other tokens keep working;
+        the oldest of more than MAX_KEYS is dropped."""
+        live = await self.fetch(game_id)
+        if not 0 <= seat < len(live.row.seats) or live.row.seats[seat].kind != "person":
+            raise Refused("not_your_seat", "this seat does not belong to your account", 403)
+        tok = secrets.token_urlsafe(18)
+        sr = live.row.seats[seat]
+        await self._set_seat(live, seat, replace(sr, keys=[*sr.keys, hash_token(tok)][-MAX_KEYS:]))
+        return tok
+
+    async def drop_seat_keys(self, game_id: str, seat: int, rename: str | None = None) -> None:
+        """The tokens handed to an account's devices end (its password changed, or it was
+        deleted); ``rename``: the seat's new name (a number after it if another seat has it)."""
+        try:
+            live = await self.fetch(game_id)
+        except Refused:
+            return  # a game that cannot be read keeps its seats as they are
+        if not 0 <= seat < len(live.row.seats):
+            return
+        sr = live.row.seats[seat]
+        name = sr.name
+        if rename is not None:
+            others = {name_key(s.name) for i, s in enumerate(live.row.seats) if i != seat}
+            name = next(n for n in (rename, *(f"{rename} {k}" for k in range(2, 12))) if name_key(n) not in others)
+        if sr.keys or name != sr.name:
+            await self._set_seat(live, seat, replace(sr, keys=[], name=name))
 
     def summary(self, row: GameRow) -> dict[str, Any]:
         live = self.live.get(row.id)

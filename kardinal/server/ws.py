@@ -11,11 +11,14 @@ from typing import Any
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from pydantic import ValidationError
 
+from .account_routes import COOKIE
+from .accounts import Accounts
 from .chat import chat_message
 from .guard import Guard
 from .http import client_address, invalid_body, parse_json
 from .live import Connection, LiveGame
 from .messages import ErrorMessage, json_text
+from .origin import cross_site
 from .refusal import Refused
 from .schemas import (
     CLIENT_ID,
@@ -88,6 +91,7 @@ async def ws_game(ws: WebSocket, game_id: str) -> None:
                         limits.note("bad_token", client_address(ws.scope))
                     await _send(ws, json_text(_ws_error(e)))
                     continue
+                await _attach(ws, game_id, seats)
                 conn = Connection(seats, delta=msg.delta, ack_in_state=msg.ack_in_state)
                 await _send(ws, json_text({"type": "welcome", "game": game_id, "seats": sorted(seats)}))
                 lines = await service.chat_lines(live)
@@ -152,6 +156,18 @@ async def _hello_seats(service: GameService, live: LiveGame, seats: dict[str, st
     for seat, tok in out.items():
         await service.join(live.row.id, seat, tok)
     return out
+
+
+async def _attach(ws: WebSocket, game_id: str, seats: dict[int, str]) -> None:
+    """Seats opened signed in (the session's cookie, from a page of this site: origin.py)
+    become the account's (a seat of another account stays its)."""
+    secret = ws.cookies.get(COOKIE)
+    if not seats or not secret or cross_site({**ws.scope, "type": "http", "method": "POST"}) is not None:
+        return
+    accounts: Accounts = ws.app.state.accounts
+    account = await accounts.account_of(secret)
+    if account is not None:
+        await accounts.attach(account, [(game_id, s) for s in seats])
 
 
 async def _send_loop(ws: WebSocket, live: LiveGame, conn: Connection) -> None:

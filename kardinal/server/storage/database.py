@@ -29,6 +29,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.exc import DBAPIError, IntegrityError
 
+from .accounts import AccountStorage
 from .rows import (
     ChatLine,
     CorruptGame,
@@ -60,7 +61,7 @@ from .shared import SharedStorage
 log = logging.getLogger("kardinal.web")
 
 
-class Storage(SharedStorage):
+class Storage(AccountStorage, SharedStorage):
     """Games and action logs in a SQL database (SQLite by default)."""
 
     def __init__(self, url: str) -> None:

@@ -25,8 +25,12 @@ class SeatRow:
     joined: bool = False
     open: bool = False  # a person seat anyone may take from the lobby (else only its invitation link)
     standin: bool = False  # the person is away: a bot (GameRow.options["standin"]) plays for them
+    # sha256 hex of the further tokens this seat's account handed to its other devices
+    # (Tables.seat_key): each opens the seat as its own token does; newest last
+    keys: list[str] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
+        extra: dict[str, Any] = {"keys": list(self.keys)} if self.keys else {}
         return {
             "standin": self.standin,
             "name": self.name,
@@ -35,7 +39,18 @@ class SeatRow:
             "token_hash": self.token_hash,
             "joined": self.joined,
             "open": self.open,
+            **extra,
         }
+
+
+@dataclass(frozen=True)
+class AccountRow:
+    """An account as the server uses it (never its password hash outside the accounts module)."""
+
+    id: int
+    name: str
+    created: float
+    password_changed: float
 
 
 @dataclass

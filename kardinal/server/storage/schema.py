@@ -12,6 +12,7 @@ from sqlalchemy import (
     Column,
     Connection,
     Float,
+    ForeignKey,
     Integer,
     MetaData,
     String,
@@ -78,6 +79,41 @@ presence = Table(
     Column("game_id", String(32), primary_key=True),
     Column("seat", Integer, primary_key=True),
     Column("seen", Float, nullable=False),
+)
+
+# accounts (migration 8): a person's name and password; the id is stable (never reused:
+# SQLite's AUTOINCREMENT, PostgreSQL's sequence), for whatever comes to hang on an account
+accounts = Table(
+    "accounts",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("name", String(100), nullable=False),  # as shown (names.clean_name)
+    Column("name_key", String(100), nullable=False, unique=True),  # names.name_key: unique
+    Column("password", String(255), nullable=False),  # an Argon2id hash (PHC string)
+    Column("created", Float, nullable=False),
+    Column("password_changed", Float, nullable=False),
+    sqlite_autoincrement=True,
+)
+
+# a signed-in browser: the SHA-256 of its session cookie's secret (never the secret)
+sessions = Table(
+    "sessions",
+    metadata,
+    Column("token_hash", String(64), primary_key=True),
+    Column("account_id", Integer, ForeignKey("accounts.id", ondelete="CASCADE"), nullable=False),
+    Column("created", Float, nullable=False),
+    Column("expires", Float, nullable=False),
+)
+
+# which account a person seat belongs to (a seat taken while signed in, or brought along
+# at sign-up); a seat of a guest has none
+seat_owners = Table(
+    "seat_owners",
+    metadata,
+    Column("game_id", String(32), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("account_id", Integer, ForeignKey("accounts.id", ondelete="CASCADE"), nullable=False),
+    Column("since", Float, nullable=False),
 )
 
 schema_version = Table("schema_version", metadata, Column("version", Integer, nullable=False))
@@ -148,6 +184,16 @@ def _m7_again(conn: Connection) -> None:
     conn.execute(text("ALTER TABLE games ADD COLUMN again VARCHAR(32)"))
 
 
+def _m8_accounts(conn: Connection) -> None:
+    """Accounts, their sessions, and the seats that belong to them. Games stored before
+    belong to no account (their seats are guests', reached by their links as before)."""
+    for t in (accounts, sessions, seat_owners):
+        conn.execute(CreateTable(t))
+    conn.execute(text("CREATE INDEX ix_sessions_account ON sessions (account_id)"))
+    conn.execute(text("CREATE INDEX ix_sessions_expires ON sessions (expires)"))
+    conn.execute(text("CREATE INDEX ix_seat_owners_account ON seat_owners (account_id, since)"))
+
+
 # Ordered; never edit an applied one, append a new one.
 MIGRATIONS: list[Callable[[Connection], None]] = [
     _m1_tables,
@@ -157,4 +203,5 @@ MIGRATIONS: list[Callable[[Connection], None]] = [
     _m5_client_key,
     _m6_table_talk,
     _m7_again,
+    _m8_accounts,
 ]

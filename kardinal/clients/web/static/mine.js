@@ -1,18 +1,22 @@
 // "My games": every game this browser holds a seat in (the seat tokens its game pages
 // stored), whose turn it is, and a link back. Turn-based games over days are played from
-// here. The list is read from this browser's storage only: the server keeps no list of a
-// person's games, and nothing here is sent anywhere but each game's public summary.
+// here. For a guest the list is read from this browser's storage only, and nothing here is
+// sent anywhere but each game's public summary. Signed in, the account's games are listed
+// too, from any device: opening one whose seat this browser does not hold asks the server
+// for a token of the seat (in the answer, never in an address) and keeps it as a link's.
 
 import { byId, el, fill } from "./dom.js";
 import { T, addStrings, dateTime, onLangChange } from "./i18n.js";
-import { allStoredSeats, forgetStoredSeats, getJSON, url } from "./net.js";
+import { allStoredSeats, forgetStoredSeats, getJSON, postJSON, storeSeats, url } from "./net.js";
+import { whoAmI } from "./account-link.js";
 import { initHeader } from "./header.js";
 import { refusalText } from "./refusals.js";
 
 addStrings({
   en: {
     mineTitle: "My games",
-    mineWhy: "The games this browser holds a seat in. Your seats' links are kept in this browser only: open a game from another device with its invitation link.",
+    mineWhy: "The games this browser holds a seat in. Your seats' links are kept in this browser only: open a game from another device with its invitation link, or sign in there.",
+    mineWhyAccount: "Your account's games, on every device you sign in on, and those this browser holds a seat in.",
     mineNone: "No games yet: create one in the lobby, or open an invitation link.",
     mineYourTurn: "Your turn",
     mineTheirTurn: "{name} to play",
@@ -30,7 +34,8 @@ addStrings({
   },
   de: {
     mineTitle: "Meine Spiele",
-    mineWhy: "Die Spiele, in denen dieser Browser einen Platz hat. Die Links deiner Plätze sind nur in diesem Browser gespeichert: auf einem anderen Gerät öffnest du ein Spiel mit seinem Einladungslink.",
+    mineWhy: "Die Spiele, in denen dieser Browser einen Platz hat. Die Links deiner Plätze sind nur in diesem Browser gespeichert: auf einem anderen Gerät öffnest du ein Spiel mit seinem Einladungslink, oder du meldest dich dort an.",
+    mineWhyAccount: "Die Spiele deines Kontos, auf jedem Gerät, auf dem du angemeldet bist, und die, in denen dieser Browser einen Platz hat.",
     mineNone: "Noch keine Spiele: lege eines in der Lobby an oder öffne einen Einladungslink.",
     mineYourTurn: "Du bist dran",
     mineTheirTurn: "{name} ist dran",
@@ -52,10 +57,11 @@ addStrings({
  * the home page (`home`: a section that stays hidden while there are none). */
 export class MyGames {
   constructor(boxId = "mine", home = false, limit = Infinity) {
-    this.games = []; // [{game, seats, info | null, error | null}]
+    this.games = []; // [{game, seats: {seat: token | null}, info | null, error | null}]
     this.boxId = boxId;
     this.home = home;
     this.limit = limit;
+    this.me = null; // the account signed in to, if any
   }
 
   async start() {
@@ -67,11 +73,40 @@ export class MyGames {
 
   async load() {
     const held = allStoredSeats();
-    this.games = await Promise.all(held.map(async (g) => {
+    this.me = await whoAmI();
+    let owned = [];
+    if (this.me) {
+      try { owned = (await getJSON("/api/account/games")).games; } catch (e) { owned = []; }
+    }
+    const fromServer = new Map(owned.map((g) => [g.game.id, g]));
+    const games = await Promise.all(held.map(async (g) => {
+      const mine = fromServer.get(g.game);
+      if (mine) return { ...g, info: mine.game, error: null };
       try { return { ...g, info: await getJSON(`/api/games/${encodeURIComponent(g.game)}`), error: null }; }
       catch (e) { return { ...g, info: null, error: e.error || { code: "http", message: e.message } }; }
     }));
+    const here = new Set(held.map((g) => g.game));
+    // the account's games this browser holds no seat of: their seats, without tokens yet (open())
+    for (const g of owned) {
+      if (!here.has(g.game.id)) games.push({ game: g.game.id, seats: Object.fromEntries(g.seats.map((s) => [s, null])), info: g.game, error: null });
+    }
+    this.games = games;
     this.render();
+  }
+
+  /** Open a game: the seats of the account this browser holds no token of get one first. */
+  async open(g, ev) {
+    const missing = Object.keys(g.seats).filter((s) => !g.seats[s]);
+    if (!missing.length) return;
+    ev.preventDefault();
+    try {
+      const got = {};
+      for (const s of missing) got[s] = (await postJSON("/api/account/seat", { game: g.game, seat: Number(s) })).token;
+      storeSeats(g.game, got);
+      location.href = url(`/game/${encodeURIComponent(g.game)}`);
+    } catch (e) {
+      alert(e.error ? refusalText(e.error, null) : e.message);
+    }
   }
 
   /** Whose turn: -1 my turn, 0 running, 1 open, 2 finished, 3 unreadable (the order shown). */
@@ -94,7 +129,7 @@ export class MyGames {
     document.title = `Kardinal & König — ${T("mineTitle")}`;
     const mine = games.filter((g) => this.rank(g) === -1).length;
     const items = games.map((g) => this.row(g));
-    fill(box, el("h1", {}, T("mineTitle")), el("p", { class: "small" }, T("mineWhy")),
+    fill(box, el("h1", {}, T("mineTitle")), el("p", { class: "small" }, T(this.me ? "mineWhyAccount" : "mineWhy")),
       games.length ? el("p", { id: "mine-count" }, T("mineUpdated", { n: games.length, k: mine })) : null,
       items.length ? el("ul", { class: "games mine-list" }, ...items) : el("p", { id: "mine-none" }, T("mineNone")));
   }
@@ -117,7 +152,7 @@ export class MyGames {
     const when = dateTime(info.created);
     const tags = info.table && info.table.mode === "turn" ? el("span", { class: "tag" }, T("turnBased")) : null;
     return el("li", { "data-game": g.game, "data-state": rank === -1 ? "my-turn" : info.status },
-      el("a", { href, class: "btn" }, T("mineOpen")), " ", state, " · ", names, " ", tags, " ",
+      el("a", { href, class: "btn", onclick: (ev) => this.open(g, ev) }, T("mineOpen")), " ", state, " · ", names, " ", tags, " ",
       el("span", { class: "small" }, when), " ", info.status === "finished" || info.status === "expired" ? forget : null);
   }
 }

@@ -45,6 +45,11 @@ export function storedSeats(gameId) {
   try { return JSON.parse(localStorage.getItem(seatsKey(gameId)) || "{}") || {}; } catch (e) { return {}; }
 }
 
+/** Keep seats of a game in this browser's storage ({seat: token}, added to those it holds). */
+export function storeSeats(gameId, seats) {
+  try { localStorage.setItem(seatsKey(gameId), JSON.stringify(Object.assign(storedSeats(gameId), seats))); } catch (e) { /* private mode */ }
+}
+
 /** Forget the seats this browser holds in a game (a wrong or outdated link). */
 export function forgetStoredSeats(gameId) {
   try { localStorage.removeItem(seatsKey(gameId)); } catch (e) { /* private mode */ }

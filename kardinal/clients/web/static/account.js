@@ -1,0 +1,174 @@
+// The account page (/account): sign in or sign up (the seats this browser holds come
+// along), and signed in: sign out, a new password, the account's data as a file, delete
+// the account. The session is a cookie no script can read (HttpOnly): this page only asks
+// the server who is signed in.
+
+import { byId, el, fill } from "./dom.js";
+import { T, addStrings, onLangChange } from "./i18n.js";
+import { allStoredSeats, postJSON, url } from "./net.js";
+import { initHeader } from "./header.js";
+import { refusalText } from "./refusals.js";
+import { updateAccountLink, whoAmI } from "./account-link.js";
+
+addStrings({
+  en: {
+    accountTitle: "Your account",
+    accountWhy: "An account keeps your games: \"My games\" shows them on every device you sign in on. You can play without one, with links, as before.",
+    accountName: "Name",
+    accountPassword: "Password",
+    accountPasswordHint: "at least 8 characters",
+    signInTitle: "Sign in",
+    signInButton: "Sign in",
+    signUpTitle: "New here? Sign up",
+    signUpButton: "Sign up",
+    signUpKeeps: "The games this browser holds a seat in become your account's.",
+    signedInAs: "Signed in as {name}",
+    signOut: "Sign out",
+    myGamesLink: "My games",
+    downloadData: "Download my data (JSON)",
+    newPasswordTitle: "Change the password",
+    currentPassword: "Current password",
+    newPassword: "New password",
+    newPasswordButton: "Change the password",
+    newPasswordDone: "The password is changed; every other device is signed out.",
+    deleteTitle: "Delete the account",
+    deleteWhy: "Your games stay, shown under \"deleted player\"; their links keep working. This cannot be undone.",
+    deleteButton: "Delete my account",
+    deleteSure: "Delete the account {name} for good?",
+    deleted: "The account is deleted.",
+    broughtSeats: "{n} seats of this browser now belong to your account.",
+    "err.bad_sign_in": "wrong name or password",
+    "err.account_name_taken": "the name {name} is taken: choose another",
+    "err.bad_password": "a password has {min} to {max} characters (or it is not this account's password)",
+    "err.signed_out": "you are signed out: sign in again",
+    "err.cross_site": "refused: the request came from another site's page",
+    "err.not_your_seat": "this seat does not belong to your account",
+  },
+  de: {
+    accountTitle: "Dein Konto",
+    accountWhy: "Ein Konto behält deine Spiele: „Meine Spiele“ zeigt sie auf jedem Gerät, auf dem du angemeldet bist. Ohne Konto spielst du wie bisher mit Links.",
+    accountName: "Name",
+    accountPassword: "Passwort",
+    accountPasswordHint: "mindestens 8 Zeichen",
+    signInTitle: "Anmelden",
+    signInButton: "Anmelden",
+    signUpTitle: "Neu hier? Registrieren",
+    signUpButton: "Registrieren",
+    signUpKeeps: "Die Spiele, in denen dieser Browser einen Platz hat, gehören dann deinem Konto.",
+    signedInAs: "Angemeldet als {name}",
+    signOut: "Abmelden",
+    myGamesLink: "Meine Spiele",
+    downloadData: "Meine Daten herunterladen (JSON)",
+    newPasswordTitle: "Passwort ändern",
+    currentPassword: "Jetziges Passwort",
+    newPassword: "Neues Passwort",
+    newPasswordButton: "Passwort ändern",
+    newPasswordDone: "Das Passwort ist geändert; alle anderen Geräte sind abgemeldet.",
+    deleteTitle: "Konto löschen",
+    deleteWhy: "Deine Spiele bleiben, unter „deleted player“; ihre Links gelten weiter. Das lässt sich nicht rückgängig machen.",
+    deleteButton: "Mein Konto löschen",
+    deleteSure: "Das Konto {name} endgültig löschen?",
+    deleted: "Das Konto ist gelöscht.",
+    broughtSeats: "{n} Plätze dieses Browsers gehören jetzt deinem Konto.",
+    "err.bad_sign_in": "falscher Name oder falsches Passwort",
+    "err.account_name_taken": "der Name {name} ist vergeben: wähle einen anderen",
+    "err.bad_password": "ein Passwort hat {min} bis {max} Zeichen (oder es ist nicht das Passwort dieses Kontos)",
+    "err.signed_out": "du bist abgemeldet: melde dich wieder an",
+    "err.cross_site": "abgelehnt: die Anfrage kam von der Seite einer anderen Website",
+    "err.not_your_seat": "dieser Platz gehört nicht zu deinem Konto",
+  },
+});
+
+/** The seats this browser holds, as the server takes them: {game: {seat: token}}. */
+function held() {
+  const out = {};
+  for (const g of allStoredSeats().slice(0, 200)) out[g.game] = g.seats;
+  return out;
+}
+
+function field(id, label, type, autocomplete, hint) {
+  return el("label", { for: id }, el("span", { text: label + (hint ? ` (${hint})` : "") }),
+    el("input", { id, name: id, type, autocomplete, required: true, maxlength: type === "password" ? 256 : 24, minlength: type === "password" && autocomplete === "new-password" ? 8 : null }));
+}
+
+class AccountPage {
+  constructor() {
+    this.me = null;
+    this.note = null; // {kind: "good" | "bad", text} shown above the forms
+  }
+
+  async start() {
+    initHeader(() => T("accountWhy"));
+    onLangChange(() => this.render());
+    this.me = await whoAmI();
+    this.render();
+  }
+
+  say(kind, text) {
+    this.note = { kind, text };
+    this.render();
+  }
+
+  async send(path, body, done) {
+    try {
+      const r = await postJSON(path, body);
+      await done(r);
+    } catch (e) {
+      this.say("bad", e.error ? refusalText(e.error, null) : e.message);
+    }
+  }
+
+  render() {
+    document.title = `Kardinal & König — ${T("accountTitle")}`;
+    const box = byId("account");
+    const note = this.note ? el("p", { class: this.note.kind, role: this.note.kind === "bad" ? "alert" : "status", id: "account-note", text: this.note.text }) : null;
+    if (!this.me) {
+      fill(box, el("div", { class: "account-box" }, el("h1", { text: T("accountTitle") }), el("p", { class: "small", text: T("accountWhy") }), note,
+        this.form("signin", T("signInTitle"), [field("signin-name", T("accountName"), "text", "username"), field("signin-password", T("accountPassword"), "password", "current-password")], T("signInButton"),
+          () => this.signIn("signin", "/api/account/signin")),
+        this.form("signup", T("signUpTitle"), [field("signup-name", T("accountName"), "text", "username"), field("signup-password", T("accountPassword"), "password", "new-password", T("accountPasswordHint")),
+          el("p", { class: "small", text: T("signUpKeeps") })], T("signUpButton"), () => this.signIn("signup", "/api/account/signup"))));
+      return;
+    }
+    const me = this.me;
+    fill(box, el("div", { class: "account-box" }, el("h1", { text: T("accountTitle") }), note,
+      el("p", { id: "signed-in-as", text: T("signedInAs", { name: me.name }) }),
+      el("div", { class: "account-actions" },
+        el("a", { class: "btn", id: "account-mine", href: url("/mine") }, T("myGamesLink")),
+        el("a", { class: "btn", id: "account-data", href: url("/api/account/data"), download: `kardinal-account-${me.id}.json` }, T("downloadData")),
+        el("button", { type: "button", id: "sign-out", onclick: () => this.send("/api/account/signout", {}, () => this.signedOut(null)) }, T("signOut"))),
+      this.form("password", T("newPasswordTitle"), [field("current-password", T("currentPassword"), "password", "current-password"), field("new-password", T("newPassword"), "password", "new-password", T("accountPasswordHint"))],
+        T("newPasswordButton"), () => this.send("/api/account/password", { current: byId("current-password").value, new: byId("new-password").value }, () => this.say("good", T("newPasswordDone")))),
+      this.form("delete", T("deleteTitle"), [el("p", { class: "small", text: T("deleteWhy") }), field("delete-password", T("accountPassword"), "password", "current-password")], T("deleteButton"), () => {
+        if (!confirm(T("deleteSure", { name: me.name }))) return;
+        this.send("/api/account/delete", { password: byId("delete-password").value }, () => this.signedOut(T("deleted")));
+      }, "danger")));
+  }
+
+  form(id, title, fields, button, submit, kind) {
+    const f = el("form", { class: "account-form", id: `${id}-form` }, el("h2", { text: title }), ...fields, el("button", { type: "submit", id: `${id}-button`, class: kind || null }, button));
+    f.addEventListener("submit", (ev) => { ev.preventDefault(); submit(); });
+    return f;
+  }
+
+  async signIn(which, path) {
+    const name = byId(`${which}-name`).value;
+    await this.send(path, { name, password: byId(`${which}-password`).value, held: held() }, async (r) => {
+      this.me = r.account;
+      whoAmI(true);
+      await updateAccountLink();
+      this.note = r.brought ? { kind: "good", text: T("broughtSeats", { n: r.brought }) } : null;
+      this.render();
+    });
+  }
+
+  async signedOut(text) {
+    this.me = null;
+    whoAmI(true);
+    await updateAccountLink();
+    this.note = text ? { kind: "good", text } : null;
+    this.render();
+  }
+}
+
+new AccountPage().start();

@@ -1,0 +1,256 @@
+"""Accounts: sign up, sign in and out, sessions, a new password, deleting an account and
+downloading its data; the seats that belong to an account ("My games" on any device).
+
+No web code here (account_routes.py is the HTTP side: cookies, the origin check). A
+session is a random secret the browser keeps in a cookie; the database keeps only its
+SHA-256, so that a copy of the database opens no session. Sign-in is rate-limited per
+address and per name (guard.py), answers a wrong password and a name without an account
+with the same refusal, and verifies a password in both cases (passwords.py: a dummy hash
+for a name without an account), so that neither the answer nor its time tells which
+names exist.
+
+A seat belongs to an account when it was taken while signed in (created, joined, claimed)
+or brought along at sign-up or sign-in (the seats' tokens the browser holds, each checked).
+Another device of the account gets a working seat through :meth:`Accounts.seat_key`: a
+further token of the seat, handed over in the answer of an authenticated request (never in
+an address); those tokens end when the password changes or the account is deleted.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import os
+import secrets
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from .guard import Guard
+from .live import public_players, token_ok
+from .names import clean_name, name_key
+from .passwords import check_password, hash_password, needs_rehash, verify
+from .refusal import Refused
+from .service import GameService
+from .storage import AccountRow, Storage
+
+__all__ = ["Accounts", "SignedIn", "DELETED", "session_days"]
+
+DELETED = "deleted player"  # the name a deleted account's seats take
+MAX_HELD = 200  # games whose seats a browser brings along at sign-up or sign-in
+
+
+def session_days() -> float:
+    """How long a session lasts (``KARDINAL_SESSION_DAYS``, default 30 days)."""
+    days = float(os.environ.get("KARDINAL_SESSION_DAYS", "30"))
+    if not 0 < days <= 3650:
+        raise ValueError("KARDINAL_SESSION_DAYS: a number of days, more than 0 and at most 3650")
+    return days
+
+
+def session_hash(secret: str) -> str:
+    return hashlib.sha256(secret.encode("utf-8")).hexdigest()
+
+
+def wrong_sign_in() -> Refused:
+    """The one refusal of a sign-in that fails: no such name and a wrong password alike."""
+    return Refused("bad_sign_in", "wrong name or password", 403)
+
+
+@dataclass(frozen=True)
+class SignedIn:
+    """A new session: its account and its secret (for the cookie, once; stored as a hash)."""
+
+    account: AccountRow
+    secret: str
+    max_age: int  # seconds
+
+
+class Accounts:
+    def __init__(self, storage: Storage, service: GameService, guard: Guard, days: float | None = None) -> None:
+        self.storage = storage
+        self.service = service
+        self.guard = guard
+        self.lifetime = (days if days is not None else session_days()) * 86400.0
+
+    # -- sessions --------------------------------------------------------------------
+
+    async def _session(self, account: AccountRow, ending: str | None) -> SignedIn:
+        secret = secrets.token_urlsafe(32)
+        now = time.time()
+        old = session_hash(ending) if ending else None
+        await asyncio.to_thread(self.storage.new_session, session_hash(secret), account.id, now, now + self.lifetime, old)
+        return SignedIn(account, secret, int(self.lifetime))
+
+    async def account_of(self, secret: str | None) -> AccountRow | None:
+        """The account a session's secret is signed in to (None: none, ended or expired)."""
+        if not secret or len(secret) > 100:
+            return None
+        return await asyncio.to_thread(self.storage.session_account, session_hash(secret), time.time())
+
+    async def sign_out(self, secret: str | None) -> None:
+        if secret and len(secret) <= 100:
+            await asyncio.to_thread(self.storage.end_session, session_hash(secret))
+
+    # -- signing up and in -------------------------------------------------------------
+
+    @staticmethod
+    def _name(name: str) -> tuple[str, str]:
+        shown = clean_name(name, "")
+        if not shown:
+            raise Refused("bad_name", "a name is needed", 400, max=24)
+        return shown, name_key(shown)
+
+    async def sign_up(self, name: str, password: str, where: str, ending: str | None = None) -> SignedIn:
+        """A new account, signed in (``ending``: the session the browser had, ended).
+        Refused ``account_name_taken`` when another account has the name (see name_key)."""
+        self.guard.spend("signup", where)
+        shown, key = self._name(name)
+        if key == name_key(DELETED):
+            raise Refused("account_name_taken", f"the name {shown} is taken", 409, name=shown)
+        check_password(password)
+        hashed = await hash_password(password)
+        account = await asyncio.to_thread(self.storage.create_account, shown, key, hashed, time.time())
+        if account is None:
+            raise Refused("account_name_taken", f"the name {shown} is taken", 409, name=shown)
+        return await self._session(account, ending)
+
+    async def sign_in(self, name: str, password: str, where: str, ending: str | None = None) -> SignedIn:
+        """A new session of the account (the browser's session before, ``ending``, ends:
+        a session id planted in a browser is never the one signed in). Limited per address
+        (every try) and per name (every failure); one refusal for every failure."""
+        self.guard.spend("signin", where)
+        try:
+            _shown, key = self._name(name)
+        except Refused:
+            key = ""  # a name no account can have: verified against the dummy hash below
+        if key:
+            self.guard.check("signin_name", key)
+        found = await asyncio.to_thread(self.storage.account_login, key) if key else None
+        ok = await verify(found[1] if found is not None else None, password)
+        if found is None or not ok:
+            if key:
+                self.guard.note("signin_name", key)
+            raise wrong_sign_in()
+        account, stored = found
+        if needs_rehash(stored):  # hashed with older parameters: hash it as today's are
+            await asyncio.to_thread(self.storage.rehash_password, account.id, await hash_password(password))
+        return await self._session(account, ending)
+
+    async def _reauth(self, account: AccountRow, password: str) -> None:
+        """The account's password again (a new password, deleting the account): limited
+        as a sign-in of its name."""
+        key = name_key(account.name)
+        self.guard.check("signin_name", key)
+        stored = await asyncio.to_thread(self.storage.account_password, account.id)
+        if not await verify(stored, password):
+            self.guard.note("signin_name", key)
+            raise Refused("bad_password", "that is not the account's password", 403, min=8, max=256)
+
+    async def change_password(self, account: AccountRow, current: str, new: str) -> SignedIn:
+        """A new password: every session of the account ends, and so do the seats' tokens it
+        handed to its devices; this browser gets a new session."""
+        await self._reauth(account, current)
+        check_password(new)
+        hashed = await hash_password(new)
+        signed = SignedIn(account, secrets.token_urlsafe(32), int(self.lifetime))
+        now = time.time()
+        await asyncio.to_thread(self.storage.set_password, account.id, hashed, now, None)
+        await asyncio.to_thread(self.storage.new_session, session_hash(signed.secret), account.id, now, now + self.lifetime, None)
+        for gid, seat in await asyncio.to_thread(self.storage.owned_seats, account.id):
+            await self.service.drop_seat_keys(gid, seat)
+        return signed
+
+    async def delete(self, account: AccountRow, password: str) -> int:
+        """Delete the account: its sessions end, its seats belong to nobody and are named
+        DELETED (the games stay, and their links work); returns how many seats it had."""
+        await self._reauth(account, password)
+        owned = await asyncio.to_thread(self.storage.delete_account, account.id)
+        for gid, seat in owned:
+            await self.service.drop_seat_keys(gid, seat, rename=DELETED)
+        return len(owned)
+
+    # -- seats -------------------------------------------------------------------------
+
+    async def attach(self, account: AccountRow, seats: list[tuple[str, int]]) -> None:
+        """Seats taken while signed in (their tokens were checked by the game service)."""
+        if seats:
+            await asyncio.to_thread(self.storage.attach_seats, account.id, seats, time.time())
+
+    async def bring(self, account: AccountRow, held: dict[str, dict[str, str]], where: str) -> int:
+        """The seats a browser holds (``{game: {seat: token}}``) become the account's, those
+        whose tokens are right and that belong to no other account; returns how many are
+        the account's now. A wrong token counts as one (guessing is slowed)."""
+        held = dict(list(held.items())[:MAX_HELD])
+        rows = await asyncio.to_thread(self.storage.seats_by_game, held)
+        good: list[tuple[str, int]] = []
+        for gid, tokens in held.items():
+            seats = rows.get(gid)
+            for k, tok in tokens.items():
+                s = int(k)
+                if seats is not None and s < len(seats) and token_ok(seats[s], tok):
+                    good.append((gid, s))
+                elif seats is not None:
+                    self.guard.note("bad_token", where)
+        mine = await asyncio.to_thread(self.storage.attach_seats, account.id, good, time.time())
+        return len(mine)
+
+    async def my_games(self, account: AccountRow) -> list[dict[str, Any]]:
+        """Every game the account has a seat in, newest first: each as the lobby shows it,
+        with the account's seats."""
+        owned = await asyncio.to_thread(self.storage.owned_seats, account.id)
+        rows = await asyncio.to_thread(self.storage.games_by_id, [g for g, _ in owned])
+        seats: dict[str, list[int]] = {}
+        for gid, s in owned:
+            seats.setdefault(gid, []).append(s)
+        out = []
+        for gid, mine in seats.items():
+            row = rows.get(gid)
+            if row is None:
+                continue
+            live = self.service.live.get(gid)
+            out.append({"game": self.service.summary(live.row if live is not None else row), "seats": sorted(mine)})
+        return out
+
+    async def seat_key(self, account: AccountRow, game_id: str, seat: int) -> str:
+        """A token of one of the account's seats for this device (its other devices' keep
+        working); Refused ``not_your_seat`` for a seat that is not the account's."""
+        owner = await asyncio.to_thread(self.storage.seat_owner, game_id, seat)
+        if owner != account.id:
+            raise Refused("not_your_seat", "this seat does not belong to your account", 403)
+        self.guard.spend("seat_key", str(account.id))
+        return await self.service.seat_key(game_id, seat)
+
+    async def data(self, account: AccountRow) -> dict[str, Any]:
+        """Everything the server keeps of the account, as JSON (never a secret: no password
+        hash, no session or seat token)."""
+        owned = await asyncio.to_thread(self.storage.owned_seats, account.id)
+        rows = await asyncio.to_thread(self.storage.games_by_id, [g for g, _ in owned])
+        sessions = await asyncio.to_thread(self.storage.sessions_of, account.id)
+        said = await asyncio.to_thread(self.storage.chat_of_seats, owned)
+        games = []
+        for gid, s in owned:
+            row = rows.get(gid)
+            if row is None:
+                continue
+            games.append(
+                {
+                    "id": gid,
+                    "seat": s,
+                    "name": row.seats[s].name if s < len(row.seats) else None,
+                    "created": row.created,
+                    "status": row.status,
+                    "board": row.board,
+                    "variants": list(row.variants),
+                    "players": public_players(row),
+                }
+            )
+        return {
+            "format": "kardinal-account-data",
+            "version": 1,
+            "exported": time.time(),
+            "account": {"id": account.id, "name": account.name, "created": account.created, "password_changed": account.password_changed},
+            "sessions": sessions,
+            "games": games,
+            "chat": [{"game": gid, "seat": line.seat, "at": line.at, "name": line.name, "text": line.text} for gid, line in said],
+        }

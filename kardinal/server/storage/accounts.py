@@ -1,0 +1,224 @@
+"""Accounts in the database: the accounts, their sessions (stored as hashes of the
+cookies' secrets), and the seats that belong to them. No password or secret is ever read
+back out of here but a password's hash, to verify it (kardinal.server.accounts)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Iterator
+from contextlib import AbstractContextManager
+from typing import TYPE_CHECKING, Any
+
+from sqlalchemy import Connection, Engine, and_, delete, insert, select, tuple_, update
+from sqlalchemy.dialects.postgresql import insert as pg_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
+from sqlalchemy.exc import IntegrityError
+
+from .rows import AccountRow, ChatLine, CorruptGame, GameRow, SeatRow, _row
+from .schema import accounts, chat, games, seat_owners, sessions
+
+MAX_OWNED = 2000  # the most seats "My games" lists (newest first)
+
+
+def _account(r: Any) -> AccountRow:
+    return AccountRow(int(r.id), str(r.name), float(r.created), float(r.password_changed))
+
+
+class AccountStorage:
+    """The accounts' part of :class:`Storage`."""
+
+    engine: Engine
+
+    if TYPE_CHECKING:
+
+        def _begin(self) -> AbstractContextManager[Connection]: ...  # database.py
+        def _still_there(self) -> None: ...  # database.py
+
+    # -- accounts ------------------------------------------------------------------
+
+    def create_account(self, name: str, name_key: str, password_hash: str, now: float) -> AccountRow | None:
+        """A new account; None if ``name_key`` is taken (nothing is written then)."""
+        self._still_there()
+        try:
+            with self._begin() as conn:
+                r = conn.execute(
+                    insert(accounts)
+                    .values(name=name, name_key=name_key, password=password_hash, created=now, password_changed=now)
+                    .returning(accounts.c.id)
+                )
+                aid = int(r.scalar_one())
+        except IntegrityError:
+            return None
+        return AccountRow(aid, name, now, now)
+
+    def account_login(self, name_key: str) -> tuple[AccountRow, str] | None:
+        """The account of a name and its password's hash (to verify a sign-in), or None."""
+        with self.engine.connect() as conn:
+            r = conn.execute(select(accounts).where(accounts.c.name_key == name_key)).first()
+        return (_account(r), str(r.password)) if r is not None else None
+
+    def account_password(self, account_id: int) -> str | None:
+        with self.engine.connect() as conn:
+            r = conn.execute(select(accounts.c.password).where(accounts.c.id == account_id)).first()
+        return str(r[0]) if r is not None else None
+
+    def set_password(self, account_id: int, password_hash: str, now: float, keep: str | None = None) -> None:
+        """A new password; every session of the account ends but ``keep`` (a new one)."""
+        self._still_there()
+        with self._begin() as conn:
+            conn.execute(update(accounts).where(accounts.c.id == account_id).values(password=password_hash, password_changed=now))
+            q = delete(sessions).where(sessions.c.account_id == account_id)
+            if keep is not None:
+                q = q.where(sessions.c.token_hash != keep)
+            conn.execute(q)
+
+    def rehash_password(self, account_id: int, password_hash: str) -> None:
+        """The same password hashed again (with today's parameters); the sessions stay."""
+        self._still_there()
+        with self._begin() as conn:
+            conn.execute(update(accounts).where(accounts.c.id == account_id).values(password=password_hash))
+
+    def delete_account(self, account_id: int) -> list[tuple[str, int]]:
+        """Delete an account, its sessions and its claim on its seats (the games stay);
+        returns the seats that were its own."""
+        self._still_there()
+        with self._begin() as conn:
+            owned = [
+                (str(r.game_id), int(r.seat))
+                for r in conn.execute(select(seat_owners.c.game_id, seat_owners.c.seat).where(seat_owners.c.account_id == account_id))
+            ]
+            conn.execute(delete(sessions).where(sessions.c.account_id == account_id))
+            conn.execute(delete(seat_owners).where(seat_owners.c.account_id == account_id))
+            conn.execute(delete(accounts).where(accounts.c.id == account_id))
+        return owned
+
+    # -- sessions ------------------------------------------------------------------
+
+    def new_session(self, token_hash: str, account_id: int, now: float, expires: float, ending: str | None = None) -> None:
+        """Store a session (its secret's hash); ``ending``: the session this one replaces
+        (the browser's before it signed in), deleted in the same transaction. Sessions
+        past their time are deleted on the way."""
+        self._still_there()
+        with self._begin() as conn:
+            conn.execute(delete(sessions).where(sessions.c.expires < now))
+            if ending is not None:
+                conn.execute(delete(sessions).where(sessions.c.token_hash == ending))
+            conn.execute(insert(sessions).values(token_hash=token_hash, account_id=account_id, created=now, expires=expires))
+
+    def session_account(self, token_hash: str, now: float) -> AccountRow | None:
+        """The account a session (by its secret's hash) is signed in to, if it has not expired."""
+        q = (
+            select(accounts)
+            .join(sessions, sessions.c.account_id == accounts.c.id)
+            .where(sessions.c.token_hash == token_hash, sessions.c.expires > now)
+        )
+        with self.engine.connect() as conn:
+            r = conn.execute(q).first()
+        return _account(r) if r is not None else None
+
+    def end_session(self, token_hash: str) -> None:
+        self._still_there()
+        with self._begin() as conn:
+            conn.execute(delete(sessions).where(sessions.c.token_hash == token_hash))
+
+    def sessions_of(self, account_id: int) -> list[dict[str, float]]:
+        """When each of an account's sessions began and ends (never their secrets)."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(sessions.c.created, sessions.c.expires).where(sessions.c.account_id == account_id).order_by(sessions.c.created)
+            )
+            return [{"created": float(r.created), "expires": float(r.expires)} for r in rows]
+
+    # -- seats ---------------------------------------------------------------------
+
+    def attach_seats(self, account_id: int, seats: Iterable[tuple[str, int]], now: float) -> list[tuple[str, int]]:
+        """The seats become the account's, those that belong to no account yet (a seat of
+        another account stays its); returns those now the account's (also those that were)."""
+        pairs = sorted(set(seats))
+        if not pairs:
+            return []
+        self._still_there()
+        ins = pg_insert(seat_owners) if self.engine.dialect.name == "postgresql" else sqlite_insert(seat_owners)
+        with self._begin() as conn:
+            conn.execute(
+                ins.on_conflict_do_nothing(index_elements=["game_id", "seat"]),
+                [{"game_id": g, "seat": s, "account_id": account_id, "since": now} for g, s in pairs],
+            )
+            mine = set(self._owned_among(conn, account_id, pairs))
+        return [p for p in pairs if p in mine]
+
+    def _owned_among(self, conn: Connection, account_id: int, pairs: list[tuple[str, int]]) -> Iterator[tuple[str, int]]:
+        for i in range(0, len(pairs), 200):
+            chunk = pairs[i : i + 200]
+            q = select(seat_owners.c.game_id, seat_owners.c.seat).where(
+                seat_owners.c.account_id == account_id, tuple_(seat_owners.c.game_id, seat_owners.c.seat).in_(chunk)
+            )
+            for r in conn.execute(q):
+                yield (str(r.game_id), int(r.seat))
+
+    def copy_owners(self, old_id: str, new_id: str, moved: dict[int, int], now: float) -> None:
+        """The seats of game ``new_id`` belong to the accounts whose seats of ``old_id`` they
+        follow ("Play again": ``moved`` is {old seat: new seat})."""
+        with self.engine.connect() as conn:
+            owners = {int(r.seat): int(r.account_id) for r in conn.execute(select(seat_owners).where(seat_owners.c.game_id == old_id))}
+        for old, aid in owners.items():
+            if old in moved:
+                self.attach_seats(aid, [(new_id, moved[old])], now)
+
+    def seat_owner(self, game_id: str, seat: int) -> int | None:
+        with self.engine.connect() as conn:
+            r = conn.execute(
+                select(seat_owners.c.account_id).where(and_(seat_owners.c.game_id == game_id, seat_owners.c.seat == seat))
+            ).first()
+        return int(r[0]) if r is not None else None
+
+    def owned_seats(self, account_id: int, limit: int = MAX_OWNED) -> list[tuple[str, int]]:
+        """The account's seats, newest first."""
+        q = (
+            select(seat_owners.c.game_id, seat_owners.c.seat)
+            .where(seat_owners.c.account_id == account_id)
+            .order_by(seat_owners.c.since.desc(), seat_owners.c.game_id, seat_owners.c.seat)
+            .limit(limit)
+        )
+        with self.engine.connect() as conn:
+            return [(str(r.game_id), int(r.seat)) for r in conn.execute(q)]
+
+    def games_by_id(self, ids: Iterable[str]) -> dict[str, GameRow]:
+        """The stored games of these ids (an unreadable one is left out)."""
+        want = sorted(set(ids))
+        out: dict[str, GameRow] = {}
+        with self.engine.connect() as conn:
+            for i in range(0, len(want), 200):
+                for r in conn.execute(select(games).where(games.c.id.in_(want[i : i + 200]))):
+                    try:
+                        out[str(r.id)] = _row(r)
+                    except CorruptGame:
+                        continue
+        return out
+
+    def seats_by_game(self, ids: Iterable[str]) -> dict[str, list[SeatRow]]:
+        """Only the seats of these games (to check tokens without reading whole games)."""
+        want = sorted(set(ids))
+        out: dict[str, list[SeatRow]] = {}
+        with self.engine.connect() as conn:
+            for i in range(0, len(want), 200):
+                for r in conn.execute(select(games.c.id, games.c.seats).where(games.c.id.in_(want[i : i + 200]))):
+                    try:
+                        out[str(r.id)] = [SeatRow(**s) for s in json.loads(r.seats)]
+                    except (ValueError, TypeError):
+                        continue
+        return out
+
+    def chat_of_seats(self, seats: Iterable[tuple[str, int]]) -> list[tuple[str, ChatLine]]:
+        """What these seats wrote in their games' chats (an account's data)."""
+        pairs = sorted(set(seats))
+        out: list[tuple[str, ChatLine]] = []
+        with self.engine.connect() as conn:
+            for i in range(0, len(pairs), 200):
+                q = (
+                    select(chat)
+                    .where(chat.c.kind == "say", tuple_(chat.c.game_id, chat.c.seat).in_(pairs[i : i + 200]))
+                    .order_by(chat.c.game_id, chat.c.idx)
+                )
+                out += [(str(r.game_id), ChatLine(r.idx, r.at, r.version, r.seat, r.kind, r.name, r.text)) for r in conn.execute(q)]
+        return out

@@ -1,0 +1,142 @@
+"""Accounts in the browser: sign up in one browser, play a seat, sign in on a second one
+(a phone, in German) which then lists the same "My games" and opens the game at its seat;
+the account page on a phone in both languages."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from webtools import new_page, shot
+
+pytestmark = pytest.mark.browser
+
+PW = "correct horse battery"
+
+
+def phone(browser: Any, locale: str) -> Any:
+    ctx = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True, locale=locale, timezone_id="UTC")
+    page = ctx.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.errors = errors
+    return page
+
+
+def link_says(page: Any, text: str) -> None:
+    """The header's account link says ``text`` (it asks the server who is signed in)."""
+    page.wait_for_function("(t) => document.getElementById('account-link').textContent === t", arg=text, timeout=10000)
+
+
+def fill_and_send(page: Any, which: str, name: str, password: str) -> None:
+    page.fill(f"#{which}-name", name)
+    page.fill(f"#{which}-password", password)
+    page.click(f"#{which}-button")
+
+
+def play_one_move(page: Any, gid: str) -> None:
+    """One decision of seat 0 from the page, with the token the page keeps (as the page sends it)."""
+    page.wait_for_function("document.body.dataset.myTurn === 'true'", timeout=30000)
+    status = page.evaluate(
+        """async (gid) => {
+            const tok = JSON.parse(localStorage.getItem('kardinal-seats:' + gid))['0'];
+            const st = await (await fetch(`/api/games/${gid}/state?seat=0&token=${tok}`)).json();
+            const r = await fetch(`/api/games/${gid}/actions`, {method: 'POST', headers: {'content-type': 'application/json'},
+                body: JSON.stringify({seat: 0, token: tok, version: st.version, action: st.legal[0]})});
+            return r.status;
+        }""",
+        gid,
+    )
+    assert status == 200
+
+
+def test_sign_up_play_and_see_the_same_games_on_a_phone(server: str, browser: Any) -> None:
+    # the laptop: sign up, create a table (one person seat, signed in: the account's), play a move
+    laptop = new_page(browser)
+    laptop.goto(server + "/account")
+    link_says(laptop, "Sign in")
+    shot(laptop, "account-guest-desktop")
+    fill_and_send(laptop, "signup", "Anna", PW)
+    laptop.wait_for_selector("#signed-in-as")
+    assert laptop.inner_text("#signed-in-as") == "Signed in as Anna"
+    link_says(laptop, "Anna")
+    shot(laptop, "account-signed-in-desktop")
+    cookie = [c for c in laptop.context.cookies() if c["name"] == "kardinal_session"][0]
+    assert cookie["httpOnly"] and cookie["sameSite"] == "Lax"
+    assert laptop.evaluate("document.cookie") == ""  # no script reads the session
+    laptop.goto(server + "/")
+    made = laptop.evaluate(
+        """async () => (await fetch('/api/games', {method: 'POST', headers: {'content-type': 'application/json'},
+            body: JSON.stringify({players: [{name: 'Anna', kind: 'person'}, {kind: 'bot', level: 'random'}, {kind: 'bot', level: 'random'}]})})).json()"""
+    )
+    gid = made["id"]
+    laptop.goto(server + made["seats"][0]["url"])
+    play_one_move(laptop, gid)
+    laptop.goto(server + "/mine")
+    laptop.wait_for_selector(f'li[data-game="{gid}"]')
+
+    # the phone, in German: sign in, My games lists the game, open it at the seat
+    mobile = phone(browser, "de-DE")
+    mobile.goto(server + "/account")
+    mobile.wait_for_selector("#signin-form")
+    link_says(mobile, "Anmelden")
+    shot(mobile, "account-guest-phone-de")
+    fill_and_send(mobile, "signin", "anna", "wrong password")
+    mobile.wait_for_selector("#account-note")
+    assert mobile.inner_text("#account-note") == "falscher Name oder falsches Passwort"
+    fill_and_send(mobile, "signin", "anna", PW)
+    mobile.wait_for_selector("#signed-in-as")
+    assert mobile.inner_text("#signed-in-as") == "Angemeldet als Anna"
+    shot(mobile, "account-signed-in-phone-de", full_page=True)
+    for sel in ("#sign-out", "#account-data", "#password-button", "#delete-button", "#current-password", "#account-link"):
+        box = mobile.locator(sel).bounding_box()
+        assert box is not None and box["height"] >= 44, (sel, box)
+    mobile.goto(server + "/mine")
+    row = mobile.locator(f'li[data-game="{gid}"]')
+    row.wait_for()
+    assert mobile.evaluate(f"localStorage.getItem('kardinal-seats:{gid}')") is None  # nothing of it on this device yet
+    shot(mobile, "mine-account-phone-de")
+    row.locator("a.btn").click()
+    mobile.wait_for_url(f"**/game/{gid}")
+    assert "token" not in mobile.url
+    held = mobile.evaluate(f"JSON.parse(localStorage.getItem('kardinal-seats:{gid}'))")
+    assert list(held) == ["0"]
+    mobile.wait_for_function("document.body.dataset.myTurn === 'true'", timeout=30000)
+    play_one_move(mobile, gid)  # the phone plays the seat
+    shot(mobile, "game-from-account-phone-de")
+    assert not laptop.errors and not mobile.errors, (laptop.errors, mobile.errors)
+    laptop.context.close()
+    mobile.context.close()
+
+
+def test_the_account_page_on_a_phone_in_english_and_a_guests_seats_come_along(server: str, browser: Any) -> None:
+    page = phone(browser, "en-GB")
+    page.goto(server + "/")
+    made = page.evaluate(
+        """async () => (await fetch('/api/games', {method: 'POST', headers: {'content-type': 'application/json'},
+            body: JSON.stringify({players: [{name: 'Guest', kind: 'person'}, {kind: 'bot', level: 'random'}, {kind: 'bot', level: 'random'}]})})).json()"""
+    )
+    page.goto(server + made["seats"][0]["url"])  # a guest's seat, kept in this browser
+    page.wait_for_function("document.body.dataset.myTurn === 'true' || document.body.dataset.myTurn === 'false'", timeout=30000)
+    page.goto(server + "/account")
+    page.wait_for_selector("#signup-form")
+    for sel in ("#signin-name", "#signin-password", "#signin-button", "#signup-button", "#lang"):
+        box = page.locator(sel).bounding_box()
+        assert box is not None and box["height"] >= 44 and box["x"] + box["width"] <= 390, (sel, box)
+    shot(page, "account-guest-phone-en", full_page=True)
+    fill_and_send(page, "signup", "Berta", "short")  # the browser itself asks for 8 characters
+    assert page.evaluate("document.getElementById('signup-password').validity.tooShort")
+    assert page.locator("#signed-in-as").count() == 0
+    fill_and_send(page, "signup", "Berta", PW)
+    page.wait_for_selector("#signed-in-as")
+    assert page.inner_text("#account-note") == "1 seats of this browser now belong to your account."
+    mine = page.evaluate("async () => (await (await fetch('/api/account/games')).json()).games.map((g) => g.game.id)")
+    assert mine == [made["id"]]
+    # German by the page's switch, then sign out
+    page.click("#lang")
+    page.wait_for_function("document.getElementById('signed-in-as').textContent === 'Angemeldet als Berta'")
+    page.click("#sign-out")
+    page.wait_for_selector("#signin-form")
+    link_says(page, "Anmelden")
+    assert not page.errors, page.errors
+    page.context.close()
