@@ -130,7 +130,6 @@ def test_no_word_broken_no_heading_clipped_every_control_a_finger_wide(server: s
     page.context.close()
 
 
-
 def others_on_screen(page: Any) -> bool:
     """The others' turns since this player's last are said on the screen: every line of
     "Since your last turn" (above the hand) on the screen and on top, or, before there is
@@ -144,6 +143,7 @@ def others_on_screen(page: Any) -> bool:
 # ON_TOP for an element rather than a selector
 ON_TOP_EL = ON_TOP.replace("(sel) => { const e = document.querySelector(sel); if (!e) return false;", "(e) => { if (!e) return false;")
 assert ON_TOP_EL != ON_TOP
+
 
 @pytest.mark.parametrize("lang", ["en", "de"])
 def test_what_opens_opens_in_view(server: str, browser: Any, lang: str) -> None:
