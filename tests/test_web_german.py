@@ -335,6 +335,20 @@ def test_every_page_in_german(server: str, browser: Any) -> None:
     page.wait_for_selector("main li, main table, main p")
     words.check(page, "my games")
 
+    # the account page: signing in and up, and a refused sign-in (its own page: the browser
+    # notes the refusal's 403 in the console, which this page's checks would count)
+    acct = german_page(browser)
+    acct.goto(server + "/account")
+    acct.wait_for_selector("#signin-form")
+    words.check(acct, "account page")
+    acct.fill("#signin-name", "Niemand")
+    acct.fill("#signin-password", "falsch-falsch")
+    acct.click("#signin-button")
+    acct.wait_for_selector("#account-note:not(:empty)")
+    words.check(acct, "account page: a refused sign-in")
+    assert acct.errors == []
+    acct.context.close()
+
     # a refusal by the server: a link whose token is wrong
     page.goto(server + f"/game/{g['id']}?seat=0&token=nicht-das-zeichen")
     page.wait_for_function("document.getElementById('msg').textContent.length > 0")
@@ -349,6 +363,10 @@ def test_every_page_in_german(server: str, browser: Any) -> None:
     f = create_game(server, BOTS4)
     page.goto(server + f["watch"])
     page.wait_for_function("document.body.dataset.status === 'finished'", timeout=60000)
+    page.wait_for_selector("#final-table")
+    words.check(page, "the final table")
+    if not page.locator("#scoring-overlay[data-kind=final]").count():  # finished before the page opened: offered, not opened
+        page.click("#final-walk")
     page.wait_for_selector("#scoring-overlay[data-kind=final]")
     assert walk_overlay(page, words, "final scoring") > 5
     shot(page, "german-final-totals")

@@ -37,12 +37,6 @@ addStrings({
     deleteSure: "Delete the account {name} for good?",
     deleted: "The account is deleted.",
     broughtSeats: "{n} seats of this browser now belong to your account.",
-    "err.bad_sign_in": "wrong name or password",
-    "err.account_name_taken": "the name {name} is taken: choose another",
-    "err.bad_password": "a password has {min} to {max} characters (or it is not this account's password)",
-    "err.signed_out": "you are signed out: sign in again",
-    "err.cross_site": "refused: the request came from another site's page",
-    "err.not_your_seat": "this seat does not belong to your account",
   },
   de: {
     accountTitle: "Dein Konto",
@@ -70,12 +64,6 @@ addStrings({
     deleteSure: "Das Konto {name} endgültig löschen?",
     deleted: "Das Konto ist gelöscht.",
     broughtSeats: "{n} Plätze dieses Browsers gehören jetzt deinem Konto.",
-    "err.bad_sign_in": "falscher Name oder falsches Passwort",
-    "err.account_name_taken": "der Name {name} ist vergeben: wähle einen anderen",
-    "err.bad_password": "ein Passwort hat {min} bis {max} Zeichen (oder es ist nicht das Passwort dieses Kontos)",
-    "err.signed_out": "du bist abgemeldet: melde dich wieder an",
-    "err.cross_site": "abgelehnt: die Anfrage kam von der Seite einer anderen Website",
-    "err.not_your_seat": "dieser Platz gehört nicht zu deinem Konto",
   },
 });
 
