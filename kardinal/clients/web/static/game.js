@@ -9,7 +9,7 @@
 //   log.js        the game log (record actions and events)   panels.js  players, scoring, replay
 //   i18n.js       every word, in English and German          header.js  language and About
 //   teach.js      hints and the post-game review            notify.js  "your turn" signals
-//   chat.js       the game's chat
+//   chat.js       the game's chat                          presence.js  who left, and when a bot takes over
 
 import { byId, el } from "./dom.js";
 import { T, onLangChange, rulesText, variantText, boardName, addStrings } from "./i18n.js";
@@ -31,6 +31,7 @@ import { renderAlliances } from "./standing.js";
 import { Teach } from "./teach.js";
 import { TurnSignal } from "./notify.js";
 import { Chat } from "./chat.js";
+import { PresenceLine } from "./presence.js";
 
 addStrings({
   en: { cardFirst: "First choose one or two cards of your hand, then where their pieces go.", undo: "Take back placement", undoWhy: "Take back the pieces you just placed and get your cards back; possible until you draw a card." },
@@ -56,6 +57,7 @@ class GamePage {
       onState: (m) => this.onState(m),
       onError: (m) => this.onError(m),
       onChat: (m) => this.chat.heard(m.lines),
+      onPresence: (m) => { this.presence.heard(m); this.chat.render(); },
       onClose: () => { byId("status").textContent = T("disconnected"); },
     });
   }
@@ -86,6 +88,7 @@ class GamePage {
     this.teach = new Teach(this, byId("teachbox"));
     this.signal = new TurnSignal(this);
     this.chat = new Chat(this, byId("chatbox"));
+    this.presence = new PresenceLine(this);
     this.render();
     getJSON("/api/variants").then((d) => { this.variantWords = d.variants || {}; this.render(); }).catch(() => { /* the text table's words only */ });
     this.socket.connect();
@@ -389,6 +392,8 @@ class GamePage {
     this.teach.render();
     this.signal.render();
     this.chat.render();
+    this.presence.noteState(msg);
+    this.presence.render();
   }
 }
 
