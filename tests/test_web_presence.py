@@ -16,11 +16,17 @@ from webtools import create_game, shot, take_turn
 pytestmark = pytest.mark.browser
 
 WORDS = {
-    "en": {"left": "Ben has left – a bot takes over in ", "back": "Ben is back", "standin": "Ben has left; a bot (greedy) plays for them"},
+    "en": {
+        "left": "Ben has left – a bot takes over in ",
+        "back": "Ben is back",
+        "standin": "Ben has left; a bot (greedy) plays for them",
+        "now": "A bot now plays for Ben, until Ben comes back.",
+    },
     "de": {
         "left": "Ben ist gegangen – ein Bot übernimmt in ",
         "back": "Ben ist zurück",
         "standin": "Ben ist gegangen; ein Bot (greedy) spielt für",
+        "now": "Ein Bot spielt jetzt für Ben, bis Ben zurückkommt.",
     },
 }
 
@@ -109,11 +115,11 @@ def test_the_table_sees_who_left_and_counts_down_to_the_stand_in(server: str, br
     assert box is not None and box["y"] < 140 and box["height"] >= 20  # under the header, where the turn is said
     shot(anna, f"presence-left-{'phone' if phone else 'desktop'}-{lang}")
 
-    # the countdown ends on his turn: the stand-in plays; the chat says so and the notice goes
+    # the countdown ends on his turn: the stand-in plays; the chat says so, and the line under the header
     anna.wait_for_function(
         "(t) => [...document.querySelectorAll('#chatbox .chat-notice')].some(li => li.textContent.includes(t))", arg=words["standin"]
     )
-    anna.wait_for_selector("#presence", state="hidden")
+    anna.wait_for_function("(t) => document.querySelector('#presence').textContent === t", arg=words["now"])
     shot(anna, f"presence-standin-{'phone' if phone else 'desktop'}-{lang}")
 
     # he comes back: "is back"

@@ -19,6 +19,7 @@ addStrings({
     awayTurn: "{who} – a bot takes over when {name} is to play.",
     awayWaits: "{who} – the game waits for {name}.",
     awayTitle: "Who has left the table",
+    awayStandin: "A bot now plays for {name}, until {name} comes back.",
   },
   de: {
     awayLeft: "{name} ist gegangen",
@@ -28,6 +29,7 @@ addStrings({
     awayTurn: "{who} – ein Bot übernimmt, sobald {name} am Zug ist.",
     awayWaits: "{who} – das Spiel wartet auf {name}.",
     awayTitle: "Wer den Tisch verlassen hat",
+    awayStandin: "Ein Bot spielt jetzt für {name}, bis {name} zurückkommt.",
   },
 });
 
@@ -78,10 +80,15 @@ export class PresenceLine {
   render() {
     const msg = this.page.msg;
     const now = performance.now();
-    const shown = msg && msg.status === "running" && !this.page.replay ? this.away : [];
-    const lines = shown.map((a) => this.text(a, now));
+    const live = msg && msg.status === "running" && !this.page.replay;
+    const shown = live ? this.away : [];
+    // and those a bot plays for now (until they come back)
+    const standins = live && !msg.hotseat ? msg.players.filter((p) => p.kind === "person" && p.standin) : [];
+    const lines = shown.map((a) => this.text(a, now)).concat(standins.map((p) => T("awayStandin", { name: p.name })));
     if (lines.join("\n") !== [...this.box.children].map((x) => x.textContent).join("\n")) {
-      this.box.replaceChildren(...shown.map((a, i) => el("p", { "data-seat": String(a.seat), "data-until": a.until === null ? "never" : "" }, lines[i])));
+      this.box.replaceChildren(
+        ...shown.map((a, i) => el("p", { "data-seat": String(a.seat), "data-until": a.until === null ? "never" : "" }, lines[i])),
+        ...standins.map((p, i) => el("p", { "data-seat": String(p.seat), class: "presence-standin" }, lines[shown.length + i])));
     }
     this.box.hidden = !lines.length;
     // the countdown runs while a line shows one
