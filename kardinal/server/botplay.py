@@ -18,7 +18,7 @@ from kardinal.rules.view import ViewData, view
 from .core import ServiceCore
 from .fair import BOTS_ONLY, PEOPLE
 from .live import LiveGame
-from .presence import PRESENCE_EVERY
+from .presence import PRESENCE_EVERY, last_person
 from .refusal import Refused
 
 log = logging.getLogger("kardinal.web")
@@ -31,13 +31,6 @@ def bot_move(level: str, seed: int, board_name: str, seat_view: ViewData) -> Rec
     seat = seat_view["seat"]
     assert seat is not None
     return action_of(seat, bot.choose(seat_view))
-
-
-def _last_person(live: LiveGame, seat: int) -> bool:
-    """Every seat but ``seat`` is played by a bot (its own or a stand-in): nobody waits for
-    its person, so nobody stands in for them (else bots would play the whole game, a game of
-    bots only past its address's cap, with the people's turns at thinking)."""
-    return all(live.acting_level(i) is not None for i in range(len(live.row.seats)) if i != seat)
 
 
 class BotPlay(ServiceCore):
@@ -148,7 +141,7 @@ class BotPlay(ServiceCore):
             return False
         seat = live.state.current
         sr = live.row.seats[seat]
-        if sr.kind != "person" or sr.standin or seat in live.present or _last_person(live, seat):
+        if sr.kind != "person" or sr.standin or seat in live.present or last_person(live, seat):
             return False
         away = live.options["away"]
         since = live.gone.get(seat)
@@ -162,8 +155,9 @@ class BotPlay(ServiceCore):
             sr = live.row.seats[seat]
             if live.state.current != seat or sr.standin or seat in live.present or live.row.status != "running":
                 return False
-            if _last_person(live, seat):
+            if last_person(live, seat):
                 return False
             await self._set_seat(live, seat, replace(sr, standin=True))
         self._notice(live, seat, "away")
+        self.tell_presence(live)
         return True

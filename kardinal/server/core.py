@@ -18,7 +18,7 @@ from kardinal.rules.state import new_game
 from kardinal.rules.variants import VariantError
 
 from .fair import FairSlots
-from .live import LiveGame, token_ok
+from .live import Connection, LiveGame, token_ok
 from .refusal import Refused
 from .storage import (
     ChatLine,
@@ -81,6 +81,7 @@ class ServiceCore:
         def start_bots(self, live: LiveGame) -> None: ...  # botplay
         async def check_away(self, live: LiveGame) -> bool: ...  # botplay
         def _tell(self, live: LiveGame) -> None: ...  # presence
+        def tell_presence(self, live: LiveGame, to: Connection | None = None, but: Connection | None = None) -> None: ...  # presence
         def _evict(self) -> None: ...  # presence
         def _notice(self, live: LiveGame, seat: int, kind: str) -> None: ...  # chat
         def _heard(self, live: LiveGame, lines: list[ChatLine]) -> None: ...  # chat

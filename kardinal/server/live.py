@@ -27,6 +27,7 @@ from .messages import (
     ErrorMessage,
     Marks,
     PlayerData,
+    PresenceMessage,
     Standing,
     StateMessage,
     TableOptions,
@@ -75,12 +76,13 @@ def public_players(row: GameRow, present: frozenset[int] = frozenset()) -> list[
 class Connection:
     """One connected client (a WebSocket): the seats it authenticated, and its outbox."""
 
-    def __init__(self, seats: dict[int, str], delta: bool = False, ack_in_state: bool = False) -> None:
+    def __init__(self, seats: dict[int, str], delta: bool = False, ack_in_state: bool = False, presence: bool = False) -> None:
         self.seats = seats  # seat -> token
         self.delta = delta  # it takes state messages as deltas of the history (LiveGame.text_for)
         self.ack_in_state = ack_in_state  # it takes its acknowledgements inside the state messages
+        self.presence = presence  # it takes presence messages (kardinal.server.presence)
         self.base: tuple[int, int | None, int] | None = None  # the history it holds: (epoch, viewer, length)
-        self.outbox: asyncio.Queue[AckMessage | ErrorMessage | ChatMessage | None] = asyncio.Queue()
+        self.outbox: asyncio.Queue[AckMessage | ErrorMessage | ChatMessage | PresenceMessage | None] = asyncio.Queue()
 
     def notify(self) -> None:
         self.outbox.put_nowait(None)  # None: "send the current state"
@@ -106,6 +108,10 @@ class LiveGame:
     catch_again: bool = False  # ... and another change was announced meanwhile
     # person seats without a connection to this process: since when (time.monotonic)
     gone: dict[int, float] = field(default_factory=dict)
+    # several processes: when each seat was last noted connected to any process (Storage.last_seen,
+    # read every PRESENCE_EVERY while someone here watches), and the presence last told (presence.py)
+    seen: dict[int, float] = field(default_factory=dict)
+    presence_told: tuple[Any, ...] | None = None
     spectators_due: asyncio.Task[None] | None = None  # a round of news to a large audience is coming
     chat: list[ChatLine] | None = None  # the chat, once read (the last CHAT_KEPT lines)
     chat_seen: int = 0  # the number of chat lines stored (the next line's index)

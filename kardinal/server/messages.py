@@ -31,6 +31,8 @@ __all__ = [
     "TableOptions",
     "ChatLineData",
     "ChatMessage",
+    "AwayData",
+    "PresenceMessage",
 ]
 
 
@@ -189,3 +191,29 @@ class ChatMessage(TypedDict):
 
     type: Literal["chat"]
     lines: list[ChatLineData]
+
+
+class AwayData(TypedDict):
+    """A person not at the table (live games): nothing but their seat, their name and when
+    a bot may play for them."""
+
+    seat: int
+    name: str
+    # seconds from this message until a bot (TableOptions.standin) may play for them: it
+    # does on their turn from then on (0: now, or when their turn comes); None: nobody will
+    # (every other seat a bot's: the game waits for them). A duration, not a time: the
+    # client's clock may differ from the server's
+    standin_in: float | None
+
+
+class PresenceMessage(TypedDict):
+    """Who is at a running table now, to a WebSocket that said ``"presence": true`` in its
+    hello: after its first state message, and whenever it changes (someone leaves, comes
+    back, a bot stands in). ``here``: the person seats connected now (to any server
+    process); ``away``: the people of a live table who are not, and are not yet stood in
+    for (a hot-seat or turn-based table: none)."""
+
+    type: Literal["presence"]
+    game: str
+    here: list[int]
+    away: list[AwayData]

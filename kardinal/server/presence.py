@@ -8,9 +8,11 @@ import asyncio
 import logging
 import time
 from dataclasses import replace
+from typing import Any
 
 from .core import ServiceCore
 from .live import Connection, LiveGame
+from .messages import AwayData, PresenceMessage
 
 log = logging.getLogger("kardinal.web")
 
@@ -47,6 +49,63 @@ async def _tell_spectators(live: LiveGame, audience: int) -> None:
             c.notify()
 
 
+def last_person(live: LiveGame, seat: int) -> bool:
+    """Every seat but ``seat`` is played by a bot (its own or a stand-in): nobody waits for
+    its person, so nobody stands in for them (else bots would play the whole game, a game of
+    bots only past its address's cap, with the people's turns at thinking)."""
+    return all(live.acting_level(i) is not None for i in range(len(live.row.seats)) if i != seat)
+
+
+def seen_elsewhere(live: LiveGame, seat: int, now: float, wall: float) -> bool:
+    """Several processes: the person of ``seat``, connected to none here, is connected to
+    another process (noted there since they left here, and lately: Storage.mark_present
+    notes every PRESENCE_EVERY seconds). ``now``: time.monotonic(); ``wall``: time.time()."""
+    seen = live.seen.get(seat)
+    if seen is None or wall - seen >= 3 * PRESENCE_EVERY:
+        return False
+    gone = live.gone.get(seat)
+    return gone is None or seen > wall - (now - gone)  # a note from before they left here is this process's own
+
+
+def standin_at(live: LiveGame, seat: int, now: float, wall: float) -> float | None:
+    """When (on the time.monotonic clock) a bot may play for the person of ``seat``, who
+    is away, as BotPlay.check_away decides it: their table's "away" seconds after they left
+    (``gone``) and (several processes) after another process last noted them there, at
+    least 3 PRESENCE_EVERY; it does on their turn from then on. None: nobody will (a live
+    table's last person, a turn-based table)."""
+    if live.options["mode"] != "live" or last_person(live, seat):
+        return None
+    away = live.options["away"]
+    at = live.gone.get(seat, now) + away
+    seen = live.seen.get(seat)
+    if seen is not None:
+        at = max(at, now + seen + max(away, 3 * PRESENCE_EVERY) - wall)
+    return at
+
+
+def presence_of(live: LiveGame, now: float | None = None, wall: float | None = None) -> tuple[tuple[Any, ...], PresenceMessage]:
+    """Who is at the table now (see PresenceMessage), and what it is made from (the same
+    while nothing changes: the deadlines on the monotonic clock, not the seconds left)."""
+    now = time.monotonic() if now is None else now
+    wall = time.time() if wall is None else wall
+    here: list[int] = []
+    away: list[AwayData] = []
+    ats: list[tuple[int, float | None]] = []
+    running = live.row.status == "running" and not live.row.hotseat and live.options["mode"] == "live"
+    present = live.present
+    for seat, sr in enumerate(live.row.seats):
+        if sr.kind != "person":
+            continue
+        if seat in present or seen_elsewhere(live, seat, now, wall):
+            here.append(seat)
+        elif running and not sr.standin:
+            at = standin_at(live, seat, now, wall)
+            ats.append((seat, None if at is None else round(at, 1)))
+            away.append({"seat": seat, "name": sr.name, "standin_in": None if at is None else round(max(0.0, at - now), 1)})
+    msg: PresenceMessage = {"type": "presence", "game": live.row.id, "here": here, "away": away}
+    return (tuple(here), tuple(ats), tuple(a["name"] for a in away)), msg
+
+
 class Presence(ServiceCore):
     """Connections, news to them, away and clean-up, for a :class:`GameService`. (kardinal.server.service puts the parts together.)"""
 
@@ -63,6 +122,7 @@ class Presence(ServiceCore):
                 self._notice(live, seat, "back")
         if conn.seats:
             self._tell(live)
+        self.tell_presence(live, but=conn)
 
     def disconnect(self, live: LiveGame, conn: Connection) -> None:
         """A connection closed: the seats no other connection holds are away from now."""
@@ -76,6 +136,18 @@ class Presence(ServiceCore):
             live.gone[seat] = now
         if left:
             self._tell(live)
+        self.tell_presence(live)
+
+    def tell_presence(self, live: LiveGame, to: Connection | None = None, but: Connection | None = None) -> None:
+        """Tell the connections that asked for them (hello ``presence``) who is at the table,
+        if that changed since they were last told; ``to``: tell this one (just connected)
+        now whatever it is, and the others only if it changed; ``but``: not this one."""
+        key, msg = presence_of(live)
+        changed = key != live.presence_told
+        live.presence_told = key
+        for c in list(live.conns):
+            if c.presence and c is not but and (changed or c is to):
+                c.outbox.put_nowait(msg)
 
     def _tell(self, live: LiveGame) -> None:
         """Send everyone the new state: the players first (the mover's acknowledgement
@@ -120,8 +192,18 @@ class Presence(ServiceCore):
                     last_mark = time.monotonic()
                     here = [(g.row.id, s) for g in self.live.values() if g.row.status == "running" for s in g.present]
                     await asyncio.to_thread(self.storage.mark_present, here)
+                    # ... and read who is connected elsewhere, for the people here (presence messages)
+                    for g in list(self.live.values()):
+                        if (
+                            g.conns
+                            and g.row.status == "running"
+                            and any(sr.kind == "person" and i not in g.present for i, sr in enumerate(g.row.seats))
+                        ):
+                            g.seen = await asyncio.to_thread(self.storage.last_seen, g.row.id)
                 for live in list(self.live.values()):
                     await self.check_away(live)
+                    if live.conns:
+                        self.tell_presence(live)  # a game that ended, a stand-in, another process's news
                 self.sweep()
                 if self.idle_expiry is not None and time.monotonic() - last_expiry >= min(EXPIRY_EVERY, self.idle_expiry / 2):
                     last_expiry = time.monotonic()

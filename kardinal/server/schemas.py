@@ -26,7 +26,7 @@ from kardinal.bots import BOTS
 from kardinal.rules.board import get_board, installed_boards
 from kardinal.rules.variants import VARIANTS
 
-from .messages import AckMessage, ChatMessage, ErrorData, ErrorMessage, PlayerData, StateMessage, TableOptions
+from .messages import AckMessage, ChatMessage, ErrorData, ErrorMessage, PlayerData, PresenceMessage, StateMessage, TableOptions
 
 __all__ = [
     "Seat",
@@ -339,12 +339,14 @@ class SeatKeyRequest(_Strict):
 class HelloMessage(_Strict):
     """First: the seats this connection holds (none: a spectator); ``delta``: later state
     messages carry only the history's new entries; ``ack_in_state``: one's own action's
-    acknowledgement comes inside the state message it made."""
+    acknowledgement comes inside the state message it made; ``presence``: presence
+    messages (who left, and when a bot stands in for them)."""
 
     type: Literal["hello"]
     seats: dict[SeatKey, Token] | None = Field(default=None, max_length=10)
     delta: bool = False
     ack_in_state: bool = False
+    presence: bool = False
 
 
 class ActionMessage(ActionRequest):
@@ -394,7 +396,7 @@ class PongMessage(TypedDict):
     type: Literal["pong"]
 
 
-ServerMessage = StateMessage | AckMessage | ErrorMessage | ChatMessage | WelcomeMessage | PongMessage
+ServerMessage = StateMessage | AckMessage | ErrorMessage | ChatMessage | PresenceMessage | WelcomeMessage | PongMessage
 SERVER_MESSAGE: TypeAdapter[ServerMessage] = TypeAdapter(ServerMessage)
 
 

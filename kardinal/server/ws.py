@@ -92,7 +92,7 @@ async def ws_game(ws: WebSocket, game_id: str) -> None:
                     await _send(ws, json_text(_ws_error(e)))
                     continue
                 await _attach(ws, game_id, seats)
-                conn = Connection(seats, delta=msg.delta, ack_in_state=msg.ack_in_state)
+                conn = Connection(seats, delta=msg.delta, ack_in_state=msg.ack_in_state, presence=msg.presence)
                 await _send(ws, json_text({"type": "welcome", "game": game_id, "seats": sorted(seats)}))
                 lines = await service.chat_lines(live)
                 await service.connect(live, conn)
@@ -100,6 +100,7 @@ async def ws_game(ws: WebSocket, game_id: str) -> None:
                 conn.notify()
                 if lines:  # the chat so far, after the state (no chat message: nothing said yet)
                     conn.outbox.put_nowait(chat_message(lines))
+                service.tell_presence(live, to=conn)  # who is here (hello "presence" only)
             elif isinstance(msg, (ActionMessage, UndoMessage)):
                 assert conn is not None  # refused before it was read: send hello first
                 try:

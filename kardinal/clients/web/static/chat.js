@@ -120,7 +120,8 @@ export class Chat {
     if (!this.built) this.build();
     // who is here, and for whom a bot plays
     const people = msg.players.filter((p) => p.kind === "person");
-    const here = people.filter((p) => p.present).map((p) => p.name);
+    const told = this.page.presence && this.page.presence.here; // also those connected to another server process
+    const here = people.filter((p) => p.present || (told && told.has(p.seat))).map((p) => p.name);
     const standins = people.filter((p) => p.standin).map((p) => p.name);
     let hereText = people.length && !msg.hotseat ? (here.length ? T("hereNow", { names: here.join(", ") }) : T("hereNobody")) : "";
     if (standins.length) hereText += (hereText ? " " : "") + T("standinNow", { names: standins.join(", ") });

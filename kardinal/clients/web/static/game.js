@@ -10,6 +10,7 @@
 //   i18n.js       every word, in English and German          header.js  language and About
 //   teach.js      hints and the post-game review            notify.js  "your turn" signals
 //   chat.js       the game's chat                            since.js   "since your last turn"
+//   presence.js   who left, and when a bot takes over
 
 import { byId, el } from "./dom.js";
 import { T, onLangChange, rulesText, variantText, boardName, boardAbout, addStrings } from "./i18n.js";
@@ -33,6 +34,7 @@ import { TurnSignal } from "./notify.js";
 import { Chat } from "./chat.js";
 import { Since } from "./since.js";
 import { inView } from "./inview.js";
+import { PresenceLine } from "./presence.js";
 
 addStrings({
   en: { cardFirst: "First choose one or two cards of your hand, then where their pieces go.", undo: "Take back placement", undoWhy: "Take back the pieces you just placed and get your cards back; possible until you draw a card." },
@@ -58,6 +60,7 @@ class GamePage {
       onState: (m) => this.onState(m),
       onError: (m) => this.onError(m),
       onChat: (m) => this.chat.heard(m.lines),
+      onPresence: (m) => { this.presence.heard(m); this.chat.render(); },
       onClose: () => { byId("status").textContent = T("disconnected"); },
     });
   }
@@ -93,6 +96,7 @@ class GamePage {
     const sincebox = el("section", { id: "since", class: "since", hidden: true });
     byId("handbox").before(finalbox, sincebox);
     this.since = new Since({ board: () => this.board, map: () => this.map, zoom: () => this.zoom, name: (s) => this.name(s) }, sincebox);
+    this.presence = new PresenceLine(this);
     this.render();
     getJSON("/api/variants").then((d) => { this.variantWords = d.variants || {}; this.render(); }).catch(() => { /* the text table's words only */ });
     this.socket.connect();
@@ -424,6 +428,8 @@ class GamePage {
     this.teach.render();
     this.signal.render();
     this.chat.render();
+    this.presence.noteState(msg);
+    this.presence.render();
   }
 }
 

@@ -106,7 +106,7 @@ export function allStoredSeats() {
 }
 
 /**
- * One game's WebSocket. handlers: onState(msg), onError(msg), onAck(msg), onChat(msg), onClose().
+ * One game's WebSocket. handlers: onState(msg), onError(msg), onAck(msg), onChat(msg), onPresence(msg), onClose().
  * It says hello with the seats it holds, and connects again after a drop.
  */
 export class GameSocket {
@@ -148,6 +148,7 @@ export class GameSocket {
         if (ack) this.acknowledged(ack);
       }
       else if (m.type === "chat") { if (this.handlers.onChat) this.handlers.onChat(m); }
+      else if (m.type === "presence") { if (this.handlers.onPresence) this.handlers.onPresence(m); }
       else if (m.type === "error") this.handlers.onError(m);
       else if (m.type === "ack") this.acknowledged(m);
     };
@@ -166,7 +167,7 @@ export class GameSocket {
 
   hello() {
     // deltas of the history, and each acknowledgement inside the state its action made
-    const hello = { type: "hello", delta: true, ack_in_state: true };
+    const hello = { type: "hello", delta: true, ack_in_state: true, presence: true };
     if (this.holdsAny()) hello.seats = this.seats;
     this.ws.send(JSON.stringify(hello));
   }

@@ -1,0 +1,99 @@
+// Who left the table, and when a bot plays for them: a line under the header, where the
+// turn is said, from the server's presence messages (hello "presence"). The server sends
+// the seconds until the stand-in, never a time of its clock: the countdown runs on this
+// page's own clock from the moment the message came, so a wrong clock does not matter.
+// A person who comes back before it ends takes the line with them; when the stand-in takes
+// over, the chat and the game log say so (chat.js, log.js). Nothing private is in it: a
+// name, a seat, seconds.
+
+import { el } from "./dom.js";
+import { T, addStrings, onLangChange } from "./i18n.js";
+import { announce } from "./a11y.js";
+
+addStrings({
+  en: {
+    awayLeft: "{name} has left",
+    awayNotHere: "{name} is not here",
+    awayIn: "{who} – a bot takes over in {time}.",
+    awayNow: "{who} – a bot takes over now.",
+    awayTurn: "{who} – a bot takes over when {name} is to play.",
+    awayWaits: "{who} – the game waits for {name}.",
+    awayTitle: "Who has left the table",
+    awayStandin: "A bot now plays for {name}, until {name} comes back.",
+  },
+  de: {
+    awayLeft: "{name} ist gegangen",
+    awayNotHere: "{name} ist nicht da",
+    awayIn: "{who} – ein Bot übernimmt in {time}.",
+    awayNow: "{who} – ein Bot übernimmt jetzt.",
+    awayTurn: "{who} – ein Bot übernimmt, sobald {name} am Zug ist.",
+    awayWaits: "{who} – das Spiel wartet auf {name}.",
+    awayTitle: "Wer den Tisch verlassen hat",
+    awayStandin: "Ein Bot spielt jetzt für {name}, bis {name} zurückkommt.",
+  },
+});
+
+/** Seconds as m:ss (the same in both languages). */
+export function clock(seconds) {
+  const s = Math.max(0, Math.ceil(seconds));
+  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
+}
+
+export class PresenceLine {
+  constructor(page) {
+    this.page = page;
+    this.here = null; // the person seats here now (any server process), once told
+    this.away = []; // {seat, name, until: performance.now() ms when a bot may take over, or null}
+    this.seen = new Set(); // seats this page has seen here: they "left", the others are "not here"
+    this.timer = null;
+    this.box = el("div", { id: "presence", class: "presence", "aria-label": T("awayTitle"), hidden: true });
+    document.querySelector("body > header").after(this.box);
+    onLangChange(() => { this.box.setAttribute("aria-label", T("awayTitle")); this.render(); });
+  }
+
+  /** A presence message. */
+  heard(m) {
+    const now = performance.now();
+    const before = new Set(this.away.map((a) => a.seat));
+    this.here = new Set(m.here);
+    for (const s of m.here) this.seen.add(s);
+    this.away = m.away.map((a) => ({ seat: a.seat, name: a.name, until: a.standin_in === null ? null : now + a.standin_in * 1000 }));
+    this.render();
+    // read out once who left (the countdown itself is not read out every second)
+    for (const a of this.away) if (!before.has(a.seat)) announce(this.text(a, now));
+  }
+
+  /** Seen here in a state message (a page that came after them). */
+  noteState(msg) {
+    for (const p of msg.players) if (p.present) this.seen.add(p.seat);
+  }
+
+  text(a, now) {
+    const who = T(this.seen.has(a.seat) ? "awayLeft" : "awayNotHere", { name: a.name });
+    if (a.until === null) return T("awayWaits", { who, name: a.name });
+    const left = (a.until - now) / 1000;
+    if (left > 0) return T("awayIn", { who, time: clock(left) });
+    const v = this.page.msg && this.page.msg.view;
+    return T(v && v.current === a.seat ? "awayNow" : "awayTurn", { who, name: a.name });
+  }
+
+  render() {
+    const msg = this.page.msg;
+    const now = performance.now();
+    const live = msg && msg.status === "running" && !this.page.replay;
+    const shown = live ? this.away : [];
+    // and those a bot plays for now (until they come back)
+    const standins = live && !msg.hotseat ? msg.players.filter((p) => p.kind === "person" && p.standin) : [];
+    const lines = shown.map((a) => this.text(a, now)).concat(standins.map((p) => T("awayStandin", { name: p.name })));
+    if (lines.join("\n") !== [...this.box.children].map((x) => x.textContent).join("\n")) {
+      this.box.replaceChildren(
+        ...shown.map((a, i) => el("p", { "data-seat": String(a.seat), "data-until": a.until === null ? "never" : "" }, lines[i])),
+        ...standins.map((p, i) => el("p", { "data-seat": String(p.seat), class: "presence-standin" }, lines[shown.length + i])));
+    }
+    this.box.hidden = !lines.length;
+    // the countdown runs while a line shows one
+    const ticking = shown.some((a) => a.until !== null && a.until > now - 1000);
+    if (ticking && !this.timer) this.timer = setInterval(() => this.render(), 250);
+    else if (!ticking && this.timer) { clearInterval(this.timer); this.timer = null; }
+  }
+}
