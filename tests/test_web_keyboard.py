@@ -194,3 +194,28 @@ def test_arrows_escape_names_and_the_live_region(server: str, browser: Any) -> N
     )
     assert page.errors == [] and page.console_errors == []
     page.context.close()
+
+
+# the focused element's box lies inside the map's frame
+IN_FRAME = """() => { const a = document.activeElement, w = document.getElementById('mapwrap');
+  const r = a.getBoundingClientRect(), f = w.getBoundingClientRect();
+  return r.left >= f.left && r.top >= f.top && r.right <= f.left + w.clientWidth && r.bottom <= f.top + w.clientHeight; }"""
+
+
+def test_the_keyboard_focus_on_an_enlarged_map_is_brought_into_its_frame(server: str, browser: Any) -> None:
+    page = open_game(browser, server)
+    page.locator("#zoom").press("Enter")
+    page.locator("#zoom-more").press("Enter")  # 4 times the whole map: most of it outside the frame
+    assert page.evaluate("Number(document.getElementById('map').dataset.zoom)") == 4
+    page.evaluate("document.getElementById('mapwrap').scrollTo(0, 0)")
+    a = tab_until(page, lambda a: a.get("inMap"))
+    outside = 0
+    for _ in range(12):  # the coats of arms one after another, all over the map: each is scrolled to
+        page.keyboard.press("PageDown")
+        a = active(page)
+        assert a.get("coat"), a
+        assert page.evaluate(IN_FRAME), f"the focus on {a['coat']} is outside the map's frame"
+        outside += page.evaluate("(() => { const w = document.getElementById('mapwrap'); return w.scrollLeft + w.scrollTop > 0; })()")
+    assert outside  # the frame moved to follow the focus
+    assert page.errors == [] and page.console_errors == []
+    page.context.close()

@@ -215,6 +215,19 @@ def legal_coat_card(page: Any) -> bool:
     return False
 
 
+FRAME = "(() => { const w = document.getElementById('mapwrap'); return [w.scrollLeft, w.scrollTop]; })()"
+
+# scroll the map's frame so that a shield's top lies 4 px below the frame's top (as far as the
+# map goes, else its bottom 4 px above the frame's bottom); returns the frame's scroll position
+AT_THE_EDGE = """(s) => {
+  const w = document.getElementById('mapwrap'), wr = w.getBoundingClientRect();
+  w.scrollTop += s.getBoundingClientRect().top - (wr.top + 4);
+  const r = s.getBoundingClientRect();
+  if (r.top > wr.top + 24) w.scrollTop += r.bottom - (wr.top + w.clientHeight - 4);
+  return [w.scrollLeft, w.scrollTop];
+}"""
+
+
 @pytest.mark.parametrize("lang", ["en", "de"])
 def test_one_tap_for_a_coat_and_the_whole_map_after_the_others(server: str, browser: Any, lang: str) -> None:
     page = phone(browser, lang)
@@ -232,13 +245,19 @@ def test_one_tap_for_a_coat_and_the_whole_map_after_the_others(server: str, brow
             assert z >= 2
             coat = page.locator(".coat.legal .shield").first
             coat.scroll_into_view_if_needed()
+            # at the frame's edge (where the keyboard's focus would scroll the frame): the tap
+            # must not move the map from under the finger
+            frame = page.evaluate(AT_THE_EDGE, coat.element_handle())
             hit = page.evaluate(
                 "(s) => { const r = s.getBoundingClientRect(); const h = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);"
                 " return `${Math.round(r.width)}x${Math.round(r.height)} at ${Math.round(r.left)},${Math.round(r.top)}: ${h && h.outerHTML.slice(0, 80)}`; }",
                 coat.element_handle(),
             )
-            coat.tap()
+            box = coat.bounding_box()
+            assert box
+            page.touchscreen.tap(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)  # a finger, where the shield is now
             assert map_zoom(page) == z, f"the tap zoomed instead of choosing (the shield {hit})"
+            assert page.evaluate(FRAME) == frame, "the frame scrolled under the finger"
             assert page.locator(".coat.selected").count() == 1
             coats += 1
             if coats == 1:

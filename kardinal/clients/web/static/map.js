@@ -248,8 +248,12 @@ export class GameMap {
       const g = ev.target.closest && ev.target.closest("[data-site], [data-coat]");
       if (!g) return;
       this.rove(g);
-      if (this.zoom) this.zoom.reveal(g);
-      if (g._info && g.matches(":focus-visible")) this.showInfo(g._info, g); // the keyboard's focus, not a tap's
+      // the keyboard's focus, not a tap's or a click's: the element under a finger or the mouse
+      // is in view already, and scrolling the frame between the press and the click would move
+      // it from under the point, so that the click went to the map behind it
+      const keys = g.matches(":focus-visible");
+      if (this.zoom && keys) this.zoom.reveal(g);
+      if (g._info && keys) this.showInfo(g._info, g);
     });
     m.addEventListener("focusout", (ev) => { if (!m.contains(ev.relatedTarget)) this.hideInfo(); });
   }

@@ -206,24 +206,13 @@ export class MapZoom {
   }
 
   /** Whether the tap is on a coat of arms drawn at least SHIELD px wide on the screen: a
-   * site's touch area never reaches onto a coat (map.js), so the tap means that coat. A
-   * click the browser gave to the map, the sea or the land under the shield (the element
-   * under the finger was drawn anew meanwhile) goes on to the coat under the point. */
+   * site's touch area never reaches onto a coat (map.js), so the tap means that coat. */
   onShield(ev) {
-    const x = ev.clientX, y = ev.clientY;
-    const inside = (n) => { const r = n.getBoundingClientRect(); return x >= r.left && x <= r.right && y >= r.top && y <= r.bottom; };
-    const coat = (ev.target.closest && ev.target.closest("[data-coat]"))
-      || (!(ev.target.closest && ev.target.closest("[data-site]")) && [...this.svg.querySelectorAll("[data-coat]")].find((c) => inside(c.querySelector(".shield")))) || null;
+    const coat = ev.target && ev.target.closest && ev.target.closest("[data-coat]");
     const shield = coat && coat.querySelector(".shield");
     if (!shield) return false;
     const r = shield.getBoundingClientRect();
-    if (Math.min(r.width, r.height) < SHIELD) return false;
-    if (!coat.contains(ev.target)) {
-      ev.stopPropagation();
-      ev.preventDefault();
-      coat.dispatchEvent(new MouseEvent("click", { bubbles: true, cancelable: true, clientX: ev.clientX, clientY: ev.clientY }));
-    }
-    return true;
+    return Math.min(r.width, r.height) >= SHIELD;
   }
 
   /** The screen distance between the target nearest to (x, y) and its nearest neighbour,
