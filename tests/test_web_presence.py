@@ -25,7 +25,7 @@ WORDS = {
     "de": {
         "left": "Ben ist gegangen – ein Bot übernimmt in ",
         "back": "Ben ist zurück",
-        "standin": "Ben ist gegangen; ein Bot (greedy) spielt für",
+        "standin": "Ben ist gegangen; ein Bot (gierig) spielt an diesem Platz, bis Ben zurückkommt.",
         "now": "Ein Bot spielt jetzt für Ben, bis Ben zurückkommt.",
     },
 }

@@ -35,7 +35,7 @@ addStrings({
     chatEmpty: "Noch nichts gesagt.",
     chatReadOnly: "Zuschauer lesen den Chat; die Spieler haben ihn nicht für sie geöffnet.",
     chatSpectator: "Zuschauer",
-    chatAway: "{name} ist gegangen; ein Bot ({level}) spielt für sie/ihn, bis sie/er zurückkommt.",
+    chatAway: "{name} ist gegangen; ein Bot ({level}) spielt an diesem Platz, bis {name} zurückkommt.",
     chatBack: "{name} ist zurück und spielt wieder.",
     chatLog: "Chat",
     hereNow: "Jetzt da: {names}.",
