@@ -172,6 +172,38 @@ def test_a_table_of_bots_waits_for_its_person_after_a_restart_and_the_lobby_list
             assert next_of(watcher, "presence")["away"] == [{"seat": 0, "name": "P0", "standin_in": None}]
 
 
+def test_a_solo_game_stored_with_a_stand_in_waits_for_its_person(tmp_path: Path) -> None:
+    """A game stored by an earlier version while a stand-in played for the only person (at a
+    table of bots) is not played out by it: the game waits, and the person plays on."""
+    import json
+
+    import sqlalchemy as sa
+
+    url = f"sqlite+pysqlite:///{tmp_path / 'k.sqlite3'}"
+
+    def server() -> TestClient:
+        return TestClient(create_app(data_dir=tmp_path, db_url=url, bot_pause=0.0, guard=Guard(LENIENT), table_check=0.05))
+
+    with server() as client:
+        gid, toks = new_game(client, "person", "bot", "bot", away=1)
+        play_until_turn_of(client, gid, toks, 0, random.Random(3))
+        version = state(client, gid)["version"]
+    engine = sa.create_engine(url)
+    with engine.begin() as db:  # as an earlier version stored it: a stand-in for the person
+        seats = json.loads(db.execute(sa.text("SELECT seats FROM games WHERE id = :g"), {"g": gid}).scalar_one())
+        seats[0]["standin"] = True
+        db.execute(sa.text("UPDATE games SET seats = :s WHERE id = :g"), {"s": json.dumps(seats), "g": gid})
+    engine.dispose()
+    with server() as client:
+        time.sleep(1.0)  # the tables looked at every 50 ms, the bots without a pause: nobody plays seat 0
+        spec = state(client, gid)
+        assert spec["players"][0]["standin"] and spec["status"] == "running" and spec["version"] == version
+        with client.websocket_connect(f"/ws/{gid}") as me:  # the person comes back: their seat is theirs again
+            hello(me, {0: toks[0]})
+            until(lambda: not state(client, gid)["players"][0]["standin"])
+        assert state(client, gid)["version"] == version
+
+
 def test_with_two_processes_a_person_connected_to_the_other_is_here_and_the_deadline_counts_from_its_note(
     tmp_path: Path, db_url: str
 ) -> None:

@@ -170,9 +170,15 @@ class LiveGame:
         sr = self.row.seats[seat]
         if sr.kind == "bot":
             return sr.level or "random"
-        if sr.standin and self.options["mode"] == "live":
+        if sr.standin and self.options["mode"] == "live" and self._someone_waits(seat):
             return self.options["standin"]
         return None
+
+    def _someone_waits(self, seat: int) -> bool:
+        """A person other than ``seat``'s is at the table and not stood in for: a stand-in
+        plays only for them. A game stored while a stand-in played for a solo game's person
+        (before nobody stood in for the last person) waits for that person too."""
+        return any(s.kind == "person" and not s.standin for i, s in enumerate(self.row.seats) if i != seat)
 
     @property
     def hints_allowed(self) -> bool:
