@@ -402,7 +402,12 @@ def test_a_table_every_seat_of_which_a_bot_plays_is_bots_only(tmp_path: Path) ->
     async def body(svc: GameService) -> None:
         live, _ = await joined(svc, people("person", "person", "bot", away=1), creator=A)
         assert not live.bots_only
+        # every person stood in for (a state only an earlier version stored): nobody waits for
+        # them, so no stand-in plays; the game waits for its people and is no game of bots
         live.row.seats = [replace(s, standin=True) if s.kind == "person" else s for s in live.row.seats]
+        assert not live.bots_only and [live.acting_level(i) for i in (0, 1)] == [None, None]
+        # a table every seat of which a bot plays
+        live, _ = await joined(svc, people("bot", "bot", "bot"), creator=A)
         assert live.bots_only and svc.bot_games_of(A) == 1
         # its bots think after the people's games
         seen: list[int] = []
