@@ -10,8 +10,10 @@ without an account), one account reading another's data, and secrets in the log.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +28,7 @@ from kardinal.server import passwords
 from kardinal.server.account_routes import COOKIE
 from kardinal.server.accounts import Accounts
 from kardinal.server.guard import Guard
+from kardinal.server.live import hash_token
 from kardinal.server.refusal import Refused
 from kardinal.server.storage import MIGRATIONS, Storage
 from kardinal.server.storage.schema import accounts as accounts_table
@@ -530,3 +533,55 @@ def test_play_again_keeps_the_seats_with_their_accounts(client: TestClient) -> N
     assert r.status_code == 200, r.text
     new = r.json()
     assert my_games(client, anna) == {g["id"]: [0], new["id"]: [new["seats"]["0"]]}
+
+
+def test_a_claimed_open_seat_is_the_claimants_alone(client: TestClient) -> None:
+    """Taking over a lobby seat: its creator, signed in, keeps no hold on an open seat (not
+    at creation, not by bringing its token, not by a device's token), and once a stranger
+    claims it, it is the stranger's alone (My games, a device's token), even if an earlier
+    version had given it to the creator's account with a device's token."""
+    mallory = sign_up(client, "Mallory")
+    victim = sign_up(client, "Victim")
+    g = post(client, "/api/games", mallory, json={"players": seats("open", "bot", "bot")}).json()
+    gid, tok = g["id"], tokens(g)[0]
+    assert my_games(client, mallory) == {}  # the only person seat, but open: not hers
+    assert sign_in(client, "Mallory", held={gid: {"0": tok}}).json()["brought"] == 0
+    r = post(client, "/api/account/seat", mallory, json={"game": gid, "seat": 0})
+    assert r.status_code == 403 and r.json()["error"]["code"] == "not_your_seat"
+    # as an earlier version left it: the seat Mallory's, with a device's token of hers
+    acc = accounts_of(client)
+    mallory_id = who(client, mallory)["id"]
+    client.portal.call(asyncio.to_thread, acc.storage.attach_seats, mallory_id, [(gid, 0)], 0.0)  # type: ignore[attr-defined]
+    key = "an earlier device's token of the seat"
+    live = client.portal.call(acc.service.fetch, gid)  # type: ignore[attr-defined]
+    client.portal.call(acc.service._set_seat, live, 0, replace(live.row.seats[0], keys=[hash_token(key)]))  # type: ignore[attr-defined]
+    assert client.get(f"/api/games/{gid}/state", params={"seat": 0, "token": key}).status_code == 200
+    # the victim claims it, signed in
+    r = post(client, f"/api/games/{gid}/claim", victim, json={"seat": 0, "name": "Vic"})
+    assert r.status_code == 200, r.text
+    claimed = r.json()["token"]
+    r = post(client, "/api/account/seat", mallory, json={"game": gid, "seat": 0})
+    assert r.status_code == 403 and r.json()["error"]["code"] == "not_your_seat"
+    assert client.get(f"/api/games/{gid}/state", params={"seat": 0, "token": key}).status_code == 403
+    assert client.get(f"/api/games/{gid}/state", params={"seat": 0, "token": tok}).status_code == 403
+    assert my_games(client, mallory) == {}
+    assert my_games(client, victim) == {gid: [0]}
+    r = post(client, "/api/account/seat", victim, json={"game": gid, "seat": 0})
+    assert r.status_code == 200, r.text
+    assert state(client, gid, 0, r.json()["token"])["seat"] == 0
+    assert state(client, gid, 0, claimed)["seat"] == 0
+    assert [x["id"] for x in get(client, "/api/account/data", mallory).json()["games"]] == []
+
+
+def test_a_lobby_seat_with_its_creator_seated_elsewhere(client: TestClient) -> None:
+    """The reviewer's first scenario: the creator's own seat and an open one; bringing the
+    open seat's token gives nothing, and after a stranger's claim the creator's token of it
+    opens nothing."""
+    mallory = sign_up(client, "Mallory")
+    g = post(client, "/api/games", mallory, json={"players": seats("person", "open", "bot")}).json()
+    gid, toks = g["id"], tokens(g)
+    assert sign_in(client, "Mallory", held={gid: {"1": toks[1]}}).json()["brought"] == 0
+    assert post(client, "/api/account/seat", mallory, json={"game": gid, "seat": 1}).status_code == 403
+    assert post(client, f"/api/games/{gid}/claim", json={"seat": 1, "name": "Victim"}).status_code == 200
+    assert client.get(f"/api/games/{gid}/state", params={"seat": 1, "token": toks[1]}).status_code == 403
+    assert post(client, "/api/account/seat", mallory, json={"game": gid, "seat": 1}).status_code == 403

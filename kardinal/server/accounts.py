@@ -179,7 +179,8 @@ class Accounts:
 
     async def bring(self, account: AccountRow, held: dict[str, dict[str, str]], where: str) -> int:
         """The seats a browser holds (``{game: {seat: token}}``) become the account's, those
-        whose tokens are right and that belong to no other account; returns how many are
+        whose tokens are right and that belong to no other account (not an open seat nobody
+        has claimed: its claimant gets a new token); returns how many are
         the account's now. A wrong token counts as one (guessing is slowed)."""
         held = dict(list(held.items())[:MAX_HELD])
         rows = await asyncio.to_thread(self.storage.seats_by_game, held)
@@ -189,7 +190,8 @@ class Accounts:
             for k, tok in tokens.items():
                 s = int(k)
                 if seats is not None and s < len(seats) and token_ok(seats[s], tok):
-                    good.append((gid, s))
+                    if not (seats[s].open and not seats[s].joined):  # a lobby seat: its claimant's
+                        good.append((gid, s))
                 elif seats is not None:
                     self.guard.note("bad_token", where)
         mine = await asyncio.to_thread(self.storage.attach_seats, account.id, good, time.time())
@@ -214,7 +216,8 @@ class Accounts:
 
     async def seat_key(self, account: AccountRow, game_id: str, seat: int) -> str:
         """A token of one of the account's seats for this device (its other devices' keep
-        working); Refused ``not_your_seat`` for a seat that is not the account's."""
+        working); Refused ``not_your_seat`` for a seat that is not the account's, or an open
+        seat nobody has claimed yet (the game service checks that)."""
         owner = await asyncio.to_thread(self.storage.seat_owner, game_id, seat)
         if owner != account.id:
             raise Refused("not_your_seat", "this seat does not belong to your account", 403)

@@ -169,7 +169,8 @@ async def create_game(
         "public": live.options["public"],
     }
     if account is not None and tokens:
-        if live.row.hotseat or len(tokens) == 1:
+        # an open seat is not the creator's: whoever claims it from the lobby gets a new token
+        if live.row.hotseat or (len(tokens) == 1 and not any(live.row.seats[s].open for s in tokens)):
             await accounts(request).attach(account, [(gid, s) for s in sorted(tokens)])
     if live.row.hotseat:
         out["hotseat_url"] = f"{page}?tokens=" + ",".join(f"{s}:{t}" for s, t in sorted(tokens.items()))

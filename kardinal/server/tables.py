@@ -294,19 +294,31 @@ class Tables(ServiceCore):
             if new != sr.name:  # nor may it take another seat's name (the seats as they are then)
                 check_name_free(live.row.seats, new, seat)
 
-        await self._set_seat(live, seat, replace(sr, name=new, token_hash=hash_token(tok), joined=True), still_free)
+        # the seat is the claimant's alone: no device's token of before opens it, and no
+        # account keeps it (its creator's, signed in, before this change); the claimant's
+        # account gets it after (routes.claim)
+        await asyncio.to_thread(self.storage.drop_seat_owner, game_id, seat)
+        await self._set_seat(live, seat, replace(sr, name=new, token_hash=hash_token(tok), joined=True, keys=[]), still_free)
+        await asyncio.to_thread(self.storage.drop_seat_owner, game_id, seat)
         return tok
 
     async def seat_key(self, game_id: str, seat: int) -> str:
         """A further token of a person seat, for another device of the account the seat
         belongs to (the accounts module checks that): the seat's other tokens keep working;
-        the oldest of more than MAX_KEYS is dropped."""
+        the oldest of more than MAX_KEYS is dropped. An open seat nobody has claimed yet is
+        nobody's (a claim gives it a new token): refused."""
         live = await self.fetch(game_id)
         if not 0 <= seat < len(live.row.seats) or live.row.seats[seat].kind != "person":
             raise Refused("not_your_seat", "this seat does not belong to your account", 403)
         tok = secrets.token_urlsafe(18)
         sr = live.row.seats[seat]
-        await self._set_seat(live, seat, replace(sr, keys=[*sr.keys, hash_token(tok)][-MAX_KEYS:]))
+
+        def claimed(now: SeatRow) -> None:  # the seat as it is then (claimed meanwhile: another's)
+            if (now.open and not now.joined) or now.token_hash != sr.token_hash:
+                raise Refused("not_your_seat", "this seat does not belong to your account", 403)
+
+        claimed(sr)
+        await self._set_seat(live, seat, replace(sr, keys=[*sr.keys, hash_token(tok)][-MAX_KEYS:]), claimed)
         return tok
 
     async def drop_seat_keys(self, game_id: str, seat: int, rename: str | None = None) -> None:

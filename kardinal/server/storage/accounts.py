@@ -165,6 +165,12 @@ class AccountStorage:
             if old in moved:
                 self.attach_seats(aid, [(new_id, moved[old])], now)
 
+    def drop_seat_owner(self, game_id: str, seat: int) -> None:
+        """The seat belongs to no account (claimed from the lobby: a new player's)."""
+        self._still_there()
+        with self._begin() as conn:
+            conn.execute(delete(seat_owners).where(and_(seat_owners.c.game_id == game_id, seat_owners.c.seat == seat)))
+
     def seat_owner(self, game_id: str, seat: int) -> int | None:
         with self.engine.connect() as conn:
             r = conn.execute(
