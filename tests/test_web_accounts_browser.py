@@ -83,7 +83,7 @@ def test_sign_up_play_and_see_the_same_games_on_a_phone(server: str, browser: An
     shot(mobile, "account-guest-phone-de")
     fill_and_send(mobile, "signin", "anna", "wrong password")
     mobile.wait_for_selector("#account-note")
-    assert mobile.inner_text("#account-note") == "falscher Name oder falsches Passwort"
+    assert mobile.inner_text("#account-note") == "Falscher Name oder falsches Passwort"
     fill_and_send(mobile, "signin", "anna", PW)
     mobile.wait_for_selector("#signed-in-as")
     assert mobile.inner_text("#signed-in-as") == "Angemeldet als Anna"

@@ -93,7 +93,8 @@ class AccountPage {
   }
 
   say(kind, text) {
-    this.note = { kind, text };
+    // a sentence of its own (a refusal's words begin in lower case: they also follow "Refused: ")
+    this.note = { kind, text: text ? text.charAt(0).toUpperCase() + text.slice(1) : text };
     this.render();
   }
 

@@ -164,6 +164,8 @@ class GamePage {
     if (turnChanged) this.sel.clear();
     // the others have played: the whole map again, not the corner this player last enlarged
     if (old && this.zoom.z > 1 && m.view.current === m.seat && old.view.current !== m.seat && m.view.phase !== "over") this.zoom.whole();
+    // the game is over: the whole map (its result), not the corner this player last enlarged
+    if (old && this.zoom.z > 1 && m.status === "finished" && old.status !== "finished") this.zoom.whole();
     this.useBoard(m.view.board);
     this.render();
     // the others' new decisions are shown over the drawn state (never delaying it)
@@ -382,7 +384,7 @@ class GamePage {
 
     this.map.update(v, this.replay ? null : msg.standing);
     renderPlayers(byId("players"), { board, players: this.players(), view: v, mySeat: msg.seat, hands: this.replay ? this.replay.hands : null });
-    renderAlliances(byId("alliancesbox"), { board, players: this.players(), standing: this.replay ? null : msg.standing });
+    renderAlliances(byId("alliancesbox"), { board, players: this.players(), standing: this.replay || msg.status === "finished" ? null : msg.standing });
     renderTable(byId("table"), { board, view: v, sel: this.sel, onTake: (s) => this.clickTake(s) });
     if (this.replay || msg.seat === null || v.hand === undefined) byId("handbox").replaceChildren();
     else {

@@ -604,7 +604,7 @@ class Lobby {
   }
 
   gameRow(g) {
-    const names = g.players.map((p) => p.name + (p.kind === "bot" ? ` (${this.levelWord(p.level)})` : "") + (p.kind === "person" && !p.joined ? ` [${T("free")}]` : "")).join(", ");
+    const names = g.players.map((p) => p.name + (p.kind === "bot" ? ` (${this.levelWord(p.level)})` : "") + (p.kind === "person" && !p.joined ? ` [${T(p.open ? "free" : "invitedSeat")}]` : "")).join(", ");
     const turnBased = g.table && g.table.mode === "turn";
     const actions = el("span", {});
     actions.append(el("a", { href: url(`/game/${g.id}`), class: "btn" }, g.status === "finished" ? T("replay") : T("watch")));

@@ -115,7 +115,7 @@ export function renderScoring(box, { board, players, view, onScoring }) {
     const ol = el("ol", { class: "standings", id: "standings" });
     for (const p of order) {
       ol.append(el("li", {}, swatch(p),
-        ` ${players[p].name}: ${view.scores[p]} ${T("score")}, ${left(p)} ${T("piecesLeft")}` + (view.winners.includes(p) ? ` — ${T("winner")} ★` : "")));
+        ` ${players[p].name}: ${T("scPointsN", { n: view.scores[p] })}, ${T("scPiecesLeft", { n: left(p) })}` + (view.winners.includes(p) ? ` — ${T("winner")} ★` : "")));
     }
     box.prepend(el("h2", { text: T("standings") }), ol);
   }

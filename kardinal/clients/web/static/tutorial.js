@@ -436,6 +436,7 @@ class TutorialPage {
 
   renderEnd() {
     byId("step-title").textContent = T("tutFinishedTitle");
+    if (this.zoom && this.zoom.z > 1) this.zoom.whole(); // the whole map, not the corner of the last lesson
     // the lessons in their order, each one a way back to it
     const done = this.doneSteps();
     const lessons = el("ol", { class: "tut-summary", id: "tut-summary" }, ...this.meta.steps.map((s, i) => el("li", { "data-step": s.id },
