@@ -585,3 +585,39 @@ def test_a_lobby_seat_with_its_creator_seated_elsewhere(client: TestClient) -> N
     assert post(client, f"/api/games/{gid}/claim", json={"seat": 1, "name": "Victim"}).status_code == 200
     assert client.get(f"/api/games/{gid}/state", params={"seat": 1, "token": toks[1]}).status_code == 403
     assert post(client, "/api/account/seat", mallory, json={"game": gid, "seat": 1}).status_code == 403
+
+
+def test_guessing_one_name_with_many_tries_at_once_keeps_to_the_budget(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Tries at once (each from another address) verify no more passwords than the name's
+    budget (5 a minute): each takes its unit before its verify; the right password waits
+    too, and a success gives its unit back."""
+    sign_up(client, "Anna")
+    sign_up(client, "Bert")
+    acc = accounts_of(client)
+    verified: list[str] = []
+
+    class Counting(PasswordHasher):
+        def verify(self, hash: str | bytes, password: str | bytes) -> bool:
+            verified.append(str(password))
+            return super().verify(hash, password)
+
+    monkeypatch.setattr(passwords, "HASHER", Counting(time_cost=1, memory_cost=1024, parallelism=1))
+
+    async def tries(name: str, pws: list[str]) -> list[str]:
+        async def one(i: int, pw: str) -> str:
+            try:
+                await acc.sign_in(name, pw, f"10.9.{i // 250}.{i % 250}")
+            except Refused as e:
+                return e.code
+            return "ok"
+
+        return list(await asyncio.gather(*(one(i, pw) for i, pw in enumerate(pws))))
+
+    got = client.portal.call(tries, "Anna", [f"guess{i:03d}" for i in range(40)] + [PW])  # type: ignore[attr-defined]
+    assert len(verified) == 5 and got.count("bad_sign_in") == 5 and got.count("rate_limited") == 36
+    assert got[-1] == "rate_limited"
+    # successes at once: each gives its unit back (a person signing in on a few devices)
+    verified.clear()
+    got = client.portal.call(tries, "Bert", [PW] * 4)  # type: ignore[attr-defined]
+    assert got == ["ok"] * 4 and len(verified) == 4
+    assert client.portal.call(tries, "Bert", [PW] * 4) == ["ok"] * 4  # type: ignore[attr-defined]

@@ -118,20 +118,25 @@ class Accounts:
     async def sign_in(self, name: str, password: str, where: str, ending: str | None = None) -> SignedIn:
         """A new session of the account (the browser's session before, ``ending``, ends:
         a session id planted in a browser is never the one signed in). Limited per address
-        (every try) and per name (every failure); one refusal for every failure."""
+        (every try) and per name (every failure, counted from before its verify: tries at
+        once cannot pass the budget); one refusal for every failure."""
         self.guard.spend("signin", where)
         try:
             _shown, key = self._name(name)
         except Refused:
             key = ""  # a name no account can have: verified against the dummy hash below
         if key:
-            self.guard.check("signin_name", key)
-        found = await asyncio.to_thread(self.storage.account_login, key) if key else None
-        ok = await verify(found[1] if found is not None else None, password)
-        if found is None or not ok:
+            self.guard.take("signin_name", key)  # before the verify: tries at once keep to the budget
+        failed = True
+        try:
+            found = await asyncio.to_thread(self.storage.account_login, key) if key else None
+            ok = await verify(found[1] if found is not None else None, password)
+            if found is None or not ok:
+                raise wrong_sign_in()
+            failed = False
+        finally:
             if key:
-                self.guard.note("signin_name", key)
-            raise wrong_sign_in()
+                (self.guard.settle if failed else self.guard.give_back)("signin_name", key)
         account, stored = found
         if needs_rehash(stored):  # hashed with older parameters: hash it as today's are
             await asyncio.to_thread(self.storage.rehash_password, account.id, await hash_password(password))
@@ -141,11 +146,15 @@ class Accounts:
         """The account's password again (a new password, deleting the account): limited
         as a sign-in of its name."""
         key = name_key(account.name)
-        self.guard.check("signin_name", key)
-        stored = await asyncio.to_thread(self.storage.account_password, account.id)
-        if not await verify(stored, password):
-            self.guard.note("signin_name", key)
-            raise Refused("bad_password", "that is not the account's password", 403, min=8, max=256)
+        self.guard.take("signin_name", key)
+        failed = True
+        try:
+            stored = await asyncio.to_thread(self.storage.account_password, account.id)
+            if not await verify(stored, password):
+                raise Refused("bad_password", "that is not the account's password", 403, min=8, max=256)
+            failed = False
+        finally:
+            (self.guard.settle if failed else self.guard.give_back)("signin_name", key)
 
     async def change_password(self, account: AccountRow, current: str, new: str) -> SignedIn:
         """A new password: every session of the account ends, and so do the seats' tokens it

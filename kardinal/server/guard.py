@@ -8,7 +8,9 @@
 - ``signin_name``: failed sign-ins of one name (from any address), 5 a minute and 20 an
   hour; over it, that name's sign-ins wait (also with the right password: a guesser
   spread over many addresses tries a name a few times an hour). Counted by the name's
-  key (names.name_key), not by address.
+  key (names.name_key), not by address. A try takes its unit before its password is
+  verified (:meth:`Guard.take`; given back if it succeeds), so that tries at once keep
+  to the budget too.
 - ``seat_key``: seats' tokens handed to an account's devices, 60 a minute per account.
 - ``bad_token``: wrong seat tokens, 5 a second and 60 a minute. Once an address is over,
   every token it sends is refused (``rate_limited``) until the window has room again, so
@@ -72,6 +74,7 @@ class Guard:
         self._last: dict[tuple[str, str], float] = {}
         self._prune_at = 10_000  # its size at which those whose windows have passed are dropped
         self._window = {k: max(r.get_expiry() for r in rs) for k, rs in self.rules.items()}
+        self._taken: dict[tuple[str, str], int] = {}  # units taken and not yet given back or noted
 
     def _refuse(self, kind: str, addr: str) -> Refused:
         stats = [self.limiter.get_window_stats(r, kind, addr) for r in self.rules[kind]]
@@ -107,3 +110,31 @@ class Guard:
         self._counted(kind, addr)
         for r in self.rules[kind]:
             self.limiter.hit(r, kind, addr)
+
+    def take(self, kind: str, addr: str) -> None:
+        """Take one unit of ``addr``'s ``kind`` budget before an attempt whose outcome is
+        not known yet (a password being verified); Refused ``rate_limited`` when the budget
+        counted and the units taken are all used. Each take is ended by :meth:`give_back`
+        (the attempt succeeded: it counts nothing) or :meth:`settle` (it failed: counted).
+        Called on the event loop: no other take comes between the look and the count."""
+        held = self._taken.get((kind, addr), 0)
+        last = self._last.get((kind, addr))
+        if last is not None and time.monotonic() - last <= self._window[kind]:
+            if any(self.limiter.get_window_stats(r, kind, addr).remaining - held <= 0 for r in self.rules[kind]):
+                raise self._refuse(kind, addr)
+        elif any(r.amount - held <= 0 for r in self.rules[kind]):
+            raise Refused("rate_limited", "too many requests; try again in 1 s", 429, retry=1)
+        self._taken[(kind, addr)] = held + 1
+
+    def give_back(self, kind: str, addr: str) -> None:
+        """A unit :meth:`take` took is not spent (the attempt succeeded)."""
+        held = self._taken.get((kind, addr), 0) - 1
+        if held > 0:
+            self._taken[(kind, addr)] = held
+        else:
+            self._taken.pop((kind, addr), None)
+
+    def settle(self, kind: str, addr: str) -> None:
+        """A unit :meth:`take` took is spent (the attempt failed): counted as :meth:`note` does."""
+        self.give_back(kind, addr)
+        self.note(kind, addr)
