@@ -26,6 +26,7 @@ from .schemas import (
     AccountInfo,
     DeleteAccount,
     Done,
+    HeldSeats,
     MyGames,
     NewPassword,
     SeatKeyRequest,
@@ -103,14 +104,20 @@ async def who(request: Request, response: Response) -> AccountInfo:
     return _info(account)
 
 
+async def _answer_signed(acc: Acc, signed: SignedIn, held: HeldSeats, request: Request, response: Response) -> AccountInfo:
+    """The answer to a sign-up or sign-in: the session's cookie set, the account, and how
+    many of the seats this browser holds (``held``) are the account's now."""
+    _set_cookie(response, request, signed)
+    out = _info(signed.account)
+    out["brought"] = await acc.bring(signed.account, held, client_address(request.scope))
+    return out
+
+
 @router.post("/api/account/signup", response_model=AccountInfo)
 async def sign_up(body: SignUp, request: Request, response: Response, acc: Acc) -> AccountInfo:
     """A new account, signed in at once; the seats this browser holds (``held``) become its."""
     signed = await acc.sign_up(body.name, body.password, client_address(request.scope), session_secret(request))
-    _set_cookie(response, request, signed)
-    out = _info(signed.account)
-    out["brought"] = await acc.bring(signed.account, body.held, client_address(request.scope))
-    return out
+    return await _answer_signed(acc, signed, body.held, request, response)
 
 
 @router.post("/api/account/signin", response_model=AccountInfo)
@@ -119,10 +126,7 @@ async def sign_in(body: SignIn, request: Request, response: Response, acc: Acc) 
     without an account get the same refusal (``bad_sign_in``); limited per address and
     per name (``rate_limited``)."""
     signed = await acc.sign_in(body.name, body.password, client_address(request.scope), session_secret(request))
-    _set_cookie(response, request, signed)
-    out = _info(signed.account)
-    out["brought"] = await acc.bring(signed.account, body.held, client_address(request.scope))
-    return out
+    return await _answer_signed(acc, signed, body.held, request, response)
 
 
 @router.post("/api/account/signout", response_model=Done)
