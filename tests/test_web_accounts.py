@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import threading
+import time
 from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
@@ -621,3 +623,54 @@ def test_guessing_one_name_with_many_tries_at_once_keeps_to_the_budget(client: T
     got = client.portal.call(tries, "Bert", [PW] * 4)  # type: ignore[attr-defined]
     assert got == ["ok"] * 4 and len(verified) == 4
     assert client.portal.call(tries, "Bert", [PW] * 4) == ["ok"] * 4  # type: ignore[attr-defined]
+
+
+def test_sign_ins_waiting_for_a_hash_do_not_hold_up_the_database(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Many sign-ins at once wait for the two hashing threads of their own: a request that
+    reads the database (the lobby) is answered while they wait (before, each waited in a
+    thread of the pool the database's calls use, and the lobby waited behind them); more
+    than MAX_WAITING at once are refused ``busy`` (503)."""
+    acc = accounts_of(client)
+    gate = threading.Event()
+    entered: list[str] = []
+    order: list[str] = []
+
+    class Held(PasswordHasher):
+        def verify(self, hash: str | bytes, password: str | bytes) -> bool:
+            entered.append(str(password))
+            gate.wait(60)
+            return super().verify(hash, password)
+
+    monkeypatch.setattr(passwords, "HASHER", Held(time_cost=1, memory_cost=1024, parallelism=1))
+    n = passwords.MAX_WAITING + 8
+
+    async def one(i: int) -> str:
+        try:
+            await acc.sign_in(f"Nobody{i}", "a guess at it", f"10.8.0.{i}")
+        except Refused as e:
+            return e.code
+        return "ok"
+
+    async def many() -> list[str]:
+        return list(await asyncio.gather(*(one(i) for i in range(n))))
+
+    signins = client.portal.start_task_soon(many)  # type: ignore[attr-defined]
+    while len(entered) < 2 or passwords._waiting < passwords.MAX_WAITING:  # every hashing thread held, the rest waiting
+        time.sleep(0.01)
+    busy = sign_in(client, "Nobody", "a guess at it")
+    assert busy.status_code == 503 and busy.json()["error"]["code"] == "busy"
+
+    def lobby() -> None:
+        r = client.get("/api/games")
+        order.append(f"lobby {r.status_code}")
+
+    t = threading.Thread(target=lobby)
+    t.start()
+    t.join(20)  # before: the lobby waits for the gate, opened after this at the latest
+    order.append("hashes let go")
+    gate.set()
+    t.join()
+    got = signins.result(60)
+    assert order == ["lobby 200", "hashes let go"]
+    assert got.count("bad_sign_in") == passwords.MAX_WAITING and got.count("busy") == n - passwords.MAX_WAITING
+    assert len(entered) == passwords.MAX_WAITING

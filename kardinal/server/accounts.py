@@ -134,6 +134,9 @@ class Accounts:
             if found is None or not ok:
                 raise wrong_sign_in()
             failed = False
+        except Refused as e:
+            failed = e.code != "busy"  # not verified (passwords.busy): not a guess
+            raise
         finally:
             if key:
                 (self.guard.settle if failed else self.guard.give_back)("signin_name", key)
@@ -153,6 +156,9 @@ class Accounts:
             if not await verify(stored, password):
                 raise Refused("bad_password", "that is not the account's password", 403, min=8, max=256)
             failed = False
+        except Refused as e:
+            failed = e.code != "busy"
+            raise
         finally:
             (self.guard.settle if failed else self.guard.give_back)("signin_name", key)
 
