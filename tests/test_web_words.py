@@ -112,31 +112,56 @@ def test_ones_own_placement_is_taken_back_before_drawing(server: str, browser: A
 
 
 def test_the_alliances_panel_shows_who_would_score_now(server: str, browser: Any) -> None:
+    import time
+
+    import httpx
     from webtools import BOTS4, get
 
-    # A finished bots' game, whose deal the server draws at random: about one in twenty
-    # games of random bots ends with no alliance held (few advisors on the board, none
-    # with the majority in both countries of an alliance), so games are played until one
-    # has a holder; the panel is checked in every one of them.
+    # A running game of a person (playing random legal moves by HTTP) and three bots, until
+    # some alliance has a holder (random play may take a while to give one the majority in
+    # both its countries); the person's page then shows who would score each alliance now.
+    rng = random.Random(5)
     page = new_page(browser)
-    for _ in range(8):
-        g = create_game(server, BOTS4)
-        page.goto(server + g["watch"])
-        page.wait_for_function("document.body.dataset.status === 'finished'", timeout=60000)
-        msg = get(server, f"/api/games/{g['id']}/state")
-        page.click(".alliances-now summary")
-        rows = page.locator("[data-alliance-now]")
-        assert rows.count() == len(msg["standing"]["alliances"]) == 15
-        for a in msg["standing"]["alliances"]:
-            row = page.locator(f"[data-alliance-now='{a['number']}']").inner_text()
-            for p in a["holders"]:
-                assert msg["players"][p]["name"] in row
-            assert (f"{a['points']} points each" in row) == bool(a["holders"])
-        if any(a["holders"] for a in msg["standing"]["alliances"]):
+    held = False
+    for _ in range(6):
+        g = create_game(server, [{"name": "Ann", "kind": "person"}] + BOTS4[1:])
+        tok = g["seats"][0]["token"]
+        with httpx.Client(base_url=server) as c:
+            assert c.post(f"/api/games/{g['id']}/join", json={"seat": 0, "token": tok}).status_code == 200
+            end = time.monotonic() + 60
+            while time.monotonic() < end:
+                msg = c.get(f"/api/games/{g['id']}/state", params={"seat": 0, "token": tok}).json()
+                if msg["status"] == "finished":
+                    break
+                if any(a["holders"] for a in msg["standing"]["alliances"]) and msg["view"]["current"] == 0 and msg.get("legal"):
+                    held = True
+                    break
+                if msg.get("legal"):
+                    body = {"seat": 0, "token": tok, "version": msg["version"], "action": rng.choice(msg["legal"])}
+                    assert c.post(f"/api/games/{g['id']}/actions", json=body).status_code in (200, 409)
+                else:
+                    time.sleep(0.02)
+        if held:
             break
-    else:
-        pytest.fail("eight whole games with no alliance held")
+    assert held, "six games with no alliance held on the person's turn"
+    page.goto(server + g["seats"][0]["url"])
+    page.wait_for_selector("[data-site=paris]")
+    msg = get(server, f"/api/games/{g['id']}/state")
+    page.click(".alliances-now summary")
+    rows = page.locator("[data-alliance-now]")
+    assert rows.count() == len(msg["standing"]["alliances"]) == 15
+    for a in msg["standing"]["alliances"]:
+        row = page.locator(f"[data-alliance-now='{a['number']}']").inner_text()
+        for p in a["holders"]:
+            assert msg["players"][p]["name"] in row
+        assert (f"{a['points']} points each" in row) == bool(a["holders"])
     shot(page, "alliances-now")
+    # a finished game: no "if the game ended now" (it has ended; the final scoring says who scored)
+    f = create_game(server, BOTS4)
+    page.goto(server + f["watch"])
+    page.wait_for_function("document.body.dataset.status === 'finished'", timeout=60000)
+    page.wait_for_selector("#final-table")
+    assert page.locator(".alliances-now").count() == 0
 
 
 def test_the_seat_token_leaves_the_address_after_the_first_visit(server: str, browser: Any) -> None:
