@@ -116,6 +116,68 @@ seat_owners = Table(
     Column("since", Float, nullable=False),
 )
 
+# what each seat of a finished game came to (migration 9): written when a game ends, so
+# that a profile and a rating never replay games; games finished before are filled in
+# when first asked for (kardinal.server.ratings)
+results = Table(
+    "results",
+    metadata,
+    Column("game_id", String(32), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("players", Integer, nullable=False),  # seats at the table (3-5)
+    Column("place", Float, nullable=False),  # 1 = first; players tied (R12.1) share the mean of their places
+    Column("score", Integer, nullable=False),
+    Column("win", Float, nullable=False),  # the seat's share of the win (1/k of k winners, else 0)
+    Column("rated", Boolean, nullable=False),
+    Column("finished", Float, nullable=False),
+)
+
+# an account's rating (migration 9): openskill's Plackett-Luce model, mu and sigma on the
+# scale of kardinal.server.ratings; an account without a row has the newcomer's rating
+ratings = Table(
+    "ratings",
+    metadata,
+    Column("account_id", Integer, ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True),
+    Column("mu", Float, nullable=False),
+    Column("sigma", Float, nullable=False),
+    Column("games", Integer, nullable=False),  # rated games played
+    Column("updated", Float, nullable=False),
+)
+
+# the rating after each rated game (migration 9): the profile's chart; one per account and game
+rating_events = Table(
+    "rating_events",
+    metadata,
+    Column("account_id", Integer, ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True),
+    Column("game_id", String(32), primary_key=True),
+    Column("at", Float, nullable=False),
+    Column("mu", Float, nullable=False),  # after the game
+    Column("sigma", Float, nullable=False),
+    Column("before", Float, nullable=False),  # mu before the game
+)
+
+# who follows whom (migration 9): one way, as on lichess; "friends" of an account are the
+# accounts it follows
+follows = Table(
+    "follows",
+    metadata,
+    Column("follower_id", Integer, ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True),
+    Column("followee_id", Integer, ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True),
+    Column("since", Float, nullable=False),
+)
+
+# a seat kept for an account invited to it by name (migration 9), until they take it or
+# the invitation is withdrawn; it shows in the invited account's "My games"
+invitations = Table(
+    "invitations",
+    metadata,
+    Column("game_id", String(32), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("account_id", Integer, ForeignKey("accounts.id", ondelete="CASCADE"), nullable=False),
+    Column("inviter_id", Integer, ForeignKey("accounts.id", ondelete="SET NULL"), nullable=True),
+    Column("at", Float, nullable=False),
+)
+
 schema_version = Table("schema_version", metadata, Column("version", Integer, nullable=False))
 
 # PostgreSQL advisory lock key held while migrating (any fixed number; "KARDMIGR")
@@ -194,6 +256,18 @@ def _m8_accounts(conn: Connection) -> None:
     conn.execute(text("CREATE INDEX ix_seat_owners_account ON seat_owners (account_id, since)"))
 
 
+def _m9_community(conn: Connection) -> None:
+    """Results of finished games, ratings and their history, follows and invitations by
+    name. Games finished before get their results when first asked for; nobody has a
+    rating or follows anyone yet."""
+    for t in (results, ratings, rating_events, follows, invitations):
+        conn.execute(CreateTable(t))
+    conn.execute(text("CREATE INDEX ix_rating_events_account ON rating_events (account_id, at)"))
+    conn.execute(text("CREATE INDEX ix_ratings_mu ON ratings (games, mu)"))
+    conn.execute(text("CREATE INDEX ix_follows_followee ON follows (followee_id)"))
+    conn.execute(text("CREATE INDEX ix_invitations_account ON invitations (account_id, at)"))
+
+
 # Ordered; never edit an applied one, append a new one.
 MIGRATIONS: list[Callable[[Connection], None]] = [
     _m1_tables,
@@ -204,4 +278,5 @@ MIGRATIONS: list[Callable[[Connection], None]] = [
     _m6_table_talk,
     _m7_again,
     _m8_accounts,
+    _m9_community,
 ]
