@@ -138,6 +138,12 @@ class ServiceCore:
             raise Refused("no_game", f"there is no game {game_id!r}", 404)
         return self._load(row)
 
+    def replayed(self, game_id: str) -> LiveGame:
+        """A game read from the database and replayed, not kept in memory (to read a finished
+        game's result without pushing the games being played out of memory); Refused if none
+        or unreadable. Blocks: call it in a thread."""
+        return self._read(game_id)
+
     def _adopt(self, game_id: str, live: LiveGame) -> LiveGame:
         have = self.live.get(game_id)
         if have is not None:

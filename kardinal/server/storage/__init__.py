@@ -24,6 +24,7 @@ from .rows import (
     PendingAction,
     PendingWrite,
     SeatChange,
+    SeatResult,
     SeatRow,
     StorageError,
     sqlite_backup,
@@ -32,6 +33,7 @@ from .schema import MIGRATIONS
 
 __all__ = [
     "AccountRow",
+    "SeatResult",
     "Storage",
     "GameRow",
     "SeatRow",

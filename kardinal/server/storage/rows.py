@@ -44,6 +44,17 @@ class SeatRow:
 
 
 @dataclass(frozen=True)
+class SeatResult:
+    """What a seat of a finished game came to (kardinal.server.results)."""
+
+    seat: int
+    players: int
+    place: float  # 1 = first; seats still tied share the mean of their places
+    score: int
+    win: float  # the seat's share of the win: 1/k for each of k winners, else 0
+
+
+@dataclass(frozen=True)
 class AccountRow:
     """An account as the server uses it (never its password hash outside the accounts module)."""
 
