@@ -187,10 +187,19 @@ class Accounts:
 
     # -- seats -------------------------------------------------------------------------
 
-    async def attach(self, account: AccountRow, seats: list[tuple[str, int]]) -> None:
-        """Seats taken while signed in (their tokens were checked by the game service)."""
+    async def attach(self, account: AccountRow, seats: list[tuple[str, int]]) -> list[tuple[str, int]]:
+        """Seats taken while signed in (their tokens were checked by the game service); a
+        seat kept for another account by an invitation stays free for it (social.py), and
+        the account's own invitations to those it takes end. Returns the seats that are the
+        account's now (also those that were)."""
+        mine: list[tuple[str, int]] = []
         if seats:
-            await asyncio.to_thread(self.storage.attach_seats, account.id, seats, time.time())
+            kept = await asyncio.to_thread(self.storage.invited, seats)
+            seats = [p for p in seats if kept.get(p, account.id) == account.id]
+            mine = await asyncio.to_thread(self.storage.attach_seats, account.id, seats, time.time())
+            if any(p in kept for p in mine):
+                await asyncio.to_thread(self.storage.end_invitations, account.id, [p for p in mine if p in kept])
+        return mine
 
     async def bring(self, account: AccountRow, held: dict[str, dict[str, str]], where: str) -> int:
         """The seats a browser holds (``{game: {seat: token}}``) become the account's, those
@@ -209,8 +218,7 @@ class Accounts:
                         good.append((gid, s))
                 elif seats is not None:
                     self.guard.note("bad_token", where)
-        mine = await asyncio.to_thread(self.storage.attach_seats, account.id, good, time.time())
-        return len(mine)
+        return len(await self.attach(account, good))  # (a seat kept for another account by an invitation stays its)
 
     async def my_games(self, account: AccountRow) -> list[dict[str, Any]]:
         """Every game the account has a seat in, newest first: each as the lobby shows it,
@@ -271,4 +279,9 @@ class Accounts:
             "sessions": sessions,
             "games": games,
             "chat": [{"game": gid, "seat": line.seat, "at": line.at, "name": line.name, "text": line.text} for gid, line in said],
+            # follows and invitations by name (social.py)
+            "following": [{"name": n, "since": t} for n, t in await asyncio.to_thread(self.storage.following, account.id)],
+            "followers": [{"name": n, "since": t} for n, t in await asyncio.to_thread(self.storage.followers, account.id)],
+            "invitations_received": await asyncio.to_thread(self.storage.invitations_to, account.id),
+            "invitations_sent": await asyncio.to_thread(self.storage.invitations_by, account.id),
         }

@@ -51,6 +51,8 @@ from .schemas import (
     token_error,
 )
 from .service import GameService
+from .social import Social
+from .social_routes import router as social_router
 from .storage import Storage, StorageError
 from .teach import router as teach_router
 from .tutorial import router as tutorial_router
@@ -195,6 +197,7 @@ def create_app(
 
     limits = app.state.limits = guard if guard is not None else Guard()
     app.state.accounts = Accounts(storage, service, limits)
+    app.state.social = Social(storage, service, limits)  # profiles, follows, invitations (social.py)
 
     def addr(conn: Request | WebSocket) -> str:
         return client_address(conn.scope)
@@ -299,4 +302,5 @@ def create_app(
     app.include_router(routes_router)  # the games' HTTP API (routes.py)
     app.include_router(ws_router)  # the games' WebSocket (ws.py)
     app.include_router(account_router)  # accounts and sessions (account_routes.py)
+    app.include_router(social_router)  # profiles, follows, invitations by name (social_routes.py)
     return app

@@ -12,6 +12,9 @@
   verified (:meth:`Guard.take`; given back if it succeeds), so that tries at once keep
   to the budget too.
 - ``seat_key``: seats' tokens handed to an account's devices, 60 a minute per account.
+- ``invite``: names invited to seats (each looks up whether an account has the name), 20
+  a minute and 100 an hour per account.
+- ``follow``: follows and unfollows, 30 a minute and 300 an hour per account.
 - ``bad_token``: wrong seat tokens, 5 a second and 60 a minute. Once an address is over,
   every token it sends is refused (``rate_limited``) until the window has room again, so
   guessing a token runs at a few tries per second whatever the protocol (HTTP or
@@ -44,6 +47,8 @@ DEFAULTS = {
     "signin": "10/minute;100/hour",
     "signin_name": "5/minute;20/hour",
     "seat_key": "60/minute",
+    "invite": "20/minute;100/hour",
+    "follow": "30/minute;300/hour",
 }
 
 

@@ -65,6 +65,8 @@ class TableOptions(TypedDict):
     hints: bool  # the people agreed to hints
     spectator_chat: bool  # spectators may write in the chat
     public: bool  # listed in the lobby (else reached only through its links)
+    friends: NotRequired[bool]  # the open seats are for the accounts the host follows (social.py)
+    host: NotRequired[int]  # that host's account (stored; never in a message: options_of leaves it out)
 
 
 class Marks(TypedDict, total=False):

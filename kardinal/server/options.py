@@ -41,7 +41,7 @@ def table_options(spec: dict[str, Any]) -> TableOptions:
         flags[key] = spec.get(key, default)
         if not isinstance(flags[key], bool):
             raise Refused("malformed", f"{key}: true or false", 400)
-    return {
+    out: TableOptions = {
         "mode": mode,
         "away": float(away),
         "standin": standin.lower(),
@@ -49,6 +49,14 @@ def table_options(spec: dict[str, Any]) -> TableOptions:
         "spectator_chat": flags["spectator_chat"],
         "public": flags["public"],
     }
+    # friends only (social.py): the open seats are for the accounts the host follows; the
+    # host's account id is set by the server (routes.create_game), never by the request
+    friends, host = spec.get("friends", False), spec.get("host")
+    if not isinstance(friends, bool):
+        raise Refused("malformed", "friends: true or false", 400)
+    if friends and isinstance(host, int) and not isinstance(host, bool):
+        out["friends"], out["host"] = True, host
+    return out
 
 
 def options_of(row: GameRow) -> TableOptions:
@@ -61,4 +69,5 @@ def options_of(row: GameRow) -> TableOptions:
         "hints": o.get("hints") is True,
         "spectator_chat": o.get("spectator_chat") is True,
         "public": o.get("public") is not False,
+        "friends": o.get("friends") is True,
     }

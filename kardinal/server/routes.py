@@ -26,6 +26,7 @@ from .http import client_address
 from .mapdata import named_board_json
 from .messages import AckMessage, ChatMessage, ReplayMessage, ScoringMessage, StateMessage
 from .pages import root_of
+from .refusal import Refused
 from .rematch import moved
 from .schemas import (
     ActionRequest,
@@ -45,6 +46,7 @@ from .schemas import (
     VariantList,
 )
 from .service import GameService
+from .social import Social
 from .storage import AccountRow
 
 router = APIRouter(tags=["games"])
@@ -98,6 +100,11 @@ def accounts(request: Request) -> Accounts:
     return acc
 
 
+def social(request: Request) -> Social:
+    soc: Social = request.app.state.social
+    return soc
+
+
 @router.get("/api/board", response_model=dict[str, Any])
 def get_board_json(id: str = "standard") -> Any:  # sync: FastAPI runs it in a thread
     """An installed board with its map layout (``id``: standard, reconstruction-1, ...)."""
@@ -130,11 +137,12 @@ async def variants() -> VariantList:
 
 
 @router.get("/api/games", response_model=GameList)
-async def list_games(service: Service) -> GameList:
+async def list_games(request: Request, service: Service, account: Account) -> GameList:
     """The lobby: the public games, newest first (a game made private is reached only
-    through its links)."""
+    through its links; an open friends-only table only by its host's friends)."""
     rows = await asyncio.to_thread(service.storage.list_games)
-    return {"games": [service.summary(r) for r in rows if r.options.get("public") is not False]}  # type: ignore[misc]
+    rows = await social(request).lobby([r for r in rows if r.options.get("public") is not False], account)
+    return {"games": [service.summary(r) for r in rows]}  # type: ignore[misc]
 
 
 @router.post("/api/games", response_model=CreatedGame)
@@ -152,6 +160,14 @@ async def create_game(
     of its seats; of several invited seats, the one its creator opens becomes theirs then
     (the game's WebSocket, as any seat opened signed in)."""
     spec = body.model_dump(exclude_unset=True, exclude={"key"})
+    # invitations by name and friends-only tables (social.py): checked before anything is made
+    invited = await social(request).invitees(account, spec["players"], body.hotseat)
+    for s, a in invited.items():
+        spec["players"][s].setdefault("name", a.name)
+    if body.friends:
+        if account is None:
+            raise Refused("signed_out", "sign in to open a table to friends only", 401)
+        spec["host"] = account.id
     where = addr(request)
     # charged once a game is really made: the second click of a double click (the same
     # key) gets the first one's game and costs nothing
@@ -168,6 +184,8 @@ async def create_game(
         "watch": page,
         "public": live.options["public"],
     }
+    if account is not None and invited:  # before the creator's seats: a kept seat stays the invitee's
+        await social(request).invite(gid, account, invited)
     if account is not None and tokens:
         # an open seat is not the creator's: whoever claims it from the lobby gets a new token
         if live.row.hotseat or (len(tokens) == 1 and not any(live.row.seats[s].open for s in tokens)):
@@ -202,7 +220,9 @@ async def claim(
     account: Account,
     _spent: Annotated[None, Depends(spend("claim"))],
 ) -> Claimed:
-    """Take a free open seat from the lobby: its new secret link (signed in: the seat is the account's)."""
+    """Take a free open seat from the lobby: its new secret link (signed in: the seat is the
+    account's). At a friends-only table, only for the accounts its host follows (``friends_only``)."""
+    await social(request).check_claim(game_id, account)
     tok = await service.claim(game_id, body.seat, body.name)
     if account is not None:
         await accounts(request).attach(account, [(game_id, body.seat)])

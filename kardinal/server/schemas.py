@@ -196,6 +196,19 @@ class PlayerSpec(_Strict):
     kind: Literal["person", "bot"] = "person"
     level: BotLevel | None = None
     open: bool | None = None
+    account: (
+        Annotated[
+            str,
+            Field(
+                min_length=1,
+                max_length=100,
+                description="A person seat kept for the account of this name (invited by name; the creator signed in)",
+                json_schema_extra={"pattern": _PRINTABLE},
+            ),
+            AfterValidator(_printable),
+        ]
+        | None
+    ) = None
 
 
 class CreateGame(_Strict):
@@ -211,6 +224,7 @@ class CreateGame(_Strict):
     hints: bool = False
     spectator_chat: bool = False
     public: bool = True
+    friends: bool = Field(default=False, description="Open seats for the accounts the creator follows only (signed in)")
     key: Annotated[str, Field(min_length=8, max_length=64, pattern=r"^[A-Za-z0-9_-]+$")] | None = Field(
         default=None, description="The client's key for this creation: sent twice (a double click), it makes one game"
     )
@@ -614,3 +628,109 @@ def token_error(errors: Sequence[Any], message: bool = False) -> bool:
 
 def _top_field(loc: tuple[int | str, ...], message: bool) -> str:
     return field_of(loc, message and len(loc) > 1).partition(".")[0]
+
+
+# -- profiles, follows, invitations by name (social.py) --------------------------------
+
+
+class FollowRequest(_Strict):
+    """``POST /api/account/follow``: follow (or, ``follow: false``, stop following) the
+    account of ``name``."""
+
+    name: AccountName
+    follow: bool = True
+
+
+class InvitationRequest(_Strict):
+    """``POST /api/account/invitations/take`` (or ``/decline``): an invitation of the account to a seat."""
+
+    game: GameId
+    seat: Seat
+
+
+class Following(TypedDict):
+    name: str
+    following: bool
+
+
+class PlayerStats(TypedDict):
+    """Finished games at tables of ``players`` seats: ``wins`` counts a shared win as its share."""
+
+    players: int
+    games: int
+    wins: float
+    score: float  # mean
+    place: float  # mean (1 = first)
+
+
+class RatingInfo(TypedDict):
+    mu: float
+    sigma: float
+    games: int  # rated games
+
+
+class RatingPoint(TypedDict):
+    at: float
+    mu: float
+    sigma: float
+
+
+class ProfileGame(TypedDict):
+    """One of the last games of a profile: finished (a link to its replay) or under way
+    (to watch, public tables only); never a seat's link."""
+
+    game: str
+    status: str
+    at: float
+    seat: int
+    name: str  # the seat's name
+    players: list[str]  # every seat's name
+    public: bool
+    place: NotRequired[float]
+    score: NotRequired[int]
+    win: NotRequired[float]
+    of: NotRequired[int]  # players at the table
+
+
+class Profile(TypedDict):
+    """A player's public profile (``me``: it is the asking account's own; ``following``:
+    the asking account follows it)."""
+
+    name: str
+    since: float
+    games: int
+    wins: float
+    by_players: list[PlayerStats]
+    rating: RatingInfo | None
+    history: list[RatingPoint]
+    last: list[ProfileGame]
+    follows: int
+    followers: int
+    me: bool
+    following: bool
+
+
+class FollowEntry(TypedDict):
+    name: str
+    since: float
+
+
+class FollowLists(TypedDict):
+    following: list[FollowEntry]
+    followers: list[FollowEntry]
+
+
+class InvitationInfo(TypedDict):
+    """An invitation by name: to the account (``by``: who invited it; null: a deleted
+    account) or from it (``to``), with its game as the lobby shows it."""
+
+    game: GameSummary
+    seat: int
+    at: float
+    by: NotRequired[str | None]
+    to: NotRequired[str]
+
+
+class Invitations(TypedDict):
+    received: list[InvitationInfo]
+    sent: list[InvitationInfo]

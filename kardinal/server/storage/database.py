@@ -58,11 +58,12 @@ from .schema import (
     schema_version,
 )
 from .shared import SharedStorage
+from .social import SocialStorage
 
 log = logging.getLogger("kardinal.web")
 
 
-class Storage(AccountStorage, ResultStorage, SharedStorage):
+class Storage(AccountStorage, ResultStorage, SocialStorage, SharedStorage):
     """Games and action logs in a SQL database (SQLite by default)."""
 
     def __init__(self, url: str) -> None:

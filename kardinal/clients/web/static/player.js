@@ -1,0 +1,232 @@
+// A player's profile (/player/<name>): since when they play, their finished games in
+// numbers by the number of players, their rating with its uncertainty and its history as a
+// chart, and their last games with a link to replay (finished) or watch (under way, public
+// tables only). Signed in, a button to follow them. Only what is public: no seat's link.
+
+import { byId, el, fill } from "./dom.js";
+import { T, addStrings, dateTime, locale, num, onLangChange } from "./i18n.js";
+import { getJSON, postJSON, url } from "./net.js";
+import { initHeader } from "./header.js";
+import { refusalText } from "./refusals.js";
+import { whoAmI } from "./account-link.js";
+import { lineChart } from "./chart.js";
+
+addStrings({
+  en: {
+    profileWhy: "A player's profile: their games, their rating and whom they play with. Only what every spectator can see is shown.",
+    profileSince: "Playing since {date}",
+    profileYou: "This is your profile.",
+    profileAccount: "Your account",
+    follow: "Follow",
+    unfollow: "Stop following",
+    followingNow: "You follow {name}.",
+    followSignIn: "Sign in to follow {name}.",
+    followCounts: "Follows {a} · Followers {b}",
+    ratingTitle: "Rating",
+    ratingValue: "{mu} ± {spread}",
+    ratingGames: { one: "after {n} rated game", other: "after {n} rated games" },
+    ratingWhy: "The number is the estimate of the player's strength; their true strength lies very likely (two standard deviations) between {lo} and {hi}. Fewer games, a wider range.",
+    notRated: "Not rated yet: a rated game (every person at the table signed in) gives a rating.",
+    chartTitle: "{name}'s rating over time",
+    chartDesc: "{n} rated games from {from} to {to}: first {first}, last {last}, lowest {low}, highest {high}. The band shows the uncertainty (± two standard deviations).",
+    chartNumbers: "The rating as numbers",
+    chartWhen: "Date",
+    chartRating: "Rating",
+    chartRange: "Range (± 2σ)",
+    statsTitle: "Games",
+    statsTotal: { one: "{n} finished game · {w} wins", other: "{n} finished games · {w} wins" },
+    statsNone: "No finished game yet.",
+    statsPlayers: "Players",
+    statsGames: "Games",
+    statsWins: "Wins",
+    statsScore: "Mean score",
+    statsPlace: "Mean place",
+    statsShared: "A win shared by several players counts its share.",
+    lastTitle: "Last games",
+    lastNone: "No games to show.",
+    placeOf: "place {place} of {n}",
+    points: "{n} points",
+    replayGame: "Replay",
+    watchGame: "Watch",
+    underWay: "under way",
+    waitingTable: "waiting for players",
+    privateTable: "not listed (only you see it here)",
+    noPlayer: "There is no player called {name}.",
+    backToLobby: "To the lobby",
+  },
+  de: {
+    profileWhy: "Das Profil einer Person: ihre Spiele, ihre Wertung und mit wem sie spielt. Es zeigt nur, was alle Zuschauer sehen können.",
+    profileSince: "Spielt seit {date}",
+    profileYou: "Das ist dein Profil.",
+    profileAccount: "Dein Konto",
+    follow: "Folgen",
+    unfollow: "Nicht mehr folgen",
+    followingNow: "Du folgst {name}.",
+    followSignIn: "Melde dich an, um {name} zu folgen.",
+    followCounts: "Folgt {a} · Gefolgt von {b}",
+    ratingTitle: "Wertung",
+    ratingValue: "{mu} ± {spread}",
+    ratingGames: { one: "nach {n} gewerteten Spiel", other: "nach {n} gewerteten Spielen" },
+    ratingWhy: "Die Zahl schätzt die Spielstärke; die wahre Stärke liegt sehr wahrscheinlich (zwei Standardabweichungen) zwischen {lo} und {hi}. Je weniger Spiele, desto breiter der Bereich.",
+    notRated: "Noch nicht gewertet: ein gewertetes Spiel (alle Personen am Tisch angemeldet) ergibt eine Wertung.",
+    chartTitle: "Die Wertung von {name} im Lauf der Zeit",
+    chartDesc: "{n} gewertete Spiele vom {from} bis {to}: zuerst {first}, zuletzt {last}, am niedrigsten {low}, am höchsten {high}. Das Band zeigt die Unsicherheit (± zwei Standardabweichungen).",
+    chartNumbers: "Die Wertung in Zahlen",
+    chartWhen: "Datum",
+    chartRating: "Wertung",
+    chartRange: "Bereich (± 2σ)",
+    statsTitle: "Spiele",
+    statsTotal: { one: "{n} beendetes Spiel · {w} Siege", other: "{n} beendete Spiele · {w} Siege" },
+    statsNone: "Noch kein beendetes Spiel.",
+    statsPlayers: "Personen",
+    statsGames: "Spiele",
+    statsWins: "Siege",
+    statsScore: "Punkte im Mittel",
+    statsPlace: "Platz im Mittel",
+    statsShared: "Ein geteilter Sieg zählt mit seinem Anteil.",
+    lastTitle: "Letzte Spiele",
+    lastNone: "Keine Spiele zu zeigen.",
+    placeOf: "Platz {place} von {n}",
+    points: "{n} Punkte",
+    replayGame: "Nachspielen",
+    watchGame: "Zusehen",
+    underWay: "läuft",
+    waitingTable: "wartet auf Spieler",
+    privateTable: "nicht gelistet (nur du siehst es hier)",
+    noPlayer: "Niemand heißt {name}.",
+    backToLobby: "Zur Lobby",
+  },
+});
+
+/** The player's name from the address (/player/<name>, under the server's root path too). */
+function nameFromPath() {
+  const i = location.pathname.indexOf("/player/");
+  try { return decodeURIComponent(location.pathname.slice(i + "/player/".length)); } catch (e) { return ""; }
+}
+
+/** A rating as shown: whole numbers on a scale of hundreds, one decimal on a smaller one. */
+function rate(x, scale) { return num(x, Math.abs(scale) >= 100 ? 0 : 1); }
+
+function day(seconds) { return new Date(seconds * 1000).toLocaleDateString(locale(), { dateStyle: "medium" }); }
+
+class PlayerPage {
+  constructor() {
+    this.name = nameFromPath();
+    this.p = null;
+    this.error = null;
+    this.me = null;
+    this.note = null;
+  }
+
+  async start() {
+    initHeader(() => T("profileWhy"));
+    onLangChange(() => this.render());
+    this.me = await whoAmI();
+    await this.load();
+  }
+
+  async load() {
+    try { this.p = await getJSON(`/api/players/${encodeURIComponent(this.name)}`); this.error = null; } catch (e) { this.p = null; this.error = e.error || { code: "http", message: e.message }; }
+    this.render();
+  }
+
+  async follow(on) {
+    try {
+      const r = await postJSON("/api/account/follow", { name: this.p.name, follow: on });
+      this.note = r.following ? T("followingNow", { name: this.p.name }) : null;
+      await this.load();
+      byId("follow-button").focus();
+    } catch (e) {
+      this.note = e.error ? refusalText(e.error, null) : e.message;
+      this.render();
+    }
+  }
+
+  render() {
+    const box = byId("player");
+    if (!this.p) {
+      document.title = "Kardinal & König";
+      if (!this.error) return;
+      fill(box, el("h1", { text: this.error.code === "no_player" ? T("noPlayer", { name: this.name }) : refusalText(this.error, null) }),
+        el("p", {}, el("a", { class: "btn", href: url("/") }, T("backToLobby"))));
+      return;
+    }
+    const p = this.p;
+    document.title = `Kardinal & König — ${p.name}`;
+    fill(box, el("div", { class: "profile" },
+      el("h1", { id: "profile-name", text: p.name }),
+      el("p", { class: "small", id: "profile-since", text: `${T("profileSince", { date: day(p.since) })} · ${T("followCounts", { a: num(p.follows), b: num(p.followers) })}` }),
+      this.followPart(),
+      this.ratingPart(),
+      this.statsPart(),
+      this.lastPart()));
+  }
+
+  followPart() {
+    const p = this.p;
+    if (p.me) return el("p", { id: "profile-you" }, T("profileYou"), " ", el("a", { href: url("/account") }, T("profileAccount")));
+    if (!this.me) return el("p", { class: "small", id: "follow-sign-in" }, el("a", { href: url("/account") }, T("followSignIn", { name: p.name })));
+    return el("p", { class: "follow-row" },
+      el("button", { type: "button", id: "follow-button", "aria-pressed": p.following ? "true" : "false", onclick: () => this.follow(!p.following) }, T(p.following ? "unfollow" : "follow")),
+      " ", el("span", { role: "status", id: "follow-note", text: this.note || (p.following ? T("followingNow", { name: p.name }) : "") }));
+  }
+
+  ratingPart() {
+    const p = this.p;
+    const out = el("section", { class: "profile-part", "aria-labelledby": "rating-title" }, el("h2", { id: "rating-title", text: T("ratingTitle") }));
+    if (!p.rating) { out.append(el("p", { id: "not-rated", text: T("notRated") })); return out; }
+    const { mu, sigma, games } = p.rating;
+    out.append(el("p", { class: "rating", id: "rating-value" }, el("strong", { text: T("ratingValue", { mu: rate(mu, mu), spread: rate(2 * sigma, mu) }) }), " ",
+      el("span", { class: "small", text: T("ratingGames", { n: games }) })),
+    el("p", { class: "small", text: T("ratingWhy", { lo: rate(mu - 2 * sigma, mu), hi: rate(mu + 2 * sigma, mu) }) }));
+    const h = p.history;
+    if (h.length) {
+      const pts = h.map((e) => ({ x: e.at, y: e.mu, lo: e.mu - 2 * e.sigma, hi: e.mu + 2 * e.sigma }));
+      const mus = h.map((e) => e.mu);
+      const r = (x) => rate(x, mu);
+      out.append(lineChart(pts, {
+        id: "rating-chart",
+        title: T("chartTitle", { name: p.name }),
+        desc: T("chartDesc", { n: h.length, from: day(h[0].at), to: day(h[h.length - 1].at), first: r(mus[0]), last: r(mus[mus.length - 1]), low: r(Math.min(...mus)), high: r(Math.max(...mus)) }),
+        xText: (x, full) => (full ? dateTime(x) : day(x)),
+        yText: (y) => r(y),
+        headers: [T("chartWhen"), T("chartRating"), T("chartRange")],
+        tableTitle: T("chartNumbers"),
+      }));
+    }
+    return out;
+  }
+
+  statsPart() {
+    const p = this.p;
+    const out = el("section", { class: "profile-part", "aria-labelledby": "stats-title" }, el("h2", { id: "stats-title", text: T("statsTitle") }));
+    if (!p.games) { out.append(el("p", { id: "stats-none", text: T("statsNone") })); return out; }
+    const w = (x) => num(x, Number.isInteger(x) ? 0 : 1);
+    out.append(el("p", { id: "stats-total", text: T("statsTotal", { n: p.games, w: w(p.wins) }) }),
+      el("div", { class: "table-scroll" }, el("table", { class: "stats", id: "stats-table" },
+        el("thead", {}, el("tr", {}, ...["statsPlayers", "statsGames", "statsWins", "statsScore", "statsPlace"].map((k) => el("th", { scope: "col", text: T(k) })))),
+        el("tbody", {}, ...p.by_players.map((s) => el("tr", { "data-players": s.players },
+          el("th", { scope: "row", text: String(s.players) }), el("td", { text: num(s.games) }), el("td", { text: w(s.wins) }),
+          el("td", { text: num(s.score, 1) }), el("td", { text: num(s.place, 1) })))))),
+      el("p", { class: "small", text: T("statsShared") }));
+    return out;
+  }
+
+  lastPart() {
+    const p = this.p;
+    const out = el("section", { class: "profile-part", "aria-labelledby": "last-title" }, el("h2", { id: "last-title", text: T("lastTitle") }));
+    if (!p.last.length) { out.append(el("p", { text: T("lastNone") })); return out; }
+    out.append(el("ul", { class: "games profile-games", id: "last-games" }, ...p.last.map((g) => {
+      const link = el("a", { class: "btn", href: url(`/game/${encodeURIComponent(g.game)}`) }, T(g.status === "finished" ? "replayGame" : "watchGame"));
+      const what = g.status === "finished"
+        ? (g.place !== undefined ? `${T("placeOf", { place: num(g.place, Number.isInteger(g.place) ? 0 : 1), n: g.of })} · ${T("points", { n: g.score })}` : "")
+        : T(g.status === "running" ? "underWay" : "waitingTable");
+      return el("li", { "data-game": g.game, "data-state": g.status }, link, " ", el("span", { class: "small", text: day(g.at) }), " · ",
+        el("strong", { text: what }), " · ", el("span", { class: "names", text: g.players.join(", ") }),
+        g.public ? null : el("span", { class: "tag", text: T("privateTable") }));
+    })));
+    return out;
+  }
+}
+
+if (document.body.classList.contains("player")) new PlayerPage().start();

@@ -1,0 +1,257 @@
+"""Players among themselves: profiles, following, invitations by name, tables open to
+friends only. No web code here (social_routes.py is the HTTP side).
+
+A profile shows only what is public: the account's name and since when, its finished
+games in numbers (from the stored results: an aggregate, never a replay of its games but
+for a few finished before results were stored, filled in once, FILL a view), its rating and
+the rating's history, and its last games with a link to watch or replay them. A table not
+listed in the lobby (``public: false``) is reached only through its links: it shows in no
+one's profile but its own player's (their numbers count it, without naming it).
+
+Following is one way (as on lichess): an account's friends are the accounts it follows. A
+table "friends only" (``friends``) lets only the accounts its host follows take its open
+seats, and is listed while open to them only (to the others it is not there at all: a
+stranger learns nothing of a friends' table).
+
+An invitation by name keeps a person seat of a new table for an account (the
+``invitations`` row): it shows in that account's "My games", which takes it through the
+session (the seat becomes the account's, and its device gets a token in an answer, never
+in an address); no other account can make the seat its own meanwhile (Accounts.attach).
+The seat's link works as it always did: whoever holds it plays the seat.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from typing import Any
+
+from .guard import Guard
+from .names import name_key
+from .refusal import Refused
+from .results import stored_results
+from .service import GameService
+from .storage import AccountRow, GameRow, Storage
+from .storage.social import MAX_FOLLOWS
+
+__all__ = ["Social", "LAST", "FILL", "HISTORY"]
+
+LAST = 20  # the last games a profile lists
+FILL = 20  # finished games without stored results filled in (replayed once) per profile view
+HISTORY = 200  # the rated games the chart shows, at most
+PAGE = 50  # the account's seats read at a time for its last games ...
+PAGES = 4  # ... at most this many times a view
+
+
+def no_player(name: str) -> Refused:
+    """The one refusal of a name without an account (never made, or deleted)."""
+    return Refused("no_player", f"no player is called {name}", 404, name=name[:100])
+
+
+class Social:
+    def __init__(self, storage: Storage, service: GameService, guard: Guard) -> None:
+        self.storage = storage
+        self.service = service
+        self.guard = guard
+
+    async def account(self, name: str) -> AccountRow:
+        """The account of a name (as accounts match names: names.name_key); Refused ``no_player``."""
+        found = await asyncio.to_thread(self.storage.account_named, name_key(name)) if len(name) <= 100 else None
+        if found is None:
+            raise no_player(name)
+        return found
+
+    # -- profiles ----------------------------------------------------------------------
+
+    async def profile(self, name: str, viewer: AccountRow | None) -> dict[str, Any]:
+        account = await self.account(name)
+        aid = account.id
+        unscored = await asyncio.to_thread(self.storage.profile_unscored, aid, FILL)
+        if unscored:
+            await stored_results(self.service, unscored)
+        totals = await asyncio.to_thread(self.storage.profile_totals, aid)
+        rating = await asyncio.to_thread(self.storage.profile_rating, aid)
+        history = await asyncio.to_thread(self.storage.profile_history, aid, HISTORY)
+        follows, followers = await asyncio.to_thread(self.storage.follow_counts, aid)
+        me = viewer is not None and viewer.id == aid
+        following = viewer is not None and not me and await asyncio.to_thread(self.storage.is_following, viewer.id, aid)
+        return {
+            "name": account.name,
+            "since": account.created,
+            "games": sum(int(t["games"]) for t in totals),
+            "wins": sum(t["wins"] for t in totals),
+            "by_players": totals,
+            "rating": None if rating is None else {"mu": rating[0], "sigma": rating[1], "games": rating[2]},
+            "history": [{"at": at, "mu": mu, "sigma": sigma} for at, mu, sigma, _g in history],
+            "last": await self._last_games(aid, me),
+            "follows": follows,
+            "followers": followers,
+            "me": me,
+            "following": following,
+        }
+
+    async def _last_games(self, aid: int, me: bool) -> list[dict[str, Any]]:
+        """The account's last LAST games, newest first: finished (to replay) and under way
+        (to watch); a table not listed in the lobby only for the account itself."""
+        out: list[dict[str, Any]] = []
+        for page in range(PAGES):
+            rows = await asyncio.to_thread(self.storage.profile_seats, aid, PAGE, page * PAGE)
+            for r in rows:
+                if r["status"] not in ("finished", "running", "open"):
+                    continue  # expired: never played to its end
+                try:
+                    options, seats = json.loads(r["options"]), json.loads(r["seats"])
+                except ValueError:
+                    continue
+                public = options.get("public") is not False
+                if not (public or me):
+                    continue
+                names = [str(s.get("name", "")) for s in seats]
+                g: dict[str, Any] = {
+                    "game": str(r["game_id"]),
+                    "status": r["status"],
+                    "at": float(r["updated"] if r["status"] == "finished" else r["created"]),
+                    "seat": int(r["seat"]),
+                    "name": names[r["seat"]] if r["seat"] < len(names) else "",
+                    "players": names,
+                    "public": public,
+                }
+                if r["place"] is not None:
+                    g.update(place=float(r["place"]), score=int(r["score"]), win=float(r["win"]), of=int(r["players"]))
+                out.append(g)
+                if len(out) >= LAST:
+                    return out
+            if len(rows) < PAGE:
+                break
+        return out
+
+    # -- following ---------------------------------------------------------------------
+
+    async def follow(self, me: AccountRow, name: str, on: bool) -> bool:
+        """Follow the account of ``name`` (``on``), or stop; whether ``me`` follows it now."""
+        self.guard.spend("follow", str(me.id))
+        target = await self.account(name)
+        if target.id == me.id:
+            raise Refused("follow_self", "you cannot follow yourself", 400)
+        if not on:
+            await asyncio.to_thread(self.storage.unfollow, me.id, target.id)
+            return False
+        count, _ = await asyncio.to_thread(self.storage.follow_counts, me.id)
+        if count >= MAX_FOLLOWS:
+            raise Refused("too_many_follows", f"you follow {MAX_FOLLOWS} players already", 409, max=MAX_FOLLOWS)
+        await asyncio.to_thread(self.storage.follow, me.id, target.id, time.time())
+        return True
+
+    async def follow_lists(self, me: AccountRow) -> dict[str, Any]:
+        following = await asyncio.to_thread(self.storage.following, me.id)
+        followers = await asyncio.to_thread(self.storage.followers, me.id)
+        return {
+            "following": [{"name": n, "since": t} for n, t in following],
+            "followers": [{"name": n, "since": t} for n, t in followers],
+        }
+
+    # -- tables open to friends only -----------------------------------------------------
+
+    async def check_claim(self, game_id: str, account: AccountRow | None) -> None:
+        """Refused ``friends_only`` when the table's open seats are for its host's friends
+        and ``account`` is none of them (nor the host)."""
+        row = (await self.service.fetch(game_id)).row
+        if row.options.get("friends") is not True:
+            return
+        host = row.options.get("host")
+        if account is not None and (account.id == host or (isinstance(host, int) and host in await self._followed_by(account, [host]))):
+            return
+        raise Refused("friends_only", "only players the table's host follows may take its seats", 403)
+
+    async def _followed_by(self, account: AccountRow, hosts: list[int]) -> set[int]:
+        return await asyncio.to_thread(self.storage.followed_by, account.id, hosts)
+
+    async def lobby(self, rows: list[GameRow], viewer: AccountRow | None) -> list[GameRow]:
+        """The lobby's games as ``viewer`` sees them: an open friends-only table only for its
+        host and those the host follows (one query, for the hosts of the tables listed)."""
+        hosts = {
+            r.options["host"]
+            for r in rows
+            if r.status == "open" and r.options.get("friends") is True and isinstance(r.options.get("host"), int)
+        }
+        if not hosts:
+            return rows
+        ok = set() if viewer is None else {viewer.id} | await self._followed_by(viewer, sorted(hosts))
+        return [r for r in rows if not (r.status == "open" and r.options.get("friends") is True) or r.options.get("host") in ok]
+
+    # -- invitations by name ---------------------------------------------------------------
+
+    async def invitees(self, inviter: AccountRow | None, players: list[dict[str, Any]], hotseat: bool) -> dict[int, AccountRow]:
+        """The accounts a new table's seats are kept for (``players[i]["account"]``: a name),
+        each checked before anything is made: the creator signed in, a person seat taken by
+        its link, an account of that name, not the creator, not twice at one table. Each
+        name looked up is counted (``invite``: a name's existence is told to the inviter)."""
+        named = [(i, p["account"]) for i, p in enumerate(players) if isinstance(p, dict) and p.get("account") is not None]
+        if not named:
+            return {}
+        if inviter is None:
+            raise Refused("signed_out", "sign in to invite a player by name", 401)
+        if hotseat:
+            raise Refused("malformed", "a hot-seat table invites nobody by name", 400)
+        out: dict[int, AccountRow] = {}
+        for i, name in named:
+            p = players[i]
+            if p.get("kind", "person") != "person" or p.get("open"):
+                raise Refused("malformed", f"players[{i}].account: only a person seat taken by its link is kept for an account", 400)
+            self.guard.spend("invite", str(inviter.id))
+            target = await self.account(name)
+            if target.id == inviter.id:
+                raise Refused("invite_self", "you cannot invite yourself", 400)
+            if any(a.id == target.id for a in out.values()):
+                raise Refused("invited_twice", f"{target.name} is invited to this table already", 409, name=target.name)
+            out[i] = target
+        return out
+
+    async def invite(self, game_id: str, inviter: AccountRow, invited: dict[int, AccountRow]) -> None:
+        await asyncio.to_thread(self.storage.invite, game_id, {s: a.id for s, a in invited.items()}, inviter.id, time.time())
+
+    async def invitations(self, me: AccountRow) -> dict[str, Any]:
+        """The account's pending invitations, and those it sent: of games still open or
+        under way (an invitation to a game that ended is left out)."""
+        received = await asyncio.to_thread(self.storage.invitations_to, me.id)
+        sent = await asyncio.to_thread(self.storage.invitations_by, me.id)
+        rows = await asyncio.to_thread(self.storage.games_by_id, {i["game"] for i in received + sent})
+
+        def shown(items: list[dict[str, Any]]) -> list[dict[str, Any]]:
+            out = []
+            for i in items:
+                row = rows.get(i["game"])
+                if row is None or row.status not in ("open", "running"):
+                    continue
+                live = self.service.live.get(row.id)
+                out.append({**i, "game": self.service.summary(live.row if live is not None else row)})
+            return out
+
+        return {"received": shown(received), "sent": shown(sent)}
+
+    async def _mine(self, me: AccountRow, game_id: str, seat: int) -> None:
+        found = await asyncio.to_thread(self.storage.invitation, game_id, seat)
+        if found is None or found[0] != me.id:
+            raise Refused("no_invitation", "you have no invitation to this seat", 404)
+
+    async def take(self, me: AccountRow, game_id: str, seat: int, attach: Any) -> str:
+        """Take a seat the account is invited to: it becomes the account's (``attach``:
+        Accounts.attach, which ends the invitation) and this device gets a token of it."""
+        await self._mine(me, game_id, seat)
+        live = await self.service.fetch(game_id)
+        if live.row.status not in ("open", "running"):
+            raise Refused("not_open", "the game is over", 409)
+        owner = await asyncio.to_thread(self.storage.seat_owner, game_id, seat)
+        if owner is not None and owner != me.id:
+            raise Refused("seat_taken", "that seat is taken", 409)
+        await attach(me, [(game_id, seat)])
+        if await asyncio.to_thread(self.storage.seat_owner, game_id, seat) != me.id:
+            raise Refused("seat_taken", "that seat is taken", 409)
+        self.guard.spend("seat_key", str(me.id))
+        return await self.service.seat_key(game_id, seat)
+
+    async def decline(self, me: AccountRow, game_id: str, seat: int) -> None:
+        """Decline an invitation: the seat is nobody's kept seat any more (its link still works)."""
+        await self._mine(me, game_id, seat)
+        await asyncio.to_thread(self.storage.end_invitations, me.id, [(game_id, seat)])
