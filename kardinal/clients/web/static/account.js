@@ -5,10 +5,11 @@
 
 import { byId, el, fill } from "./dom.js";
 import { T, addStrings, onLangChange } from "./i18n.js";
-import { allStoredSeats, postJSON, url } from "./net.js";
+import { allStoredSeats, getJSON, postJSON, url } from "./net.js";
 import { initHeader } from "./header.js";
 import { refusalText } from "./refusals.js";
 import { updateAccountLink, whoAmI } from "./account-link.js";
+import { profileLink } from "./profile-link.js";
 
 addStrings({
   en: {
@@ -37,6 +38,12 @@ addStrings({
     deleteSure: "Delete the account {name} for good?",
     deleted: "The account is deleted.",
     broughtSeats: "{n} seats of this browser now belong to your account.",
+    myProfile: "My profile",
+    followingTitle: "You follow",
+    followersTitle: "Your followers",
+    followNobody: "Nobody yet: follow players from their profiles.",
+    followedByNobody: "Nobody yet.",
+    stopFollowing: "Stop following {name}",
   },
   de: {
     accountTitle: "Dein Konto",
@@ -64,6 +71,12 @@ addStrings({
     deleteSure: "Das Konto {name} endgültig löschen?",
     deleted: "Das Konto ist gelöscht.",
     broughtSeats: "{n} Plätze dieses Browsers gehören jetzt deinem Konto.",
+    myProfile: "Mein Profil",
+    followingTitle: "Du folgst",
+    followersTitle: "Dir folgen",
+    followNobody: "Noch niemandem: folge Personen auf ihren Profilen.",
+    followedByNobody: "Noch niemand.",
+    stopFollowing: "{name} nicht mehr folgen",
   },
 });
 
@@ -83,6 +96,7 @@ class AccountPage {
   constructor() {
     this.me = null;
     this.note = null; // {kind: "good" | "bad", text} shown above the forms
+    this.follows = null; // {following, followers} of the account
   }
 
   async start() {
@@ -90,6 +104,28 @@ class AccountPage {
     onLangChange(() => this.render());
     this.me = await whoAmI();
     this.render();
+    this.loadFollows();
+  }
+
+  async loadFollows() {
+    if (!this.me) { this.follows = null; return; }
+    try { this.follows = await getJSON("/api/account/follows"); } catch (e) { this.follows = null; }
+    this.render();
+  }
+
+  /** Whom the account follows (each to stop following) and who follows it, linked to their profiles. */
+  followLists() {
+    if (!this.follows) return null;
+    const { following, followers } = this.follows;
+    const stop = (f) => el("button", { type: "button", "data-unfollow": f.name, "aria-label": T("stopFollowing", { name: f.name }),
+      onclick: () => this.send("/api/account/follow", { name: f.name, follow: false }, () => this.loadFollows()) }, "×");
+    return el("div", { class: "follow-lists" },
+      el("section", { "aria-labelledby": "following-title" }, el("h2", { id: "following-title", text: T("followingTitle") }),
+        following.length ? el("ul", { id: "following-list", class: "follow-list" }, ...following.map((f) => el("li", {}, profileLink(f.name), " ", stop(f))))
+          : el("p", { class: "small", text: T("followNobody") })),
+      el("section", { "aria-labelledby": "followers-title" }, el("h2", { id: "followers-title", text: T("followersTitle") }),
+        followers.length ? el("ul", { id: "followers-list", class: "follow-list" }, ...followers.map((f) => el("li", {}, profileLink(f.name))))
+          : el("p", { class: "small", text: T("followedByNobody") })));
   }
 
   say(kind, text) {
@@ -124,8 +160,10 @@ class AccountPage {
       el("p", { id: "signed-in-as", text: T("signedInAs", { name: me.name }) }),
       el("div", { class: "account-actions" },
         el("a", { class: "btn", id: "account-mine", href: url("/mine") }, T("myGamesLink")),
+        el("a", { class: "btn", id: "account-profile", href: url(`/player/${encodeURIComponent(me.name)}`) }, T("myProfile")),
         el("a", { class: "btn", id: "account-data", href: url("/api/account/data"), download: `kardinal-account-${me.id}.json` }, T("downloadData")),
         el("button", { type: "button", id: "sign-out", onclick: () => this.send("/api/account/signout", {}, () => this.signedOut(null)) }, T("signOut"))),
+      this.followLists(),
       this.form("password", T("newPasswordTitle"), [field("current-password", T("currentPassword"), "password", "current-password"), field("new-password", T("newPassword"), "password", "new-password", T("accountPasswordHint"))],
         T("newPasswordButton"), () => this.send("/api/account/password", { current: byId("current-password").value, new: byId("new-password").value }, () => this.say("good", T("newPasswordDone")))),
       this.form("delete", T("deleteTitle"), [el("p", { class: "small", text: T("deleteWhy") }), field("delete-password", T("accountPassword"), "password", "current-password")], T("deleteButton"), () => {
@@ -148,6 +186,7 @@ class AccountPage {
       await updateAccountLink();
       this.note = r.brought ? { kind: "good", text: T("broughtSeats", { n: r.brought }) } : null;
       this.render();
+      this.loadFollows();
     });
   }
 

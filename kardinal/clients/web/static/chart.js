@@ -7,7 +7,7 @@ import { el, svg } from "./dom.js";
 
 const W = 640;
 const H = 240;
-const PAD = { left: 48, right: 12, top: 12, bottom: 28 };
+const PAD = { left: 70, right: 14, top: 14, bottom: 34 };
 
 /** Round "nice" ticks between lo and hi (about n of them). */
 function ticks(lo, hi, n) {
@@ -52,7 +52,7 @@ export function lineChart(points, opts) {
   }
   const ends = points.length > 1 ? [points[0], points[points.length - 1]] : [points[0]];
   ends.forEach((p, i) => {
-    const t = svg("text", { x: px(p.x), y: H - 8, "text-anchor": points.length > 1 ? (i === 0 ? "start" : "end") : "middle" });
+    const t = svg("text", { x: px(p.x), y: H - 6, "text-anchor": points.length > 1 ? (i === 0 ? "start" : "end") : "middle" });
     t.textContent = opts.xText(p.x);
     axis.append(t);
   });

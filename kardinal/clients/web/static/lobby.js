@@ -13,6 +13,27 @@ import { refusalText } from "./refusals.js";
 import { addStrings } from "./i18n.js";
 import { drawBoardPicture } from "./home-map.js";
 import { MyGames } from "./mine.js";
+import { whoAmI } from "./account-link.js";
+
+// invitations by name and tables for friends only (social.py): for a creator signed in
+addStrings({
+  en: {
+    inviteAccount: "Invite an account by name (optional)",
+    inviteAccountShort: "Account to invite",
+    inviteAccountWhy: "The seat is kept for that account: it appears in their “My games”. The link works too.",
+    keptFor: "kept for the account {name}: it is in their “My games”",
+    friendsOnlyLabel: "Open seats only for players I follow (friends only)",
+    friendsOnlyTag: "friends only",
+  },
+  de: {
+    inviteAccount: "Ein Konto mit Namen einladen (freiwillig)",
+    inviteAccountShort: "Einzuladendes Konto",
+    inviteAccountWhy: "Der Platz wird für dieses Konto freigehalten: er erscheint in dessen „Meine Spiele“. Der Link gilt ebenso.",
+    keptFor: "freigehalten für das Konto {name}: er steht in dessen „Meine Spiele“",
+    friendsOnlyLabel: "Offene Plätze nur für Personen, denen ich folge (nur Freunde)",
+    friendsOnlyTag: "nur Freunde",
+  },
+});
 
 addStrings({
   en: {
@@ -232,7 +253,7 @@ class Lobby {
   constructor() {
     this.levels = ["random"]; // weakest first (the server's order)
     this.levelAbout = {}; // level -> {summary, seconds, strength, record}
-    this.table = { mode: "live", awayMinutes: 3, standin: "medium", hints: false, spectator_chat: false, public: true };
+    this.table = { mode: "live", awayMinutes: 3, standin: "medium", hints: false, spectator_chat: false, public: true, friends: false };
     this.variants = {}; // name -> the server's one-line description
     this.boards = [DEFAULT_BOARD];
     this.count = 4;
@@ -249,6 +270,9 @@ class Lobby {
     this.friendsOpen = false; // the panel of Play with friends
     this.friendCount = 2;
     this.friendNames = ["", "", "", ""];
+    this.friendAccounts = ["", "", "", ""]; // accounts invited by name (signed in)
+    this.me = null; // the account signed in to, if any
+    this.invited = {}; // the last created table's seats kept for accounts: {seat: name}
     this.mine = new MyGames("my-games", true, 5);
   }
 
@@ -258,6 +282,7 @@ class Lobby {
     this.renderHome(); // the words and the three ways at once; the levels follow
     const [bots, variants] = await Promise.allSettled([getJSON("/api/bots"), getJSON("/api/variants")]);
     if (bots.status === "fulfilled") { this.levels = bots.value.levels; this.levelAbout = bots.value.about || {}; }
+    this.me = await whoAmI();
     if (!this.levels.includes(this.table.standin)) this.table.standin = this.levels[Math.min(this.levels.length - 1, 3)];
     if (!this.levels.includes(this.botLevel)) this.botLevel = this.levels.includes(PLAY_NOW_LEVEL) ? PLAY_NOW_LEVEL : this.levels[0];
     if (variants.status === "fulfilled") {
@@ -370,11 +395,17 @@ class Lobby {
       const f = el("input", { type: "text", id: `friend-name-${i}`, value: this.friendNames[i], maxlength: 24, placeholder: `${T("player")} ${i + 2}` });
       f.addEventListener("input", () => { this.friendNames[i] = f.value.trim(); });
       names.push(el("p", { class: "field" }, el("label", { for: `friend-name-${i}`, text: T("friendName", { n: i + 1 }) }), f));
+      if (this.me) {
+        const a = el("input", { type: "text", id: `friend-account-${i}`, value: this.friendAccounts[i], maxlength: 24, autocomplete: "off", "aria-describedby": "invite-why" });
+        a.addEventListener("input", () => { this.friendAccounts[i] = a.value.trim(); });
+        names.push(el("p", { class: "field" }, el("label", { for: `friend-account-${i}`, text: T("inviteAccount") }), a));
+      }
     }
     const table = bots ? T("friendsTable", { friends: plural("friendsN", n), bots: plural("botsN", bots) }) : T("friendsTableNoBots", { friends: plural("friendsN", n) });
     fill(box, el("h2", { text: T("friendsTitle") }),
       el("fieldset", { class: "chips" }, el("legend", { text: T("friendsCount") }), ...choices),
       el("p", { id: "friends-table", text: table }), ...names,
+      this.me ? el("p", { class: "small", id: "invite-why", text: T("inviteAccountWhy") }) : null,
       el("p", { class: "buttons-row" },
         el("button", { type: "button", id: "friends-create", class: "big", disabled: this.creating ? true : null, onclick: (ev) => { if (ev.detail < 2) this.createWithFriends(); } }, T("friendsCreate")),
         el("button", { type: "button", id: "friends-cancel", onclick: () => { this.friendsOpen = false; this.renderWays(); this.renderFriends(); byId("play-friends").focus(); } }, T("friendsCancel"))));
@@ -383,7 +414,10 @@ class Lobby {
   createWithFriends() {
     const n = this.friendCount;
     const players = [{ name: this.ownName(), kind: "person" }];
-    for (let i = 0; i < n; i++) players.push({ name: this.friendNames[i] || `${T("player")} ${i + 2}`, kind: "person" });
+    for (let i = 0; i < n; i++) {
+      const account = (this.me && this.friendAccounts[i]) || undefined; // the seat takes the account's name unless named
+      players.push({ name: this.friendNames[i] || (account ? undefined : `${T("player")} ${i + 2}`), kind: "person", account });
+    }
     while (players.length < 3) players.push({ name: `Bot ${players.length + 1}`, kind: "bot", level: this.botLevel });
     this.send({ players, hotseat: false, board: DEFAULT_BOARD, variants: [] });
   }
@@ -462,7 +496,12 @@ class Lobby {
         level.addEventListener("change", () => { s.level = level.value; this.renderCreate(); });
       }
       const about = level ? this.levelWords(s.level, `level-about-${i}`) : null;
-      return el("tr", {}, el("td", { text: String(i + 1) }), el("td", {}, name), el("td", {}, kind), el("td", {}, level, about));
+      let account = null;
+      if (this.me && i > 0 && s.kind === "person" && !s.open) { // a seat kept for an account, invited by name
+        account = el("input", { type: "text", id: `account-${i}`, value: s.account || "", maxlength: 24, autocomplete: "off", placeholder: T("inviteAccountShort"), "aria-label": `${T("inviteAccountShort")} (${T("seat")} ${i + 1})` });
+        account.addEventListener("input", () => { s.account = account.value.trim(); });
+      }
+      return el("tr", {}, el("td", { text: String(i + 1) }), el("td", {}, name, account), el("td", {}, kind), el("td", {}, level, about));
     });
     const hot = el("input", { type: "checkbox", id: "hotseat" });
     const create = el("button", { type: "button", id: "create-btn", class: "big", disabled: this.creating ? true : null, "aria-busy": this.creating ? "true" : null,
@@ -500,7 +539,8 @@ class Lobby {
         el("label", { for: "standin" }, T("standinLabel") + " "), standin) : null,
       people > 1 ? box("hints", "hints", T("hintsLabel")) : null,
       box("spectator_chat", "spectator-chat", T("spectatorChat")),
-      box("public", "public", T("publicLabel")));
+      box("public", "public", T("publicLabel")),
+      this.me ? box("friends", "friends-only", T("friendsOnlyLabel")) : null);
   }
 
   /** The buttons that create a table show whether a creation is on its way (pressed again
@@ -520,11 +560,14 @@ class Lobby {
     const players = this.seats.slice(0, this.count).map((s, i) => ({
       name: s.name || (s.kind === "bot" ? `Bot ${i + 1}` : `${T("player")} ${i + 1}`), kind: s.kind, level: s.kind === "bot" ? s.level : undefined,
       open: s.kind === "person" && s.open ? true : undefined,
+      account: this.me && i > 0 && s.kind === "person" && !s.open && s.account ? s.account : undefined,
     }));
+    players.forEach((p, i) => { if (p.account && !this.seats[i].name) p.name = undefined; }); // the account's name
     const t = this.table;
     this.send({
       players, hotseat, board: this.board, variants: [...this.chosenVariants].sort(),
       mode: t.mode, away: t.awayMinutes * 60, standin: t.standin, hints: t.hints, spectator_chat: t.spectator_chat, public: t.public,
+      friends: this.me && t.friends ? true : undefined,
     });
   }
 
@@ -551,6 +594,7 @@ class Lobby {
     }
     this.createKey = null; // created: the next creation is another
     this.last = data;
+    this.invited = Object.fromEntries(body.players.map((p, i) => [i, p.account]).filter(([, a]) => a));
     // on to the game's page: the buttons stay disabled until it has gone (or comes back: pageshow)
     if (data.hotseat_url) { location.href = data.hotseat_url; return; }
     if (data.seats.length === 1) { location.href = data.seats[0].url; return; }
@@ -589,7 +633,8 @@ class Lobby {
       const link = abs(s.url);
       const own = s === mine;
       return el("li", { class: "invite", "data-invite": s.seat },
-        el("span", { class: "invite-who" }, el("strong", { text: s.name }), own ? ` (${T("mySeat")})` : null),
+        el("span", { class: "invite-who" }, el("strong", { text: s.name }), own ? ` (${T("mySeat")})` : null,
+          this.invited[s.seat] ? el("span", { class: "small kept-for", text: ` — ${T("keptFor", { name: s.name.toLowerCase() === this.invited[s.seat].toLowerCase() ? s.name : this.invited[s.seat] })}` }) : null),
         el("a", { href: s.url, class: "invite-link", "data-seat-link": s.seat }, link),
         el("span", { class: "invite-actions" },
           own ? el("a", { href: s.url, id: "open-my-seat", class: "btn primary" }, T("openMySeat")) : null,
@@ -622,6 +667,7 @@ class Lobby {
     if (variants.length) tags.push(el("span", { class: "tag variant", title: variants.map((n) => variantText(n, this.variants[n])).join(" "), text: rulesText(variants) }));
     if (g.board && g.board !== DEFAULT_BOARD) tags.push(el("span", { class: "tag board", text: T("boardOf", { name: g.board }) }));
     if (turnBased) tags.push(el("span", { class: "tag", text: T("turnBased") }));
+    if (g.table && g.table.friends) tags.push(el("span", { class: "tag", text: T("friendsOnlyTag") }));
     return el("li", { "data-game": g.id, "data-variants": variants.join(" "), "data-board": g.board || "" },
       el("span", { class: "small", text: when + " · " }), names + score + " ", ...tags.flatMap((t) => [t, " "]), actions);
   }

@@ -11,6 +11,7 @@ import { allStoredSeats, forgetStoredSeats, getJSON, postJSON, storeSeats, url }
 import { whoAmI } from "./account-link.js";
 import { initHeader } from "./header.js";
 import { refusalText } from "./refusals.js";
+import { profileLink } from "./profile-link.js";
 
 addStrings({
   en: {
@@ -31,6 +32,14 @@ addStrings({
     mineUpdated: { one: "{n} game · your turn in {k}", other: "{n} games · your turn in {k}" },
     turnBased: "turn-based",
     mineAll: "All my games ({n})",
+    invitesTitle: "Invitations",
+    invitedBy: "{name} invites you to a table",
+    invitedByGone: "A deleted player invited you to a table",
+    inviteSeat: "your seat: {seat}",
+    takeSeat: "Take the seat",
+    declineInvite: "Decline",
+    invitesSent: "Your invitations not taken yet",
+    invitePending: "{name} is invited (seat {seat}, not taken yet)",
   },
   de: {
     mineTitle: "Meine Spiele",
@@ -50,6 +59,14 @@ addStrings({
     mineUpdated: { one: "{n} Spiel · du bist dran in {k}", other: "{n} Spiele · du bist dran in {k}" },
     turnBased: "rundenbasiert",
     mineAll: "Alle meine Spiele ({n})",
+    invitesTitle: "Einladungen",
+    invitedBy: "{name} lädt dich an einen Tisch ein",
+    invitedByGone: "Eine gelöschte Person hat dich an einen Tisch eingeladen",
+    inviteSeat: "dein Platz: {seat}",
+    takeSeat: "Platz einnehmen",
+    declineInvite: "Ablehnen",
+    invitesSent: "Deine Einladungen, noch nicht angenommen",
+    invitePending: "{name} ist eingeladen (Platz {seat}, noch nicht eingenommen)",
   },
 });
 
@@ -62,6 +79,7 @@ export class MyGames {
     this.home = home;
     this.limit = limit;
     this.me = null; // the account signed in to, if any
+    this.invites = { received: [], sent: [] }; // invitations by name (signed in)
   }
 
   async start() {
@@ -77,7 +95,8 @@ export class MyGames {
     let owned = [];
     if (this.me) {
       try { owned = (await getJSON("/api/account/games")).games; } catch (e) { owned = []; }
-    }
+      try { this.invites = await getJSON("/api/account/invitations"); } catch (e) { this.invites = { received: [], sent: [] }; }
+    } else this.invites = { received: [], sent: [] };
     const fromServer = new Map(owned.map((g) => [g.game.id, g]));
     const games = await Promise.all(held.map(async (g) => {
       const mine = fromServer.get(g.game);
@@ -109,6 +128,51 @@ export class MyGames {
     }
   }
 
+  /** Take a seat this account is invited to: it becomes the account's, and this browser
+   * gets its token (in the answer, never in an address) and opens the game. */
+  async take(inv) {
+    try {
+      const r = await postJSON("/api/account/invitations/take", { game: inv.game.id, seat: inv.seat });
+      storeSeats(r.game, { [r.seat]: r.token });
+      location.href = url(`/game/${encodeURIComponent(r.game)}`);
+    } catch (e) {
+      alert(e.error ? refusalText(e.error, null) : e.message);
+      this.load();
+    }
+  }
+
+  async decline(inv) {
+    try { await postJSON("/api/account/invitations/decline", { game: inv.game.id, seat: inv.seat }); } catch (e) { /* gone already */ }
+    this.load();
+  }
+
+  /** The invitations by name: to this account (take or decline), and on /mine those it sent. */
+  invitations() {
+    const got = this.invites.received.map((inv) => {
+      const g = inv.game;
+      const seat = g.players[inv.seat] ? g.players[inv.seat].name : String(inv.seat + 1);
+      return el("li", { class: "invitation", "data-invitation": `${g.id}:${inv.seat}` },
+        el("span", { class: "invitation-text" }, el("strong", {}, ...(inv.by ? this.byLine(inv.by) : [T("invitedByGone")])), " · ",
+          el("span", {}, g.players.map((p) => p.name).join(", ")), " · ", el("span", { class: "small", text: T("inviteSeat", { seat }) })),
+        el("button", { type: "button", class: "primary", "data-take": `${g.id}:${inv.seat}`, onclick: () => this.take(inv) }, T("takeSeat")), " ",
+        el("button", { type: "button", "data-decline": `${g.id}:${inv.seat}`, onclick: () => this.decline(inv) }, T("declineInvite")));
+    });
+    const sent = this.home ? [] : this.invites.sent.map((inv) => el("li", { "data-sent": `${inv.game.id}:${inv.seat}` },
+      el("span", { text: T("invitePending", { name: inv.to, seat: inv.seat + 1 }) }), " ",
+      el("a", { class: "btn", href: url(`/game/${encodeURIComponent(inv.game.id)}`) }, T("mineOpen"))));
+    if (!got.length && !sent.length) return null;
+    return el("section", { id: "invitations", "aria-labelledby": "invitations-title" },
+      el(this.home ? "h3" : "h2", { id: "invitations-title", text: T("invitesTitle") }),
+      got.length ? el("ul", { class: "games invitations" }, ...got) : null,
+      sent.length ? el("h3", { text: T("invitesSent") }) : null, sent.length ? el("ul", { class: "games invites-sent" }, ...sent) : null);
+  }
+
+  /** "{name} invites you": the name a link to their profile. */
+  byLine(name) {
+    const [before, after] = T("invitedBy", { name: "\u0000" }).split("\u0000");
+    return [before, profileLink(name), after];
+  }
+
   /** Whose turn: -1 my turn, 0 running, 1 open, 2 finished, 3 unreadable (the order shown). */
   rank(g) {
     if (!g.info) return 3;
@@ -120,16 +184,16 @@ export class MyGames {
     const box = byId(this.boxId);
     const games = [...this.games].sort((a, b) => this.rank(a) - this.rank(b) || ((b.info && b.info.created) || 0) - ((a.info && a.info.created) || 0));
     if (this.home) {
-      box.hidden = games.length === 0;
+      box.hidden = games.length === 0 && !this.invites.received.length;
       const shown = games.slice(0, this.limit);
-      fill(box, el("h2", { id: "my-games-title" }, T("mineTitle")), el("ul", { class: "games mine-list" }, ...shown.map((g) => this.row(g))),
+      fill(box, el("h2", { id: "my-games-title" }, T("mineTitle")), this.invitations(), el("ul", { class: "games mine-list" }, ...shown.map((g) => this.row(g))),
         el("p", {}, el("a", { href: url("/mine"), id: "mine-all", class: "btn" }, T("mineAll", { n: games.length }))));
       return;
     }
     document.title = `Kardinal & König — ${T("mineTitle")}`;
     const mine = games.filter((g) => this.rank(g) === -1).length;
     const items = games.map((g) => this.row(g));
-    fill(box, el("h1", {}, T("mineTitle")), el("p", { class: "small" }, T(this.me ? "mineWhyAccount" : "mineWhy")),
+    fill(box, el("h1", {}, T("mineTitle")), el("p", { class: "small" }, T(this.me ? "mineWhyAccount" : "mineWhy")), this.invitations(),
       games.length ? el("p", { id: "mine-count" }, T("mineUpdated", { n: games.length, k: mine })) : null,
       items.length ? el("ul", { class: "games mine-list" }, ...items) : el("p", { id: "mine-none" }, T("mineNone")));
   }

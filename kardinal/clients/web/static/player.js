@@ -221,9 +221,9 @@ class PlayerPage {
       const what = g.status === "finished"
         ? (g.place !== undefined ? `${T("placeOf", { place: num(g.place, Number.isInteger(g.place) ? 0 : 1), n: g.of })} · ${T("points", { n: g.score })}` : "")
         : T(g.status === "running" ? "underWay" : "waitingTable");
-      return el("li", { "data-game": g.game, "data-state": g.status }, link, " ", el("span", { class: "small", text: day(g.at) }), " · ",
-        el("strong", { text: what }), " · ", el("span", { class: "names", text: g.players.join(", ") }),
-        g.public ? null : el("span", { class: "tag", text: T("privateTable") }));
+      return el("li", { "data-game": g.game, "data-state": g.status }, link,
+        el("span", { class: "game-what" }, el("span", { class: "small", text: day(g.at) }), " · ", el("strong", { text: what }), " · ",
+          el("span", { class: "names", text: g.players.join(", ") }), g.public ? " " : null, g.public ? null : el("span", { class: "tag", text: T("privateTable") })));
     })));
     return out;
   }

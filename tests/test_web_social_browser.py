@@ -1,0 +1,230 @@
+"""Profiles, following and invitations by name in the browser: a profile with numbers, a
+rating and its chart on a desktop in English and a phone in German; A invites B by name
+from "Play with friends", B (signed in on another browser context, a phone in German) sees
+the invitation in "My games" and takes the seat; A follows B from B's profile."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from sqlalchemy import insert, update
+from webtools import new_page, shot
+
+from kardinal.server.storage import SeatResult
+from kardinal.server.storage.schema import games, rating_events, ratings
+
+pytestmark = pytest.mark.browser
+
+PW = "correct horse battery"
+DAY = 86400.0
+
+
+@pytest.fixture(scope="module")
+def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Any]]:
+    """A live server and its app (to put finished games and a rating in its database)."""
+    import uvicorn
+    from web_helpers import LENIENT
+    from webtools import _free_port
+
+    from kardinal.server.app import create_app
+    from kardinal.server.guard import Guard
+
+    app = create_app(data_dir=tmp_path_factory.mktemp("social"), bot_pause=0.0, guard=Guard(LENIENT))
+    port = _free_port()
+    srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
+    t = threading.Thread(target=srv.run, daemon=True)
+    t.start()
+    end = time.monotonic() + 20
+    while not srv.started:
+        assert time.monotonic() < end, "the server did not start"
+        time.sleep(0.02)
+    yield f"http://127.0.0.1:{port}", app
+    srv.should_exit = True
+    t.join(10)
+
+
+def phone(browser: Any, locale: str) -> Any:
+    ctx = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True, locale=locale, timezone_id="UTC")
+    page = ctx.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.errors = errors
+    return page
+
+
+def sign_up(page: Any, base: str, name: str) -> None:
+    page.goto(base + "/account")
+    page.fill("#signup-name", name)
+    page.fill("#signup-password", PW)
+    page.click("#signup-button")
+    page.wait_for_selector("#signed-in-as")
+
+
+def api(page: Any, method: str, path: str, body: Any = None) -> Any:
+    """A request as the page's own scripts send it (same origin, the session's cookie)."""
+    return page.evaluate(
+        """async ([method, path, body]) => {
+            const r = await fetch(path, {method, headers: {'content-type': 'application/json'}, body: body === null ? undefined : JSON.stringify(body)});
+            return {status: r.status, json: await r.json()};
+        }""",
+        [method, path, body],
+    )
+
+
+def no_overflow(page: Any) -> None:
+    width = page.evaluate("document.scrollingElement.scrollWidth")
+    assert width <= 390, f"the page is {width} px wide on a 390 px phone"
+
+
+def played(app: Any, page: Any, name: str) -> list[str]:
+    """Three finished games of the signed-in account ``name`` (3, 3 and 4 players) and five
+    rated games' history, put in the database as the game's end and the ratings store them."""
+    storage = app.state.service.storage
+    aid = storage.account_named(name.lower()).id
+    out = []
+    t0 = 1_750_000_000.0
+    for k, (n, mine) in enumerate([(3, (1.0, 61, 1.0)), (3, (2.0, 44, 0.0)), (4, (1.5, 52, 0.5))]):
+        players = [{"name": name, "kind": "person"}] + [{"kind": "bot", "level": "random", "name": f"Bot {i}"} for i in range(1, n)]
+        made = api(page, "POST", "/api/games", {"players": players})
+        assert made["status"] == 200, made
+        gid = made["json"]["id"]
+        assert api(page, "POST", f"/api/games/{gid}/join", {"seat": 0, "token": made["json"]["seats"][0]["token"]})["status"] == 200
+        with storage.engine.begin() as conn:
+            conn.execute(update(games).where(games.c.id == gid).values(status="finished", updated=t0 + k * DAY))
+        found = [SeatResult(0, n, mine[0], mine[1], mine[2])] + [SeatResult(s, n, float(s + 1), 30 - s, 0.0) for s in range(1, n)]
+        storage.save_results(gid, found, True, t0 + k * DAY)
+        app.state.service.live.pop(gid, None)
+        out.append(gid)
+    history = [(25.0, 8.3), (26.8, 7.1), (25.9, 6.2), (28.4, 5.0), (27.5, 4.0)]
+    with storage.engine.begin() as conn:
+        conn.execute(insert(ratings).values(account_id=aid, mu=27.5, sigma=4.0, games=5, updated=t0 + 5 * DAY))
+        conn.execute(
+            insert(rating_events),
+            [
+                {"account_id": aid, "game_id": f"r{i}", "at": t0 + i * DAY, "mu": mu, "sigma": sg, "before": mu - 1}
+                for i, (mu, sg) in enumerate(history)
+            ],
+        )
+    return out
+
+
+def test_a_profile_on_a_desktop_in_english_and_a_phone_in_german(live: tuple[str, Any], browser: Any) -> None:
+    base, app = live
+    page = new_page(browser)
+    sign_up(page, base, "Clara")
+    gids = played(app, page, "Clara")
+    visitor = new_page(browser)  # a guest
+    visitor.goto(base + "/player/clara")
+    visitor.wait_for_selector("#rating-chart svg")
+    assert visitor.inner_text("#profile-name") == "Clara"
+    assert visitor.inner_text("#rating-value").startswith("27.5 ± 8.0")
+    assert visitor.inner_text("#stats-total") == "3 finished games · 1.5 wins"
+    assert visitor.locator("#stats-table tbody tr").count() == 2
+    assert visitor.inner_text('#stats-table tr[data-players="3"]').split("\t") == ["3", "2", "1", "52.5", "1.5"]
+    svg = visitor.locator("#rating-chart svg")
+    assert svg.get_attribute("role") == "img"
+    assert visitor.locator("#rating-chart-title").text_content() == "Clara's rating over time"
+    desc = visitor.locator("#rating-chart-desc").text_content()
+    assert "5 rated games" in desc and "lowest 25.0" in desc and "highest 28.4" in desc
+    assert visitor.locator("#rating-chart table.chart-table tbody tr").count() == 5
+    hrefs = visitor.eval_on_selector_all("#last-games a", "(xs) => xs.map((a) => a.getAttribute('href'))")
+    assert hrefs == [f"/game/{g}" for g in reversed(gids)]  # replays, newest first, never a seat's link
+    assert "token" not in visitor.content()
+    assert visitor.inner_text("#follow-sign-in") == "Sign in to follow Clara."
+    shot(visitor, "profile-desktop-en", full_page=True)
+    visitor.locator("#rating-chart summary").click()
+    shot(visitor, "profile-chart-table-desktop-en", full_page=True)
+
+    mobile = phone(browser, "de-DE")
+    mobile.goto(base + "/player/Clara")
+    mobile.wait_for_selector("#rating-chart svg")
+    assert mobile.locator("#rating-title").text_content() == "Wertung"
+    assert mobile.inner_text("#rating-value").startswith("27,5 ± 8,0")
+    assert mobile.inner_text("#stats-total") == "3 beendete Spiele · 1,5 Siege"
+    assert mobile.inner_text('#stats-table tr[data-players="3"]').split("\t")[3] == "52,5"
+    no_overflow(mobile)
+    for sel in ("#last-games a", "#account-link", "#lang", "#rating-chart summary"):
+        box = mobile.locator(sel).first.bounding_box()
+        assert box is not None and box["height"] >= 44 and box["x"] + box["width"] <= 390, (sel, box)
+    chart = mobile.locator("#rating-chart svg").bounding_box()
+    assert chart is not None and chart["width"] <= 390 and chart["height"] > 100
+    shot(mobile, "profile-phone-de", full_page=True)
+    mobile.goto(base + "/player/Niemand")
+    mobile.wait_for_selector("h1")
+    assert mobile.inner_text("h1") == "Niemand heißt Niemand."
+    own = page
+    own.goto(base + "/player/Clara")
+    own.wait_for_selector("#profile-you")
+    assert own.locator("#follow-button").count() == 0  # not oneself
+    assert not (visitor.errors or mobile.errors or own.errors), (visitor.errors, mobile.errors, own.errors)
+    for p in (visitor, mobile, own):
+        p.context.close()
+
+
+def test_a_invites_b_by_name_b_takes_the_seat_on_a_phone_a_follows_b(live: tuple[str, Any], browser: Any) -> None:
+    base, _app = live
+    anna = new_page(browser)
+    sign_up(anna, base, "Anna")
+    ben = phone(browser, "de-DE")
+    sign_up(ben, base, "Ben")
+
+    # Anna: Play with friends, one friend, invited by the account's name
+    anna.goto(base + "/")
+    anna.wait_for_function("document.getElementById('account-link').textContent === 'Anna'")
+    anna.click("#play-friends")
+    anna.click("label[for=friends-1]")
+    anna.fill("#friend-account-0", "ben")
+    shot(anna, "invite-by-name-desktop-en")
+    anna.click("#friends-create")
+    anna.wait_for_selector(".kept-for")
+    assert "kept for the account Ben" in anna.inner_text('li[data-invite="1"]')
+    gid = anna.evaluate("Object.keys(localStorage).find((k) => k.startsWith('kardinal-seats:')).split(':')[1]")
+    shot(anna, "invite-created-desktop-en")
+    anna.goto(base + "/mine")
+    anna.wait_for_selector(f'li[data-sent="{gid}:1"]')
+    assert "Ben is invited" in anna.inner_text(f'li[data-sent="{gid}:1"]')
+
+    # Ben, on his phone in German: My games shows the invitation; he takes the seat
+    ben.goto(base + "/mine")
+    inv = ben.locator(f'li[data-invitation="{gid}:1"]')
+    inv.wait_for()
+    assert "Anna lädt dich an einen Tisch ein" in inv.inner_text()
+    assert inv.locator("a.player-link").get_attribute("href") == "/player/Anna"
+    no_overflow(ben)
+    box = inv.locator("button[data-take]").bounding_box()
+    assert box is not None and box["height"] >= 44
+    shot(ben, "invitation-phone-de", full_page=True)
+    inv.locator("button[data-take]").click()
+    ben.wait_for_url(f"**/game/{gid}")
+    assert "token" not in ben.url
+    assert list(ben.evaluate(f"JSON.parse(localStorage.getItem('kardinal-seats:{gid}'))")) == ["1"]
+    ben.wait_for_function("document.body.dataset.myTurn !== undefined", timeout=30000)
+    mine = api(ben, "GET", "/api/account/games")["json"]["games"]
+    assert [(g["game"]["id"], g["seats"]) for g in mine] == [(gid, [1])]
+    assert api(anna, "GET", "/api/account/invitations")["json"]["sent"] == []  # taken: no longer pending
+    shot(ben, "invitation-taken-phone-de")
+
+    # Anna follows Ben from his profile; each sees it on the account page
+    anna.goto(base + "/player/Ben")
+    anna.wait_for_selector("#follow-button")
+    assert anna.inner_text("#follow-button") == "Follow"
+    anna.click("#follow-button")
+    anna.wait_for_function("document.getElementById('follow-button').textContent === 'Stop following'")
+    assert anna.get_attribute("#follow-button", "aria-pressed") == "true"
+    shot(anna, "profile-following-desktop-en")
+    anna.goto(base + "/account")
+    anna.wait_for_selector("#following-list")
+    assert anna.inner_text("#following-list").startswith("Ben")
+    ben.goto(base + "/account")
+    ben.wait_for_selector("#followers-list")
+    assert ben.inner_text("#followers-list") == "Anna"
+    assert ben.locator("#followers-title").text_content() == "Dir folgen"
+    no_overflow(ben)
+    shot(ben, "account-followers-phone-de", full_page=True)
+    assert not anna.errors and not ben.errors, (anna.errors, ben.errors)
+    anna.context.close()
+    ben.context.close()
