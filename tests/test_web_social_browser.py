@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 from sqlalchemy import insert, update
+from test_web_axe import axe_scan, serious
 from webtools import new_page, shot
 
 from kardinal.server.storage import SeatResult
@@ -138,6 +139,7 @@ def test_a_profile_on_a_desktop_in_english_and_a_phone_in_german(live: tuple[str
     shot(visitor, "profile-desktop-en", full_page=True)
     visitor.locator("#rating-chart summary").click()
     shot(visitor, "profile-chart-table-desktop-en", full_page=True)
+    assert serious(axe_scan(visitor, "profile")) == []
 
     mobile = phone(browser, "de-DE")
     mobile.goto(base + "/player/Clara")
@@ -198,6 +200,7 @@ def test_a_invites_b_by_name_b_takes_the_seat_on_a_phone_a_follows_b(live: tuple
     box = inv.locator("button[data-take]").bounding_box()
     assert box is not None and box["height"] >= 44
     shot(ben, "invitation-phone-de", full_page=True)
+    assert serious(axe_scan(ben, "mine-invitation")) == []
     inv.locator("button[data-take]").click()
     ben.wait_for_url(f"**/game/{gid}")
     assert "token" not in ben.url
@@ -225,6 +228,7 @@ def test_a_invites_b_by_name_b_takes_the_seat_on_a_phone_a_follows_b(live: tuple
     assert ben.locator("#followers-title").text_content() == "Dir folgen"
     no_overflow(ben)
     shot(ben, "account-followers-phone-de", full_page=True)
+    assert serious(axe_scan(ben, "account-followers")) == []
     assert not anna.errors and not ben.errors, (anna.errors, ben.errors)
     anna.context.close()
     ben.context.close()
