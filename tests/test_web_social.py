@@ -182,6 +182,12 @@ def test_an_account_with_many_games_reads_a_page_of_them(client: TestClient) -> 
     assert p["games"] == 300 and len(p["last"]) == 20
 
 
+def test_a_name_with_a_slash_or_a_question_mark_has_its_profile(client: TestClient) -> None:
+    sign_up(client, "A/B? #1")
+    assert get(client, "/api/players/a%2Fb%3F%20%231").json()["name"] == "A/B? #1"
+    assert get(client, "/player/A%2FB%3F%20%231").status_code == 200
+
+
 @pytest.mark.parametrize("path", ["/api/players/Nobody", "/player/Nobody"])
 def test_a_name_without_an_account_has_no_profile(client: TestClient, path: str) -> None:
     r = get(client, path)
@@ -291,6 +297,10 @@ def test_a_seat_kept_for_an_account_is_not_another_accounts(client: TestClient) 
     assert post(client, f"/api/games/{g['id']}/join", c, json={"seat": 1, "token": tokens(g)[1]}).status_code == 200
     assert storage(client).seat_owner(g["id"], 1) is None
     assert get(client, "/api/account/games", c).json()["games"] == []
+    # nor when he signs in with the seat's token in his browser's storage
+    r = post(client, "/api/account/signin", None, json={"name": "Carl", "password": PW, "held": {g["id"]: {"1": tokens(g)[1]}}})
+    assert r.status_code == 200 and r.json()["brought"] == 0
+    assert storage(client).seat_owner(g["id"], 1) is None
     r = post(client, "/api/account/invitations/take", b, json={"game": g["id"], "seat": 1})
     assert r.status_code == 200, r.text
 

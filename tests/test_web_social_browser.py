@@ -229,6 +229,27 @@ def test_a_invites_b_by_name_b_takes_the_seat_on_a_phone_a_follows_b(live: tuple
     no_overflow(ben)
     shot(ben, "account-followers-phone-de", full_page=True)
     assert serious(axe_scan(ben, "account-followers")) == []
-    assert not anna.errors and not ben.errors, (anna.errors, ben.errors)
-    anna.context.close()
-    ben.context.close()
+
+    # a table for friends only: Ben (whom Anna follows) sees it and joins; a stranger sees nothing
+    players = [{"name": "Anna", "kind": "person"}, {"kind": "person", "open": True}, {"kind": "bot", "level": "random"}]
+    made = api(anna, "POST", "/api/games", {"players": players, "friends": True})
+    assert made["status"] == 200, made
+    fid = made["json"]["id"]
+    stranger = new_page(browser)
+    stranger.goto(base + "/")
+    stranger.wait_for_selector("#games h2")
+    assert stranger.locator(f'li[data-game="{fid}"]').count() == 0
+    assert api(stranger, "POST", f"/api/games/{fid}/claim", {"seat": 1})["json"]["error"]["code"] == "friends_only"
+    ben.goto(base + "/")
+    row = ben.locator(f'li[data-game="{fid}"]')
+    row.wait_for()
+    assert "nur Freunde" in row.inner_text()
+    no_overflow(ben)
+    row.scroll_into_view_if_needed()
+    shot(ben, "friends-only-lobby-phone-de")
+    ben.once("dialog", lambda d: d.accept("Ben"))
+    row.locator("button[data-claim]").click()
+    ben.wait_for_url(f"**/game/{fid}*")
+    assert not anna.errors and not ben.errors and not stranger.errors, (anna.errors, ben.errors, stranger.errors)
+    for p in (anna, ben, stranger):
+        p.context.close()

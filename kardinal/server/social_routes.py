@@ -30,7 +30,7 @@ Soc = Annotated[Social, Depends(social)]
 Viewer = Annotated[AccountRow | None, Depends(maybe_signed_in)]
 
 
-@router.get("/player/{name}", include_in_schema=False)
+@router.get("/player/{name:path}", include_in_schema=False)
 async def player_page(name: str, request: Request, soc: Soc) -> HTMLResponse:
     """A player's profile page (its script reads /api/players/{name}); 404 for a name
     without an account (never made, or deleted), the same page saying so."""
@@ -42,7 +42,7 @@ async def player_page(name: str, request: Request, soc: Soc) -> HTMLResponse:
     return page
 
 
-@router.get("/api/players/{name}", response_model=Profile)
+@router.get("/api/players/{name:path}", response_model=Profile)
 async def player(name: str, response: Response, soc: Soc, viewer: Viewer) -> Profile:
     """A player's public profile: games, wins, mean score and place by number of players,
     the rating and its history, the last games (to watch or replay). ``no_player`` (404)
