@@ -133,6 +133,17 @@ def test_a_game_finished_before_results_were_stored_is_filled_in_once(client: Te
     assert get(client, "/api/players/anna").json()["games"] == 1
 
 
+def test_a_hot_seat_game_is_listed_once_and_not_counted(client: TestClient) -> None:
+    """One person at every seat of one browser: every seat is the account's, none is a result of theirs."""
+    a = sign_up(client, "Anna")
+    r = new_game(client, a, [{"name": "A"}, {"name": "B"}, {"name": "C"}], hotseat=True)
+    gid = r.json()["id"]
+    finish(client, gid, [SeatResult(s, 3, float(s + 1), 30 - s, float(s == 0)) for s in range(3)], 100.0)
+    p = get(client, "/api/players/Anna").json()
+    assert p["games"] == 0 and p["by_players"] == []
+    assert [g["game"] for g in p["last"]] == [gid]
+
+
 def test_the_rating_and_its_history(client: TestClient) -> None:
     sign_up(client, "Anna")
     aid = storage(client).account_named("anna").id  # type: ignore[union-attr]
@@ -341,6 +352,19 @@ def test_inviting_by_name_is_rate_limited(tmp_path: Path, db_url: str) -> None:
         a = sign_up(c, "Anna")
         codes = [new_game(c, a, [{"kind": "person"}, {"kind": "person", "account": f"guess{i}"}, {"kind": "bot"}]).json() for i in range(5)]
         assert [x["error"]["code"] for x in codes] == ["no_player"] * 3 + ["rate_limited"] * 2
+
+
+def test_an_invitation_to_a_game_that_ended_cannot_be_taken(client: TestClient) -> None:
+    a = sign_up(client, "Anna")
+    b = sign_up(client, "Ben")
+    g = invite_table(client, a, "Ben")
+    with storage(client).engine.begin() as conn:
+        conn.execute(update(games).where(games.c.id == g["id"]).values(status="expired"))
+    client.app.state.service.live.pop(g["id"], None)  # type: ignore[attr-defined]
+    assert get(client, "/api/account/invitations", b).json()["received"] == []  # not listed any more
+    r = post(client, "/api/account/invitations/take", b, json={"game": g["id"], "seat": 1})
+    assert r.status_code == 409 and r.json()["error"]["code"] == "not_open"
+    assert storage(client).seat_owner(g["id"], 1) is None
 
 
 def test_a_declined_invitation_ends(client: TestClient) -> None:

@@ -25,6 +25,7 @@ from __future__ import annotations
 import asyncio
 import json
 import time
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from .guard import Guard
@@ -95,11 +96,13 @@ class Social:
         """The account's last LAST games, newest first: finished (to replay) and under way
         (to watch); a table not listed in the lobby only for the account itself."""
         out: list[dict[str, Any]] = []
+        seen: set[str] = set()
         for page in range(PAGES):
             rows = await asyncio.to_thread(self.storage.profile_seats, aid, PAGE, page * PAGE)
             for r in rows:
-                if r["status"] not in ("finished", "running", "open"):
-                    continue  # expired: never played to its end
+                if r["status"] not in ("finished", "running", "open") or r["game_id"] in seen:
+                    continue  # expired: never played to its end; a hot-seat game's other seats
+                seen.add(r["game_id"])
                 try:
                     options, seats = json.loads(r["options"]), json.loads(r["seats"])
                 except ValueError:
@@ -167,9 +170,10 @@ class Social:
     async def _followed_by(self, account: AccountRow, hosts: list[int]) -> set[int]:
         return await asyncio.to_thread(self.storage.followed_by, account.id, hosts)
 
-    async def lobby(self, rows: list[GameRow], viewer: AccountRow | None) -> list[GameRow]:
-        """The lobby's games as ``viewer`` sees them: an open friends-only table only for its
-        host and those the host follows (one query, for the hosts of the tables listed)."""
+    async def lobby(self, rows: list[GameRow], viewer: Callable[[], Awaitable[AccountRow | None]]) -> list[GameRow]:
+        """The lobby's games as the asking account (``viewer()``, asked only when an open
+        friends-only table is among them) sees them: such a table only for its host and
+        those the host follows (one query, for the hosts of the tables listed)."""
         hosts = {
             r.options["host"]
             for r in rows
@@ -177,7 +181,8 @@ class Social:
         }
         if not hosts:
             return rows
-        ok = set() if viewer is None else {viewer.id} | await self._followed_by(viewer, sorted(hosts))
+        me = await viewer()
+        ok = set() if me is None else {me.id} | await self._followed_by(me, sorted(hosts))
         return [r for r in rows if not (r.status == "open" and r.options.get("friends") is True) or r.options.get("host") in ok]
 
     # -- invitations by name ---------------------------------------------------------------

@@ -55,7 +55,12 @@ class SocialStorage:
             select(seat_owners.c.game_id)
             .join(games, games.c.id == seat_owners.c.game_id)
             .outerjoin(results, and_(results.c.game_id == seat_owners.c.game_id, results.c.seat == seat_owners.c.seat))
-            .where(seat_owners.c.account_id == account_id, games.c.status == "finished", results.c.game_id.is_(None))
+            .where(
+                seat_owners.c.account_id == account_id,
+                games.c.status == "finished",
+                games.c.hotseat.is_(False),
+                results.c.game_id.is_(None),
+            )
             .order_by(seat_owners.c.since.desc())
             .limit(limit)
         )
@@ -64,7 +69,8 @@ class SocialStorage:
 
     def profile_totals(self, account_id: int) -> list[dict[str, float]]:
         """The account's finished games by number of players: games, wins (shares), mean
-        score and mean place; one aggregate query, however many games."""
+        score and mean place; one aggregate query, however many games. Hot-seat games
+        (everyone at one browser, every seat the account's) are left out."""
         q = (
             select(
                 results.c.players,
@@ -74,7 +80,8 @@ class SocialStorage:
                 func.avg(results.c.place).label("place"),
             )
             .join(seat_owners, and_(seat_owners.c.game_id == results.c.game_id, seat_owners.c.seat == results.c.seat))
-            .where(seat_owners.c.account_id == account_id)
+            .join(games, games.c.id == results.c.game_id)
+            .where(seat_owners.c.account_id == account_id, games.c.hotseat.is_(False))  # one person at every seat: no result of theirs
             .group_by(results.c.players)
             .order_by(results.c.players)
         )
