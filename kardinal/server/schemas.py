@@ -310,7 +310,10 @@ class SignIn(_Strict):
 
 
 class SignOut(_Strict):
-    """``POST /api/account/signout``: nothing to say (``{}``)."""
+    """``POST /api/account/signout``: ``{}`` ends this browser's session; ``everywhere``:
+    every session of the account, and the seats' tokens its devices were given."""
+
+    everywhere: bool = False
 
 
 class NewPassword(_Strict):

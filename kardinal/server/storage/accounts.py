@@ -121,6 +121,12 @@ class AccountStorage:
         with self._begin() as conn:
             conn.execute(delete(sessions).where(sessions.c.token_hash == token_hash))
 
+    def end_sessions(self, account_id: int) -> None:
+        """Every session of the account ends."""
+        self._still_there()
+        with self._begin() as conn:
+            conn.execute(delete(sessions).where(sessions.c.account_id == account_id))
+
     def sessions_of(self, account_id: int) -> list[dict[str, float]]:
         """When each of an account's sessions began and ends (never their secrets)."""
         with self.engine.connect() as conn:
@@ -178,14 +184,15 @@ class AccountStorage:
             ).first()
         return int(r[0]) if r is not None else None
 
-    def owned_seats(self, account_id: int, limit: int = MAX_OWNED) -> list[tuple[str, int]]:
-        """The account's seats, newest first."""
+    def owned_seats(self, account_id: int, limit: int | None = MAX_OWNED) -> list[tuple[str, int]]:
+        """The account's seats, newest first (``limit`` None: all of them)."""
         q = (
             select(seat_owners.c.game_id, seat_owners.c.seat)
             .where(seat_owners.c.account_id == account_id)
             .order_by(seat_owners.c.since.desc(), seat_owners.c.game_id, seat_owners.c.seat)
-            .limit(limit)
         )
+        if limit is not None:
+            q = q.limit(limit)
         with self.engine.connect() as conn:
             return [(str(r.game_id), int(r.seat)) for r in conn.execute(q)]
 
