@@ -5,7 +5,7 @@
 
 import { byId, el, fill } from "./dom.js";
 import { T, addStrings, onLangChange } from "./i18n.js";
-import { allStoredSeats, postJSON, url } from "./net.js";
+import { allStoredSeats, forgetStoredSeats, getJSON, postJSON, url } from "./net.js";
 import { initHeader } from "./header.js";
 import { refusalText } from "./refusals.js";
 import { updateAccountLink, whoAmI } from "./account-link.js";
@@ -24,6 +24,10 @@ addStrings({
     signUpKeeps: "The games this browser holds a seat in become your account's.",
     signedInAs: "Signed in as {name}",
     signOut: "Sign out",
+    signOutEverywhere: "Sign out everywhere",
+    signOutEverywhereWhy: "Also on every other device, and the seats your other devices opened close there.",
+    signedOutForgot: "Signed out. This browser no longer keeps your account's seats; sign in to get them back.",
+    signedOutEverywhere: "Signed out on every device.",
     myGamesLink: "My games",
     downloadData: "Download my data (JSON)",
     newPasswordTitle: "Change the password",
@@ -36,7 +40,7 @@ addStrings({
     deleteButton: "Delete my account",
     deleteSure: "Delete the account {name} for good?",
     deleted: "The account is deleted.",
-    broughtSeats: "{n} seats of this browser now belong to your account.",
+    broughtSeats: { one: "{n} seat of this browser now belongs to your account.", other: "{n} seats of this browser now belong to your account." },
   },
   de: {
     accountTitle: "Dein Konto",
@@ -51,6 +55,10 @@ addStrings({
     signUpKeeps: "Die Spiele, in denen dieser Browser einen Platz hat, gehören dann deinem Konto.",
     signedInAs: "Angemeldet als {name}",
     signOut: "Abmelden",
+    signOutEverywhere: "Überall abmelden",
+    signOutEverywhereWhy: "Auch auf jedem anderen Gerät; die Plätze, die deine anderen Geräte geöffnet haben, schließen sich dort.",
+    signedOutForgot: "Abgemeldet. Dieser Browser behält die Plätze deines Kontos nicht mehr; melde dich an, um sie wiederzubekommen.",
+    signedOutEverywhere: "Auf allen Geräten abgemeldet.",
     myGamesLink: "Meine Spiele",
     downloadData: "Meine Daten herunterladen (JSON)",
     newPasswordTitle: "Passwort ändern",
@@ -63,7 +71,7 @@ addStrings({
     deleteButton: "Mein Konto löschen",
     deleteSure: "Das Konto {name} endgültig löschen?",
     deleted: "Das Konto ist gelöscht.",
-    broughtSeats: "{n} Plätze dieses Browsers gehören jetzt deinem Konto.",
+    broughtSeats: { one: "{n} Platz dieses Browsers gehört jetzt deinem Konto.", other: "{n} Plätze dieses Browsers gehören jetzt deinem Konto." },
   },
 });
 
@@ -125,7 +133,8 @@ class AccountPage {
       el("div", { class: "account-actions" },
         el("a", { class: "btn", id: "account-mine", href: url("/mine") }, T("myGamesLink")),
         el("a", { class: "btn", id: "account-data", href: url("/api/account/data"), download: `kardinal-account-${me.id}.json` }, T("downloadData")),
-        el("button", { type: "button", id: "sign-out", onclick: () => this.send("/api/account/signout", {}, () => this.signedOut(null)) }, T("signOut"))),
+        el("button", { type: "button", id: "sign-out", onclick: () => this.signOut(false) }, T("signOut")),
+        el("button", { type: "button", id: "sign-out-everywhere", title: T("signOutEverywhereWhy"), onclick: () => this.signOut(true) }, T("signOutEverywhere"))),
       this.form("password", T("newPasswordTitle"), [field("current-password", T("currentPassword"), "password", "current-password"), field("new-password", T("newPassword"), "password", "new-password", T("accountPasswordHint"))],
         T("newPasswordButton"), () => this.send("/api/account/password", { current: byId("current-password").value, new: byId("new-password").value }, () => this.say("good", T("newPasswordDone")))),
       this.form("delete", T("deleteTitle"), [el("p", { class: "small", text: T("deleteWhy") }), field("delete-password", T("accountPassword"), "password", "current-password")], T("deleteButton"), () => {
@@ -148,6 +157,17 @@ class AccountPage {
       await updateAccountLink();
       this.note = r.brought ? { kind: "good", text: T("broughtSeats", { n: r.brought }) } : null;
       this.render();
+    });
+  }
+
+  // Signing out, this browser forgets the seats of the account's games (a shared computer
+  // keeps no way into them); signing in again brings them back through "My games".
+  async signOut(everywhere) {
+    let games = [];
+    try { games = (await getJSON("/api/account/games")).games || []; } catch (e) { /* signed out already: nothing to forget */ }
+    await this.send("/api/account/signout", everywhere ? { everywhere: true } : {}, () => {
+      for (const g of games) forgetStoredSeats(g.game.id);
+      return this.signedOut(T(everywhere ? "signedOutEverywhere" : "signedOutForgot"));
     });
   }
 
