@@ -31,7 +31,7 @@ from .guard import Guard
 from .live import public_players, token_ok
 from .names import clean_name, name_key
 from .passwords import check_password, hash_password, needs_rehash, verify
-from .refusal import Refused
+from .refusal import Refused, until_text
 from .service import GameService
 from .storage import AccountRow, Storage
 
@@ -174,6 +174,9 @@ class Accounts:
             if key:
                 (self.guard.settle if failed else self.guard.give_back)(*budget)
         account, stored = found
+        until = await asyncio.to_thread(self.storage.suspended_until, account.id)
+        if until is not None and until > time.time():  # told only with the right password
+            raise Refused("suspended", "this account is suspended", 403, until=until_text(until))
         if needs_rehash(stored):  # hashed with older parameters: hash it as today's are
             stored = await hash_password(password)
             await asyncio.to_thread(self.storage.rehash_password, account.id, stored)

@@ -16,6 +16,7 @@
   20 an hour: such a browser's tries count here instead of the name's, so that someone
   failing on purpose with the name elsewhere does not lock its owner out.
 - ``seat_key``: seats' tokens handed to an account's devices, 60 a minute per account.
+- ``report``: chat lines reported, 10 an hour.
 - ``bad_token``: wrong seat tokens, 5 a second and 60 a minute. Once an address is over,
   every token it sends is refused (``rate_limited``) until the window has room again, so
   guessing a token runs at a few tries per second whatever the protocol (HTTP or
@@ -49,6 +50,7 @@ DEFAULTS = {
     "signin_name": "5/minute;20/hour",
     "signin_device": "5/minute;20/hour",
     "seat_key": "60/minute",
+    "report": "10/hour",
 }
 
 

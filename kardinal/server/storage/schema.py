@@ -276,6 +276,9 @@ audit = Table(
     Column("action", String(32), nullable=False),
     Column("account_id", Integer, nullable=True),  # not a foreign key: the log outlives the account
     Column("detail", Text, nullable=False),  # JSON; never a password or a token
+    # what a running server still has to do for it (the seats of games it holds: a deleted
+    # account's renamed, devices' tokens ended): None once done, or if nothing
+    Column("pending", Boolean, nullable=False, server_default="0"),
     sqlite_autoincrement=True,
 )
 
@@ -396,6 +399,7 @@ def _m10_place(conn: Connection) -> None:
     conn.execute(text("CREATE INDEX ix_mail_queue_due ON mail_queue (sent, send_after)"))
     conn.execute(text("CREATE INDEX ix_clocks_deadline ON clocks (deadline)"))
     conn.execute(text("CREATE INDEX ix_reports_status ON reports (status, at)"))
+    conn.execute(text("CREATE INDEX ix_audit_pending ON audit (pending)"))
     conn.execute(text("CREATE INDEX ix_accounts_email ON accounts (email)"))
 
 
