@@ -9,6 +9,7 @@ import { allStoredSeats, forgetStoredSeats, getJSON, postJSON, url } from "./net
 import { initHeader } from "./header.js";
 import { refusalText } from "./refusals.js";
 import { updateAccountLink, whoAmI } from "./account-link.js";
+import { moderationSection } from "./account-mod.js";
 
 addStrings({
   en: {
@@ -141,6 +142,7 @@ class AccountPage {
         if (!confirm(T("deleteSure", { name: me.name }))) return;
         this.send("/api/account/delete", { password: byId("delete-password").value }, () => this.signedOut(T("deleted")));
       }, "danger")));
+    box.firstChild.insertBefore(moderationSection(), byId("delete-form"));
   }
 
   form(id, title, fields, button, submit, kind) {
