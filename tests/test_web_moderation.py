@@ -123,6 +123,7 @@ def test_block_hides_the_chat_and_keeps_the_two_apart(client: TestClient) -> Non
     carl = storage.create_account("Carl", "carl", "x", 1.0)
     assert carl is not None and not storage.blocked_between([a.id], [carl.id])
     assert call(client, "GET", "/api/moderation", bert).json() == {"muted": [], "blocked": [{"name": "Anna"}]}
+    assert call(client, "GET", "/api/account/data", bert).json()["blocked"] == ["Anna"]
     # deleting an account takes its mutes and blocks along, both ways
     assert call(client, "POST", "/api/account/delete", anna, json={"password": PW}).status_code == 200
     assert call(client, "GET", "/api/moderation", bert).json() == {"muted": [], "blocked": []}
@@ -168,6 +169,10 @@ def test_report_a_line_with_its_context(client: TestClient, caplog: pytest.LogCa
     )
     assert r.status_code == 403 and r.json()["error"]["code"] == "cross_site"
     assert len(service_of(client).storage.reports_list()) == 2
+    # the reporter's data download has what they reported (the writer's has nothing of it)
+    data = call(client, "GET", "/api/account/data", anna).json()
+    assert [(r["game"], r["line"], r["reason"], r["status"]) for r in data["reports"]] == [(gid, bad, "insults", "open")]
+    assert call(client, "GET", "/api/account/data", bert).json()["reports"] == []
 
 
 def test_reports_are_limited_per_address(tmp_path: Path, db_url: str) -> None:

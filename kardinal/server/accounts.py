@@ -307,6 +307,8 @@ class Accounts:
         rows = await asyncio.to_thread(self.storage.games_by_id, [g for g, _ in owned])
         sessions = await asyncio.to_thread(self.storage.sessions_of, account.id)
         said = await asyncio.to_thread(self.storage.chat_of_seats, owned)
+        muted, blocked = await asyncio.to_thread(self.storage.muted_and_blocked, account.id)
+        reported = await asyncio.to_thread(self.storage.reports_by, account.id)
         games = []
         for gid, s in owned:
             row = rows.get(gid)
@@ -332,4 +334,7 @@ class Accounts:
             "sessions": sessions,
             "games": games,
             "chat": [{"game": gid, "seat": line.seat, "at": line.at, "name": line.name, "text": line.text} for gid, line in said],
+            "muted": [name for _, name in muted],
+            "blocked": [name for _, name in blocked],
+            "reports": [{"at": r.at, "game": r.game_id, "line": r.line, "reason": r.reason, "status": r.status} for r in reported],
         }
