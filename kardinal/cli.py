@@ -424,6 +424,14 @@ def loadtest(
             " over the time a game takes."
         ),
     ] = False,
+    signed_in: Annotated[
+        bool,
+        typer.Option(
+            "--signed-in",
+            help="The people are signed in (an account made at the start): every request carries its session cookie"
+            " (the server's signup limit must allow one).",
+        ),
+    ] = False,
 ) -> None:
     """Load a running server with simulated people and spectators over WebSockets; report
     actions per second and the latency percentiles of the players' actions."""
@@ -433,7 +441,7 @@ def loadtest(
         raise _missing_web(e, "loadtest") from None
     if rate is not None and rate <= 0:
         raise typer.BadParameter("must be positive", param_hint="--rate")
-    res = load_main(url, games, spectators, seconds, rate, together)
+    res = load_main(url, games, spectators, seconds, rate, together, signed_in)
     if res.errors:
         raise typer.Exit(1)
 
