@@ -424,6 +424,14 @@ def loadtest(
             " over the time a game takes."
         ),
     ] = False,
+    signed_in: Annotated[
+        bool,
+        typer.Option(
+            "--signed-in",
+            help="The people are signed in (an account made at the start): every request carries its session cookie"
+            " (the server's signup limit must allow one).",
+        ),
+    ] = False,
 ) -> None:
     """Load a running server with simulated people and spectators over WebSockets; report
     actions per second and the latency percentiles of the players' actions."""
@@ -433,7 +441,7 @@ def loadtest(
         raise _missing_web(e, "loadtest") from None
     if rate is not None and rate <= 0:
         raise typer.BadParameter("must be positive", param_hint="--rate")
-    res = load_main(url, games, spectators, seconds, rate, together)
+    res = load_main(url, games, spectators, seconds, rate, together, signed_in)
     if res.errors:
         raise typer.Exit(1)
 
@@ -465,6 +473,195 @@ def backup(
         typer.echo(f"error: {e}", err=True)
         raise typer.Exit(2) from None
     typer.echo(f"copied {path} to {out}")
+
+
+admin_app = typer.Typer(
+    no_args_is_help=True,
+    help="The operator's work on a server's database: reports of chat lines, suspending or deleting an account, a new password, the audit log.",
+)
+app.add_typer(admin_app, name="admin")
+
+AdminData = Annotated[
+    Path, typer.Option("--data", envvar="KARDINAL_DATA", help="Directory of the SQLite game database (kardinal.sqlite3).")
+]
+AdminDb = Annotated[
+    str | None, typer.Option("--db", envvar="KARDINAL_DB", help="The database instead: a SQLite file or an SQLAlchemy URL.")
+]
+AdminActor = Annotated[str | None, typer.Option("--actor", help="Your name in the audit log (default: the system user).")]
+AdminReport = Annotated[int | None, typer.Option("--report", help="The report this acts on (closed as acted on).")]
+
+
+def _admin(data: Path, db: str | None, actor: str | None) -> Any:
+    """The operator's tools on the server's database (as ``kardinal serve`` finds it)."""
+    try:
+        import getpass
+
+        from kardinal.server.admin import Admin
+        from kardinal.server.storage import Storage, StorageError
+    except ImportError as e:
+        raise _missing_web(e, "admin") from None
+    try:
+        if db is None:
+            path = data / "kardinal.sqlite3"
+            if not path.exists():
+                typer.echo(f"error: there is no database at {path}", err=True)
+                raise typer.Exit(2)
+            storage = Storage.sqlite(path)
+        else:
+            storage = Storage(db if "://" in db else f"sqlite:///{db}")
+    except StorageError as e:
+        typer.echo(f"error: {e}", err=True)
+        raise typer.Exit(2) from None
+    return Admin(storage, actor or getpass.getuser())
+
+
+def _admin_run(fn: Any) -> Any:
+    from kardinal.server.admin import AdminError
+
+    try:
+        return fn()
+    except AdminError as e:
+        typer.echo(f"error: {e}", err=True)
+        raise typer.Exit(2) from None
+
+
+def _show_report(r: Any, context: bool) -> None:
+    from kardinal.server.admin import when
+
+    writer = (
+        f"{r.name} (seat {r.seat}{', an account' if r.account_id is not None else ', a guest'})"
+        if r.seat is not None
+        else f"{r.name} (spectator)"
+    )
+    typer.echo(f"#{r.id}  {when(r.at)}  [{r.status}]  game {r.game_id} line {r.line}")
+    typer.echo(f"  by {r.reporter_name}: {r.reason}")
+    typer.echo(f"  {writer}: {r.text}")
+    if context:
+        for x in r.context:
+            mark = ">" if x["idx"] == r.line else " "
+            who = x["name"] if x["kind"] == "say" else f"({x['kind']}) {x['name']}"
+            typer.echo(f"   {mark} {x['idx']:>4} {who}: {x['text']}")
+
+
+@admin_app.command("reports")
+def admin_reports(
+    everything: Annotated[bool, typer.Option("--all", help="Also the closed ones.")] = False,
+    data: AdminData = Path("data"),
+    db: AdminDb = None,
+) -> None:
+    """The reported chat lines waiting for you (oldest first)."""
+    adm = _admin(data, db, None)
+    found = adm.reports(everything)
+    for r in found:
+        _show_report(r, False)
+    typer.echo(f"{len(found)} {'reports' if everything else 'open reports'}")
+
+
+@admin_app.command("report")
+def admin_report(
+    report_id: Annotated[int, typer.Argument(help="The report's number.")], data: AdminData = Path("data"), db: AdminDb = None
+) -> None:
+    """One report, with the chat lines around it as they were when it was reported."""
+    adm = _admin(data, db, None)
+    _show_report(_admin_run(lambda: adm.report(report_id)), True)
+
+
+@admin_app.command("close")
+def admin_close(
+    report_id: Annotated[int, typer.Argument(help="The report's number.")],
+    dismiss: Annotated[bool, typer.Option("--dismiss", help="Nothing to act on (else: acted on).")] = False,
+    data: AdminData = Path("data"),
+    db: AdminDb = None,
+    actor: AdminActor = None,
+) -> None:
+    """Close a report (acted on, or --dismiss)."""
+    adm = _admin(data, db, actor)
+    _admin_run(lambda: adm.close(report_id, dismiss))
+    typer.echo(f"report {report_id} {'dismissed' if dismiss else 'closed'}")
+
+
+@admin_app.command("suspend")
+def admin_suspend(
+    name: Annotated[str, typer.Argument(help="The account's name.")],
+    days: Annotated[float, typer.Option("--days", help="For how many days.")] = 7.0,
+    reason: Annotated[str, typer.Option("--reason", help="Why (kept in the audit log).")] = "",
+    report: AdminReport = None,
+    data: AdminData = Path("data"),
+    db: AdminDb = None,
+    actor: AdminActor = None,
+) -> None:
+    """Suspend an account: its sessions end; it cannot sign in or chat until then (its games go on)."""
+    from kardinal.server.admin import when
+
+    adm = _admin(data, db, actor)
+    until = _admin_run(lambda: adm.suspend(name, days, reason, report))
+    typer.echo(f"{name} is suspended until {when(until)}")
+
+
+@admin_app.command("unsuspend")
+def admin_unsuspend(
+    name: Annotated[str, typer.Argument(help="The account's name.")],
+    data: AdminData = Path("data"),
+    db: AdminDb = None,
+    actor: AdminActor = None,
+) -> None:
+    """Lift an account's suspension."""
+    adm = _admin(data, db, actor)
+    _admin_run(lambda: adm.unsuspend(name))
+    typer.echo(f"{name} is no longer suspended")
+
+
+@admin_app.command("delete")
+def admin_delete(
+    name: Annotated[str, typer.Argument(help="The account's name.")],
+    yes: Annotated[bool, typer.Option("--yes", help="Really: this cannot be undone.")] = False,
+    reason: Annotated[str, typer.Option("--reason", help="Why (kept in the audit log).")] = "",
+    report: AdminReport = None,
+    data: AdminData = Path("data"),
+    db: AdminDb = None,
+    actor: AdminActor = None,
+) -> None:
+    """Delete an account (its games stay, its seats named "deleted player")."""
+    if not yes:
+        typer.echo("error: deleting an account cannot be undone: add --yes", err=True)
+        raise typer.Exit(2)
+    adm = _admin(data, db, actor)
+    seats = _admin_run(lambda: adm.delete(name, reason, report))
+    typer.echo(f"{name} is deleted; {seats} seats are renamed by the running server")
+
+
+@admin_app.command("new-password")
+def admin_new_password(
+    name: Annotated[str, typer.Argument(help="The account's name.")],
+    data: AdminData = Path("data"),
+    db: AdminDb = None,
+    actor: AdminActor = None,
+) -> None:
+    """A new random password for an account, printed once (hand it to its owner by a way you trust); every session ends."""
+    adm = _admin(data, db, actor)
+    password = _admin_run(lambda: adm.new_password(name))
+    typer.echo(f"the new password of {name}: {password}")
+
+
+@admin_app.command("audit")
+def admin_audit(
+    limit: Annotated[int, typer.Option("--limit", help="How many entries, newest first.")] = 50,
+    data: AdminData = Path("data"),
+    db: AdminDb = None,
+) -> None:
+    """What operators did, newest first."""
+    from kardinal.server.admin import when
+
+    adm = _admin(data, db, None)
+    for e in adm.audit(limit):
+        detail = {k: v for k, v in e.detail.items() if k != "seats"}
+        if "seats" in e.detail:
+            detail["seats"] = len(e.detail["seats"])
+        if "until" in detail:
+            detail["until"] = when(detail["until"])
+        typer.echo(
+            f"{e.id:>5}  {when(e.at)}  {e.actor:<12} {e.action:<12} {json.dumps(detail, ensure_ascii=False)}{'  (pending)' if e.pending else ''}"
+        )
 
 
 def main() -> None:

@@ -162,9 +162,21 @@ def test_the_load_tool_plays_games_and_measures_them(tmp_path: Path) -> None:
         res = asyncio.run(run_load(base, games=2, spectators=3, seconds=3.0))
         # paced: 3 games (2 and the spectators') offer 30 actions a second between them
         paced = asyncio.run(run_load(base, games=2, spectators=3, seconds=4.0, rate=30.0))
+        # signed in: one account's cookie on every request; the seats it opens become its
+        signed = asyncio.run(run_load(base, games=2, seconds=3.0, signed_in=True))
     finally:
         proc.terminate()
         proc.wait(20)
+    assert signed.errors == [] and signed.refused == 0 and signed.actions >= 20
+    from sqlalchemy import func, select
+
+    from kardinal.server.storage import Storage
+    from kardinal.server.storage.schema import seat_owners
+
+    st = Storage.sqlite(tmp_path / "kardinal.sqlite3")
+    with st.engine.connect() as conn:
+        assert conn.execute(select(func.count()).select_from(seat_owners)).scalar_one() >= 6  # 2 games of 3 seats at least
+    st.close()
     assert res.errors == [] and res.refused == 0
     assert res.actions >= 20 and len(res.latencies) == res.actions
     assert 0 < res.percentile(50) <= res.percentile(99) <= max(res.latencies)

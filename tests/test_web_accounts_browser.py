@@ -129,7 +129,7 @@ def test_the_account_page_on_a_phone_in_english_and_a_guests_seats_come_along(se
     assert page.locator("#signed-in-as").count() == 0
     fill_and_send(page, "signup", "Berta", PW)
     page.wait_for_selector("#signed-in-as")
-    assert page.inner_text("#account-note") == "1 seats of this browser now belong to your account."
+    assert page.inner_text("#account-note") == "1 seat of this browser now belongs to your account."
     mine = page.evaluate("async () => (await (await fetch('/api/account/games')).json()).games.map((g) => g.game.id)")
     assert mine == [made["id"]]
     # German by the page's switch, then sign out
@@ -138,5 +138,18 @@ def test_the_account_page_on_a_phone_in_english_and_a_guests_seats_come_along(se
     page.click("#sign-out")
     page.wait_for_selector("#signin-form")
     link_says(page, "Anmelden")
+    # signing out, this browser forgot the account's seat (a shared computer keeps no way in)
+    assert page.inner_text("#account-note").startswith("Abgemeldet. Dieser Browser behält die Plätze deines Kontos nicht mehr")
+    assert page.evaluate(f"localStorage.getItem('kardinal-seats:{made['id']}')") is None
+    # signing in again brings the game back in "My games" (through the session)
+    fill_and_send(page, "signin", "Berta", PW)
+    page.wait_for_selector("#signed-in-as")
+    assert page.evaluate("async () => (await (await fetch('/api/account/games')).json()).games.map((g) => g.game.id)") == [made["id"]]
+    box = page.locator("#sign-out-everywhere").bounding_box()
+    assert box is not None and box["height"] >= 44 and box["x"] + box["width"] <= 390, box
+    page.click("#sign-out-everywhere")
+    page.wait_for_selector("#signin-form")
+    assert page.inner_text("#account-note") == "Auf allen Geräten abgemeldet."
+    shot(page, "account-signed-out-everywhere-phone-de", full_page=True)
     assert not page.errors, page.errors
     page.context.close()

@@ -346,6 +346,16 @@ def test_invitations_that_are_refused_make_no_table(client: TestClient) -> None:
     assert count(client, games) == before and count(client, invitations) == 0
 
 
+def test_no_invitation_between_accounts_one_of_which_blocked_the_other(client: TestClient) -> None:
+    a = sign_up(client, "Anna")
+    b = sign_up(client, "Ben")
+    assert post(client, "/api/moderation/block", b, json={"name": "Anna"}).status_code == 200
+    for who, whom in ((a, "Ben"), (b, "Anna")):  # either way, and the refusal does not say who blocked
+        r = new_game(client, who, [{"kind": "person"}, {"kind": "person", "account": whom}, {"kind": "bot"}])
+        assert r.status_code == 403 and r.json()["error"]["code"] == "not_invitable" and "block" not in r.text
+    assert count(client, invitations) == 0
+
+
 def test_inviting_by_name_is_rate_limited(tmp_path: Path, db_url: str) -> None:
     """A name's existence is told to the inviter: looking names up is limited per account."""
     with make_client(tmp_path, db_url=db_url, guard=Guard({**LENIENT, "invite": parse_many("3/minute")})) as c:

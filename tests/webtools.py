@@ -38,6 +38,9 @@ def _free_port() -> int:
         return int(s.getsockname()[1])
 
 
+DATA_DIRS: dict[str, Path] = {}  # each live server's data folder, by its address (e.g. for kardinal admin)
+
+
 def serve(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """A live server of a fresh data folder on a free port (the ``server`` fixture)."""
     import uvicorn
@@ -46,8 +49,10 @@ def serve(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     from kardinal.server.app import create_app
     from kardinal.server.guard import Guard
 
-    app = create_app(data_dir=tmp_path_factory.mktemp("web"), bot_pause=0.0, guard=Guard(LENIENT))
+    data = tmp_path_factory.mktemp("web")
+    app = create_app(data_dir=data, bot_pause=0.0, guard=Guard(LENIENT))
     port = _free_port()
+    DATA_DIRS[f"http://127.0.0.1:{port}"] = data
     srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
     t = threading.Thread(target=srv.run, daemon=True)
     t.start()

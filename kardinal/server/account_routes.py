@@ -17,6 +17,7 @@ from typing import Annotated
 
 from fastapi import APIRouter, Depends, Request, Response
 from fastapi.responses import JSONResponse
+from starlette.requests import HTTPConnection
 
 from .accounts import Accounts, SignedIn
 from .http import client_address
@@ -37,9 +38,15 @@ from .schemas import (
 )
 from .storage import AccountRow
 
-__all__ = ["router", "COOKIE", "session_secret", "signed_in", "maybe_signed_in"]
+__all__ = ["router", "COOKIE", "DEVICE_COOKIE", "session_secret", "signed_in", "maybe_signed_in"]
 
 COOKIE = "kardinal_session"
+DEVICE_COOKIE = "kardinal_device"  # the browser's device mark (accounts.device_mark)
+DEVICE_DAYS = 400  # how long a browser keeps it (the most browsers keep a cookie)
+# over HTTPS at the site's root, the cookies take the "__Host-" prefix: the browser then
+# accepts them only from this host over a secure connection, for the whole site, never
+# set by a sibling domain (a planted session, or a tossed one, from another subdomain)
+HOST_PREFIX = "__Host-"
 
 router = APIRouter(tags=["accounts"])
 
@@ -49,8 +56,18 @@ def accounts(request: Request) -> Accounts:
     return acc
 
 
-def session_secret(request: Request) -> str | None:
-    return request.cookies.get(COOKIE) or None
+def _cookie_name(request: HTTPConnection, name: str) -> str:
+    secure = request.url.scheme in ("https", "wss")
+    return HOST_PREFIX + name if secure and not str(request.scope.get("root_path") or "").rstrip("/") else name
+
+
+def session_secret(request: HTTPConnection) -> str | None:
+    """The session's secret a request or a WebSocket carries (its cookie), if any."""
+    return request.cookies.get(_cookie_name(request, COOKIE)) or None
+
+
+def device_of(request: Request) -> str | None:
+    return request.cookies.get(_cookie_name(request, DEVICE_COOKIE)) or None
 
 
 async def maybe_signed_in(request: Request) -> AccountRow | None:
@@ -79,19 +96,27 @@ def _info(account: AccountRow | None) -> AccountInfo:
 
 
 def _set_cookie(response: Response, request: Request, signed: SignedIn) -> None:
-    response.set_cookie(
-        COOKIE,
-        signed.secret,
-        max_age=signed.max_age,
-        path=root_of(request) or "/",
-        secure=request.url.scheme == "https",
-        httponly=True,
-        samesite="lax",
-    )
+    """The session's cookie, and the browser's device mark if it gets a new one."""
+    marks = [(COOKIE, signed.secret, signed.max_age)]
+    if signed.device is not None:
+        marks.append((DEVICE_COOKIE, signed.device, DEVICE_DAYS * 86400))
+    for name, value, age in marks:
+        response.set_cookie(
+            _cookie_name(request, name),
+            value,
+            max_age=age,
+            path=root_of(request) or "/",
+            secure=request.url.scheme == "https",
+            httponly=True,
+            samesite="lax",
+        )
 
 
 def _clear_cookie(response: Response, request: Request) -> None:
-    response.delete_cookie(COOKIE, path=root_of(request) or "/", secure=request.url.scheme == "https", httponly=True, samesite="lax")
+    """The session's cookie goes (the device mark stays: it opens nothing)."""
+    response.delete_cookie(
+        _cookie_name(request, COOKIE), path=root_of(request) or "/", secure=request.url.scheme == "https", httponly=True, samesite="lax"
+    )
 
 
 @router.get("/api/account", response_model=AccountInfo)
@@ -125,13 +150,18 @@ async def sign_in(body: SignIn, request: Request, response: Response, acc: Acc) 
     """Sign in: a new session (the browser's one before ends). A wrong password and a name
     without an account get the same refusal (``bad_sign_in``); limited per address and
     per name (``rate_limited``)."""
-    signed = await acc.sign_in(body.name, body.password, client_address(request.scope), session_secret(request))
+    signed = await acc.sign_in(body.name, body.password, client_address(request.scope), session_secret(request), device_of(request))
     return await _answer_signed(acc, signed, body.held, request, response)
 
 
 @router.post("/api/account/signout", response_model=Done)
-async def sign_out(_body: SignOut, request: Request, response: Response, acc: Acc) -> Done:
-    """End this browser's session."""
+async def sign_out(body: SignOut, request: Request, response: Response, acc: Acc) -> Done:
+    """End this browser's session; ``everywhere``: every session of the account, and the
+    seats' tokens handed to its devices (as a new password does)."""
+    if body.everywhere:
+        account = await maybe_signed_in(request)
+        if account is not None:
+            await acc.sign_out_everywhere(account)
     await acc.sign_out(session_secret(request))
     _clear_cookie(response, request)
     return {"ok": True}
@@ -171,8 +201,8 @@ async def my_games(response: Response, acc: Acc, me: Me) -> MyGames:
 
 
 @router.post("/api/account/seat", response_model=SeatToken)
-async def seat_key(body: SeatKeyRequest, response: Response, acc: Acc, me: Me) -> SeatToken:
+async def seat_key(body: SeatKeyRequest, request: Request, response: Response, acc: Acc, me: Me) -> SeatToken:
     """A token of one of the account's seats for this device (in this answer only: keep it
     as a seat's link's token is kept); ``not_your_seat`` for another's."""
     response.headers["Cache-Control"] = "no-store"
-    return {"game": body.game, "seat": body.seat, "token": await acc.seat_key(me, body.game, body.seat)}
+    return {"game": body.game, "seat": body.seat, "token": await acc.seat_key(me, body.game, body.seat, session_secret(request))}

@@ -20,17 +20,18 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import hmac
 import os
 import secrets
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from .guard import Guard
 from .live import public_players, token_ok
 from .names import clean_name, name_key
 from .passwords import check_password, hash_password, needs_rehash, verify
-from .refusal import Refused
+from .refusal import Refused, until_text
 from .service import GameService
 from .storage import AccountRow, Storage
 
@@ -59,11 +60,39 @@ def wrong_sign_in() -> Refused:
 
 @dataclass(frozen=True)
 class SignedIn:
-    """A new session: its account and its secret (for the cookie, once; stored as a hash)."""
+    """A new session: its account and its secret (for the cookie, once; stored as a hash),
+    and the browser's device mark (see :func:`device_mark`; None: keep the one it has)."""
 
     account: AccountRow
     secret: str
     max_age: int  # seconds
+    device: str | None = None
+
+
+def _device_mac(account_id: int, stored: str, nonce: str) -> str:
+    return hmac.new(stored.encode("utf-8"), f"device:{account_id}:{nonce}".encode(), hashlib.sha256).hexdigest()[:32]
+
+
+def device_mark(account_id: int, stored: str) -> str:
+    """A device mark: what a browser keeps (a cookie) once it signed in to an account, so
+    that its sign-ins have a failure budget of their own (OWASP's "device cookies"):
+    someone failing on purpose with the account's name from elsewhere cannot lock out the
+    browsers its owner signed in with. Signed with the account's password hash (a secret
+    the server alone holds), so it ends with the password. It opens nothing by itself."""
+    nonce = secrets.token_urlsafe(12)
+    return f"{account_id}.{nonce}.{_device_mac(account_id, stored, nonce)}"
+
+
+def device_nonce(mark: str | None, account_id: int, stored: str) -> str | None:
+    """The nonce of a device mark given to ``account_id``'s browser under its password
+    ``stored`` now (None: no mark, another account's, forged, or from an old password)."""
+    if not mark or len(mark) > 120:
+        return None
+    aid, _, rest = mark.partition(".")
+    nonce, _, mac = rest.partition(".")
+    if aid != str(account_id) or not nonce or not mac:
+        return None
+    return nonce if hmac.compare_digest(mac, _device_mac(account_id, stored, nonce)) else None
 
 
 class Accounts:
@@ -113,23 +142,27 @@ class Accounts:
         account = await asyncio.to_thread(self.storage.create_account, shown, key, hashed, time.time())
         if account is None:
             raise Refused("account_name_taken", f"the name {shown} is taken", 409, name=shown)
-        return await self._session(account, ending)
+        return replace(await self._session(account, ending), device=device_mark(account.id, hashed))
 
-    async def sign_in(self, name: str, password: str, where: str, ending: str | None = None) -> SignedIn:
+    async def sign_in(self, name: str, password: str, where: str, ending: str | None = None, device: str | None = None) -> SignedIn:
         """A new session of the account (the browser's session before, ``ending``, ends:
         a session id planted in a browser is never the one signed in). Limited per address
         (every try) and per name (every failure, counted from before its verify: tries at
-        once cannot pass the budget); one refusal for every failure."""
+        once cannot pass the budget); one refusal for every failure. A browser with the
+        account's device mark (``device``, see :func:`device_mark`) has a failure budget of
+        its own instead of the name's: failing on purpose elsewhere does not lock it out."""
         self.guard.spend("signin", where)
         try:
             _shown, key = self._name(name)
         except Refused:
             key = ""  # a name no account can have: verified against the dummy hash below
+        found = await asyncio.to_thread(self.storage.account_login, key) if key else None
+        nonce = device_nonce(device, found[0].id, found[1]) if found is not None else None
+        budget = ("signin_device", nonce) if nonce else ("signin_name", key)
         if key:
-            self.guard.take("signin_name", key)  # before the verify: tries at once keep to the budget
+            self.guard.take(*budget)  # before the verify: tries at once keep to the budget
         failed = True
         try:
-            found = await asyncio.to_thread(self.storage.account_login, key) if key else None
             ok = await verify(found[1] if found is not None else None, password)
             if found is None or not ok:
                 raise wrong_sign_in()
@@ -139,11 +172,17 @@ class Accounts:
             raise
         finally:
             if key:
-                (self.guard.settle if failed else self.guard.give_back)("signin_name", key)
+                (self.guard.settle if failed else self.guard.give_back)(*budget)
         account, stored = found
+        until = await asyncio.to_thread(self.storage.suspended_until, account.id)
+        if until is not None and until > time.time():  # told only with the right password
+            raise Refused("suspended", "this account is suspended", 403, until=until_text(until))
         if needs_rehash(stored):  # hashed with older parameters: hash it as today's are
-            await asyncio.to_thread(self.storage.rehash_password, account.id, await hash_password(password))
-        return await self._session(account, ending)
+            stored = await hash_password(password)
+            await asyncio.to_thread(self.storage.rehash_password, account.id, stored)
+        return replace(
+            await self._session(account, ending), device=device if nonce and stored == found[1] else device_mark(account.id, stored)
+        )
 
     async def _reauth(self, account: AccountRow, password: str) -> None:
         """The account's password again (a new password, deleting the account): limited
@@ -168,13 +207,23 @@ class Accounts:
         await self._reauth(account, current)
         check_password(new)
         hashed = await hash_password(new)
-        signed = SignedIn(account, secrets.token_urlsafe(32), int(self.lifetime))
+        signed = SignedIn(account, secrets.token_urlsafe(32), int(self.lifetime), device_mark(account.id, hashed))
         now = time.time()
         await asyncio.to_thread(self.storage.set_password, account.id, hashed, now, None)
         await asyncio.to_thread(self.storage.new_session, session_hash(signed.secret), account.id, now, now + self.lifetime, None)
-        for gid, seat in await asyncio.to_thread(self.storage.owned_seats, account.id):
-            await self.service.drop_seat_keys(gid, seat)
+        await self._drop_keys(account)
         return signed
+
+    async def _drop_keys(self, account: AccountRow) -> None:
+        """The seats' tokens handed to the account's devices end (every seat, however many)."""
+        for gid, seat in await asyncio.to_thread(self.storage.owned_seats, account.id, None):
+            await self.service.drop_seat_keys(gid, seat)
+
+    async def sign_out_everywhere(self, account: AccountRow) -> None:
+        """Every session of the account ends, and so do the seats' tokens handed to its
+        devices (a phone lost, a computer shared): as a new password does, keeping it."""
+        await asyncio.to_thread(self.storage.end_sessions, account.id)
+        await self._drop_keys(account)
 
     async def delete(self, account: AccountRow, password: str) -> int:
         """Delete the account: its sessions end, its seats belong to nobody and are named
@@ -213,6 +262,10 @@ class Accounts:
             seats = rows.get(gid)
             for k, tok in tokens.items():
                 s = int(k)
+                try:
+                    self.guard.check("bad_token", where)  # over: no token of this address is checked
+                except Refused:
+                    break
                 if seats is not None and s < len(seats) and token_ok(seats[s], tok):
                     if not (seats[s].open and not seats[s].joined):  # a lobby seat: its claimant's
                         good.append((gid, s))
@@ -237,15 +290,23 @@ class Accounts:
             out.append({"game": self.service.summary(live.row if live is not None else row), "seats": sorted(mine)})
         return out
 
-    async def seat_key(self, account: AccountRow, game_id: str, seat: int) -> str:
+    async def seat_key(self, account: AccountRow, game_id: str, seat: int, secret: str | None = None) -> str:
         """A token of one of the account's seats for this device (its other devices' keep
         working); Refused ``not_your_seat`` for a seat that is not the account's, or an open
-        seat nobody has claimed yet (the game service checks that)."""
+        seat nobody has claimed yet (the game service checks that). With the session's
+        ``secret``: if the session ended or the password changed while the token was made
+        (a new password ends every device's token), it is dropped again and refused."""
         owner = await asyncio.to_thread(self.storage.seat_owner, game_id, seat)
         if owner != account.id:
             raise Refused("not_your_seat", "this seat does not belong to your account", 403)
         self.guard.spend("seat_key", str(account.id))
-        return await self.service.seat_key(game_id, seat)
+        token = await self.service.seat_key(game_id, seat)
+        if secret is not None:
+            now = await self.account_of(secret)
+            if now is None or now.password_changed != account.password_changed:
+                await self.service.drop_seat_keys(game_id, seat)
+                raise Refused("signed_out", "sign in first", 401)
+        return token
 
     async def data(self, account: AccountRow) -> dict[str, Any]:
         """Everything the server keeps of the account, as JSON (never a secret: no password
@@ -254,6 +315,8 @@ class Accounts:
         rows = await asyncio.to_thread(self.storage.games_by_id, [g for g, _ in owned])
         sessions = await asyncio.to_thread(self.storage.sessions_of, account.id)
         said = await asyncio.to_thread(self.storage.chat_of_seats, owned)
+        muted, blocked = await asyncio.to_thread(self.storage.muted_and_blocked, account.id)
+        reported = await asyncio.to_thread(self.storage.reports_by, account.id)
         games = []
         for gid, s in owned:
             row = rows.get(gid)
@@ -284,4 +347,7 @@ class Accounts:
             "followers": [{"name": n, "since": t} for n, t in await asyncio.to_thread(self.storage.followers, account.id)],
             "invitations_received": await asyncio.to_thread(self.storage.invitations_to, account.id),
             "invitations_sent": await asyncio.to_thread(self.storage.invitations_by, account.id),
+            "muted": [name for _, name in muted],
+            "blocked": [name for _, name in blocked],
+            "reports": [{"at": r.at, "game": r.game_id, "line": r.line, "reason": r.reason, "status": r.status} for r in reported],
         }

@@ -37,6 +37,8 @@ from .accounts import Accounts
 from .guard import Guard
 from .http import MAX_BODY, HttpEdge, client_address, invalid_body, refusal_response
 from .mapdata import named_board_json
+from .moderation import Moderation
+from .moderation_routes import router as moderation_router
 from .origin import cross_site
 from .pages import root_of, static_page
 from .refusal import Refused
@@ -160,7 +162,9 @@ def create_app(
         stop = asyncio.Event()
         shared = asyncio.create_task(service.keep_shared(stop)) if storage.shared else None
         tables = asyncio.create_task(service.watch_tables(stop, every=table_check))
+        operator = asyncio.create_task(app.state.moderation.keep_applying())  # kardinal admin's pending work
         yield
+        operator.cancel()
         stop.set()
         await tables
         if shared is not None:
@@ -198,6 +202,7 @@ def create_app(
     limits = app.state.limits = guard if guard is not None else Guard()
     app.state.accounts = Accounts(storage, service, limits)
     app.state.social = Social(storage, service, limits)  # profiles, follows, invitations (social.py)
+    app.state.moderation = Moderation(storage, service, limits)
 
     def addr(conn: Request | WebSocket) -> str:
         return client_address(conn.scope)
@@ -303,4 +308,5 @@ def create_app(
     app.include_router(ws_router)  # the games' WebSocket (ws.py)
     app.include_router(account_router)  # accounts and sessions (account_routes.py)
     app.include_router(social_router)  # profiles, follows, invitations by name (social_routes.py)
+    app.include_router(moderation_router)  # mute, block, report (moderation_routes.py)
     return app

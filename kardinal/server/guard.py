@@ -11,10 +11,15 @@
   key (names.name_key), not by address. A try takes its unit before its password is
   verified (:meth:`Guard.take`; given back if it succeeds), so that tries at once keep
   to the budget too.
+- ``signin_device``: failed sign-ins from a browser that signed in to the account before
+  (it holds the account's device mark, accounts.device_mark), per browser, 5 a minute and
+  20 an hour: such a browser's tries count here instead of the name's, so that someone
+  failing on purpose with the name elsewhere does not lock its owner out.
 - ``seat_key``: seats' tokens handed to an account's devices, 60 a minute per account.
 - ``invite``: names invited to seats (each looks up whether an account has the name), 20
   a minute and 100 an hour per account.
 - ``follow``: follows and unfollows, 30 a minute and 300 an hour per account.
+- ``report``: chat lines reported, 10 an hour.
 - ``bad_token``: wrong seat tokens, 5 a second and 60 a minute. Once an address is over,
   every token it sends is refused (``rate_limited``) until the window has room again, so
   guessing a token runs at a few tries per second whatever the protocol (HTTP or
@@ -46,9 +51,11 @@ DEFAULTS = {
     "signup": "5/minute;20/hour",
     "signin": "10/minute;100/hour",
     "signin_name": "5/minute;20/hour",
+    "signin_device": "5/minute;20/hour",
     "seat_key": "60/minute",
     "invite": "20/minute;100/hour",
     "follow": "30/minute;300/hour",
+    "report": "10/hour",
 }
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
+
 from kardinal.rules.state import RuleError
 
 from .messages import (
@@ -44,3 +46,8 @@ class Refused(Exception):
         if self.reason:
             out["reason"] = self.reason
         return out
+
+
+def until_text(t: float) -> str:
+    """A time in a refusal's parameters: "2026-12-03 14:05 UTC" (the same in every language)."""
+    return datetime.fromtimestamp(t, UTC).strftime("%Y-%m-%d %H:%M UTC")

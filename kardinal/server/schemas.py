@@ -324,7 +324,10 @@ class SignIn(_Strict):
 
 
 class SignOut(_Strict):
-    """``POST /api/account/signout``: nothing to say (``{}``)."""
+    """``POST /api/account/signout``: ``{}`` ends this browser's session; ``everywhere``:
+    every session of the account, and the seats' tokens its devices were given."""
+
+    everywhere: bool = False
 
 
 class NewPassword(_Strict):
@@ -345,6 +348,33 @@ class SeatKeyRequest(_Strict):
 
     game: GameId
     seat: Seat
+
+
+# -- moderation ----------------------------------------------------------------------------
+
+
+class PlayerRef(_Strict):
+    """A player: by account ``name``, or by ``game`` and ``seat`` (the seat's account)."""
+
+    name: AccountName | None = None
+    game: GameId | None = None
+    seat: Seat | None = None
+
+
+class MuteRequest(PlayerRef):
+    """``POST /api/moderation/mute`` and ``/block``: ``on`` false lifts it."""
+
+    on: bool = True
+
+
+class ReportRequest(_Strict):
+    """``POST /api/moderation/report``: a chat line (its ``line`` index) of ``game``, and why.
+    Signed in, or holding ``seats`` of the game (``{seat: token}``)."""
+
+    game: GameId
+    line: int = Field(ge=0, le=10_000_000)
+    reason: str = Field(min_length=1, max_length=500)
+    seats: dict[SeatKey, Token] = Field(default_factory=dict, max_length=10)
 
 
 # -- WebSocket messages a client sends ---------------------------------------------------
@@ -499,6 +529,36 @@ class AccountInfo(TypedDict):
 
 class Done(TypedDict):
     ok: bool
+
+
+class MuteAnswer(TypedDict):
+    """``scope``: "account" (held on every device) or "game" (a seat without an account:
+    the browser keeps it for that game)."""
+
+    scope: str
+
+
+class Silenced(TypedDict):
+    """The seats of a game whose chat this account muted or blocked."""
+
+    seats: list[int]
+
+
+class NamedPlayer(TypedDict):
+    name: str
+
+
+class ModerationLists(TypedDict):
+    """The players this account muted and blocked."""
+
+    muted: list[NamedPlayer]
+    blocked: list[NamedPlayer]
+
+
+class ReportAnswer(TypedDict):
+    """A stored report (its number, for the operator's ``kardinal admin``)."""
+
+    report: int
 
 
 class MyGame(TypedDict):

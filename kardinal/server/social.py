@@ -211,6 +211,11 @@ class Social:
             if any(a.id == target.id for a in out.values()):
                 raise Refused("invited_twice", f"{target.name} is invited to this table already", 409, name=target.name)
             out[i] = target
+        # blocked either way (moderation.py): no invitation between them, told as such alone
+        # (not which of them blocked the other)
+        for target in out.values():
+            if await asyncio.to_thread(self.storage.blocked_between, [inviter.id], [target.id]):
+                raise Refused("not_invitable", f"{target.name} cannot be invited by you", 403, name=target.name)
         return out
 
     async def invite(self, game_id: str, inviter: AccountRow, invited: dict[int, AccountRow]) -> None:

@@ -11,7 +11,7 @@ from typing import Any
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from pydantic import ValidationError
 
-from .account_routes import COOKIE
+from .account_routes import session_secret
 from .accounts import Accounts
 from .chat import chat_message
 from .guard import Guard
@@ -162,7 +162,7 @@ async def _hello_seats(service: GameService, live: LiveGame, seats: dict[str, st
 async def _attach(ws: WebSocket, game_id: str, seats: dict[int, str]) -> None:
     """Seats opened signed in (the session's cookie, from a page of this site: origin.py)
     become the account's (a seat of another account stays its)."""
-    secret = ws.cookies.get(COOKIE)
+    secret = session_secret(ws)
     if not seats or not secret or cross_site({**ws.scope, "type": "http", "method": "POST"}) is not None:
         return
     accounts: Accounts = ws.app.state.accounts

@@ -165,8 +165,10 @@ async def _person(
     done: asyncio.Event,
     pace: _Pace | None = None,
     started: Callable[[], None] | None = None,
+    headers: dict[str, str] | None = None,
 ) -> None:
-    """One simulated person; ``started``: called once it has its first state message."""
+    """One simulated person; ``started``: called once it has its first state message;
+    ``headers``: sent with the WebSocket's opening (a signed-in person's cookie)."""
     import websockets
 
     sent: dict[str, float] = {}
@@ -196,7 +198,7 @@ async def _person(
             f'{{"type":"action","id":"{aid}","seat":{seat},"token":{token_text},"version":{latest["version"]},"action":{action}}}'
         )
 
-    async with websockets.connect(ws_url, max_size=2**22) as ws:
+    async with websockets.connect(ws_url, max_size=2**22, additional_headers=headers) as ws:
         await ws.send(_dumps({"type": "hello", "seats": {str(seat): token}, "delta": True, "ack_in_state": True}))
         async with _closed_on(stop, ws):
             async for raw in ws:
@@ -284,6 +286,7 @@ async def _table(
     every: float | None = None,
     started: Callable[[], None] | None = None,
     delay: float = 0.0,
+    headers: dict[str, str] | None = None,
 ) -> None:
     """One live game after another, until stopped; ``every``: paced, an action every so many
     seconds; ``started``: called by each person of the first game once it has its state;
@@ -296,7 +299,7 @@ async def _table(
             res.errors.append(f"create: {e!r}")
             await asyncio.sleep(0.5)
             continue
-        await _play(base, g["id"], {s["seat"]: s["token"] for s in g["seats"]}, rng, res, stop, every, started)
+        await _play(base, g["id"], {s["seat"]: s["token"] for s in g["seats"]}, rng, res, stop, every, started, headers)
         started = None
 
 
@@ -309,13 +312,14 @@ async def _play(
     stop: asyncio.Event,
     every: float | None,
     started: Callable[[], None] | None = None,
+    headers: dict[str, str] | None = None,
 ) -> None:
     """One game's people, each on a WebSocket of their own, until it ends or the load stops."""
     ws_url = base.replace("http", "ws", 1) + f"/ws/{gid}"
     done = asyncio.Event()
     pace = _pace(every, rng)
     people = [
-        asyncio.create_task(_person(ws_url, seat, tok, random.Random(rng.random()), res, stop, done, pace, started))
+        asyncio.create_task(_person(ws_url, seat, tok, random.Random(rng.random()), res, stop, done, pace, started, headers))
         for seat, tok in tokens.items()
     ]
     await asyncio.wait(people, return_when=asyncio.ALL_COMPLETED)
@@ -416,8 +420,11 @@ async def run_load(
     seed: int = 1,
     rate: float | None = None,
     together: bool = False,
+    signed_in: bool = False,
 ) -> LoadResult:
-    """``url``: the server, or several processes of one server (one database): the tables
+    """``signed_in``: the people are signed in (one account, made at the start): every
+    request and WebSocket carries its session cookie, each game is created signed in and
+    its seats become the account's as they are opened. ``url``: the server, or several processes of one server (one database): the tables
     are dealt to them in turn; the spectators' game is the first process's. The clock
     starts once every spectator is connected. ``rate``: paced, the actions per second
     all the games offer together (the spectators' game among them); None: flat out.
@@ -439,7 +446,10 @@ async def run_load(
         # an idle connection is let go before the server's keep-alive ends (uvicorn: 5 s, as
         # httpx's own default): a request sent as the server closed it failed ("ReadError")
         limits = httpx.Limits(keepalive_expiry=2.0)
-        https = [await stack.enter_async_context(httpx.AsyncClient(base_url=u, timeout=30, limits=limits)) for u in urls]
+        headers: dict[str, str] | None = None
+        if signed_in:
+            headers = await _account(url)
+        https = [await stack.enter_async_context(httpx.AsyncClient(base_url=u, timeout=30, limits=limits, headers=headers)) for u in urls]
         http = https[0]
         tables: list[asyncio.Task[None]] = []
         watchers = None
@@ -476,6 +486,7 @@ async def run_load(
                     every,
                     started,
                     0.0 if every is None or together else i / games * GAME_ACTIONS * every,
+                    headers,
                 )
             )
             for i in range(games)
@@ -498,9 +509,28 @@ async def run_load(
     return res
 
 
-def main(url: str, games: int, spectators: int, seconds: float, rate: float | None = None, together: bool = False) -> LoadResult:
+async def _account(url: str) -> dict[str, str]:
+    """A new account for the load's people (a random name and password): the headers its
+    requests carry (the session's cookie, and the page's origin, as a browser sends them)."""
+    import secrets
+
+    import httpx
+
+    origin = {"origin": url.rstrip("/")}
+    async with httpx.AsyncClient(base_url=url, timeout=30) as http:
+        r = await http.post(
+            "/api/account/signup", json={"name": f"load-{secrets.token_hex(4)}", "password": secrets.token_urlsafe(16)}, headers=origin
+        )
+        r.raise_for_status()
+        secret = next(v for k, v in r.cookies.items() if k.endswith("kardinal_session"))
+    return {**origin, "cookie": f"kardinal_session={secret}"}
+
+
+def main(
+    url: str, games: int, spectators: int, seconds: float, rate: float | None = None, together: bool = False, signed_in: bool = False
+) -> LoadResult:
     """``url``: one address, or several separated by commas (processes sharing one database)."""
     urls = [u.strip() for u in url.split(",") if u.strip()]
-    res: LoadResult = _run(run_load(urls, games, spectators, seconds, rate=rate, together=together))
+    res: LoadResult = _run(run_load(urls, games, spectators, seconds, rate=rate, together=together, signed_in=signed_in))
     print(res.report())
     return res

@@ -34,6 +34,7 @@ class AccountStorage:
         def _begin(self) -> AbstractContextManager[Connection]: ...  # database.py
         def _still_there(self) -> None: ...  # database.py
         def _forget_social(self, conn: Connection, account_id: int) -> None: ...  # social.py
+        def delete_moderation_of(self, conn: Connection, account_id: int) -> None: ...  # moderation.py
 
     # -- accounts ------------------------------------------------------------------
 
@@ -91,6 +92,7 @@ class AccountStorage:
             conn.execute(delete(sessions).where(sessions.c.account_id == account_id))
             conn.execute(delete(seat_owners).where(seat_owners.c.account_id == account_id))
             self._forget_social(conn, account_id)  # follows, invitations (social.py)
+            self.delete_moderation_of(conn, account_id)
             conn.execute(delete(accounts).where(accounts.c.id == account_id))
         return owned
 
@@ -122,6 +124,12 @@ class AccountStorage:
         self._still_there()
         with self._begin() as conn:
             conn.execute(delete(sessions).where(sessions.c.token_hash == token_hash))
+
+    def end_sessions(self, account_id: int) -> None:
+        """Every session of the account ends."""
+        self._still_there()
+        with self._begin() as conn:
+            conn.execute(delete(sessions).where(sessions.c.account_id == account_id))
 
     def sessions_of(self, account_id: int) -> list[dict[str, float]]:
         """When each of an account's sessions began and ends (never their secrets)."""
@@ -180,14 +188,15 @@ class AccountStorage:
             ).first()
         return int(r[0]) if r is not None else None
 
-    def owned_seats(self, account_id: int, limit: int = MAX_OWNED) -> list[tuple[str, int]]:
-        """The account's seats, newest first."""
+    def owned_seats(self, account_id: int, limit: int | None = MAX_OWNED) -> list[tuple[str, int]]:
+        """The account's seats, newest first (``limit`` None: all of them)."""
         q = (
             select(seat_owners.c.game_id, seat_owners.c.seat)
             .where(seat_owners.c.account_id == account_id)
             .order_by(seat_owners.c.since.desc(), seat_owners.c.game_id, seat_owners.c.seat)
-            .limit(limit)
         )
+        if limit is not None:
+            q = q.limit(limit)
         with self.engine.connect() as conn:
             return [(str(r.game_id), int(r.seat)) for r in conn.execute(q)]
 

@@ -30,6 +30,7 @@ from sqlalchemy import (
 from sqlalchemy.exc import DBAPIError, IntegrityError
 
 from .accounts import AccountStorage
+from .moderation import ModerationStorage
 from .results import ResultStorage
 from .rows import (
     ChatLine,
@@ -63,7 +64,7 @@ from .social import SocialStorage
 log = logging.getLogger("kardinal.web")
 
 
-class Storage(AccountStorage, ResultStorage, SocialStorage, SharedStorage):
+class Storage(AccountStorage, ResultStorage, SocialStorage, ModerationStorage, SharedStorage):
     """Games and action logs in a SQL database (SQLite by default)."""
 
     def __init__(self, url: str) -> None:

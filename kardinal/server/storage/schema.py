@@ -92,6 +92,12 @@ accounts = Table(
     Column("password", String(255), nullable=False),  # an Argon2id hash (PHC string)
     Column("created", Float, nullable=False),
     Column("password_changed", Float, nullable=False),
+    # migration 10: an e-mail address (confirmed by a link) and what the account wants
+    # mailed; suspended by the operator until a time (kardinal admin)
+    Column("email", String(320), nullable=True),
+    Column("email_confirmed", Boolean, nullable=False, server_default="0"),
+    Column("notify", Text, nullable=False, server_default="{}"),  # JSON: {"turn": bool, "invitation": bool, "end": bool}
+    Column("suspended_until", Float, nullable=True),
     sqlite_autoincrement=True,
 )
 
@@ -178,6 +184,104 @@ invitations = Table(
     Column("at", Float, nullable=False),
 )
 
+# single-use tokens sent by mail (migration 10): confirming an address, resetting a
+# password; only the SHA-256 of the token is kept
+mail_tokens = Table(
+    "mail_tokens",
+    metadata,
+    Column("token_hash", String(64), primary_key=True),
+    Column("account_id", Integer, ForeignKey("accounts.id", ondelete="CASCADE"), nullable=False),
+    Column("kind", String(16), nullable=False),  # "confirm" or "reset"
+    Column("email", String(320), nullable=False),  # the address it was sent to
+    Column("created", Float, nullable=False),
+    Column("expires", Float, nullable=False),
+    Column("used", Float, nullable=True),
+)
+
+# mail waiting to be sent, and sent (migration 10): a restart or a slow mail server loses
+# nothing; ``key`` is unique, so that a mail queued twice (two processes, a retry) is one
+mail_queue = Table(
+    "mail_queue",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("key", String(200), nullable=False, unique=True),  # e.g. "turn:<game>:<seat>:<moves made>"
+    Column("account_id", Integer, ForeignKey("accounts.id", ondelete="CASCADE"), nullable=True),
+    Column("kind", String(16), nullable=False),  # "turn", "invitation", "end", "confirm", "reset"
+    Column("to_addr", String(320), nullable=False),
+    Column("subject", String(300), nullable=False),
+    Column("body", Text, nullable=False),  # JSON: the parts to render (text, links), never a session
+    Column("created", Float, nullable=False),
+    Column("send_after", Float, nullable=False),
+    Column("attempts", Integer, nullable=False, server_default="0"),
+    Column("claimed_until", Float, nullable=True),  # a sender is on it (several processes)
+    Column("sent", Float, nullable=True),
+    Column("failed", String(300), nullable=True),  # the last error (never the address)
+    sqlite_autoincrement=True,
+)
+
+# a running game's clock (migration 10): whose move it waits for and until when, and each
+# seat's reserve; acted on by one process (the deadline's lease)
+clocks = Table(
+    "clocks",
+    metadata,
+    Column("game_id", String(32), primary_key=True),
+    Column("version", Integer, nullable=False),  # the game's number of actions the deadline is for
+    Column("seat", Integer, nullable=False),
+    Column("deadline", Float, nullable=False),  # epoch seconds
+    Column("reserves", Text, nullable=False),  # JSON: seconds of reserve per seat
+    Column("updated", Float, nullable=False),
+)
+
+# moderation (migration 10): a player muted or blocked by an account, a chat line reported,
+# and what the operator did (kardinal admin)
+mutes = Table(
+    "mutes",
+    metadata,
+    Column("account_id", Integer, ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True),
+    Column("muted_id", Integer, ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True),
+    Column("since", Float, nullable=False),
+)
+blocks = Table(
+    "blocks",
+    metadata,
+    Column("account_id", Integer, ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True),
+    Column("blocked_id", Integer, ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True),
+    Column("since", Float, nullable=False),
+)
+reports = Table(
+    "reports",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("at", Float, nullable=False),
+    Column("reporter_id", Integer, ForeignKey("accounts.id", ondelete="SET NULL"), nullable=True),
+    Column("reporter_name", String(100), nullable=False),
+    Column("game_id", String(32), nullable=False),
+    Column("line", Integer, nullable=False),  # the chat line's idx
+    Column("seat", Integer, nullable=True),  # the writer's seat
+    Column("account_id", Integer, ForeignKey("accounts.id", ondelete="SET NULL"), nullable=True),  # the writer's account, if any
+    Column("name", String(100), nullable=False),
+    Column("text", Text, nullable=False),
+    Column("context", Text, nullable=False),  # JSON: the lines around it, as they were
+    Column("reason", String(500), nullable=False),
+    Column("status", String(16), nullable=False),  # "open", "dismissed", "acted"
+    Column("closed", Float, nullable=True),
+    sqlite_autoincrement=True,
+)
+audit = Table(
+    "audit",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("at", Float, nullable=False),
+    Column("actor", String(100), nullable=False),  # the operator (the OS user running kardinal admin)
+    Column("action", String(32), nullable=False),
+    Column("account_id", Integer, nullable=True),  # not a foreign key: the log outlives the account
+    Column("detail", Text, nullable=False),  # JSON; never a password or a token
+    # what a running server still has to do for it (the seats of games it holds: a deleted
+    # account's renamed, devices' tokens ended): None once done, or if nothing
+    Column("pending", Boolean, nullable=False, server_default="0"),
+    sqlite_autoincrement=True,
+)
+
 schema_version = Table("schema_version", metadata, Column("version", Integer, nullable=False))
 
 # PostgreSQL advisory lock key held while migrating (any fixed number; "KARDMIGR")
@@ -249,7 +353,14 @@ def _m7_again(conn: Connection) -> None:
 def _m8_accounts(conn: Connection) -> None:
     """Accounts, their sessions, and the seats that belong to them. Games stored before
     belong to no account (their seats are guests', reached by their links as before)."""
-    for t in (accounts, sessions, seat_owners):
+    # the accounts table as migration 8 made it (migration 10 adds to it): frozen here
+    accounts_v8 = Table(
+        "accounts",
+        MetaData(),
+        *(c._copy() for c in accounts.columns if c.name not in _M10_ACCOUNT_COLUMNS),
+        sqlite_autoincrement=True,
+    )
+    for t in (accounts_v8, sessions, seat_owners):
         conn.execute(CreateTable(t))
     conn.execute(text("CREATE INDEX ix_sessions_account ON sessions (account_id)"))
     conn.execute(text("CREATE INDEX ix_sessions_expires ON sessions (expires)"))
@@ -268,6 +379,30 @@ def _m9_community(conn: Connection) -> None:
     conn.execute(text("CREATE INDEX ix_invitations_account ON invitations (account_id, at)"))
 
 
+_M10_ACCOUNT_COLUMNS = ("email", "email_confirmed", "notify", "suspended_until")
+
+
+def _m10_place(conn: Connection) -> None:
+    """E-mail addresses and what accounts want mailed, mail tokens and the mail queue,
+    clocks, and moderation (mutes, blocks, reports, the operator's audit log). Accounts
+    made before have no address; games made before have no clock."""
+    for col in (
+        "email VARCHAR(320)",
+        "email_confirmed BOOLEAN NOT NULL DEFAULT false",
+        "notify TEXT NOT NULL DEFAULT '{}'",
+        "suspended_until FLOAT",
+    ):
+        conn.execute(text(f"ALTER TABLE accounts ADD COLUMN {col}"))
+    for t in (mail_tokens, mail_queue, clocks, mutes, blocks, reports, audit):
+        conn.execute(CreateTable(t))
+    conn.execute(text("CREATE INDEX ix_mail_tokens_account ON mail_tokens (account_id)"))
+    conn.execute(text("CREATE INDEX ix_mail_queue_due ON mail_queue (sent, send_after)"))
+    conn.execute(text("CREATE INDEX ix_clocks_deadline ON clocks (deadline)"))
+    conn.execute(text("CREATE INDEX ix_reports_status ON reports (status, at)"))
+    conn.execute(text("CREATE INDEX ix_audit_pending ON audit (pending)"))
+    conn.execute(text("CREATE INDEX ix_accounts_email ON accounts (email)"))
+
+
 # Ordered; never edit an applied one, append a new one.
 MIGRATIONS: list[Callable[[Connection], None]] = [
     _m1_tables,
@@ -279,4 +414,5 @@ MIGRATIONS: list[Callable[[Connection], None]] = [
     _m7_again,
     _m8_accounts,
     _m9_community,
+    _m10_place,
 ]

@@ -5,10 +5,11 @@
 
 import { byId, el, fill } from "./dom.js";
 import { T, addStrings, onLangChange } from "./i18n.js";
-import { allStoredSeats, getJSON, postJSON, url } from "./net.js";
+import { allStoredSeats, forgetStoredSeats, getJSON, postJSON, url } from "./net.js";
 import { initHeader } from "./header.js";
 import { refusalText } from "./refusals.js";
 import { updateAccountLink, whoAmI } from "./account-link.js";
+import { moderationSection } from "./account-mod.js";
 import { profileLink } from "./profile-link.js";
 
 addStrings({
@@ -25,6 +26,10 @@ addStrings({
     signUpKeeps: "The games this browser holds a seat in become your account's.",
     signedInAs: "Signed in as {name}",
     signOut: "Sign out",
+    signOutEverywhere: "Sign out everywhere",
+    signOutEverywhereWhy: "Also on every other device, and the seats your other devices opened close there.",
+    signedOutForgot: "Signed out. This browser no longer keeps your account's seats; sign in to get them back.",
+    signedOutEverywhere: "Signed out on every device.",
     myGamesLink: "My games",
     downloadData: "Download my data (JSON)",
     newPasswordTitle: "Change the password",
@@ -37,7 +42,7 @@ addStrings({
     deleteButton: "Delete my account",
     deleteSure: "Delete the account {name} for good?",
     deleted: "The account is deleted.",
-    broughtSeats: "{n} seats of this browser now belong to your account.",
+    broughtSeats: { one: "{n} seat of this browser now belongs to your account.", other: "{n} seats of this browser now belong to your account." },
     myProfile: "My profile",
     followingTitle: "You follow",
     followersTitle: "Your followers",
@@ -58,6 +63,10 @@ addStrings({
     signUpKeeps: "Die Spiele, in denen dieser Browser einen Platz hat, gehören dann deinem Konto.",
     signedInAs: "Angemeldet als {name}",
     signOut: "Abmelden",
+    signOutEverywhere: "Überall abmelden",
+    signOutEverywhereWhy: "Auch auf jedem anderen Gerät; die Plätze, die deine anderen Geräte geöffnet haben, schließen sich dort.",
+    signedOutForgot: "Abgemeldet. Dieser Browser behält die Plätze deines Kontos nicht mehr; melde dich an, um sie wiederzubekommen.",
+    signedOutEverywhere: "Auf allen Geräten abgemeldet.",
     myGamesLink: "Meine Spiele",
     downloadData: "Meine Daten herunterladen (JSON)",
     newPasswordTitle: "Passwort ändern",
@@ -70,7 +79,7 @@ addStrings({
     deleteButton: "Mein Konto löschen",
     deleteSure: "Das Konto {name} endgültig löschen?",
     deleted: "Das Konto ist gelöscht.",
-    broughtSeats: "{n} Plätze dieses Browsers gehören jetzt deinem Konto.",
+    broughtSeats: { one: "{n} Platz dieses Browsers gehört jetzt deinem Konto.", other: "{n} Plätze dieses Browsers gehören jetzt deinem Konto." },
     myProfile: "Mein Profil",
     followingTitle: "Du folgst",
     followersTitle: "Dir folgen",
@@ -162,7 +171,8 @@ class AccountPage {
         el("a", { class: "btn", id: "account-mine", href: url("/mine") }, T("myGamesLink")),
         el("a", { class: "btn", id: "account-profile", href: url(`/player/${encodeURIComponent(me.name)}`) }, T("myProfile")),
         el("a", { class: "btn", id: "account-data", href: url("/api/account/data"), download: `kardinal-account-${me.id}.json` }, T("downloadData")),
-        el("button", { type: "button", id: "sign-out", onclick: () => this.send("/api/account/signout", {}, () => this.signedOut(null)) }, T("signOut"))),
+        el("button", { type: "button", id: "sign-out", onclick: () => this.signOut(false) }, T("signOut")),
+        el("button", { type: "button", id: "sign-out-everywhere", title: T("signOutEverywhereWhy"), onclick: () => this.signOut(true) }, T("signOutEverywhere"))),
       this.followLists(),
       this.form("password", T("newPasswordTitle"), [field("current-password", T("currentPassword"), "password", "current-password"), field("new-password", T("newPassword"), "password", "new-password", T("accountPasswordHint"))],
         T("newPasswordButton"), () => this.send("/api/account/password", { current: byId("current-password").value, new: byId("new-password").value }, () => this.say("good", T("newPasswordDone")))),
@@ -170,6 +180,7 @@ class AccountPage {
         if (!confirm(T("deleteSure", { name: me.name }))) return;
         this.send("/api/account/delete", { password: byId("delete-password").value }, () => this.signedOut(T("deleted")));
       }, "danger")));
+    box.firstChild.insertBefore(moderationSection(), byId("delete-form"));
   }
 
   form(id, title, fields, button, submit, kind) {
@@ -187,6 +198,17 @@ class AccountPage {
       this.note = r.brought ? { kind: "good", text: T("broughtSeats", { n: r.brought }) } : null;
       this.render();
       this.loadFollows();
+    });
+  }
+
+  // Signing out, this browser forgets the seats of the account's games (a shared computer
+  // keeps no way into them); signing in again brings them back through "My games".
+  async signOut(everywhere) {
+    let games = [];
+    try { games = (await getJSON("/api/account/games")).games || []; } catch (e) { /* signed out already: nothing to forget */ }
+    await this.send("/api/account/signout", everywhere ? { everywhere: true } : {}, () => {
+      for (const g of games) forgetStoredSeats(g.game.id);
+      return this.signedOut(T(everywhere ? "signedOutEverywhere" : "signedOutForgot"));
     });
   }
 

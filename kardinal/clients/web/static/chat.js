@@ -7,6 +7,7 @@
 import { el } from "./dom.js";
 import { T, addStrings, onLangChange, levelName } from "./i18n.js";
 import { refusalText } from "./refusals.js";
+import { ChatModeration } from "./chatmod.js";
 
 const MAX = 300; // characters in a line (the server's MAX_CHAT)
 
@@ -52,7 +53,13 @@ export class Chat {
     this.lines = []; // ChatLineData, by idx
     this.built = false;
     this.shown = ""; // what the list shows (to redraw only on change)
+    this.mod = new ChatModeration(this, () => { this.shown = ""; this.render(); }); // mute, block, report
     onLangChange(() => { this.built = false; this.shown = ""; this.render(); });
+  }
+
+  /** Say something under the chat (what a moderation step did, or why it was refused). */
+  tell(text, bad) {
+    if (this.note) { this.note.textContent = text; this.note.className = bad ? "chat-note bad" : "chat-note"; }
   }
 
   /** New lines from the server (all kept lines right after connecting). */
@@ -86,7 +93,7 @@ export class Chat {
     const log = el("div", { class: "chat-log", role: "log", "aria-live": "polite", "aria-label": T("chatLog") }, this.list);
     this.here = el("p", { class: "chat-here" });
     this.signals = el("div", { id: "signals", class: "signals" });
-    this.note = el("p", { class: "chat-note", role: "status" });
+    this.note = el("p", { class: "chat-note", id: "chat-note", role: "status" });
     const spectator = !this.page.socket.holdsAny();
     this.input = el("input", { type: "text", id: "chat-text", maxlength: MAX, autocomplete: "off", "aria-label": T("chatLabel"), placeholder: T("chatLabel") });
     this.nameInput = spectator ? el("input", { type: "text", id: "chat-name", maxlength: 24, autocomplete: "nickname", "aria-label": T("chatName"), placeholder: T("chatName") }) : null;
@@ -129,14 +136,19 @@ export class Chat {
     // the lines (in a replay: those said up to its step)
     const replay = this.page.replay;
     const lines = replay ? this.lines.filter((x) => x.version <= replay.step) : this.lines;
-    const key = `${lines.length}:${lines.length ? lines[lines.length - 1].idx : -1}:${replay ? replay.step : ""}`;
+    const key = `${lines.length}:${lines.length ? lines[lines.length - 1].idx : -1}:${replay ? replay.step : ""}:${this.mod.version}`;
     if (key === this.shown) return;
     this.shown = key;
     const items = lines.map((x) => {
       const notice = x.kind !== "say";
+      const menu = !replay && this.mod.hasMenu(x) ? this.mod.menu(x) : null;
+      if (!notice && this.mod.muted(x)) {
+        return el("li", { class: "chat-say chat-muted", "data-seat": x.seat === null ? "" : String(x.seat), "data-idx": String(x.idx) },
+          el("span", { class: "chat-text" }, T("modMutedLine", { name: x.name })), menu);
+      }
       const who = notice ? null : el("span", { class: "chat-who" }, x.seat === null ? `${x.name} (${T("chatSpectator")})` : x.name);
-      return el("li", { class: notice ? "chat-notice" : "chat-say", "data-seat": x.seat === null ? "" : String(x.seat) },
-        who, who ? ": " : null, el("span", { class: "chat-text" }, this.lineText(x)));
+      return el("li", { class: notice ? "chat-notice" : "chat-say", "data-seat": x.seat === null ? "" : String(x.seat), "data-idx": String(x.idx) },
+        who, who ? ": " : null, el("span", { class: "chat-text" }, this.lineText(x)), menu);
     });
     if (!items.length) items.push(el("li", { class: "chat-empty" }, T("chatEmpty")));
     this.list.replaceChildren(...items);

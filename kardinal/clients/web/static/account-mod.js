@@ -1,0 +1,43 @@
+// The account page's players you muted or blocked (moderation), each with a way back.
+
+import { el } from "./dom.js";
+import { T, addStrings } from "./i18n.js";
+import { getJSON, postJSON } from "./net.js";
+import { refusalText } from "./refusals.js";
+
+addStrings({
+  en: {
+    modListTitle: "Muted and blocked players",
+    modListNone: "Nobody. In a game's chat, the ⋯ beside a line mutes or blocks its writer.",
+    modListMuted: "Muted (their chat is hidden):",
+    modListBlocked: "Blocked (their chat is hidden; no invitations or tables together):",
+    modUnmuteName: "Unmute {name}",
+    modUnblockName: "Unblock {name}",
+  },
+  de: {
+    modListTitle: "Stummgeschaltete und blockierte Spieler",
+    modListNone: "Niemand. Im Chat eines Spiels schaltet das ⋯ neben einer Zeile ihren Schreiber stumm oder blockiert ihn.",
+    modListMuted: "Stummgeschaltet (ihr Chat ist ausgeblendet):",
+    modListBlocked: "Blockiert (ihr Chat ist ausgeblendet; keine Einladungen, keine gemeinsamen Tische):",
+    modUnmuteName: "{name} wieder hören",
+    modUnblockName: "{name} nicht mehr blockieren",
+  },
+});
+
+/** A section for the signed-in account page: who is muted and blocked. */
+export function moderationSection() {
+  const box = el("section", { id: "moderation" }, el("h2", { text: T("modListTitle") }));
+  const fillIn = async () => {
+    let lists;
+    try { lists = await getJSON("/api/moderation"); } catch (e) { box.replaceChildren(box.firstChild, el("p", { class: "bad", text: e.error ? refusalText(e.error) : e.message })); return; }
+    const group = (label, people, path, undo) => (people.length ? [el("p", { class: "small", text: label }), el("ul", { class: "mod-list" }, ...people.map((p) =>
+      el("li", {}, el("button", { type: "button", "data-name": p.name, onclick: async () => {
+        try { await postJSON(path, { name: p.name, on: false }); } catch (e) { /* gone meanwhile: the list is read again */ }
+        fillIn();
+      } }, T(undo, { name: p.name })))))] : []);
+    const parts = [...group(T("modListMuted"), lists.muted, "/api/moderation/mute", "modUnmuteName"), ...group(T("modListBlocked"), lists.blocked, "/api/moderation/block", "modUnblockName")];
+    box.replaceChildren(box.firstChild, ...(parts.length ? parts : [el("p", { class: "small", text: T("modListNone") })]));
+  };
+  fillIn();
+  return box;
+}

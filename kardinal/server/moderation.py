@@ -1,0 +1,139 @@
+"""Moderation: a player muted or blocked by an account, a chat line reported, and the
+operator's actions (``kardinal admin``: suspend, delete, a new password; kardinal.server.admin).
+
+- **Mute** hides a player's chat lines from the account that muted them, in every game and
+  on every device (a seat without an account is muted by the browser alone, in that game).
+- **Block** hides their chat too, and keeps the two apart: no invitation by name between
+  them, and "find me a table" does not seat them together (``blocked_between``).
+- **Report** stores a chat line with the lines around it as they were then, the writer's
+  account if the seat had one, and who reported it; the operator reads and acts on reports
+  with ``kardinal admin``. Reporting needs an account or a seat at the table (a
+  spectator without either cannot report), and is rate-limited per address.
+- A **suspended** account cannot sign in (its sessions ended at once) and its seats cannot
+  chat; its games go on (a stand-in plays while its person is away).
+
+What the operator does that changes the seats of games (a deleted account's seats renamed,
+its devices' tokens ended) is done by the running server, which may hold those games in
+memory: the operator's command stores it in the audit log as pending, and every server
+process looks for pending work every few seconds (:meth:`Moderation.apply_pending`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from typing import Any
+
+from .accounts import DELETED
+from .guard import Guard
+from .names import name_key
+from .refusal import Refused
+from .service import GameService
+from .storage import AccountRow, Storage
+from .storage.moderation import Report
+
+__all__ = ["Moderation", "MAX_REASON", "APPLY_EVERY"]
+
+log = logging.getLogger("kardinal.web")
+
+MAX_REASON = 500  # characters of a report's reason
+APPLY_EVERY = 5.0  # seconds between a server's looks for the operator's pending work
+
+
+class Moderation:
+    def __init__(self, storage: Storage, service: GameService, guard: Guard) -> None:
+        self.storage = storage
+        self.service = service
+        self.guard = guard
+
+    async def _owner(self, game_id: str, seat: int) -> int | None:
+        live = await self.service.fetch(game_id)
+        if not 0 <= seat < len(live.row.seats) or live.row.seats[seat].kind != "person":
+            raise Refused("malformed", "no such person seat", 400)
+        return await asyncio.to_thread(self.storage.seat_owner, game_id, seat)
+
+    async def _named(self, name: str) -> AccountRow:
+        account = await asyncio.to_thread(self.storage.account_by_key, name_key(name))
+        if account is None:
+            raise Refused("no_account", f"there is no player {name!r}", 404, name=name)
+        return account
+
+    async def _other(self, me: AccountRow, game: str | None, seat: int | None, name: str | None) -> int | None:
+        """The account meant by a seat of a game or by a name; None for a seat without one."""
+        if name is not None:
+            other: int | None = (await self._named(name)).id
+        elif game is not None and seat is not None:
+            other = await self._owner(game, seat)
+        else:
+            raise Refused("malformed", "name a player: 'name', or 'game' and 'seat'", 400)
+        if other == me.id:
+            raise Refused("not_yourself", "that is you", 400)
+        return other
+
+    async def mute(self, me: AccountRow, on: bool, game: str | None = None, seat: int | None = None, name: str | None = None) -> str:
+        """Mute (or unmute) a player for this account; "account" if the player has one (it
+        holds everywhere), "game" if the seat has none (the browser keeps it for that game)."""
+        other = await self._other(me, game, seat, name)
+        if other is None:
+            return "game"
+        await asyncio.to_thread(self.storage.set_mute, me.id, other, on, time.time())
+        return "account"
+
+    async def block(self, me: AccountRow, on: bool, game: str | None = None, seat: int | None = None, name: str | None = None) -> str:
+        """Block (or unblock) a player: as mute, and no invitations or tables together."""
+        other = await self._other(me, game, seat, name)
+        if other is None:
+            return "game"
+        await asyncio.to_thread(self.storage.set_block, me.id, other, on, time.time())
+        return "account"
+
+    async def silenced(self, me: AccountRow, game_id: str) -> list[int]:
+        """The seats of a game whose chat this account does not want to read."""
+        return await asyncio.to_thread(self.storage.silenced_seats, me.id, game_id)
+
+    async def lists(self, me: AccountRow) -> dict[str, list[dict[str, Any]]]:
+        muted, blocked = await asyncio.to_thread(self.storage.muted_and_blocked, me.id)
+        return {"muted": [{"name": n} for _, n in muted], "blocked": [{"name": n} for _, n in blocked]}
+
+    async def report(self, reporter: AccountRow | None, seats: dict[int, str], game_id: str, line: int, reason: str, where: str) -> Report:
+        """Report a chat line of a game: by an account, or by a player of the game (``seats``
+        it holds, checked); its reason in a few words."""
+        live = await self.service.fetch(game_id)
+        for seat, token in seats.items():
+            self.service._auth(live, seat, token)
+        if reporter is None and not seats:
+            raise Refused("signed_out", "sign in, or take your seat, to report a line", 401)
+        reason = " ".join(reason.split())
+        if not reason or len(reason) > MAX_REASON:
+            raise Refused("bad_report", f"say in a few words what is wrong (at most {MAX_REASON} characters)", 400, max=MAX_REASON)
+        self.guard.spend("report", where)
+        name = reporter.name if reporter is not None else live.row.seats[min(seats)].name
+        found = await asyncio.to_thread(
+            self.storage.add_report, reporter.id if reporter is not None else None, name, game_id, line, reason, time.time()
+        )
+        if found is None:
+            raise Refused("no_line", "there is no such line in this game's chat", 404)
+        log.info("report %d: a chat line of game %s", found.id, game_id)  # never its text or who
+        return found
+
+    async def apply_pending(self) -> int:
+        """Do the operator's pending work on games' seats (see the module); returns how many
+        entries this process finished."""
+        done = 0
+        for entry in await asyncio.to_thread(self.storage.audit_log, 100, True):
+            rename = DELETED if entry.action == "delete" else None
+            for gid, seat in entry.detail.get("seats", []):
+                await self.service.drop_seat_keys(str(gid), int(seat), rename=rename)
+            if await asyncio.to_thread(self.storage.audit_done, entry.id):
+                done += 1
+        return done
+
+    async def keep_applying(self, every: float = APPLY_EVERY) -> None:
+        """Look for the operator's pending work every ``every`` seconds (a server's task)."""
+        while True:
+            try:
+                await self.apply_pending()
+            except Exception:  # the database away for a moment: the next look tries again
+                log.exception("the operator's pending work could not be done now")
+            await asyncio.sleep(every)

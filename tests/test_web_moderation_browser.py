@@ -1,0 +1,120 @@
+"""Moderation in Chromium: a player reports a chat line and mutes its writer (on a desktop,
+in English); the mute holds after a reload and is lifted from the account page; the
+operator suspends the writer with ``kardinal admin`` acting on the report, and the writer
+(on a phone, in German) is told why their next line is refused."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+from webtools import DATA_DIRS, new_page, shot
+
+from kardinal.cli import app as cli
+
+pytestmark = pytest.mark.browser
+
+PW = "correct horse battery"
+
+
+def phone(browser: Any, locale: str) -> Any:
+    ctx = browser.new_context(viewport={"width": 390, "height": 844}, locale=locale, has_touch=True, is_mobile=True, timezone_id="UTC")
+    page = ctx.new_page()
+    page.errors = []
+    page.on("pageerror", lambda e: page.errors.append(str(e)))
+    return page
+
+
+def sign_up(page: Any, server: str, name: str) -> None:
+    page.goto(server + "/account")
+    status = page.evaluate(
+        """async ([name, pw]) => (await fetch('/api/account/signup', {method: 'POST', headers: {'content-type': 'application/json'},
+            body: JSON.stringify({name, password: pw})})).status""",
+        [name, PW],
+    )
+    assert status == 200
+
+
+def lines(page: Any) -> list[str]:
+    return [t.strip() for t in page.locator("#chatbox .chat-lines li").all_inner_texts()]
+
+
+def say(page: Any, text: str) -> None:
+    page.fill("#chat-text", text)
+    page.press("#chat-text", "Enter")
+
+
+def test_report_and_mute_a_line_then_the_operator_suspends_its_writer(server: str, browser: Any) -> None:
+    anna = new_page(browser, 1280, 900)
+    ben = phone(browser, "de-DE")
+    sign_up(anna, server, "Anna")
+    sign_up(ben, server, "Ben")
+    g = anna.evaluate(
+        """async () => (await fetch('/api/games', {method: 'POST', headers: {'content-type': 'application/json'},
+            body: JSON.stringify({players: [{name: 'Anna', kind: 'person'}, {name: 'Ben', kind: 'person'}, {kind: 'bot', level: 'random'}]})})).json()"""
+    )
+    anna.goto(server + g["seats"][0]["url"])
+    ben.goto(server + g["seats"][1]["url"])
+    for p in (anna, ben):
+        p.wait_for_selector("#chat-text")
+        p.wait_for_selector("body[data-status=running]", state="attached")
+    say(ben, "you play like an idiot")
+    anna.wait_for_function("(document.querySelector('#chatbox .chat-lines')?.textContent || '').includes('idiot')")
+    assert "Ben: you play like an idiot" in lines(anna)  # the menu's ⋯ is not part of the line's text
+    # Anna reports the line: the menu beside it, then why
+    line = anna.locator("#chatbox .chat-say", has_text="idiot")
+    assert line.locator(".chat-menu summary").get_attribute("aria-label") == "Options for the line of Ben"
+    line.locator(".chat-menu summary").click()
+    shot(anna, "moderation-menu")
+    line.locator("[data-act=report]").click()
+    anna.wait_for_selector("#report-dialog[open]")
+    assert "Ben wrote: “you play like an idiot”" in anna.inner_text("#report-dialog")
+    anna.click("#report-send")  # empty: the browser asks for a reason first
+    assert anna.locator("#report-dialog[open]").count() == 1
+    anna.fill("#report-reason", "insults")
+    shot(anna, "moderation-report-dialog")
+    anna.click("#report-send")
+    anna.wait_for_selector("#report-dialog", state="detached")
+    assert anna.inner_text("#chat-note").startswith("Thank you: the report is sent")
+    # ... and mutes Ben: on every device of hers, also after a reload
+    line.locator(".chat-menu summary").click()
+    line.locator("[data-act=mute]").click()
+    anna.wait_for_function("document.querySelector('#chatbox .chat-muted') !== null")
+    assert "A line of Ben (muted)." in lines(anna) and "Ben is muted on all your devices." in anna.inner_text("#chat-note")
+    say(ben, "and another one")
+    anna.wait_for_function("document.querySelectorAll('#chatbox .chat-muted').length === 2")
+    assert not any("another one" in x for x in lines(anna))
+    shot(anna, "moderation-muted")
+    anna.reload()
+    anna.wait_for_function("document.querySelectorAll('#chatbox .chat-muted').length === 2")
+    # Ben's phone: the menu beside Anna's line is a finger's size
+    say(anna, "please stop")
+    ben.wait_for_function("(document.querySelector('#chatbox .chat-lines')?.textContent || '').includes('please stop')")
+    box = ben.locator("#chatbox .chat-say", has_text="please stop").locator(".chat-menu summary").bounding_box()
+    assert box is not None and box["width"] >= 44 and box["height"] >= 44, box
+    # the operator reads the report and suspends Ben, acting on it
+    run = CliRunner()
+    data = ["--data", str(DATA_DIRS[server])]
+    out = run.invoke(cli, ["admin", "reports", *data])
+    assert out.exit_code == 0 and "you play like an idiot" in out.output and "insults" in out.output, out.output
+    rid = out.output.split("#", 1)[1].split()[0]
+    out = run.invoke(cli, ["admin", "suspend", "Ben", "--days", "3", "--report", rid, "--actor", "ops", *data])
+    assert out.exit_code == 0 and "Ben is suspended until" in out.output
+    say(ben, "whatever")
+    ben.wait_for_function("document.querySelector('#chat-note.bad') !== null")
+    assert ben.inner_text("#chat-note.bad").startswith("dieses Konto ist gesperrt bis ")
+    shot(ben, "moderation-suspended-phone-de")
+    assert "0 open reports" in run.invoke(cli, ["admin", "reports", *data]).output
+    # Anna lifts the mute on her account page
+    anna.goto(server + "/account")
+    anna.wait_for_selector("#moderation [data-name=Ben]")
+    shot(anna, "moderation-account", full_page=True)
+    anna.click("#moderation [data-name=Ben]")
+    anna.wait_for_function("document.querySelector('#moderation [data-name=Ben]') === null")
+    anna.goto(server + f"/game/{g['id']}")
+    anna.wait_for_function("(document.querySelector('#chatbox .chat-lines')?.textContent || '').includes('another one')")
+    assert anna.locator("#chatbox .chat-muted").count() == 0
+    assert not anna.errors and not ben.errors, (anna.errors, ben.errors)
+    anna.context.close()
+    ben.context.close()
