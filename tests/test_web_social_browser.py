@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from sqlalchemy import insert, update
 from test_web_axe import axe_scan, serious
-from webtools import new_page, shot
+from webtools import new_page, shot, stray_words
 
 from kardinal.server.storage import SeatResult
 from kardinal.server.storage.schema import games, rating_events, ratings
@@ -140,6 +140,7 @@ def test_a_profile_on_a_desktop_in_english_and_a_phone_in_german(live: tuple[str
     visitor.locator("#rating-chart summary").click()
     shot(visitor, "profile-chart-table-desktop-en", full_page=True)
     assert serious(axe_scan(visitor, "profile")) == []
+    assert stray_words(visitor, "main") == set()
 
     mobile = phone(browser, "de-DE")
     mobile.goto(base + "/player/Clara")
@@ -155,6 +156,9 @@ def test_a_profile_on_a_desktop_in_english_and_a_phone_in_german(live: tuple[str
     chart = mobile.locator("#rating-chart svg").bounding_box()
     assert chart is not None and chart["width"] <= 390 and chart["height"] > 100
     shot(mobile, "profile-phone-de", full_page=True)
+    assert stray_words(mobile, "main") == set()
+    words = set(mobile.inner_text("main").replace("·", " ").split())
+    assert not words & {"Rating", "Games", "place", "points", "Replay", "Follows", "Followers", "finished", "wins"}, words
     mobile.goto(base + "/player/Niemand")
     mobile.wait_for_selector("h1")
     assert mobile.inner_text("h1") == "Niemand heißt Niemand."
@@ -201,6 +205,7 @@ def test_a_invites_b_by_name_b_takes_the_seat_on_a_phone_a_follows_b(live: tuple
     assert box is not None and box["height"] >= 44
     shot(ben, "invitation-phone-de", full_page=True)
     assert serious(axe_scan(ben, "mine-invitation")) == []
+    assert stray_words(ben, "main") == set()
     inv.locator("button[data-take]").click()
     ben.wait_for_url(f"**/game/{gid}")
     assert "token" not in ben.url
