@@ -100,9 +100,9 @@ def played(app: Any, page: Any, name: str) -> list[str]:
         storage.save_results(gid, found, True, t0 + k * DAY)
         app.state.service.live.pop(gid, None)
         out.append(gid)
-    history = [(25.0, 8.3), (26.8, 7.1), (25.9, 6.2), (28.4, 5.0), (27.5, 4.0)]
+    history = [(1500.0, 350.0), (1580.4, 290.2), (1545.0, 240.0), (1630.6, 200.1), (1612.2, 170.3)]  # the ratings' scale
     with storage.engine.begin() as conn:
-        conn.execute(insert(ratings).values(account_id=aid, mu=27.5, sigma=4.0, games=5, updated=t0 + 5 * DAY))
+        conn.execute(insert(ratings).values(account_id=aid, mu=1612.2, sigma=170.3, games=5, updated=t0 + 5 * DAY))
         conn.execute(
             insert(rating_events),
             [
@@ -122,7 +122,7 @@ def test_a_profile_on_a_desktop_in_english_and_a_phone_in_german(live: tuple[str
     visitor.goto(base + "/player/clara")
     visitor.wait_for_selector("#rating-chart svg")
     assert visitor.inner_text("#profile-name") == "Clara"
-    assert visitor.inner_text("#rating-value").startswith("27.5 ± 8.0")
+    assert visitor.inner_text("#rating-value").startswith("1,612 ± 341")
     assert visitor.inner_text("#stats-total") == "3 finished games · 1.5 wins"
     assert visitor.locator("#stats-table tbody tr").count() == 2
     assert visitor.inner_text('#stats-table tr[data-players="3"]').split("\t") == ["3", "2", "1", "52.5", "1.5"]
@@ -130,7 +130,7 @@ def test_a_profile_on_a_desktop_in_english_and_a_phone_in_german(live: tuple[str
     assert svg.get_attribute("role") == "img"
     assert visitor.locator("#rating-chart-title").text_content() == "Clara's rating over time"
     desc = visitor.locator("#rating-chart-desc").text_content()
-    assert "5 rated games" in desc and "lowest 25.0" in desc and "highest 28.4" in desc
+    assert "5 rated games" in desc and "lowest 1,500" in desc and "highest 1,631" in desc
     assert visitor.locator("#rating-chart table.chart-table tbody tr").count() == 5
     hrefs = visitor.eval_on_selector_all("#last-games a", "(xs) => xs.map((a) => a.getAttribute('href'))")
     assert hrefs == [f"/game/{g}" for g in reversed(gids)]  # replays, newest first, never a seat's link
@@ -141,12 +141,17 @@ def test_a_profile_on_a_desktop_in_english_and_a_phone_in_german(live: tuple[str
     shot(visitor, "profile-chart-table-desktop-en", full_page=True)
     assert serious(axe_scan(visitor, "profile")) == []
     assert stray_words(visitor, "main") == set()
+    visitor.click("#lang")  # German by the page's switch, on the desktop
+    visitor.wait_for_function("document.getElementById('rating-title').textContent === 'Wertung'")
+    assert visitor.inner_text("#stats-total") == "3 beendete Spiele · 1,5 Siege"
+    assert visitor.locator("#rating-chart-title").text_content() == "Die Wertung von Clara im Lauf der Zeit"
+    shot(visitor, "profile-desktop-de", full_page=True)
 
     mobile = phone(browser, "de-DE")
     mobile.goto(base + "/player/Clara")
     mobile.wait_for_selector("#rating-chart svg")
     assert mobile.locator("#rating-title").text_content() == "Wertung"
-    assert mobile.inner_text("#rating-value").startswith("27,5 ± 8,0")
+    assert mobile.inner_text("#rating-value").startswith("1.612 ± 341")
     assert mobile.inner_text("#stats-total") == "3 beendete Spiele · 1,5 Siege"
     assert mobile.inner_text('#stats-table tr[data-players="3"]').split("\t")[3] == "52,5"
     no_overflow(mobile)

@@ -184,7 +184,7 @@ class PlayerPage {
       const pts = h.map((e) => ({ x: e.at, y: e.mu, lo: e.mu - 2 * e.sigma, hi: e.mu + 2 * e.sigma }));
       const mus = h.map((e) => e.mu);
       const r = (x) => rate(x, mu);
-      out.append(lineChart(pts, {
+      const chart = lineChart(pts, {
         id: "rating-chart",
         title: T("chartTitle", { name: p.name }),
         desc: T("chartDesc", { n: h.length, from: day(h[0].at), to: day(h[h.length - 1].at), first: r(mus[0]), last: r(mus[mus.length - 1]), low: r(Math.min(...mus)), high: r(Math.max(...mus)) }),
@@ -192,7 +192,11 @@ class PlayerPage {
         yText: (y) => r(y),
         headers: [T("chartWhen"), T("chartRating"), T("chartRange")],
         tableTitle: T("chartNumbers"),
-      }));
+      });
+      const numbers = chart.querySelector("details"); // stays open across a change of language
+      numbers.open = Boolean(this.numbersOpen);
+      numbers.addEventListener("toggle", () => { this.numbersOpen = numbers.open; });
+      out.append(chart);
     }
     return out;
   }
