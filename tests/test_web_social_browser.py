@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from sqlalchemy import insert, update
 from test_web_axe import axe_scan, serious
-from webtools import new_page, shot, stray_words
+from webtools import new_page, open_settings, shot, stray_words
 
 from kardinal.server.storage import SeatResult
 from kardinal.server.storage.schema import games, rating_events, ratings
@@ -260,6 +260,20 @@ def test_a_invites_b_by_name_b_takes_the_seat_on_a_phone_a_follows_b(live: tuple
     ben.once("dialog", lambda d: d.accept("Ben"))
     row.locator("button[data-claim]").click()
     ben.wait_for_url(f"**/game/{fid}*")
+
+    # the full table settings: a person seat kept for an account by name, friends only
+    open_settings(anna, base)
+    anna.select_option("#kind-1", "person")
+    anna.fill("#account-1", "Ben")
+    anna.check("#friends-only")
+    anna.locator("#account-1").scroll_into_view_if_needed()
+    shot(anna, "table-settings-invite-desktop-en")
+    anna.click("#create-btn")
+    anna.wait_for_function("document.getElementById('created').textContent !== ''")
+    assert anna.locator(".kept-for").count() == 1, anna.inner_text("#created")
+    assert "kept for the account Ben" in anna.inner_text('li[data-invite="1"]')
+    got = api(ben, "GET", "/api/account/invitations")["json"]["received"]
+    assert [(i["by"], i["game"]["table"]["friends"]) for i in got] == [("Anna", True)]
     assert not anna.errors and not ben.errors and not stranger.errors, (anna.errors, ben.errors, stranger.errors)
     for p in (anna, ben, stranger):
         p.context.close()

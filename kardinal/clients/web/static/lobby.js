@@ -498,8 +498,9 @@ class Lobby {
       const about = level ? this.levelWords(s.level, `level-about-${i}`) : null;
       let account = null;
       if (this.me && i > 0 && s.kind === "person" && !s.open) { // a seat kept for an account, invited by name
-        account = el("input", { type: "text", id: `account-${i}`, value: s.account || "", maxlength: 24, autocomplete: "off", placeholder: T("inviteAccountShort"), "aria-label": `${T("inviteAccountShort")} (${T("seat")} ${i + 1})` });
-        account.addEventListener("input", () => { s.account = account.value.trim(); });
+        const input = el("input", { type: "text", id: `account-${i}`, value: s.account || "", maxlength: 24, autocomplete: "off", "aria-label": `${T("inviteAccountShort")} (${T("seat")} ${i + 1})` });
+        input.addEventListener("input", () => { s.account = input.value.trim(); });
+        account = el("label", { class: "small seat-account", for: `account-${i}` }, T("inviteAccountShort"), input);
       }
       return el("tr", {}, el("td", { text: String(i + 1) }), el("td", {}, name, account), el("td", {}, kind), el("td", {}, level, about));
     });
