@@ -231,7 +231,7 @@ def test_follow_and_unfollow(client: TestClient) -> None:
     a = sign_up(client, "Anna")
     b = sign_up(client, "Ben")
     r = post(client, "/api/account/follow", b, json={"name": "ANNA"})
-    assert r.json() == {"name": "ANNA", "following": True}
+    assert r.json() == {"name": "Anna", "following": True}  # the name as accounts match names, shown as its account has it
     assert post(client, "/api/account/follow", b, json={"name": "Anna"}).json()["following"] is True  # twice: once
     p = get(client, "/api/players/Anna", b).json()
     assert p["following"] is True and p["followers"] == 1 and p["follows"] == 0

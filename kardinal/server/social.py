@@ -131,20 +131,21 @@ class Social:
 
     # -- following ---------------------------------------------------------------------
 
-    async def follow(self, me: AccountRow, name: str, on: bool) -> bool:
-        """Follow the account of ``name`` (``on``), or stop; whether ``me`` follows it now."""
+    async def follow(self, me: AccountRow, name: str, on: bool) -> tuple[str, bool]:
+        """Follow the account of ``name`` (``on``), or stop: its name as shown, and whether
+        ``me`` follows it now."""
         self.guard.spend("follow", str(me.id))
         target = await self.account(name)
         if target.id == me.id:
             raise Refused("follow_self", "you cannot follow yourself", 400)
         if not on:
             await asyncio.to_thread(self.storage.unfollow, me.id, target.id)
-            return False
+            return target.name, False
         count, _ = await asyncio.to_thread(self.storage.follow_counts, me.id)
         if count >= MAX_FOLLOWS:
             raise Refused("too_many_follows", f"you follow {MAX_FOLLOWS} players already", 409, max=MAX_FOLLOWS)
         await asyncio.to_thread(self.storage.follow, me.id, target.id, time.time())
-        return True
+        return target.name, True
 
     async def follow_lists(self, me: AccountRow) -> dict[str, Any]:
         following = await asyncio.to_thread(self.storage.following, me.id)

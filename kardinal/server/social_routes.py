@@ -54,8 +54,8 @@ async def player(name: str, response: Response, soc: Soc, viewer: Viewer) -> Pro
 @router.post("/api/account/follow", response_model=Following)
 async def follow(body: FollowRequest, soc: Soc, me: Me) -> Following:
     """Follow a player (``follow: false``: stop); not oneself (``follow_self``)."""
-    now = await soc.follow(me, body.name, body.follow)
-    return {"name": body.name, "following": now}
+    name, now = await soc.follow(me, body.name, body.follow)
+    return {"name": name, "following": now}
 
 
 @router.get("/api/account/follows", response_model=FollowLists)
