@@ -334,3 +334,23 @@ def test_no_clock_by_default_none_for_a_hot_seat_and_play_again_keeps_it(tmp_pat
         play_out(client, gid3, toks3, random.Random(5))
         new = call(client, service(client).again, gid3, toks3)
         assert new.options["clock"] == {"days": 3} and new.options["mode"] == "turn"
+
+
+def test_a_stand_in_turn_cut_short_by_a_restart_is_played_after_it(tmp_path: Path, db_url: str) -> None:
+    """The process claimed a live deadline and stopped before the stand-in moved: the next
+    start plays that turn (nobody else would: the deadline is claimed)."""
+    t = FakeTime()
+    with client_for(tmp_path, db_url, t) as client:
+        gid, toks = new_game(client, {"move": 5})
+        seat = state(client, gid)["view"]["current"]
+        t.advance(6)
+        row = stored(client, gid)
+        assert service(client).storage.claim_clock(row, t())  # ... and the process stops here
+    with client_for(tmp_path, db_url, t) as client:
+        end = 200
+        while state(client, gid)["view"]["current"] == seat and end:
+            call(client, asyncio.sleep, 0.05)
+            end -= 1
+        msg = state(client, gid)
+        assert msg["view"]["current"] != seat and {a["seat"] for a in service(client).storage.actions(gid)} == {seat}
+        assert service(client).live[gid].clock.reserves[seat] == 0.0

@@ -185,8 +185,19 @@ class Clocks(ServiceCore):
                 continue
             self._clock_changed(live)
             self.start_bots(live)
+            run = live.clock
+            if run is not None and run.expired and live.options["mode"] == "live" and clocked_seat(live) == run.seat:
+                # the process stopped while a stand-in played a turn whose time ran out: it plays on
+                asyncio.get_running_loop().create_task(self._stand_in_resumed(live, run.seat))
             n += 1
         return n
+
+    async def _stand_in_resumed(self, live: LiveGame, seat: int) -> None:
+        try:
+            async with live.lock:
+                await self._stand_in_turn(live, seat)
+        except Exception as e:  # noqa: BLE001 - logged; the game goes on
+            log.error("game %s: a stand-in's turn failed (%s)", live.row.id, type(e).__name__)
 
     def _clock_changed(self, live: LiveGame) -> None:
         """The game changed (on_change): advance its clock; store it and tell the table if it changed."""
