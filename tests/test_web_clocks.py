@@ -179,6 +179,10 @@ def test_a_turn_based_seat_is_stood_in_at_its_deadline_and_back_when_its_person_
                     break
             assert "clock" in kinds
         assert state(client, gid)["players"][seat]["standin"] is False
+        for _ in range(100):  # (the notice is written as the seat is taken back)
+            if ("back", f"P{seat}", "") in chat_kinds(client, gid):
+                break
+            call(client, asyncio.sleep, 0.05)
         assert ("back", f"P{seat}", "") in chat_kinds(client, gid)
 
 
@@ -274,10 +278,23 @@ def test_two_processes_act_on_a_deadline_once(tmp_path: Path, db_url: str) -> No
         for th in threads:
             th.join(60)
         assert sorted(results["a"] + results["b"]) == sorted(gids)  # each game acted on once
+        for c in (a, b):
+            call(c, service(c).clocks_stored)
         for gid in gids:
             assert [k[0] for k in chat_kinds(a, gid)].count("timeout") == 1
             assert service(a).storage.clock_row(gid).deadline < NO_DEADLINE  # the next turn's clock runs
         assert call(a, service(a).check_clocks) == [] and call(b, service(b).check_clocks) == []
+        # both processes see the same clock: the one that acted stored it, the other took it
+        for gid in gids:
+            want = service(a).storage.clock_row(gid)
+            assert want.reserves[want.seat - 1 if want.seat else 2] == 0.0  # the seat that ran out: no reserve left
+            for c in (a, b):
+                for _ in range(100):  # (the other process hears of the moves from the database)
+                    run = service(c).live[gid].clock
+                    if run.version == want.version and list(run.reserves) == want.reserves:
+                        break
+                    call(c, asyncio.sleep, 0.05)
+                assert (run.version, run.seat, list(run.reserves)) == (want.version, want.seat, want.reserves)
 
 
 @pytest.mark.parametrize(

@@ -15,6 +15,7 @@ from typing import Any
 
 import httpx
 import pytest
+from test_web_axe import axe_scan, serious
 from webtools import create_game, get, open_settings, shot
 
 pytestmark = pytest.mark.browser
@@ -136,6 +137,7 @@ def test_a_live_turn_runs_out_the_stand_in_plays_and_the_log_says_so(
     page.clock.run_for(3_000)
     assert page.locator("#announce").inner_text().count(words["warn"]) == 1  # not every second
     shot(page, f"clock-warn-{where}")
+    assert serious(axe_scan(page, f"clock-{where}")) == []
 
     # the server's time runs out (its clock is moved on): the stand-in plays Anna's turn, the
     # chat and the log say so, and the clock goes on with the next person
@@ -178,6 +180,7 @@ def test_the_home_page_offers_clock_presets_and_sends_their_numbers(timed: tuple
     page.select_option("#clock", "quick")
     page.locator("#clock").scroll_into_view_if_needed()
     shot(page, f"clock-choice-{lang}")
+    assert serious(axe_scan(page, f"clock-choice-{lang}")) == []
     with page.expect_request(lambda r: r.method == "POST" and r.url.endswith("/api/games")) as req:
         page.locator("#create-btn").click()
     body = req.value.post_data_json

@@ -129,6 +129,15 @@ def advance(run: ClockRun | None, live: LiveGame, spec: ClockOptions, now: float
     return ClockRun(version, seat, now, turn, tuple(reserves))
 
 
+def run_of(row: ClockRow, live: LiveGame, spec: ClockOptions, now: float) -> ClockRun:
+    """A stored clock (its turn: the one the game is at now)."""
+    seat = None if row.seat < 0 else row.seat
+    move, _, _ = limits(spec)
+    expired = seat is not None and row.deadline >= NO_DEADLINE
+    start = row.deadline - move - (row.reserves[seat] or 0.0) if seat is not None and not expired else now
+    return ClockRun(row.version, seat, start, turn_start(live), tuple(row.reserves), expired)
+
+
 def clock_message(live: LiveGame, run: ClockRun, spec: ClockOptions, now: float) -> ClockMessage:
     move, _, _ = limits(spec)
     remaining = move_left = None
@@ -165,11 +174,7 @@ class Clocks(ServiceCore):
         if spec is not None:
             row = self.storage.clock_row(game_id)
             if row is not None and len(row.reserves) == len(live.row.seats):
-                seat = None if row.seat < 0 else row.seat
-                move, _, _ = limits(spec)
-                expired = seat is not None and row.deadline >= NO_DEADLINE
-                start = row.deadline - move - (row.reserves[seat] or 0.0) if seat is not None and not expired else self.now()
-                run = ClockRun(row.version, seat, start, turn_start(live), tuple(row.reserves), expired)
+                run = run_of(row, live, spec, self.now())
                 # stored before the game's last change (the process stopped between): that change now
                 live.clock = run if row.version == live.version else advance(run, live, spec, self.now())
         return live
@@ -208,8 +213,38 @@ class Clocks(ServiceCore):
         if run == live.clock:
             return
         live.clock = run
-        self._store_clock(live)
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:  # no event loop (a tool): nothing to store or tell
+            return
+        if self.storage.shared and live.catching_up:
+            # another process's change: its clock is the one it stores (it knows whether the
+            # turn ran out); this one takes it from the database
+            loop.create_task(self._follow_row(live))
+        else:
+            self._store_clock(live)
         self.tell_clock(live)
+
+    async def _follow_row(self, live: LiveGame) -> None:
+        """Take the clock another process stored for the game's version now (it is written
+        right after the move: looked for a few times)."""
+        spec = live.options["clock"]
+        assert spec is not None
+        for i in range(8):
+            try:
+                row = await asyncio.to_thread(self.storage.clock_row, live.row.id)
+            except Exception as e:  # noqa: BLE001 - logged; the next change tries again
+                log.error("game %s: reading its clock failed (%s)", live.row.id, type(e).__name__)
+                return
+            if row is not None and row.version > live.version:
+                return  # the game moved on meanwhile: that change follows its own row
+            if row is not None and row.version == live.version and len(row.reserves) == len(live.row.seats):
+                run = run_of(row, live, spec, self.now())
+                if run != live.clock:
+                    live.clock = run
+                    self.tell_clock(live)
+                return
+            await asyncio.sleep(0.05 * (i + 1))
 
     def _store_clock(self, live: LiveGame) -> None:
         run, spec = live.clock, live.options["clock"]
