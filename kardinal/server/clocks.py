@@ -180,8 +180,9 @@ class Clocks(ServiceCore):
         return live
 
     async def resume(self) -> int:
-        """At start-up: the games with a running clock are read (their bots, stand-ins of
-        turn-based seats among them, play on); their deadlines are looked at by watch_clocks."""
+        """At start-up: the games whose clock waits for a bot are read (their bots, stand-ins
+        of turn-based seats among them, play on; a live turn whose time ran out is played);
+        the deadlines of the others are looked at in the database (watch_clocks)."""
         n: int = await super().resume()  # type: ignore[misc]
         for gid in await asyncio.to_thread(self.storage.clocked_games):
             try:

@@ -371,7 +371,8 @@ class HelloMessage(_Strict):
     """First: the seats this connection holds (none: a spectator); ``delta``: later state
     messages carry only the history's new entries; ``ack_in_state``: one's own action's
     acknowledgement comes inside the state message it made; ``presence``: presence
-    messages (who left, and when a bot stands in for them)."""
+    messages (who left, and when a bot stands in for them), and at a table with a clock
+    its clock messages (ClockMessage)."""
 
     type: Literal["hello"]
     seats: dict[SeatKey, Token] | None = Field(default=None, max_length=10)

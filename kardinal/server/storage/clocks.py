@@ -76,9 +76,15 @@ class ClockStorage:
             return [_clock(r) for r in rows]
 
     def clocked_games(self) -> list[str]:
-        """The running games with a clock (picked up at start-up)."""
+        """The running games whose clock waits for a bot (a bot's turn, a stand-in's, a turn
+        whose time ran out): picked up at start-up. (The others wait for a person; their
+        deadlines are looked at in the database: due_clocks.)"""
         with self.engine.connect() as conn:
-            q = select(clocks.c.game_id).join(games, games.c.id == clocks.c.game_id).where(games.c.status == "running")
+            q = (
+                select(clocks.c.game_id)
+                .join(games, games.c.id == clocks.c.game_id)
+                .where(games.c.status == "running", clocks.c.deadline >= NO_DEADLINE)
+            )
             return [r[0] for r in conn.execute(q)]
 
     def delete_clock(self, game_id: str) -> None:
