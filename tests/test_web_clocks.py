@@ -371,3 +371,22 @@ def test_a_stand_in_turn_cut_short_by_a_restart_is_played_after_it(tmp_path: Pat
         msg = state(client, gid)
         assert msg["view"]["current"] != seat and {a["seat"] for a in service(client).storage.actions(gid)} == {seat}
         assert service(client).live[gid].clock.reserves[seat] == 0.0
+
+
+def test_a_turn_based_person_at_the_table_at_the_deadline_keeps_the_seat(tmp_path: Path, db_url: str) -> None:
+    """Their page is open when the days run out: the stand-in plays that turn only."""
+    t = FakeTime()
+    with client_for(tmp_path, db_url, t) as client:
+        gid, toks = new_game(client, {"days": 1}, mode="turn")
+        seat = state(client, gid)["view"]["current"]
+        with client.websocket_connect(f"/ws/{gid}") as ws:
+            ws.send_json({"type": "hello", "seats": {str(seat): toks[seat]}, "presence": True})
+            assert ws.receive_json()["type"] == "welcome"
+            while seat not in service(client).live[gid].present:
+                call(client, asyncio.sleep, 0.01)
+            t.advance(86401)
+            assert call(client, service(client).check_clocks) == [gid]
+            msg = state(client, gid)
+            assert msg["view"]["current"] != seat and msg["players"][seat]["standin"] is False
+            assert ("timeout", f"P{seat}", "medium") in chat_kinds(client, gid)
+            assert "timeout_away" not in [k[0] for k in chat_kinds(client, gid)]

@@ -11,7 +11,8 @@ When a live turn's time runs out, the table's stand-in bot (``options.standin``)
 turn for the seat, the log says so, and the person keeps their seat (their reserve is
 spent; the next turn is theirs with its own time). Turn-based tables: ``days`` a turn and no
 reserve; when it runs out, the stand-in plays for the seat until its person returns (as for
-a person away from a live table: kardinal.server.presence).
+a person away from a live table: kardinal.server.presence), or, if they are at the table
+then (their page open), that turn only.
 
 No clock runs for a bot's turn (its own or a stand-in's), at a hot-seat table, or for the
 last person of a table (every other seat a bot's: nobody waits for them).
@@ -45,7 +46,7 @@ from .core import ServiceCore
 from .fair import PEOPLE
 from .live import Connection, LiveGame
 from .messages import ClockMessage, ClockOptions
-from .presence import last_person
+from .presence import PRESENCE_EVERY, last_person
 from .refusal import Refused
 from .storage.clocks import NO_DEADLINE, ClockRow
 
@@ -334,13 +335,24 @@ class Clocks(ServiceCore):
             self._store_clock(live)
             self.tell_clock(live)
             sr = live.row.seats[seat]
-            turn_based = live.options["mode"] == "turn"
+            # turn-based, the seat is stood in until its person returns; but a person at the
+            # table now (their page open) is there: the stand-in plays this turn only, as live
+            turn_based = live.options["mode"] == "turn" and not await self._at_table(live, seat)
             await self._add_line(live, seat, "timeout_away" if turn_based else "timeout", sr.name, live.options["standin"])
             if turn_based:
                 await self._set_seat(live, seat, replace(sr, standin=True))  # the stand-in plays (start_bots)
             else:
                 await self._stand_in_turn(live, seat)
         return True
+
+    async def _at_table(self, live: LiveGame, seat: int) -> bool:
+        """The person of ``seat`` is connected now (to this process, or lately to another)."""
+        if seat in live.present:
+            return True
+        if not self.storage.shared:
+            return False
+        seen = (await asyncio.to_thread(self.storage.last_seen, live.row.id)).get(seat)
+        return seen is not None and time.time() - seen < 3 * PRESENCE_EVERY
 
     async def _stand_in_turn(self, live: LiveGame, seat: int) -> None:
         """A live turn whose time ran out: the stand-in plays it to its end (the placement
