@@ -131,6 +131,7 @@ def test_old_games_go_on_with_chat_and_options_after_migration_6(tmp_path: Path)
             "spectator_chat": False,
             "public": True,
             "friends": False,
+            "clock": None,
         }
         # Ann plays on, and talks
         tok = facts["running_token"]

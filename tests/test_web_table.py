@@ -144,6 +144,7 @@ def test_table_options_are_checked(tmp_path: Path) -> None:
             "spectator_chat": False,
             "public": True,
             "friends": False,
+            "clock": None,
         }
 
 

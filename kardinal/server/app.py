@@ -16,7 +16,7 @@ import contextlib
 import logging
 import os
 import re
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from concurrent.futures import Executor
 from importlib import metadata, resources
 from pathlib import Path
@@ -34,6 +34,7 @@ from starlette.types import Scope
 
 from .account_routes import router as account_router
 from .accounts import Accounts
+from .clocks import CLOCK_CHECK
 from .guard import Guard
 from .http import MAX_BODY, HttpEdge, client_address, invalid_body, refusal_response
 from .mapdata import named_board_json
@@ -139,12 +140,16 @@ def create_app(
     table_check: float = 1.0,
     idle_expiry: float | None = None,
     docs_dir: str | Path | None = None,
+    clock: Callable[[], float] | None = None,
+    clock_check: float | None = None,
 ) -> FastAPI:
     """The app; state in ``data_dir/kardinal.sqlite3`` (or ``db_url``). ``table_check``:
     seconds between looks for people away on their turn (GameService.watch_tables);
     ``idle_expiry``: seconds without a change after which an unfinished game expires
     (None: never); ``docs_dir``: the built documentation site, served at ``/docs/``
-    (default: KARDINAL_DOCS, else the checkout's ``site/``)."""
+    (default: KARDINAL_DOCS, else the checkout's ``site/``); ``clock``: the time source of
+    the tables' clocks (Unix time; tests pass their own); ``clock_check``: seconds between
+    looks at their deadlines (default: KARDINAL_CLOCK_CHECK, else 1)."""
     if db_url is None:
         d = Path(data_dir) if data_dir is not None else Path(os.environ.get("KARDINAL_DATA", DEFAULT_DATA))
         storage = Storage.sqlite(d / "kardinal.sqlite3")
@@ -153,6 +158,10 @@ def create_app(
     if bot_pause is None:
         bot_pause = float(os.environ.get("KARDINAL_BOT_PAUSE", "0.6"))
     service = GameService(storage, bot_pause=bot_pause, executor=executor, max_live=max_live, idle_expiry=idle_expiry)
+    if clock is not None:
+        service.now = clock
+    if clock_check is None:
+        clock_check = float(os.environ.get("KARDINAL_CLOCK_CHECK", str(CLOCK_CHECK)))
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -163,10 +172,12 @@ def create_app(
         shared = asyncio.create_task(service.keep_shared(stop)) if storage.shared else None
         tables = asyncio.create_task(service.watch_tables(stop, every=table_check))
         operator = asyncio.create_task(app.state.moderation.keep_applying())  # kardinal admin's pending work
+        clocks = asyncio.create_task(service.watch_clocks(stop, every=clock_check))
         yield
         operator.cancel()
         stop.set()
         await tables
+        await clocks
         if shared is not None:
             await shared
         await layout

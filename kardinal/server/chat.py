@@ -40,8 +40,9 @@ class Chat(ServiceCore):
 
     def _notice(self, live: LiveGame, seat: int, kind: str) -> None:
         """A notice to the table, kept in the chat: ``away`` (a bot plays for the person
-        of ``seat``), ``back`` (they took their seat back)."""
-        text = live.options["standin"] if kind == "away" else ""
+        of ``seat``), ``back`` (they took their seat back), ``timeout`` and ``timeout_away``
+        (their time ran out: kardinal.server.clocks)."""
+        text = live.options["standin"] if kind in ("away", "timeout", "timeout_away") else ""
         asyncio.get_running_loop().create_task(self._add_line(live, seat, kind, live.row.seats[seat].name, text))
 
     async def chat_lines(self, live: LiveGame) -> list[ChatLine]:

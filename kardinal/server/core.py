@@ -85,6 +85,7 @@ class ServiceCore:
         def _evict(self) -> None: ...  # presence
         def _notice(self, live: LiveGame, seat: int, kind: str) -> None: ...  # chat
         def _heard(self, live: LiveGame, lines: list[ChatLine]) -> None: ...  # chat
+        async def _add_line(self, live: LiveGame, seat: int | None, kind: str, name: str, text: str) -> ChatLine: ...  # chat
         async def _catch_up_locked(self, live: LiveGame) -> bool: ...  # shared
 
     def _load(self, row: GameRow) -> LiveGame:

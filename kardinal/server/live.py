@@ -24,6 +24,7 @@ from .messages import (
     AckMessage,
     AllianceStanding,
     ChatMessage,
+    ClockMessage,
     ErrorMessage,
     Marks,
     PlayerData,
@@ -82,7 +83,7 @@ class Connection:
         self.ack_in_state = ack_in_state  # it takes its acknowledgements inside the state messages
         self.presence = presence  # it takes presence messages (kardinal.server.presence)
         self.base: tuple[int, int | None, int] | None = None  # the history it holds: (epoch, viewer, length)
-        self.outbox: asyncio.Queue[AckMessage | ErrorMessage | ChatMessage | PresenceMessage | None] = asyncio.Queue()
+        self.outbox: asyncio.Queue[AckMessage | ErrorMessage | ChatMessage | PresenceMessage | ClockMessage | None] = asyncio.Queue()
 
     def notify(self) -> None:
         self.outbox.put_nowait(None)  # None: "send the current state"
@@ -115,6 +116,7 @@ class LiveGame:
     spectators_due: asyncio.Task[None] | None = None  # a round of news to a large audience is coming
     chat: list[ChatLine] | None = None  # the chat, once read (the last CHAT_KEPT lines)
     chat_seen: int = 0  # the number of chat lines stored (the next line's index)
+    clock: Any = None  # the table's clock now (kardinal.server.clocks.ClockRun), if it has one
     # the state messages as JSON text, (seat, since) -> text, and their parts, seat -> (the
     # message without its view and closing brace, the view without its history), for what
     # the game is now (_texts_of; see _fresh)
@@ -166,11 +168,12 @@ class LiveGame:
 
     def acting_level(self, seat: int) -> str | None:
         """The bot level that plays ``seat``: its own, or the stand-in's while the person
-        is away (live games); None: a person plays it."""
+        is away (live games) or their time ran out (turn-based: kardinal.server.clocks);
+        None: a person plays it."""
         sr = self.row.seats[seat]
         if sr.kind == "bot":
             return sr.level or "random"
-        if sr.standin and self.options["mode"] == "live" and self._someone_waits(seat):
+        if sr.standin and self._someone_waits(seat):
             return self.options["standin"]
         return None
 

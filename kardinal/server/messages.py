@@ -33,6 +33,8 @@ __all__ = [
     "ChatMessage",
     "AwayData",
     "PresenceMessage",
+    "ClockOptions",
+    "ClockMessage",
 ]
 
 
@@ -56,6 +58,17 @@ class PlayerData(TypedDict):
     present: bool  # a connection holds the seat now
 
 
+class ClockOptions(TypedDict, total=False):
+    """A table's clock (kardinal.server.clocks): live, ``move`` seconds for each turn, then
+    the ``reserve`` (seconds, each seat its own), which gains ``increment`` seconds after
+    each of the seat's turns up to what it started with; turn-based, ``days`` per turn."""
+
+    move: float
+    reserve: float
+    increment: float
+    days: float
+
+
 class TableOptions(TypedDict):
     """How a table plays, chosen when the game was created."""
 
@@ -67,6 +80,7 @@ class TableOptions(TypedDict):
     public: bool  # listed in the lobby (else reached only through its links)
     friends: NotRequired[bool]  # the open seats are for the accounts the host follows (social.py)
     host: NotRequired[int]  # that host's account (stored; never in a message: options_of leaves it out)
+    clock: ClockOptions | None  # the time control (None: no clock, as every game made before them)
 
 
 class Marks(TypedDict, total=False):
@@ -177,13 +191,15 @@ class ReplayMessage(TypedDict):
 
 class ChatLineData(TypedDict):
     """A line of a game's chat, or a notice to the table (``kind`` "away": a bot plays for
-    the person of ``seat``, ``text`` names its level; "back": they took their seat back)."""
+    the person of ``seat``, ``text`` names its level; "back": they took their seat back;
+    "timeout": their time ran out, a bot (``text``) played that turn for them (live);
+    "timeout_away": their time ran out, a bot (``text``) stands in until they return (turn-based))."""
 
     idx: int
     at: float  # Unix time
     version: int  # the game's number of actions then (the replay shows the chat up to a step)
     seat: int | None  # None: a spectator
-    kind: str  # "say", "away", "back"
+    kind: str  # "say", "away", "back", "timeout" (live: a bot played a turn whose time ran out), "timeout_away" (turn-based: stood in)
     name: str
     text: str
 
@@ -219,3 +235,24 @@ class PresenceMessage(TypedDict):
     game: str
     here: list[int]
     away: list[AwayData]
+
+
+class ClockMessage(TypedDict):
+    """A table's clock, to a WebSocket that said ``"presence": true`` in its hello: after its
+    first state message and whenever the clock changes (a turn begins or ends, time ran
+    out). Durations, not times (the client's clock may differ from the server's): seconds
+    from this message. ``seat``: whose clock runs (None: none runs: a bot's turn, a stand-in,
+    the game's end); ``remaining``: their seconds left in all; ``move_left``: of which the
+    turn's own time (the rest is their reserve); ``reserves``: each seat's reserve at the
+    start of its turn (None: a seat with no clock, a bot's); ``expired``: the runner's time ran
+    out and a bot plays this turn for them."""
+
+    type: Literal["clock"]
+    game: str
+    version: int
+    seat: int | None
+    remaining: float | None
+    move_left: float | None
+    reserves: list[float | None]
+    expired: bool
+    clock: ClockOptions

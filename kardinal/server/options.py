@@ -7,6 +7,7 @@ from typing import Any
 from kardinal.bots import BOTS
 
 from .messages import (
+    ClockOptions,
     TableOptions,
 )
 from .refusal import Refused
@@ -19,6 +20,47 @@ MODES = ("live", "turn")  # live: people at the table now; turn: turn-based over
 AWAY_DEFAULT = 180.0  # seconds a person may be away in a live game before a bot stands in
 AWAY_RANGE = (1.0, 86400.0)
 STANDIN_DEFAULT = "medium"
+# a table's clock (kardinal.server.clocks), seconds; turn-based: days
+CLOCK_MOVE = (5.0, 3600.0)  # live: each turn's own time
+CLOCK_RESERVE = (0.0, 7200.0)  # live: the reserve each seat starts with
+CLOCK_INCREMENT = (0.0, 600.0)  # live: what a turn adds to the reserve (up to its start)
+CLOCK_DAYS = (1, 14)  # turn-based: whole days a turn
+
+
+def _number(x: object, lo: float, hi: float) -> bool:
+    return isinstance(x, (int, float)) and not isinstance(x, bool) and lo <= x <= hi
+
+
+def clock_option(spec: object, mode: str, hotseat: bool = False) -> ClockOptions | None:
+    """A table's clock from a creation request, checked (Refused ``malformed`` otherwise):
+    None (no clock: the default); live, ``{"move", "reserve", "increment"}`` in seconds
+    (the reserve and the increment may be left out: 0); turn-based, ``{"days"}``. Not at a
+    hot-seat table (everyone plays at one device: nobody to wait for)."""
+    if spec is None:
+        return None
+    if hotseat:
+        raise Refused("malformed", "clock: not at a hot-seat table", 400)
+    if not isinstance(spec, dict):
+        raise Refused("malformed", "clock: an object, or null", 400)
+    if mode == "turn":
+        if (
+            set(spec) != {"days"}
+            or not isinstance(spec["days"], int)
+            or isinstance(spec["days"], bool)
+            or not _number(spec["days"], *CLOCK_DAYS)
+        ):
+            raise Refused("malformed", f'clock: turn-based, {{"days": {CLOCK_DAYS[0]} to {CLOCK_DAYS[1]}}} (whole days a turn)', 400)
+        return {"days": spec["days"]}
+    shape = f'clock: live, {{"move": {CLOCK_MOVE[0]:g} to {CLOCK_MOVE[1]:g}, "reserve": {CLOCK_RESERVE[0]:g} to {CLOCK_RESERVE[1]:g}, "increment": {CLOCK_INCREMENT[0]:g} to {CLOCK_INCREMENT[1]:g}}} (seconds)'
+    if not set(spec) <= {"move", "reserve", "increment"} or "move" not in spec:
+        raise Refused("malformed", shape, 400)
+    out: ClockOptions = {"move": 0.0, "reserve": 0.0, "increment": 0.0}
+    for key, rng in (("move", CLOCK_MOVE), ("reserve", CLOCK_RESERVE), ("increment", CLOCK_INCREMENT)):
+        x = spec.get(key, 0.0)
+        if not _number(x, *rng):
+            raise Refused("malformed", shape, 400)
+        out[key] = float(x)  # type: ignore[literal-required]
+    return out
 
 
 def table_options(spec: dict[str, Any]) -> TableOptions:
@@ -26,7 +68,8 @@ def table_options(spec: dict[str, Any]) -> TableOptions:
     "turn" (turn-based over days: nobody is stood in for); ``away``: seconds a person of a
     live game may be away on their turn before ``standin`` (a bot level) plays for them;
     ``hints``: the people agree to hints; ``spectator_chat``: spectators may write;
-    ``public`` (default): listed in the lobby, else reached only through its links."""
+    ``public`` (default): listed in the lobby, else reached only through its links;
+    ``clock``: the time control (clock_option; none by default)."""
     mode = spec.get("mode", "live")
     if mode not in MODES:
         raise Refused("malformed", "mode: 'live' or 'turn'", 400)
@@ -41,6 +84,7 @@ def table_options(spec: dict[str, Any]) -> TableOptions:
         flags[key] = spec.get(key, default)
         if not isinstance(flags[key], bool):
             raise Refused("malformed", f"{key}: true or false", 400)
+    clock = clock_option(spec.get("clock"), mode, bool(spec.get("hotseat", False)))
     out: TableOptions = {
         "mode": mode,
         "away": float(away),
@@ -48,6 +92,7 @@ def table_options(spec: dict[str, Any]) -> TableOptions:
         "hints": flags["hints"],
         "spectator_chat": flags["spectator_chat"],
         "public": flags["public"],
+        "clock": clock,
     }
     # friends only (social.py): the open seats are for the accounts the host follows; the
     # host's account id is set by the server (routes.create_game), never by the request
@@ -70,4 +115,5 @@ def options_of(row: GameRow) -> TableOptions:
         "spectator_chat": o.get("spectator_chat") is True,
         "public": o.get("public") is not False,
         "friends": o.get("friends") is True,
+        "clock": o.get("clock") if isinstance(o.get("clock"), dict) else None,
     }

@@ -26,7 +26,17 @@ from kardinal.bots import BOTS
 from kardinal.rules.board import get_board, installed_boards
 from kardinal.rules.variants import VARIANTS
 
-from .messages import AckMessage, ChatMessage, ErrorData, ErrorMessage, PlayerData, PresenceMessage, StateMessage, TableOptions
+from .messages import (
+    AckMessage,
+    ChatMessage,
+    ClockMessage,
+    ErrorData,
+    ErrorMessage,
+    PlayerData,
+    PresenceMessage,
+    StateMessage,
+    TableOptions,
+)
 
 __all__ = [
     "Seat",
@@ -211,6 +221,21 @@ class PlayerSpec(_Strict):
     ) = None
 
 
+class LiveClock(_Strict):
+    """A live table's clock: each turn's own seconds, then the seat's reserve, which gains
+    ``increment`` seconds after each of its turns (up to what it started with)."""
+
+    move: float = Field(ge=5.0, le=3600.0)
+    reserve: float = Field(default=0.0, ge=0.0, le=7200.0)
+    increment: float = Field(default=0.0, ge=0.0, le=600.0)
+
+
+class TurnClock(_Strict):
+    """A turn-based table's clock: whole days a turn."""
+
+    days: int = Field(ge=1, le=14)
+
+
 class CreateGame(_Strict):
     """``POST /api/games``: a new table."""
 
@@ -225,6 +250,9 @@ class CreateGame(_Strict):
     spectator_chat: bool = False
     public: bool = True
     friends: bool = Field(default=False, description="Open seats for the accounts the creator follows only (signed in)")
+    clock: LiveClock | TurnClock | None = Field(
+        default=None, description="The time control (live: LiveClock; turn-based: TurnClock); none by default"
+    )
     key: Annotated[str, Field(min_length=8, max_length=64, pattern=r"^[A-Za-z0-9_-]+$")] | None = Field(
         default=None, description="The client's key for this creation: sent twice (a double click), it makes one game"
     )
@@ -384,7 +412,8 @@ class HelloMessage(_Strict):
     """First: the seats this connection holds (none: a spectator); ``delta``: later state
     messages carry only the history's new entries; ``ack_in_state``: one's own action's
     acknowledgement comes inside the state message it made; ``presence``: presence
-    messages (who left, and when a bot stands in for them)."""
+    messages (who left, and when a bot stands in for them), and at a table with a clock
+    its clock messages (ClockMessage)."""
 
     type: Literal["hello"]
     seats: dict[SeatKey, Token] | None = Field(default=None, max_length=10)
@@ -440,7 +469,7 @@ class PongMessage(TypedDict):
     type: Literal["pong"]
 
 
-ServerMessage = StateMessage | AckMessage | ErrorMessage | ChatMessage | PresenceMessage | WelcomeMessage | PongMessage
+ServerMessage = StateMessage | AckMessage | ErrorMessage | ChatMessage | PresenceMessage | ClockMessage | WelcomeMessage | PongMessage
 SERVER_MESSAGE: TypeAdapter[ServerMessage] = TypeAdapter(ServerMessage)
 
 

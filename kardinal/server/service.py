@@ -11,6 +11,7 @@ wants to change one thing opens one file:
 - :mod:`.chat`: the game's chat and the table's notices.
 - :mod:`.rematch`: "Play again".
 - :mod:`.shared`: several processes on one database.
+- :mod:`.clocks`: the tables' clocks, and what happens when a turn's time runs out.
 - :mod:`.finished`: scorings, records and replays.
 
 Every action is checked in a fixed order (:meth:`Pipeline.submit`): the message is well
@@ -25,6 +26,7 @@ from __future__ import annotations
 
 from .botplay import BotPlay
 from .chat import Chat
+from .clocks import Clocks
 from .core import ServiceCore
 from .finished import Finished
 from .pipeline import Pipeline
@@ -36,5 +38,5 @@ from .tables import Tables
 __all__ = ["GameService"]
 
 
-class GameService(Tables, Rematch, Pipeline, BotPlay, Presence, Chat, Shared, Finished, ServiceCore):
+class GameService(Clocks, Tables, Rematch, Pipeline, BotPlay, Presence, Chat, Shared, Finished, ServiceCore):
     """All games of one server process (see the module's list of its parts)."""

@@ -101,6 +101,7 @@ async def ws_game(ws: WebSocket, game_id: str) -> None:
                 if lines:  # the chat so far, after the state (no chat message: nothing said yet)
                     conn.outbox.put_nowait(chat_message(lines))
                 service.tell_presence(live, to=conn)  # who is here (hello "presence" only)
+                service.tell_clock(live, to=conn)  # the table's clock, if it has one (hello "presence" only)
             elif isinstance(msg, (ActionMessage, UndoMessage)):
                 assert conn is not None  # refused before it was read: send hello first
                 try:

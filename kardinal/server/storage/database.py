@@ -31,6 +31,7 @@ from sqlalchemy.exc import DBAPIError, IntegrityError
 
 from .accounts import AccountStorage
 from .moderation import ModerationStorage
+from .clocks import ClockStorage
 from .results import ResultStorage
 from .rows import (
     ChatLine,
@@ -64,7 +65,7 @@ from .social import SocialStorage
 log = logging.getLogger("kardinal.web")
 
 
-class Storage(AccountStorage, ResultStorage, SocialStorage, ModerationStorage, SharedStorage):
+class Storage(AccountStorage, ClockStorage, ResultStorage, SocialStorage, ModerationStorage, SharedStorage):
     """Games and action logs in a SQL database (SQLite by default)."""
 
     def __init__(self, url: str) -> None:

@@ -22,6 +22,8 @@ addStrings({
     chatSpectator: "spectator",
     chatAway: "{name} has left; a bot ({level}) plays for them until they come back.",
     chatBack: "{name} is back and plays again.",
+    chatTimeout: "{name}'s time ran out: a bot ({level}) plays this turn for them.",
+    chatTimeoutAway: "{name}'s time ran out: a bot ({level}) plays for them until they come back.",
     chatLog: "Chat",
     hereNow: "Here now: {names}.",
     hereNobody: "Nobody is connected.",
@@ -38,6 +40,8 @@ addStrings({
     chatSpectator: "Zuschauer",
     chatAway: "{name} ist gegangen; ein Bot ({level}) spielt an diesem Platz, bis {name} zurückkommt.",
     chatBack: "{name} ist zurück und spielt wieder.",
+    chatTimeout: "Die Zeit von {name} ist abgelaufen: ein Bot ({level}) spielt diesen Zug für {name}.",
+    chatTimeoutAway: "Die Zeit von {name} ist abgelaufen: ein Bot ({level}) spielt an diesem Platz, bis {name} zurückkommt.",
     chatLog: "Chat",
     hereNow: "Jetzt da: {names}.",
     hereNobody: "Niemand ist verbunden.",
@@ -71,7 +75,7 @@ export class Chat {
     else this.render();
   }
 
-  /** The table's notices (away, back), for the game log. */
+  /** The table's notices (away, back, a turn's time ran out), for the game log. */
   notices() { return this.lines.filter((x) => x.kind !== "say"); }
 
   /** A refusal of a line this page sent: said under the chat's form. */
@@ -118,6 +122,8 @@ export class Chat {
   lineText(x) {
     if (x.kind === "away") return T("chatAway", { name: x.name, level: levelName(x.text) });
     if (x.kind === "back") return T("chatBack", { name: x.name });
+    if (x.kind === "timeout") return T("chatTimeout", { name: x.name, level: levelName(x.text) });
+    if (x.kind === "timeout_away") return T("chatTimeoutAway", { name: x.name, level: levelName(x.text) });
     return x.text;
   }
 

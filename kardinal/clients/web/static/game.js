@@ -11,6 +11,7 @@
 //   teach.js      hints and the post-game review            notify.js  "your turn" signals
 //   chat.js       the game's chat                            since.js   "since your last turn"
 //   presence.js   who left, and when a bot takes over
+//   clock.js      the table's clock: each person's time
 
 import { byId, el } from "./dom.js";
 import { T, onLangChange, rulesText, variantText, boardName, boardAbout, addStrings } from "./i18n.js";
@@ -35,6 +36,7 @@ import { Chat } from "./chat.js";
 import { Since } from "./since.js";
 import { inView } from "./inview.js";
 import { PresenceLine } from "./presence.js";
+import { ClockLine } from "./clock.js";
 
 addStrings({
   en: { cardFirst: "First choose one or two cards of your hand, then where their pieces go.", undo: "Take back placement", undoWhy: "Take back the pieces you just placed and get your cards back; possible until you draw a card." },
@@ -61,6 +63,7 @@ class GamePage {
       onError: (m) => this.onError(m),
       onChat: (m) => this.chat.heard(m.lines),
       onPresence: (m) => { this.presence.heard(m); this.chat.render(); },
+      onClock: (m) => this.clock.heard(m),
       onClose: () => { byId("status").textContent = T("disconnected"); },
     });
   }
@@ -97,6 +100,7 @@ class GamePage {
     byId("handbox").before(finalbox, sincebox);
     this.since = new Since({ board: () => this.board, map: () => this.map, zoom: () => this.zoom, name: (s) => this.name(s) }, sincebox);
     this.presence = new PresenceLine(this);
+    this.clock = new ClockLine(this);
     this.render();
     getJSON("/api/variants").then((d) => { this.variantWords = d.variants || {}; this.render(); }).catch(() => { /* the text table's words only */ });
     this.socket.connect();
@@ -432,6 +436,7 @@ class GamePage {
     this.chat.render();
     this.presence.noteState(msg);
     this.presence.render();
+    this.clock.render();
   }
 }
 

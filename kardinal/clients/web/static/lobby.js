@@ -14,6 +14,7 @@ import { addStrings } from "./i18n.js";
 import { drawBoardPicture } from "./home-map.js";
 import { MyGames } from "./mine.js";
 import { whoAmI } from "./account-link.js";
+import { clockChoice, clockSpec, clockText } from "./clock-choice.js";
 
 // invitations by name and tables for friends only (social.py): for a creator signed in
 addStrings({
@@ -538,6 +539,7 @@ class Lobby {
       el("ul", { class: "modes" }, radio("live", T("modeLive")), radio("turn", T("modeTurn"))),
       t.mode === "live" ? el("p", {}, el("label", { for: "away" }, T("awayLabel") + " "), away, " " + T("minutes") + " · ",
         el("label", { for: "standin" }, T("standinLabel") + " "), standin) : null,
+      people > 1 ? clockChoice(t) : null,
       people > 1 ? box("hints", "hints", T("hintsLabel")) : null,
       box("spectator_chat", "spectator-chat", T("spectatorChat")),
       box("public", "public", T("publicLabel")),
@@ -569,6 +571,7 @@ class Lobby {
       players, hotseat, board: this.board, variants: [...this.chosenVariants].sort(),
       mode: t.mode, away: t.awayMinutes * 60, standin: t.standin, hints: t.hints, spectator_chat: t.spectator_chat, public: t.public,
       friends: this.me && t.friends ? true : undefined,
+      clock: hotseat || this.seats.slice(0, this.count).filter((s) => s.kind === "person").length < 2 ? undefined : clockSpec(t),
     });
   }
 
@@ -669,6 +672,7 @@ class Lobby {
     if (g.board && g.board !== DEFAULT_BOARD) tags.push(el("span", { class: "tag board", text: T("boardOf", { name: g.board }) }));
     if (turnBased) tags.push(el("span", { class: "tag", text: T("turnBased") }));
     if (g.table && g.table.friends) tags.push(el("span", { class: "tag", text: T("friendsOnlyTag") }));
+    if (g.table && g.table.clock) tags.push(el("span", { class: "tag clock", text: `${T("clockLabel")}: ${clockText(g.table.clock)}` }));
     return el("li", { "data-game": g.id, "data-variants": variants.join(" "), "data-board": g.board || "" },
       el("span", { class: "small", text: when + " · " }), names + score + " ", ...tags.flatMap((t) => [t, " "]), actions);
   }

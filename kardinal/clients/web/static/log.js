@@ -10,33 +10,42 @@ addStrings({
     logAway: "{name} has left: a bot ({level}) plays for them.",
     logBack: "{name} is back.",
     logStandin: "(a bot for {name})",
+    logTimeout: "{name}'s time ran out: a bot ({level}) plays this turn.",
+    logTimeoutAway: "{name}'s time ran out: a bot ({level}) plays for them.",
   },
   de: {
     logAway: "{name} ist gegangen: ein Bot ({level}) spielt für sie/ihn.",
     logBack: "{name} ist zurück.",
     logStandin: "(ein Bot für {name})",
+    logTimeout: "Die Zeit von {name} ist abgelaufen: ein Bot ({level}) spielt diesen Zug.",
+    logTimeoutAway: "Die Zeit von {name} ist abgelaufen: ein Bot ({level}) spielt für sie/ihn.",
   },
 });
 
-/** The table's notices (a person left and a bot stands in; they came back): a line, and
- * which seats a bot played for after how many decisions. notices: chat lines of kind
- * "away"/"back" ({version, seat, name, text}). */
+const NOTICES = { away: "logAway", back: "logBack", timeout: "logTimeout", timeout_away: "logTimeoutAway" };
+
+/** The table's notices (a person left and a bot stands in; they came back; a turn's time
+ * ran out: clock.js): a line, and which seats a bot played for after how many decisions.
+ * notices: chat lines of kind "away"/"back"/"timeout"/"timeout_away" ({version, seat, name, text}). */
 function noticeLines(notices) {
   const at = new Map(); // number of decisions -> [li]
   for (const n of notices || []) {
-    if (n.kind !== "away" && n.kind !== "back") continue;
-    const text = n.kind === "away" ? T("logAway", { name: n.name, level: levelName(n.text) }) : T("logBack", { name: n.name });
+    if (!NOTICES[n.kind]) continue;
+    const text = T(NOTICES[n.kind], { name: n.name, level: levelName(n.text) });
     if (!at.has(n.version)) at.set(n.version, []);
     at.get(n.version).push(el("li", { class: "event", "data-event": n.kind, "data-after": n.version }, text));
   }
   return at;
 }
 
-/** Whether a bot stood in for ``seat`` at its decision number ``i`` (0-based). */
-function stoodIn(notices, seat, i) {
+/** Whether a bot stood in for ``seat`` at its decision number ``i`` (0-based): it left, or
+ * its time ran out (turn-based: until it came back; live: for the rest of that turn). */
+function stoodIn(notices, seat, i, history) {
   let away = false;
   for (const n of notices || []) {
-    if (n.seat === seat && n.version <= i && (n.kind === "away" || n.kind === "back")) away = n.kind === "away";
+    if (n.seat !== seat || n.version > i) continue;
+    if (n.kind === "away" || n.kind === "back" || n.kind === "timeout_away") away = n.kind !== "back";
+    if (n.kind === "timeout" && (history || []).slice(n.version, i + 1).every((e) => e.action.seat === seat)) return true;
   }
   return away;
 }
@@ -119,7 +128,7 @@ export function logItems(ctx) {
     const a = entry.action;
     const events = entry.events || [];
     const inline = inlineEvents(events, ctx);
-    const standin = stoodIn(ctx.notices, a.seat, i) ? " " + T("logStandin", { name: ctx.name(a.seat) }) : "";
+    const standin = stoodIn(ctx.notices, a.seat, i, ctx.history) ? " " + T("logStandin", { name: ctx.name(a.seat) }) : "";
     items.push(el("li", { class: "s" + a.seat, value: i + 1, "data-act": a.act, "data-standin": standin ? "true" : null, title: inline.drew },
       swatch(a.seat), " " + describeAction(a, ctx) + standin + inline.text));
     for (const ev of events) {

@@ -106,7 +106,7 @@ export function allStoredSeats() {
 }
 
 /**
- * One game's WebSocket. handlers: onState(msg), onError(msg), onAck(msg), onChat(msg), onPresence(msg), onClose().
+ * One game's WebSocket. handlers: onState(msg), onError(msg), onAck(msg), onChat(msg), onPresence(msg), onClock(msg), onClose().
  * It says hello with the seats it holds, and connects again after a drop.
  */
 export class GameSocket {
@@ -149,6 +149,7 @@ export class GameSocket {
       }
       else if (m.type === "chat") { if (this.handlers.onChat) this.handlers.onChat(m); }
       else if (m.type === "presence") { if (this.handlers.onPresence) this.handlers.onPresence(m); }
+      else if (m.type === "clock") { if (this.handlers.onClock) this.handlers.onClock(m); }
       else if (m.type === "error") this.handlers.onError(m);
       else if (m.type === "ack") this.acknowledged(m);
     };

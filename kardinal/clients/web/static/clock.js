@@ -1,0 +1,114 @@
+// The table's clock on the game page (a table created with one: options.clock): a line under
+// the header, where the turn is said, with each person's time: the one to act counting
+// down (the turn's own time, then their reserve), the others' reserves (live tables). The
+// server sends durations ("remaining": seconds at the time of its message, like the
+// presence message), never a time of its clock: the countdown runs on this page's clock
+// from the moment the message came, so a wrong clock does not matter. The last 10 seconds
+// show in red, and are said to screen readers once (not every second). When the time is
+// up, the server's bot plays (clock-choice.js says the rules; the chat and the log say it
+// happened: chat.js, log.js).
+
+import { el, swatch } from "./dom.js";
+import { T, addStrings, onLangChange } from "./i18n.js";
+import { announce } from "./a11y.js";
+import { clock } from "./presence.js";
+import { clockText } from "./clock-choice.js";
+
+const WARN = 10; // seconds: the last ones show in red, and are said once
+
+addStrings({
+  en: {
+    clockTitle: "The clock",
+    clockReserve: "reserve",
+    clockPlus: "{move} + {reserve}",
+    clockUp: "time is up: a bot plays this turn",
+    clockWarnYou: "Your time runs out in 10 seconds.",
+    clockWarn: "{name}'s time runs out in 10 seconds.",
+    clockDays: "{d} d {h} h",
+    clockHours: "{h} h {m} min",
+  },
+  de: {
+    clockTitle: "Die Uhr",
+    clockReserve: "Reserve",
+    clockPlus: "{move} + {reserve}",
+    clockUp: "Zeit abgelaufen: ein Bot spielt diesen Zug",
+    clockWarnYou: "Deine Zeit läuft in 10 Sekunden ab.",
+    clockWarn: "Die Zeit von {name} läuft in 10 Sekunden ab.",
+    clockDays: "{d} Tg. {h} Std.",
+    clockHours: "{h} Std. {m} Min.",
+  },
+});
+
+/** A span of seconds: m:ss under an hour, else hours and minutes, or days and hours. */
+export function left(seconds) {
+  const s = Math.max(0, Math.ceil(seconds));
+  if (s < 3600) return clock(s);
+  if (s < 86400) return T("clockHours", { h: Math.floor(s / 3600), m: Math.floor((s % 3600) / 60) });
+  return T("clockDays", { d: Math.floor(s / 86400), h: Math.floor((s % 86400) / 3600) });
+}
+
+export class ClockLine {
+  constructor(page) {
+    this.page = page;
+    this.m = null; // the latest clock message
+    this.at = 0; // performance.now() when it came
+    this.warned = null; // the turn (seat:version) whose last seconds were said
+    this.timer = null;
+    this.box = el("div", { id: "clockline", class: "clockline", role: "group", "aria-label": T("clockTitle"), hidden: true });
+    document.querySelector("body > header").after(this.box);
+    onLangChange(() => { this.box.setAttribute("aria-label", T("clockTitle")); this.render(); });
+  }
+
+  /** A clock message. */
+  heard(m) {
+    this.m = m;
+    this.at = performance.now();
+    this.render();
+  }
+
+  render() {
+    const msg = this.page.msg;
+    const m = this.m;
+    const on = Boolean(m && msg && msg.status === "running" && !this.page.replay);
+    this.box.hidden = !on;
+    if (!on) { this.tick(false); return; }
+    const gone = (performance.now() - this.at) / 1000;
+    const turnBased = m.clock && m.clock.days !== undefined;
+    const chips = [];
+    let warn = false;
+    msg.players.forEach((p, seat) => {
+      const reserve = m.reserves[seat];
+      if (reserve === null || reserve === undefined) return; // a bot's seat: no clock
+      const running = seat === m.seat;
+      if (!running && turnBased) return; // no reserve at a turn-based table: only the one to act
+      let time;
+      let state = "idle";
+      if (running && m.expired) { time = T("clockUp"); state = "up"; }
+      else if (running) {
+        const all = Math.max(0, m.remaining - gone);
+        const own = Math.max(0, m.move_left - gone);
+        state = own > 0 ? "turn" : "reserve";
+        time = own > 0 && !turnBased && reserve > 0 ? T("clockPlus", { move: left(own), reserve: left(reserve) })
+          : own > 0 ? left(own) : `${left(all)} (${T("clockReserve")})`;
+        if (all <= WARN) { warn = true; state = "warn"; }
+      } else time = left(reserve);
+      chips.push(el("span", { class: "clock-chip", "data-seat": String(seat), "data-state": state, "aria-current": running ? "true" : null },
+        swatch(seat), ` ${p.name} `, el("b", { class: "clock-time" }, time)));
+    });
+    if (!chips.length) { this.box.hidden = true; this.tick(false); return; }
+    this.box.replaceChildren(el("span", { class: "clock-what", title: clockText(m.clock) }, T("clockLabel") + ":"), ...chips);
+    this.box.dataset.warn = warn ? "true" : "false";
+    // the last seconds said once a turn (the countdown itself is not read out)
+    const turn = `${m.seat}:${m.version}`;
+    if (warn && !m.expired && this.warned !== turn) {
+      this.warned = turn;
+      announce(m.seat === msg.seat ? T("clockWarnYou") : T("clockWarn", { name: msg.players[m.seat].name }));
+    }
+    this.tick(m.seat !== null && !m.expired);
+  }
+
+  tick(on) {
+    if (on && !this.timer) this.timer = setInterval(() => this.render(), 250);
+    else if (!on && this.timer) { clearInterval(this.timer); this.timer = null; }
+  }
+}
