@@ -36,6 +36,8 @@ from .account_routes import router as account_router
 from .accounts import Accounts
 from .guard import Guard
 from .http import MAX_BODY, HttpEdge, client_address, invalid_body, refusal_response
+from .mail import GameMail, Mailer, run_sender
+from .mail_routes import router as mail_router
 from .mapdata import named_board_json
 from .origin import cross_site
 from .pages import root_of, static_page
@@ -158,9 +160,12 @@ def create_app(
         stop = asyncio.Event()
         shared = asyncio.create_task(service.keep_shared(stop)) if storage.shared else None
         tables = asyncio.create_task(service.watch_tables(stop, every=table_check))
+        log.info("%s", mailer.reason)  # on, or off and which setting is missing (never a setting's value)
+        sender = asyncio.create_task(run_sender(mailer, stop))
         yield
         stop.set()
         await tables
+        await sender
         if shared is not None:
             await shared
         await layout
@@ -195,6 +200,11 @@ def create_app(
 
     limits = app.state.limits = guard if guard is not None else Guard()
     app.state.accounts = Accounts(storage, service, limits)
+    # e-mail (mail/): settings from the environment, the queue's sender, the games' mails
+    mailer = app.state.mailer = Mailer(storage, limits)
+    mailer.accounts = app.state.accounts
+    app.state.game_mail = GameMail(mailer)
+    service.on_change.append(app.state.game_mail.on_change)
 
     def addr(conn: Request | WebSocket) -> str:
         return client_address(conn.scope)
@@ -299,4 +309,5 @@ def create_app(
     app.include_router(routes_router)  # the games' HTTP API (routes.py)
     app.include_router(ws_router)  # the games' WebSocket (ws.py)
     app.include_router(account_router)  # accounts and sessions (account_routes.py)
+    app.include_router(mail_router)  # e-mail: addresses, resets, unsubscribing, the /mail page (mail_routes.py)
     return app

@@ -16,6 +16,10 @@
   20 an hour: such a browser's tries count here instead of the name's, so that someone
   failing on purpose with the name elsewhere does not lock its owner out.
 - ``seat_key``: seats' tokens handed to an account's devices, 60 a minute per account.
+- ``mail_forgot``: "Forgot the password?" per address, 5 a minute and 20 an hour.
+- ``mail_account``, ``mail_address``: mails of a new password or an address's
+  confirmation per account and per mail address, 3 an hour and 10 a day; over it, no mail
+  (quietly: the answer to "Forgot the password?" is the same).
 - ``bad_token``: wrong seat tokens, 5 a second and 60 a minute. Once an address is over,
   every token it sends is refused (``rate_limited``) until the window has room again, so
   guessing a token runs at a few tries per second whatever the protocol (HTTP or
@@ -49,6 +53,9 @@ DEFAULTS = {
     "signin_name": "5/minute;20/hour",
     "signin_device": "5/minute;20/hour",
     "seat_key": "60/minute",
+    "mail_forgot": "5/minute;20/hour",
+    "mail_account": "3/hour;10/day",
+    "mail_address": "3/hour;10/day",
 }
 
 

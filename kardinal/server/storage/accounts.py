@@ -33,6 +33,7 @@ class AccountStorage:
 
         def _begin(self) -> AbstractContextManager[Connection]: ...  # database.py
         def _still_there(self) -> None: ...  # database.py
+        def delete_mail_of(self, conn: Connection, account_id: int) -> None: ...  # mail.py
 
     # -- accounts ------------------------------------------------------------------
 
@@ -89,6 +90,7 @@ class AccountStorage:
             ]
             conn.execute(delete(sessions).where(sessions.c.account_id == account_id))
             conn.execute(delete(seat_owners).where(seat_owners.c.account_id == account_id))
+            self.delete_mail_of(conn, account_id)  # its mail tokens and queued mail (storage/mail.py)
             conn.execute(delete(accounts).where(accounts.c.id == account_id))
         return owned
 
