@@ -160,9 +160,9 @@ def text_of(m: Message) -> str:
     return str(m.get_content())
 
 
-def link(m: Message, what: str) -> str:
+def link(m: Message, what: str, public: str = PUBLIC) -> str:
     """The token of a mail's ``/mail#<what>=...`` link."""
-    found = re.search(rf"{re.escape(PUBLIC)}/mail#{what}=([A-Za-z0-9_.-]+)", text_of(m))
+    found = re.search(rf"{re.escape(public)}/mail#{what}=([A-Za-z0-9_.-]+)", text_of(m))
     assert found, text_of(m)
     return found.group(1)
 
@@ -201,13 +201,28 @@ def test_without_settings_email_is_off_and_nothing_breaks(tmp_path: Path, monkey
 def test_a_partial_or_malformed_setting_keeps_email_off() -> None:
     from kardinal.server.mail import mail_settings
 
-    ok = {"KARDINAL_SMTP_URL": "smtps://u:s%40cret@mail.example.org", "KARDINAL_MAIL_FROM": "k@example.org", "KARDINAL_PUBLIC_URL": "https://k.example.org/"}
+    ok = {
+        "KARDINAL_SMTP_URL": "smtps://u:s%40cret@mail.example.org",
+        "KARDINAL_MAIL_FROM": "k@example.org",
+        "KARDINAL_PUBLIC_URL": "https://k.example.org/",
+    }
     s, why = mail_settings(ok)
-    assert s is not None and s.smtp.port == 465 and s.smtp.tls == "tls" and s.smtp.password == "s@cret" and s.public_url == "https://k.example.org"
+    assert (
+        s is not None
+        and s.smtp.port == 465
+        and s.smtp.tls == "tls"
+        and s.smtp.password == "s@cret"
+        and s.public_url == "https://k.example.org"
+    )
     assert "s@cret" not in repr(s) and "s%40cret" not in repr(s)
     s, why = mail_settings({**ok, "KARDINAL_SMTP_URL": "smtp://mail.example.org"})
     assert s is not None and s.smtp.tls == "starttls" and s.smtp.port == 587
-    for broken in ({"KARDINAL_SMTP_URL": ""}, {"KARDINAL_SMTP_URL": "http://x"}, {"KARDINAL_MAIL_FROM": "nobody"}, {"KARDINAL_PUBLIC_URL": "kardinal.example.org"}):
+    for broken in (
+        {"KARDINAL_SMTP_URL": ""},
+        {"KARDINAL_SMTP_URL": "http://x"},
+        {"KARDINAL_MAIL_FROM": "nobody"},
+        {"KARDINAL_PUBLIC_URL": "kardinal.example.org"},
+    ):
         s, why = mail_settings({**ok, **broken})
         assert s is None and why.startswith("e-mail is off") and "cret" not in why
 
@@ -272,7 +287,11 @@ def test_another_account_never_sees_the_address(tmp_path: Path, smtp: Smtp) -> N
         assert "anna@example.org" not in get(c, "/api/account/data", bert).text
         assert get(c, "/api/account/email").status_code == 401
         data = get(c, "/api/account/data", anna).json()
-        assert data["mail"] == {"email": "anna@example.org", "confirmed": True, "notify": {"lang": "en", "turn": False, "invitation": False, "end": False}}
+        assert data["mail"] == {
+            "email": "anna@example.org",
+            "confirmed": True,
+            "notify": {"lang": "en", "turn": False, "invitation": False, "end": False},
+        }
 
 
 # -- a new password by mail --------------------------------------------------------------

@@ -9,6 +9,7 @@ import { allStoredSeats, forgetStoredSeats, getJSON, postJSON, url } from "./net
 import { initHeader } from "./header.js";
 import { refusalText } from "./refusals.js";
 import { updateAccountLink, whoAmI } from "./account-link.js";
+import { MailSection, forgotForm, mailEnabled } from "./account-mail.js";
 
 addStrings({
   en: {
@@ -91,13 +92,17 @@ class AccountPage {
   constructor() {
     this.me = null;
     this.note = null; // {kind: "good" | "bad", text} shown above the forms
+    this.mail = new MailSection(this); // e-mail (account-mail.js)
+    this.mailOn = false;
   }
 
   async start() {
     initHeader(() => T("accountWhy"));
     onLangChange(() => this.render());
     this.me = await whoAmI();
+    this.mailOn = await mailEnabled();
     this.render();
+    if (this.me) this.mail.load();
   }
 
   say(kind, text) {
@@ -123,6 +128,7 @@ class AccountPage {
       fill(box, el("div", { class: "account-box" }, el("h1", { text: T("accountTitle") }), el("p", { class: "small", text: T("accountWhy") }), note,
         this.form("signin", T("signInTitle"), [field("signin-name", T("accountName"), "text", "username"), field("signin-password", T("accountPassword"), "password", "current-password")], T("signInButton"),
           () => this.signIn("signin", "/api/account/signin")),
+        forgotForm(this, this.mailOn),
         this.form("signup", T("signUpTitle"), [field("signup-name", T("accountName"), "text", "username"), field("signup-password", T("accountPassword"), "password", "new-password", T("accountPasswordHint")),
           el("p", { class: "small", text: T("signUpKeeps") })], T("signUpButton"), () => this.signIn("signup", "/api/account/signup"))));
       return;
@@ -135,6 +141,7 @@ class AccountPage {
         el("a", { class: "btn", id: "account-data", href: url("/api/account/data"), download: `kardinal-account-${me.id}.json` }, T("downloadData")),
         el("button", { type: "button", id: "sign-out", onclick: () => this.signOut(false) }, T("signOut")),
         el("button", { type: "button", id: "sign-out-everywhere", title: T("signOutEverywhereWhy"), onclick: () => this.signOut(true) }, T("signOutEverywhere"))),
+      this.mail.render(),
       this.form("password", T("newPasswordTitle"), [field("current-password", T("currentPassword"), "password", "current-password"), field("new-password", T("newPassword"), "password", "new-password", T("accountPasswordHint"))],
         T("newPasswordButton"), () => this.send("/api/account/password", { current: byId("current-password").value, new: byId("new-password").value }, () => this.say("good", T("newPasswordDone")))),
       this.form("delete", T("deleteTitle"), [el("p", { class: "small", text: T("deleteWhy") }), field("delete-password", T("accountPassword"), "password", "current-password")], T("deleteButton"), () => {
@@ -156,7 +163,11 @@ class AccountPage {
       whoAmI(true);
       await updateAccountLink();
       this.note = r.brought ? { kind: "good", text: T("broughtSeats", { n: r.brought }) } : null;
+      // come from a mailed link that needs the account (/mail#open=...): back to it
+      const next = new URLSearchParams(location.hash.slice(1)).get("next");
+      if (next && next.startsWith("/mail#") && !next.startsWith("//")) { location.href = url(next); return; }
       this.render();
+      this.mail.load();
     });
   }
 
@@ -173,6 +184,7 @@ class AccountPage {
 
   async signedOut(text) {
     this.me = null;
+    this.mail.status = null;
     whoAmI(true);
     await updateAccountLink();
     this.note = text ? { kind: "good", text } : null;
