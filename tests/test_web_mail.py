@@ -10,6 +10,7 @@ by the tests: nothing sleeps to let a token expire.
 
 from __future__ import annotations
 
+import asyncio
 import email
 import email.policy
 import logging
@@ -59,9 +60,12 @@ class Inbox:
 
     def __init__(self) -> None:
         self.mails: list[tuple[list[str], Message]] = []
+        self.delay = 0.0  # seconds the server takes over each mail
         self.lock = threading.Lock()
 
     async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
+        if self.delay:
+            await asyncio.sleep(self.delay)
         with self.lock:
             self.mails.append((list(envelope.rcpt_tos), email.message_from_bytes(envelope.content, policy=email.policy.default)))
         return "250 OK"
@@ -470,8 +474,6 @@ def test_the_end_mail_has_the_result(tmp_path: Path, db_url: str, smtp: Smtp) ->
 
 
 def test_the_invitation_hook_mails_once_those_who_asked(tmp_path: Path, smtp: Smtp) -> None:
-    import asyncio
-
     with make_client(tmp_path) as c:
         with_clock(c)
         secret = sign_up(c, "Anna")
@@ -485,7 +487,6 @@ def test_the_invitation_hook_mails_once_those_who_asked(tmp_path: Path, smtp: Sm
         assert portal.call(hook, aid, "g1", 2, "Bert") is False  # once
         mail = smtp.inbox.wait("anna@example.org", 2)[-1]
         assert mail["Subject"] == "Bert invites you to a game" and link(mail, "open") == "g1.2"
-        del asyncio
 
 
 # -- unsubscribing -----------------------------------------------------------------------
@@ -561,24 +562,45 @@ def test_a_restart_between_queueing_and_sending_loses_and_doubles_nothing(tmp_pa
 
 
 def test_two_processes_send_each_mail_once(tmp_path: Path, smtp: Smtp, pg: Any) -> None:
+    """Two server processes (``kardinal serve``) on one PostgreSQL database send a queue of
+    mails: each arrives once, and both took part (a slow mail server: their looks overlap)."""
+    from test_web_two_processes import Server
+
+    from kardinal.server.storage import Storage
+
     url = str(pg.new_database())
-    with make_client(tmp_path / "a", db_url=url) as a, make_client(tmp_path / "b", db_url=url) as b:
-        for c in (a, b):
-            with_clock(c)
-        storage = mailer(a).storage
-        now = mailer(a).now()  # both processes' clocks are at or after it
-        for i in range(40):
+    smtp.inbox.delay = 0.12  # ~12 s for the queue: more than a sender's time between looks (POLL)
+    storage = Storage(url)
+    n = 100
+    try:
+        now = time.time()
+        for i in range(n):
             storage.queue_mail(QueuedMail(f"test:{i}", None, "confirm", f"p{i}@example.org", f"mail {i}", {"text": "hello"}, now), now)
-        for c in (a, b):
-            mailer(c).wake()
-        for i in range(40):
-            smtp.inbox.wait(f"p{i}@example.org")
-        for _ in range(3):
-            send_and_settle(a)
-            send_and_settle(b)
-        with smtp.inbox.lock:
-            got = [rcpt[0] for rcpt, _m in smtp.inbox.mails]
-        assert sorted(got) == sorted(f"p{i}@example.org" for i in range(40))
+    finally:
+        storage.close()
+    env = {
+        "KARDINAL_SMTP_URL": f"smtp://127.0.0.1:{smtp.port}?starttls=0",
+        "KARDINAL_MAIL_FROM": "kardinal@example.org",
+        "KARDINAL_PUBLIC_URL": PUBLIC,
+        "KARDINAL_LOG_LEVEL": "info",
+        # this checkout's kardinal, also where the installed command's is another's
+        "PYTHONPATH": str(Path(__file__).resolve().parents[1]),
+    }
+    servers = [Server(url, tmp_path, name, env) for name in ("a", "b")]
+    try:
+        for srv in servers:
+            srv.start()
+        for i in range(n):
+            smtp.inbox.wait(f"p{i}@example.org", timeout=120)
+        time.sleep(1.0)  # a second copy would have come by now: both senders look again meanwhile
+    finally:
+        for srv in servers:
+            srv.stop()
+    with smtp.inbox.lock:
+        got = [rcpt[0] for rcpt, _m in smtp.inbox.mails]
+    assert sorted(got) == sorted(f"p{i}@example.org" for i in range(n))
+    sent = [len(re.findall(r"mail \d+ \(confirm\) sent", srv.log.read_text())) for srv in servers]
+    assert sum(sent) == n and all(k > 0 for k in sent), sent
 
 
 # -- deletion and logs -------------------------------------------------------------------

@@ -100,7 +100,20 @@ async def reset(body: ResetPassword, request: Request, response: Response) -> Do
     return {"ok": True}
 
 
-@router.post("/api/mail/unsubscribe", response_model=Unsubscribed)
+_UNSUBSCRIBE_BODY = {
+    "requestBody": {
+        "required": True,
+        "content": {
+            "application/json": {"schema": {"$ref": "#/components/schemas/MailLink"}},
+            "application/x-www-form-urlencoded": {
+                "schema": {"type": "object", "properties": {"List-Unsubscribe": {"type": "string", "enum": ["One-Click"]}}}
+            },
+        },
+    }
+}
+
+
+@router.post("/api/mail/unsubscribe", response_model=Unsubscribed, openapi_extra=_UNSUBSCRIBE_BODY)
 async def unsubscribe(request: Request, t: str | None = None) -> Unsubscribed:
     """Turn one kind of mail off without signing in: ``?t=<token>`` with the body
     ``List-Unsubscribe=One-Click`` (RFC 8058, a mail client's button), or the page's JSON

@@ -217,14 +217,11 @@ class Mailer:
 
     async def _forgot(self, who: str) -> None:
         try:
-            if "@" in who:
-                found = [
-                    (aid, name, email, notify)
-                    for aid, name, email, notify in await asyncio.to_thread(self.storage.accounts_by_address, who)
-                ]
-            else:
-                row = await asyncio.to_thread(self.storage.account_by_key, name_key(who)) if who else None
-                found = [(row[0], row[1], row[2], row[4])] if row is not None and row[2] and row[3] else []
+            # an address, or a name (a name may hold an "@" too: both are looked up)
+            found = await asyncio.to_thread(self.storage.accounts_by_address, who) if "@" in who else []
+            row = await asyncio.to_thread(self.storage.account_by_key, name_key(who)) if who else None
+            if row is not None and row[2] and row[3] and all(f[0] != row[0] for f in found):
+                found.append((row[0], row[1], row[2], row[4]))
             for aid, name, email, notify in found:
                 try:  # per account and per address: quietly nothing when over (the answer was given)
                     self.guard.spend("mail_account", str(aid))

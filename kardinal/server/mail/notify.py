@@ -36,6 +36,7 @@ __all__ = ["GameMail"]
 log = logging.getLogger("kardinal.mail")
 
 TURN_DELAY = 2.0  # seconds after the turn came before its mail is queued
+MEMORY = 20_000  # games whose last mail this process remembers
 
 
 def _open_path(game_id: str, seat: int) -> str:
@@ -61,6 +62,9 @@ class GameMail:
         if row.hotseat:
             return
         gid = row.id
+        if len(self._told) > MEMORY or len(self._ended) > MEMORY:  # only a shortcut: the queue's keys decide
+            self._told.clear()
+            self._ended.clear()
         if row.status == "finished" and st.is_over:
             if gid not in self._ended:
                 self._ended.add(gid)

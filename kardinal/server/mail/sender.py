@@ -43,6 +43,8 @@ MAX_BACKOFF = 6 * 3600.0
 LEASE = 300.0  # a claim lasts this long (more than a send's timeouts: SMTP_TIMEOUT)
 SMTP_TIMEOUT = 60.0
 POLL = 10.0  # seconds between looks at the queue (mail of other processes, retries due)
+KEEP_SENT = 30 * 86400.0  # a sent mail's row (its key: no second mail of it) is kept this long
+TIDY_EVERY = 3600.0
 
 
 class Permanent(Exception):
@@ -136,10 +138,14 @@ async def run_sender(mailer: Mailer, stop: asyncio.Event, poll: float = POLL) ->
     (:meth:`Mailer.wake`), the next look (``poll``), or the end."""
     if mailer.settings is None:
         return
+    tidied = 0.0
     while not stop.is_set():
         mailer._wake.clear()
         try:
             await send_due(mailer)
+            if mailer.now() - tidied > TIDY_EVERY:  # rows of mail sent long ago go
+                tidied = mailer.now()
+                await asyncio.to_thread(mailer.storage.forget_sent_mail, tidied - KEEP_SENT)
         except Exception as e:  # noqa: BLE001 - the database failed: the next look tries again
             log.error("the mail queue cannot be read (%s)", type(e).__name__)
         waits = [asyncio.ensure_future(stop.wait()), asyncio.ensure_future(mailer._wake.wait())]
