@@ -242,8 +242,14 @@ def test_an_address_is_confirmed_by_a_link_once_and_within_a_day(tmp_path: Path,
         # the account's password is needed (a session alone may not redirect its resets)
         r = post(c, "/api/account/email", secret, json={"email": "anna@example.org", "password": "wrong password"})
         assert r.status_code == 403 and r.json()["error"]["code"] == "bad_password"
-        r = post(c, "/api/account/email", secret, json={"email": "not an address", "password": PW})
-        assert r.status_code == 400 and r.json()["error"]["code"] == "bad_email"
+        for bad in ("not an address", "anna@example.org\r\nBcc: eve@example.com", "anna@example.org>, <eve@example.com"):
+            r = post(c, "/api/account/email", secret, json={"email": bad, "password": PW})  # no header injection either
+            assert r.status_code == 400 and r.json()["error"]["code"] == "bad_email", bad
+        # another site's page cannot set it (forged cross-site request)
+        r = post(
+            c, "/api/account/email", secret, json={"email": "eve@example.com", "password": PW}, headers={"origin": "https://evil.example"}
+        )
+        assert r.status_code == 403 and r.json()["error"]["code"] == "cross_site"
         r = post(c, "/api/account/email", secret, json={"email": "anna@example.org", "password": PW, "lang": "de"})
         assert r.status_code == 200 and r.json() == {
             "enabled": True,
@@ -366,6 +372,33 @@ def test_resets_asked_too_often_are_not_mailed_and_the_answer_stays(tmp_path: Pa
         assert post(c, "/api/mail/forgot", json={"who": "nobody"}).status_code == 200
         r = post(c, "/api/mail/forgot", json={"who": "nobody"})
         assert r.status_code == 429 and r.json()["error"]["code"] == "rate_limited"
+
+
+def test_the_answer_to_forgot_does_not_wait_for_the_look_up(tmp_path: Path, smtp: Smtp, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Timing: whether a name or an address has an account is looked up after the answer
+    is sent. The look-up is held until the answer has come: the answer cannot depend on it."""
+    with make_client(tmp_path) as c:
+        with_clock(c)
+        storage = mailer(c).storage
+        release = threading.Event()
+        looked: list[str] = []
+        real = storage.account_by_key
+
+        def held(key: str) -> Any:
+            # released by the test once the answer came; an answer that waited for this
+            # look-up would come only after the wait ran out, recorded False
+            looked.append(f"{key}:{release.wait(10)}")
+            return real(key)
+
+        monkeypatch.setattr(storage, "account_by_key", held)
+        r = post(c, "/api/mail/forgot", json={"who": "Anna"})
+        assert r.status_code == 200 and r.json() == {"ok": True}
+        release.set()  # the answer came while the look-up was held (or had not begun)
+        end = time.monotonic() + 30
+        while not looked:
+            assert time.monotonic() < end
+            time.sleep(0.01)
+        assert looked == ["anna:True"]
 
 
 def send_and_settle(c: TestClient) -> None:
