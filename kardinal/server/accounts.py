@@ -205,6 +205,13 @@ class Accounts:
         """A new password: every session of the account ends, and so do the seats' tokens it
         handed to its devices; this browser gets a new session."""
         await self._reauth(account, current)
+        return await self.set_new_password(account, new)
+
+    async def set_new_password(self, account: AccountRow, new: str) -> SignedIn:
+        """The password becomes ``new`` (checked; the caller proved the right to set it: the
+        password before, or a reset link mailed to the account, kardinal.server.mail): every
+        session of the account ends, and so do the seats' tokens it handed to its devices;
+        this browser gets a new session."""
         check_password(new)
         hashed = await hash_password(new)
         signed = SignedIn(account, secrets.token_urlsafe(32), int(self.lifetime), device_mark(account.id, hashed))
@@ -334,12 +341,19 @@ class Accounts:
                     "players": public_players(row),
                 }
             )
+        mail = await asyncio.to_thread(self.storage.mail_address, account.id)
         return {
             "format": "kardinal-account-data",
             "version": 1,
             "exported": time.time(),
             "account": {"id": account.id, "name": account.name, "created": account.created, "password_changed": account.password_changed},
             "sessions": sessions,
+            # the address and what it wants mailed (never the mailed tokens nor the unsubscribe key)
+            "mail": {
+                "email": mail.email if mail is not None else None,
+                "confirmed": bool(mail and mail.confirmed),
+                "notify": {k: v for k, v in (mail.notify if mail is not None else {}).items() if k != "key"},
+            },
             "games": games,
             "chat": [{"game": gid, "seat": line.seat, "at": line.at, "name": line.name, "text": line.text} for gid, line in said],
             # follows and invitations by name (social.py)

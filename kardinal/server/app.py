@@ -37,6 +37,8 @@ from .accounts import Accounts
 from .clocks import CLOCK_CHECK
 from .guard import Guard
 from .http import MAX_BODY, HttpEdge, client_address, invalid_body, refusal_response
+from .mail import GameMail, Mailer, run_sender
+from .mail_routes import router as mail_router
 from .mapdata import named_board_json
 from .moderation import Moderation
 from .moderation_routes import router as moderation_router
@@ -173,11 +175,14 @@ def create_app(
         tables = asyncio.create_task(service.watch_tables(stop, every=table_check))
         operator = asyncio.create_task(app.state.moderation.keep_applying())  # kardinal admin's pending work
         clocks = asyncio.create_task(service.watch_clocks(stop, every=clock_check))
+        log.info("%s", mailer.reason)  # on, or off and which setting is missing (never a setting's value)
+        sender = asyncio.create_task(run_sender(mailer, stop))
         yield
         operator.cancel()
         stop.set()
         await tables
         await clocks
+        await sender
         if shared is not None:
             await shared
         await layout
@@ -214,6 +219,11 @@ def create_app(
     app.state.accounts = Accounts(storage, service, limits)
     app.state.social = Social(storage, service, limits)  # profiles, follows, invitations (social.py)
     app.state.moderation = Moderation(storage, service, limits)
+    # e-mail (mail/): settings from the environment, the queue's sender, the games' mails
+    mailer = app.state.mailer = Mailer(storage, limits)
+    mailer.accounts = app.state.accounts
+    app.state.game_mail = GameMail(mailer)
+    service.on_change.append(app.state.game_mail.on_change)
 
     def addr(conn: Request | WebSocket) -> str:
         return client_address(conn.scope)
@@ -320,4 +330,5 @@ def create_app(
     app.include_router(account_router)  # accounts and sessions (account_routes.py)
     app.include_router(social_router)  # profiles, follows, invitations by name (social_routes.py)
     app.include_router(moderation_router)  # mute, block, report (moderation_routes.py)
+    app.include_router(mail_router)  # e-mail: addresses, resets, unsubscribing, the /mail page (mail_routes.py)
     return app

@@ -20,6 +20,10 @@
   a minute and 100 an hour per account.
 - ``follow``: follows and unfollows, 30 a minute and 300 an hour per account.
 - ``report``: chat lines reported, 10 an hour.
+- ``mail_forgot``: "Forgot the password?" per address, 5 a minute and 20 an hour.
+- ``mail_account``, ``mail_address``: mails of a new password or an address's
+  confirmation per account and per mail address, 3 an hour and 10 a day; over it, no mail
+  (quietly: the answer to "Forgot the password?" is the same).
 - ``bad_token``: wrong seat tokens, 5 a second and 60 a minute. Once an address is over,
   every token it sends is refused (``rate_limited``) until the window has room again, so
   guessing a token runs at a few tries per second whatever the protocol (HTTP or
@@ -56,6 +60,9 @@ DEFAULTS = {
     "invite": "20/minute;100/hour",
     "follow": "30/minute;300/hour",
     "report": "10/hour",
+    "mail_forgot": "5/minute;20/hour",
+    "mail_account": "3/hour;10/day",
+    "mail_address": "3/hour;10/day",
 }
 
 

@@ -405,6 +405,48 @@ class ReportRequest(_Strict):
     seats: dict[SeatKey, Token] = Field(default_factory=dict, max_length=10)
 
 
+# -- mail (kardinal.server.mail) -------------------------------------------------------
+
+MailToken = Annotated[str, Field(min_length=1, max_length=100, pattern=r"^[A-Za-z0-9_.-]+$", description="A token from a mailed link")]
+Lang = Literal["en", "de"]
+
+
+class SetEmail(_Strict):
+    """``POST /api/account/email``: a new address (``""``: none), confirmed by a mailed
+    link; the account's password, to be sure; ``lang``: the language of its mails."""
+
+    email: str = Field(max_length=254)
+    password: Password
+    lang: Lang = "en"
+
+
+class SetNotify(_Strict):
+    """``POST /api/account/notify``: which mails the account wants (those left out stay)."""
+
+    turn: bool | None = None
+    invitation: bool | None = None
+    end: bool | None = None
+
+
+class MailLink(_Strict):
+    """``POST /api/mail/confirm``, ``/api/mail/unsubscribe``: the token of a mailed link."""
+
+    token: MailToken
+
+
+class Forgot(_Strict):
+    """``POST /api/mail/forgot``: an account's name or its confirmed address."""
+
+    who: str = Field(min_length=1, max_length=254)
+
+
+class ResetPassword(_Strict):
+    """``POST /api/mail/reset``: the token of a mailed reset link and the new password."""
+
+    token: MailToken
+    password: Password
+
+
 # -- WebSocket messages a client sends ---------------------------------------------------
 
 
@@ -823,3 +865,30 @@ class InvitationInfo(TypedDict):
 class Invitations(TypedDict):
     received: list[InvitationInfo]
     sent: list[InvitationInfo]
+
+
+class MailOn(TypedDict):
+    """Whether this server sends mail (``enabled``: false when its settings are missing)."""
+
+    enabled: bool
+
+
+class NotifyWishes(TypedDict):
+    turn: bool
+    invitation: bool
+    end: bool
+
+
+class MailStatus(TypedDict):
+    """An account's address (shown to that account only), whether it is confirmed, and
+    which mails it wants; ``enabled``: whether this server sends mail."""
+
+    enabled: bool
+    email: str | None
+    confirmed: bool
+    notify: NotifyWishes
+
+
+class Unsubscribed(TypedDict):
+    ok: bool
+    kind: str

@@ -35,6 +35,7 @@ class AccountStorage:
         def _still_there(self) -> None: ...  # database.py
         def _forget_social(self, conn: Connection, account_id: int) -> None: ...  # social.py
         def delete_moderation_of(self, conn: Connection, account_id: int) -> None: ...  # moderation.py
+        def delete_mail_of(self, conn: Connection, account_id: int) -> None: ...  # mail.py
 
     # -- accounts ------------------------------------------------------------------
 
@@ -93,6 +94,7 @@ class AccountStorage:
             conn.execute(delete(seat_owners).where(seat_owners.c.account_id == account_id))
             self._forget_social(conn, account_id)  # follows, invitations (social.py)
             self.delete_moderation_of(conn, account_id)
+            self.delete_mail_of(conn, account_id)  # its mail tokens and queued mail (storage/mail.py)
             conn.execute(delete(accounts).where(accounts.c.id == account_id))
         return owned
 

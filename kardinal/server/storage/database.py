@@ -30,8 +30,9 @@ from sqlalchemy import (
 from sqlalchemy.exc import DBAPIError, IntegrityError
 
 from .accounts import AccountStorage
-from .moderation import ModerationStorage
 from .clocks import ClockStorage
+from .mail import MailStorage
+from .moderation import ModerationStorage
 from .results import ResultStorage
 from .rows import (
     ChatLine,
@@ -65,7 +66,7 @@ from .social import SocialStorage
 log = logging.getLogger("kardinal.web")
 
 
-class Storage(AccountStorage, ClockStorage, ResultStorage, SocialStorage, ModerationStorage, SharedStorage):
+class Storage(AccountStorage, ClockStorage, MailStorage, ResultStorage, SocialStorage, ModerationStorage, SharedStorage):
     """Games and action logs in a SQL database (SQLite by default)."""
 
     def __init__(self, url: str) -> None:

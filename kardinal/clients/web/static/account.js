@@ -11,6 +11,7 @@ import { refusalText } from "./refusals.js";
 import { updateAccountLink, whoAmI } from "./account-link.js";
 import { moderationSection } from "./account-mod.js";
 import { profileLink } from "./profile-link.js";
+import { MailSection, forgotForm, mailEnabled } from "./account-mail.js";
 
 addStrings({
   en: {
@@ -106,12 +107,15 @@ class AccountPage {
     this.me = null;
     this.note = null; // {kind: "good" | "bad", text} shown above the forms
     this.follows = null; // {following, followers} of the account
+    this.mail = new MailSection(this); // e-mail (account-mail.js)
+    this.mailOn = false;
   }
 
   async start() {
     initHeader(() => T("accountWhy"));
     onLangChange(() => this.render());
     this.me = await whoAmI();
+    this.mailOn = await mailEnabled();
     this.render();
     this.loadFollows();
   }
@@ -135,6 +139,7 @@ class AccountPage {
       el("section", { "aria-labelledby": "followers-title" }, el("h2", { id: "followers-title", text: T("followersTitle") }),
         followers.length ? el("ul", { id: "followers-list", class: "follow-list" }, ...followers.map((f) => el("li", {}, profileLink(f.name))))
           : el("p", { class: "small", text: T("followedByNobody") })));
+    if (this.me) this.mail.load();
   }
 
   say(kind, text) {
@@ -160,6 +165,7 @@ class AccountPage {
       fill(box, el("div", { class: "account-box" }, el("h1", { text: T("accountTitle") }), el("p", { class: "small", text: T("accountWhy") }), note,
         this.form("signin", T("signInTitle"), [field("signin-name", T("accountName"), "text", "username"), field("signin-password", T("accountPassword"), "password", "current-password")], T("signInButton"),
           () => this.signIn("signin", "/api/account/signin")),
+        forgotForm(this, this.mailOn),
         this.form("signup", T("signUpTitle"), [field("signup-name", T("accountName"), "text", "username"), field("signup-password", T("accountPassword"), "password", "new-password", T("accountPasswordHint")),
           el("p", { class: "small", text: T("signUpKeeps") })], T("signUpButton"), () => this.signIn("signup", "/api/account/signup"))));
       return;
@@ -174,6 +180,7 @@ class AccountPage {
         el("button", { type: "button", id: "sign-out", onclick: () => this.signOut(false) }, T("signOut")),
         el("button", { type: "button", id: "sign-out-everywhere", title: T("signOutEverywhereWhy"), onclick: () => this.signOut(true) }, T("signOutEverywhere"))),
       this.followLists(),
+      this.mail.render(),
       this.form("password", T("newPasswordTitle"), [field("current-password", T("currentPassword"), "password", "current-password"), field("new-password", T("newPassword"), "password", "new-password", T("accountPasswordHint"))],
         T("newPasswordButton"), () => this.send("/api/account/password", { current: byId("current-password").value, new: byId("new-password").value }, () => this.say("good", T("newPasswordDone")))),
       this.form("delete", T("deleteTitle"), [el("p", { class: "small", text: T("deleteWhy") }), field("delete-password", T("accountPassword"), "password", "current-password")], T("deleteButton"), () => {
@@ -196,8 +203,12 @@ class AccountPage {
       whoAmI(true);
       await updateAccountLink();
       this.note = r.brought ? { kind: "good", text: T("broughtSeats", { n: r.brought }) } : null;
+      // come from a mailed link that needs the account (/mail#open=...): back to it
+      const next = new URLSearchParams(location.hash.slice(1)).get("next");
+      if (next && next.startsWith("/mail#") && !next.startsWith("//")) { location.href = url(next); return; }
       this.render();
       this.loadFollows();
+      this.mail.load();
     });
   }
 
@@ -214,6 +225,7 @@ class AccountPage {
 
   async signedOut(text) {
     this.me = null;
+    this.mail.status = null;
     whoAmI(true);
     await updateAccountLink();
     this.note = text ? { kind: "good", text } : null;

@@ -1,0 +1,154 @@
+// E-mail on the account page (/account) and the page mailed links open (/mail): the
+// account's address (confirmed by a link), which mails it wants, "Forgot the password?".
+// A server without mail settings says so here, and nothing else changes.
+
+import { byId, el } from "./dom.js";
+import { T, addStrings, lang } from "./i18n.js";
+import { getJSON, postJSON } from "./net.js";
+import { refusalText } from "./refusals.js";
+
+addStrings({
+  en: {
+    mailTitle: "E-mail",
+    mailOff: "E-mail is off on this server: its operator has not set up a mail server. Nothing is mailed, and a forgotten password is reset by the operator.",
+    mailWhy: "An address lets you set a new password if you forget yours, and brings the mails you choose below. It is shown to nobody else.",
+    mailAddress: "Mail address",
+    mailPasswordToo: "Your password (to change the address)",
+    mailSave: "Save the address",
+    mailRemove: "Remove the address",
+    mailConfirmed: "{email} — confirmed",
+    mailWaiting: "{email} — waiting: open the link we mailed to it (valid for a day). Saving it again sends a new link.",
+    mailSent: "A link to confirm the address is on its way to {email}. Until it is opened, nothing else is mailed there.",
+    mailRemoved: "The address is removed; nothing is mailed any more.",
+    mailWant: "Mail me when",
+    mailWantTurn: "it is my turn in a turn-based game (once a game, until I have moved)",
+    mailWantInvitation: "someone invites me to a game",
+    mailWantEnd: "a game of mine is over (with its result)",
+    mailWantFirst: "Confirm your address first; then choose which mails you want here.",
+    mailSaved: "Saved.",
+    forgotTitle: "Forgot the password?",
+    forgotWho: "Your name or your mail address",
+    forgotButton: "Mail me a link",
+    forgotSent: "If an account has this name or confirmed address, a link to set a new password is on its way to it. It works once, for 30 minutes.",
+    forgotOff: "E-mail is off on this server: ask its operator to reset your password.",
+  },
+  de: {
+    mailTitle: "E-Mail",
+    mailOff: "E-Mail ist auf diesem Server aus: sein Betreiber hat keinen Mailserver eingerichtet. Es wird nichts gemailt, und ein vergessenes Passwort setzt der Betreiber zurück.",
+    mailWhy: "Mit einer Adresse kannst du ein neues Passwort setzen, wenn du deines vergisst, und bekommst die Mails, die du unten wählst. Niemand sonst sieht sie.",
+    mailAddress: "Mailadresse",
+    mailPasswordToo: "Dein Passwort (um die Adresse zu ändern)",
+    mailSave: "Adresse speichern",
+    mailRemove: "Adresse entfernen",
+    mailConfirmed: "{email} — bestätigt",
+    mailWaiting: "{email} — wartet: öffne den Link, den wir dorthin gemailt haben (einen Tag gültig). Nochmal speichern schickt einen neuen Link.",
+    mailSent: "Ein Link zum Bestätigen der Adresse ist an {email} unterwegs. Bis er geöffnet ist, geht nichts anderes dorthin.",
+    mailRemoved: "Die Adresse ist entfernt; es wird nichts mehr gemailt.",
+    mailWant: "Schreib mir, wenn",
+    mailWantTurn: "ich in einem rundenbasierten Spiel dran bin (einmal je Spiel, bis ich gezogen habe)",
+    mailWantInvitation: "mich jemand zu einem Spiel einlädt",
+    mailWantEnd: "ein Spiel von mir beendet ist (mit dem Ergebnis)",
+    mailWantFirst: "Bestätige zuerst deine Adresse; dann wählst du hier, welche Mails du willst.",
+    mailSaved: "Gespeichert.",
+    forgotTitle: "Passwort vergessen?",
+    forgotWho: "Dein Name oder deine Mailadresse",
+    forgotButton: "Link mailen",
+    forgotSent: "Wenn ein Konto diesen Namen oder diese bestätigte Adresse hat, ist ein Link für ein neues Passwort dorthin unterwegs. Er gilt einmal, 30 Minuten lang.",
+    forgotOff: "E-Mail ist auf diesem Server aus: bitte seinen Betreiber, dein Passwort zurückzusetzen.",
+  },
+});
+
+/** Whether this server sends mail (asked once a page). */
+let mailOn = null;
+export function mailEnabled() {
+  if (mailOn === null) mailOn = getJSON("/api/mail").then((r) => r.enabled).catch(() => false);
+  return mailOn;
+}
+
+function words(e) { return e.error ? refusalText(e.error, null) : e.message; }
+
+/** The account page's e-mail section (signed in): `page` is the AccountPage (form(), say()). */
+export class MailSection {
+  constructor(page) {
+    this.page = page;
+    this.status = null; // {enabled, email, confirmed, notify}
+  }
+
+  async load() {
+    try { this.status = await getJSON("/api/account/email"); } catch (e) { this.status = null; }
+    this.page.render();
+  }
+
+  render() {
+    const st = this.status;
+    if (!st) return null;
+    if (!st.enabled) {
+      return el("section", { class: "account-form mail-off", id: "mail-section", "aria-disabled": "true" },
+        el("h2", { text: T("mailTitle") }), el("p", { id: "mail-off", class: "small", text: T("mailOff") }));
+    }
+    const state = st.email ? el("p", { id: "mail-state", class: st.confirmed ? "good" : "small" },
+      T(st.confirmed ? "mailConfirmed" : "mailWaiting", { email: st.email })) : null;
+    const address = el("input", { id: "mail-address", name: "email", type: "email", autocomplete: "email", maxlength: 254, required: true, value: st.email || "" });
+    const form = this.page.form("mail", T("mailTitle"), [
+      el("p", { class: "small", text: T("mailWhy") }), state,
+      el("label", { for: "mail-address" }, el("span", { text: T("mailAddress") }), address),
+      el("label", { for: "mail-password" }, el("span", { text: T("mailPasswordToo") }),
+        el("input", { id: "mail-password", name: "mail-password", type: "password", autocomplete: "current-password", required: true, maxlength: 256 })),
+    ], T("mailSave"), () => this.save(byId("mail-address").value));
+    if (st.email) {
+      form.append(el("button", { type: "button", id: "mail-remove", onclick: () => this.save("") }, T("mailRemove")));
+    }
+    const kinds = [["turn", "mailWantTurn"], ["invitation", "mailWantInvitation"], ["end", "mailWantEnd"]];
+    const wants = st.confirmed
+      ? el("fieldset", { class: "account-form mail-wants", id: "mail-wants" }, el("legend", { text: T("mailWant") }),
+        ...kinds.map(([k, label]) => {
+          const box = el("input", { type: "checkbox", id: `mail-want-${k}`, checked: st.notify[k] ? true : null });
+          box.addEventListener("change", () => this.want(k, box.checked));
+          return el("label", { class: "check", for: `mail-want-${k}` }, box, el("span", { text: T(label) }));
+        }))
+      : el("p", { class: "small", id: "mail-want-first", text: T("mailWantFirst") });
+    return el("section", { id: "mail-section" }, form, wants);
+  }
+
+  async save(email) {
+    const password = byId("mail-password").value;
+    if (!password) { byId("mail-password").reportValidity(); return; }
+    try {
+      this.status = await postJSON("/api/account/email", { email, password, lang: lang() });
+      this.page.say("good", email ? T("mailSent", { email }) : T("mailRemoved"));
+    } catch (e) {
+      this.page.say("bad", words(e));
+    }
+  }
+
+  async want(kind, on) {
+    try {
+      this.status = await postJSON("/api/account/notify", { [kind]: on });
+      this.page.say("good", T("mailSaved"));
+    } catch (e) {
+      this.page.say("bad", words(e));
+    }
+  }
+}
+
+/** "Forgot the password?" (signed out): the same answer whatever the name or address. */
+export function forgotForm(page, enabled) {
+  const box = el("details", { class: "account-form forgot", id: "forgot" }, el("summary", { id: "forgot-open", text: T("forgotTitle") }));
+  if (!enabled) {
+    box.append(el("p", { class: "small", id: "forgot-off", text: T("forgotOff") }));
+    return box;
+  }
+  const f = page.form("forgot", T("forgotTitle"), [
+    el("label", { for: "forgot-who" }, el("span", { text: T("forgotWho") }),
+      el("input", { id: "forgot-who", name: "forgot-who", type: "text", autocomplete: "username", required: true, maxlength: 254 })),
+  ], T("forgotButton"), async () => {
+    try {
+      await postJSON("/api/mail/forgot", { who: byId("forgot-who").value });
+      page.say("good", T("forgotSent"));
+    } catch (e) {
+      page.say("bad", words(e));
+    }
+  });
+  box.append(f);
+  return box;
+}

@@ -1,0 +1,17 @@
+"""E-mail (issue 34): an address per account confirmed by a link, a new password by mail,
+the mails an account asks for (your turn, an invitation, a game's end) with a one-click
+unsubscribe, all sent from a queue in the database.
+
+- :mod:`.settings`: the SMTP server, the sender and the site's address, from the environment.
+- :mod:`.mailer`: addresses, confirmations, resets, opt-ins, unsubscribing; queueing.
+- :mod:`.notify`: the mails games cause (listening to the game service's changes).
+- :mod:`.texts`: the words of each mail, in English and German.
+- :mod:`.sender`: the loop that sends the queue, once each, retrying a failing server.
+"""
+
+from .mailer import KINDS, Mailer
+from .notify import GameMail
+from .sender import run_sender, send_due
+from .settings import MailSettings, mail_settings
+
+__all__ = ["Mailer", "GameMail", "KINDS", "MailSettings", "mail_settings", "run_sender", "send_due"]

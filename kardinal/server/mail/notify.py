@@ -1,0 +1,206 @@
+"""The mails a game causes, for the accounts that asked for them (each kind off until
+chosen on the account page): your turn in a turn-based game, an invitation, a game's end.
+
+The game service knows nothing of mail: :class:`GameMail` listens to what changed
+(``GameService.on_change``, after a change is committed) and queues the mail after it.
+Each mail's queue key says what it is about, so that it is queued once however often the
+change is seen (several processes, a restart):
+
+- ``turn:<game>:<seat>:<n>``: the seat's turn came, after it had made ``n`` decisions: one
+  mail until it has moved. Mailed when the turn passes to the seat (not after its own
+  decision within its turn), in turn-based games (``options.mode == "turn"``) only, to a
+  person's seat that nobody stands in for.
+- ``end:<game>:<seat>``: the game is over, with the seat's result and the table's scores.
+- ``invitation:<game>:<seat>:<account>``: :meth:`GameMail.notify_invited`, called by the
+  code that invites an account by name.
+
+Each mail links to ``/mail#open=<game>.<seat>``: that page, signed in, gets the seat's
+token through the session (``/api/account/seat``, as "My games" does), never from the
+mail; not signed in, it asks to sign in first and then opens the seat.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import Any
+
+from ..live import LiveGame
+from ..options import options_of
+from ..results import seat_results
+from .mailer import Mailer
+from .texts import ordinal, result_words
+
+__all__ = ["GameMail"]
+
+log = logging.getLogger("kardinal.mail")
+
+TURN_DELAY = 2.0  # seconds after the turn came before its mail is queued
+MEMORY = 20_000  # games whose last mail this process remembers
+
+
+def _open_path(game_id: str, seat: int) -> str:
+    return f"/mail#open={game_id}.{seat}"
+
+
+class GameMail:
+    """Queues the game mails of one server process (``mailer``: e-mail on)."""
+
+    def __init__(self, mailer: Mailer) -> None:
+        self.mailer = mailer
+        self._told: dict[str, str] = {}  # game -> the last turn key looked at (a change seen again costs nothing)
+        self._ended: set[str] = set()
+        self.delay = TURN_DELAY
+
+    # -- listening to the games ------------------------------------------------------
+
+    def on_change(self, live: LiveGame) -> None:
+        """A game changed (committed): queue the turn's or the end's mail, after this."""
+        if not self.mailer.enabled:
+            return
+        row, st = live.row, live.state
+        if row.hotseat:
+            return
+        gid = row.id
+        if len(self._told) > MEMORY or len(self._ended) > MEMORY:  # only a shortcut: the queue's keys decide
+            self._told.clear()
+            self._ended.clear()
+        if row.status == "finished" and st.is_over:
+            if gid not in self._ended:
+                self._ended.add(gid)
+                self._told.pop(gid, None)
+                try:
+                    results = seat_results(st)
+                except ValueError:
+                    return
+                names = [s.name for s in row.seats]
+                people = [i for i, s in enumerate(row.seats) if s.kind == "person"]
+                table = [(names[r.seat], r.score, r.place, r.win) for r in results]
+                self.mailer.later(self._end(gid, people, table))
+            return
+        if row.status != "running" or options_of(row).get("mode") != "turn":
+            return
+        seat = st.current
+        hist = st.history or []
+        if seat is None or not 0 <= seat < len(row.seats):
+            return
+        s = row.seats[seat]
+        if s.kind != "person" or s.standin or (hist and hist[-1].seat == seat):
+            return  # a bot's, stood in for, or the seat's own decision within its turn
+        key = self.turn_key(live, seat)
+        if self._told.get(gid) == key:
+            return
+        self._told[gid] = key
+        others = ", ".join(x.name for i, x in enumerate(row.seats) if i != seat)
+        self.mailer.later(self._turn(live, seat, key, others))
+
+    @staticmethod
+    def turn_key(live: LiveGame, seat: int) -> str:
+        hist = live.state.history or []
+        return f"turn:{live.row.id}:{seat}:{sum(1 for d in hist if d.seat == seat)}"
+
+    async def _turn(self, live: LiveGame, seat: int, key: str, others: str) -> None:
+        gid = live.row.id
+        try:
+            # a moment first: the seat taken by this change becomes its account's right after
+            # it (routes.py), and a player who moves at once gets no mail
+            await asyncio.sleep(self.delay)
+            if live.state.current != seat or self.turn_key(live, seat) != key or live.row.status != "running":
+                return
+            wishes = await asyncio.to_thread(self.mailer.storage.mail_wishes, gid, [seat])
+            if seat not in wishes:
+                return
+            aid, name, email, notify = wishes[seat]
+            if notify.get("turn") is not True:
+                return
+            mail = self.mailer._mail(
+                key,
+                aid,
+                "turn",
+                email,
+                str(notify.get("lang", "en")),
+                {
+                    "name": name,
+                    "game": gid,
+                    "players": others,
+                    "link": self.mailer.link(_open_path(gid, seat)),
+                    "_key": notify.get("key", ""),
+                },
+                unsubscribe=True,
+            )
+            if await asyncio.to_thread(self.mailer.queue, mail):
+                log.info("game %s: the turn mail of seat %d queued", gid, seat)
+                self.mailer.wake()
+        except Exception as e:  # noqa: BLE001 - the game goes on; its mail is the one thing lost
+            log.error("game %s: the turn mail could not be queued (%s)", gid, type(e).__name__)
+
+    async def _end(self, gid: str, people: list[int], table: list[tuple[str, int, float, float]]) -> None:
+        try:
+            wishes = await asyncio.to_thread(self.mailer.storage.mail_wishes, gid, people)
+            queued = False
+            for seat, (aid, name, email, notify) in sorted(wishes.items()):
+                if notify.get("end") is not True:
+                    continue
+                lang = str(notify.get("lang", "en"))
+                _, score, place, win = table[seat]
+                lines = "\n".join(f"{ordinal(p, lang)}  {n}: {sc}" for n, sc, p, _w in sorted(table, key=lambda t: (t[2], t[0])))
+                mail = self.mailer._mail(
+                    f"end:{gid}:{seat}",
+                    aid,
+                    "end",
+                    email,
+                    lang,
+                    {
+                        "name": name,
+                        "game": gid,
+                        "you": result_words(lang, place, score, win),
+                        "table": lines,
+                        "link": self.mailer.link(_open_path(gid, seat)),
+                        "_key": notify.get("key", ""),
+                    },
+                    unsubscribe=True,
+                )
+                queued = await asyncio.to_thread(self.mailer.queue, mail) or queued
+            if queued:
+                log.info("game %s: the end's mails queued", gid)
+                self.mailer.wake()
+        except Exception as e:  # noqa: BLE001
+            log.error("game %s: the end's mails could not be queued (%s)", gid, type(e).__name__)
+
+    # -- the hook for invitations ----------------------------------------------------
+
+    async def notify_invited(self, account_id: int, game_id: str, seat: int, inviter_name: str) -> bool:
+        """An account was invited to a seat of a game by name: mail it if it asked for
+        invitations (a confirmed address, ``notify.invitation``). Once per (game, seat,
+        account). Returns whether a mail was queued now. Call it after the invitation is
+        stored; it never raises for a mail it cannot queue (logged)."""
+        if not self.mailer.enabled:
+            return False
+        try:
+            found = await asyncio.to_thread(self.mailer.storage.mail_address, account_id)
+            row = await asyncio.to_thread(self.mailer.storage.account_row, account_id)
+            if found is None or row is None or not found.email or not found.confirmed or found.notify.get("invitation") is not True:
+                return False
+            notify: dict[str, Any] = found.notify
+            mail = self.mailer._mail(
+                f"invitation:{game_id}:{seat}:{account_id}",
+                account_id,
+                "invitation",
+                found.email,
+                str(notify.get("lang", "en")),
+                {
+                    "name": row.name,
+                    "inviter": inviter_name,
+                    "game": game_id,
+                    "link": self.mailer.link(_open_path(game_id, seat)),
+                    "_key": notify.get("key", ""),
+                },
+                unsubscribe=True,
+            )
+            done = await asyncio.to_thread(self.mailer.queue, mail)
+            if done:
+                self.mailer.wake()
+            return done
+        except Exception as e:  # noqa: BLE001
+            log.error("game %s: the invitation's mail could not be queued (%s)", game_id, type(e).__name__)
+            return False

@@ -1,0 +1,691 @@
+"""E-mail (kardinal.server.mail, issue 34) against a real SMTP server run by the tests
+(aiosmtpd), on SQLite and PostgreSQL (the ``db_url`` fixture): an address confirmed by a
+link, a new password by mail, the turn's mail of a turn-based game (once, with a link that
+opens the seat), the end's mail, one-click unsubscribing, the queue across a restart and
+two processes, e-mail off without settings, and no address, session or token in a log.
+
+Time for the tokens' expiry and the retries is the mailer's clock (``Mailer.now``), set
+by the tests: nothing sleeps to let a token expire.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import email
+import email.policy
+import logging
+import random
+import re
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from email.message import EmailMessage, Message
+from pathlib import Path
+from typing import Any
+
+import pytest
+from aiosmtpd.controller import Controller
+from argon2 import PasswordHasher
+from fastapi.testclient import TestClient
+from sqlalchemy import select
+from web_helpers import act, make_client, play_out, state, wait_for_person
+
+from kardinal.server import passwords
+from kardinal.server.account_routes import COOKIE
+from kardinal.server.mail import Mailer
+from kardinal.server.storage.mail import QueuedMail
+from kardinal.server.storage.schema import mail_queue, mail_tokens
+
+PW = "correct horse battery"
+PW2 = "another good password"
+SAME_SITE = {"origin": "http://testserver"}
+PUBLIC = "http://testserver"
+PLAYERS = [{"name": "Anna"}, {"name": "B1", "kind": "bot", "level": "random"}, {"name": "B2", "kind": "bot", "level": "random"}]
+
+
+@pytest.fixture(autouse=True)
+def cheap_hashes(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(passwords, "HASHER", PasswordHasher(time_cost=1, memory_cost=1024, parallelism=1))
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class Inbox:
+    """What the test's SMTP server received (aiosmtpd's handler)."""
+
+    def __init__(self) -> None:
+        self.mails: list[tuple[list[str], Message]] = []
+        self.delay = 0.0  # seconds the server takes over each mail
+        self.lock = threading.Lock()
+
+    async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
+        if self.delay:
+            await asyncio.sleep(self.delay)
+        with self.lock:
+            self.mails.append((list(envelope.rcpt_tos), email.message_from_bytes(envelope.content, policy=email.policy.default)))
+        return "250 OK"
+
+    def to(self, addr: str) -> list[Message]:
+        with self.lock:
+            return [m for rcpt, m in self.mails if addr in rcpt]
+
+    def wait(self, addr: str, n: int = 1, timeout: float = 30.0) -> list[Message]:
+        """The mails to ``addr`` once there are ``n`` (a generous limit: not a speed test)."""
+        end = time.monotonic() + timeout
+        while len(self.to(addr)) < n:
+            assert time.monotonic() < end, f"{n} mail(s) to {addr} did not arrive; got {len(self.to(addr))}"
+            time.sleep(0.02)
+        return self.to(addr)
+
+
+class Smtp:
+    """A real SMTP server on a fixed port, which a test may stop and start again."""
+
+    def __init__(self) -> None:
+        self.port = free_port()
+        self.inbox = Inbox()
+        self.controller: Controller | None = None
+
+    def start(self) -> None:
+        self.controller = Controller(self.inbox, hostname="127.0.0.1", port=self.port)
+        self.controller.start()
+
+    def stop(self) -> None:
+        if self.controller is not None:
+            self.controller.stop()
+            self.controller = None
+
+
+@pytest.fixture
+def smtp(monkeypatch: pytest.MonkeyPatch) -> Iterator[Smtp]:
+    """The SMTP server, and the server's mail settings pointing at it."""
+    s = Smtp()
+    s.start()
+    monkeypatch.setenv("KARDINAL_SMTP_URL", f"smtp://127.0.0.1:{s.port}?starttls=0")
+    monkeypatch.setenv("KARDINAL_MAIL_FROM", "kardinal@example.org")
+    monkeypatch.setenv("KARDINAL_PUBLIC_URL", PUBLIC)
+    yield s
+    s.stop()
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.t = time.time()
+
+    def __call__(self) -> float:
+        return self.t
+
+
+def mailer(c: TestClient) -> Mailer:
+    m: Mailer = c.app.state.mailer  # type: ignore[attr-defined]
+    return m
+
+
+def with_clock(c: TestClient) -> Clock:
+    clock = Clock()
+    mailer(c).now = clock
+    c.app.state.game_mail.delay = 0.0  # type: ignore[attr-defined]
+    return clock
+
+
+def post(c: TestClient, path: str, secret: str | None = None, **kw: Any) -> Any:
+    c.cookies.clear()
+    if secret is not None:
+        c.cookies.set(COOKIE, secret)
+    try:
+        return c.post(path, headers={**SAME_SITE, **kw.pop("headers", {})}, **kw)
+    finally:
+        c.cookies.clear()
+
+
+def get(c: TestClient, path: str, secret: str | None = None, **kw: Any) -> Any:
+    c.cookies.clear()
+    if secret is not None:
+        c.cookies.set(COOKIE, secret)
+    try:
+        return c.get(path, **kw)
+    finally:
+        c.cookies.clear()
+
+
+def sign_up(c: TestClient, name: str) -> str:
+    r = post(c, "/api/account/signup", json={"name": name, "password": PW})
+    assert r.status_code == 200, r.text
+    return str(r.cookies[COOKIE])
+
+
+def text_of(m: Message) -> str:
+    assert isinstance(m, EmailMessage) and not m.is_multipart()
+    return str(m.get_content())
+
+
+def link(m: Message, what: str, public: str = PUBLIC) -> str:
+    """The token of a mail's ``/mail#<what>=...`` link."""
+    found = re.search(rf"{re.escape(public)}/mail#{what}=([A-Za-z0-9_.-]+)", text_of(m))
+    assert found, text_of(m)
+    return found.group(1)
+
+
+def add_address(c: TestClient, secret: str, smtp: Smtp, addr: str, lang: str = "en") -> None:
+    """Set and confirm ``addr`` for the account (through the mailed link)."""
+    before = len(smtp.inbox.to(addr))
+    r = post(c, "/api/account/email", secret, json={"email": addr, "password": PW, "lang": lang})
+    assert r.status_code == 200, r.text
+    mail = smtp.inbox.wait(addr, before + 1)[-1]
+    r = post(c, "/api/mail/confirm", json={"token": link(mail, "confirm")})
+    assert r.status_code == 200, r.text
+
+
+# -- e-mail off -------------------------------------------------------------------------
+
+
+def test_without_settings_email_is_off_and_nothing_breaks(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    for k in ("KARDINAL_SMTP_URL", "KARDINAL_MAIL_FROM", "KARDINAL_PUBLIC_URL"):
+        monkeypatch.delenv(k, raising=False)
+    with make_client(tmp_path) as c:
+        assert get(c, "/api/mail").json() == {"enabled": False}
+        secret = sign_up(c, "Anna")
+        st = get(c, "/api/account/email", secret).json()
+        assert st["enabled"] is False and st["email"] is None
+        r = post(c, "/api/account/email", secret, json={"email": "anna@example.org", "password": PW})
+        assert r.status_code == 409 and r.json()["error"]["code"] == "mail_off"
+        # the same answer as ever, and nothing queued
+        assert post(c, "/api/mail/forgot", json={"who": "Anna"}).json() == {"ok": True}
+        r = post(c, "/api/games", secret, json={"players": PLAYERS, "mode": "turn"})
+        assert r.status_code == 200, r.text
+        with mailer(c).storage.engine.connect() as conn:
+            assert list(conn.execute(select(mail_queue))) == []
+
+
+def test_a_partial_or_malformed_setting_keeps_email_off() -> None:
+    from kardinal.server.mail import mail_settings
+
+    ok = {
+        "KARDINAL_SMTP_URL": "smtps://u:s%40cret@mail.example.org",
+        "KARDINAL_MAIL_FROM": "k@example.org",
+        "KARDINAL_PUBLIC_URL": "https://k.example.org/",
+    }
+    s, why = mail_settings(ok)
+    assert (
+        s is not None
+        and s.smtp.port == 465
+        and s.smtp.tls == "tls"
+        and s.smtp.password == "s@cret"
+        and s.public_url == "https://k.example.org"
+    )
+    assert "s@cret" not in repr(s) and "s%40cret" not in repr(s)
+    s, why = mail_settings({**ok, "KARDINAL_SMTP_URL": "smtp://mail.example.org"})
+    assert s is not None and s.smtp.tls == "starttls" and s.smtp.port == 587
+    for broken in (
+        {"KARDINAL_SMTP_URL": ""},
+        {"KARDINAL_SMTP_URL": "http://x"},
+        {"KARDINAL_MAIL_FROM": "nobody"},
+        {"KARDINAL_PUBLIC_URL": "kardinal.example.org"},
+    ):
+        s, why = mail_settings({**ok, **broken})
+        assert s is None and why.startswith("e-mail is off") and "cret" not in why
+
+
+# -- an address --------------------------------------------------------------------------
+
+
+def test_an_address_is_confirmed_by_a_link_once_and_within_a_day(tmp_path: Path, db_url: str, smtp: Smtp) -> None:
+    with make_client(tmp_path, db_url=db_url) as c:
+        clock = with_clock(c)
+        secret = sign_up(c, "Anna")
+        assert get(c, "/api/mail").json() == {"enabled": True}
+        # the account's password is needed (a session alone may not redirect its resets)
+        r = post(c, "/api/account/email", secret, json={"email": "anna@example.org", "password": "wrong password"})
+        assert r.status_code == 403 and r.json()["error"]["code"] == "bad_password"
+        for bad in ("not an address", "anna@example.org\r\nBcc: eve@example.com", "anna@example.org>, <eve@example.com"):
+            r = post(c, "/api/account/email", secret, json={"email": bad, "password": PW})  # no header injection either
+            assert r.status_code == 400 and r.json()["error"]["code"] == "bad_email", bad
+        # another site's page cannot set it (forged cross-site request)
+        r = post(
+            c, "/api/account/email", secret, json={"email": "eve@example.com", "password": PW}, headers={"origin": "https://evil.example"}
+        )
+        assert r.status_code == 403 and r.json()["error"]["code"] == "cross_site"
+        r = post(c, "/api/account/email", secret, json={"email": "anna@example.org", "password": PW, "lang": "de"})
+        assert r.status_code == 200 and r.json() == {
+            "enabled": True,
+            "email": "anna@example.org",
+            "confirmed": False,
+            "notify": {"turn": False, "invitation": False, "end": False},
+        }
+        # until it is confirmed, nothing else is mailed to it: no opt-in, no reset
+        r = post(c, "/api/account/notify", secret, json={"turn": True})
+        assert r.status_code == 409 and r.json()["error"]["code"] == "no_address"
+        (mail,) = smtp.inbox.wait("anna@example.org")
+        assert mail["Subject"] == "Bestätige deine Mailadresse" and mail["From"] == "kardinal@example.org"
+        assert "List-Unsubscribe" not in mail  # asked for by the person: no list to leave
+        token = link(mail, "confirm")
+        with mailer(c).storage.engine.connect() as conn:
+            hashes = list(conn.execute(select(mail_tokens.c.token_hash)).scalars())
+        assert len(hashes) == 1 and token not in hashes[0]  # only its SHA-256 is kept
+        # a wrong token, then the right one (once)
+        r = post(c, "/api/mail/confirm", json={"token": "x" * 43})
+        assert r.status_code == 403 and r.json()["error"]["code"] == "bad_mail_link"
+        assert post(c, "/api/mail/confirm", json={"token": token}).status_code == 200
+        assert get(c, "/api/account/email", secret).json()["confirmed"] is True
+        r = post(c, "/api/mail/confirm", json={"token": token})
+        assert r.status_code == 403 and r.json()["error"]["code"] == "bad_mail_link"
+        # another address: unconfirmed again; its link a day later does not work
+        r = post(c, "/api/account/email", secret, json={"email": "anna@example.com", "password": PW})
+        assert r.json()["confirmed"] is False
+        late = link(smtp.inbox.wait("anna@example.com")[0], "confirm")
+        clock.t += 24 * 3600 + 1
+        r = post(c, "/api/mail/confirm", json={"token": late})
+        assert r.status_code == 403 and r.json()["error"]["code"] == "bad_mail_link"
+        assert get(c, "/api/account/email", secret).json()["confirmed"] is False
+        # no address at all
+        r = post(c, "/api/account/email", secret, json={"email": "", "password": PW})
+        assert r.status_code == 200 and r.json()["email"] is None
+
+
+def test_another_account_never_sees_the_address(tmp_path: Path, smtp: Smtp) -> None:
+    with make_client(tmp_path) as c:
+        with_clock(c)
+        anna = sign_up(c, "Anna")
+        add_address(c, anna, smtp, "anna@example.org")
+        bert = sign_up(c, "Bert")
+        assert get(c, "/api/account/email", bert).json()["email"] is None
+        assert "anna@example.org" not in get(c, "/api/account/data", bert).text
+        assert get(c, "/api/account/email").status_code == 401
+        data = get(c, "/api/account/data", anna).json()
+        assert data["mail"] == {
+            "email": "anna@example.org",
+            "confirmed": True,
+            "notify": {"lang": "en", "turn": False, "invitation": False, "end": False},
+        }
+
+
+# -- a new password by mail --------------------------------------------------------------
+
+
+def test_a_new_password_by_mail(tmp_path: Path, db_url: str, smtp: Smtp) -> None:
+    with make_client(tmp_path, db_url=db_url) as c:
+        clock = with_clock(c)
+        secret = sign_up(c, "Anna")
+        add_address(c, secret, smtp, "anna@example.org")
+        other = post(c, "/api/account/signin", json={"name": "Anna", "password": PW}).cookies[COOKIE]
+        # the same answer for a name, an address, and neither
+        answers = [post(c, "/api/mail/forgot", json={"who": w}) for w in ("nobody here", "nobody@example.org", "anna")]
+        assert {(r.status_code, r.text) for r in answers} == {(200, '{"ok":true}')}
+        (mail,) = smtp.inbox.wait("anna@example.org", 2)[1:]
+        assert mail["Subject"] == "A new password for Anna"
+        token = link(mail, "reset")
+        # a weak password is refused before the link is used up
+        r = post(c, "/api/mail/reset", json={"token": token, "password": "short"})
+        assert r.status_code == 400
+        r = post(c, "/api/mail/reset", json={"token": token, "password": PW2})
+        assert r.status_code == 200, r.text
+        new = r.cookies[COOKIE]
+        # every session before ends (as a new password does); this browser is signed in
+        assert get(c, "/api/account", secret).json()["account"] is None
+        assert get(c, "/api/account", other).json()["account"] is None
+        assert get(c, "/api/account", new).json()["account"]["name"] == "Anna"
+        assert post(c, "/api/account/signin", json={"name": "Anna", "password": PW}).status_code == 403
+        assert post(c, "/api/account/signin", json={"name": "Anna", "password": PW2}).status_code == 200
+        # once only
+        r = post(c, "/api/mail/reset", json={"token": token, "password": "yet another one"})
+        assert r.status_code == 403 and r.json()["error"]["code"] == "bad_mail_link"
+        # by the address, and too late: 30 minutes
+        post(c, "/api/mail/forgot", json={"who": "ANNA@example.org"})
+        late = link(smtp.inbox.wait("anna@example.org", 3)[-1], "reset")
+        clock.t += 31 * 60
+        r = post(c, "/api/mail/reset", json={"token": late, "password": "yet another one"})
+        assert r.status_code == 403 and r.json()["error"]["code"] == "bad_mail_link"
+
+
+def test_a_reset_ends_the_seats_tokens_of_the_accounts_devices(tmp_path: Path, smtp: Smtp) -> None:
+    with make_client(tmp_path) as c:
+        with_clock(c)
+        secret = sign_up(c, "Anna")
+        add_address(c, secret, smtp, "anna@example.org")
+        g = post(c, "/api/games", secret, json={"players": PLAYERS, "mode": "turn"}).json()
+        gid = g["id"]
+        key = post(c, "/api/account/seat", secret, json={"game": gid, "seat": 0}).json()["token"]
+        assert c.get(f"/api/games/{gid}/state", params={"seat": 0, "token": key}).status_code == 200
+        post(c, "/api/mail/forgot", json={"who": "Anna"})
+        token = link(smtp.inbox.wait("anna@example.org", 2)[-1], "reset")
+        assert post(c, "/api/mail/reset", json={"token": token, "password": PW2}).status_code == 200
+        assert c.get(f"/api/games/{gid}/state", params={"seat": 0, "token": key}).status_code == 403
+        assert c.get(f"/api/games/{gid}/state", params={"seat": 0, "token": g["seats"][0]["token"]}).status_code == 200
+
+
+def test_resets_asked_too_often_are_not_mailed_and_the_answer_stays(tmp_path: Path, smtp: Smtp) -> None:
+    with make_client(tmp_path) as c:
+        with_clock(c)
+        secret = sign_up(c, "Anna")
+        add_address(c, secret, smtp, "anna@example.org")  # one of the account's 3 an hour
+        answers = {post(c, "/api/mail/forgot", json={"who": "Anna"}).text for _ in range(4)}
+        assert answers == {'{"ok":true}'}
+        smtp.inbox.wait("anna@example.org", 3)
+        send_and_settle(c)
+        assert len(smtp.inbox.to("anna@example.org")) == 3
+        # per client address: the sixth in a minute is refused, whatever the name
+        assert post(c, "/api/mail/forgot", json={"who": "nobody"}).status_code == 200
+        r = post(c, "/api/mail/forgot", json={"who": "nobody"})
+        assert r.status_code == 429 and r.json()["error"]["code"] == "rate_limited"
+
+
+def test_the_answer_to_forgot_does_not_wait_for_the_look_up(tmp_path: Path, smtp: Smtp, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Timing: whether a name or an address has an account is looked up after the answer
+    is sent. The look-up is held until the answer has come: the answer cannot depend on it."""
+    with make_client(tmp_path) as c:
+        with_clock(c)
+        storage = mailer(c).storage
+        release = threading.Event()
+        looked: list[str] = []
+        real = storage.mail_account_by_key
+
+        def held(key: str) -> Any:
+            # released by the test once the answer came; an answer that waited for this
+            # look-up would come only after the wait ran out, recorded False
+            looked.append(f"{key}:{release.wait(10)}")
+            return real(key)
+
+        monkeypatch.setattr(storage, "mail_account_by_key", held)
+        r = post(c, "/api/mail/forgot", json={"who": "Anna"})
+        assert r.status_code == 200 and r.json() == {"ok": True}
+        release.set()  # the answer came while the look-up was held (or had not begun)
+        end = time.monotonic() + 30
+        while not looked:
+            assert time.monotonic() < end
+            time.sleep(0.01)
+        assert looked == ["anna:True"]
+
+
+def send_and_settle(c: TestClient) -> None:
+    """Let the queued work finish: the background look-ups, then a look at the queue."""
+    for _ in range(3):
+        mailer(c).wake()
+        time.sleep(0.3)
+
+
+# -- the games' mails --------------------------------------------------------------------
+
+
+def turn_game(c: TestClient, secret: str) -> tuple[str, str]:
+    """A turn-based game of the account's person seat 0 and a bot, started; (id, seat token)."""
+    r = post(c, "/api/games", secret, json={"players": PLAYERS, "mode": "turn"})
+    assert r.status_code == 200, r.text
+    g = r.json()
+    tok = g["seats"][0]["token"]
+    assert post(c, f"/api/games/{g['id']}/join", secret, json={"seat": 0, "token": tok}).status_code == 200
+    return g["id"], tok
+
+
+def play_turn(c: TestClient, gid: str, tok: str, rng: random.Random) -> None:
+    """Seat 0 plays until the turn passes (a bot has it)."""
+    while True:
+        msg = wait_for_person(c, gid, {0: tok})
+        if msg["status"] == "finished" or msg["view"]["current"] != 0:
+            return
+        assert act(c, gid, 0, tok, msg["version"], rng.choice(msg["legal"])).status_code == 200
+        if state(c, gid)["view"]["current"] != 0:
+            return
+
+
+def test_the_turn_mail_arrives_once_and_its_link_opens_the_seat(tmp_path: Path, db_url: str, smtp: Smtp) -> None:
+    with make_client(tmp_path, db_url=db_url) as c:
+        with_clock(c)
+        secret = sign_up(c, "Anna")
+        add_address(c, secret, smtp, "anna@example.org")
+        r = post(c, "/api/account/notify", secret, json={"turn": True})
+        assert r.json()["notify"] == {"turn": True, "invitation": False, "end": False}
+        gid, tok = turn_game(c, secret)
+        rng = random.Random(3)
+        wait_for_person(c, gid, {0: tok})
+        turns = smtp.inbox.wait("anna@example.org", 2)[1:]
+        mail = turns[0]
+        assert mail["Subject"] == f"Your turn: {gid}"
+        assert mail["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
+        assert re.fullmatch(rf"<{re.escape(PUBLIC)}/api/mail/unsubscribe\?t=[0-9]+\.turn\.[0-9a-f]{{32}}>", mail["List-Unsubscribe"])
+        # the link opens the seat: signed in, the session gets its token; no token in the mail
+        assert tok not in text_of(mail)
+        game, seat = link(mail, "open").rsplit(".", 1)
+        assert (game, seat) == (gid, "0")
+        r = post(c, "/api/account/seat", secret, json={"game": game, "seat": int(seat)})
+        assert r.status_code == 200
+        assert "legal" in c.get(f"/api/games/{gid}/state", params={"seat": 0, "token": r.json()["token"]}).json()
+        # not signed in on that device: sign in first (the page says so)
+        assert post(c, "/api/account/seat", json={"game": game, "seat": 0}).status_code == 401
+        # the game changes meanwhile (a chat line, the page opened again): still one mail
+        post(c, f"/api/games/{gid}/chat", json={"seat": 0, "token": tok, "text": "hello"})
+        send_and_settle(c)
+        assert len(smtp.inbox.to("anna@example.org")) == 2
+        # once seat 0 has moved and the turn comes back: the next mail
+        play_turn(c, gid, tok, rng)
+        wait_for_person(c, gid, {0: tok})
+        smtp.inbox.wait("anna@example.org", 3)
+        send_and_settle(c)
+        mails = smtp.inbox.to("anna@example.org")
+        assert len(mails) == 3 and len({m["Message-ID"] for m in mails}) == 3
+
+
+def test_a_live_game_and_an_account_that_did_not_ask_get_no_turn_mail(tmp_path: Path, smtp: Smtp) -> None:
+    with make_client(tmp_path) as c:
+        with_clock(c)
+        anna = sign_up(c, "Anna")
+        add_address(c, anna, smtp, "anna@example.org")
+        gid, tok = turn_game(c, anna)  # Anna did not ask for turn mail
+        wait_for_person(c, gid, {0: tok})
+        post(c, "/api/account/notify", anna, json={"turn": True})
+        r = post(c, "/api/games", anna, json={"players": PLAYERS, "mode": "live"})
+        g = r.json()
+        post(c, f"/api/games/{g['id']}/join", anna, json={"seat": 0, "token": g["seats"][0]["token"]})
+        wait_for_person(c, g["id"], {0: g["seats"][0]["token"]})
+        send_and_settle(c)
+        assert len(smtp.inbox.to("anna@example.org")) == 1  # the confirmation only
+
+
+def test_the_end_mail_has_the_result(tmp_path: Path, db_url: str, smtp: Smtp) -> None:
+    with make_client(tmp_path, db_url=db_url) as c:
+        with_clock(c)
+        secret = sign_up(c, "Anna")
+        add_address(c, secret, smtp, "anna@example.org", lang="de")
+        post(c, "/api/account/notify", secret, json={"end": True})
+        gid, tok = turn_game(c, secret)
+        final = play_out(c, gid, {0: tok}, random.Random(5))
+        assert final["status"] == "finished"
+        mail = smtp.inbox.wait("anna@example.org", 2)[-1]
+        assert mail["Subject"] == f"Spiel beendet: {gid}" and mail["Content-Language"] == "de"
+        body = text_of(mail)
+        spec = state(c, gid)
+        scores, names = spec["view"]["scores"], [p["name"] for p in spec["players"]]
+        assert all(f"{n}: {sc}" in body for n, sc in zip(names, scores))
+        assert ("Du hast gewonnen" in body) == (scores[0] > max(scores[1:]))  # the rulebook's tie-break aside
+        assert f"{PUBLIC}/mail#unsubscribe=" in body
+        send_and_settle(c)
+        assert len(smtp.inbox.to("anna@example.org")) == 2
+
+
+def test_the_invitation_hook_mails_once_those_who_asked(tmp_path: Path, smtp: Smtp) -> None:
+    with make_client(tmp_path) as c:
+        with_clock(c)
+        secret = sign_up(c, "Anna")
+        add_address(c, secret, smtp, "anna@example.org")
+        aid = get(c, "/api/account", secret).json()["account"]["id"]
+        hook = c.app.state.game_mail.notify_invited  # type: ignore[attr-defined]
+        portal = c.portal  # type: ignore[attr-defined]
+        assert portal.call(hook, aid, "g1", 2, "Bert") is False  # not asked for
+        post(c, "/api/account/notify", secret, json={"invitation": True})
+        assert portal.call(hook, aid, "g1", 2, "Bert") is True
+        assert portal.call(hook, aid, "g1", 2, "Bert") is False  # once
+        mail = smtp.inbox.wait("anna@example.org", 2)[-1]
+        assert mail["Subject"] == "Bert invites you to a game" and link(mail, "open") == "g1.2"
+
+
+# -- unsubscribing -----------------------------------------------------------------------
+
+
+def test_unsubscribe_in_one_click_and_by_the_link(tmp_path: Path, db_url: str, smtp: Smtp) -> None:
+    with make_client(tmp_path, db_url=db_url) as c:
+        with_clock(c)
+        secret = sign_up(c, "Anna")
+        add_address(c, secret, smtp, "anna@example.org")
+        post(c, "/api/account/notify", secret, json={"turn": True, "end": True})
+        gid, tok = turn_game(c, secret)
+        mail = smtp.inbox.wait("anna@example.org", 2)[-1]
+        url = mail["List-Unsubscribe"].strip("<>")
+        path = url[len(PUBLIC) :]
+        # RFC 8058: the mail client posts the form body, without a cookie or an Origin
+        r = c.post(path, content=b"List-Unsubscribe=One-Click", headers={"content-type": "application/x-www-form-urlencoded"})
+        assert r.status_code == 200 and r.json() == {"ok": True, "kind": "turn"}
+        assert get(c, "/api/account/email", secret).json()["notify"] == {"turn": False, "invitation": False, "end": True}
+        assert c.get(path).status_code == 405  # a GET (a link scanner) changes nothing
+        assert c.post(path, content=b"").status_code == 400
+        # the link in the text: its page posts the token
+        post(c, "/api/account/notify", secret, json={"turn": True})
+        token = link(mail, "unsubscribe")
+        assert post(c, "/api/mail/unsubscribe", json={"token": token}).json() == {"ok": True, "kind": "turn"}
+        assert get(c, "/api/account/email", secret).json()["notify"]["turn"] is False
+        # a forged one, another kind's, another account's: refused
+        aid, kind, mac = token.split(".")
+        for bad in (f"{aid}.end.{mac}", f"{int(aid) + 1}.turn.{mac}", f"{aid}.turn.{'0' * 32}", "nonsense"):
+            r = post(c, "/api/mail/unsubscribe", json={"token": bad})
+            assert r.status_code == 403 and r.json()["error"]["code"] == "bad_mail_link", bad
+        assert get(c, "/api/account/email", secret).json()["notify"]["end"] is True
+        # a new address ends the old links
+        add_address(c, secret, smtp, "anna@example.com")
+        post(c, "/api/account/notify", secret, json={"turn": True})
+        assert post(c, "/api/mail/unsubscribe", json={"token": token}).status_code == 403
+        del gid, tok
+
+
+# -- the queue ---------------------------------------------------------------------------
+
+
+def test_a_restart_between_queueing_and_sending_loses_and_doubles_nothing(tmp_path: Path, db_url: str, smtp: Smtp) -> None:
+    smtp.stop()  # the mail server is down
+    with make_client(tmp_path, db_url=db_url) as c:
+        clock = with_clock(c)
+        secret = sign_up(c, "Anna")
+        r = post(c, "/api/account/email", secret, json={"email": "anna@example.org", "password": PW})
+        assert r.status_code == 200
+        storage = mailer(c).storage
+        end = time.monotonic() + 30
+        while True:  # the sender tried, failed, and set the next try a minute on
+            with storage.engine.connect() as conn:
+                row = conn.execute(select(mail_queue)).one()
+            if row.attempts >= 1:
+                break
+            assert time.monotonic() < end
+            time.sleep(0.05)
+        assert row.sent is None and row.send_after >= clock.t + 59 and row.failed == "ConnectionRefusedError"
+        later = clock.t + 120
+    smtp.start()
+    with make_client(tmp_path, db_url=db_url) as c:
+        clock = with_clock(c)
+        clock.t = later
+        mailer(c).wake()
+        (mail,) = smtp.inbox.wait("anna@example.org")
+        send_and_settle(c)
+        assert len(smtp.inbox.to("anna@example.org")) == 1
+        with mailer(c).storage.engine.connect() as conn:
+            row = conn.execute(select(mail_queue)).one()
+        assert row.sent is not None and row.to_addr == "" and row.body == "{}"  # sent: the address and text go
+        assert post(c, "/api/mail/confirm", json={"token": link(mail, "confirm")}).status_code == 200
+
+
+def test_two_processes_send_each_mail_once(tmp_path: Path, smtp: Smtp, pg: Any) -> None:
+    """Two server processes (``kardinal serve``) on one PostgreSQL database send a queue of
+    mails: each arrives once, and both took part (a slow mail server: their looks overlap)."""
+    from test_web_two_processes import Server
+
+    from kardinal.server.storage import Storage
+
+    url = str(pg.new_database())
+    smtp.inbox.delay = 0.12  # ~12 s for the queue: more than a sender's time between looks (POLL)
+    storage = Storage(url)
+    n = 100
+    try:
+        now = time.time()
+        for i in range(n):
+            storage.queue_mail(QueuedMail(f"test:{i}", None, "confirm", f"p{i}@example.org", f"mail {i}", {"text": "hello"}, now), now)
+    finally:
+        storage.close()
+    env = {
+        "KARDINAL_SMTP_URL": f"smtp://127.0.0.1:{smtp.port}?starttls=0",
+        "KARDINAL_MAIL_FROM": "kardinal@example.org",
+        "KARDINAL_PUBLIC_URL": PUBLIC,
+        "KARDINAL_LOG_LEVEL": "info",
+        # this checkout's kardinal, also where the installed command's is another's
+        "PYTHONPATH": str(Path(__file__).resolve().parents[1]),
+    }
+    servers = [Server(url, tmp_path, name, env) for name in ("a", "b")]
+    try:
+        for srv in servers:
+            srv.start()
+        for i in range(n):
+            smtp.inbox.wait(f"p{i}@example.org", timeout=120)
+        time.sleep(1.0)  # a second copy would have come by now: both senders look again meanwhile
+    finally:
+        for srv in servers:
+            srv.stop()
+    with smtp.inbox.lock:
+        got = [rcpt[0] for rcpt, _m in smtp.inbox.mails]
+    assert sorted(got) == sorted(f"p{i}@example.org" for i in range(n))
+    sent = [len(re.findall(r"mail \d+ \(confirm\) sent", srv.log.read_text())) for srv in servers]
+    assert sum(sent) == n and all(k > 0 for k in sent), sent
+
+
+# -- deletion and logs -------------------------------------------------------------------
+
+
+def test_deleting_the_account_deletes_its_tokens_and_mail(tmp_path: Path, db_url: str, smtp: Smtp) -> None:
+    with make_client(tmp_path, db_url=db_url) as c:
+        with_clock(c)
+        secret = sign_up(c, "Anna")
+        add_address(c, secret, smtp, "anna@example.org")
+        smtp.stop()
+        post(c, "/api/mail/forgot", json={"who": "Anna"})
+        storage = mailer(c).storage
+        end = time.monotonic() + 30
+        while True:
+            with storage.engine.connect() as conn:
+                if conn.execute(select(mail_queue).where(mail_queue.c.kind == "reset")).first() is not None:
+                    break
+            assert time.monotonic() < end
+            time.sleep(0.05)
+        assert post(c, "/api/account/delete", secret, json={"password": PW}).status_code == 200
+        with storage.engine.connect() as conn:
+            assert list(conn.execute(select(mail_tokens))) == []
+            assert list(conn.execute(select(mail_queue).where(mail_queue.c.sent.is_(None)))) == []
+        smtp.start()
+
+
+def test_no_address_session_or_token_in_a_log(tmp_path: Path, smtp: Smtp, caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.DEBUG)
+    with make_client(tmp_path) as c:
+        with_clock(c)
+        secret = sign_up(c, "Anna")
+        add_address(c, secret, smtp, "anna@example.org")
+        post(c, "/api/account/notify", secret, json={"turn": True, "end": True})
+        post(c, "/api/mail/forgot", json={"who": "anna@example.org"})
+        reset = link(smtp.inbox.wait("anna@example.org", 2)[-1], "reset")
+        new = post(c, "/api/mail/reset", json={"token": reset, "password": PW2}).cookies[COOKIE]
+        gid, tok = turn_game(c, new)
+        play_out(c, gid, {0: tok}, random.Random(1))
+        mails = smtp.inbox.wait("anna@example.org", 4)
+        unsub = link(mails[-1], "unsubscribe")
+        post(c, "/api/mail/unsubscribe", json={"token": unsub})
+        smtp.stop()  # and a failing mail server
+        post(c, "/api/mail/forgot", json={"who": "Anna"})
+        send_and_settle(c)
+    secrets_ = ["anna@example.org", "example.org", secret, new, reset, tok, unsub, PW, PW2]
+    confirm = link(mails[0], "confirm")
+    secrets_.append(confirm)
+    # the test's SMTP server's own log aside, and its HTTP client's (which writes the query of a state's GET)
+    ours = [r for r in caplog.records if not r.name.startswith(("mail.log", "httpx"))]
+    text = "\n".join(r.getMessage() for r in ours)
+    assert "mail" in text and "sent" in text  # the flow was logged
+    for s in secrets_:
+        assert s not in text, s
+    smtp.start()

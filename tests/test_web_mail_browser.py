@@ -1,0 +1,197 @@
+"""E-mail in the browser (account-mail.js, mail.js) against a real SMTP server (aiosmtpd):
+the account page's address and mail settings, the confirmation link, "Forgot the
+password?" and the reset page, a turn's mail whose link opens the seat after signing in,
+unsubscribing; on a desktop in English and a phone in German; and the page of a server
+without mail settings."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from test_web_mail import Smtp, link
+from webtools import new_page, serve, shot
+
+pytestmark = pytest.mark.browser
+
+PW = "correct horse battery"
+PUBLIC = "http://kardinal.test"  # the links' site; the test opens their path on its server
+
+
+@pytest.fixture(scope="module")
+def mail_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Smtp]]:
+    """A live server whose mail goes to the test's SMTP server."""
+    smtp = Smtp()
+    smtp.start()
+    with pytest.MonkeyPatch.context() as mp:  # only while the app is made: the other servers have no mail
+        mp.setenv("KARDINAL_SMTP_URL", f"smtp://127.0.0.1:{smtp.port}?starttls=0")
+        mp.setenv("KARDINAL_MAIL_FROM", "kardinal@example.org")
+        mp.setenv("KARDINAL_PUBLIC_URL", PUBLIC)
+        gen = serve(tmp_path_factory)
+        url = next(gen)
+    yield url, smtp
+    for _ in gen:
+        pass
+    smtp.stop()
+
+
+def phone(browser: Any, locale: str) -> Any:
+    ctx = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True, locale=locale, timezone_id="UTC")
+    page = ctx.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.errors = errors
+    return page
+
+
+def sign_up(page: Any, server: str, name: str) -> None:
+    page.goto(server + "/account")
+    page.fill("#signup-name", name)
+    page.fill("#signup-password", PW)
+    page.click("#signup-button")
+    page.wait_for_selector("#signed-in-as")
+
+
+def add_address(page: Any, addr: str) -> None:
+    page.wait_for_selector("#mail-address")
+    page.fill("#mail-address", addr)
+    page.fill("#mail-password", PW)
+    page.click("#mail-button")
+    page.wait_for_selector("#mail-state")
+
+
+def test_address_mails_and_a_new_password_on_a_desktop_in_english(mail_server: tuple[str, Smtp], browser: Any) -> None:
+    server, smtp = mail_server
+    page = new_page(browser)
+    page.goto(server + "/account")
+    page.click("#forgot-open")
+    page.wait_for_selector("#forgot-who")
+    shot(page, "mail-account-guest-desktop")
+    sign_up(page, server, "Anna")
+    page.wait_for_selector("#mail-section")
+    assert page.inner_text("#mail-want-first").startswith("Confirm your address first")
+    add_address(page, "anna@example.org")
+    assert "A link to confirm the address is on its way to anna@example.org" in page.inner_text("#account-note")
+    assert page.inner_text("#mail-state").startswith("anna@example.org — waiting")
+    shot(page, "mail-account-waiting-desktop", full_page=True)
+
+    # the mailed link: the page posts its token and takes it out of the address bar
+    (mail,) = smtp.inbox.wait("anna@example.org")
+    page.goto(server + "/mail#confirm=" + link(mail, "confirm", PUBLIC))
+    page.wait_for_selector("#mail-note.good")
+    assert page.inner_text("#mail-note").startswith("Your address is confirmed")
+    assert "#" not in page.url
+    shot(page, "mail-confirmed-desktop")
+
+    # the mails wanted
+    page.goto(server + "/account")
+    page.wait_for_selector("#mail-want-turn")
+    page.check("#mail-want-turn")
+    page.wait_for_selector("#account-note.good")
+    assert page.is_checked("#mail-want-turn") and not page.is_checked("#mail-want-end")
+    got = page.evaluate("async () => (await (await fetch('/api/account/email')).json()).notify")
+    assert got == {"turn": True, "invitation": False, "end": False}
+    shot(page, "mail-account-confirmed-desktop", full_page=True)
+
+    # signed out: "Forgot the password?", the reset page
+    page.click("#sign-out")
+    page.wait_for_selector("#forgot-open")
+    page.click("#forgot-open")
+    page.fill("#forgot-who", "Anna")
+    page.click("#forgot-button")
+    page.wait_for_selector("#account-note.good")
+    assert page.inner_text("#account-note").startswith("If an account has this name or confirmed address")
+    reset = smtp.inbox.wait("anna@example.org", 2)[-1]
+    page.goto(server + "/mail#reset=" + link(reset, "reset", PUBLIC))
+    page.wait_for_selector("#reset-password")
+    assert "#" not in page.url
+    shot(page, "mail-reset-desktop")
+    page.fill("#reset-password", "a new password here")
+    page.click("#reset-button")
+    page.wait_for_selector("#mail-note.good")
+    assert page.inner_text("#mail-note").startswith("Your new password is set")
+    page.wait_for_function("document.getElementById('account-link').textContent === 'Anna'", timeout=10000)
+    shot(page, "mail-reset-done-desktop")
+    assert page.errors == [] and page.console_errors == []
+
+
+def test_a_turn_mail_opens_the_seat_on_a_phone_in_german(mail_server: tuple[str, Smtp], browser: Any) -> None:
+    server, smtp = mail_server
+    laptop = new_page(browser)
+    sign_up(laptop, server, "Bert")
+    laptop.click("#lang")  # German
+    add_address(laptop, "bert@example.org")
+    assert laptop.inner_text("#account-note").startswith("Ein Link zum Bestätigen")
+    mail = smtp.inbox.wait("bert@example.org")[0]
+    assert mail["Subject"] == "Bestätige deine Mailadresse"  # the language of the page that set it
+    laptop.goto(server + "/mail#confirm=" + link(mail, "confirm", PUBLIC))
+    laptop.wait_for_selector("#mail-note.good")
+    laptop.goto(server + "/account")
+    laptop.wait_for_selector("#mail-want-turn")
+    laptop.check("#mail-want-turn")
+    laptop.check("#mail-want-end")
+    laptop.wait_for_function("document.getElementById('mail-want-end').checked")
+    laptop.evaluate(
+        """async () => {
+            const g = await (await fetch('/api/games', {method: 'POST', headers: {'content-type': 'application/json'},
+                body: JSON.stringify({mode: 'turn', players: [{name: 'Bert'}, {kind: 'bot', level: 'random'}, {kind: 'bot', level: 'random'}]})})).json();
+            await fetch(`/api/games/${g.id}/join`, {method: 'POST', headers: {'content-type': 'application/json'},
+                body: JSON.stringify({seat: 0, token: g.seats[0].token})});
+        }"""
+    )
+    turn = smtp.inbox.wait("bert@example.org", 2)[-1]
+    assert str(turn["Subject"]).startswith("Du bist dran: ")
+    gid, seat = link(turn, "open", PUBLIC).rsplit(".", 1)
+
+    # the phone holds no seat and is signed out: sign in, then the seat opens
+    mobile = phone(browser, "de-DE")
+    mobile.goto(server + f"/mail#open={gid}.{seat}")
+    mobile.wait_for_selector("#open-sign-in")
+    assert mobile.inner_text("#mail-note").startswith("Melde dich an, um deinen Platz zu öffnen")
+    shot(mobile, "mail-open-sign-in-phone-de")
+    mobile.click("#open-sign-in")
+    mobile.wait_for_selector("#signin-name")
+    mobile.fill("#signin-name", "Bert")
+    mobile.fill("#signin-password", PW)
+    mobile.click("#signin-button")
+    mobile.wait_for_url(re.compile(rf".*/game/{gid}$"), timeout=15000)
+    held = mobile.evaluate(f"JSON.parse(localStorage.getItem('kardinal-seats:{gid}') || '{{}}')")
+    assert list(held) == ["0"]  # the seat, through the session
+    mobile.wait_for_function("document.body.dataset.myTurn === 'true'", timeout=30000)
+    shot(mobile, "mail-open-seat-phone-de")
+
+    # the account page in German on the phone, and unsubscribing from the mail's link
+    mobile.goto(server + "/account")
+    mobile.wait_for_selector("#mail-want-turn")
+    assert mobile.text_content("#mail-section h2") == "E-Mail"
+    shot(mobile, "mail-account-phone-de", full_page=True)
+    mobile.goto(server + "/mail#unsubscribe=" + link(turn, "unsubscribe", PUBLIC))
+    mobile.wait_for_selector("#unsub-button")
+    shot(mobile, "mail-unsubscribe-phone-de")
+    mobile.click("#unsub-button")
+    mobile.wait_for_selector("#mail-note.good")
+    assert mobile.inner_text("#mail-note").startswith("Erledigt: keine Mails mehr über „du bist dran“")
+    got = mobile.evaluate("async () => (await (await fetch('/api/account/email')).json()).notify")
+    assert got == {"turn": False, "invitation": False, "end": True}
+    assert mobile.errors == [] and laptop.errors == []
+
+
+def test_without_mail_settings_the_page_says_email_is_off(server: str, browser: Any) -> None:
+    for where, page in (("desktop-en", new_page(browser)), ("phone-de", phone(browser, "de-DE"))):
+        name = f"Cleo{where[:5]}"
+        sign_up(page, server, name)
+        page.wait_for_selector("#mail-off")
+        off = page.inner_text("#mail-off")
+        assert (
+            off.startswith("E-mail is off on this server") if where == "desktop-en" else off.startswith("E-Mail ist auf diesem Server aus")
+        )
+        assert page.query_selector("#mail-address") is None
+        shot(page, f"mail-off-{where}", full_page=True)
+        page.click("#sign-out")
+        page.wait_for_selector("#forgot-open")
+        page.click("#forgot-open")
+        page.wait_for_selector("#forgot-off")
+        assert page.query_selector("#forgot-who") is None
+        shot(page, f"mail-off-forgot-{where}")
