@@ -520,6 +520,13 @@ def test_the_invitation_hook_mails_once_those_who_asked(tmp_path: Path, smtp: Sm
         assert portal.call(hook, aid, "g1", 2, "Bert") is False  # once
         mail = smtp.inbox.wait("anna@example.org", 2)[-1]
         assert mail["Subject"] == "Bert invites you to a game" and link(mail, "open") == "g1.2"
+        # wired: a table made by Bert with a seat kept for Anna by name mails her
+        bert = sign_up(c, "Bert")
+        players = [{"kind": "person"}, {"kind": "person", "account": "anna"}, {"kind": "bot", "level": "random"}]
+        r = post(c, "/api/games", bert, json={"players": players})
+        assert r.status_code == 200, r.text
+        mail = smtp.inbox.wait("anna@example.org", 3)[-1]
+        assert mail["Subject"] == "Bert invites you to a game" and link(mail, "open") == f"{r.json()['id']}.1"
 
 
 # -- unsubscribing -----------------------------------------------------------------------

@@ -224,6 +224,7 @@ def create_app(
     mailer.accounts = app.state.accounts
     app.state.game_mail = GameMail(mailer)
     service.on_change.append(app.state.game_mail.on_change)
+    app.state.social.on_invited.append(app.state.game_mail.notify_invited)  # invited by name: a mail, if wanted
 
     def addr(conn: Request | WebSocket) -> str:
         return client_address(conn.scope)

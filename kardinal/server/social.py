@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import time
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -35,6 +36,8 @@ from .results import stored_results
 from .service import GameService
 from .storage import AccountRow, GameRow, Storage
 from .storage.social import MAX_FOLLOWS
+
+log = logging.getLogger("kardinal.web")
 
 __all__ = ["Social", "LAST", "FILL", "HISTORY"]
 
@@ -55,6 +58,9 @@ class Social:
         self.storage = storage
         self.service = service
         self.guard = guard
+        # called with (account id, game, seat, inviter's name) after an invitation is stored
+        # (the invitation mail: mail.GameMail.notify_invited); a listener never fails the invitation
+        self.on_invited: list[Callable[[int, str, int, str], Awaitable[object]]] = []
 
     async def account(self, name: str) -> AccountRow:
         """The account of a name (as accounts match names: names.name_key); Refused ``no_player``."""
@@ -221,6 +227,12 @@ class Social:
 
     async def invite(self, game_id: str, inviter: AccountRow, invited: dict[int, AccountRow]) -> None:
         await asyncio.to_thread(self.storage.invite, game_id, {s: a.id for s, a in invited.items()}, inviter.id, time.time())
+        for seat, account in invited.items():
+            for tell in self.on_invited:
+                try:
+                    await tell(account.id, game_id, seat, inviter.name)
+                except Exception:  # a mail that cannot be queued does not undo the invitation
+                    log.exception("game %s: telling an invited account failed", game_id)
 
     async def invitations(self, me: AccountRow) -> dict[str, Any]:
         """The account's pending invitations, and those it sent: of games still open or
