@@ -117,6 +117,7 @@ class AccountPage {
     this.me = await whoAmI();
     this.mailOn = await mailEnabled();
     this.render();
+    if (this.me) this.mail.load();
     this.loadFollows();
   }
 
@@ -139,7 +140,6 @@ class AccountPage {
       el("section", { "aria-labelledby": "followers-title" }, el("h2", { id: "followers-title", text: T("followersTitle") }),
         followers.length ? el("ul", { id: "followers-list", class: "follow-list" }, ...followers.map((f) => el("li", {}, profileLink(f.name))))
           : el("p", { class: "small", text: T("followedByNobody") })));
-    if (this.me) this.mail.load();
   }
 
   say(kind, text) {
