@@ -246,6 +246,8 @@ class Accounts:
         rows = await asyncio.to_thread(self.storage.games_by_id, [g for g, _ in owned])
         sessions = await asyncio.to_thread(self.storage.sessions_of, account.id)
         said = await asyncio.to_thread(self.storage.chat_of_seats, owned)
+        rating = (await asyncio.to_thread(self.storage.ratings_of, [account.id])).get(account.id)
+        rated = await asyncio.to_thread(self.storage.rating_events_of, account.id, 100000)
         games = []
         for gid, s in owned:
             row = rows.get(gid)
@@ -271,4 +273,6 @@ class Accounts:
             "sessions": sessions,
             "games": games,
             "chat": [{"game": gid, "seat": line.seat, "at": line.at, "name": line.name, "text": line.text} for gid, line in said],
+            "rating": None if rating is None else {"mu": rating[0], "sigma": rating[1], "games": rating[2]},
+            "rated_games": rated,
         }

@@ -39,6 +39,7 @@ from .http import MAX_BODY, HttpEdge, client_address, invalid_body, refusal_resp
 from .mapdata import named_board_json
 from .origin import cross_site
 from .pages import root_of, static_page
+from .rating_routes import router as rating_router
 from .refusal import Refused
 from .routes import router as routes_router
 from .rules_page import rules_response
@@ -51,6 +52,7 @@ from .schemas import (
     token_error,
 )
 from .service import GameService
+from .settle import Settler
 from .storage import Storage, StorageError
 from .teach import router as teach_router
 from .tutorial import router as tutorial_router
@@ -180,6 +182,7 @@ def create_app(
         responses=ERRORS,
     )
     app.state.service = service
+    app.state.settler = Settler(service)  # a finished game's results and ratings (settle.py)
     app.openapi = lambda: _openapi(app)  # type: ignore[method-assign]
 
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
@@ -299,4 +302,5 @@ def create_app(
     app.include_router(routes_router)  # the games' HTTP API (routes.py)
     app.include_router(ws_router)  # the games' WebSocket (ws.py)
     app.include_router(account_router)  # accounts and sessions (account_routes.py)
+    app.include_router(rating_router)  # ratings, the leaderboard, find me a table (rating_routes.py)
     return app

@@ -65,6 +65,7 @@ class TableOptions(TypedDict):
     hints: bool  # the people agreed to hints
     spectator_chat: bool  # spectators may write in the chat
     public: bool  # listed in the lobby (else reached only through its links)
+    rated: bool  # the game moves its people's ratings (ratings.py)
 
 
 class Marks(TypedDict, total=False):

@@ -26,7 +26,9 @@ def table_options(spec: dict[str, Any]) -> TableOptions:
     "turn" (turn-based over days: nobody is stood in for); ``away``: seconds a person of a
     live game may be away on their turn before ``standin`` (a bot level) plays for them;
     ``hints``: the people agree to hints; ``spectator_chat``: spectators may write;
-    ``public`` (default): listed in the lobby, else reached only through its links."""
+    ``public`` (default): listed in the lobby, else reached only through its links;
+    ``rated``: the game moves its people's ratings (the routes allow it only to a signed-in
+    creator; no hot-seat, no hints: rated.py)."""
     mode = spec.get("mode", "live")
     if mode not in MODES:
         raise Refused("malformed", "mode: 'live' or 'turn'", 400)
@@ -37,7 +39,7 @@ def table_options(spec: dict[str, Any]) -> TableOptions:
     if not isinstance(standin, str) or standin.lower() not in BOTS:
         raise Refused("malformed", f"standin: one of {', '.join(sorted(BOTS))}", 400)
     flags = {}
-    for key, default in (("hints", False), ("spectator_chat", False), ("public", True)):
+    for key, default in (("hints", False), ("spectator_chat", False), ("public", True), ("rated", False)):
         flags[key] = spec.get(key, default)
         if not isinstance(flags[key], bool):
             raise Refused("malformed", f"{key}: true or false", 400)
@@ -48,6 +50,7 @@ def table_options(spec: dict[str, Any]) -> TableOptions:
         "hints": flags["hints"],
         "spectator_chat": flags["spectator_chat"],
         "public": flags["public"],
+        "rated": flags["rated"],
     }
 
 
@@ -61,4 +64,5 @@ def options_of(row: GameRow) -> TableOptions:
         "hints": o.get("hints") is True,
         "spectator_chat": o.get("spectator_chat") is True,
         "public": o.get("public") is not False,
+        "rated": o.get("rated") is True,
     }

@@ -30,6 +30,7 @@ from sqlalchemy import (
 from sqlalchemy.exc import DBAPIError, IntegrityError
 
 from .accounts import AccountStorage
+from .ratings import RatingStorage
 from .results import ResultStorage
 from .rows import (
     ChatLine,
@@ -62,7 +63,7 @@ from .shared import SharedStorage
 log = logging.getLogger("kardinal.web")
 
 
-class Storage(AccountStorage, ResultStorage, SharedStorage):
+class Storage(AccountStorage, ResultStorage, RatingStorage, SharedStorage):
     """Games and action logs in a SQL database (SQLite by default)."""
 
     def __init__(self, url: str) -> None:

@@ -9,6 +9,7 @@ import { allStoredSeats, postJSON, url } from "./net.js";
 import { initHeader } from "./header.js";
 import { refusalText } from "./refusals.js";
 import { updateAccountLink, whoAmI } from "./account-link.js";
+import { fillMyRating } from "./rated.js";
 
 addStrings({
   en: {
@@ -122,6 +123,7 @@ class AccountPage {
     const me = this.me;
     fill(box, el("div", { class: "account-box" }, el("h1", { text: T("accountTitle") }), note,
       el("p", { id: "signed-in-as", text: T("signedInAs", { name: me.name }) }),
+      this.ratingBox(),
       el("div", { class: "account-actions" },
         el("a", { class: "btn", id: "account-mine", href: url("/mine") }, T("myGamesLink")),
         el("a", { class: "btn", id: "account-data", href: url("/api/account/data"), download: `kardinal-account-${me.id}.json` }, T("downloadData")),
@@ -132,6 +134,13 @@ class AccountPage {
         if (!confirm(T("deleteSure", { name: me.name }))) return;
         this.send("/api/account/delete", { password: byId("delete-password").value }, () => this.signedOut(T("deleted")));
       }, "danger")));
+  }
+
+  /** The account's rating and rated games (rated.js), filled when the server answers. */
+  ratingBox() {
+    const box = el("section", { id: "my-rating", class: "my-rating-box" });
+    fillMyRating(box);
+    return box;
   }
 
   form(id, title, fields, button, submit, kind) {

@@ -14,6 +14,8 @@ import { addStrings } from "./i18n.js";
 import { drawBoardPicture } from "./home-map.js";
 import { MyGames } from "./mine.js";
 
+import { ratedChoice, findTableButton, ratedTag } from "./rated.js";
+import { whoAmI } from "./account-link.js";
 addStrings({
   en: {
     openSeat: "Open seat (anyone may join)",
@@ -232,7 +234,8 @@ class Lobby {
   constructor() {
     this.levels = ["random"]; // weakest first (the server's order)
     this.levelAbout = {}; // level -> {summary, seconds, strength, record}
-    this.table = { mode: "live", awayMinutes: 3, standin: "medium", hints: false, spectator_chat: false, public: true };
+    this.table = { mode: "live", awayMinutes: 3, standin: "medium", hints: false, spectator_chat: false, public: true, rated: false };
+    this.me = null; // the signed-in account (rated tables, Find me a table: rated.js)
     this.variants = {}; // name -> the server's one-line description
     this.boards = [DEFAULT_BOARD];
     this.count = 4;
@@ -270,6 +273,7 @@ class Lobby {
     loadBoard(DEFAULT_BOARD).then((b) => drawBoardPicture(byId("home-map"), b)).catch(() => { byId("intro-board").hidden = true; });
     this.renderAll();
     this.mine.load();
+    whoAmI().then((me) => { this.me = me; if (me) this.renderAll(); });
     setInterval(() => this.loadGames(), 5000);
     setInterval(() => this.mine.load(), 15000);
     // back from the game's page (the page kept in the browser's cache): the buttons are free again
@@ -340,7 +344,8 @@ class Lobby {
     const options = el("div", { class: "home-options" },
       el("p", { class: "field" }, el("label", { for: "my-name", text: T("yourNameLabel") }), name),
       el("div", { class: "field" }, el("label", { for: "bot-level", text: T("botsLabel") }), level, this.levelWords(this.botLevel, "bot-level-about")));
-    fill(byId("ways"), el("h2", { id: "ways-title", class: "sr-only", text: T("waysTitle") }), el("div", { class: "way-list" }, now, learn, friends), options);
+    const find = this.me ? findTableButton(this.me, (text) => fill(byId("created"), el("p", { class: "bad", role: "alert", text }))) : null;
+    fill(byId("ways"), el("h2", { id: "ways-title", class: "sr-only", text: T("waysTitle") }), el("div", { class: "way-list" }, now, learn, friends, find), options);
   }
 
   /** The player's own name for a new table (or "Player 1"). */
@@ -464,7 +469,8 @@ class Lobby {
       const about = level ? this.levelWords(s.level, `level-about-${i}`) : null;
       return el("tr", {}, el("td", { text: String(i + 1) }), el("td", {}, name), el("td", {}, kind), el("td", {}, level, about));
     });
-    const hot = el("input", { type: "checkbox", id: "hotseat" });
+    const rated = this.table.rated && this.me; // a rated table has no hot-seat
+    const hot = el("input", { type: "checkbox", id: "hotseat", disabled: rated ? true : null });
     const create = el("button", { type: "button", id: "create-btn", class: "big", disabled: this.creating ? true : null, "aria-busy": this.creating ? "true" : null,
       onclick: (ev) => { if (ev.detail < 2) this.createGame(hot.checked); } }, T("create")); // (the second click of a double click: nothing)
     byId("create").replaceChildren(el("h2", { text: T("newGame") }), el("p", {}, count),
@@ -498,9 +504,10 @@ class Lobby {
       el("ul", { class: "modes" }, radio("live", T("modeLive")), radio("turn", T("modeTurn"))),
       t.mode === "live" ? el("p", {}, el("label", { for: "away" }, T("awayLabel") + " "), away, " " + T("minutes") + " · ",
         el("label", { for: "standin" }, T("standinLabel") + " "), standin) : null,
-      people > 1 ? box("hints", "hints", T("hintsLabel")) : null,
+      people > 1 && !(t.rated && this.me) ? box("hints", "hints", T("hintsLabel")) : null,
       box("spectator_chat", "spectator-chat", T("spectatorChat")),
-      box("public", "public", T("publicLabel")));
+      box("public", "public", T("publicLabel")),
+      ratedChoice(this.me, t.rated, (on) => { t.rated = on; this.renderCreate(); byId("rated").focus(); }));
   }
 
   /** The buttons that create a table show whether a creation is on its way (pressed again
@@ -525,6 +532,7 @@ class Lobby {
     this.send({
       players, hotseat, board: this.board, variants: [...this.chosenVariants].sort(),
       mode: t.mode, away: t.awayMinutes * 60, standin: t.standin, hints: t.hints, spectator_chat: t.spectator_chat, public: t.public,
+      ...(t.rated && this.me ? { rated: true, hints: false, hotseat: false } : {}),
     });
   }
 
@@ -622,6 +630,7 @@ class Lobby {
     if (variants.length) tags.push(el("span", { class: "tag variant", title: variants.map((n) => variantText(n, this.variants[n])).join(" "), text: rulesText(variants) }));
     if (g.board && g.board !== DEFAULT_BOARD) tags.push(el("span", { class: "tag board", text: T("boardOf", { name: g.board }) }));
     if (turnBased) tags.push(el("span", { class: "tag", text: T("turnBased") }));
+    if (ratedTag(g.table)) tags.push(ratedTag(g.table));
     return el("li", { "data-game": g.id, "data-variants": variants.join(" "), "data-board": g.board || "" },
       el("span", { class: "small", text: when + " · " }), names + score + " ", ...tags.flatMap((t) => [t, " "]), actions);
   }
