@@ -123,7 +123,15 @@ def test_old_games_go_on_with_chat_and_options_after_migration_6(tmp_path: Path)
         assert replay(rec).scores == facts["finished_result"]["scores"]
         s = state(client, facts["running"])
         assert s["status"] == "running" and s["view"]["variants"] == ["joker-anywhere"]
-        assert s["table"] == {"mode": "live", "away": 180.0, "standin": "medium", "hints": False, "spectator_chat": False, "public": True}
+        assert s["table"] == {
+            "mode": "live",
+            "away": 180.0,
+            "standin": "medium",
+            "hints": False,
+            "spectator_chat": False,
+            "public": True,
+            "rated": False,
+        }
         # Ann plays on, and talks
         tok = facts["running_token"]
         with client.websocket_connect(f"/ws/{facts['running']}") as ws:

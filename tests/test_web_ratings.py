@@ -359,22 +359,22 @@ def test_find_me_a_table_seats_the_closest_else_opens_one(client: TestClient) ->
         g = post(client, "/api/games", who, json={"players": seats("person", "open", "open", "open"), "rated": True}).json()
         post(client, f"/api/games/{g['id']}/join", who, json={"seat": 0, "token": tokens(g)[0]})
         tables[who] = g["id"]
-    assert post(client, "/api/find-table", None).status_code == 401  # signed-in players only
-    r = post(client, "/api/find-table", me)
+    assert post(client, "/api/find-table", None, json={}).status_code == 401  # signed-in players only
+    r = post(client, "/api/find-table", me, json={})
     assert r.status_code == 200, r.text
     found = r.json()
     assert found["new"] is False and found["id"] == tables[strong] and found["seat"] == 1
     assert st.game_owners(found["id"])[1] == account_id(client, me)
     assert state(client, found["id"], 1, found["token"])["seat"] == 1
     # nobody within reach of 900 ± max(200, 2 sigma): a new rated table of four, three seats open
-    r = post(client, "/api/find-table", far)
+    r = post(client, "/api/find-table", far, json={})
     new = r.json()
     assert new["new"] is True and new["id"] not in tables.values()
     info = client.get(f"/api/games/{new['id']}").json()
     assert info["table"]["rated"] is True and info["status"] == "open"
     assert [p["open"] for p in info["players"]] == [False, True, True, True] and info["players"][0]["joined"]
     # a newcomer (sigma 350) may sit anywhere: the closest by mean rating (Weak's 1400 over Far's 900)
-    r = post(client, "/api/find-table", sign_up(client, "New"))
+    r = post(client, "/api/find-table", sign_up(client, "New"), json={})
     assert r.json()["id"] == tables[weak]
     # nobody comes to Far's table: Far starts it with bots of Far's level (random's rating is closest to 900)
     r = post(client, f"/api/games/{new['id']}/fill", None, json={"seat": 0, "token": new["token"]})

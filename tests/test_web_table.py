@@ -136,7 +136,15 @@ def test_table_options_are_checked(tmp_path: Path) -> None:
         r = client.post("/api/games", json={"players": players, "mode": "turn", "standin": "Hard", "hints": True})
         assert r.status_code == 200
         table = state(client, r.json()["id"])["table"]
-        assert table == {"mode": "turn", "away": 180.0, "standin": "hard", "hints": True, "spectator_chat": False, "public": True}
+        assert table == {
+            "mode": "turn",
+            "away": 180.0,
+            "standin": "hard",
+            "hints": True,
+            "spectator_chat": False,
+            "public": True,
+            "rated": False,
+        }
 
 
 # -- stand-ins ------------------------------------------------------------------------------

@@ -19,7 +19,7 @@ from .pages import root_of, static_page
 from .rated import fill_with_bots, find_table, rating_now
 from .ratings import BOT_RATINGS, MU0, SIGMA0, shown
 from .results import stored_results
-from .schemas import Filled, FillSeats, FoundTable, GameRatings, Leaderboard, MyRating
+from .schemas import Filled, FillSeats, FindTable, FoundTable, GameRatings, Leaderboard, MyRating
 from .service import GameService
 
 __all__ = ["router", "leaderboard_games"]
@@ -140,7 +140,7 @@ async def my_rating(request: Request, service: Service, me: Me, response: Respon
 
 
 @router.post("/api/find-table", response_model=FoundTable)
-async def find_me_a_table(request: Request, service: Service, me: Me) -> FoundTable:
+async def find_me_a_table(_body: FindTable, request: Request, service: Service, me: Me) -> FoundTable:
     """Find me a table: a seat at the open rated table whose people's rating is closest to
     the account's, else a new rated table of four with three open seats (``new``). The
     answer's link opens the seat (a token: keep it as a seat's link is kept)."""

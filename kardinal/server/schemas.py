@@ -620,6 +620,10 @@ def _top_field(loc: tuple[int | str, ...], message: bool) -> str:
 # -- ratings (rating_routes.py) ----------------------------------------------------------
 
 
+class FindTable(_Strict):
+    """``POST /api/find-table``: nothing to say (``{}``)."""
+
+
 class FillSeats(_Strict):
     """``POST /api/games/{id}/fill``: start a waiting table with bots (a seat that has joined, and its token)."""
 

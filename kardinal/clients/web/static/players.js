@@ -3,7 +3,7 @@
 // fixed ratings, for scale.
 
 import { byId, el, fill } from "./dom.js";
-import { T, num, onLangChange } from "./i18n.js";
+import { T, levelName, num, onLangChange } from "./i18n.js";
 import { getJSON, url } from "./net.js";
 import { initHeader } from "./header.js";
 import { ratingText } from "./rated.js";
@@ -18,8 +18,6 @@ class PlayersPage {
     this.render();
   }
 
-  levelWord(l) { const k = `levelWord.${l}`; return T(k) !== k ? T(k) : l; }
-
   render() {
     document.title = `Kardinal & König — ${T("playersTitle")}`;
     const d = this.data;
@@ -32,11 +30,11 @@ class PlayersPage {
       el("td", { class: "num", text: ratingText(p.rating, p.pm) }),
       el("td", { class: "num", text: num(p.games) })));
     const bots = d.bots.map((b) => el("tr", { "data-bot": b.level },
-      el("td", { text: T("botName", { level: this.levelWord(b.level) }) }),
+      el("td", { text: T("botName", { level: levelName(b.level) }) }),
       el("td", { class: "num", text: num(b.rating) })));
     fill(byId("players-board"),
       el("h1", { text: T("playersTitle") }),
-      el("p", { class: "small", text: T("playersWhy", { n: num(d.min_games) }) }),
+      el("p", { class: "small", text: T("playersWhy", { n: d.min_games }) }),
       rows.length ? el("table", { class: "leaderboard", id: "leaderboard" }, el("thead", {}, head), el("tbody", {}, ...rows))
         : el("p", { id: "leaderboard-none", text: T("playersNone") }),
       el("h2", { text: T("botsTitle") }),

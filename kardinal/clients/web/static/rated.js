@@ -29,7 +29,10 @@ addStrings({
     fillWhyRated: "Nobody else has come yet? Start now: bots of your rating take the free seats. The game stays rated.",
     fillButton: "Start with bots",
     playersTitle: "Players",
-    playersWhy: "Ratings of people from rated games, best first by rating minus twice its uncertainty (a rating one can be fairly sure of). Listed after {n} rated games.",
+    playersWhy: {
+      one: "Ratings of people from rated games, best first by rating minus twice its uncertainty (a rating one can be fairly sure of). Listed after {n} rated game.",
+      other: "Ratings of people from rated games, best first by rating minus twice its uncertainty (a rating one can be fairly sure of). Listed after {n} rated games.",
+    },
     playersNone: "Nobody has played enough rated games yet.",
     playersRank: "#",
     playersName: "Name",
@@ -69,7 +72,10 @@ addStrings({
     fillWhyRated: "Noch niemand gekommen? Jetzt anfangen: Bots deiner Stärke nehmen die freien Plätze. Das Spiel bleibt gewertet.",
     fillButton: "Mit Bots anfangen",
     playersTitle: "Spieler",
-    playersWhy: "Wertungszahlen von Menschen aus gewerteten Spielen, die besten zuerst nach Wertungszahl minus doppelter Unsicherheit (einer Zahl, auf die man sich recht sicher verlassen kann). Aufgeführt nach {n} gewerteten Spielen.",
+    playersWhy: {
+      one: "Wertungszahlen von Menschen aus gewerteten Spielen, die besten zuerst nach Wertungszahl minus doppelter Unsicherheit (einer Zahl, auf die man sich recht sicher verlassen kann). Aufgeführt nach {n} gewerteten Spiel.",
+      other: "Wertungszahlen von Menschen aus gewerteten Spielen, die besten zuerst nach Wertungszahl minus doppelter Unsicherheit (einer Zahl, auf die man sich recht sicher verlassen kann). Aufgeführt nach {n} gewerteten Spielen.",
+    },
     playersNone: "Noch niemand hat genug gewertete Spiele gespielt.",
     playersRank: "#",
     playersName: "Name",
