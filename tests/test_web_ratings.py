@@ -387,3 +387,32 @@ def test_find_me_a_table_seats_the_closest_else_opens_one(client: TestClient) ->
     assert r.status_code == 403
     r = post(client, f"/api/games/{new['id']}/fill", None, json={"seat": 0, "token": new["token"]})
     assert r.json()["error"]["code"] == "not_open"
+
+
+def test_two_servers_asking_at_once_rate_a_game_once(tmp_path: Path, db_url: str) -> None:
+    """Two servers (each its own game service and connections) on one database: a rated game
+    finished on the first before its settlement ran; both are asked for its ratings at the
+    same moment, again and again: it is rated once."""
+    with make_client(tmp_path / "a", db_url=db_url) as a, make_client(tmp_path / "b", db_url=db_url) as b:
+        a.app.state.service.on_change.remove(a.app.state.settler.changed)  # type: ignore[attr-defined]
+        anna = sign_up(a, "Anna")
+        g = rated_vs_bots(a, anna)
+        play_out(a, g["id"], tokens(g), random.Random(6))
+        assert g["id"] not in storage_of(a).results_of([g["id"]])
+        answers: list[dict[str, Any]] = []
+        barrier = threading.Barrier(2)
+
+        def ask(c: TestClient) -> None:
+            barrier.wait()
+            for _ in range(3):
+                answers.append(c.get(f"/api/games/{g['id']}/ratings").json())
+
+        ts = [threading.Thread(target=ask, args=(c,)) for c in (a, b)]
+        for t in ts:
+            t.start()
+        for t in ts:
+            t.join(60)
+        assert len(answers) == 6 and all(x["settled"] and x["seats"] == answers[0]["seats"] for x in answers)
+        aid = account_id(a, anna)
+        assert storage_of(b).ratings_of([aid])[aid][2] == 1
+        assert [e["game"] for e in storage_of(b).rating_events_of(aid)] == [g["id"]]
