@@ -78,6 +78,7 @@ async def leaderboard(service: Service, response: Response) -> Leaderboard:
                 "rating": round(BOT_RATINGS[name].mu),
                 "low": round(BOT_RATINGS[name].low),
                 "high": round(BOT_RATINGS[name].high),
+                "measured": BOT_RATINGS[name].measured,
             }
             for name, _ in levels()
             if name in BOT_RATINGS

@@ -64,22 +64,31 @@ class Anchor:
     low: float  # 95% interval of the measurement (bootstrap over rotation blocks)
     high: float
     how: str  # the tournament that measured it
+    measured: bool = True  # False: an estimate (between measured levels)
 
 
-# Measured 2026-11-26 (docs/benchmarks/bots.md, "Fixed ratings of the bots"): one rotation
-# tournament of random, easy, greedy and medium (kardinal tournament --bots
-# random,easy,greedy,medium --games 200 --seed 1, Plackett-Luce fit, intervals from the
-# bootstrap over blocks), shifted so that greedy sits at 1500 (a newcomer's rating: a person
-# who knows the rules plays about as well as the bot that takes the best-looking move);
-# hard and expert chained from the recorded tournaments with the same model (hard against
-# three greedy, 200 games; expert against three hard, 400 games).
+# Measured 2026-11-26 on this project's 2-core machine (docs/benchmarks/bots.md, "Fixed
+# ratings of the bots"): Plackett-Luce fits of rotation tournaments (kardinal tournament,
+# 4 players, 200 games each, 95% intervals from the bootstrap over rotation blocks), on the
+# same scale as these ratings, shifted so that greedy is at 1500: a newcomer starts level with
+# the bot that takes the best-looking move (a person who knows the rules), with easy below and
+# medium above.
+#   A: --bots random,easy,greedy,medium --seed 1: random -888 (-1039 to -796) from greedy,
+#      easy -133 (-178 to -69), medium +150 (+102 to +219).
+#   B: --bots hard,medium,greedy,easy --seed 2 (two at once on a busy machine: hard's 1.5 s
+#      limit ended 69% of its decisions, medium's 0.4 s 39%: measured as they play on a busy
+#      server): hard +183 (+152 to +216), medium +154 (+129 to +180), easy -114 (-143 to -90).
+# easy and medium: the mean of A and B. expert: chained from the recorded 400 games against
+# three hard (2026-11-24, the same fit: 1514 against a mean of 1495 for the hard, +19).
+# ismcts (1,000 iterations) was not measured: between medium and hard.
 BOT_RATINGS: dict[str, Anchor] = {
-    "random": Anchor(1050.0, 1000.0, 1100.0, "rotation tournament, 200 games, 2026-11-26"),
-    "easy": Anchor(1300.0, 1250.0, 1350.0, "rotation tournament, 200 games, 2026-11-26"),
-    "greedy": Anchor(1500.0, 1500.0, 1500.0, "the anchor (rotation tournament, 200 games, 2026-11-26)"),
-    "medium": Anchor(1650.0, 1600.0, 1700.0, "rotation tournament, 200 games, 2026-11-26"),
-    "hard": Anchor(1700.0, 1650.0, 1750.0, "chained: against three greedy, 200 games, 2026-11-24"),
-    "expert": Anchor(1720.0, 1670.0, 1770.0, "chained: against three hard, 400 games, 2026-11-24"),
+    "random": Anchor(612.0, 461.0, 704.0, "tournament A, 200 games, 2026-11-26"),
+    "easy": Anchor(1376.0, 1322.0, 1431.0, "tournaments A and B, 400 games, 2026-11-26"),
+    "greedy": Anchor(1500.0, 1466.0, 1551.0, "the anchor (tournaments A and B, 2026-11-26)"),
+    "medium": Anchor(1652.0, 1602.0, 1719.0, "tournaments A and B, 400 games, 2026-11-26"),
+    "ismcts": Anchor(1668.0, 1602.0, 1716.0, "not measured: between medium and hard", measured=False),
+    "hard": Anchor(1683.0, 1652.0, 1716.0, "tournament B, 200 games, 2026-11-26"),
+    "expert": Anchor(1702.0, 1660.0, 1745.0, "chained: hard + 19 (400 games against three hard, 2026-11-24)"),
 }
 
 

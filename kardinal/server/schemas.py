@@ -662,6 +662,7 @@ class BotRating(TypedDict):
     rating: int  # fixed (ratings.BOT_RATINGS)
     low: int  # its measurement's 95% interval
     high: int
+    measured: bool  # False: an estimate between measured levels
 
 
 class Leaderboard(TypedDict):

@@ -31,7 +31,7 @@ class PlayersPage {
       el("td", { class: "num", text: num(p.games) })));
     const bots = d.bots.map((b) => el("tr", { "data-bot": b.level },
       el("td", { text: T("botName", { level: levelName(b.level) }) }),
-      el("td", { class: "num", text: num(b.rating) })));
+      el("td", { class: "num", text: (b.measured ? "" : "≈ ") + num(b.rating), title: b.measured ? `${num(b.low)}–${num(b.high)}` : T("botEstimate") })));
     fill(byId("players-board"),
       el("h1", { text: T("playersTitle") }),
       el("p", { class: "small", text: T("playersWhy", { n: d.min_games }) }),
