@@ -373,6 +373,10 @@ def test_find_me_a_table_seats_the_closest_else_opens_one(client: TestClient) ->
     info = client.get(f"/api/games/{new['id']}").json()
     assert info["table"]["rated"] is True and info["status"] == "open"
     assert [p["open"] for p in info["players"]] == [False, True, True, True] and info["players"][0]["joined"]
+    # asked again while that table waits: the same table and seat (a new token for this device)
+    again = post(client, "/api/find-table", far, json={}).json()
+    assert (again["id"], again["seat"], again["new"]) == (new["id"], 0, False)
+    assert state(client, new["id"], 0, again["token"])["seat"] == 0
     # a newcomer (sigma 350) may sit anywhere: the closest by mean rating (Weak's 1400 over Far's 900)
     r = post(client, "/api/find-table", sign_up(client, "New"), json={})
     assert r.json()["id"] == tables[weak]

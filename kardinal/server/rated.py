@@ -12,7 +12,8 @@ Find me a table (:func:`find_table`): the open rated tables waiting for people, 
 database (so every process sees the same), the one whose people's mean rating is closest to
 the player's, within a window of ``max(WINDOW, 2 sigma)`` of the player (two hundred points
 is a 76% chance to finish ahead of the other, and a player whose own rating is uncertain
-may sit anywhere it could be); none: a new rated table of four with three open seats. A
+may sit anywhere it could be); none: the player's own table still waiting, if one is (asked
+again), else a new rated table of four with three open seats. A
 player who waits there need not wait for ever: :func:`fill_with_bots` starts the table with
 bots of their level in the free seats (the level whose fixed rating is closest to the mean
 rating of the people at the table).
@@ -124,15 +125,18 @@ async def fill_with_bots(service: GameService, game_id: str, seat: object, token
     return live, level
 
 
-async def find_table(service: GameService, account: AccountRow, where: str, charge: Any = None) -> tuple[LiveGame, int, str, bool]:
+async def find_table(
+    service: GameService, account: AccountRow, where: str, charge: Any = None, seat_name: str = "Player"
+) -> tuple[LiveGame, int, str, bool]:
     """Find me a table: a seat at the open rated table of people of the closest rating (see
     the module), else a new rated table of four with three open seats. Returns the game, the
-    seat, its token and whether the table is new."""
+    seat, its token and whether the table is new. ``seat_name``: the open seats' names, numbered."""
     rating = (await rating_now(service, [account.id]))[account.id]
     mu, sigma = rating[0], rating[1]
     window = max(WINDOW, 2 * sigma)
     rows: list[GameRow] = await asyncio.to_thread(service.storage.list_games, "open", SCAN)
     choices: list[tuple[float, float, GameRow, int]] = []
+    own: tuple[str, int] | None = None  # a waiting table of the player's own (the newest)
     for row in rows:
         if row.options.get("rated") is not True or row.options.get("public") is False or row.hotseat:
             continue
@@ -141,7 +145,9 @@ async def find_table(service: GameService, account: AccountRow, where: str, char
             continue
         owners = await asyncio.to_thread(service.storage.game_owners, row.id)
         if account.id in owners.values():
-            continue  # a table of one's own: open it from "My games"
+            if own is None:
+                own = (row.id, next(s for s, a in owners.items() if a == account.id))
+            continue
         mean = await people_mean(service, row.id, row.seats)
         if abs(mean - mu) <= window:
             choices.append((abs(mean - mu), -row.created, row, free[0]))
@@ -152,9 +158,14 @@ async def find_table(service: GameService, account: AccountRow, where: str, char
             continue  # taken meanwhile (another process, another player): the next
         await asyncio.to_thread(service.storage.attach_seats, account.id, [(row.id, seat)], time.time())
         return await service.fetch(row.id), seat, tok, False
+    if own is not None:  # asked again while one's own table waits: that table, not another
+        try:
+            return await service.fetch(own[0]), own[1], await service.seat_key(own[0], own[1]), False
+        except Refused:
+            pass  # gone or changed meanwhile: a new one
     spec = {
         "players": [{"name": account.name, "kind": "person"}]
-        + [{"name": f"Player {i + 1}", "kind": "person", "open": True} for i in range(1, SEATS)],
+        + [{"name": f"{seat_name} {i + 1}", "kind": "person", "open": True} for i in range(1, SEATS)],
         "rated": True,
     }
     live, tokens = await service.create(spec, creator=where, charge=charge)

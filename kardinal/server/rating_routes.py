@@ -141,14 +141,16 @@ async def my_rating(request: Request, service: Service, me: Me, response: Respon
 
 
 @router.post("/api/find-table", response_model=FoundTable)
-async def find_me_a_table(_body: FindTable, request: Request, service: Service, me: Me) -> FoundTable:
+async def find_me_a_table(body: FindTable, request: Request, service: Service, me: Me) -> FoundTable:
     """Find me a table: a seat at the open rated table whose people's rating is closest to
     the account's, else a new rated table of four with three open seats (``new``). The
     answer's link opens the seat (a token: keep it as a seat's link is kept)."""
     limits = request.app.state.limits
     where = client_address(request.scope)
     limits.check("create", where)
-    live, seat, token, new = await find_table(service, me, where, charge=lambda: limits.spend("create", where))
+    live, seat, token, new = await find_table(
+        service, me, where, charge=lambda: limits.spend("create", where), seat_name=body.seat_name or "Player"
+    )
     page = f"{root_of(request)}/game/{live.row.id}"
     return {"id": live.row.id, "seat": seat, "token": token, "url": f"{page}?seat={seat}&token={token}", "new": new}
 

@@ -621,7 +621,10 @@ def _top_field(loc: tuple[int | str, ...], message: bool) -> str:
 
 
 class FindTable(_Strict):
-    """``POST /api/find-table``: nothing to say (``{}``)."""
+    """``POST /api/find-table``: ``seat_name``: the word a new table's open seats are named
+    with, in the player's language ("Spieler" gives "Spieler 2", ...; default "Player")."""
+
+    seat_name: Name | None = None
 
 
 class FillSeats(_Strict):

@@ -132,7 +132,7 @@ export function findTableButton(me, onError) {
     button.disabled = true;
     button.setAttribute("aria-busy", "true");
     try {
-      const r = await postJSON("/api/find-table", {});
+      const r = await postJSON("/api/find-table", { seat_name: T("player") });
       location.href = r.url;
     } catch (e) {
       button.disabled = false;
