@@ -347,6 +347,13 @@ def test_the_leaderboard_lists_players_with_enough_games_best_first(client: Test
     assert client.get("/players").status_code == 200
 
 
+def test_a_wrong_leaderboard_setting_stops_the_start(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    for bad in ("-1", "many", "10001"):
+        monkeypatch.setenv("KARDINAL_LEADERBOARD_GAMES", bad)
+        with pytest.raises(ValueError):
+            make_client(tmp_path)
+
+
 def test_find_me_a_table_seats_the_closest_else_opens_one(client: TestClient) -> None:
     st = storage_of(client)
     strong, weak, me, far = sign_up(client, "Strong"), sign_up(client, "Weak"), sign_up(client, "Me"), sign_up(client, "Far")

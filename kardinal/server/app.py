@@ -39,6 +39,7 @@ from .http import MAX_BODY, HttpEdge, client_address, invalid_body, refusal_resp
 from .mapdata import named_board_json
 from .origin import cross_site
 from .pages import root_of, static_page
+from .rating_routes import leaderboard_games
 from .rating_routes import router as rating_router
 from .refusal import Refused
 from .routes import router as routes_router
@@ -183,6 +184,7 @@ def create_app(
     )
     app.state.service = service
     app.state.settler = Settler(service)  # a finished game's results and ratings (settle.py)
+    leaderboard_games()  # a wrong KARDINAL_LEADERBOARD_GAMES stops the start, not a request later
     app.openapi = lambda: _openapi(app)  # type: ignore[method-assign]
 
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
