@@ -427,3 +427,11 @@ def test_two_servers_asking_at_once_rate_a_game_once(tmp_path: Path, db_url: str
         aid = account_id(a, anna)
         assert storage_of(b).ratings_of([aid])[aid][2] == 1
         assert [e["game"] for e in storage_of(b).rating_events_of(aid)] == [g["id"]]
+
+
+def test_a_seat_a_bot_stood_in_for_is_rated_as_its_person() -> None:
+    """A person away whose turns a stand-in played: the result is theirs (the seat's owner)."""
+    seat_rows = [SeatRow("A", "person", joined=True, standin=True), SeatRow("x", "bot", "greedy"), SeatRow("y", "bot", "greedy")]
+    found = [SeatResult(0, 3, 1.0, 50, 1.0), SeatResult(1, 3, 2.0, 40, 0.0), SeatResult(2, 3, 3.0, 30, 0.0)]
+    after = rater(seat_rows, found)({0: (MU0, SIGMA0)})
+    assert list(after) == [0] and after[0][0] > MU0
