@@ -132,6 +132,7 @@ def test_old_games_go_on_with_chat_and_options_after_migration_6(tmp_path: Path)
             "public": True,
             "friends": False,
             "clock": None,
+            "rated": False,
         }
         # Ann plays on, and talks
         tok = facts["running_token"]

@@ -145,6 +145,7 @@ def test_table_options_are_checked(tmp_path: Path) -> None:
             "public": True,
             "friends": False,
             "clock": None,
+            "rated": False,
         }
 
 

@@ -324,6 +324,8 @@ class Accounts:
         said = await asyncio.to_thread(self.storage.chat_of_seats, owned)
         muted, blocked = await asyncio.to_thread(self.storage.muted_and_blocked, account.id)
         reported = await asyncio.to_thread(self.storage.reports_by, account.id)
+        rating = (await asyncio.to_thread(self.storage.ratings_of, [account.id])).get(account.id)
+        rated = await asyncio.to_thread(self.storage.rating_events_of, account.id, 100000)
         games = []
         for gid, s in owned:
             row = rows.get(gid)
@@ -364,4 +366,6 @@ class Accounts:
             "muted": [name for _, name in muted],
             "blocked": [name for _, name in blocked],
             "reports": [{"at": r.at, "game": r.game_id, "line": r.line, "reason": r.reason, "status": r.status} for r in reported],
+            "rating": None if rating is None else {"mu": rating[0], "sigma": rating[1], "games": rating[2]},
+            "rated_games": rated,
         }

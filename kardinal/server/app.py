@@ -44,6 +44,8 @@ from .moderation import Moderation
 from .moderation_routes import router as moderation_router
 from .origin import cross_site
 from .pages import root_of, static_page
+from .rating_routes import leaderboard_games
+from .rating_routes import router as rating_router
 from .refusal import Refused
 from .routes import router as routes_router
 from .rules_page import rules_response
@@ -56,6 +58,7 @@ from .schemas import (
     token_error,
 )
 from .service import GameService
+from .settle import Settler
 from .social import Social
 from .social_routes import router as social_router
 from .storage import Storage, StorageError
@@ -202,6 +205,8 @@ def create_app(
         responses=ERRORS,
     )
     app.state.service = service
+    app.state.settler = Settler(service)  # a finished game's results and ratings (settle.py)
+    leaderboard_games()  # a wrong KARDINAL_LEADERBOARD_GAMES stops the start, not a request later
     app.openapi = lambda: _openapi(app)  # type: ignore[method-assign]
 
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
@@ -332,4 +337,5 @@ def create_app(
     app.include_router(social_router)  # profiles, follows, invitations by name (social_routes.py)
     app.include_router(moderation_router)  # mute, block, report (moderation_routes.py)
     app.include_router(mail_router)  # e-mail: addresses, resets, unsubscribing, the /mail page (mail_routes.py)
+    app.include_router(rating_router)  # ratings, the leaderboard, find me a table (rating_routes.py)
     return app

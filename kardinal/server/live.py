@@ -186,7 +186,10 @@ class LiveGame:
     @property
     def hints_allowed(self) -> bool:
         """Hints may be asked for: at a table with at most one person, at hot-seat, or
-        where the people agreed to them when the game was created."""
+        where the people agreed to them when the game was created; never at a rated table
+        (a hint is a bot's advice)."""
+        if self.options["rated"]:
+            return False
         people = sum(1 for s in self.row.seats if s.kind == "person")
         return people <= 1 or self.row.hotseat or self.options["hints"]
 

@@ -81,6 +81,7 @@ class TableOptions(TypedDict):
     friends: NotRequired[bool]  # the open seats are for the accounts the host follows (social.py)
     host: NotRequired[int]  # that host's account (stored; never in a message: options_of leaves it out)
     clock: ClockOptions | None  # the time control (None: no clock, as every game made before them)
+    rated: bool  # the game moves its people's ratings (ratings.py)
 
 
 class Marks(TypedDict, total=False):

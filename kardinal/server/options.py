@@ -69,7 +69,9 @@ def table_options(spec: dict[str, Any]) -> TableOptions:
     live game may be away on their turn before ``standin`` (a bot level) plays for them;
     ``hints``: the people agree to hints; ``spectator_chat``: spectators may write;
     ``public`` (default): listed in the lobby, else reached only through its links;
-    ``clock``: the time control (clock_option; none by default)."""
+    ``clock``: the time control (clock_option; none by default);
+    ``rated``: the game moves its people's ratings (the routes allow it only to a signed-in
+    creator; no hot-seat, no hints: rated.py)."""
     mode = spec.get("mode", "live")
     if mode not in MODES:
         raise Refused("malformed", "mode: 'live' or 'turn'", 400)
@@ -80,7 +82,7 @@ def table_options(spec: dict[str, Any]) -> TableOptions:
     if not isinstance(standin, str) or standin.lower() not in BOTS:
         raise Refused("malformed", f"standin: one of {', '.join(sorted(BOTS))}", 400)
     flags = {}
-    for key, default in (("hints", False), ("spectator_chat", False), ("public", True)):
+    for key, default in (("hints", False), ("spectator_chat", False), ("public", True), ("rated", False)):
         flags[key] = spec.get(key, default)
         if not isinstance(flags[key], bool):
             raise Refused("malformed", f"{key}: true or false", 400)
@@ -93,6 +95,7 @@ def table_options(spec: dict[str, Any]) -> TableOptions:
         "spectator_chat": flags["spectator_chat"],
         "public": flags["public"],
         "clock": clock,
+        "rated": flags["rated"],
     }
     # friends only (social.py): the open seats are for the accounts the host follows; the
     # host's account id is set by the server (routes.create_game), never by the request
@@ -116,4 +119,5 @@ def options_of(row: GameRow) -> TableOptions:
         "public": o.get("public") is not False,
         "friends": o.get("friends") is True,
         "clock": o.get("clock") if isinstance(o.get("clock"), dict) else None,
+        "rated": o.get("rated") is True,
     }

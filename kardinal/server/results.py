@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 from kardinal.rules.scoring import win_shares
 from kardinal.rules.state import State
 
+from .ratings import MU0, SIGMA0, rater
 from .refusal import Refused
 from .storage import SeatResult
 
@@ -78,7 +79,8 @@ async def stored_results(service: GameService, game_ids: Iterable[str]) -> dict[
             found = seat_results(state)
         except (Refused, ValueError):
             continue  # unreadable, or its log ends before the end
-        rated = bool(row.options.get("rated", False))
-        await asyncio.to_thread(storage.save_results, gid, found, rated, row.updated)
+        rated = row.options.get("rated") is True
+        # a rated game's ratings are updated with its results, once (settle.py)
+        await asyncio.to_thread(storage.settle_game, gid, found, rated, row.updated, rater(row.seats, found), (MU0, SIGMA0))
         have[gid] = [(r, rated, row.updated) for r in found]
     return have

@@ -26,6 +26,7 @@ from .http import client_address
 from .mapdata import named_board_json
 from .messages import AckMessage, ChatMessage, ReplayMessage, ScoringMessage, StateMessage
 from .pages import root_of
+from .rated import admit, check_creation
 from .refusal import Refused
 from .rematch import moved
 from .schemas import (
@@ -168,6 +169,7 @@ async def create_game(
         if account is None:
             raise Refused("signed_out", "sign in to open a table to friends only", 401)
         spec["host"] = account.id
+    check_creation(spec, account)  # a rated table: signed in, no hot-seat, no hints (rated.py)
     where = addr(request)
     # charged once a game is really made: the second click of a double click (the same
     # key) gets the first one's game and costs nothing
@@ -204,7 +206,11 @@ async def game_info(game_id: str, service: Service) -> GameSummary:
 @router.post("/api/games/{game_id}/join", response_model=Joined)
 async def join(game_id: str, body: JoinSeat, request: Request, service: Service, account: Account) -> Joined:
     """Take one's seat by its link; the game starts when every seat has been taken.
-    Signed in, the seat is the account's (unless it is another account's already)."""
+    Signed in, the seat is the account's (unless it is another account's already); a rated
+    table's seats are for accounts only (``rated_needs_account``), one each (``rated_one_seat``)."""
+    live = await service.fetch(game_id)
+    service._auth(live, body.seat, body.token)
+    await admit(accounts(request), live, body.seat, account)
     live = await service.join(game_id, body.seat, body.token, body.name)
     if account is not None:
         await accounts(request).attach(account, [(live.row.id, body.seat)])
@@ -221,8 +227,9 @@ async def claim(
     _spent: Annotated[None, Depends(spend("claim"))],
 ) -> Claimed:
     """Take a free open seat from the lobby: its new secret link (signed in: the seat is the
-    account's). At a friends-only table, only for the accounts its host follows (``friends_only``)."""
+    account's; a rated table's only signed in, one seat each). At a friends-only table, only for the accounts its host follows (``friends_only``)."""
     await social(request).check_claim(game_id, account)
+    await admit(accounts(request), await service.fetch(game_id), body.seat, account)
     tok = await service.claim(game_id, body.seat, body.name)
     if account is not None:
         await accounts(request).attach(account, [(game_id, body.seat)])

@@ -253,6 +253,7 @@ class CreateGame(_Strict):
     clock: LiveClock | TurnClock | None = Field(
         default=None, description="The time control (live: LiveClock; turn-based: TurnClock); none by default"
     )
+    rated: bool = Field(default=False, description="The game moves its people's ratings: a signed-in creator, every person signed in")
     key: Annotated[str, Field(min_length=8, max_length=64, pattern=r"^[A-Za-z0-9_-]+$")] | None = Field(
         default=None, description="The client's key for this creation: sent twice (a double click), it makes one game"
     )
@@ -892,3 +893,95 @@ class MailStatus(TypedDict):
 class Unsubscribed(TypedDict):
     ok: bool
     kind: str
+
+
+# -- ratings (rating_routes.py) ----------------------------------------------------------
+
+
+class FindTable(_Strict):
+    """``POST /api/find-table``: ``seat_name``: the word a new table's open seats are named
+    with, in the player's language ("Spieler" gives "Spieler 2", ...; default "Player")."""
+
+    seat_name: Name | None = None
+
+
+class FillSeats(_Strict):
+    """``POST /api/games/{id}/fill``: start a waiting table with bots (a seat that has joined, and its token)."""
+
+    seat: Seat
+    token: Token
+
+
+class Filled(TypedDict):
+    ok: bool
+    status: str
+    level: str  # the bots' level
+
+
+class FoundTable(TypedDict):
+    """Find me a table: the seat found (or of the new table: ``new``) and its link."""
+
+    id: str
+    seat: int
+    token: str
+    url: str
+    new: bool
+
+
+class LeaderRow(TypedDict):
+    rank: int
+    name: str
+    rating: int  # mu, rounded
+    pm: int  # 2 sigma, rounded
+    mu: float
+    sigma: float
+    games: int
+
+
+class BotRating(TypedDict):
+    level: str
+    rating: int  # fixed (ratings.BOT_RATINGS)
+    low: int  # its measurement's 95% interval
+    high: int
+    measured: bool  # False: an estimate between measured levels
+
+
+class Leaderboard(TypedDict):
+    min_games: int  # rated games a player needs to be listed
+    players: list[LeaderRow]
+    bots: list[BotRating]
+    newcomer: int  # the rating a player starts with
+
+
+class RatingChange(TypedDict):
+    name: str  # the account's
+    before: int
+    after: int
+    change: int
+    pm: int  # 2 sigma after
+    pm_before: int
+
+
+class GameRatings(TypedDict):
+    game: str
+    rated: bool
+    settled: bool  # the results are stored (and a rated game's ratings updated)
+    seats: dict[str, RatingChange]
+
+
+class RatedGame(TypedDict):
+    game: str
+    at: float
+    before: int
+    after: int
+    pm: int
+
+
+class MyRating(TypedDict):
+    rating: int
+    pm: int
+    mu: float
+    sigma: float
+    games: int
+    min_games: int
+    events: list[RatedGame]

@@ -19,6 +19,7 @@ from .http import client_address, invalid_body, parse_json
 from .live import Connection, LiveGame
 from .messages import ErrorMessage, json_text
 from .origin import cross_site
+from .rated import admit
 from .refusal import Refused
 from .schemas import (
     CLIENT_ID,
@@ -31,6 +32,7 @@ from .schemas import (
     token_error,
 )
 from .service import GameService
+from .storage import AccountRow
 
 router = APIRouter()
 
@@ -85,7 +87,7 @@ async def ws_game(ws: WebSocket, game_id: str) -> None:
                     await _send(ws, json_text(_ws_error(Refused("malformed", "hello was already sent", 400))))
                     continue
                 try:
-                    seats = await _hello_seats(service, live, msg.seats)
+                    seats = await _hello_seats(service, live, msg.seats, ws)
                 except Refused as e:
                     if e.code == "bad_token":
                         limits.note("bad_token", client_address(ws.scope))
@@ -145,9 +147,9 @@ def _ws_error(e: Refused, action_id: object = None) -> ErrorMessage:
     return {"type": "error", "id": echo, **e.to_json()}
 
 
-async def _hello_seats(service: GameService, live: LiveGame, seats: dict[str, str] | None) -> dict[int, str]:
+async def _hello_seats(service: GameService, live: LiveGame, seats: dict[str, str] | None, ws: WebSocket) -> dict[int, str]:
     """Check every token of a hello (its seat keys are digits: HelloMessage); a person who
-    connects has joined their seat."""
+    connects has joined their seat (a rated table's seat: signed in, rated.admit)."""
     if seats is None:
         return {}
     out: dict[int, str] = {}
@@ -155,19 +157,31 @@ async def _hello_seats(service: GameService, live: LiveGame, seats: dict[str, st
         seat = int(k)
         service._auth(live, seat, tok)
         out[seat] = tok
+    if live.options["rated"] and any(not live.row.seats[s].joined for s in out):
+        account = await _account(ws)
+        for seat in out:
+            await admit(ws.app.state.accounts, live, seat, account)
     for seat, tok in out.items():
         await service.join(live.row.id, seat, tok)
     return out
 
 
+async def _account(ws: WebSocket) -> AccountRow | None:
+    """The account of the WebSocket's session cookie, from a page of this site (origin.py)."""
+    secret = session_secret(ws)
+    if not secret or cross_site({**ws.scope, "type": "http", "method": "POST"}) is not None:
+        return None
+    accounts: Accounts = ws.app.state.accounts
+    return await accounts.account_of(secret)
+
+
 async def _attach(ws: WebSocket, game_id: str, seats: dict[int, str]) -> None:
     """Seats opened signed in (the session's cookie, from a page of this site: origin.py)
     become the account's (a seat of another account stays its)."""
-    secret = session_secret(ws)
-    if not seats or not secret or cross_site({**ws.scope, "type": "http", "method": "POST"}) is not None:
+    if not seats:
         return
     accounts: Accounts = ws.app.state.accounts
-    account = await accounts.account_of(secret)
+    account = await _account(ws)
     if account is not None:
         await accounts.attach(account, [(game_id, s) for s in seats])
 

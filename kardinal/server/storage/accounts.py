@@ -15,7 +15,7 @@ from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.exc import IntegrityError
 
 from .rows import AccountRow, ChatLine, CorruptGame, GameRow, SeatRow, _row
-from .schema import accounts, chat, games, seat_owners, sessions
+from .schema import accounts, chat, games, rating_events, ratings, seat_owners, sessions
 
 MAX_OWNED = 2000  # the most seats "My games" lists (newest first)
 
@@ -95,6 +95,8 @@ class AccountStorage:
             self._forget_social(conn, account_id)  # follows, invitations (social.py)
             self.delete_moderation_of(conn, account_id)
             self.delete_mail_of(conn, account_id)  # its mail tokens and queued mail (storage/mail.py)
+            conn.execute(delete(rating_events).where(rating_events.c.account_id == account_id))  # its rating and its history
+            conn.execute(delete(ratings).where(ratings.c.account_id == account_id))
             conn.execute(delete(accounts).where(accounts.c.id == account_id))
         return owned
 

@@ -33,6 +33,7 @@ from .accounts import AccountStorage
 from .clocks import ClockStorage
 from .mail import MailStorage
 from .moderation import ModerationStorage
+from .ratings import RatingStorage
 from .results import ResultStorage
 from .rows import (
     ChatLine,
@@ -66,7 +67,7 @@ from .social import SocialStorage
 log = logging.getLogger("kardinal.web")
 
 
-class Storage(AccountStorage, ClockStorage, MailStorage, ResultStorage, SocialStorage, ModerationStorage, SharedStorage):
+class Storage(AccountStorage, ClockStorage, MailStorage, ResultStorage, RatingStorage, SocialStorage, ModerationStorage, SharedStorage):
     """Games and action logs in a SQL database (SQLite by default)."""
 
     def __init__(self, url: str) -> None:

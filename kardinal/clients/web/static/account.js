@@ -12,6 +12,7 @@ import { updateAccountLink, whoAmI } from "./account-link.js";
 import { moderationSection } from "./account-mod.js";
 import { profileLink } from "./profile-link.js";
 import { MailSection, forgotForm, mailEnabled } from "./account-mail.js";
+import { fillMyRating } from "./rated.js";
 
 addStrings({
   en: {
@@ -173,6 +174,7 @@ class AccountPage {
     const me = this.me;
     fill(box, el("div", { class: "account-box" }, el("h1", { text: T("accountTitle") }), note,
       el("p", { id: "signed-in-as", text: T("signedInAs", { name: me.name }) }),
+      this.ratingBox(),
       el("div", { class: "account-actions" },
         el("a", { class: "btn", id: "account-mine", href: url("/mine") }, T("myGamesLink")),
         el("a", { class: "btn", id: "account-profile", href: url(`/player/${encodeURIComponent(me.name)}`) }, T("myProfile")),
@@ -188,6 +190,13 @@ class AccountPage {
         this.send("/api/account/delete", { password: byId("delete-password").value }, () => this.signedOut(T("deleted")));
       }, "danger")));
     box.firstChild.insertBefore(moderationSection(), byId("delete-form"));
+  }
+
+  /** The account's rating and rated games (rated.js), filled when the server answers. */
+  ratingBox() {
+    const box = el("section", { id: "my-rating", class: "my-rating-box" });
+    fillMyRating(box);
+    return box;
   }
 
   form(id, title, fields, button, submit, kind) {

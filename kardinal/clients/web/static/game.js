@@ -37,6 +37,7 @@ import { Since } from "./since.js";
 import { inView } from "./inview.js";
 import { PresenceLine } from "./presence.js";
 import { ClockLine } from "./clock.js";
+import { RatedGame } from "./rated-game.js";
 
 addStrings({
   en: { cardFirst: "First choose one or two cards of your hand, then where their pieces go.", undo: "Take back placement", undoWhy: "Take back the pieces you just placed and get your cards back; possible until you draw a card." },
@@ -101,6 +102,7 @@ class GamePage {
     this.since = new Since({ board: () => this.board, map: () => this.map, zoom: () => this.zoom, name: (s) => this.name(s) }, sincebox);
     this.presence = new PresenceLine(this);
     this.clock = new ClockLine(this);
+    this.rated = new RatedGame(this.gameId, () => this.socket.seats); // start with bots; rating changes
     this.render();
     getJSON("/api/variants").then((d) => { this.variantWords = d.variants || {}; this.render(); }).catch(() => { /* the text table's words only */ });
     this.socket.connect();
@@ -424,6 +426,7 @@ class GamePage {
       finished: msg.status === "finished", again: msg.again || null, newGame: url("/"),
       canAgain: this.bots() || this.socket.holdsAny(), onAgain: () => this.playAgain(),
     });
+    this.rated.render(msg);
     this.since.render({
       history: this.shownHistory(msg.view.history), seat: msg.seat, current: msg.view.current, players: msg.players.length,
       hidden: Boolean(this.replay) || msg.status !== "running",

@@ -36,6 +36,8 @@ addStrings({
   },
 });
 
+import { ratedChoice, findTableButton, ratedTag } from "./rated.js";
+import { whoAmI } from "./account-link.js";
 addStrings({
   en: {
     openSeat: "Open seat (anyone may join)",
@@ -254,7 +256,8 @@ class Lobby {
   constructor() {
     this.levels = ["random"]; // weakest first (the server's order)
     this.levelAbout = {}; // level -> {summary, seconds, strength, record}
-    this.table = { mode: "live", awayMinutes: 3, standin: "medium", hints: false, spectator_chat: false, public: true, friends: false };
+    this.table = { mode: "live", awayMinutes: 3, standin: "medium", hints: false, spectator_chat: false, public: true, friends: false, rated: false };
+    this.me = null; // the signed-in account (rated tables, Find me a table: rated.js; invitations, friends only)
     this.variants = {}; // name -> the server's one-line description
     this.boards = [DEFAULT_BOARD];
     this.count = 4;
@@ -272,7 +275,6 @@ class Lobby {
     this.friendCount = 2;
     this.friendNames = ["", "", "", ""];
     this.friendAccounts = ["", "", "", ""]; // accounts invited by name (signed in)
-    this.me = null; // the account signed in to, if any
     this.invited = {}; // the last created table's seats kept for accounts: {seat: name}
     this.mine = new MyGames("my-games", true, 5);
   }
@@ -296,6 +298,7 @@ class Lobby {
     loadBoard(DEFAULT_BOARD).then((b) => drawBoardPicture(byId("home-map"), b)).catch(() => { byId("intro-board").hidden = true; });
     this.renderAll();
     this.mine.load();
+    whoAmI().then((me) => { this.me = me; if (me) this.renderAll(); });
     setInterval(() => this.loadGames(), 5000);
     setInterval(() => this.mine.load(), 15000);
     // back from the game's page (the page kept in the browser's cache): the buttons are free again
@@ -366,7 +369,8 @@ class Lobby {
     const options = el("div", { class: "home-options" },
       el("p", { class: "field" }, el("label", { for: "my-name", text: T("yourNameLabel") }), name),
       el("div", { class: "field" }, el("label", { for: "bot-level", text: T("botsLabel") }), level, this.levelWords(this.botLevel, "bot-level-about")));
-    fill(byId("ways"), el("h2", { id: "ways-title", class: "sr-only", text: T("waysTitle") }), el("div", { class: "way-list" }, now, learn, friends), options);
+    const find = this.me ? findTableButton(this.me, (text) => fill(byId("created"), el("p", { class: "bad", role: "alert", text }))) : null;
+    fill(byId("ways"), el("h2", { id: "ways-title", class: "sr-only", text: T("waysTitle") }), el("div", { class: "way-list" }, now, learn, friends, find), options);
   }
 
   /** The player's own name for a new table (or "Player 1"). */
@@ -505,7 +509,8 @@ class Lobby {
       }
       return el("tr", {}, el("td", { text: String(i + 1) }), el("td", {}, name, account), el("td", {}, kind), el("td", {}, level, about));
     });
-    const hot = el("input", { type: "checkbox", id: "hotseat" });
+    const rated = this.table.rated && this.me; // a rated table has no hot-seat
+    const hot = el("input", { type: "checkbox", id: "hotseat", disabled: rated ? true : null });
     const create = el("button", { type: "button", id: "create-btn", class: "big", disabled: this.creating ? true : null, "aria-busy": this.creating ? "true" : null,
       onclick: (ev) => { if (ev.detail < 2) this.createGame(hot.checked); } }, T("create")); // (the second click of a double click: nothing)
     byId("create").replaceChildren(el("h2", { text: T("newGame") }), el("p", {}, count),
@@ -540,10 +545,11 @@ class Lobby {
       t.mode === "live" ? el("p", {}, el("label", { for: "away" }, T("awayLabel") + " "), away, " " + T("minutes") + " · ",
         el("label", { for: "standin" }, T("standinLabel") + " "), standin) : null,
       people > 1 ? clockChoice(t) : null,
-      people > 1 ? box("hints", "hints", T("hintsLabel")) : null,
+      people > 1 && !(t.rated && this.me) ? box("hints", "hints", T("hintsLabel")) : null,
       box("spectator_chat", "spectator-chat", T("spectatorChat")),
       box("public", "public", T("publicLabel")),
-      this.me ? box("friends", "friends-only", T("friendsOnlyLabel")) : null);
+      this.me ? box("friends", "friends-only", T("friendsOnlyLabel")) : null,
+      ratedChoice(this.me, t.rated, (on) => { t.rated = on; this.renderCreate(); byId("rated").focus(); }));
   }
 
   /** The buttons that create a table show whether a creation is on its way (pressed again
@@ -572,6 +578,7 @@ class Lobby {
       mode: t.mode, away: t.awayMinutes * 60, standin: t.standin, hints: t.hints, spectator_chat: t.spectator_chat, public: t.public,
       friends: this.me && t.friends ? true : undefined,
       clock: hotseat || this.seats.slice(0, this.count).filter((s) => s.kind === "person").length < 2 ? undefined : clockSpec(t),
+      ...(t.rated && this.me ? { rated: true, hints: false, hotseat: false } : {}),
     });
   }
 
@@ -673,6 +680,7 @@ class Lobby {
     if (turnBased) tags.push(el("span", { class: "tag", text: T("turnBased") }));
     if (g.table && g.table.friends) tags.push(el("span", { class: "tag", text: T("friendsOnlyTag") }));
     if (g.table && g.table.clock) tags.push(el("span", { class: "tag clock", text: `${T("clockLabel")}: ${clockText(g.table.clock)}` }));
+    if (ratedTag(g.table)) tags.push(ratedTag(g.table));
     return el("li", { "data-game": g.id, "data-variants": variants.join(" "), "data-board": g.board || "" },
       el("span", { class: "small", text: when + " · " }), names + score + " ", ...tags.flatMap((t) => [t, " "]), actions);
   }

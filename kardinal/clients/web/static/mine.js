@@ -13,6 +13,7 @@ import { initHeader } from "./header.js";
 import { refusalText } from "./refusals.js";
 import { profileLink } from "./profile-link.js";
 
+import { ratedTag } from "./rated.js";
 addStrings({
   en: {
     mineTitle: "My games",
@@ -215,8 +216,9 @@ export class MyGames {
     else state = el("span", {}, `${T("mineOver")}${info.scores ? " — " + info.scores.join(" : ") : ""}`);
     const when = dateTime(info.created);
     const tags = info.table && info.table.mode === "turn" ? el("span", { class: "tag" }, T("turnBased")) : null;
+    const rated = ratedTag(info.table);
     return el("li", { "data-game": g.game, "data-state": rank === -1 ? "my-turn" : info.status },
-      el("a", { href, class: "btn", onclick: (ev) => this.open(g, ev) }, T("mineOpen")), " ", state, " · ", names, " ", tags, " ",
+      el("a", { href, class: "btn", onclick: (ev) => this.open(g, ev) }, T("mineOpen")), " ", state, " · ", names, " ", tags, " ", rated, rated ? " " : null,
       el("span", { class: "small" }, when), " ", info.status === "finished" || info.status === "expired" ? forget : null);
   }
 }

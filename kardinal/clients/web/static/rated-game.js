@@ -1,0 +1,100 @@
+// Ratings on a game's page: at a table still waiting for people, "Start with bots" for a
+// person who has taken a seat (nobody need wait for ever); on the final table of a rated
+// game, every account's rating change ("1,500 ± 700 → 1,538 ± 640 (+38)") once the server
+// has settled the game (GET /api/games/{id}/ratings).
+
+import { byId, el, fill, swatch } from "./dom.js";
+import { T, onLangChange } from "./i18n.js";
+import { getJSON, postJSON } from "./net.js";
+import { refusalText } from "./refusals.js";
+import { changeText } from "./rated.js";
+
+const TRIES = 30; // asks for the settled ratings, ...
+const EVERY = 1000; // ... this many ms apart
+
+export class RatedGame {
+  /** ``seats()``: the seats this page holds ({seat: token}). */
+  constructor(gameId, seats) {
+    this.gameId = gameId;
+    this.seats = seats;
+    this.msg = null;
+    this.ratings = null; // the settled answer
+    this.asking = false;
+    this.tries = 0;
+    this.error = "";
+    this.waitbox = el("section", { id: "waitbox", class: "waitbox", hidden: true });
+    byId("handbox").before(this.waitbox);
+    // the final table is drawn again on every change: the ratings go back under it each time
+    const fin = byId("finalbox");
+    if (fin) new MutationObserver(() => this.under(fin)).observe(fin, { childList: true });
+    onLangChange(() => { if (this.msg) this.render(this.msg); });
+  }
+
+  render(msg) {
+    this.msg = msg;
+    this.renderWait(msg);
+    if (msg.status === "finished" && msg.table && msg.table.rated && !this.ratings && !this.asking && this.tries < TRIES) this.ask();
+    const fin = byId("finalbox");
+    if (fin) this.under(fin);
+  }
+
+  renderWait(msg) {
+    const held = this.seats();
+    const mine = msg.seat !== null && msg.seat !== undefined && held[msg.seat] && msg.players[msg.seat] && msg.players[msg.seat].joined ? msg.seat : null;
+    const free = msg.players.filter((p) => p.kind === "person" && !p.joined).length;
+    if (msg.status !== "open" || mine === null || !free) { this.waitbox.hidden = true; this.waitbox.replaceChildren(); return; }
+    const rated = msg.table && msg.table.rated;
+    const level = msg.table ? msg.table.standin : "";
+    const levelWord = T(`levelWord.${level}`) !== `levelWord.${level}` ? T(`levelWord.${level}`) : level;
+    this.waitbox.hidden = false;
+    fill(this.waitbox, el("h2", { text: T("fillTitle") }),
+      el("p", { text: rated ? T("fillWhyRated") : T("fillWhy", { level: levelWord }) }),
+      el("p", {}, el("button", { type: "button", id: "fill-bots", class: "primary", onclick: (ev) => { if (ev.detail < 2) this.fill(mine, held[mine]); } }, T("fillButton"))),
+      this.error ? el("p", { class: "bad", role: "alert", text: this.error }) : null);
+  }
+
+  async fill(seat, token) {
+    const b = byId("fill-bots");
+    if (b) b.disabled = true;
+    try {
+      await postJSON(`/api/games/${encodeURIComponent(this.gameId)}/fill`, { seat, token });
+      this.error = "";
+    } catch (e) {
+      this.error = e.error ? refusalText(e.error, null) : e.message;
+      if (this.msg) this.renderWait(this.msg);
+    }
+  }
+
+  async ask() {
+    this.asking = true;
+    this.tries += 1;
+    try {
+      const r = await getJSON(`/api/games/${encodeURIComponent(this.gameId)}/ratings`);
+      if (r.settled) this.ratings = r;
+    } catch (e) { /* asked again below */ }
+    this.asking = false;
+    const fin = byId("finalbox");
+    if (fin) this.under(fin);
+    if (!this.ratings && this.tries < TRIES) setTimeout(() => this.ask(), EVERY);
+  }
+
+  /** The ratings' part of the final table (kept at its end). */
+  under(fin) {
+    const old = byId("final-ratings");
+    if (fin.hidden || !fin.firstChild || !this.msg || !(this.msg.table && this.msg.table.rated)) { if (old) old.remove(); return; }
+    const box = this.ratingsBox();
+    if (old && old.dataset.key === box.dataset.key && fin.lastChild === old) return;
+    if (old) old.remove();
+    fin.append(box);
+  }
+
+  ratingsBox() {
+    const r = this.ratings;
+    if (!r) return el("div", { id: "final-ratings", class: "final-ratings", "data-key": `wait:${T("ratingsWaiting")}` }, el("p", { class: "small", text: T("ratingsWaiting") }));
+    const rows = Object.entries(r.seats).map(([seat, c]) => el("li", { "data-seat": seat, "data-change": c.change },
+      swatch(Number(seat)), " ", el("strong", { text: c.name }), ": ", el("span", { class: c.change >= 0 ? "rating-up" : "rating-down", text: changeText(c) })));
+    const texts = rows.map((x) => x.textContent).join("|");
+    return el("div", { id: "final-ratings", class: "final-ratings", "data-key": `done:${T("ratingsTitle")}:${texts}` },
+      el("h3", { text: T("ratingsTitle") }), el("ul", { class: "rating-changes" }, ...rows));
+  }
+}

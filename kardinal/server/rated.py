@@ -1,0 +1,178 @@
+"""Rated tables: who may make one and take its seats, starting a waiting table with bots,
+and "find me a table".
+
+A rated table (the table option ``rated``) moves the ratings of its people (settle.py), so
+every person at it is a signed-in account: only a signed-in player makes one, every seat a
+person takes (by its link, from the lobby, or by opening it) becomes that person's
+account's, and an account takes one seat of a table at most. No hot-seat (one device, one
+account), no hints (a hint is a bot's advice). Bots may sit at it: their ratings are fixed
+(ratings.BOT_RATINGS), so a game against bots only is rated too.
+
+Find me a table (:func:`find_table`): the open rated tables waiting for people, from the
+database (so every process sees the same), the one whose people's mean rating is closest to
+the player's, within a window of ``max(WINDOW, 2 sigma)`` of the player (two hundred points
+is a 76% chance to finish ahead of the other, and a player whose own rating is uncertain
+may sit anywhere it could be); none: the player's own table still waiting, if one is (asked
+again), else a new rated table of four with three open seats. A
+player who waits there need not wait for ever: :func:`fill_with_bots` starts the table with
+bots of their level in the free seats (the level whose fixed rating is closest to the mean
+rating of the people at the table).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from typing import Any
+
+from kardinal.bots import BOTS
+
+from .accounts import Accounts
+from .live import LiveGame
+from .names import name_key
+from .ratings import MU0, SIGMA0, closest_level
+from .refusal import Refused
+from .service import GameService
+from .storage import AccountRow, GameRow, SeatRow
+
+__all__ = ["check_creation", "admit", "fill_with_bots", "find_table", "rating_now", "WINDOW", "SEATS"]
+
+WINDOW = 200.0  # find me a table: the narrowest window of mean ratings (see the module)
+SEATS = 4  # a table find me a table opens
+SCAN = 200  # open tables looked at (newest first)
+
+
+def check_creation(spec: dict[str, Any], account: AccountRow | None) -> None:
+    """A rated table is made by a signed-in player, without hot-seat or hints."""
+    if spec.get("rated") is not True:
+        return
+    if account is None:
+        raise Refused("rated_needs_account", "a rated table is for signed-in players: sign in first", 403)
+    if spec.get("hotseat") is True:
+        raise Refused("rated_no_hotseat", "a rated table has no hot-seat: every person plays on their own device", 409)
+    if spec.get("hints") is True:
+        raise Refused("rated_no_hints", "a rated table has no hints: a hint is a bot's advice", 409)
+
+
+async def admit(accounts: Accounts, live: LiveGame, seat: object, account: AccountRow | None) -> None:
+    """Before a person takes a seat of a rated table (by its link, from the lobby, or by
+    opening it): refused without an account, or when the account has another seat of the
+    table; the seat becomes the account's. Seats already taken, and unrated tables, pass."""
+    if not live.options["rated"] or not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < len(live.row.seats):
+        return
+    sr = live.row.seats[seat]
+    if sr.kind != "person" or sr.joined:
+        return
+    if account is None:
+        raise Refused("rated_needs_account", "the seats of a rated table are for signed-in players: sign in first", 403)
+    owners = await asyncio.to_thread(accounts.storage.game_owners, live.row.id)
+    if owners.get(seat, account.id) != account.id:
+        raise Refused("not_your_seat", "this seat belongs to another account", 403)
+    if any(a == account.id and s != seat for s, a in owners.items()):
+        raise Refused("rated_one_seat", "you have a seat at this rated table already", 409)
+    if not (sr.open and not sr.joined):  # a lobby seat becomes its claimant's after the claim (routes.claim)
+        await accounts.attach(account, [(live.row.id, seat)])
+
+
+async def rating_now(service: GameService, account_ids: list[int]) -> dict[int, tuple[float, float, int]]:
+    """The ratings of these accounts (a newcomer's for one without games)."""
+    have = await asyncio.to_thread(service.storage.ratings_of, account_ids)
+    return {a: have.get(a, (MU0, SIGMA0, 0)) for a in account_ids}
+
+
+async def people_mean(service: GameService, game_id: str, seats: list[SeatRow]) -> float:
+    """The mean rating of the people who have taken seats of a table (a newcomer's if none)."""
+    owners = await asyncio.to_thread(service.storage.game_owners, game_id)
+    ids = [a for s, a in owners.items() if s < len(seats) and seats[s].kind == "person" and seats[s].joined]
+    if not ids:
+        return MU0
+    have = await rating_now(service, ids)
+    return sum(have[a][0] for a in ids) / len(ids)
+
+
+async def fill_with_bots(service: GameService, game_id: str, seat: object, token: object) -> tuple[LiveGame, str]:
+    """A person who has taken a seat of a table still waiting for people starts it: its free
+    seats get bots (at a rated table of the level closest to the people's mean rating, else
+    of the table's stand-in level). Returns the game and the level."""
+    live = await service.fetch(game_id)
+    s = service._auth(live, seat, token)
+    if live.row.status != "open":
+        raise Refused("not_open", "the game is not waiting for players")
+    if not live.row.seats[s].joined:
+        raise Refused("not_joined", "take your seat first", 409)
+    if live.options["rated"]:
+        level = closest_level(await people_mean(service, game_id, live.row.seats), [lv for lv in BOTS])
+    else:
+        level = live.options["standin"]
+    taken = {name_key(x.name) for x in live.row.seats}
+    for i, sr in enumerate(list(live.row.seats)):
+        if sr.kind != "person" or sr.joined:
+            continue
+        name = next(n for n in (f"Bot {i + 1}", *(f"Bot {i + 1}.{k}" for k in range(2, 20))) if name_key(n) not in taken)
+        taken.add(name_key(name))
+
+        def still_free(now: SeatRow) -> None:  # taken meanwhile: that person plays
+            if now.joined or now.kind != "person":
+                raise Refused("seat_taken", "that seat is taken")
+
+        try:
+            await service._set_seat(live, i, SeatRow(name, "bot", level, None, True), still_free)
+        except Refused as e:
+            if e.code != "seat_taken":
+                raise
+        if live.row.status != "open":
+            break
+    return live, level
+
+
+async def find_table(
+    service: GameService, account: AccountRow, where: str, charge: Any = None, seat_name: str = "Player"
+) -> tuple[LiveGame, int, str, bool]:
+    """Find me a table: a seat at the open rated table of people of the closest rating (see
+    the module), else a new rated table of four with three open seats. Returns the game, the
+    seat, its token and whether the table is new. ``seat_name``: the open seats' names, numbered."""
+    rating = (await rating_now(service, [account.id]))[account.id]
+    mu, sigma = rating[0], rating[1]
+    window = max(WINDOW, 2 * sigma)
+    rows: list[GameRow] = await asyncio.to_thread(service.storage.list_games, "open", SCAN)
+    choices: list[tuple[float, float, GameRow, int]] = []
+    own: tuple[str, int] | None = None  # a waiting table of the player's own (the newest)
+    for row in rows:
+        if row.options.get("rated") is not True or row.options.get("public") is False or row.hotseat:
+            continue
+        free = [i for i, sr in enumerate(row.seats) if sr.kind == "person" and sr.open and not sr.joined]
+        if not free:
+            continue
+        owners = await asyncio.to_thread(service.storage.game_owners, row.id)
+        if account.id in owners.values():
+            if own is None:
+                own = (row.id, next(s for s, a in owners.items() if a == account.id))
+            continue
+        mean = await people_mean(service, row.id, row.seats)
+        if abs(mean - mu) <= window:
+            choices.append((abs(mean - mu), -row.created, row, free[0]))
+    for _, _, row, seat in sorted(choices, key=lambda c: (c[0], c[1])):
+        try:
+            tok = await service.claim(row.id, seat, account.name if _name_free(row, account.name, seat) else None)
+        except Refused:
+            continue  # taken meanwhile (another process, another player): the next
+        await asyncio.to_thread(service.storage.attach_seats, account.id, [(row.id, seat)], time.time())
+        return await service.fetch(row.id), seat, tok, False
+    if own is not None:  # asked again while one's own table waits: that table, not another
+        try:
+            return await service.fetch(own[0]), own[1], await service.seat_key(own[0], own[1]), False
+        except Refused:
+            pass  # gone or changed meanwhile: a new one
+    spec = {
+        "players": [{"name": account.name, "kind": "person"}]
+        + [{"name": f"{seat_name} {i + 1}", "kind": "person", "open": True} for i in range(1, SEATS)],
+        "rated": True,
+    }
+    live, tokens = await service.create(spec, creator=where, charge=charge)
+    await asyncio.to_thread(service.storage.attach_seats, account.id, [(live.row.id, 0)], time.time())
+    await service.join(live.row.id, 0, tokens[0])
+    return live, 0, tokens[0], True
+
+
+def _name_free(row: GameRow, name: str, seat: int) -> bool:
+    return all(name_key(s.name) != name_key(name) for i, s in enumerate(row.seats) if i != seat)
