@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 from argon2 import PasswordHasher
 from fastapi.testclient import TestClient
-from sqlalchemy import insert, select
+from sqlalchemy import delete, insert, select
 from test_web_accounts import PW, get, post, sign_up
 from web_helpers import make_client, play_out, seats, state, tokens
 
@@ -50,6 +50,7 @@ def account_id(c: TestClient, secret: str) -> int:
 
 def set_rating(st: Storage, aid: int, mu: float, sigma: float, games: int = 10) -> None:
     with st.engine.begin() as conn:
+        conn.execute(delete(ratings).where(ratings.c.account_id == aid))
         conn.execute(insert(ratings).values(account_id=aid, mu=mu, sigma=sigma, games=games, updated=time.time()))
 
 
@@ -435,3 +436,26 @@ def test_a_seat_a_bot_stood_in_for_is_rated_as_its_person() -> None:
     found = [SeatResult(0, 3, 1.0, 50, 1.0), SeatResult(1, 3, 2.0, 40, 0.0), SeatResult(2, 3, 3.0, 30, 0.0)]
     after = rater(seat_rows, found)({0: (MU0, SIGMA0)})
     assert list(after) == [0] and after[0][0] > MU0
+
+
+def test_find_me_a_table_does_not_seat_blocked_players_together(client: TestClient) -> None:
+    st = storage_of(client)
+    host, me = sign_up(client, "Host"), sign_up(client, "Me")
+    set_rating(st, account_id(client, host), 1500, 60)
+    set_rating(st, account_id(client, me), 1500, 60)
+    g = post(client, "/api/games", host, json={"players": seats("person", "open", "open", "open"), "rated": True}).json()
+    post(client, f"/api/games/{g['id']}/join", host, json={"seat": 0, "token": tokens(g)[0]})
+    # the host blocked Me (moderation): Me is not seated at the host's table, however close
+    assert post(client, "/api/moderation/block", host, json={"name": "Me"}).status_code == 200
+    r = post(client, "/api/find-table", me, json={})
+    assert r.status_code == 200 and r.json()["new"] is True and r.json()["id"] != g["id"]
+    # lifted: the closest table again (Me's own waiting table aside, another player finds the host's)
+    assert post(client, "/api/moderation/block", host, json={"name": "Me", "on": False}).status_code == 200
+    set_rating(st, account_id(client, me), 2500, 60)  # Me's own waiting table is now out of reach of 1500
+    other, third = sign_up(client, "Other"), sign_up(client, "Third")
+    for who in (other, third):
+        set_rating(st, account_id(client, who), 1500, 60)
+    assert post(client, "/api/find-table", third, json={}).json()["id"] == g["id"]  # unblocked: the host's table
+    assert post(client, "/api/moderation/block", other, json={"name": "Host"}).status_code == 200  # the other way round
+    found = post(client, "/api/find-table", other, json={}).json()
+    assert found["new"] is True and found["id"] != g["id"]

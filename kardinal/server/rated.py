@@ -148,6 +148,8 @@ async def find_table(
             if own is None:
                 own = (row.id, next(s for s, a in owners.items() if a == account.id))
             continue
+        if await asyncio.to_thread(service.storage.blocked_between, [account.id], list(owners.values())):
+            continue  # someone there blocked the player, or the player them (moderation.py): not together
         mean = await people_mean(service, row.id, row.seats)
         if abs(mean - mu) <= window:
             choices.append((abs(mean - mu), -row.created, row, free[0]))
