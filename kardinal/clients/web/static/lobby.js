@@ -15,6 +15,7 @@ import { drawBoardPicture } from "./home-map.js";
 import { MyGames } from "./mine.js";
 import { whoAmI } from "./account-link.js";
 import { clockChoice, clockSpec, clockText } from "./clock-choice.js";
+import { ratedChoice, findTableButton, ratedTag } from "./rated.js";
 
 // invitations by name and tables for friends only (social.py): for a creator signed in
 addStrings({
@@ -36,8 +37,6 @@ addStrings({
   },
 });
 
-import { ratedChoice, findTableButton, ratedTag } from "./rated.js";
-import { whoAmI } from "./account-link.js";
 addStrings({
   en: {
     openSeat: "Open seat (anyone may join)",

@@ -47,11 +47,6 @@ addStrings({
     myRatingGames: { one: "{n} rated game", other: "{n} rated games" },
     myRatedGames: "Rated games",
     myRatedGame: "{when}: {change}",
-    "err.rated_needs_account": "rated tables are for signed-in players: sign in first",
-    "err.rated_one_seat": "you have a seat at this rated table already",
-    "err.rated_no_hotseat": "a rated table has no hot-seat: every person plays on their own device",
-    "err.rated_no_hints": "a rated table has no hints: a hint is a bot's advice",
-    "err.not_joined": "take your seat first",
   },
   de: {
     ratedTag: "gewertet",
@@ -91,11 +86,6 @@ addStrings({
     myRatingGames: { one: "{n} gewertetes Spiel", other: "{n} gewertete Spiele" },
     myRatedGames: "Gewertete Spiele",
     myRatedGame: "{when}: {change}",
-    "err.rated_needs_account": "gewertete Tische sind für angemeldete Spieler: melde dich zuerst an",
-    "err.rated_one_seat": "du hast an diesem gewerteten Tisch schon einen Platz",
-    "err.rated_no_hotseat": "ein gewerteter Tisch hat keinen Hot-Seat: jeder spielt auf seinem eigenen Gerät",
-    "err.rated_no_hints": "ein gewerteter Tisch hat keine Tipps: ein Tipp ist der Rat eines Bots",
-    "err.not_joined": "nimm zuerst deinen Platz ein",
   },
 });
 
