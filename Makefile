@@ -72,8 +72,12 @@ $(JSTOOLS): tests/js/package.json tests/js/package-lock.json | system
 
 jstools: $(JSTOOLS)
 
+# the suite in TEST_WORKERS processes (pytest-xdist); a file's tests stay in one process,
+# so that its server, browser and database fixtures are made once
+TEST_WORKERS ?= 2
+
 test: $(STAMP) $(NATIVE) system jstools lint typecheck imports
-	$(BIN)/pytest -q kardinal tests
+	$(BIN)/pytest -q -n $(TEST_WORKERS) --dist loadfile kardinal tests
 
 test-long: $(STAMP) $(NATIVE)
 	KARDINAL_LONG=1 $(BIN)/pytest -q kardinal tests
