@@ -7,20 +7,11 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from webtools import new_page, shot
+from webtools import new_page, phone, shot
 
 pytestmark = pytest.mark.browser
 
 PW = "correct horse battery"
-
-
-def phone(browser: Any, locale: str) -> Any:
-    ctx = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True, locale=locale, timezone_id="UTC")
-    page = ctx.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.errors = errors
-    return page
 
 
 def link_says(page: Any, text: str) -> None:

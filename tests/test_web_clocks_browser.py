@@ -8,15 +8,13 @@ German. No test sleeps: both clocks move when the test says."""
 
 from __future__ import annotations
 
-import threading
-import time
 from collections.abc import Iterator
 from typing import Any
 
 import httpx
 import pytest
 from test_web_axe import axe_scan, serious
-from webtools import create_game, get, open_settings, shot
+from webtools import create_game, get, open_settings, serve, shot
 
 pytestmark = pytest.mark.browser
 
@@ -53,26 +51,9 @@ class FakeTime:
 @pytest.fixture(scope="module")
 def timed(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, FakeTime]]:
     """A live server whose clocks run on a time the test moves on (deadlines looked at often)."""
-    import uvicorn
-    from web_helpers import LENIENT
-    from webtools import _free_port
-
-    from kardinal.server.app import create_app
-    from kardinal.server.guard import Guard
-
     fake = FakeTime()
-    app = create_app(data_dir=tmp_path_factory.mktemp("clocks"), bot_pause=0.0, guard=Guard(LENIENT), clock=fake, clock_check=0.1)
-    port = _free_port()
-    srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
-    t = threading.Thread(target=srv.run, daemon=True)
-    t.start()
-    end = time.monotonic() + 20
-    while not srv.started:
-        assert time.monotonic() < end, "the server did not start"
-        time.sleep(0.02)
-    yield f"http://127.0.0.1:{port}", fake
-    srv.should_exit = True
-    t.join(10)
+    for url in serve(tmp_path_factory, clock=fake, clock_check=0.1):
+        yield url, fake
 
 
 def page_in(browser: Any, phone: bool, locale: str) -> Any:

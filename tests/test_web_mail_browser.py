@@ -12,7 +12,8 @@ from typing import Any
 
 import pytest
 from test_web_mail import Smtp, link
-from webtools import new_page, serve, shot
+from webtools import new_page, phone, serve, shot
+from webtools import sign_up_on_page as sign_up
 
 pytestmark = pytest.mark.browser
 
@@ -35,23 +36,6 @@ def mail_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str,
     for _ in gen:
         pass
     smtp.stop()
-
-
-def phone(browser: Any, locale: str) -> Any:
-    ctx = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True, locale=locale, timezone_id="UTC")
-    page = ctx.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.errors = errors
-    return page
-
-
-def sign_up(page: Any, server: str, name: str) -> None:
-    page.goto(server + "/account")
-    page.fill("#signup-name", name)
-    page.fill("#signup-password", PW)
-    page.click("#signup-button")
-    page.wait_for_selector("#signed-in-as")
 
 
 def add_address(page: Any, addr: str) -> None:

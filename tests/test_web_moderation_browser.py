@@ -9,21 +9,13 @@ from typing import Any
 
 import pytest
 from typer.testing import CliRunner
-from webtools import DATA_DIRS, new_page, shot
+from webtools import DATA_DIRS, new_page, phone, shot
 
 from kardinal.cli import app as cli
 
 pytestmark = pytest.mark.browser
 
 PW = "correct horse battery"
-
-
-def phone(browser: Any, locale: str) -> Any:
-    ctx = browser.new_context(viewport={"width": 390, "height": 844}, locale=locale, has_touch=True, is_mobile=True, timezone_id="UTC")
-    page = ctx.new_page()
-    page.errors = []
-    page.on("pageerror", lambda e: page.errors.append(str(e)))
-    return page
 
 
 def sign_up(page: Any, server: str, name: str) -> None:

@@ -9,7 +9,8 @@ import re
 from typing import Any
 
 import pytest
-from webtools import new_page, open_settings, shot
+from webtools import new_page, open_settings, phone, shot
+from webtools import sign_up_on_page as sign_up
 
 pytestmark = pytest.mark.browser
 
@@ -31,23 +32,6 @@ PLAY_OUT = """async (gid) => {
     }
     return 'not finished';
 }"""
-
-
-def phone(browser: Any, locale: str) -> Any:
-    ctx = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True, locale=locale, timezone_id="UTC")
-    page = ctx.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.errors = errors
-    return page
-
-
-def sign_up(page: Any, server: str, name: str) -> None:
-    page.goto(server + "/account")
-    page.fill("#signup-name", name)
-    page.fill("#signup-password", PW)
-    page.click("#signup-button")
-    page.wait_for_selector("#signed-in-as")
 
 
 def game_id(page: Any) -> str:

@@ -13,7 +13,8 @@ from typing import Any
 import pytest
 from sqlalchemy import insert, update
 from test_web_axe import axe_scan, serious
-from webtools import new_page, open_settings, shot, stray_words
+from webtools import new_page, open_settings, phone, shot, stray_words
+from webtools import sign_up_on_page as sign_up
 
 from kardinal.server.storage import SeatResult
 from kardinal.server.storage.schema import games, rating_events, ratings
@@ -46,23 +47,6 @@ def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Any]]:
     yield f"http://127.0.0.1:{port}", app
     srv.should_exit = True
     t.join(10)
-
-
-def phone(browser: Any, locale: str) -> Any:
-    ctx = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True, locale=locale, timezone_id="UTC")
-    page = ctx.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.errors = errors
-    return page
-
-
-def sign_up(page: Any, base: str, name: str) -> None:
-    page.goto(base + "/account")
-    page.fill("#signup-name", name)
-    page.fill("#signup-password", PW)
-    page.click("#signup-button")
-    page.wait_for_selector("#signed-in-as")
 
 
 def api(page: Any, method: str, path: str, body: Any = None) -> Any:

@@ -41,8 +41,9 @@ def _free_port() -> int:
 DATA_DIRS: dict[str, Path] = {}  # each live server's data folder, by its address (e.g. for kardinal admin)
 
 
-def serve(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """A live server of a fresh data folder on a free port (the ``server`` fixture)."""
+def serve(tmp_path_factory: pytest.TempPathFactory, **app_args: Any) -> Iterator[str]:
+    """A live server of a fresh data folder on a free port (the ``server`` fixture);
+    ``app_args``: more of create_app's arguments (a clock the test moves on, say)."""
     import uvicorn
     from web_helpers import LENIENT  # the browser tests are not about rate limits (test_web_limits.py is)
 
@@ -50,7 +51,7 @@ def serve(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     from kardinal.server.guard import Guard
 
     data = tmp_path_factory.mktemp("web")
-    app = create_app(data_dir=data, bot_pause=0.0, guard=Guard(LENIENT))
+    app = create_app(data_dir=data, **{"bot_pause": 0.0, "guard": Guard(LENIENT), **app_args})
     port = _free_port()
     DATA_DIRS[f"http://127.0.0.1:{port}"] = data
     srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
@@ -63,6 +64,25 @@ def serve(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     yield f"http://127.0.0.1:{port}"
     srv.should_exit = True
     t.join(10)
+
+
+def phone(browser: Any, locale: str = "en-GB") -> Any:
+    """A page on a 390x844 touch phone in its own context; ``page.errors``: uncaught exceptions."""
+    ctx = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True, locale=locale, timezone_id="UTC")
+    page = ctx.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.errors = errors
+    return page
+
+
+def sign_up_on_page(page: Any, base: str, name: str, password: str = "correct horse battery") -> None:
+    """Sign up through the account page's form; back once the page says who is signed in."""
+    page.goto(base + "/account")
+    page.fill("#signup-name", name)
+    page.fill("#signup-password", password)
+    page.click("#signup-button")
+    page.wait_for_selector("#signed-in-as")
 
 
 def launch() -> Iterator[Any]:
