@@ -116,7 +116,7 @@ def test_block_hides_the_chat_and_keeps_the_two_apart(client: TestClient) -> Non
     storage = service_of(client).storage
     assert call(client, "POST", "/api/moderation/block", bert, json={"name": "Anna"}).json() == {"scope": "account"}
     assert call(client, "GET", f"/api/moderation/silenced?game={g['id']}", bert).json() == {"seats": [0]}
-    ids = {n: storage.account_by_key(n.lower()) for n in ("Anna", "Bert")}
+    ids = {n: storage.account_named(n.lower()) for n in ("Anna", "Bert")}
     a, b = ids["Anna"], ids["Bert"]
     assert a is not None and b is not None
     assert storage.blocked_between([a.id], [b.id]) and storage.blocked_between([b.id], [a.id])  # both ways
@@ -226,7 +226,7 @@ def test_the_operator_acts_on_a_report(client: TestClient, caplog: pytest.LogCap
     assert call(client, "POST", "/api/account/signin", json={"name": "Bert", "password": password}).status_code == 200
     # deleted by the operator: the account goes, its seat is renamed by the running server
     assert adm.delete("Bert", "repeated insults") == 1
-    assert storage.account_by_key("bert") is None
+    assert storage.account_named("bert") is None
     assert client.portal.call(moderation_of(client).apply_pending) == 1  # type: ignore[attr-defined]
     assert client.portal.call(moderation_of(client).apply_pending) == 0  # type: ignore[attr-defined]  # done once
     assert service.get(gid).row.seats[1].name == "deleted player"

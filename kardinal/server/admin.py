@@ -43,7 +43,7 @@ class Admin:
     actor: str
 
     def account(self, name: str) -> AccountRow:
-        found = self.storage.account_by_key(name_key(name))
+        found = self.storage.account_named(name_key(name))
         if found is None or name_key(name) == name_key(DELETED):
             raise AdminError(f"there is no account {name!r}")
         return found

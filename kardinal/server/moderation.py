@@ -54,7 +54,7 @@ class Moderation:
         return await asyncio.to_thread(self.storage.seat_owner, game_id, seat)
 
     async def _named(self, name: str) -> AccountRow:
-        account = await asyncio.to_thread(self.storage.account_by_key, name_key(name))
+        account = await asyncio.to_thread(self.storage.account_named, name_key(name))
         if account is None:
             raise Refused("no_account", f"there is no player {name!r}", 404, name=name)
         return account

@@ -60,6 +60,18 @@ class AccountStorage:
             r = conn.execute(select(accounts).where(accounts.c.name_key == name_key)).first()
         return (_account(r), str(r.password)) if r is not None else None
 
+    def account_named(self, name_key: str) -> AccountRow | None:
+        """The account of a name (names.name_key), or None."""
+        with self.engine.connect() as conn:
+            r = conn.execute(select(accounts).where(accounts.c.name_key == name_key)).first()
+        return _account(r) if r is not None else None
+
+    def account_row(self, account_id: int) -> AccountRow | None:
+        """The account of an id, or None."""
+        with self.engine.connect() as conn:
+            r = conn.execute(select(accounts).where(accounts.c.id == account_id)).first()
+        return _account(r) if r is not None else None
+
     def account_password(self, account_id: int) -> str | None:
         with self.engine.connect() as conn:
             r = conn.execute(select(accounts.c.password).where(accounts.c.id == account_id)).first()
@@ -173,9 +185,7 @@ class AccountStorage:
     def copy_owners(self, old_id: str, new_id: str, moved: dict[int, int], now: float) -> None:
         """The seats of game ``new_id`` belong to the accounts whose seats of ``old_id`` they
         follow ("Play again": ``moved`` is {old seat: new seat})."""
-        with self.engine.connect() as conn:
-            owners = {int(r.seat): int(r.account_id) for r in conn.execute(select(seat_owners).where(seat_owners.c.game_id == old_id))}
-        for old, aid in owners.items():
+        for old, aid in self.game_owners(old_id).items():
             if old in moved:
                 self.attach_seats(aid, [(new_id, moved[old])], now)
 
@@ -184,6 +194,12 @@ class AccountStorage:
         self._still_there()
         with self._begin() as conn:
             conn.execute(delete(seat_owners).where(and_(seat_owners.c.game_id == game_id, seat_owners.c.seat == seat)))
+
+    def game_owners(self, game_id: str) -> dict[int, int]:
+        """The accounts a game's seats belong to: {seat: account id}."""
+        q = select(seat_owners.c.seat, seat_owners.c.account_id).where(seat_owners.c.game_id == game_id)
+        with self.engine.connect() as conn:
+            return {int(r.seat): int(r.account_id) for r in conn.execute(q)}
 
     def seat_owner(self, game_id: str, seat: int) -> int | None:
         with self.engine.connect() as conn:

@@ -19,7 +19,6 @@ from sqlalchemy import Connection, Engine, and_, delete, func, insert, or_, sele
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 
-from .rows import AccountRow
 from .schema import accounts, mail_queue, mail_tokens, seat_owners
 
 
@@ -159,13 +158,6 @@ class MailStorage:
                 )
             ).first()
         return None if r is None else (int(r.id), str(r.name), r.email, bool(r.email_confirmed), _notify(r.notify))
-
-    def account_row(self, account_id: int) -> AccountRow | None:
-        with self.engine.connect() as conn:
-            r = conn.execute(
-                select(accounts.c.id, accounts.c.name, accounts.c.created, accounts.c.password_changed).where(accounts.c.id == account_id)
-            ).first()
-        return None if r is None else AccountRow(int(r.id), str(r.name), float(r.created), float(r.password_changed))
 
     def mail_wishes(self, game_id: str, seats: list[int]) -> dict[int, tuple[int, str, str, dict[str, Any]]]:
         """The seats of a game whose accounts have a confirmed address: {seat: (account,

@@ -12,8 +12,6 @@ from typing import TYPE_CHECKING, Any
 from sqlalchemy import Connection, Engine, and_, delete, insert, or_, select, update
 from sqlalchemy.exc import IntegrityError
 
-from .accounts import _account
-from .rows import AccountRow
 from .schema import accounts, audit, blocks, chat, mutes, reports, seat_owners, sessions
 
 __all__ = ["ModerationStorage", "Report", "AuditEntry"]
@@ -201,11 +199,6 @@ class ModerationStorage:
         return bool(r.rowcount)
 
     # -- the operator's actions -----------------------------------------------------------
-
-    def account_by_key(self, name_key: str) -> AccountRow | None:
-        with self.engine.connect() as conn:
-            r = conn.execute(select(accounts).where(accounts.c.name_key == name_key)).first()
-        return None if r is None else _account(r)
 
     def suspended_until(self, account_id: int) -> float | None:
         with self.engine.connect() as conn:

@@ -139,9 +139,3 @@ class RatingStorage:
         )
         with self.engine.connect() as conn:
             return [(str(r.name), float(r.mu), float(r.sigma), int(r.games)) for r in conn.execute(q)]
-
-    def game_owners(self, game_id: str) -> dict[int, int]:
-        """The accounts a game's seats belong to: {seat: account id}."""
-        q = select(seat_owners.c.seat, seat_owners.c.account_id).where(seat_owners.c.game_id == game_id)
-        with self.engine.connect() as conn:
-            return {int(r.seat): int(r.account_id) for r in conn.execute(q)}

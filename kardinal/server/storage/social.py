@@ -12,16 +12,11 @@ from typing import TYPE_CHECKING, Any
 from sqlalchemy import Connection, Engine, and_, delete, func, insert, or_, select, tuple_, update
 from sqlalchemy.exc import IntegrityError
 
-from .rows import AccountRow
 from .schema import accounts, follows, games, invitations, rating_events, ratings, results, seat_owners
 
 __all__ = ["SocialStorage", "MAX_FOLLOWS"]
 
 MAX_FOLLOWS = 500  # the most follows (and followers) a list shows, and an account may have
-
-
-def _account(r: Any) -> AccountRow:
-    return AccountRow(int(r.id), str(r.name), float(r.created), float(r.password_changed))
 
 
 class SocialStorage:
@@ -33,18 +28,6 @@ class SocialStorage:
 
         def _begin(self) -> AbstractContextManager[Connection]: ...  # database.py
         def _still_there(self) -> None: ...  # database.py
-
-    # -- accounts by name ----------------------------------------------------------
-
-    def account_named(self, name_key: str) -> AccountRow | None:
-        """The account of a name (names.name_key), or None."""
-        with self.engine.connect() as conn:
-            r = conn.execute(
-                select(accounts.c.id, accounts.c.name, accounts.c.created, accounts.c.password_changed).where(
-                    accounts.c.name_key == name_key
-                )
-            ).first()
-        return _account(r) if r is not None else None
 
     # -- profiles ------------------------------------------------------------------
 
