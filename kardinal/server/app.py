@@ -176,13 +176,13 @@ def create_app(
         stop = asyncio.Event()
         shared = asyncio.create_task(service.keep_shared(stop)) if storage.shared else None
         tables = asyncio.create_task(service.watch_tables(stop, every=table_check))
-        operator = asyncio.create_task(app.state.moderation.keep_applying())  # kardinal admin's pending work
+        operator = asyncio.create_task(app.state.moderation.keep_applying(stop))  # kardinal admin's pending work
         clocks = asyncio.create_task(service.watch_clocks(stop, every=clock_check))
         log.info("%s", mailer.reason)  # on, or off and which setting is missing (never a setting's value)
         sender = asyncio.create_task(run_sender(mailer, stop))
         yield
-        operator.cancel()
         stop.set()
+        await operator
         await tables
         await clocks
         await sender

@@ -42,7 +42,7 @@ from kardinal.rules.state import RuleError
 from kardinal.rules.view import view
 
 from .botplay import bot_move
-from .core import ServiceCore
+from .core import ServiceCore, ticks
 from .fair import PEOPLE
 from .live import Connection, LiveGame
 from .messages import ClockMessage, ClockOptions
@@ -283,13 +283,7 @@ class Clocks(ServiceCore):
 
     async def watch_clocks(self, stop: asyncio.Event, every: float = CLOCK_CHECK) -> None:
         """Every ``every`` seconds: act on the passed deadlines (check_clocks)."""
-        while not stop.is_set():
-            try:
-                await asyncio.wait_for(stop.wait(), every)
-            except TimeoutError:
-                pass
-            if stop.is_set():
-                return
+        async for _ in ticks(stop, every):
             try:
                 await self.check_clocks()
             except Exception as e:  # noqa: BLE001 - logged; tried again in a moment

@@ -7,7 +7,7 @@ import asyncio
 import logging
 import time
 from collections import Counter, OrderedDict
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from concurrent.futures import Executor, ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any
 
@@ -30,6 +30,19 @@ from .storage import (
 )
 
 log = logging.getLogger("kardinal.web")
+
+
+async def ticks(stop: asyncio.Event, every: float) -> AsyncIterator[None]:
+    """Once every ``every`` seconds until ``stop`` is set (a server's periodic work: the
+    tables' look for people away, the clocks, the other processes' games)."""
+    while True:
+        try:
+            await asyncio.wait_for(stop.wait(), every)
+        except TimeoutError:
+            pass
+        if stop.is_set():
+            return
+        yield
 
 
 class ServiceCore:

@@ -26,6 +26,7 @@ import time
 from typing import Any
 
 from .accounts import DELETED
+from .core import ticks
 from .guard import Guard
 from .names import name_key
 from .refusal import Refused
@@ -129,11 +130,15 @@ class Moderation:
                 done += 1
         return done
 
-    async def keep_applying(self, every: float = APPLY_EVERY) -> None:
-        """Look for the operator's pending work every ``every`` seconds (a server's task)."""
-        while True:
-            try:
-                await self.apply_pending()
-            except Exception:  # the database away for a moment: the next look tries again
-                log.exception("the operator's pending work could not be done now")
-            await asyncio.sleep(every)
+    async def keep_applying(self, stop: asyncio.Event, every: float = APPLY_EVERY) -> None:
+        """Look for the operator's pending work at once and then every ``every`` seconds,
+        until ``stop`` (a server's task)."""
+        await self._apply_logged()
+        async for _ in ticks(stop, every):
+            await self._apply_logged()
+
+    async def _apply_logged(self) -> None:
+        try:
+            await self.apply_pending()
+        except Exception:  # the database away for a moment: the next look tries again
+            log.exception("the operator's pending work could not be done now")

@@ -10,7 +10,7 @@ import time
 from dataclasses import replace
 from typing import Any
 
-from .core import ServiceCore
+from .core import ServiceCore, ticks
 from .live import Connection, LiveGame
 from .messages import AwayData, PresenceMessage
 
@@ -180,13 +180,7 @@ class Presence(ServiceCore):
         note who is connected here (the others read it before standing in)."""
         last_mark = 0.0
         last_expiry = 0.0
-        while not stop.is_set():
-            try:
-                await asyncio.wait_for(stop.wait(), every)
-            except TimeoutError:
-                pass
-            if stop.is_set():
-                return
+        async for _ in ticks(stop, every):
             try:
                 if self.storage.shared and time.monotonic() - last_mark >= PRESENCE_EVERY:
                     last_mark = time.monotonic()

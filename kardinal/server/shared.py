@@ -9,7 +9,7 @@ import threading
 
 from kardinal.rules.record import action_of, steps
 
-from .core import ServiceCore
+from .core import ServiceCore, ticks
 from .live import LiveGame
 from .refusal import Refused
 
@@ -32,16 +32,11 @@ class Shared(ServiceCore):
         )
         listener.start()
         try:
-            while not stop.is_set():
+            async for _ in ticks(stop, every):
                 try:
-                    await asyncio.wait_for(stop.wait(), every)
-                except TimeoutError:
-                    pass
-                if not stop.is_set():
-                    try:
-                        await self.resume()
-                    except Exception as e:  # noqa: BLE001 - logged; tried again in a moment
-                        log.error("taking over games failed (%s)", type(e).__name__)
+                    await self.resume()
+                except Exception as e:  # noqa: BLE001 - logged; tried again in a moment
+                    log.error("taking over games failed (%s)", type(e).__name__)
         finally:
             halt.set()
             await asyncio.to_thread(listener.join, 5)
