@@ -255,9 +255,9 @@ def test_a_move_racing_the_timeout_is_applied_or_too_late_never_both(tmp_path: P
         assert outcomes == {"move", "timeout"}  # each order came up
 
 
-def test_two_processes_act_on_a_deadline_once(tmp_path: Path, db_url: str) -> None:
-    if not db_url.startswith("postgresql"):
-        pytest.skip("several processes share only PostgreSQL")
+def test_two_processes_act_on_a_deadline_once(tmp_path: Path, pg: Any) -> None:
+    """Several processes share only PostgreSQL."""
+    db_url = str(pg.new_database())
     t = FakeTime()
     with client_for(tmp_path / "a", db_url, t) as a, client_for(tmp_path / "b", db_url, t) as b:
         gids = [new_game(a, {"move": 5, "reserve": 5})[0] for _ in range(3)]
