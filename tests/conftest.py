@@ -267,6 +267,17 @@ def pg() -> Iterator[Any]:
     server.stop()
 
 
+@pytest.fixture
+def cheap_hashes(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Argon2id of a low cost, for tests that make many accounts (the production cost is
+    checked in test_web_accounts.py's test_production_cost)."""
+    from argon2 import PasswordHasher
+
+    from kardinal.server import passwords
+
+    monkeypatch.setattr(passwords, "HASHER", PasswordHasher(time_cost=1, memory_cost=1024, parallelism=1))
+
+
 @pytest.fixture(params=["sqlite", "postgresql"])
 def db_url(request: pytest.FixtureRequest, tmp_path: Any) -> str:
     """The server's database, once SQLite (a file in tmp_path) and once PostgreSQL (a new

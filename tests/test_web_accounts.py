@@ -40,10 +40,7 @@ PW = "correct horse battery"
 SAME_SITE = {"origin": "http://testserver"}  # what a page of this server sends with a POST
 
 
-@pytest.fixture(autouse=True)
-def cheap_hashes(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Argon2id of a low cost (the production cost is checked in test_production_cost)."""
-    monkeypatch.setattr(passwords, "HASHER", PasswordHasher(time_cost=1, memory_cost=1024, parallelism=1))
+pytestmark = pytest.mark.usefixtures("cheap_hashes")  # Argon2id of a low cost (conftest.py)
 
 
 @pytest.fixture

@@ -26,12 +26,10 @@ from typing import Any
 
 import pytest
 from aiosmtpd.controller import Controller
-from argon2 import PasswordHasher
 from fastapi.testclient import TestClient
 from sqlalchemy import select
 from web_helpers import act, make_client, play_out, state, wait_for_person
 
-from kardinal.server import passwords
 from kardinal.server.account_routes import COOKIE
 from kardinal.server.mail import Mailer
 from kardinal.server.storage.mail import QueuedMail
@@ -44,9 +42,7 @@ PUBLIC = "http://testserver"
 PLAYERS = [{"name": "Anna"}, {"name": "B1", "kind": "bot", "level": "random"}, {"name": "B2", "kind": "bot", "level": "random"}]
 
 
-@pytest.fixture(autouse=True)
-def cheap_hashes(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(passwords, "HASHER", PasswordHasher(time_cost=1, memory_cost=1024, parallelism=1))
+pytestmark = pytest.mark.usefixtures("cheap_hashes")  # Argon2id of a low cost (conftest.py)
 
 
 def free_port() -> int:

@@ -15,14 +15,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from argon2 import PasswordHasher
 from fastapi.testclient import TestClient
 from limits import parse_many
 from typer.testing import CliRunner
 from web_helpers import LENIENT, join_all, make_client, seats, tokens
 
 from kardinal.cli import app as cli
-from kardinal.server import passwords
 from kardinal.server.account_routes import COOKIE
 from kardinal.server.admin import Admin, AdminError
 from kardinal.server.guard import Guard
@@ -34,9 +32,7 @@ PW = "correct horse battery"
 SAME_SITE = {"origin": "http://testserver"}
 
 
-@pytest.fixture(autouse=True)
-def cheap_hashes(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(passwords, "HASHER", PasswordHasher(time_cost=1, memory_cost=1024, parallelism=1))
+pytestmark = pytest.mark.usefixtures("cheap_hashes")  # Argon2id of a low cost (conftest.py)
 
 
 @pytest.fixture

@@ -15,22 +15,17 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from argon2 import PasswordHasher
 from fastapi.testclient import TestClient
 from sqlalchemy import delete, insert, select
 from test_web_accounts import PW, get, post, sign_up
 from web_helpers import make_client, play_out, seats, state, tokens
 
-from kardinal.server import passwords
 from kardinal.server.account_routes import COOKIE
 from kardinal.server.ratings import BETA, BOT_RATINGS, BOT_SIGMA, MU0, SIGMA0, closest_level, rate_game, rater
 from kardinal.server.storage import SeatResult, SeatRow, Storage
 from kardinal.server.storage.schema import rating_events, ratings, seat_owners
 
-
-@pytest.fixture(autouse=True)
-def cheap_hashes(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(passwords, "HASHER", PasswordHasher(time_cost=1, memory_cost=1024, parallelism=1))
+pytestmark = pytest.mark.usefixtures("cheap_hashes")  # Argon2id of a low cost (conftest.py)
 
 
 @pytest.fixture
