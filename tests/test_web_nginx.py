@@ -134,6 +134,12 @@ async def play_through(base: str, game: dict[str, Any], moves: int) -> list[int]
                             )
                         )
                         played += 1
+        # the states the last moves made are on their way to each socket: read them
+        for ws, seat in zip(socks, toks, strict=True):
+            while seat not in latest or latest[seat]["version"] < moves:
+                m = json.loads(await asyncio.wait_for(ws.recv(), 10))
+                if m["type"] == "state":
+                    latest[seat] = m
         return [latest[s]["version"] for s in toks]
     finally:
         for ws in socks:

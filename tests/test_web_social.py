@@ -20,12 +20,14 @@ import pytest
 from fastapi.testclient import TestClient
 from limits import parse_many
 from sqlalchemy import func, insert, select, update
-from test_web_accounts import PW, cheap_hashes, get, post, sign_up  # noqa: F401 - cheap_hashes: an autouse fixture
+from test_web_accounts import PW, get, post, sign_up
 from web_helpers import LENIENT, make_client, play_out, tokens
 
 from kardinal.server.guard import Guard
 from kardinal.server.storage import SeatResult, Storage
 from kardinal.server.storage.schema import follows, games, invitations, rating_events, ratings, results, seat_owners
+
+pytestmark = pytest.mark.usefixtures("cheap_hashes")  # Argon2id of a low cost (conftest.py)
 
 
 @pytest.fixture
