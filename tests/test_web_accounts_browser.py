@@ -144,3 +144,62 @@ def test_the_account_page_on_a_phone_in_english_and_a_guests_seats_come_along(se
     shot(page, "account-signed-out-everywhere-phone-de", full_page=True)
     assert not page.errors, page.errors
     page.context.close()
+
+
+def test_answers_that_arrive_late_keep_what_is_typed_and_the_focus(server: str, browser: Any) -> None:
+    """The account page draws itself again when its answers arrive (the follows, the mail
+    settings); the lobby asks for its tables every 5 s. Neither may wipe a half-typed form
+    or take the keyboard's focus away (found by CI: a late answer emptied a filled form)."""
+    page = new_page(browser)
+    page.goto(server + "/account")
+    fill_and_send(page, "signup", "Lotte", PW)
+    page.wait_for_selector("#signed-in-as")
+    # the follows come back 1.5 s late, while the new password is half typed
+    page.route("**/api/account/follows", lambda route: (page.wait_for_timeout(1500), route.continue_()))
+    page.reload()
+    page.wait_for_selector("#current-password")
+    assert page.locator("#following-title").count() == 0
+    page.fill("#current-password", PW)
+    page.click("#new-password")
+    page.keyboard.type("a new pass")
+    page.wait_for_selector("#following-title")  # drawn again
+    assert page.input_value("#current-password") == PW
+    assert page.input_value("#new-password") == "a new pass"
+    assert page.evaluate("document.activeElement.id") == "new-password"
+    assert page.evaluate("document.activeElement.selectionStart") == len("a new pass")
+    page.unroute("**/api/account/follows")
+    # done: the form starts empty; refused: the name stays, a password does not
+    page.keyboard.type("word!")
+    page.click("#password-button")
+    page.wait_for_selector("#account-note.good")
+    assert page.input_value("#current-password") == "" and page.input_value("#new-password") == ""
+    page.click("#sign-out")
+    fill_and_send(page, "signin", "Lotte", "not the password")
+    page.wait_for_selector("#account-note.bad")
+    assert page.input_value("#signin-name") == "Lotte"
+    assert page.input_value("#signin-password") == ""
+
+    # the lobby: an unchanged list is not drawn again; a changed one keeps the focused button
+    def make_table() -> str:
+        return str(
+            page.evaluate(
+                """async () => (await (await fetch('/api/games', {method: 'POST', headers: {'content-type': 'application/json'},
+                    body: JSON.stringify({players: [{name: 'Host', kind: 'person'}, {kind: 'person', open: true}, {kind: 'bot', level: 'random'}]})})).json()).id"""
+            )
+        )
+
+    gid = make_table()
+    page.goto(server + "/")
+    button = page.locator(f'button[data-claim="{gid}:1"]')
+    button.wait_for()
+    page.evaluate(f"window.row = document.querySelector('li[data-game=\"{gid}\"]')")
+    with page.expect_response("**/api/games"):  # the next look at the tables, 5 s on
+        pass
+    assert page.evaluate("window.row.isConnected")  # nothing changed: the same row
+    button.focus()
+    make_table()
+    page.wait_for_function("document.querySelectorAll('#games li[data-game]').length === 2", timeout=10000)
+    assert not page.evaluate("window.row.isConnected")  # drawn again ...
+    assert page.evaluate("document.activeElement.dataset.claim") == f"{gid}:1"  # ... with the focus where it was
+    assert not page.errors, page.errors
+    page.context.close()

@@ -3,7 +3,7 @@
 // the account. The session is a cookie no script can read (HttpOnly): this page only asks
 // the server who is signed in.
 
-import { byId, el, fill } from "./dom.js";
+import { byId, el, fill, keepInput } from "./dom.js";
 import { T, addStrings, onLangChange } from "./i18n.js";
 import { allStoredSeats, forgetStoredSeats, getJSON, postJSON, url } from "./net.js";
 import { initHeader } from "./header.js";
@@ -146,7 +146,9 @@ class AccountPage {
   say(kind, text) {
     // a sentence of its own (a refusal's words begin in lower case: they also follow "Refused: ")
     this.note = { kind, text: text ? text.charAt(0).toUpperCase() + text.slice(1) : text };
-    this.render();
+    // done: the forms start empty again; refused: what was typed stays, but not a password
+    if (kind === "good") this.render({ values: false });
+    else this.render({ passwords: false });
   }
 
   async send(path, body, done) {
@@ -158,9 +160,16 @@ class AccountPage {
     }
   }
 
-  render() {
-    document.title = `Kardinal & König — ${T("accountTitle")}`;
+  /** Draw the page again, keeping the focus and what the reader was typing while answers
+   * arrive (the follows, the mail settings) or the language changes; `values: false` once a
+   * thing is done (its form starts empty again). */
+  render({ values = true, passwords = true } = {}) {
     const box = byId("account");
+    keepInput(box, () => this.draw(box), { values, passwords });
+  }
+
+  draw(box) {
+    document.title = `Kardinal & König — ${T("accountTitle")}`;
     const note = this.note ? el("p", { class: this.note.kind, role: this.note.kind === "bad" ? "alert" : "status", id: "account-note", text: this.note.text }) : null;
     if (!this.me) {
       fill(box, el("div", { class: "account-box" }, el("h1", { text: T("accountTitle") }), el("p", { class: "small", text: T("accountWhy") }), note,
@@ -215,7 +224,7 @@ class AccountPage {
       // come from a mailed link that needs the account (/mail#open=...): back to it
       const next = new URLSearchParams(location.hash.slice(1)).get("next");
       if (next && next.startsWith("/mail#") && !next.startsWith("//")) { location.href = url(next); return; }
-      this.render();
+      this.render({ values: false });
       this.loadFollows();
       this.mail.load();
     });
@@ -238,7 +247,7 @@ class AccountPage {
     whoAmI(true);
     await updateAccountLink();
     this.note = text ? { kind: "good", text } : null;
-    this.render();
+    this.render({ values: false });
   }
 }
 

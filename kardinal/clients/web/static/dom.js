@@ -43,6 +43,47 @@ export function fill(box, ...children) {
   return box;
 }
 
+/** A selector that finds an element again once it is drawn anew: its id, or its tag and
+ * data- attributes (a row's buttons: data-claim="game:seat") and a link's address; null
+ * when it has none of these. */
+function focusKey(e) {
+  if (e.id) return `#${CSS.escape(e.id)}`;
+  const data = [...e.attributes].filter((a) => a.name.startsWith("data-") || (a.name === "href" && e.tagName === "A"));
+  if (!data.length) return null;
+  return e.tagName.toLowerCase() + data.map((a) => `[${a.name}="${CSS.escape(a.value)}"]`).join("");
+}
+
+/** Rebuild box with build() keeping what the reader was doing in it: the text typed into
+ * its fields (by id; unless `values` is false, and password fields only when `passwords`),
+ * which one had the focus and where its cursor was, and which <details> were open. A page
+ * that redraws when an answer arrives would otherwise wipe a half-typed form or throw the
+ * keyboard's focus away. */
+export function keepInput(box, build, { values = true, passwords = true } = {}) {
+  const typed = new Map();
+  for (const f of values ? box.querySelectorAll("input[id], textarea[id]") : []) {
+    if (f.type === "checkbox" || f.type === "radio" || f.type === "hidden") continue;
+    if (f.type === "password" && !passwords) continue;
+    if (f.value !== f.defaultValue) typed.set(f.id, f.value);
+  }
+  const open = new Set([...box.querySelectorAll("details[id]")].filter((d) => d.open).map((d) => d.id));
+  const active = box.contains(document.activeElement) ? document.activeElement : null;
+  const focused = active && focusKey(active);
+  const caret = active && typeof active.selectionStart === "number" ? [active.selectionStart, active.selectionEnd] : null;
+  build();
+  for (const [id, value] of typed) {
+    const f = document.getElementById(id);
+    if (f && box.contains(f) && !f.disabled) f.value = value;
+  }
+  for (const id of open) { const d = document.getElementById(id); if (d && box.contains(d)) d.open = true; }
+  if (focused) {
+    const f = box.querySelector(focused);
+    if (f) {
+      f.focus({ preventScroll: true });
+      if (caret && typeof f.setSelectionRange === "function") { try { f.setSelectionRange(...caret); } catch (e) { /* not a text field */ } }
+    }
+  }
+}
+
 /** An SVG element with attributes. */
 export function svg(tag, attrs) {
   const e = document.createElementNS(SVGNS, tag);

@@ -4,7 +4,7 @@
 // browser's games, the open tables, and the full table settings folded away: create a game
 // (persons and bots, the board, rule variants) and list the games.
 
-import { byId, el, fill } from "./dom.js";
+import { byId, el, fill, keepInput } from "./dom.js";
 import { T, dateTime, lang, onLangChange, rulesText, variantText, boardName, boardAbout } from "./i18n.js";
 import { getJSON, postJSON, storeSeat, url } from "./net.js";
 import { loadBoard } from "./board.js";
@@ -699,6 +699,15 @@ class Lobby {
   async loadGames() {
     let data;
     try { data = await getJSON("/api/games"); } catch (e) { return; }
+    // asked every 5 s: drawn again only when something changed, so a row (and the focus on
+    // its button) is not replaced under the reader's finger or keyboard
+    const seen = JSON.stringify([lang(), data.games]);
+    if (seen === this.gamesSeen) return;
+    this.gamesSeen = seen;
+    keepInput(document.querySelector("main"), () => this.drawGames(data)); // (#games and #other-games)
+  }
+
+  drawGames(data) {
     const open = data.games.filter((g) => g.status === "open").slice(0, 30);
     fill(byId("games"), el("h2", { text: T("openTables") }),
       open.length ? el("ul", { class: "games", "data-list": "open" }, ...open.map((g) => this.gameRow(g))) : el("p", { class: "small", text: T("openTablesNone") }));

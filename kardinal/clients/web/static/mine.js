@@ -5,7 +5,7 @@
 // too, from any device: opening one whose seat this browser does not hold asks the server
 // for a token of the seat (in the answer, never in an address) and keeps it as a link's.
 
-import { byId, el, fill } from "./dom.js";
+import { byId, el, fill, keepInput } from "./dom.js";
 import { T, addStrings, dateTime, onLangChange } from "./i18n.js";
 import { allStoredSeats, forgetStoredSeats, getJSON, postJSON, storeSeats, url } from "./net.js";
 import { whoAmI } from "./account-link.js";
@@ -110,7 +110,12 @@ export class MyGames {
     for (const g of owned) {
       if (!here.has(g.game.id)) games.push({ game: g.game.id, seats: Object.fromEntries(g.seats.map((s) => [s, null])), info: g.game, error: null });
     }
+    // asked every 15 s: drawn again only when something changed (a row, and the focus on
+    // its button, is not replaced under the reader's finger or keyboard)
+    const seen = JSON.stringify([this.me && this.me.id, games, this.invites]);
     this.games = games;
+    if (seen === this.seen) return;
+    this.seen = seen;
     this.render();
   }
 
@@ -183,6 +188,10 @@ export class MyGames {
 
   render() {
     const box = byId(this.boxId);
+    keepInput(box, () => this.draw(box));
+  }
+
+  draw(box) {
     const games = [...this.games].sort((a, b) => this.rank(a) - this.rank(b) || ((b.info && b.info.created) || 0) - ((a.info && a.info.created) || 0));
     if (this.home) {
       box.hidden = games.length === 0 && !this.invites.received.length;
