@@ -3,7 +3,7 @@ PY ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
-EXTRAS ?= dev,web,research,docs
+EXTRAS ?= dev,web,research,docs,ray
 
 .PHONY: system jstools native compiler run test lint typecheck imports bench bench-web install clean test-long test-research fuzz
 

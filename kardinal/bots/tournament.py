@@ -56,11 +56,12 @@ from typing import Any
 from kardinal.rules.board import Board, get_board
 from kardinal.rules.record import record_of
 from kardinal.rules.scoring import win_shares
-from kardinal.rules.state import DRAW, RuleError, new_game
+from kardinal.rules.state import DRAW, RuleError, State, new_game
 from kardinal.rules.variants import parse_variants
 from kardinal.rules.view import hand_view, view
 
 from . import BOTS, make_bot
+from .base import Bot
 
 __all__ = [
     "GameResult",
@@ -153,9 +154,12 @@ def play_game(
     keep_record: bool = False,
     variants: Sequence[str] = (),
     told: int | None = None,
+    on_decision: Callable[[State, int, Any, Bot], None] | None = None,
 ) -> GameResult:
     """Play game number ``game`` of a tournament (seating and seeds from the number);
-    ``told``: the entry told every other hand (see the module doc)."""
+    ``told``: the entry told every other hand (see the module doc); ``on_decision(state,
+    seat, move, bot)``: told of every decision before it is played (the state as the bot
+    was asked it; self-play data reads it there)."""
     b = board or get_board(None)
     entry_of_seat = seating(game, players)
     ds = deal_seed(seed, game, players)
@@ -178,6 +182,8 @@ def play_game(
             acc[0] += dt
             acc[1] += 1
             acc[2] = max(acc[2], dt)
+        if on_decision is not None:
+            on_decision(s, seat, move, bots[seat])
         try:
             s.play(move)
         except RuleError as err:
