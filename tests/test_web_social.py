@@ -388,6 +388,28 @@ def test_a_declined_invitation_ends(client: TestClient) -> None:
     assert count(client, invitations) == 0
 
 
+def test_the_inviter_withdraws_an_invitation(client: TestClient) -> None:
+    a = sign_up(client, "Anna")
+    b = sign_up(client, "Ben")
+    c = sign_up(client, "Carl")
+    g = invite_table(client, a, "Ben")
+    seat = {"game": g["id"], "seat": 1}
+    # only the inviter withdraws: not the invitee, not a third account, not signed out
+    assert post(client, "/api/account/invitations/withdraw", b, json=seat).json()["error"]["code"] == "no_invitation"
+    assert post(client, "/api/account/invitations/withdraw", c, json=seat).json()["error"]["code"] == "no_invitation"
+    assert post(client, "/api/account/invitations/withdraw", None, json=seat).status_code == 401
+    assert count(client, invitations) == 1
+    r = post(client, "/api/account/invitations/withdraw", a, json=seat)
+    assert r.status_code == 200 and r.json() == {"ok": True}
+    assert count(client, invitations) == 0
+    assert get(client, "/api/account/invitations", a).json()["sent"] == []
+    assert get(client, "/api/account/invitations", b).json()["received"] == []
+    r = post(client, "/api/account/invitations/take", b, json=seat)
+    assert r.status_code == 404 and r.json()["error"]["code"] == "no_invitation"
+    assert storage(client).seat_owner(g["id"], 1) is None
+    assert post(client, "/api/account/invitations/withdraw", a, json=seat).json()["error"]["code"] == "no_invitation"  # once
+
+
 # -- friends only -------------------------------------------------------------------------------
 
 

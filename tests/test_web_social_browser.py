@@ -258,6 +258,14 @@ def test_a_invites_b_by_name_b_takes_the_seat_on_a_phone_a_follows_b(live: tuple
     assert "kept for the account Ben" in anna.inner_text('li[data-invite="1"]')
     got = api(ben, "GET", "/api/account/invitations")["json"]["received"]
     assert [(i["by"], i["game"]["table"]["friends"]) for i in got] == [("Anna", True)]
+    # Anna thinks better of it: My games withdraws the invitation; Ben's is gone
+    sid = got[0]["game"]["id"]
+    anna.goto(base + "/mine")
+    withdraw = anna.locator(f'button[data-withdraw="{sid}:1"]')
+    assert withdraw.get_attribute("aria-label") == "Withdraw the invitation of Ben (seat 2)"
+    withdraw.click()
+    anna.wait_for_selector(f'li[data-sent="{sid}:1"]', state="detached")
+    assert api(ben, "GET", "/api/account/invitations")["json"]["received"] == []
     assert not anna.errors and not ben.errors and not stranger.errors, (anna.errors, ben.errors, stranger.errors)
     for p in (anna, ben, stranger):
         p.context.close()

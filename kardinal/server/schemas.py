@@ -774,7 +774,7 @@ class FollowRequest(_Strict):
 
 
 class InvitationRequest(_Strict):
-    """``POST /api/account/invitations/take`` (or ``/decline``): an invitation of the account to a seat."""
+    """``POST /api/account/invitations/take`` (or ``/decline``; ``/withdraw``: one the account sent): an invitation to a seat."""
 
     game: GameId
     seat: Seat

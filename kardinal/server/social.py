@@ -274,6 +274,12 @@ class Social:
         self.guard.spend("seat_key", str(me.id))
         return await self.service.seat_key(game_id, seat)
 
+    async def withdraw(self, me: AccountRow, game_id: str, seat: int) -> None:
+        """Withdraw an invitation the account sent: the seat is kept for nobody any more
+        (its link still works for whoever has it)."""
+        if not await asyncio.to_thread(self.storage.withdraw_invitation, me.id, game_id, seat):
+            raise Refused("no_invitation", "you sent no invitation to this seat", 404)
+
     async def decline(self, me: AccountRow, game_id: str, seat: int) -> None:
         """Decline an invitation: the seat is nobody's kept seat any more (its link still works)."""
         await self._mine(me, game_id, seat)

@@ -87,3 +87,11 @@ async def decline(body: InvitationRequest, soc: Soc, me: Me) -> Done:
     """Decline an invitation (the seat's link still works for whoever has it)."""
     await soc.decline(me, body.game, body.seat)
     return {"ok": True}
+
+
+@router.post("/api/account/invitations/withdraw", response_model=Done)
+async def withdraw(body: InvitationRequest, soc: Soc, me: Me) -> Done:
+    """Withdraw an invitation the account sent (``no_invitation`` when it sent none to
+    that seat): the seat is kept for nobody any more; its link still works."""
+    await soc.withdraw(me, body.game, body.seat)
+    return {"ok": True}

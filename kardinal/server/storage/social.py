@@ -236,6 +236,18 @@ class SocialStorage:
                     )
                 )
 
+    def withdraw_invitation(self, inviter_id: int, game_id: str, seat: int) -> bool:
+        """The inviter ends an invitation it sent (the seat is kept for nobody any more);
+        False when it has none to that seat."""
+        self._still_there()
+        with self._begin() as conn:
+            r = conn.execute(
+                delete(invitations).where(
+                    invitations.c.inviter_id == inviter_id, invitations.c.game_id == game_id, invitations.c.seat == seat
+                )
+            )
+        return bool(r.rowcount)
+
     def invitations_to(self, account_id: int, limit: int = 200) -> list[dict[str, Any]]:
         """The account's pending invitations, newest first: game, seat, at, inviter's name
         (None: the inviter deleted their account)."""

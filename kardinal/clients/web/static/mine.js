@@ -41,6 +41,8 @@ addStrings({
     declineInvite: "Decline",
     invitesSent: "Your invitations not taken yet",
     invitePending: "{name} is invited (seat {seat}, not taken yet)",
+    withdrawInvite: "Withdraw",
+    withdrawInviteWhy: "Withdraw the invitation of {name} (seat {seat})",
   },
   de: {
     mineTitle: "Meine Spiele",
@@ -68,6 +70,8 @@ addStrings({
     declineInvite: "Ablehnen",
     invitesSent: "Deine Einladungen, noch nicht angenommen",
     invitePending: "{name} ist eingeladen (Platz {seat}, noch nicht eingenommen)",
+    withdrawInvite: "Zurückziehen",
+    withdrawInviteWhy: "Die Einladung an {name} (Platz {seat}) zurückziehen",
   },
 });
 
@@ -147,6 +151,12 @@ export class MyGames {
     }
   }
 
+  /** Withdraw an invitation this account sent: the seat is kept for nobody any more. */
+  async withdraw(inv) {
+    try { await postJSON("/api/account/invitations/withdraw", { game: inv.game.id, seat: inv.seat }); } catch (e) { /* gone already */ }
+    this.load();
+  }
+
   async decline(inv) {
     try { await postJSON("/api/account/invitations/decline", { game: inv.game.id, seat: inv.seat }); } catch (e) { /* gone already */ }
     this.load();
@@ -165,7 +175,9 @@ export class MyGames {
     });
     const sent = this.home ? [] : this.invites.sent.map((inv) => el("li", { "data-sent": `${inv.game.id}:${inv.seat}` },
       el("span", { text: T("invitePending", { name: inv.to, seat: inv.seat + 1 }) }), " ",
-      el("a", { class: "btn", href: url(`/game/${encodeURIComponent(inv.game.id)}`) }, T("mineOpen"))));
+      el("a", { class: "btn", href: url(`/game/${encodeURIComponent(inv.game.id)}`) }, T("mineOpen")), " ",
+      el("button", { type: "button", "data-withdraw": `${inv.game.id}:${inv.seat}`, "aria-label": T("withdrawInviteWhy", { name: inv.to, seat: inv.seat + 1 }),
+        onclick: () => this.withdraw(inv) }, T("withdrawInvite"))));
     if (!got.length && !sent.length) return null;
     return el("section", { id: "invitations", "aria-labelledby": "invitations-title" },
       el(this.home ? "h3" : "h2", { id: "invitations-title", text: T("invitesTitle") }),
