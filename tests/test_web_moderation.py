@@ -95,7 +95,7 @@ def test_mute_by_seat_or_name_and_what_it_hides(client: TestClient) -> None:
     assert r.status_code == 400 and r.json()["error"]["code"] == "not_yourself"
     assert call(client, "GET", "/api/moderation", anna).json() == {"muted": [{"name": "Bert"}], "blocked": []}
     r = call(client, "POST", "/api/moderation/mute", anna, json={"name": "Nobody"})
-    assert r.status_code == 404 and r.json()["error"]["code"] == "no_account"
+    assert r.status_code == 404 and r.json()["error"]["code"] == "no_player"
     assert call(client, "POST", "/api/moderation/mute", anna, json={"name": "bert", "on": False}).json() == {"scope": "account"}
     assert call(client, "GET", f"/api/moderation/silenced?game={gid}", anna).json() == {"seats": []}
     # signed out: refused; forged from another site: refused, nothing changes

@@ -29,7 +29,7 @@ from .accounts import DELETED
 from .core import ticks
 from .guard import Guard
 from .names import name_key
-from .refusal import Refused
+from .refusal import Refused, no_player
 from .service import GameService
 from .storage import AccountRow, Storage
 from .storage.moderation import Report
@@ -57,7 +57,7 @@ class Moderation:
     async def _named(self, name: str) -> AccountRow:
         account = await asyncio.to_thread(self.storage.account_named, name_key(name))
         if account is None:
-            raise Refused("no_account", f"there is no player {name!r}", 404, name=name)
+            raise no_player(name)
         return account
 
     async def _other(self, me: AccountRow, game: str | None, seat: int | None, name: str | None) -> int | None:

@@ -48,6 +48,12 @@ class Refused(Exception):
         return out
 
 
+def no_player(name: str) -> Refused:
+    """The one refusal of a name without an account (never made, or deleted), wherever a
+    name is looked up (a profile, an invitation, a block or a mute)."""
+    return Refused("no_player", f"no player is called {name}", 404, name=name[:100])
+
+
 def until_text(t: float) -> str:
     """A time in a refusal's parameters: "2026-12-03 14:05 UTC" (the same in every language)."""
     return datetime.fromtimestamp(t, UTC).strftime("%Y-%m-%d %H:%M UTC")

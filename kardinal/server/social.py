@@ -31,7 +31,7 @@ from typing import Any
 
 from .guard import Guard
 from .names import name_key
-from .refusal import Refused
+from .refusal import Refused, no_player
 from .results import stored_results
 from .service import GameService
 from .storage import AccountRow, GameRow, Storage
@@ -46,11 +46,6 @@ FILL = 20  # finished games without stored results filled in (replayed once) per
 HISTORY = 200  # the rated games the chart shows, at most
 PAGE = 50  # the account's seats read at a time for its last games ...
 PAGES = 4  # ... at most this many times a view
-
-
-def no_player(name: str) -> Refused:
-    """The one refusal of a name without an account (never made, or deleted)."""
-    return Refused("no_player", f"no player is called {name}", 404, name=name[:100])
 
 
 class Social:
