@@ -7,7 +7,8 @@ The data format is described in docs/research/data.md. The script prints the sha
 the arrays a learner would use, the mean value target (the acting seat's win share) by
 seat, and how often two trivial baselines name the action taken: a uniformly random legal
 action (the expected hit rate, 1/legal) and, where a search chose, its most visited
-action (the search's own choice: a policy target learned from ``visits`` is at best this).
+action (the search plays a most visited root move: a policy target learned from ``visits``
+names it).
 """
 
 from __future__ import annotations
@@ -43,8 +44,10 @@ def main(directory: Path) -> None:
     )
     if a["searched"].any():
         s = a["searched"]
-        top = a["visits"][s].argmax(axis=1)
-        print(f"the most visited action is the one taken at {np.mean(top == a['action'][s]):.3f} of the searched decisions")
+        visits = a["visits"][s]
+        taken = visits[np.arange(len(visits)), a["action"][s]]
+        print(f"the action taken is a most visited one at {np.mean(taken == visits.max(axis=1)):.3f} of the searched decisions")
+        print(f"root visits per searched decision: mean {visits.sum(axis=1).mean():.0f}")
 
 
 if __name__ == "__main__":
