@@ -222,9 +222,16 @@ def test_bad_rows_are_refused_and_change_nothing(tmp_path: Path) -> None:
             w.add(0, {**cols, "action": cols["action"][:-1]})
         with pytest.raises(ValueError, match="name other games"):
             w.add(1, cols)
-    assert list(tmp_path.iterdir()) == []
+        with pytest.raises(ValueError, match="the rows of game 0 do not fit the format"):
+            w.add(0, {**cols, "observation": [x[:-1] for x in cols["observation"]]})  # a 4-player tensor in 3-player data
+        with pytest.raises(ValueError, match="the rows of game 0 do not fit the format"):
+            w.add(0, {**cols, "action": [40_000] * len(cols["action"])})  # not an int16
+        assert list(tmp_path.iterdir()) == []
+        w.add(0, cols)  # the refusals left nothing behind
+    assert load(tmp_path).column("action").to_pylist() == cols["action"]
+    empty = tmp_path / "empty"
     with pytest.raises(ValueError, match="needs board"):
-        DataWriter(tmp_path, {"players": "3"})
+        DataWriter(empty, {"players": "3"})
 
 
 def test_the_loader_refuses_another_format_version(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

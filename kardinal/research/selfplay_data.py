@@ -286,7 +286,7 @@ class DataWriter:
                 )
         self.written = self.games_in(self.directory) if existing else set()
         self._next = 1 + max((int(p.stem.split("-")[1]) for p in existing), default=-1)
-        self._pending: list[dict[str, list[Any]]] = []
+        self._pending: list[pa.Table] = []
         self._pending_games: set[int] = set()
         self._rows = 0
         self._since = 0.0
@@ -306,11 +306,15 @@ class DataWriter:
             raise ValueError(f"the rows given for game {game} name other games")
         if game in self.written or game in self._pending_games:
             raise ValueError(f"game {game} is already in {self.directory}")
+        try:
+            table = pa.table({name: columns[name] for name in COLUMNS}, schema=self.schema)
+        except (pa.ArrowInvalid, pa.ArrowTypeError, OverflowError) as e:
+            raise ValueError(f"the rows of game {game} do not fit the format: {e}") from None
         if not self._pending:
             self._since = self._clock()
-        self._pending.append(columns)
+        self._pending.append(table)
         self._pending_games.add(game)
-        self._rows += lengths.pop()
+        self._rows += table.num_rows
         if (
             len(self._pending) >= self.games_per_shard
             or self._rows >= self.rows_per_shard
@@ -322,8 +326,7 @@ class DataWriter:
         """Write the games waiting as one shard (nothing if none wait)."""
         if not self._pending:
             return
-        cols = {name: [x for c in self._pending for x in c[name]] for name in COLUMNS}
-        table = pa.table(cols, schema=self.schema)
+        table = pa.concat_tables(self._pending)
         name = f"part-{self._next:05d}.parquet"
         tmp = self.directory / f".{name}.tmp"
         pq.write_table(table, tmp, compression="zstd")
