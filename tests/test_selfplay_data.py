@@ -181,9 +181,22 @@ def test_games_in_names_whole_games_and_a_resumed_writer_goes_on(tmp_path: Path)
     assert shard_games == [{0, 1}, {2}]
     fresh = write_games(tmp_path / "fresh", names, range(3))
     assert load(tmp_path).column("action").to_pylist() == [x for g in range(3) for x in fresh[g]["action"]]
-    # another run's data is not mixed in
-    with pytest.raises(DataFormatError, match="another run.*bots"):
+    # another run's data is not mixed in; a note of the caller's may differ
+    with pytest.raises(DataFormatError, match="another run.*differs in bots"):
         DataWriter(tmp_path, data_metadata(["greedy"] * 3, 3, 7, None, ()))
+    with pytest.raises(DataFormatError, match="another run.*differs in seed"):
+        DataWriter(tmp_path, data_metadata(names, 3, 8, None, ()))
+    with DataWriter(tmp_path, {**meta, "note": "resumed"}, seconds_per_shard=0.0) as noted:
+        for g in (3, 4):
+            noted.add(g, game_rows(names, 3, g, 7, None, ())[1])
+    assert len(list(tmp_path.glob("part-*.parquet"))) == 4  # seconds_per_shard 0: a shard a game
+    assert set(load(tmp_path).column("game").to_pylist()) == {0, 1, 2, 3, 4}
+    other = tmp_path / "other"
+    write_games(other, names, range(1))
+    write_games(other / "b", ["greedy"] * 3, range(1, 2))
+    (other / "b" / "part-00000.parquet").rename(other / "part-00001.parquet")
+    with pytest.raises(DataFormatError, match="are of different runs .*bots"):
+        load(other)
 
 
 def test_a_shard_is_never_half_written(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

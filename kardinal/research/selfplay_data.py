@@ -87,6 +87,19 @@ COLUMNS = (
 
 # metadata the caller gives (data_metadata builds it); the writer adds the rest
 GIVEN_KEYS = ("board", "variants", "players", "bots", "seed")
+# what makes shards one run's: a resumed run and every shard loaded together must agree on
+# these (other keys a caller adds, a note or a date, may differ)
+RUN_KEYS = (
+    *GIVEN_KEYS,
+    "format",
+    "format_version",
+    "kardinal_version",
+    "board_digest",
+    "observation_fields",
+    "observation_size",
+    "action_space",
+    "action_table",
+)
 
 SHARD_GAMES = 100  # a shard at least every this many games,
 SHARD_ROWS = 50_000  # or this many rows,
@@ -237,6 +250,11 @@ def _check_format(path: Path, meta: dict[str, str]) -> None:
         )
 
 
+def _differ(a: dict[str, str], b: dict[str, str]) -> list[str]:
+    """The keys of :data:`RUN_KEYS` two shards' metadata disagree on."""
+    return [k for k in RUN_KEYS if a.get(k) != b.get(k)]
+
+
 def _shards(directory: Path) -> list[Path]:
     return sorted(directory.glob("part-*.parquet"))
 
@@ -250,7 +268,7 @@ class DataWriter:
     ``metadata``: at least board, variants, players, bots and seed (:func:`data_metadata`);
     the format, its version, the Kardinal version, the board's digest, the observation
     layout and the action space are added. A directory that already holds shards is
-    continued (resume) if their metadata is the same, and refused otherwise. A shard is
+    continued (resume) if their metadata agrees on :data:`RUN_KEYS`, and refused otherwise. A shard is
     written once ``games_per_shard`` games or ``rows_per_shard`` rows are waiting, or
     ``seconds_per_shard`` after the first of them arrived, and at :meth:`close`.
     """
@@ -279,7 +297,7 @@ class DataWriter:
         for path in existing:
             old = _metadata_of(path)
             _check_format(path, old)
-            differ = sorted(k for k in set(old) | set(self.metadata) if old.get(k) != self.metadata.get(k))
+            differ = _differ(old, self.metadata)
             if differ:
                 raise DataFormatError(
                     f"{self.directory} holds data of another run ({path.name} differs in {', '.join(differ)}): write to another directory"
@@ -366,8 +384,9 @@ class DataWriter:
 
 
 def load(directory: Path) -> pa.Table:
-    """Every shard of a directory as one table (shards in order), its metadata the
-    shards' (which must agree); :class:`DataFormatError` for another format or version."""
+    """Every shard of a directory as one table (shards in order), its metadata the first
+    shard's (the shards must agree on :data:`RUN_KEYS`); :class:`DataFormatError` for
+    another format or version, or shards of different runs."""
     paths = _shards(Path(directory))
     if not paths:
         raise FileNotFoundError(f"no self-play data (part-*.parquet) in {directory}")
@@ -377,8 +396,11 @@ def load(directory: Path) -> pa.Table:
         _check_format(path, meta)
         metas.append(meta)
     for path, meta in zip(paths[1:], metas[1:]):
-        if meta != metas[0]:
-            raise DataFormatError(f"{path.name} and {paths[0].name} in {directory} are of different runs")
+        differ = _differ(metas[0], meta)
+        if differ:
+            raise DataFormatError(
+                f"{path.name} and {paths[0].name} in {directory} are of different runs (they differ in {', '.join(differ)})"
+            )
     return pa.concat_tables([pq.read_table(p) for p in paths])
 
 
