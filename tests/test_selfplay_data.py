@@ -155,6 +155,12 @@ def test_written_rows_load_back_with_their_metadata(tmp_path: Path) -> None:
     assert (a["visits"][~a["searched"]] == 0).all()
     assert a["visits"][a["searched"]].sum(axis=1).min() > 0
     assert a["win"].tolist() == [x for g in range(3) for x in written[g]["win"]]
+    some = arrays(load(tmp_path, columns=["observation", "win", "phase"]))
+    assert sorted(some) == ["draw", "observation", "win"]
+    assert (some["observation"] == a["observation"]).all()
+    assert some["draw"].tolist() == [p == "draw" for g in range(3) for p in written[g]["phase"]]
+    with pytest.raises(ValueError, match="no column value"):
+        load(tmp_path, columns=["value"])
     schema = pq.read_schema(tmp_path / "part-00000.parquet")
     assert str(schema.field("observation").type) == f"fixed_size_list<element: float>[{tensor_size(BOARD, 3)}]"
     assert str(schema.field("legal").type) == "fixed_size_list<element: bool>[1507]"
@@ -291,3 +297,15 @@ def test_the_schema_follows_the_board_and_the_players() -> None:
     assert s.field("legal").type.list_size == len(action_table(small)) == 1471
     assert s.field("observation").type.list_size == tensor_size(small, 5)
     assert s.field("scores").type.list_size == 5
+
+
+def test_other_boards_player_counts_and_variants() -> None:
+    small = get_board("reconstruction-1")
+    result, cols = game_rows(["random"] * 5, 5, 3, 4, "reconstruction-1", ("joker-anywhere",))
+    assert result.record is not None and result.record["variants"] == ["joker-anywhere"] and result.record["board"] == small.id
+    assert len(cols["game"]) == len(result.record["actions"])
+    assert {len(x) for x in cols["observation"]} == {tensor_size(small, 5)}
+    assert {len(x) for x in cols["legal"]} == {len(action_table(small))}
+    assert all(legal[a] for legal, a in zip(cols["legal"], cols["action"]))
+    meta = data_metadata(["random"] * 5, 5, 4, "reconstruction-1", ("joker-anywhere",))
+    assert meta["variants"] == "joker-anywhere" and meta["board"] == small.id

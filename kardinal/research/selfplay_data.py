@@ -383,13 +383,17 @@ class DataWriter:
 # -- reading -----------------------------------------------------------------------------
 
 
-def load(directory: Path) -> pa.Table:
+def load(directory: Path, columns: Sequence[str] | None = None) -> pa.Table:
     """Every shard of a directory as one table (shards in order), its metadata the first
-    shard's (the shards must agree on :data:`RUN_KEYS`); :class:`DataFormatError` for
-    another format or version, or shards of different runs."""
+    shard's (the shards must agree on :data:`RUN_KEYS`); ``columns``: only these (all by
+    default). :class:`DataFormatError` for another format or version, or shards of
+    different runs."""
     paths = _shards(Path(directory))
     if not paths:
         raise FileNotFoundError(f"no self-play data (part-*.parquet) in {directory}")
+    unknown = [c for c in columns or () if c not in COLUMNS]
+    if unknown:
+        raise ValueError(f"no column {', '.join(unknown)}; the columns are {', '.join(COLUMNS)}")
     metas = []
     for path in paths:
         meta = _metadata_of(path)
@@ -401,44 +405,41 @@ def load(directory: Path) -> pa.Table:
             raise DataFormatError(
                 f"{path.name} and {paths[0].name} in {directory} are of different runs (they differ in {', '.join(differ)})"
             )
-    return pa.concat_tables([pq.read_table(p) for p in paths])
+    return pa.concat_tables([pq.read_table(p, columns=list(columns) if columns is not None else None) for p in paths])
 
 
-def _matrix(column: pa.ChunkedArray, width: int, dtype: Any) -> tuple[np.ndarray, np.ndarray]:
+def _matrix(column: pa.ChunkedArray, dtype: Any) -> tuple[np.ndarray, np.ndarray]:
     """A fixed-size list column as a (rows, width) array (0 where null) and its validity."""
     arr = column.combine_chunks()
+    width = column.type.list_size
     valid = np.asarray(arr.is_valid().to_numpy(zero_copy_only=False), bool)
     out = np.zeros((len(arr), width), dtype)
     out[valid] = np.asarray(arr.flatten().to_numpy(zero_copy_only=False), dtype).reshape(-1, width)
     return out, valid
 
 
+# arrays' flat columns and their numpy types
+_FLAT = (("action", np.int64), ("win", np.float32), ("score", np.int32), ("margin", np.int32), ("seat", np.int64), ("game", np.int64))
+
+
 def arrays(table: pa.Table) -> dict[str, np.ndarray]:
-    """The table as numpy arrays for training: ``observation`` (rows x tensor size,
-    float32), ``legal`` (rows x actions, bool), ``action`` (rows), ``visits`` (rows x
-    actions, int32, 0 where no search chose), ``searched`` (rows, bool), ``win`` (the
-    acting seat's win share), ``score`` and ``margin`` (its final points and its margin
-    to the best other seat), ``seat``, ``game`` and ``draw`` (a draw decision, R5.1)."""
-    meta = {k.decode(): v.decode() for k, v in (table.schema.metadata or {}).items()}
-    obs = int(meta["observation_size"])
-    actions = int(meta["action_space"])
-    observation, _ = _matrix(table.column("observation"), obs, np.float32)
-    legal, _ = _matrix(table.column("legal"), actions, bool)
-    visits, searched = _matrix(table.column("visits"), actions, np.int32)
-    out = {
-        "observation": observation,
-        "legal": legal,
-        "visits": visits,
-        "searched": searched,
-        "draw": np.asarray(table.column("phase").to_numpy(zero_copy_only=False) == "draw", bool),
-    }
-    for name, dtype in (
-        ("action", np.int64),
-        ("win", np.float32),
-        ("score", np.int32),
-        ("margin", np.int32),
-        ("seat", np.int64),
-        ("game", np.int64),
-    ):
-        out[name] = np.asarray(table.column(name).to_numpy(), dtype)
+    """The table's columns as numpy arrays for training (those it has, see
+    :func:`load`'s ``columns``): ``observation`` (rows x tensor size, float32), ``legal``
+    (rows x actions, bool), ``action`` (rows), ``visits`` (rows x actions, int32, 0 where
+    no search chose) and ``searched`` (rows, bool), ``win`` (the acting seat's win share),
+    ``score`` and ``margin`` (its final points and its margin to the best other seat),
+    ``seat``, ``game`` and ``draw`` (a draw decision, R5.1)."""
+    have = set(table.column_names)
+    out: dict[str, np.ndarray] = {}
+    if "observation" in have:
+        out["observation"] = _matrix(table.column("observation"), np.float32)[0]
+    if "legal" in have:
+        out["legal"] = _matrix(table.column("legal"), bool)[0]
+    if "visits" in have:
+        out["visits"], out["searched"] = _matrix(table.column("visits"), np.int32)
+    if "phase" in have:
+        out["draw"] = np.asarray(table.column("phase").to_numpy(zero_copy_only=False) == "draw", bool)
+    for name, dtype in _FLAT:
+        if name in have:
+            out[name] = np.asarray(table.column(name).to_numpy(), dtype)
     return out
