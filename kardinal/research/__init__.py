@@ -7,6 +7,7 @@
 * :mod:`kardinal.research.pettingzoo_env`: the PettingZoo AEC environment ``kardinal_v0``.
 * :mod:`kardinal.research.ismcts_bot`: the ``openspiel-ismcts`` yardstick bot.
 * :mod:`kardinal.research.bench`: adapter speeds (``python -m kardinal.research.bench``).
+* :mod:`kardinal.research.selfplay_data`: bots' games as training data, in Parquet shards (pyarrow).
 
 Nothing here is imported by the rules core; importing this package imports nothing heavy.
 """
