@@ -126,9 +126,9 @@ def _engine(ray: bool, address: str | None, workers: int | None) -> Any:
     return RayEngine(address, tasks=workers)
 
 
-def _play_run(run: Any, engine: Any, as_json: bool, on_game: Any = None) -> None:
+def _play_run(run: Any, engine: Any, as_json: bool, on_game: Any = None, job: Any = None) -> None:
     """Play a run's games with a progress bar on standard error; ``on_game(result, extra,
-    progress)`` for each."""
+    progress)`` for each; ``job``: the job's function (default: the plain game)."""
     from kardinal.bots.runs import play_job
     from kardinal.bots.tournament import BotError
     from kardinal.clients.progress import RunProgress
@@ -137,8 +137,9 @@ def _play_run(run: Any, engine: Any, as_json: bool, on_game: Any = None) -> None
         typer.echo(note, err=True)
     try:
         with RunProgress(run.settings.bots, run.total, run.results) as progress:
-            for result, extra in run.play(engine, play_job):
-                progress.add(result)
+            for result, extra in run.play(engine, job or play_job):
+                if result.game not in run.again:
+                    progress.add(result)
                 if on_game is not None:
                     on_game(result, extra, progress)
     except BotError as e:
@@ -187,6 +188,14 @@ def selfplay(
     records: Annotated[Path | None, typer.Option(help="Write every game's record into this folder.")] = None,
     ray: RayOpt = False,
     ray_address: RayAddressOpt = None,
+    data: Annotated[
+        Path | None,
+        typer.Option(
+            "--data",
+            help="Write every decision of every game into Parquet shards in this folder (docs/research/data.md; the 'research'"
+            " extra); the results file is then DIR/results.jsonl unless --out names another.",
+        ),
+    ] = None,
 ) -> None:
     """Bots (random players by default) play complete games: a line per game, then the
     statistics; the games are those of a tournament of the same bots and seed."""
@@ -202,6 +211,14 @@ def selfplay(
     names = [x for x in (bots or "random").split(",") if x.strip()]
     if len(names) == 1:
         names = names * players
+    selfplay_data: Any = None
+    if data is not None:
+        try:
+            from kardinal.research import selfplay_data
+        except ImportError as e:
+            typer.echo(f"error: --data needs the 'research' extra ({e.name} is missing): pip install 'kardinal[research]'", err=True)
+            raise typer.Exit(2) from None
+        out = out or data / "results.jsonl"
     if seed is None and resume and out is not None and out.exists():
         try:
             seed = read_results(out)[0]["settings"].get("seed")
@@ -212,8 +229,25 @@ def selfplay(
     first = {0} if record is not None or show else set()
     run = _new_run(Settings(tuple(names), players, base, games, board, rules, None, with_records), "selfplay", out, resume, records, first)
     engine = _engine(ray, ray_address, workers)
+    writer: Any = None
+    in_data: set[int] = set()
+    if data is not None:
+        try:
+            in_data = selfplay_data.DataWriter.games_in(data) if data.exists() else set()
+            if in_data and not resume:
+                raise ValueError(f"{data} holds self-play data already: add --resume to play the games it lacks, or name another folder")
+            sp = run.settings
+            writer = selfplay_data.DataWriter(data, selfplay_data.data_metadata(sp.bots, players, base, board, sp.variants))
+        except ValueError as e:
+            typer.echo(f"error: {e}", err=True)
+            raise typer.Exit(2) from None
+        # a game whose result is written but whose rows were not (a shard is written every
+        # so many games): played again for its rows
+        run.play_again({r.game for r in run.results} - in_data)
 
     def game_done(r: Any, extra: Any, progress: Any) -> None:
+        if writer is not None and r.game not in in_data:
+            writer.add(r.game, extra)
         if r.game == 0 and r.record is not None:
             if record is not None:
                 record.write_text(json.dumps(r.record, indent=1) + "\n", encoding="utf-8")
@@ -222,7 +256,11 @@ def selfplay(
         if not as_json:
             progress.echo(f"game {r.game + 1} (seed {base}): scores {r.scores}, winners {r.winners}")
 
-    _play_run(run, engine, as_json, game_done)
+    try:
+        _play_run(run, engine, as_json, game_done, selfplay_data.job_rows if writer is not None else None)
+    finally:
+        if writer is not None:
+            writer.close()  # the games that came in go into a last shard, also when interrupted
     if first and 0 not in run.todo:
         typer.echo("game 1 was played by the earlier run: --record and --show need its record (--with-records keeps it)", err=True)
     results = run.sorted_results()

@@ -103,6 +103,20 @@ def test_cli_selfplay_on_the_cluster_is_the_local_selfplay(cluster: Cluster, tmp
     assert ray.is_initialized()  # the command used this process's connection and left it open
 
 
+def test_cli_selfplay_data_on_the_cluster_is_the_local_data(cluster: Cluster, tmp_path: Path) -> None:
+    from kardinal.research.selfplay_data import load
+
+    args = ["selfplay", "--bots", "greedy,random,random", "--players", "3", "--games", "3", "--seed", "6", "--json"]
+    there = runner.invoke(app, [*args, "--ray-address", cluster.address, "--data", str(tmp_path / "there")])
+    assert there.exit_code == 0, there.output
+    here = runner.invoke(app, [*args, "--workers", "1", "--data", str(tmp_path / "here")])
+    assert here.exit_code == 0, here.output
+    order = [("game", "ascending"), ("decision", "ascending")]
+    a, b = load(tmp_path / "there").sort_by(order), load(tmp_path / "here").sort_by(order)
+    assert a.num_rows > 0 and a.to_pydict() == b.to_pydict()
+    assert file_games(tmp_path / "there" / "results.jsonl") == file_games(tmp_path / "here" / "results.jsonl")
+
+
 def test_cli_tournament_as_a_driver_of_its_own_connects_to_the_cluster(cluster: Cluster, tmp_path: Path) -> None:
     """`kardinal tournament --ray-address HEAD:PORT` in another process, as on a machine of the
     cluster: standard output holds only the JSON; the games are the local run's."""

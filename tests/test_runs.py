@@ -292,3 +292,33 @@ def test_kardinal_and_a_run_without_ray_never_import_ray(tmp_path: Path) -> None
     )
     assert res.returncode == 0, res.stderr
     assert res.stdout.strip() == "[]"
+
+
+def test_cli_selfplay_data_resumes_and_plays_again_the_games_whose_rows_were_lost(tmp_path: Path) -> None:
+    """--data DIR: the rows of every game in Parquet shards, the results in DIR/results.jsonl.
+    A run stopped between two shards has results without rows: resumed, those games are
+    played again for their rows (not written twice), the others played for both."""
+    from kardinal.research.selfplay_data import load
+
+    args = ["selfplay", "--bots", "greedy,random,random", "--players", "3", "--games", "6", "--seed", "2", "--workers", "1", "--json"]
+    whole, cut = tmp_path / "whole", tmp_path / "cut"
+    res = runner.invoke(app, [*args, "--data", str(whole)])
+    assert res.exit_code == 0, res.output
+    assert len(lines(whole / "results.jsonl")) == 7
+    res = runner.invoke(app, [*args, "--data", str(whole)])
+    assert res.exit_code == 2 and "--resume" in res.stderr
+    # as if stopped after four games, before any shard: four results, no rows
+    cut.mkdir()
+    (cut / "results.jsonl").write_text("\n".join((whole / "results.jsonl").read_text(encoding="utf-8").splitlines()[:5]) + "\n")
+    unseeded = ["selfplay", "--bots", "greedy,random,random", "--players", "3", "--games", "6", "--workers", "1", "--json"]
+    res = runner.invoke(app, [*unseeded, "--data", str(cut), "--resume"])
+    assert res.exit_code == 0, res.output
+    assert json.loads(res.stdout)["seed"] == 2  # the file's
+    assert without_times(json.loads(res.stdout)) == without_times(json.loads(runner.invoke(app, args).stdout))
+    assert file_games(cut / "results.jsonl") == file_games(whole / "results.jsonl")  # each game once
+    a, b = (
+        load(whole).sort_by([("game", "ascending"), ("decision", "ascending")]),
+        load(cut).sort_by([("game", "ascending"), ("decision", "ascending")]),
+    )
+    assert a.num_rows == b.num_rows > 0 and sorted(set(b.column("game").to_pylist())) == list(range(6))
+    assert a.to_pydict() == b.to_pydict()

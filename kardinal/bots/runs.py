@@ -314,6 +314,7 @@ class GameRun:
         self.record_games = set(record_games)
         self.results: list[GameResult] = []  # every finished game: the file's, then this run's
         self.notes: list[str] = []  # what the caller may want to tell (a dropped line, another version)
+        self.again: set[int] = set()  # finished games played again (play_again)
         self._keep = 0  # bytes of the file to keep
         self._header = self.settings.header(command)
         if resume and out is None:
@@ -344,6 +345,14 @@ class GameRun:
         self.results = results
         self._keep = good
 
+    def play_again(self, games: Collection[int]) -> None:
+        """Play these finished games again, for what the job returns beside the result (the
+        data rows of games whose result was written but whose rows were lost); their lines
+        are not written twice, nor their results counted twice."""
+        again = set(games) & {r.game for r in self.results}
+        self.again |= again
+        self.todo = sorted(set(self.todo) | again)
+
     @property
     def total(self) -> int:
         return self.settings.games
@@ -372,6 +381,9 @@ class GameRun:
         f = self._open()
         try:
             for r, extra in engine.map_unordered(job, jobs):
+                if r.game in self.again:
+                    yield r, extra  # its result is there already
+                    continue
                 if f is not None:
                     f.write(json.dumps(result_line(r, self.settings.records), separators=(",", ":")) + "\n")
                     f.flush()
