@@ -178,7 +178,11 @@ def selfplay(
     board: BoardOpt = None,
     variant: VariantOpt = None,
     bots: Annotated[
-        str | None, typer.Option(help="Bots, one per seat (e.g. hard,greedy,greedy,random), or one for every seat. Default: random.")
+        str | None,
+        typer.Option(
+            help="Bots, one per seat (e.g. hard,greedy,greedy,random), or one for every seat: they play the tournament's games."
+            " Without it: uniformly random moves straight from the rules (fast; game N dealt with seed+N-1).",
+        ),
     ] = None,
     workers: WorkersOpt = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the statistics as JSON (no line per game).")] = False,
@@ -197,9 +201,9 @@ def selfplay(
         ),
     ] = None,
 ) -> None:
-    """Bots (random players by default) play complete games: a line per game, then the
-    statistics; the games are those of a tournament of the same bots and seed."""
-    from kardinal.bots.runs import ResultsError, Settings, read_results
+    """Complete games of random moves, or of bots (--bots): a line per game; with bots
+    (they play the games of a tournament of the same bots and seed) the statistics too."""
+    from kardinal.bots.runs import BOTS_PLAY, RANDOM_MOVES, ResultsError, Settings, read_results
     from kardinal.bots.tournament import as_data, format_table, summarize
     from kardinal.clients.text import describe_game
 
@@ -227,7 +231,9 @@ def selfplay(
             raise typer.Exit(2) from None
     base = seed if seed is not None else random.SystemRandom().randrange(2**31)
     first = {0} if record is not None or show else set()
-    run = _new_run(Settings(tuple(names), players, base, games, board, rules, None, with_records), "selfplay", out, resume, records, first)
+    kind = BOTS_PLAY if bots is not None or data is not None else RANDOM_MOVES  # the data is of bots' decisions
+    settings = Settings(tuple(names), players, base, games, board, rules, None, with_records, kind)
+    run = _new_run(settings, "selfplay", out, resume, records, first)
     engine = _engine(ray, ray_address, workers)
     writer: Any = None
     in_data: set[int] = set()
@@ -245,6 +251,9 @@ def selfplay(
         # so many games): played again for its rows
         run.play_again({r.game for r in run.results} - in_data)
 
+    order = sorted(run.todo)  # a line per game in the games' order, however they finish
+    waiting: dict[int, str] = {}
+
     def game_done(r: Any, extra: Any, progress: Any) -> None:
         if writer is not None and r.game not in in_data:
             writer.add(r.game, extra)
@@ -253,8 +262,15 @@ def selfplay(
                 record.write_text(json.dumps(r.record, indent=1) + "\n", encoding="utf-8")
             if show:
                 progress.echo(describe_game(r.record, b))
-        if not as_json:
-            progress.echo(f"game {r.game + 1} (seed {base}): scores {r.scores}, winners {r.winners}")
+        if as_json:
+            return
+        if kind == RANDOM_MOVES:
+            waiting[r.game] = f"game {r.game + 1} (seed {base + r.game}): scores {r.scores}, winners {r.winners}"
+        else:
+            seats = ", ".join(run.settings.bots[e] for e in r.entry_of_seat)
+            waiting[r.game] = f"game {r.game + 1} (seed {base}; seats {seats}): scores {r.scores}, winners {r.winners}"
+        while order and order[0] in waiting:
+            progress.echo(waiting.pop(order.pop(0)))
 
     try:
         _play_run(run, engine, as_json, game_done, selfplay_data.job_rows if writer is not None else None)
@@ -266,8 +282,8 @@ def selfplay(
     results = run.sorted_results()
     stats = summarize(run.settings.bots, results, base)
     if as_json:
-        typer.echo(json.dumps(as_data(stats, len(results), players, base)))
-    elif games > 1:
+        typer.echo(json.dumps(as_data(stats, len(results), players, base) | {"seats_rotated": kind == BOTS_PLAY}))
+    elif kind == BOTS_PLAY and games > 1:
         typer.echo("")
         typer.echo(format_table(stats, len(results), players, base))
 

@@ -72,6 +72,7 @@ def test_the_file_holds_a_header_and_a_line_per_game_as_it_ends(whole: tuple[Pat
         "variants": [],
         "told": None,
         "records": True,
+        "kind": "bots",
     }
     assert header["settings"]["board_digest"].startswith("sha256:")
     assert sorted(g["game"] for g in games) == list(range(8))
@@ -141,6 +142,7 @@ def test_other_settings_or_a_broken_file_are_refused_and_change_nothing(whole: t
         (replace(SETTINGS, variants=("joker-anywhere",)), "variants"),
         (replace(SETTINGS, records=False), "records"),
         (replace(SETTINGS, players=3, bots=("greedy", "random", "random")), "players 4 there, 3 here"),
+        (replace(SETTINGS, bots=("random",) * 4, kind="random-moves"), 'kind "bots" there, "random-moves" here'),
     ]:
         with pytest.raises(ResultsError, match="other settings") as e:
             GameRun(other, out=out, resume=True)
@@ -232,8 +234,8 @@ def test_cli_selfplay_with_bots_out_and_records(tmp_path: Path) -> None:
     args = ["selfplay", "--bots", "greedy,random,random,random", "--games", "5", "--seed", "9", "--workers", "2"]
     res = runner.invoke(app, [*args, "--out", str(out), "--with-records", "--record", str(first)])
     assert res.exit_code == 0, res.output
-    played = sorted(x.split(" (")[0] for x in res.stdout.splitlines() if x.startswith("game "))
-    assert played == [f"game {g}" for g in range(1, 6)] and "(seed 9): scores [" in res.stdout and "Plackett-Luce" in res.stdout
+    assert [x.split(" (")[0] for x in res.stdout.splitlines() if x.startswith("game ")] == [f"game {g}" for g in range(1, 6)]  # in order
+    assert "game 2 (seed 9; seats random, greedy, random, random): scores [" in res.stdout and "Plackett-Luce" in res.stdout
     header, *games = lines(out)
     assert header["command"] == "selfplay" and header["settings"]["games"] == 5  # not rounded up to whole blocks
     game0 = next(g for g in games if g["game"] == 0)
@@ -322,3 +324,36 @@ def test_cli_selfplay_data_resumes_and_plays_again_the_games_whose_rows_were_los
     )
     assert a.num_rows == b.num_rows > 0 and sorted(set(b.column("game").to_pylist())) == list(range(6))
     assert a.to_pydict() == b.to_pydict()
+
+
+def test_selfplay_without_bots_plays_the_random_moves_it_always_played(tmp_path: Path) -> None:
+    """Without --bots, selfplay plays uniformly random legal moves straight from the rules
+    core, game g dealt with seed + g (as before runs and engines existed), also through
+    the results file and its resume."""
+    import random
+
+    from kardinal.rules.record import record_of
+    from kardinal.rules.state import new_game
+
+    out = tmp_path / "r.jsonl"
+    res = runner.invoke(
+        app, ["selfplay", "--players", "3", "--games", "3", "--seed", "40", "--workers", "2", "--out", str(out), "--with-records"]
+    )
+    assert res.exit_code == 0, res.output
+    assert [x.split(":")[0] for x in res.stdout.splitlines()] == ["game 1 (seed 40)", "game 2 (seed 41)", "game 3 (seed 42)"]
+    assert "Plackett-Luce" not in res.stdout  # no tournament statistics: the seats are not rotated
+    header, *games = lines(out)
+    assert header["settings"]["kind"] == "random-moves"
+    for g in sorted(games, key=lambda g: g["game"]):
+        s = new_game(3, seed=40 + g["game"])
+        rng = random.Random(40 + g["game"])
+        while not s.is_over:
+            s.play_trusted(rng.choice(s.legal_moves()))
+        assert g["record"] == record_of(s, ["Random 1", "Random 2", "Random 3"])
+        assert g["entry_of_seat"] == [0, 1, 2] and g["deal_seed"] == 40 + g["game"]
+    res = runner.invoke(app, ["selfplay", "--players", "3", "--games", "3", "--json", "--out", str(out), "--resume", "--with-records"])
+    assert res.exit_code == 0, res.output
+    data = json.loads(res.stdout)
+    assert (
+        data["seed"] == 40 and data["seats_rotated"] is False and [e["seats"] for e in data["entries"]] == [[3, 0, 0], [0, 3, 0], [0, 0, 3]]
+    )
