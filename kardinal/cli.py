@@ -129,7 +129,7 @@ def _engine(ray: bool, address: str | None, workers: int | None) -> Any:
 def _play_run(run: Any, engine: Any, as_json: bool, on_game: Any = None, job: Any = None) -> None:
     """Play a run's games with a progress bar on standard error; ``on_game(result, extra,
     progress)`` for each; ``job``: the job's function (default: the plain game)."""
-    from kardinal.bots.runs import play_job
+    from kardinal.bots.runs import EngineError, play_job
     from kardinal.bots.tournament import BotError
     from kardinal.clients.progress import RunProgress
 
@@ -145,6 +145,9 @@ def _play_run(run: Any, engine: Any, as_json: bool, on_game: Any = None, job: An
     except BotError as e:
         typer.echo(f"error: {e}", err=True)
         raise typer.Exit(1) from None
+    except EngineError as e:
+        typer.echo(f"error: {e}", err=True)
+        raise typer.Exit(2) from None
     except KeyboardInterrupt:
         if run.out is not None:
             typer.echo(f"interrupted: {len(run.results)} of {run.total} games are in {run.out}; --resume plays the rest", err=True)
@@ -203,7 +206,7 @@ def selfplay(
 ) -> None:
     """Complete games of random moves, or of bots (--bots): a line per game; with bots
     (they play the games of a tournament of the same bots and seed) the statistics too."""
-    from kardinal.bots.runs import BOTS_PLAY, RANDOM_MOVES, ResultsError, Settings, read_results
+    from kardinal.bots.runs import BOTS_PLAY, RANDOM_MOVES, ResultsError, Settings, read_header
     from kardinal.bots.tournament import as_data, format_table, summarize
     from kardinal.clients.text import describe_game
 
@@ -225,7 +228,7 @@ def selfplay(
         out = out or data / "results.jsonl"
     if seed is None and resume and out is not None and out.exists():
         try:
-            seed = read_results(out)[0]["settings"].get("seed")
+            seed = read_header(out)["settings"].get("seed")
         except ResultsError as e:
             typer.echo(f"error: {e}", err=True)
             raise typer.Exit(2) from None

@@ -140,3 +140,12 @@ def test_cli_tournament_as_a_driver_of_its_own_connects_to_the_cluster(cluster: 
     assert here.exit_code == 0, here.output
     assert without_times(data) == without_times(json.loads(here.stdout))
     assert file_games(tmp_path / "there.jsonl") == file_games(tmp_path / "here.jsonl")
+
+
+def test_a_games_error_on_a_node_is_raised_as_the_local_run_raises_it(cluster: Cluster) -> None:
+    """A job's own error (a bot's illegal move is a BotError) comes back as itself, not
+    wrapped in Ray's; the games still running are cancelled."""
+    engine = RayEngine()
+    with pytest.raises(ValueError, match="invalid literal for int"):
+        list(engine.map_unordered(int, ["1", "2", "x", "4"]))
+    assert sorted(engine.map_unordered(int, ["1", "2", "3"])) == [1, 2, 3]

@@ -29,6 +29,7 @@ cut short by a killed run is dropped; a file written with other settings is refu
 
 from __future__ import annotations
 
+import functools
 import json
 import multiprocessing
 import os
@@ -57,6 +58,8 @@ __all__ = [
     "LocalEngine",
     "GameRun",
     "ResultsError",
+    "EngineError",
+    "read_header",
     "result_line",
     "result_of_line",
     "read_results",
@@ -78,6 +81,11 @@ class ResultsError(ValueError):
     """A results file that cannot be read, or that was written with other settings."""
 
 
+class EngineError(RuntimeError):
+    """An engine cannot play the games (a cluster out of reach, another kardinal on a node)."""
+
+
+@functools.cache
 def kardinal_version() -> str:
     try:
         return version("kardinal")
@@ -297,44 +305,63 @@ def result_of_line(d: Any, players: int) -> GameResult:
     )
 
 
-def read_results(path: Path) -> tuple[dict[str, Any], list[GameResult], int]:
-    """A results file's header, its games, and the length in bytes of its complete lines: a
-    last line cut short (no newline at its end, or not JSON: a run killed while writing it)
-    is left out. A ResultsError says what is wrong with anything else."""
+def _header(raw: bytes, path: Path) -> dict[str, Any]:
     try:
-        data = path.read_bytes()
-    except OSError as e:
-        raise ResultsError(f"cannot read {path}: {e.strerror}") from None
-    lines = data.split(b"\n")  # the last item: what follows the last newline (b"" if none)
-    complete = lines[:-1]
-    if not complete:
-        raise ResultsError(f"{path} is not a results file: it holds no complete first line")
-    try:
-        header = json.loads(complete[0])
+        header = json.loads(raw)
     except (json.JSONDecodeError, UnicodeDecodeError):
         header = None
     if not isinstance(header, dict) or header.get("format") != RESULTS_FORMAT or not isinstance(header.get("settings"), dict):
         raise ResultsError(f"{path} is not a results file (its first line is not a {RESULTS_FORMAT} header)")
     if header.get("version") != RESULTS_VERSION:
         raise ResultsError(f"{path}: results format version {header.get('version')!r}; this version of kardinal reads {RESULTS_VERSION}")
-    players = header["settings"].get("players")
-    if not isinstance(players, int):
+    if not isinstance(header["settings"].get("players"), int):
         raise ResultsError(f"{path}: its header names no number of players")
+    return header
+
+
+def read_header(path: Path) -> dict[str, Any]:
+    """A results file's first line: the settings of its run."""
+    try:
+        with path.open("rb") as f:
+            raw = f.readline()
+    except OSError as e:
+        raise ResultsError(f"cannot read {path}: {e.strerror}") from None
+    if not raw.endswith(b"\n"):
+        raise ResultsError(f"{path} is not a results file: it holds no complete first line")
+    return _header(raw, path)
+
+
+def read_results(path: Path, records: bool | Collection[int] = True) -> tuple[dict[str, Any], list[GameResult], int]:
+    """A results file's header, its games, and the length in bytes of its complete lines: a
+    last line cut short (no newline at its end, or not JSON: a run killed while writing it)
+    is left out. ``records``: keep the games' records (all, none, or these games'). A
+    ResultsError says what is wrong with anything else."""
+    header = read_header(path)
+    players = header["settings"]["players"]
     results: list[GameResult] = []
     seen: set[int] = set()
-    good = len(complete[0]) + 1
-    for i, raw in enumerate(complete[1:], start=2):
-        try:
-            r = result_of_line(json.loads(raw), players)
-        except (json.JSONDecodeError, UnicodeDecodeError, ValueError) as e:
-            if i == len(complete) and not lines[-1]:
-                break  # the last line, cut short where a newline happened to be: dropped
-            raise ResultsError(f"{path}, line {i}: {e}") from None
-        if r.game in seen:
-            raise ResultsError(f"{path}, line {i}: game {r.game} is there twice")
-        seen.add(r.game)
-        results.append(r)
-        good += len(raw) + 1
+    good = 0
+    with path.open("rb") as f:
+        lines = iter(f)
+        good = len(next(lines))
+        number = 1
+        for raw in lines:
+            number += 1
+            if not raw.endswith(b"\n"):
+                break  # the last line, cut short: dropped
+            try:
+                r = result_of_line(json.loads(raw), players)
+            except (json.JSONDecodeError, UnicodeDecodeError, ValueError) as e:
+                if f.read(1) == b"":
+                    break  # the last line, cut short where a newline happened to be: dropped
+                raise ResultsError(f"{path}, line {number}: {e}") from None
+            if r.game in seen:
+                raise ResultsError(f"{path}, line {number}: game {r.game} is there twice")
+            if records is not True and (records is False or r.game not in records):
+                r.record = None
+            seen.add(r.game)
+            results.append(r)
+            good += len(raw)
     return header, results, good
 
 
@@ -387,7 +414,7 @@ class GameRun:
         self.todo = [g for g in range(self.settings.games) if g not in done]  # the games this run plays
 
     def _load(self, path: Path) -> None:
-        header, results, good = read_results(path)
+        header, results, good = read_results(path, self.record_games)
         diff = _differences(self._header["settings"], header["settings"])
         if diff:
             raise ResultsError(f"{path} was written with other settings ({'; '.join(diff)}): give the same settings, or name another file")
@@ -400,8 +427,6 @@ class GameRun:
         for r in results:
             if not 0 <= r.game < self.settings.games:
                 raise ResultsError(f"{path}: game {r.game} is not one of the {self.settings.games} games of these settings")
-            if r.game not in self.record_games:
-                r.record = None
         self.results = results
         self._keep = good
 

@@ -26,7 +26,7 @@ from typing import Any, TypeVar
 
 import ray
 
-from kardinal.bots.runs import kardinal_version
+from kardinal.bots.runs import EngineError, kardinal_version
 
 __all__ = ["RayEngine", "ClusterError"]
 
@@ -34,7 +34,7 @@ A = TypeVar("A")
 R = TypeVar("R")
 
 
-class ClusterError(RuntimeError):
+class ClusterError(EngineError):
     """The cluster cannot run the games (no connection, another kardinal on a node)."""
 
 
@@ -96,7 +96,12 @@ class RayEngine:
                 if not pending:
                     return
                 ready, pending = ray.wait(pending, num_returns=1)
-                node, theirs, result = ray.get(ready[0])
+                try:
+                    node, theirs, result = ray.get(ready[0])
+                except ray.exceptions.RayTaskError as e:
+                    if isinstance(e.cause, Exception):
+                        raise e.cause from None  # the game's own error (a bot's illegal move), as the local run raises it
+                    raise
                 if theirs != mine:
                     raise ClusterError(f"node {node} runs kardinal {theirs}, this is {mine}: install the same version on every node")
                 self.nodes[node] += 1
