@@ -126,7 +126,7 @@ def _engine(ray: bool, address: str | None, workers: int | None) -> Any:
     return RayEngine(address, tasks=workers)
 
 
-def _play_run(run: Any, engine: Any, as_json: bool, on_game: Any = None, job: Any = None) -> None:
+def _play_run(run: Any, engine: Any, on_game: Any = None, job: Any = None) -> None:
     """Play a run's games with a progress bar on standard error; ``on_game(result, extra,
     progress)`` for each; ``job``: the job's function (default: the plain game)."""
     from kardinal.bots.runs import EngineError, play_job
@@ -276,7 +276,7 @@ def selfplay(
             progress.echo(waiting.pop(order.pop(0)))
 
     try:
-        _play_run(run, engine, as_json, game_done, selfplay_data.job_rows if writer is not None else None)
+        _play_run(run, engine, game_done, selfplay_data.job_rows if writer is not None else None)
     finally:
         if writer is not None:
             writer.close()  # the games that came in go into a last shard, also when interrupted
@@ -449,7 +449,7 @@ def tournament(
     total = -(-games // players) * players if players > 0 else games
     settings = Settings(tuple(names), players, seed, total, board, rules, None if told is None else told - 1, with_records)
     run = _new_run(settings, "tournament", out, resume, records, set())
-    _play_run(run, _engine(ray, ray_address, workers), as_json)
+    _play_run(run, _engine(ray, ray_address, workers))
     results = run.sorted_results()
     stats = summarize(run.settings.bots, results, seed)
     if as_json:

@@ -23,6 +23,7 @@ from kardinal.cli import app
 from kardinal.research.cluster import RayEngine
 from kardinal.rules.record import replay
 
+pytestmark = pytest.mark.ray
 ROOT = Path(__file__).parent.parent
 runner = CliRunner()
 SETTINGS = Settings(("greedy", "random", "random", "random"), 4, 5, 8, records=True)

@@ -3,7 +3,9 @@ the engine that plays them, and the results file that lets a run resume.
 
 A game is a job: its number decides its seating, its deal and its bots' seeds
 (:func:`~kardinal.bots.tournament.play_game`), so a game is the same wherever it is
-played. The engine is pluggable: one process or a pool of processes on this machine
+played. (A run of the kind ``random-moves`` plays :func:`random_moves_game` instead:
+uniformly random legal moves straight from the rules core, the fast games ``kardinal
+selfplay`` plays without bots.) The engine is pluggable: one process or a pool of processes on this machine
 (:class:`LocalEngine`), or Ray tasks on a cluster (``kardinal.research.cluster``); so is
 the job's function (the plain game, or a game that also returns its decisions as data).
 
