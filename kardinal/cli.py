@@ -93,7 +93,8 @@ ResumeOpt = Annotated[
     bool,
     typer.Option(
         "--resume",
-        help="Continue the --out file of an interrupted run: play only the games it lacks (with the settings it was begun with).",
+        help="Continue the --out file of an interrupted run: play only the games it lacks (the other options must be those it"
+        " was begun with).",
     ),
 ]
 WithRecordsOpt = Annotated[bool, typer.Option("--with-records", help="Put every game's record in its line of the --out file.")]
@@ -200,7 +201,8 @@ def selfplay(
         typer.Option(
             "--data",
             help="Write every decision of every game into Parquet shards in this folder (docs/research/data.md; the 'research'"
-            " extra); the results file is then DIR/results.jsonl unless --out names another.",
+            " extra): the bots' games (the random bot's without --bots); the results file is then DIR/results.jsonl unless --out"
+            " names another.",
         ),
     ] = None,
 ) -> None:
