@@ -357,3 +357,20 @@ def test_selfplay_without_bots_plays_the_random_moves_it_always_played(tmp_path:
     assert (
         data["seed"] == 40 and data["seats_rotated"] is False and [e["seats"] for e in data["entries"]] == [[3, 0, 0], [0, 3, 0], [0, 0, 3]]
     )
+
+
+def test_without_a_terminal_progress_is_a_line_now_and_then(
+    whole: tuple[Path, list[GameResult]], capsys: pytest.CaptureFixture[str]
+) -> None:
+    from kardinal.clients.progress import RunProgress
+
+    _, results = whole
+    with RunProgress(SETTINGS.bots, 8, results[:5], every=3600.0) as p:  # the earlier games of a resumed run
+        assert not p.live
+        p.add(results[5])
+        assert capsys.readouterr() == ("", "")  # not yet an hour
+        p.every = 0.0
+        p.add(results[6])
+    out, err = capsys.readouterr()
+    assert out == "" and err.startswith("7 of 8 games, ") and "games/" in err and "left; ratings: 1 greedy " in err
+    assert err.count("\n") == 1
