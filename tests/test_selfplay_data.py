@@ -44,6 +44,10 @@ BOTS_OF_GAME = ["tiny-search", "greedy", "random", "tiny-search"]
 @pytest.fixture(autouse=True)
 def tiny_search(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(BOTS, "tiny-search", lambda seed, board: ISMCTSBot(seed, board, iterations=12, depth=2))
+    # sequential halving at the root, and draws (R5.1) searched too
+    monkeypatch.setitem(
+        BOTS, "tiny-halving", lambda seed, board: ISMCTSBot(seed, board, iterations=12, depth=2, root="halving", draw_steps=40)
+    )
 
 
 def comparable(r: GameResult) -> GameResult:
@@ -61,9 +65,11 @@ def play_watched(names: list[str], players: int, game: int, seed: int) -> tuple[
     return play_game(names, players, game, seed, BOARD, True, (), on_decision=watch), seen
 
 
-def test_the_rows_are_the_game_s_decisions_as_the_acting_seat_saw_them() -> None:
-    result, cols = game_rows(BOTS_OF_GAME, 4, 5, 11, None, ())
-    plain, seen = play_watched(BOTS_OF_GAME, 4, 5, 11)
+@pytest.mark.parametrize("search", ["tiny-search", "tiny-halving"])
+def test_the_rows_are_the_game_s_decisions_as_the_acting_seat_saw_them(search: str) -> None:
+    bots = [search if b == "tiny-search" else b for b in BOTS_OF_GAME]
+    result, cols = game_rows(bots, 4, 5, 11, None, ())
+    plain, seen = play_watched(bots, 4, 5, 11)
     assert comparable(result) == comparable(plain)  # the same game, record included
     assert result.record is not None
     actions = result.record["actions"]
@@ -106,9 +112,11 @@ def test_the_rows_are_the_game_s_decisions_as_the_acting_seat_saw_them() -> None
         next(replayed)
     assert s.scores == result.scores
     # the search bots' main decisions are searched, their draws (R5.1) are answered by rule
-    search_seats = {seat for seat, e in enumerate(result.entry_of_seat) if BOTS_OF_GAME[e] == "tiny-search"}
+    search_seats = {seat for seat, e in enumerate(result.entry_of_seat) if bots[e] == search}
     assert searched > 10
-    assert any(cols["phase"][i] == "draw" and cols["seat"][i] in search_seats and cols["visits"][i] is None for i in range(rows))
+    search_draws = [cols["visits"][i] is not None for i in range(rows) if cols["phase"][i] == "draw" and cols["seat"][i] in search_seats]
+    assert any(search_draws) == (search == "tiny-halving")
+    assert not all(search_draws)  # a draw from a single choice is answered at once
     assert all(cols["visits"][i] is None for i in range(rows) if cols["seat"][i] not in search_seats)
 
 
