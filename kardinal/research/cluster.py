@@ -82,6 +82,8 @@ class RayEngine:
         return max(1, int(resources.get("CPU", 1)))
 
     def map_unordered(self, fn: Callable[[A], R], jobs: Sequence[A]) -> Iterator[R]:
+        if not jobs:
+            return  # (a resumed run that is complete needs no cluster)
         self.connect()
         task: Any = ray.remote(num_cpus=1, scheduling_strategy="SPREAD")(_on_node)
         window = self.tasks or 2 * self.cpus()
