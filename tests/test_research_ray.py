@@ -118,14 +118,21 @@ def test_cli_selfplay_data_on_the_cluster_is_the_local_data(cluster: Cluster, tm
     assert file_games(tmp_path / "there" / "results.jsonl") == file_games(tmp_path / "here" / "results.jsonl")
 
 
-def test_cli_tournament_as_a_driver_of_its_own_connects_to_the_cluster(cluster: Cluster, tmp_path: Path) -> None:
+@pytest.mark.parametrize("how", ["--ray-address", "--ray and RAY_ADDRESS"])
+def test_cli_tournament_as_a_driver_of_its_own_connects_to_the_cluster(cluster: Cluster, tmp_path: Path, how: str) -> None:
     """`kardinal tournament --ray-address HEAD:PORT` in another process, as on a machine of the
-    cluster: standard output holds only the JSON; the games are the local run's."""
+    cluster (or `--ray`, which finds it as ray.init() does, here by RAY_ADDRESS): standard
+    output holds only the JSON; the games are the local run's."""
     args = ["tournament", "--bots", "greedy,random,random,random", "--games", "8", "--seed", "5", "--with-records", "--json"]
     env = os.environ | {"PYTHONPATH": str(ROOT)}
     env.pop("RAY_ADDRESS", None)
+    if how == "--ray-address":
+        where = ["--ray-address", cluster.address]
+    else:
+        where = ["--ray"]
+        env["RAY_ADDRESS"] = cluster.address
     res = subprocess.run(
-        [sys.executable, "-m", "kardinal.cli", *args, "--ray-address", cluster.address, "--out", str(tmp_path / "there.jsonl")],
+        [sys.executable, "-m", "kardinal.cli", *args, *where, "--out", str(tmp_path / "there.jsonl")],
         cwd=ROOT,
         env=env,
         capture_output=True,
