@@ -11,8 +11,8 @@ from typing import Annotated, Any
 import typer
 
 from kardinal.rules.board import Board, BoardError, get_board
-from kardinal.rules.record import IllegalAction, RecordError, load_record, read_json, record_of, replay, score_position
-from kardinal.rules.state import State, new_game
+from kardinal.rules.record import IllegalAction, RecordError, load_record, read_json, replay, score_position
+from kardinal.rules.state import State
 from kardinal.rules.variants import VARIANTS, VariantError, parse_variants
 
 app = typer.Typer(
@@ -81,17 +81,135 @@ def board(board: BoardOpt = None) -> None:
     typer.echo(_board(board).describe())
 
 
+OutOpt = Annotated[
+    Path | None,
+    typer.Option(
+        "--out",
+        help="Write every game's result to this file as it ends (JSON lines: docs/research/cluster.md); it must not exist yet,"
+        " unless --resume.",
+    ),
+]
+ResumeOpt = Annotated[
+    bool,
+    typer.Option(
+        "--resume",
+        help="Continue the --out file of an interrupted run: play only the games it lacks (the other options must be those it"
+        " was begun with).",
+    ),
+]
+WithRecordsOpt = Annotated[bool, typer.Option("--with-records", help="Put every game's record in its line of the --out file.")]
+WorkersOpt = Annotated[int | None, typer.Option(help="Processes (default: all cores); with --ray, the games running at once.")]
+RayOpt = Annotated[
+    bool,
+    typer.Option(
+        "--ray",
+        help="Play the games as Ray tasks: on the cluster RAY_ADDRESS names or this machine runs (ray start), else on a new"
+        " local Ray instance. Needs the 'ray' extra.",
+    ),
+]
+RayAddressOpt = Annotated[
+    str | None,
+    typer.Option("--ray-address", metavar="ADDRESS", help="The Ray cluster's head (HOST:6379, or ray://HOST:10001); implies --ray."),
+]
+
+
+def _engine(ray: bool, address: str | None, workers: int | None) -> Any:
+    """What plays the games: processes here, or Ray tasks (imported only then)."""
+    if not ray and address is None:
+        from kardinal.bots.runs import LocalEngine
+
+        return LocalEngine(workers)
+    try:
+        from kardinal.research.cluster import RayEngine
+    except ImportError as e:
+        typer.echo(f"error: --ray needs the 'ray' extra ({e.name} is missing): pip install 'kardinal[ray]'", err=True)
+        raise typer.Exit(2) from None
+    return RayEngine(address, tasks=workers)
+
+
+def _play_run(run: Any, engine: Any, on_game: Any = None, job: Any = None) -> None:
+    """Play a run's games with a progress bar on standard error; ``on_game(result, extra,
+    progress)`` for each; ``job``: the job's function (default: the plain game)."""
+    from kardinal.bots.runs import EngineError, play_job
+    from kardinal.bots.tournament import BotError
+    from kardinal.clients.progress import RunProgress
+
+    for note in run.notes:
+        typer.echo(note, err=True)
+    try:
+        with RunProgress(run.settings.bots, run.total, run.results) as progress:
+            for result, extra in run.play(engine, job or play_job):
+                if result.game not in run.again:
+                    progress.add(result)
+                if on_game is not None:
+                    on_game(result, extra, progress)
+    except BotError as e:
+        typer.echo(f"error: {e}", err=True)
+        raise typer.Exit(1) from None
+    except EngineError as e:
+        typer.echo(f"error: {e}", err=True)
+        raise typer.Exit(2) from None
+    except KeyboardInterrupt:
+        if run.out is not None:
+            typer.echo(f"interrupted: {len(run.results)} of {run.total} games are in {run.out}; --resume plays the rest", err=True)
+        raise
+    finally:
+        close = getattr(engine, "close", None)
+        if close is not None:
+            close()
+    if hasattr(engine, "nodes") and engine.nodes:
+        where = ", ".join(f"{node[:8]} {n}" for node, n in sorted(engine.nodes.items()))
+        typer.echo(f"games per Ray node: {where}", err=True)
+
+
+def _new_run(settings: Any, command: str, out: Path | None, resume: bool, records: Path | None, record_games: set[int]) -> Any:
+    from kardinal.bots.runs import GameRun
+
+    try:
+        return GameRun(settings, command=command, out=out, resume=resume, records=records, record_games=record_games)
+    except ValueError as e:
+        typer.echo(f"error: {e}", err=True)
+        raise typer.Exit(2) from None
+
+
 @app.command()
 def selfplay(
     players: Annotated[int, typer.Option(help="3, 4 or 5")] = 4,
-    seed: Annotated[int | None, typer.Option(help="Seed for the deal and the reshuffle.")] = None,
+    seed: Annotated[int | None, typer.Option(help="Seed for the deals and the bots (default: a random one; --resume: the file's).")] = None,
     games: Annotated[int, typer.Option(help="Number of games.")] = 1,
     record: Annotated[Path | None, typer.Option(help="Write the record of the (first) game here.")] = None,
     show: Annotated[bool, typer.Option("--show", help="Print the (first) game move by move.")] = False,
     board: BoardOpt = None,
     variant: VariantOpt = None,
+    bots: Annotated[
+        str | None,
+        typer.Option(
+            help="Bots, one per seat (e.g. hard,greedy,greedy,random), or one for every seat: they play the tournament's games."
+            " Without it: uniformly random moves straight from the rules (fast; game N dealt with seed+N-1).",
+        ),
+    ] = None,
+    workers: WorkersOpt = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the statistics as JSON (no line per game).")] = False,
+    out: OutOpt = None,
+    resume: ResumeOpt = False,
+    with_records: WithRecordsOpt = False,
+    records: Annotated[Path | None, typer.Option(help="Write every game's record into this folder.")] = None,
+    ray: RayOpt = False,
+    ray_address: RayAddressOpt = None,
+    data: Annotated[
+        Path | None,
+        typer.Option(
+            "--data",
+            help="Write every decision of every game into Parquet shards in this folder (docs/research/data.md; the 'research'"
+            " extra): the bots' games (the random bot's without --bots); the results file is then DIR/results.jsonl unless --out"
+            " names another.",
+        ),
+    ] = None,
 ) -> None:
-    """Random players play complete games."""
+    """Complete games of random moves, or of bots (--bots): a line per game; with bots
+    (they play the games of a tournament of the same bots and seed) the statistics too."""
+    from kardinal.bots.runs import BOTS_PLAY, RANDOM_MOVES, ResultsError, Settings, read_header
+    from kardinal.bots.tournament import as_data, format_table, summarize
     from kardinal.clients.text import describe_game
 
     b = _board(board)
@@ -99,19 +217,80 @@ def selfplay(
     if players not in b.removed_per_kind:
         typer.echo(f"error: the game is for {', '.join(map(str, b.player_counts))} players", err=True)
         raise typer.Exit(2)
+    names = [x for x in (bots or "random").split(",") if x.strip()]
+    if len(names) == 1:
+        names = names * players
+    selfplay_data: Any = None
+    if data is not None:
+        try:
+            from kardinal.research import selfplay_data
+        except ImportError as e:
+            typer.echo(f"error: --data needs the 'research' extra ({e.name} is missing): pip install 'kardinal[research]'", err=True)
+            raise typer.Exit(2) from None
+        out = out or data / "results.jsonl"
+    if seed is None and resume and out is not None and out.exists():
+        try:
+            seed = read_header(out)["settings"].get("seed")
+        except ResultsError as e:
+            typer.echo(f"error: {e}", err=True)
+            raise typer.Exit(2) from None
     base = seed if seed is not None else random.SystemRandom().randrange(2**31)
-    for g in range(games):
-        s = new_game(players, seed=base + g, board=b, variants=rules)
-        rng = random.Random(base + g)
-        while not s.is_over:
-            s.play_trusted(rng.choice(s.legal_moves()))
-        names = [f"Random {i + 1}" for i in range(players)]
-        if g == 0:
+    first = {0} if record is not None or show else set()
+    kind = BOTS_PLAY if bots is not None or data is not None else RANDOM_MOVES  # the data is of bots' decisions
+    settings = Settings(tuple(names), players, base, games, board, rules, None, with_records, kind)
+    run = _new_run(settings, "selfplay", out, resume, records, first)
+    engine = _engine(ray, ray_address, workers)
+    writer: Any = None
+    in_data: set[int] = set()
+    if data is not None:
+        try:
+            in_data = selfplay_data.DataWriter.games_in(data) if data.exists() else set()
+            if in_data and not resume:
+                raise ValueError(f"{data} holds self-play data already: add --resume to play the games it lacks, or name another folder")
+            sp = run.settings
+            writer = selfplay_data.DataWriter(data, selfplay_data.data_metadata(sp.bots, players, base, board, sp.variants))
+        except ValueError as e:
+            typer.echo(f"error: {e}", err=True)
+            raise typer.Exit(2) from None
+        # a game whose result is written but whose rows were not (a shard is written every
+        # so many games): played again for its rows
+        run.play_again({r.game for r in run.results} - in_data)
+
+    order = sorted(run.todo)  # a line per game in the games' order, however they finish
+    waiting: dict[int, str] = {}
+
+    def game_done(r: Any, extra: Any, progress: Any) -> None:
+        if writer is not None and r.game not in in_data:
+            writer.add(r.game, extra)
+        if r.game == 0 and r.record is not None:
             if record is not None:
-                record.write_text(json.dumps(record_of(s, names), indent=1) + "\n", encoding="utf-8")
+                record.write_text(json.dumps(r.record, indent=1) + "\n", encoding="utf-8")
             if show:
-                typer.echo(describe_game(record_of(s, names), b))
-        typer.echo(f"game {g + 1} (seed {base + g}): scores {s.scores}, winners {s.winners}")
+                progress.echo(describe_game(r.record, b))
+        if as_json:
+            return
+        if kind == RANDOM_MOVES:
+            waiting[r.game] = f"game {r.game + 1} (seed {base + r.game}): scores {r.scores}, winners {r.winners}"
+        else:
+            seats = ", ".join(run.settings.bots[e] for e in r.entry_of_seat)
+            waiting[r.game] = f"game {r.game + 1} (seed {base}; seats {seats}): scores {r.scores}, winners {r.winners}"
+        while order and order[0] in waiting:
+            progress.echo(waiting.pop(order.pop(0)))
+
+    try:
+        _play_run(run, engine, game_done, selfplay_data.job_rows if writer is not None else None)
+    finally:
+        if writer is not None:
+            writer.close()  # the games that came in go into a last shard, also when interrupted
+    if first and 0 not in run.todo:
+        typer.echo("game 1 was played by the earlier run: --record and --show need its record (--with-records keeps it)", err=True)
+    results = run.sorted_results()
+    stats = summarize(run.settings.bots, results, base)
+    if as_json:
+        typer.echo(json.dumps(as_data(stats, len(results), players, base) | {"seats_rotated": kind == BOTS_PLAY}))
+    elif kind == BOTS_PLAY and games > 1:
+        typer.echo("")
+        typer.echo(format_table(stats, len(results), players, base))
 
 
 def _load_and_replay(file: Path, board: Board | None) -> tuple[dict[str, Any], State]:
@@ -246,27 +425,35 @@ def tournament(
     seed: Annotated[int, typer.Option(help="Seed for the deals and the bots.")] = 1,
     as_json: Annotated[bool, typer.Option("--json", help="Print the statistics as JSON.")] = False,
     records: Annotated[Path | None, typer.Option(help="Write every game's record into this folder.")] = None,
-    workers: Annotated[int | None, typer.Option(help="Processes (default: all cores).")] = None,
+    workers: WorkersOpt = None,
     board: BoardOpt = None,
     variant: VariantOpt = None,
     told: Annotated[
         int | None,
         typer.Option(help="An experiment: entry N (from 1) is told every other hand, to measure what the hidden cards are worth."),
     ] = None,
+    out: OutOpt = None,
+    resume: ResumeOpt = False,
+    with_records: WithRecordsOpt = False,
+    ray: RayOpt = False,
+    ray_address: RayAddressOpt = None,
 ) -> None:
     """Bots play each other with rotating seats; win rates, scores, ratings, timings."""
-    from kardinal.bots.tournament import as_data, format_table, run_tournament
+    from kardinal.bots.runs import Settings
+    from kardinal.bots.tournament import as_data, format_table, summarize
 
     names = [x for x in bots.split(",") if x.strip()]
     _board(board)
     rules = _variants(variant)
-    try:
-        stats, results = run_tournament(
-            names, games, players, seed, workers, board, records, variants=rules, told=None if told is None else told - 1
-        )
-    except ValueError as e:
-        typer.echo(f"error: {e}", err=True)
-        raise typer.Exit(2) from None
+    if games < 1:
+        typer.echo("error: --games must be at least 1", err=True)
+        raise typer.Exit(2)
+    total = -(-games // players) * players if players > 0 else games
+    settings = Settings(tuple(names), players, seed, total, board, rules, None if told is None else told - 1, with_records)
+    run = _new_run(settings, "tournament", out, resume, records, set())
+    _play_run(run, _engine(ray, ray_address, workers))
+    results = run.sorted_results()
+    stats = summarize(run.settings.bots, results, seed)
     if as_json:
         data = as_data(stats, len(results), players, seed)
         if told is not None:

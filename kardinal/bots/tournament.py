@@ -42,26 +42,25 @@ a wall-clock budget that runs out makes the moves depend on the machine's speed)
 from __future__ import annotations
 
 import itertools
-import json
 import math
-import multiprocessing
-import os
 import random
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from kardinal.rules.board import Board, get_board
 from kardinal.rules.record import record_of
 from kardinal.rules.scoring import win_shares
 from kardinal.rules.state import DRAW, RuleError, State, new_game
-from kardinal.rules.variants import parse_variants
 from kardinal.rules.view import hand_view, view
 
-from . import BOTS, make_bot
+from . import make_bot
 from .base import Bot
+
+if TYPE_CHECKING:
+    from .runs import Engine
 
 __all__ = [
     "GameResult",
@@ -72,6 +71,7 @@ __all__ = [
     "wilson",
     "finishing_orders",
     "plackett_luce",
+    "LiveRatings",
     "ratings",
     "block_bootstrap",
     "summarize",
@@ -207,11 +207,6 @@ def play_game(
     )
 
 
-def _play(args: tuple[Sequence[str], int, int, int, str | None, bool, tuple[str, ...], int | None]) -> GameResult:
-    names, players, game, seed, board_name, keep, variants, told = args
-    return play_game(names, players, game, seed, get_board(board_name), keep, variants, told)
-
-
 def wilson(successes: float, n: int, z: float = 1.959964) -> tuple[float, float]:
     """95% Wilson score interval for a proportion.
 
@@ -312,6 +307,23 @@ def plackett_luce(results: Sequence[GameResult], entries: int) -> list[float]:
     for r in results:
         t.add_game(r)
     return ratings(_fit(t))
+
+
+class LiveRatings:
+    """The ratings of the games so far, for a progress display: each game is added to the
+    tally as it ends, and each fit starts from the last one (the same fit as
+    :func:`plackett_luce`, to its tolerance)."""
+
+    def __init__(self, entries: int) -> None:
+        self._tally = _Tally(entries)
+        self._strengths: list[float] | None = None
+
+    def add(self, result: GameResult) -> None:
+        self._tally.add_game(result)
+
+    def ratings(self) -> list[float]:
+        self._strengths = _fit(self._tally, self._strengths)
+        return ratings(self._strengths)
 
 
 def _blocks(results: Sequence[GameResult], players: int) -> list[list[GameResult]]:
@@ -426,48 +438,28 @@ def run_tournament(
     progress: Callable[[int, int], None] | None = None,
     variants: Sequence[str] = (),
     told: int | None = None,
+    *,
+    engine: Engine | None = None,
+    out: Path | None = None,
+    resume: bool = False,
 ) -> tuple[list[EntryStats], list[GameResult]]:
     """Play the tournament; ``games`` is rounded up to whole rotation blocks; ``told``:
-    the entry (from 0) told every other hand, an experiment (see the module doc)."""
-    rules = parse_variants(variants)
-    names = [x.strip().lower() for x in bot_names]
-    for x in names:
-        if x not in BOTS:
-            raise ValueError(f"unknown bot {x!r}; choose from {', '.join(sorted(BOTS))}")
-    if len(names) != players:
-        raise ValueError(f"--bots names {len(names)} bots, but there are {players} players: name one bot per seat")
-    b = get_board(board_name)
-    if players not in b.removed_per_kind:
-        raise ValueError(f"the game is for {', '.join(map(str, b.player_counts))} players, not {players}")
+    the entry (from 0) told every other hand, an experiment (see the module doc).
+    ``engine``: what plays the games (default: ``workers`` processes here, see
+    :mod:`kardinal.bots.runs`); ``out``: the results file, written game by game, which
+    ``resume`` continues."""
+    from .runs import GameRun, LocalEngine, Settings, play_job  # (runs imports this module)
+
     if games < 1:
         raise ValueError("--games must be at least 1")
-    if told is not None and not 0 <= told < players:
-        raise ValueError(f"--told names entry {told + 1}, but the entries are 1 to {players}")
-    total = -(-games // players) * players
-    jobs = [(tuple(names), players, g, seed, board_name, records is not None, rules, told) for g in range(total)]
-    nworkers = max(1, min(workers or os.cpu_count() or 1, total))
-    results: list[GameResult] = []
-    if records is not None:
-        records.mkdir(parents=True, exist_ok=True)
-
-    def done(r: GameResult) -> None:
-        results.append(r)
-        if records is not None and r.record is not None:
-            path = records / f"game-{r.game + 1:04d}.json"
-            path.write_text(json.dumps(r.record, indent=1) + "\n", encoding="utf-8")
-            r.record = None
+    total = -(-games // players) * players if players > 0 else games
+    settings = Settings(tuple(bot_names), players, seed, total, board_name, tuple(variants), told)
+    run = GameRun(settings, out=out, resume=resume, records=records)
+    for _ in run.play(engine or LocalEngine(workers), play_job):
         if progress is not None:
-            progress(len(results), total)
-
-    if nworkers == 1:
-        for j in jobs:
-            done(_play(j))
-    else:
-        with multiprocessing.get_context("fork").Pool(nworkers) as pool:
-            for r in pool.imap_unordered(_play, jobs):
-                done(r)
-    results.sort(key=lambda r: r.game)
-    return summarize(names, results, seed), results
+            progress(len(run.results), total)
+    results = run.sorted_results()
+    return summarize(run.settings.bots, results, seed), results
 
 
 def as_data(stats: Sequence[EntryStats], games: int, players: int, seed: int) -> dict[str, Any]:

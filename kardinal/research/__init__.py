@@ -8,6 +8,8 @@
 * :mod:`kardinal.research.ismcts_bot`: the ``openspiel-ismcts`` yardstick bot.
 * :mod:`kardinal.research.bench`: adapter speeds (``python -m kardinal.research.bench``).
 * :mod:`kardinal.research.selfplay_data`: bots' games as training data, in Parquet shards (pyarrow).
+* :mod:`kardinal.research.cluster`: games as Ray tasks on a cluster (the ``ray`` extra;
+  ``kardinal tournament --ray``, ``kardinal selfplay --ray``).
 
 Nothing here is imported by the rules core; importing this package imports nothing heavy.
 """

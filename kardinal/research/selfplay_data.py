@@ -40,6 +40,7 @@ import pyarrow.parquet as pq
 from kardinal import __version__
 from kardinal.bots.base import Bot
 from kardinal.bots.ismcts import ISMCTSBot
+from kardinal.bots.runs import GameJob
 from kardinal.bots.tournament import GameResult, play_game
 from kardinal.rules.board import Board, get_board
 from kardinal.rules.moves import Move
@@ -55,6 +56,7 @@ __all__ = [
     "COLUMNS",
     "DataFormatError",
     "game_rows",
+    "job_rows",
     "data_metadata",
     "schema",
     "DataWriter",
@@ -169,6 +171,12 @@ def game_rows(
     cols["margin"] = [result.scores[seat] - best_other[seat] for seat in cols["seat"]]
     cols["win"] = [shares[seat] for seat in cols["seat"]]
     return result, cols
+
+
+def job_rows(job: GameJob) -> tuple[GameResult, dict[str, list[Any]]]:
+    """:func:`game_rows` of a game of a run (:mod:`kardinal.bots.runs`): the job that
+    ``kardinal selfplay --data`` hands its engine (processes here, or Ray tasks)."""
+    return game_rows(job.bots, job.players, job.game, job.seed, job.board, job.variants)
 
 
 # -- the format --------------------------------------------------------------------------
