@@ -256,11 +256,12 @@ class KardinalState(pyspiel.State):
 
     def current_player(self) -> int:
         d = self._d
-        if d.pending is not None or self.dealing():
+        core = d.core
+        if d.pending is not None or d.dealt < 3 * core.n + 2:  # dealing(), written out: asked several times an action
             return CHANCE
-        if d.core.phase == OVER:
+        if core.phase == OVER:
             return TERMINAL
-        return d.core.current
+        return core.current
 
     def is_terminal(self) -> bool:
         return self._d.pending is None and self._d.core.phase == OVER
