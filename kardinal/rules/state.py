@@ -111,8 +111,10 @@ _FIELDS: Final = (
 )
 
 
-# compiled (kardinal/native.py): State.__new__ then makes a state without its fields, which
-# copy() and pickle fill in; and no field of a state made so is taken for always set
+# Compiled (kardinal/native.py), State is a native class; this option keeps Python's way of
+# making one: State.__new__ makes a state without its fields, which copy() and pickle fill
+# in (mypyc's native classes otherwise run __init__ in __new__), State(...) runs __init__,
+# and a subclass may be written in Python
 @mypyc_attr(allow_interpreted_subclasses=True)
 class State:
     """One position of a game: play it with :meth:`play`, copy it with :meth:`copy`.
