@@ -76,6 +76,8 @@ for n in (3, 4, 5):
                     assert t.key() == s.key() == c.key() and t.history == s.history and t.board is s.board
                     views.append(json.dumps(view(s, s.current % n), sort_keys=True, default=str))
                 s.play(rng.choice(moves))
+            t = pickle.loads(pickle.dumps(s))  # a finished game: its final scoring (a dataclass) too
+            assert t.key() == s.key() and t.final_scoring == s.final_scoring and t.winners == s.winners
             rec = record_of(s)
             again = replay(json.loads(json.dumps(rec)))
             assert again.key() == s.key() and again.history == s.history
