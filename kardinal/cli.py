@@ -27,13 +27,13 @@ def _version(value: bool) -> None:
     if value:
         from importlib.metadata import PackageNotFoundError, version
 
-        from kardinal.bots import native
+        from kardinal import native
 
         try:
             typer.echo(f"kardinal {version('kardinal')}")
         except PackageNotFoundError:
             typer.echo("kardinal (not installed as a package)")
-        typer.echo(f"bots' search: {native.status()}")
+        typer.echo(f"rules core and bots' search: {native.status()}")
         raise typer.Exit()
 
 

@@ -24,7 +24,7 @@ def _texts(lang: str) -> dict[str, str]:
 
 
 def _rule_codes() -> set[str]:
-    src = Path(state.__file__).read_text(encoding="utf-8")
+    src = Path(state.__file__).with_name("state.py").read_text(encoding="utf-8")  # the source, also when compiled
     return set(re.findall(r'RuleError\(\s*(?:"[^"]*"|[a-z_.]+|"R[^"]*" if [^,]+ else \w+),\s*"([a-z_]+)"', src))
 
 

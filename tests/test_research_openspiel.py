@@ -328,3 +328,58 @@ def test_openspiel_ismcts_is_in_the_registry() -> None:
     assert isinstance(bot, OpenSpielISMCTSBot) and bot.seconds == 1.5
     with pytest.raises(ValueError):
         OpenSpielISMCTSBot(simulations=None, seconds=None)
+
+
+def _tensor_by_fields(s, seat, dealing, own_hand):  # type: ignore[no-untyped-def]
+    """The observation tensor built the slow, obvious way: each field of ``fields()`` by itself."""
+    n, K = s.n, len(s.discard)
+    one = lambda size, i: [1.0 if j == i else 0.0 for j in range(size)]  # noqa: E731
+    value = {
+        "seat": one(n, seat),
+        "current": one(n, None if dealing or s.is_over else s.current),
+        "phase": one(4, 0 if dealing else ("deal", "main", "draw", "over").index(s.phase.value)),
+        "hand": list(s.hands[seat]) if seat is not None and own_hand else [0] * K,
+        "hand_sizes": [sum(h) for h in s.hands],
+        "known": [x for row in s.known for x in row],
+        "display": [s.display.count(k) for k in range(K)],
+        "deck_size": [s.deck_size],
+        "discard": s.discard,
+        "removed": s.removed,
+        "sites": [x for p in s.owner for x in one(n, p if p >= 0 else None)],
+        "advisors": [x for row in s.advisors for x in row],
+        "advisor_limit": s.most_cloisters,
+        "supply": [x for p in range(n) for x in (s.supply_cl[p], s.supply_adv[p])],
+        "scores": s.scores,
+        "turns": s.turns,
+        "exhaustions": one(3, s.exhaustions),
+        "final_round": [1.0 if s.final_round else 0.0],
+    }
+    out = []
+    for name, shape in fields(s.board, n):
+        assert len(value[name]) == int(np.prod(shape)), name
+        out += value[name]
+    return np.array(out, np.float32)
+
+
+def test_the_observation_tensor_holds_each_field_where_fields_says() -> None:
+    """write_tensor (three numpy writes) against the tensor built field by field, for every
+    seat and the public observer, dealing or not, own hand shown or not, along random games."""
+    from kardinal.research.encode import write_tensor
+
+    checked = 0
+    for n in PLAYERS:
+        s = new_game(n, seed=50 + n, history=False)
+        rng = random.Random(n)
+        out = np.full(tensor_size(B, n), 7.0, np.float32)  # every entry must be written
+        while True:
+            if checked % 7 == 0 or s.is_over:
+                for seat in [None, *range(n)]:
+                    for dealing in (False, True):
+                        for own_hand in (False, True):
+                            write_tensor(out, s, seat, dealing, own_hand)
+                            assert (out == _tensor_by_fields(s, seat, dealing, own_hand)).all(), (n, seat, dealing, own_hand)
+            checked += 1
+            if s.is_over:
+                break
+            s.play(rng.choice(s.legal_moves()))
+    assert checked > 300

@@ -23,7 +23,7 @@ from conftest import (
 )
 
 from kardinal.rules.moves import DECK, Draw, Exchange, Pass, Place, make_place, parse_move
-from kardinal.rules.state import DRAW, MAIN, RuleError, State, new_game
+from kardinal.rules.state import DRAW, MAIN, OVER, RuleError, State, new_game
 
 
 def base() -> State:
@@ -471,7 +471,7 @@ def test_R5_1_place_or_exchange_while_refilling_refused() -> None:
 
 def test_R8_no_move_after_the_game_is_over() -> None:
     s = base()
-    s.phase = "over"
+    s.phase = OVER
     assert s.legal_moves() == []
     assert_rejected(s, Pass(), "R8", "game_over")
 

@@ -42,7 +42,7 @@ def test_version() -> None:
         p = subprocess.run(cmd, capture_output=True, text=True, timeout=60)
         assert p.returncode == 0, p.stderr
         assert p.stdout.startswith("kardinal ") and p.stdout.split()[1][0].isdigit()
-        assert p.stdout.splitlines()[1] == "bots' search: compiled (mypyc)"  # make test builds it
+        assert p.stdout.splitlines()[1] == "rules core and bots' search: compiled (mypyc)"  # make test builds it
 
 
 def test_serve_takes_its_options_from_the_environment_and_answers_health_checks(tmp_path: Path) -> None:

@@ -85,6 +85,14 @@ class ActionTable:
             raise KeyError(f"not a move of this board: {move}")
         return i
 
+    def encode_all(self, moves: list[Move]) -> list[int]:
+        """The action numbers of moves, in their order (KeyError if one is not in the table)."""
+        index = self.index
+        try:
+            return [index[m] for m in moves]  # legal_moves gives canonical moves: the table's
+        except KeyError:
+            return [self.encode(m) for m in moves]
+
     def decode(self, action: int) -> Move:
         """The move of an action number (ValueError if out of range)."""
         if not 0 <= action < len(self.moves):

@@ -72,59 +72,54 @@ def tensor_size(board: Board, n: int) -> int:
 
 
 def write_tensor(out: np.ndarray, s: State, seat: int | None, dealing: bool = False, own_hand: bool = True) -> None:
-    """Fill ``out`` (flat, float32, ``tensor_size`` long) with ``seat``'s observation of ``s``."""
+    """Fill ``out`` (flat, float32, ``tensor_size`` long) with ``seat``'s observation of ``s``.
+
+    Written in three numpy operations (the fields before ``sites`` as one list, the
+    owned sites by index, the fields after them as one list): a numpy write per field
+    cost more than the rest of a step of the adapters.
+    """
     n = s.n
     K = len(s.discard)
-    out[:] = 0.0
-    i = 0
+    head: list[float] = [0.0] * (2 * n + 4)  # seat, current, phase
     if seat is not None:
-        out[i + seat] = 1.0
-    i += n
+        head[seat] = 1.0
     if not dealing and s.phase != OVER:
-        out[i + s.current] = 1.0
-    i += n
-    out[i + (0 if dealing else PHASES.index(s.phase))] = 1.0
-    i += 4
-    if seat is not None and own_hand:
-        out[i : i + K] = s.hands[seat]
-    i += K
-    out[i : i + n] = [sum(h) for h in s.hands]
-    i += n
+        head[n + s.current] = 1.0
+    head[2 * n + (0 if dealing else PHASES.index(s.phase))] = 1.0
+    head += s.hands[seat] if seat is not None and own_hand else [0] * K
+    head += [sum(h) for h in s.hands]
     for row in s.known:
-        out[i : i + K] = row
-        i += K
+        head += row
+    display = [0] * K
     for k in s.display:
-        out[i + k] += 1.0
-    i += K
-    out[i] = s.deck_size
-    i += 1
-    out[i : i + K] = s.discard
-    i += K
-    out[i : i + K] = s.removed
-    i += K
-    for site, p in enumerate(s.owner):
-        if p >= 0:
-            out[i + site * n + p] = 1.0
-    i += len(s.owner) * n
+        display[k] += 1
+    head += display
+    head.append(s.deck_size)
+    head += s.discard
+    head += s.removed
+    i = len(head)
+    out[:i] = head
+    sites = len(s.owner) * n
+    out[i : i + sites] = 0.0
+    owned = [i + site * n + p for site, p in enumerate(s.owner) if p >= 0]
+    if owned:
+        out[owned] = 1.0
+    i += sites
+    tail: list[float] = []
     for row in s.advisors:
-        out[i : i + n] = row
-        i += n
-    C = len(s.most_cloisters)
-    out[i : i + C] = s.most_cloisters
-    i += C
+        tail += row
+    tail += s.most_cloisters
     for p in range(n):
-        out[i] = s.supply_cl[p]
-        out[i + 1] = s.supply_adv[p]
-        i += 2
-    out[i : i + n] = s.scores
-    i += n
-    out[i : i + n] = s.turns
-    i += n
-    out[i + s.exhaustions] = 1.0
-    i += 3
-    out[i] = 1.0 if s.final_round else 0.0
-    i += 1
-    assert i == len(out), (i, len(out))
+        tail.append(s.supply_cl[p])
+        tail.append(s.supply_adv[p])
+    tail += s.scores
+    tail += s.turns
+    exhaustions = [0, 0, 0]
+    exhaustions[s.exhaustions] = 1
+    tail += exhaustions
+    tail.append(1 if s.final_round else 0)
+    assert i + len(tail) == len(out), (i + len(tail), len(out))
+    out[i:] = tail
 
 
 def _cards(board: Board, row: list[int]) -> str:

@@ -107,11 +107,8 @@ Entry = tuple[int, int, int, int, int]
 _EMPTY_DICT = base64.b64encode(pickle.dumps({})).decode()
 
 
-def _counts(cards: Any, K: int) -> list[int]:
-    row = [0] * K
-    for k in cards:
-        row[k] += 1
-    return row
+def _counts(cards: Sequence[int], K: int) -> list[int]:
+    return [cards.count(k) for k in range(K)]
 
 
 class _Data:
@@ -259,11 +256,12 @@ class KardinalState(pyspiel.State):
 
     def current_player(self) -> int:
         d = self._d
-        if d.pending is not None or self.dealing():
+        core = d.core
+        if d.pending is not None or d.dealt < 3 * core.n + 2:  # dealing(), written out: asked several times an action
             return CHANCE
-        if d.core.phase == OVER:
+        if core.phase == OVER:
             return TERMINAL
-        return d.core.current
+        return core.current
 
     def is_terminal(self) -> bool:
         return self._d.pending is None and self._d.core.phase == OVER
@@ -272,8 +270,7 @@ class KardinalState(pyspiel.State):
         d = self._d
         if player != self.current_player() or player < 0:
             return []
-        enc = self._kg().table.encode
-        return sorted(enc(m) for m in d.core.legal_moves())
+        return sorted(self._kg().table.encode_all(d.core.legal_moves()))
 
     def _pile_counts(self) -> list[int]:
         d = self._d

@@ -114,9 +114,7 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
         write_tensor(obs, s, seat)
         mask = np.zeros(len(self.table), np.int8)
         if not s.is_over and seat == s.current:
-            enc = self.table.encode
-            for m in s.legal_moves():
-                mask[enc(m)] = 1
+            mask[self.table.encode_all(s.legal_moves())] = 1
         return {"observation": obs, "action_mask": mask}
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:

@@ -18,13 +18,13 @@ cloisters-then-advisors is always a legal placement order when any order is.
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 from .board import Board, standard_board
 
 __all__ = ["Place", "Exchange", "Draw", "Pass", "Move", "MoveParseError", "parse_move", "DECK"]
 
-DECK = "deck"
+DECK: Final = "deck"
 
 
 class MoveParseError(ValueError):

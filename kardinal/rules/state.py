@@ -15,7 +15,9 @@ import secrets
 from collections.abc import Iterable, Sequence
 from enum import StrEnum
 from itertools import combinations
-from typing import Any, Literal
+from typing import Any, Final, Literal, cast
+
+from mypy_extensions import mypyc_attr
 
 from .board import Board, BoardError, get_board, standard_board
 from .events import Decision, Drew, Event, GameEnded, IntermediateScoring, LastRound, NewDrawPile, Revealed
@@ -37,10 +39,10 @@ __all__ = [
     "DISPLAY_SIZE",
 ]
 
-HAND_SIZE = 3  # R2.2, R5.1
-DISPLAY_SIZE = 2  # R2.2, R5.2
-MAX_PIECES = 2  # R4.5
-MAX_CARDS = 3  # R4.5
+HAND_SIZE: Final = 3  # R2.2, R5.1
+DISPLAY_SIZE: Final = 2  # R2.2, R5.2
+MAX_PIECES: Final = 2  # R4.5
+MAX_CARDS: Final = 3  # R4.5
 
 
 class RuleError(ValueError):
@@ -65,9 +67,55 @@ class Phase(StrEnum):
     OVER = "over"  # the game has ended (R8)
 
 
-MAIN, DRAW, OVER = Phase.MAIN, Phase.DRAW, Phase.OVER
+MAIN: Final = Phase.MAIN
+DRAW: Final = Phase.DRAW
+OVER: Final = Phase.OVER
 
 
+# every field of a State, in one place: __slots__ (the pure-Python class), pickling
+_FIELDS: Final = (
+    "board",
+    "n",
+    "variants",
+    "joker_anywhere",
+    "hands",
+    "known",
+    "display",
+    "deck",
+    "initial_deck",
+    "top",
+    "discard",
+    "removed",
+    "owner",
+    "cloisters",
+    "advisors",
+    "advisors_total",
+    "most_cloisters",
+    "free_sites",
+    "supply_cl",
+    "supply_adv",
+    "scores",
+    "current",
+    "phase",
+    "exhaustions",
+    "final_round",
+    "turns",
+    "seed",
+    "reshuffle",
+    "fixed_reshuffle",
+    "intermediate_scoring",
+    "final_scoring",
+    "history",
+    "_winners",
+    "_events",
+)
+
+
+# Compiled (kardinal/native.py), State is a native class; this option keeps Python's way of
+# making one: State.__new__ makes a state without its fields, which copy() and pickle fill
+# in (mypyc's native classes otherwise run __init__ in __new__), State(...) runs __init__,
+# and a subclass may be written in Python
+@mypyc_attr(allow_interpreted_subclasses=True)
 class State:
     """One position of a game: play it with :meth:`play`, copy it with :meth:`copy`.
 
@@ -82,42 +130,7 @@ class State:
     (0, <Phase.MAIN: 'main'>, 34)
     """
 
-    __slots__ = (
-        "board",
-        "n",
-        "variants",
-        "joker_anywhere",
-        "hands",
-        "known",
-        "display",
-        "deck",
-        "initial_deck",
-        "top",
-        "discard",
-        "removed",
-        "owner",
-        "cloisters",
-        "advisors",
-        "advisors_total",
-        "most_cloisters",
-        "free_sites",
-        "supply_cl",
-        "supply_adv",
-        "scores",
-        "current",
-        "phase",
-        "exhaustions",
-        "final_round",
-        "turns",
-        "seed",
-        "reshuffle",
-        "fixed_reshuffle",
-        "intermediate_scoring",
-        "final_scoring",
-        "history",
-        "_winners",
-        "_events",
-    )
+    __slots__ = _FIELDS
 
     board: Board
     n: int
@@ -274,12 +287,12 @@ class State:
 
     def __getstate__(self) -> dict[str, Any]:
         """Pickled small: an installed board travels as its id, not as its tables."""
-        out = {k: getattr(self, k) for k in State.__slots__}
+        out = {k: getattr(self, k) for k in _FIELDS}
         out["board"] = _board_ref(self.board)
         return out
 
     def __setstate__(self, data: dict[str, Any]) -> None:
-        for k in State.__slots__:
+        for k in _FIELDS:
             setattr(self, k, data[k])
         if isinstance(self.board, str):
             self.board = get_board(self.board)
@@ -442,9 +455,10 @@ class State:
 
     def _draw_moves(self) -> list[Move]:
         kinds = self.board.cards
-        out: list[Move] = [Draw(kinds[k].id) for k in sorted(set(self.display))]
+        new = tuple.__new__  # a NamedTuple's own __new__ is a Python function: slower
+        out: list[Move] = [new(Draw, (kinds[k].id,)) for k in sorted(set(self.display))]
         if self.top < len(self.deck):
-            out.append(Draw(DECK))
+            out.append(new(Draw, (DECK,)))
         return out
 
     def _exchanges(self, seat: int) -> list[Move]:
@@ -454,49 +468,56 @@ class State:
             takes.append(DECK)
         if not takes:
             return []
-        return [Exchange(kinds[k].id, t) for k, c in enumerate(self.hands[seat]) if c for t in takes]
+        new = tuple.__new__
+        return [new(Exchange, (kinds[k].id, t)) for k, c in enumerate(self.hands[seat]) if c for t in takes]
 
     def _placements(self, seat: int) -> list[Move]:
         scl = self.supply_cl[seat]
         sad = self.supply_adv[seat]
         if not scl and not sad:
             return []
-        combos = _card_combos(self.board, self.joker_anywhere, tuple(self.hands[seat]))
+        key = (self.board, self.joker_anywhere, tuple(self.hands[seat]))
+        combos = _card_combos(self.board, self.joker_anywhere, key[2])
+        memo = _PLACE_MEMO.get(key)
+        if memo is None:
+            if len(_PLACE_MEMO) > _PLACE_MEMO_HANDS:
+                _PLACE_MEMO.clear()
+            memo = _PLACE_MEMO[key] = [{} for _ in combos]
         out: list[Move] = []
-        new = tuple.__new__
         cids = _country_ids(self.board)
+        places = _PLACES.get(key[:2])
+        if places is None:
+            places = _PLACES[key[:2]] = {}
         for c, (ones, twos) in enumerate(combos):
             if not ones:
                 continue
-            cid = cids[c]
             free = self.free_sites[c]
             mc = self.most_cloisters[c]
             if mc == 0:
                 # R4.6: an empty country takes only one piece, a cloister
+                if not scl:
+                    continue
+                ways = _EMPTY
+            else:
+                at = self.advisors_total[c]
+                ways = 0
                 if scl:
-                    for cards in ones:
-                        out += [new(Place, (cid, cards, (s,), 0)) for s in free]
-                continue
-            at = self.advisors_total[c]
-            single: list[tuple[tuple[str, ...], int]] = []
-            if scl:
-                single = [((s,), 0) for s in free]
-            if sad and at < mc:
-                single.append(((), 1))
-            for cards in ones:
-                out += [new(Place, (cid, cards, cl, a)) for cl, a in single]
-            if not twos:
-                continue
-            double: list[tuple[tuple[str, ...], int]] = []
-            if scl >= 2:
-                # R4.9: canonical form, the sites sorted (as make_place and parse_move give)
-                double = [((a, b) if a < b else (b, a), 0) for a, b in combinations(free, 2)]
-            if scl and sad and at + 1 <= max(mc, self.cloisters[c][seat] + 1):
-                double += [((s,), 1) for s in free]
-            if sad >= 2 and at + 2 <= mc:
-                double.append(((), 2))
-            for cards in twos:
-                out += [new(Place, (cid, cards, cl, a)) for cl, a in double]
+                    ways |= _SITE
+                    if scl >= 2:
+                        ways |= _TWO_SITES
+                if sad and at < mc:
+                    ways |= _ADVISOR
+                if scl and sad and at + 1 <= max(mc, self.cloisters[c][seat] + 1):
+                    ways |= _SITE_ADVISOR
+                if sad >= 2 and at + 2 <= mc:
+                    ways |= _TWO_ADVISORS
+            country = memo[c]
+            got = country.get((free, ways))
+            if got is None:
+                if len(country) > _PLACE_MEMO_COUNTRY:
+                    country.clear()
+                got = country[(free, ways)] = _country_placements(places, cids[c], ones, twos, free, ways)
+            out += got
         return out
 
     def card_combos(self, seat: int) -> list[tuple[list[tuple[str, ...]], list[tuple[str, ...]]]]:
@@ -516,7 +537,7 @@ class State:
 
     # -- checking a move ----------------------------------------------------------
 
-    def check(self, move: Move) -> None:
+    def check(self, move: object) -> None:
         """Raise RuleError naming the rule if the move is not legal here."""
         if self.phase == OVER:
             raise RuleError("R8", "game_over", "the game is over")
@@ -704,9 +725,11 @@ class State:
 
     # -- playing ------------------------------------------------------------------
 
-    def play(self, move: Move) -> None:
-        """Apply a move to this state (mutating). Raises RuleError and changes nothing if illegal."""
+    def play(self, move: object) -> None:
+        """Apply a move to this state (mutating). Raises RuleError and changes nothing if illegal
+        (or not a move at all: R3)."""
         self.check(move)
+        move = cast(Move, move)
         if isinstance(move, Place):
             # the same move however its cards and sites are written (R4.9)
             move = tuple.__new__(Place, (move.country, tuple(sorted(move.cards)), tuple(sorted(move.cloisters)), move.advisors))
@@ -966,6 +989,68 @@ def _card_combos(board: Board, joker_anywhere: bool, hand: tuple[int, ...]) -> _
         out.append((sorted(ones), sorted(twos)))
     _COMBO_CACHE[key] = out
     return out
+
+
+# the placements of one hand in one country follow from the hand, the country's free
+# sites and which piece sets the supplies and the advisor limit allow (``ways``): they
+# recur again and again (search, random play), so they are built once and shared (moves
+# are immutable values), per hand as :func:`_card_combos`, then per country
+_EMPTY: Final = 1  # R4.6: the country is empty (one cloister, on a free site)
+_SITE: Final = 2  # one cloister
+_TWO_SITES: Final = 4  # two cloisters
+_ADVISOR: Final = 8  # one advisor (R4.8: below the limit)
+_SITE_ADVISOR: Final = 16  # a cloister, then an advisor
+_TWO_ADVISORS: Final = 32
+_PLACE_MEMO: dict[tuple[Board, bool, tuple[int, ...]], list[dict[tuple[tuple[str, ...], int], list[Move]]]] = {}
+_PLACE_MEMO_HANDS: Final = 1_000  # bounds: cleared when larger
+_PLACE_MEMO_COUNTRY: Final = 512
+_PlaceKey = tuple[str, tuple[str, ...], tuple[str, ...], int]
+_PLACES: dict[tuple[Board, bool], dict[_PlaceKey, Move]] = {}  # (board, joker rule) -> every placement made
+
+
+def _country_placements(
+    places: dict[_PlaceKey, Move], cid: str, ones: list[tuple[str, ...]], twos: list[tuple[str, ...]], free: tuple[str, ...], ways: int
+) -> list[Move]:
+    """The legal placements in one country (R4): every card set of ``ones`` with every
+    one-piece set, then every card set of ``twos`` with every two-piece set ``ways`` allows.
+
+    Each distinct placement is one object in ``places``, shared by every list that holds
+    it (a board has about 1,500): a list costs a pointer a move.
+    """
+    out: list[Move] = []
+    if ways & _EMPTY:
+        for cards in ones:
+            out += [_place(places, (cid, cards, (s,), 0)) for s in free]
+        return out
+    single: list[tuple[tuple[str, ...], int]] = []
+    if ways & _SITE:
+        single = [((s,), 0) for s in free]
+    if ways & _ADVISOR:
+        single.append(((), 1))
+    for cards in ones:
+        out += [_place(places, (cid, cards, cl, a)) for cl, a in single]
+    if not twos:
+        return out
+    double: list[tuple[tuple[str, ...], int]] = []
+    if ways & _TWO_SITES:
+        # R4.9: canonical form, the sites sorted (as make_place and parse_move give)
+        double = [((a, b) if a < b else (b, a), 0) for a, b in combinations(free, 2)]
+    if ways & _SITE_ADVISOR:
+        double += [((s,), 1) for s in free]
+    if ways & _TWO_ADVISORS:
+        double.append(((), 2))
+    for cards in twos:
+        out += [_place(places, (cid, cards, cl, a)) for cl, a in double]
+    return out
+
+
+def _place(places: dict[_PlaceKey, Move], key: _PlaceKey) -> Move:
+    """The one placement object of these fields."""
+    got = places.get(key)
+    if got is None:
+        new: Move = tuple.__new__(Place, key)  # a NamedTuple's own __new__ is a Python function: slower
+        got = places[key] = new
+    return got
 
 
 # -- the functional API -----------------------------------------------------------
