@@ -19,7 +19,7 @@ install: $(STAMP)
 # 1.45 times the iterations a second; rebuilt when a source changes (a stale build is never
 # used). `make run` plays on with the pure-Python search if it cannot be compiled; `make
 # test` fails then.
-NATIVE_SRC := kardinal/bots/determinize.py kardinal/bots/evaluate.py kardinal/bots/ismcts.py
+NATIVE_SRC := kardinal/bots/determinize.py kardinal/bots/evaluate.py kardinal/bots/ismcts.py kardinal/bots/learned.py
 NATIVE := kardinal/bots/_native.txt
 $(NATIVE): $(NATIVE_SRC) $(STAMP)
 	@$(MAKE) --no-print-directory compiler

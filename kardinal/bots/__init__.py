@@ -22,6 +22,7 @@ Every bot gets only ``view(state, seat)`` (R13) and is deterministic given its s
 from __future__ import annotations
 
 import logging
+import os
 from collections.abc import Callable
 from dataclasses import dataclass
 from importlib.metadata import entry_points
@@ -35,6 +36,7 @@ native.prefer_fresh()  # before the search's modules are imported: compiled only
 from .base import Bot  # noqa: E402
 from .greedy import GreedyBot  # noqa: E402
 from .ismcts import ISMCTSBot  # noqa: E402
+from .parallel import RootParallelBot  # noqa: E402
 from .random_bot import RandomBot  # noqa: E402
 
 __all__ = [
@@ -42,6 +44,7 @@ __all__ = [
     "RandomBot",
     "GreedyBot",
     "ISMCTSBot",
+    "RootParallelBot",
     "make_bot",
     "register_bot",
     "BOTS",
@@ -107,6 +110,7 @@ BOTS: dict[str, BotFactory] = {
     "medium": lambda seed, board: _search_level("medium", 0.4, seed, board),
     "hard": lambda seed, board: _search_level("hard", 1.5, seed, board),
     "expert": lambda seed, board: _search_level("expert", 5.0, seed, board),
+    "expert-parallel": lambda seed, board: _parallel_level("expert", 5.0, seed, board),
 }
 
 
@@ -115,6 +119,22 @@ def _search_level(level: str, seconds: float, seed: int, board: Board | None) ->
     return ISMCTSBot(
         seed,
         board,
+        iterations=LEVEL_ITERATIONS.get(level),
+        steps=LEVEL_STEPS.get(level),
+        time_limit=seconds,
+        leaf=LEVEL_LEAF[level],
+        depth=LEVEL_DEPTH[level],
+    )
+
+
+def _parallel_level(level: str, seconds: float, seed: int, board: Board | None) -> RootParallelBot:
+    """A search level's searches on every core of the machine (at most 8), merged at the root
+    (parallel.py): the same budget each, so about the same wall time as the level on a
+    machine with those cores free; deterministic given the seed and the number of cores."""
+    return RootParallelBot(
+        seed,
+        board,
+        workers=max(1, min(os.cpu_count() or 1, 8)),
         iterations=LEVEL_ITERATIONS.get(level),
         steps=LEVEL_STEPS.get(level),
         time_limit=seconds,
@@ -185,6 +205,11 @@ LEVELS: dict[str, Level] = {
         5.0,
         "won 30% of 400 games against three hard (95% interval 25-35%; an even share is 25%)",
         Record(29.9, 400, "hard", 25, 35),
+    ),
+    "expert-parallel": Level(
+        55,
+        "expert's search on every core of this machine at once, the searches' votes added up.",
+        5.0,
     ),
 }
 

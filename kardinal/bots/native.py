@@ -1,7 +1,7 @@
 """The search compiled with mypyc: the same Python source, about 1.45 times the iterations a second.
 
-The bots' hot modules (:data:`MODULES`: the determinizer, the evaluator and the ISMCTS
-search) are plain, fully typed Python. ``make native`` (``python kardinal/bots/native.py``) compiles them
+The bots' hot modules (:data:`MODULES`: the determinizer, the evaluator, the ISMCTS
+search and the learned leaf) are plain, fully typed Python. ``make native`` (``python kardinal/bots/native.py``) compiles them
 with mypyc (part of mypy, a development dependency) into C extension modules beside their
 sources, in place, which Python then imports instead of the sources; ``make run``,
 ``make test`` and ``make bench`` do it when a source changed. The play is the same move
@@ -13,7 +13,7 @@ A compiled module that is older than its source must never run in its place: the
 writes the SHA-256 of the sources it compiled to :data:`STAMP`, and :func:`prefer_fresh`
 (called by ``kardinal.bots`` before it imports any of them) makes Python import the
 sources instead if any of them differs from what was compiled (an edit not yet built).
-The three are compiled and loaded together (one shared library): all compiled, or none.
+The four are compiled and loaded together (one shared library): all compiled, or none.
 
 This module imports none of them, so that it can decide before they are imported.
 """
@@ -38,8 +38,8 @@ __all__ = ["MODULES", "STAMP", "GROUP", "digest", "compiled_files", "prefer_fres
 
 HERE = Path(__file__).resolve().parent
 PACKAGE = "kardinal.bots"
-MODULES = ("determinize", "evaluate", "ismcts")
-GROUP = f"{PACKAGE}._native"  # the shared library of the three (mypyc's group)
+MODULES = ("determinize", "evaluate", "ismcts", "learned")
+GROUP = f"{PACKAGE}._native"  # the shared library of the four (mypyc's group)
 STAMP = HERE / "_native.txt"  # the digest of the sources last compiled
 
 log = logging.getLogger(__name__)
