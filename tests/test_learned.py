@@ -59,6 +59,7 @@ def test_shipped_weights_give_finite_estimates() -> None:
     assert seen == {0, 1, 2}
 
 
+@pytest.mark.filterwarnings("ignore:Stochastic Optimizer")  # 20 epochs: it need not converge to be compared
 def test_inference_equals_scikit_learn_on_a_tiny_training_run() -> None:
     pytest.importorskip("sklearn")
     np = pytest.importorskip("numpy")
@@ -95,3 +96,18 @@ def test_search_with_the_learned_leaf_is_deterministic_and_legal() -> None:
     assert moves[0] == moves[1]
     with pytest.raises(ValueError, match="learned"):
         ISMCTSBot(5, iterations=40, leaf="grown")
+
+
+def test_paired_difference_of_two_entries() -> None:
+    from kardinal.bots.tournament import GameResult, seating
+    from kardinal.research.compare_leaf import paired, whole_blocks
+
+    def game(g: int, winner_entry: int) -> GameResult:
+        seats = seating(g, 4)
+        return GameResult(g, 0, seats, [0] * 4, [seats.index(winner_entry)], [0] * 4, [], [])
+
+    always = [game(g, 0) for g in range(8)]
+    assert paired(always, 0, 1, 4, seed=1) == (100.0, 100.0, 100.0)
+    half = [game(g, g % 2) for g in range(8)]
+    assert paired(half, 0, 1, 4, seed=1) == (0.0, 0.0, 0.0)
+    assert len(whole_blocks(half[:6], 4)) == 4  # the unfinished second block is left out

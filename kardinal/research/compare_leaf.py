@@ -22,7 +22,7 @@ from typing import Any
 
 from kardinal.bots import BotFactory, ISMCTSBot, make_bot, register_bot
 from kardinal.bots.parallel import RootParallelBot
-from kardinal.bots.tournament import GameResult, format_table, run_tournament
+from kardinal.bots.tournament import GameResult, format_table, play_game, run_tournament, summarize
 from kardinal.rules.scoring import win_shares
 
 # name -> ISMCTSBot settings (a "workers" entry makes a RootParallelBot)
@@ -105,6 +105,42 @@ def bench(names: Sequence[str], positions: int, seed: int) -> dict[str, dict[str
     }
 
 
+def _play_one(job: tuple[tuple[str, ...], int, int, int]) -> GameResult:
+    names, players, game, seed = job
+    return play_game(names, players, game, seed)
+
+
+def play_lines(names: Sequence[str], games: int, players: int, seed: int, workers: int, path: str) -> list[GameResult]:
+    """The tournament's games, each written to ``path`` (JSON lines) as it ends, so that a run
+    stopped early keeps its games; games already in the file are not played again."""
+    import dataclasses
+    import multiprocessing
+    import os
+
+    done: dict[int, GameResult] = {}
+    if os.path.exists(path):
+        with open(path, encoding="utf-8") as f:
+            for line in f:
+                r = GameResult(**json.loads(line))
+                done[r.game] = r
+    total = -(-games // players) * players
+    jobs = [(tuple(names), players, g, seed) for g in range(total) if g not in done]
+    with open(path, "a", encoding="utf-8") as out, multiprocessing.get_context("fork").Pool(workers) as pool:
+        for r in pool.imap_unordered(_play_one, jobs):
+            done[r.game] = r
+            out.write(json.dumps(dataclasses.asdict(r)) + "\n")
+            out.flush()
+    return [done[g] for g in sorted(done)]
+
+
+def whole_blocks(results: Sequence[GameResult], players: int) -> list[GameResult]:
+    """The games of the rotation blocks that were played to the end."""
+    count: dict[int, int] = {}
+    for r in results:
+        count[r.game // players] = count.get(r.game // players, 0) + 1
+    return [r for r in results if count[r.game // players] == players]
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--bots", required=True)
@@ -117,6 +153,8 @@ def main() -> None:
     )
     ap.add_argument("--bench", type=int, metavar="POSITIONS", help="time the bots on this many positions instead")
     ap.add_argument("--out", help="a JSON file for the results")
+    ap.add_argument("--lines", help="write each game to this JSON-lines file as it ends (resumes from it)")
+    ap.add_argument("--summary", action="store_true", help="with --lines: only summarize the whole blocks already played")
     a = ap.parse_args()
     extra = {}
     for d in a.define:
@@ -128,7 +166,12 @@ def main() -> None:
         print(json.dumps(bench(names, a.bench, a.seed), indent=1))
         return
     t0 = time.perf_counter()
-    stats, results = run_tournament(names, a.games, a.players, a.seed, workers=a.workers)
+    if a.lines:
+        results = play_lines(names, 0 if a.summary else a.games, a.players, a.seed, a.workers, a.lines)
+        results = whole_blocks(results, a.players)
+        stats = summarize(names, results, a.seed)
+    else:
+        stats, results = run_tournament(names, a.games, a.players, a.seed, workers=a.workers)
     print(format_table(stats, len(results), a.players, a.seed))
     diff = paired(results, 0, 1, a.players, a.seed)
     print(
