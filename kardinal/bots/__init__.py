@@ -95,12 +95,12 @@ LEVEL_STEPS = {"expert": 130_000}
 # the hand-written estimate it was measured with. Issue 35 trained a learned leaf
 # (``leaf="learned"``, learned.py, kardinal/research/train_value.py: a ridge regression per
 # stage on 83 features of 3,000 greedy games; a network of 32 hidden units did no better on
-# held-out games) and measured it on 2026-11-26, paired in the same games: with 570
-# iterations (about the time of the fitted leaf's 600) it won 38.8% of 200 games with the
-# fitted search and two greedy in each, the fitted leaf 41.5% (paired -2.8 points, -14.2 to
-# +8.5); in expert's
-# settings (127,000 steps against expert's 130,000) see docs/research/learned.md. Not
-# stronger: hard and expert keep the fitted leaf
+# held-out games) and measured it on 2026-11-26, paired in the same games (two searches and
+# two greedy in each): with 570 iterations (about the time of the fitted leaf's 600) +2.1
+# points over 400 games (about -6.7 to +10.9; runs of -2.8, +12.5 and +1.5); in expert's
+# settings (127,000 steps against 130,000) against expert with two hard, 22.7% against 29.5%
+# of 44 games (paired -6.8, -27.3 to +14.8; a loaded machine, the time limit ending 93% of
+# their decisions). Not stronger: hard and expert keep the fitted leaf
 LEVEL_LEAF = {"medium": "plain", "hard": "fitted", "expert": "fitted"}
 # main decisions each rollout plays before the leaf is scored (ISMCTSBot's ``depth``): expert
 # spends its time on deeper rollouts rather than on more of them (rollouts of 16 against 8
@@ -118,6 +118,9 @@ BOTS: dict[str, BotFactory] = {
     "medium": lambda seed, board: _search_level("medium", 0.4, seed, board),
     "hard": lambda seed, board: _search_level("hard", 1.5, seed, board),
     "expert": lambda seed, board: _search_level("expert", 5.0, seed, board),
+    # issue 35: expert's search on every core, merged at the root (parallel.py); 1.88 times the
+    # iterations of one search in the same time on 2 cores at a load of about 2.5 from other
+    # work (2026-11-26); its strength is not measured (the machine was never free)
     "expert-parallel": lambda seed, board: _parallel_level("expert", 5.0, seed, board),
 }
 
