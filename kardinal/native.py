@@ -1,7 +1,7 @@
 """The rules core and the search compiled with mypyc: the same Python source, about twice as fast.
 
 The hot modules (:data:`MODULES`: the rules core's state, moves, scoring and chains; the
-bots' determinizer, evaluator and ISMCTS search) are plain, fully typed Python. ``make
+bots' determinizer, evaluator, ISMCTS search and learned leaf) are plain, fully typed Python. ``make
 native`` (``python kardinal/native.py``) compiles them with mypyc (part of mypy, a
 development dependency) into C extension modules beside their sources, in place, which
 Python then imports instead of the sources; ``make run``, ``make test`` and ``make bench``
@@ -49,6 +49,7 @@ MODULES = (
     "kardinal.bots.determinize",
     "kardinal.bots.evaluate",
     "kardinal.bots.ismcts",
+    "kardinal.bots.learned",
 )
 GROUP = "kardinal._native"  # the shared library of them all (mypyc's group)
 STAMP = HERE / "_native.txt"  # the digest of the sources last compiled

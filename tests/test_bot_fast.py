@@ -394,4 +394,4 @@ def test_the_fitted_leaf_is_an_option_of_the_search() -> None:
     assert moves[0] == moves[1]
     assert ISMCTSBot(0).leaf == "plain"
     with pytest.raises(ValueError, match="leaf"):
-        ISMCTSBot(0, leaf="learned")
+        ISMCTSBot(0, leaf="grown")  # "learned" is an option since issue 35 (test_learned.py)

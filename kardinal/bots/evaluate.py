@@ -445,14 +445,11 @@ class Evaluator:
         last = 1.0 if s.final_round and p >= s.current else 0.0
         return [cl, full, part, ch, runs, scl, sad, cards, pairs, 1.0, cl * rem, full * rem, scl * rem, sad * rem, rem, nxt, last]
 
-    def leaf_estimate(self, s: State) -> list[float]:
-        """Every seat's estimated final total by the fitted weights (:data:`LEAF_WEIGHTS`):
-        ``leaf_features`` with the board's parts memoised (the same numbers)."""
-        if s.is_over:
-            return [float(x) for x in s.scores]
+    def leaf_parts(self, s: State) -> tuple[list[int], tuple[list[float], list[float]], list[tuple[float, float]]]:
+        """The board's parts of the leaf features, memoised: per seat the standing cloister
+        majority points, (alliance points held in both countries, in one), and (chain
+        points, cloisters beyond the first of open runs of 2-3)."""
         n = s.n
-        w = LEAF_WEIGHTS[n][self.leaf_stage(s)]
-        w_cl, w_full, w_part, w_ch, w_runs, w_scl, w_sad, w_cards, w_pairs, w_one, w_clr, w_fullr, w_sclr, w_sadr, w_r, w_next, w_last = w
         ckey: tuple[int | tuple[int, ...], ...] = (1, *map(tuple, s.cloisters))  # estimate's memo, counted once
         cl = self._cloisters_memo.get(ckey)
         if cl is None:
@@ -483,6 +480,17 @@ class Evaluator:
                     runs = float(sum(size - 1 for size in open_runs))
                 chains.append((ch, runs))
             self._leaf_chains[okey] = chains
+        return cl, al, chains
+
+    def leaf_estimate(self, s: State) -> list[float]:
+        """Every seat's estimated final total by the fitted weights (:data:`LEAF_WEIGHTS`):
+        ``leaf_features`` with the board's parts memoised (the same numbers)."""
+        if s.is_over:
+            return [float(x) for x in s.scores]
+        n = s.n
+        w = LEAF_WEIGHTS[n][self.leaf_stage(s)]
+        w_cl, w_full, w_part, w_ch, w_runs, w_scl, w_sad, w_cards, w_pairs, w_one, w_clr, w_fullr, w_sclr, w_sadr, w_r, w_next, w_last = w
+        cl, al, chains = self.leaf_parts(s)
         full, part = al
         rem = (len(s.deck) - s.top) / len(s.deck) if s.deck else 0.0
         cur = s.current

@@ -22,6 +22,7 @@ TCIAIG 4(2), 2012), SO-ISMCTS. The bot sees only its view. Each iteration:
    seventh round below).
 3. *Roll out* with an epsilon-greedy policy over the cheap move scores (not uniform
    random; ``rollout="lookahead"``: greedy's choice of the 3 best by them;
+   ``rollout="learned"``: the same choice by the learned value, ``learned.py``;
    ``rollout="softmax"``: one of the ``k`` best drawn with probability proportional to
    ``exp(score / temperature)``; ``policy`` weighs the parts of the cheap score) for
    ``depth`` main decisions, then score the position with
@@ -210,7 +211,11 @@ with weights per player count and stage fitted by least squares to the final sco
 it predicts the final margin better (four players: R² 0.32 against 0.26; in the final
 round 0.92 against 0.81, the winner 90% against 80% of the time), but before the
 intermediate scoring neither says much (R² 0.02 and -0.05): that is where the rollouts
-do the work, which is why their depth mattered.
+do the work, which is why their depth mattered. ``"learned"`` is
+:class:`~kardinal.bots.learned.ValueModel` (``value``, the shipped model by default): a
+model per stage trained with scikit-learn on greedy games by
+``python -m kardinal.research.train_value`` on the fitted leaf's terms and the raw board
+(see ``learned.py`` and the research docs for its measured strength).
 
 The move played is the most visited root child. After a search, ``last_root`` holds per
 root child (visits, mean reward in [0, 1]) and ``last_margin`` the mean over the
@@ -259,6 +264,7 @@ from .determinize import Determinizer
 from .evaluate import AdvisorTable, Evaluator
 from .greedy import EvaluatingBot, Scored
 from .infer import DrawBelief
+from .learned import ValueModel, default_model
 
 __all__ = ["ISMCTSBot", "CLASSIC", "POLICY", "POLICY_FEATURES", "DRAW_FEATURES"]
 
@@ -332,6 +338,7 @@ class ISMCTSBot(EvaluatingBot):
         draw_policy: tuple[float, ...] | None = None,
         temperature: float = 1.0,
         win_weight: float = 0.5,
+        value: ValueModel | None = None,
     ) -> None:
         super().__init__(seed, board)
         if iterations is None and time_limit is None and steps is None:
@@ -348,17 +355,19 @@ class ISMCTSBot(EvaluatingBot):
         self.epsilon = epsilon
         self.scale = scale
         self.prior_visits = prior_visits
-        if leaf not in ("plain", "fitted"):
-            raise ValueError(f"leaf must be 'plain' or 'fitted', not {leaf!r}")
+        if leaf not in ("plain", "fitted", "learned"):
+            raise ValueError(f"leaf must be 'plain', 'fitted' or 'learned', not {leaf!r}")
         self.leaf = leaf
+        if rollout not in ("cheap", "lookahead", "softmax", "learned"):
+            raise ValueError(f"rollout must be 'cheap', 'lookahead', 'softmax' or 'learned', not {rollout!r}")
+        # the learned leaf's and rollout's model (learned.py): the shipped one unless given
+        self.value: ValueModel | None = (value if value is not None else default_model()) if "learned" in (leaf, rollout) else None
         if root not in ("ucb", "halving"):
             raise ValueError(f"root must be 'ucb' or 'halving', not {root!r}")
         self.root = root
         if draw_steps is not None and draw_steps < 1:
             raise ValueError(f"draw_steps must be at least 1, not {draw_steps}")
         self.draw_steps = draw_steps
-        if rollout not in ("cheap", "lookahead", "softmax"):
-            raise ValueError(f"rollout must be 'cheap', 'lookahead' or 'softmax', not {rollout!r}")
         if not temperature > 0.0:
             raise ValueError(f"temperature must be above 0, not {temperature}")
         self.temperature = temperature
@@ -922,7 +931,7 @@ class ISMCTSBot(EvaluatingBot):
         ``me``'s estimated margin (see :meth:`_rewards`) and the decisions played."""
         rng = self.rng
         steps = 0
-        lookahead = self.rollout == "lookahead"
+        lookahead = self.rollout == "lookahead" or self.rollout == "learned"
         softmax = self.rollout == "softmax"
         while not d.is_over and steps < self.depth:
             if rng.random() < self.epsilon:
@@ -969,6 +978,7 @@ class ISMCTSBot(EvaluatingBot):
         assert ev is not None
         p = d.current
         worth = ev.cards_worth(d.hands[p])
+        value = self.value if self.rollout == "learned" else None
         best = first
         best_v = -math.inf
         for m in cands:
@@ -976,8 +986,11 @@ class ISMCTSBot(EvaluatingBot):
                 continue
             t = d.copy(history=False)
             t.play_trusted(m)
-            cost, kv = worth[m.cards]
-            v = ev.relative(ev.estimate(t), p) - cost + kv
+            if value is not None:  # rollout="learned": the learned value judges the hand too
+                v = ev.relative(value.estimate(ev, t), p)
+            else:
+                cost, kv = worth[m.cards]
+                v = ev.relative(ev.estimate(t), p) - cost + kv
             if v > best_v:
                 best_v, best = v, m
         return best
@@ -1058,7 +1071,13 @@ class ISMCTSBot(EvaluatingBot):
         """Every seat's reward, and seat ``me``'s estimated margin over the best other seat."""
         ev = self._ev
         assert ev is not None
-        est = ev.leaf_estimate(d) if self.leaf == "fitted" else ev.estimate(d)
+        value = self.value
+        if value is not None and self.leaf == "learned":
+            est = value.estimate(ev, d)
+        elif self.leaf == "fitted":
+            est = ev.leaf_estimate(d)
+        else:
+            est = ev.estimate(d)
         n = d.n
         top = max(est)
         at = est.index(top)
