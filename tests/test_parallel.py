@@ -77,3 +77,27 @@ def test_one_worker_is_the_plain_search() -> None:
 def test_the_level_is_registered() -> None:
     bot = make_bot("expert-parallel", seed=1)
     assert isinstance(bot, RootParallelBot) and bot.workers >= 1
+
+
+def test_a_server_does_not_offer_the_parallel_level(tmp_path: Path) -> None:
+    """expert-parallel forks a process per core at every decision: for a player's own
+    machine (the terminal, tournaments), not for a server's tables."""
+    from web_helpers import make_client
+
+    from kardinal.bots import levels, served_bots
+
+    assert "expert-parallel" in [n for n, _ in levels()] and "expert-parallel" not in served_bots()
+    with make_client(tmp_path) as c:
+        offered = c.get("/api/bots").json()
+        assert "expert-parallel" not in offered["levels"] and "expert" in offered["levels"]
+        assert "expert-parallel" not in offered["about"]
+        players = [{"name": "Anna", "kind": "person"}, {"kind": "bot", "level": "expert-parallel"}, {"kind": "bot", "level": "random"}]
+        r = c.post("/api/games", json={"players": players})
+        assert r.status_code in (400, 422), r.text
+        players[1]["level"] = "expert"
+        assert c.post("/api/games", json={"players": players}).status_code == 200
+        table = {"players": players[:1] + [{"kind": "bot", "level": "random"}] * 2, "standin": "expert-parallel"}
+        refused = c.post("/api/games", json=table)
+        assert refused.status_code in (400, 422) and "standin" in refused.text
+        table["standin"] = "expert"
+        assert c.post("/api/games", json=table).status_code == 200

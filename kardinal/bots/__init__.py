@@ -52,6 +52,7 @@ __all__ = [
     "Level",
     "Record",
     "LEVELS",
+    "served_bots",
     "LEVEL_ITERATIONS",
     "LEVEL_LEAF",
     "LEVEL_DEPTH",
@@ -183,6 +184,9 @@ class Level:
     seconds: float
     strength: str = ""
     record: Record | None = None
+    # a bot for the player's own machine only (the terminal, tournaments): a server does not
+    # offer it (expert-parallel forks a process per core at every decision)
+    local: bool = False
 
 
 LEVELS: dict[str, Level] = {
@@ -221,6 +225,7 @@ LEVELS: dict[str, Level] = {
         55,
         "expert's search on every core of this machine at once, the searches' votes added up.",
         5.0,
+        local=True,
     ),
 }
 
@@ -236,10 +241,17 @@ def register_bot(name: str, factory: BotFactory, level: Level | None = None) -> 
         LEVELS[name.lower()] = level
 
 
-def levels() -> list[tuple[str, Level]]:
-    """Every bot that can run here, weakest first, with its description."""
+def levels(served: bool = False) -> list[tuple[str, Level]]:
+    """Every bot that can run here, weakest first, with its description; ``served``: only
+    those a server offers (not the ``local`` ones)."""
     fallback = Level(1000, "A bot from a plug-in.", 0.0)
-    return sorted(((n, LEVELS.get(n, fallback)) for n in BOTS), key=lambda x: (x[1].rank, x[0]))
+    out = sorted(((n, LEVELS.get(n, fallback)) for n in BOTS), key=lambda x: (x[1].rank, x[0]))
+    return [(n, lv) for n, lv in out if not (served and lv.local)]
+
+
+def served_bots() -> list[str]:
+    """The names of the bots a server offers and takes (every bot but the ``local`` ones)."""
+    return sorted(n for n in BOTS if not (n in LEVELS and LEVELS[n].local))
 
 
 def _load_plugins() -> None:

@@ -27,12 +27,14 @@ import json
 import multiprocessing
 import random
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from kardinal.bots import BotFactory, GreedyBot, register_bot
+from kardinal.bots import BOTS, BotFactory, GreedyBot, register_bot
 from kardinal.bots.evaluate import Evaluator
 from kardinal.bots.learned import VALUE_FEATURES, WEIGHTS_FILE, ValueModel, value_features
 from kardinal.bots.tournament import play_game
@@ -58,8 +60,19 @@ def _noisy(noise: float) -> BotFactory:
     return lambda seed, board: GreedyBot(seed, board, noise=noise)
 
 
-for _noise in SETTINGS["noise"]:
-    register_bot(f"greedy~{_noise}", _noisy(_noise))
+@contextmanager
+def _noisy_players(noise: tuple[float, ...]) -> Iterator[None]:
+    """The noisy greedy players ``greedy~0.5`` ..., known while a game is played and gone
+    again after it (a process that trains keeps its own list of bots: a server or a test
+    in the same process never offers them)."""
+    names = [f"greedy~{x}" for x in noise if f"greedy~{x}" not in BOTS]
+    for x in noise:
+        register_bot(f"greedy~{x}", _noisy(x))
+    try:
+        yield
+    finally:
+        for n in names:
+            BOTS.pop(n, None)
 
 
 Rows = tuple[list[list[float]], list[float], list[float], list[int], list[int], list[int], list[int], list[float]]
@@ -79,7 +92,8 @@ def play(job: tuple[int, int, int, tuple[float, ...]]) -> Rows:
             fitted = ev.leaf_estimate(s)
             seen.append((ev.leaf_stage(s), value_features(ev, s), s.scores[:], [f - x for f, x in zip(fitted, s.scores)]))
 
-    result = play_game(names, players, game, seed, on_decision=on_decision)
+    with _noisy_players(noise):
+        result = play_game(names, players, game, seed, on_decision=on_decision)
     x: list[list[float]] = []
     y: list[float] = []
     fit: list[float] = []

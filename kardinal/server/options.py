@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from kardinal.bots import BOTS
+from kardinal.bots import served_bots
 
 from .messages import (
     ClockOptions,
@@ -79,8 +79,8 @@ def table_options(spec: dict[str, Any]) -> TableOptions:
     if not isinstance(away, (int, float)) or isinstance(away, bool) or not AWAY_RANGE[0] <= away <= AWAY_RANGE[1]:
         raise Refused("malformed", f"away: seconds, {AWAY_RANGE[0]:g} to {AWAY_RANGE[1]:g}", 400)
     standin = spec.get("standin", STANDIN_DEFAULT)
-    if not isinstance(standin, str) or standin.lower() not in BOTS:
-        raise Refused("malformed", f"standin: one of {', '.join(sorted(BOTS))}", 400)
+    if not isinstance(standin, str) or standin.lower() not in served_bots():
+        raise Refused("malformed", f"standin: one of {', '.join(served_bots())}", 400)
     flags = {}
     for key, default in (("hints", False), ("spectator_chat", False), ("public", True), ("rated", False)):
         flags[key] = spec.get(key, default)

@@ -25,7 +25,7 @@ import asyncio
 import time
 from typing import Any
 
-from kardinal.bots import BOTS
+from kardinal.bots import served_bots
 
 from .accounts import Accounts
 from .live import LiveGame
@@ -101,7 +101,7 @@ async def fill_with_bots(service: GameService, game_id: str, seat: object, token
     if not live.row.seats[s].joined:
         raise Refused("not_joined", "take your seat first", 409)
     if live.options["rated"]:
-        level = closest_level(await people_mean(service, game_id, live.row.seats), [lv for lv in BOTS])
+        level = closest_level(await people_mean(service, game_id, live.row.seats), served_bots())
     else:
         level = live.options["standin"]
     taken = {name_key(x.name) for x in live.row.seats}

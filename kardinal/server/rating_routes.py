@@ -80,7 +80,7 @@ async def leaderboard(service: Service, response: Response) -> Leaderboard:
                 "high": round(BOT_RATINGS[name].high),
                 "measured": BOT_RATINGS[name].measured,
             }
-            for name, _ in levels()
+            for name, _ in levels(served=True)
             if name in BOT_RATINGS
         ],
         "newcomer": round(MU0),

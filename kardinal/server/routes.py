@@ -118,7 +118,7 @@ def get_board_json(id: str = "standard") -> Any:  # sync: FastAPI runs it in a t
 async def bots() -> BotList:
     """The bots that can run on this installation, weakest first, each described."""
     return {
-        "levels": [name for name, _ in levels()],
+        "levels": [name for name, _ in levels(served=True)],
         "about": {
             name: {
                 "summary": lv.summary,
@@ -126,7 +126,7 @@ async def bots() -> BotList:
                 "strength": lv.strength,
                 "record": asdict(lv.record) if lv.record else None,  # type: ignore[typeddict-item]
             }
-            for name, lv in levels()
+            for name, lv in levels(served=True)
         },
     }
 

@@ -22,7 +22,7 @@ from typing import Annotated, Any, Literal, NotRequired
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, TypeAdapter
 from typing_extensions import TypedDict
 
-from kardinal.bots import BOTS
+from kardinal.bots import served_bots
 from kardinal.rules.board import get_board, installed_boards
 from kardinal.rules.variants import VARIANTS
 
@@ -120,15 +120,15 @@ _SEATS = sorted({n for b in _BOARDS for n in get_board(b).player_counts})
 def _known_level(v: str) -> str:
     """A bot level this server has (looked up when a request comes: bots may be
     registered after this module was read, kardinal.bots.register_bot); any case."""
-    if v.lower() not in BOTS:
-        raise ValueError(f"one of {', '.join(sorted(BOTS))}")
+    if v.lower() not in served_bots():
+        raise ValueError(f"one of {', '.join(served_bots())}")
     return v
 
 
 def _levels_schema(schema: dict[str, Any]) -> None:
     """The levels as a pattern in the document, letter case free as the server takes them
     (made when the document is: the bots registered by then)."""
-    either = "|".join("".join(f"[{c.upper()}{c}]" if c.isalpha() else re.escape(c) for c in name) for name in sorted(BOTS))
+    either = "|".join("".join(f"[{c.upper()}{c}]" if c.isalpha() else re.escape(c) for c in name) for name in served_bots())
     schema["pattern"] = f"^({either})$"
 
 

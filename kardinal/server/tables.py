@@ -12,7 +12,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
-from kardinal.bots import BOTS
+from kardinal.bots import served_bots
 from kardinal.rules.board import Board, get_board, installed_boards
 from kardinal.rules.state import new_game
 from kardinal.rules.variants import VariantError, parse_variants
@@ -160,8 +160,8 @@ class Tables(ServiceCore):
             kind = p.get("kind", "person")
             if kind == "bot":
                 level = p.get("level", "random")
-                if not isinstance(level, str) or level.lower() not in BOTS:
-                    raise Refused("malformed", f"players[{i}].level: one of {', '.join(sorted(BOTS))}", 400)
+                if not isinstance(level, str) or level.lower() not in served_bots():
+                    raise Refused("malformed", f"players[{i}].level: one of {', '.join(served_bots())}", 400)
                 seats.append(SeatRow(clean_name(p.get("name"), f"Bot {i + 1}"), "bot", level.lower(), None, True))
             elif kind == "person":
                 tok = secrets.token_urlsafe(18)
