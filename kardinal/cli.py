@@ -440,15 +440,16 @@ def tournament(
 ) -> None:
     """Bots play each other with rotating seats; win rates, scores, ratings, timings."""
     from kardinal.bots.runs import Settings
-    from kardinal.bots.tournament import as_data, format_table, summarize
+    from kardinal.bots.tournament import as_data, block_games, format_table, summarize
 
     names = [x for x in bots.split(",") if x.strip()]
     _board(board)
     rules = _variants(variant)
-    if games < 1:
-        typer.echo("error: --games must be at least 1", err=True)
-        raise typer.Exit(2)
-    total = -(-games // players) * players if players > 0 else games
+    try:
+        total = block_games(games, players)
+    except ValueError as e:
+        typer.echo(f"error: {e}", err=True)
+        raise typer.Exit(2) from None
     settings = Settings(tuple(names), players, seed, total, board, rules, None if told is None else told - 1, with_records)
     run = _new_run(settings, "tournament", out, resume, records, set())
     _play_run(run, _engine(ray, ray_address, workers))

@@ -49,7 +49,7 @@ from kardinal.rules.state import DRAW, new_game
 from kardinal.rules.variants import parse_variants
 
 from . import BOTS
-from .tournament import GameResult, play_game
+from .tournament import GameResult, count_time, play_game
 
 __all__ = [
     "Settings",
@@ -205,10 +205,7 @@ def random_moves_game(
         t0 = clock()
         move = rng.choice(s.legal_moves())
         dt = clock() - t0
-        for acc in (times[seat],) if drawing else (times[seat], main_times[seat]):
-            acc[0] += dt
-            acc[1] += 1
-            acc[2] = max(acc[2], dt)
+        count_time(times[seat], None if drawing else main_times[seat], dt)
         s.play_trusted(move)
     return GameResult(
         game=game,

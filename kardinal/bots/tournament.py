@@ -67,6 +67,8 @@ __all__ = [
     "EntryStats",
     "run_tournament",
     "play_game",
+    "count_time",
+    "block_games",
     "seating",
     "wilson",
     "finishing_orders",
@@ -145,6 +147,27 @@ def bot_seed(seed: int, game: int, entry: int) -> int:
     return (seed * 7_919 + game * 131 + entry * 17 + 1) % (2**63)
 
 
+def count_time(every: list[float], main: list[float] | None, dt: float) -> None:
+    """A decision's time ``dt`` into an entry's [sum, count, max] of all its decisions, and of
+    its main decisions (``main``; None for a draw, R5.1)."""
+    for acc in (every,) if main is None else (every, main):
+        acc[0] += dt
+        acc[1] += 1
+        acc[2] = max(acc[2], dt)
+
+
+def block_games(games: int, players: int) -> int:
+    """``games`` rounded up to whole rotation blocks of ``players`` games (a ValueError for
+    fewer than one game).
+
+    >>> block_games(10, 4)
+    12
+    """
+    if games < 1:
+        raise ValueError("--games must be at least 1")
+    return -(-games // players) * players if players > 0 else games
+
+
 def play_game(
     bot_names: Sequence[str],
     players: int,
@@ -178,10 +201,7 @@ def play_game(
         move = bots[seat].choose(v)
         dt = time.perf_counter() - t0
         e = entry_of_seat[seat]
-        for acc in (times[e],) if drawing else (times[e], main_times[e]):
-            acc[0] += dt
-            acc[1] += 1
-            acc[2] = max(acc[2], dt)
+        count_time(times[e], None if drawing else main_times[e], dt)
         if on_decision is not None:
             on_decision(s, seat, move, bots[seat])
         try:
@@ -450,9 +470,7 @@ def run_tournament(
     ``resume`` continues."""
     from .runs import GameRun, LocalEngine, Settings, play_job  # (runs imports this module)
 
-    if games < 1:
-        raise ValueError("--games must be at least 1")
-    total = -(-games // players) * players if players > 0 else games
+    total = block_games(games, players)
     settings = Settings(tuple(bot_names), players, seed, total, board_name, tuple(variants), told)
     run = GameRun(settings, out=out, resume=resume, records=records)
     for _ in run.play(engine or LocalEngine(workers), play_job):

@@ -22,7 +22,7 @@ from typing import Any
 
 from kardinal.bots import BotFactory, ISMCTSBot, make_bot, register_bot
 from kardinal.bots.parallel import RootParallelBot
-from kardinal.bots.tournament import GameResult, format_table, play_game, run_tournament, summarize
+from kardinal.bots.tournament import GameResult, block_games, format_table, play_game, run_tournament, summarize
 from kardinal.rules.scoring import win_shares
 
 # name -> ISMCTSBot settings (a "workers" entry makes a RootParallelBot)
@@ -123,7 +123,7 @@ def play_lines(names: Sequence[str], games: int, players: int, seed: int, worker
             for line in f:
                 r = GameResult(**json.loads(line))
                 done[r.game] = r
-    total = -(-games // players) * players
+    total = block_games(games, players) if games else 0  # (--summary plays none)
     jobs = [(tuple(names), players, g, seed) for g in range(total) if g not in done]
     with open(path, "a", encoding="utf-8") as out, multiprocessing.get_context("fork").Pool(workers) as pool:
         for r in pool.imap_unordered(_play_one, jobs):
