@@ -148,8 +148,8 @@ def game_rows(
     def on_decision(s: State, seat: int, move: Move, bot: Bot) -> None:
         write_tensor(obs, s, seat)
         legal = [False] * len(table)
-        for m in s.legal_moves():
-            legal[enc(m)] = True
+        for i in table.encode_all(s.legal_moves()):
+            legal[i] = True
         cols["decision"].append(len(cols["decision"]))
         cols["seat"].append(seat)
         cols["phase"].append("draw" if s.phase == DRAW else "main")  # plain strings: they are pickled
