@@ -234,6 +234,47 @@ def test_an_illegal_action_is_refused() -> None:
     assert s.core.key() == key
 
 
+@pytest.mark.parametrize("players", PLAYERS)
+def test_what_python_answers_itself_is_what_openspiel_answers(players: int) -> None:
+    """legal_actions() and is_chance_node() are answered in Python (not through C++): at
+    every node of random games, chance, decision and terminal, they equal OpenSpiel's own
+    (pyspiel.State's methods on the same state). A decision applied without asking for the
+    legal actions first (nothing cached) gives the same game as one asked for them; an
+    illegal action is refused either way and changes nothing."""
+    game = load(players)
+    rng = np.random.RandomState(players)
+    for g in range(4 if not LONG else 40):
+        asked, blind = game.new_initial_state(), game.new_initial_state()
+        nodes = refused = 0
+        while True:
+            assert asked.is_chance_node() == pyspiel.State.is_chance_node(asked) == blind.is_chance_node()
+            assert asked.legal_actions() == pyspiel.State.legal_actions(asked)
+            assert asked.legal_actions_mask() == pyspiel.State.legal_actions_mask(asked)
+            nodes += 1
+            if asked.is_terminal():
+                assert asked.legal_actions() == [] and blind.is_terminal()
+                break
+            if asked.is_chance_node():
+                acts, probs = zip(*asked.chance_outcomes())
+                action = int(rng.choice(acts, p=probs))
+            else:
+                legal = asked.legal_actions()
+                if g % 2 and rng.random() < 0.1:
+                    bad = int(rng.choice([a for a in range(game.num_distinct_actions()) if a not in legal]))
+                    for st in (asked, blind):
+                        key, history = st.core.key(), st.history()
+                        with pytest.raises(Exception, match=r"R\d"):
+                            st.apply_action(bad)
+                        assert st.core.key() == key and st.history() == history
+                    refused += 1
+                action = int(rng.choice(legal))
+            asked.apply_action(action)
+            blind.apply_action(action)
+            assert str(asked) == str(blind)
+        assert asked.returns() == blind.returns() and asked.history() == blind.history()
+        assert nodes > 100 and (refused > 0 or not g % 2)
+
+
 # -- resampling ------------------------------------------------------------------------------
 
 

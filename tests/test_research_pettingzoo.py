@@ -14,9 +14,10 @@ import pytest
 pytest.importorskip("pettingzoo")
 
 from pettingzoo.test import api_test, performance_benchmark, seed_test  # noqa: E402
+from pettingzoo.utils import wrappers  # noqa: E402
 
 from kardinal.research.actions import action_table  # noqa: E402
-from kardinal.research.pettingzoo_env import env, raw_env  # noqa: E402
+from kardinal.research.pettingzoo_env import env, raw_env, stock_env  # noqa: E402
 from kardinal.rules.state import RuleError  # noqa: E402
 
 LONG = os.environ.get("KARDINAL_LONG") == "1"
@@ -138,3 +139,71 @@ def test_spaces_follow_the_board(board: str, actions: int, obs: int) -> None:
     assert e.observe(e.agent_selection)["observation"].shape == (obs,)
     mask = e.observe(e.agent_selection)["action_mask"]
     assert sorted(np.flatnonzero(mask).tolist()) == sorted(action_table(e.board).encode(m) for m in e.state.legal_moves())
+
+
+def _same_last(a, b) -> None:  # type: ignore[no-untyped-def]
+    (oa, ra, ta, ua, ia), (ob, rb, tb, ub, ib) = a, b
+    assert (ra, ta, ua, ia) == (rb, tb, ub, ib)
+    assert (oa is None) == (ob is None)
+    if oa is not None:
+        assert sorted(oa) == sorted(ob)
+        for k in oa:
+            assert oa[k].dtype == ob[k].dtype and np.array_equal(oa[k], ob[k])
+
+
+def _outcome(f, *args) -> tuple[str, str]:  # type: ignore[no-untyped-def]
+    try:
+        f(*args)
+    except Exception as e:  # noqa: BLE001 - the two must fail alike
+        return type(e).__name__, str(e)
+    return "", ""
+
+
+@pytest.mark.filterwarnings("ignore::UserWarning")
+@pytest.mark.parametrize("players, seed", [(3, 1), (4, 2), (5, 3)])
+def test_the_one_checking_layer_behaves_as_pettingzoos_three_wrappers(players: int, seed: int) -> None:
+    """env() (one layer, Checked) and stock_env() (PettingZoo's TerminateIllegalWrapper,
+    AssertOutOfBoundsWrapper and OrderEnforcingWrapper) side by side, on the same actions:
+    legal ones, illegal ones (the game ends, -1), out-of-range ones and ones of the wrong
+    type (AssertionError), numpy integers, None for the finished agents, steps after the
+    end, and calls before reset. Every answer, error and attribute is the same."""
+    ours, stock = env(players=players), stock_env(players=players)
+    assert isinstance(ours, wrappers.OrderEnforcingWrapper) and str(ours) == str(stock) == "kardinal_v0"
+    for name in ("agent_selection", "agents", "rewards", "terminations", "truncations", "infos", "num_agents"):
+        assert _outcome(getattr, ours, name) == _outcome(getattr, stock, name) != ("", "")
+    for call in (lambda e: e.step(0), lambda e: e.observe("player_0"), lambda e: e.last(), lambda e: e.agent_iter()):
+        assert _outcome(call, ours) == _outcome(call, stock) != ("", "")
+    rng = np.random.default_rng(seed)
+    steps = illegal = refused = 0
+    for game in range(12):
+        ours.reset(seed=seed * 100 + game)
+        stock.reset(seed=seed * 100 + game)
+        for agent, agent2 in zip(ours.agent_iter(), stock.agent_iter()):
+            assert agent == agent2
+            last = ours.last()
+            _same_last(last, stock.last())
+            obs, _, term, trunc, _ = last
+            for name in ("agents", "rewards", "terminations", "truncations", "infos", "_cumulative_rewards"):
+                assert getattr(ours, name) == getattr(stock, name)
+            if term or trunc:
+                action = None
+            else:
+                roll = rng.random()
+                if game % 3 == 1 and roll < 0.02:
+                    action = int(rng.choice(np.flatnonzero(obs["action_mask"] == 0)))  # illegal: the game ends
+                    illegal += 1
+                elif roll < 0.05:
+                    size = int(ours.action_space(agent).n)
+                    bad = [-1, size, size + players, 2.5, "1", None][int(rng.integers(6))]
+                    assert _outcome(ours.step, bad) == _outcome(stock.step, bad) != ("", "")
+                    refused += 1
+                    # a refused action changed nothing; the loop asks for the next step again
+                    legal = np.flatnonzero(obs["action_mask"])
+                    action = legal[int(rng.integers(len(legal)))]  # a numpy integer
+                else:
+                    action = int(rng.choice(np.flatnonzero(obs["action_mask"])))
+            assert _outcome(ours.step, action) == _outcome(stock.step, action)
+            steps += 1
+        assert ours.rewards == stock.rewards and ours._cumulative_rewards == stock._cumulative_rewards
+        assert _outcome(ours.step, None) == _outcome(stock.step, None)  # after the end: a warning
+    assert steps > 1000 and illegal >= 2 and refused >= 20

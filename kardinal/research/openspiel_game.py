@@ -66,7 +66,7 @@ import numpy as np
 import pyspiel
 
 from kardinal.rules.board import Board, get_board
-from kardinal.rules.moves import DECK, Draw, Exchange, Move, Place
+from kardinal.rules.moves import DECK, Draw, Exchange, Move, Pass, Place
 from kardinal.rules.scoring import win_shares
 from kardinal.rules.state import OVER, State
 from kardinal.rules.variants import VariantError, parse_variants
@@ -125,7 +125,7 @@ class _Data:
     new_pile: tuple[int, ...] | None  # sorted kinds of the pile the pending move forms by reshuffling
     chosen_from_new_pile: list[int]
     reshuffled: tuple[int, ...] | None  # composition (per kind) of the reshuffled pile, public
-    cache: dict[Any, str]
+    cache: dict[Any, Any]  # per position: observation strings, the legal actions ("legal"), the pile's counts ("pile")
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Data:
         d = _Data.__new__(_Data)
@@ -266,26 +266,54 @@ class KardinalState(pyspiel.State):
     def is_terminal(self) -> bool:
         return self._d.pending is None and self._d.core.phase == OVER
 
+    def is_chance_node(self) -> bool:
+        """As OpenSpiel's, answered here: a call from Python then never crosses into C++ and back."""
+        d = self._d
+        return d.pending is not None or d.dealt < 3 * d.core.n + 2
+
+    def legal_actions(self, *player: int) -> list[int]:
+        """As OpenSpiel's ``legal_actions``; the common call without a player is answered here.
+
+        (OpenSpiel's own would ask ``current_player`` and then ``_legal_actions`` across the
+        C++ boundary; with a player given it is OpenSpiel's, unchanged.)
+        """
+        if player:
+            return pyspiel.State.legal_actions(self, *player)  # type: ignore[no-any-return]
+        p = self.current_player()
+        if p == CHANCE:
+            return [k for k, _ in self.chance_outcomes()]
+        return self._legal_actions(p)
+
     def _legal_actions(self, player: int) -> list[int]:
         d = self._d
         if player != self.current_player() or player < 0:
             return []
-        return sorted(self._kg().table.encode_all(d.core.legal_moves()))
+        got: list[int] | None = d.cache.get("legal")
+        if got is None:
+            got = sorted(self._kg().table.encode_all(d.core.legal_moves()))
+            d.cache["legal"] = got
+        return got[:]
 
     def _pile_counts(self) -> list[int]:
         d = self._d
+        got: list[int] | None = d.cache.get("pile")
+        if got is not None:
+            return got
         s = d.core
         K = len(s.discard)
         if self.dealing():
-            return _counts(s.deck[s.top :], K)
-        from_new, _ = d.slots[d.fixed]
-        if not from_new:
-            return _counts(s.deck[s.top + d.fixed :], K)
-        assert d.new_pile is not None
-        left = _counts(d.new_pile, K)
-        for k in d.chosen_from_new_pile:
-            left[k] -= 1
-        return left
+            row = _counts(s.deck[s.top :], K)
+        else:
+            from_new, _ = d.slots[d.fixed]
+            if not from_new:
+                row = _counts(s.deck[s.top + d.fixed :], K)
+            else:
+                assert d.new_pile is not None
+                row = _counts(d.new_pile, K)
+                for k in d.chosen_from_new_pile:
+                    row[k] -= 1
+        d.cache["pile"] = row
+        return row
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         if not self.is_chance_node():
@@ -298,12 +326,14 @@ class KardinalState(pyspiel.State):
 
     def _apply_action(self, action: int) -> None:
         d = self._d
-        d.cache = {}
         s = d.core
-        if self.dealing():
+        cache = d.cache  # of the position before this action
+        if self.is_chance_node():
             row = self._pile_counts()
             if not (0 <= action < len(row) and row[action]):
                 raise ValueError(f"chance outcome {action} is not possible here")
+        d.cache = {}
+        if self.dealing():
             i = d.dealt
             if i < 3 * s.n:
                 seat = i // 3
@@ -315,9 +345,6 @@ class KardinalState(pyspiel.State):
             d.dealt += 1
             return
         if d.pending is not None:
-            row = self._pile_counts()
-            if not (0 <= action < len(row) and row[action]):
-                raise ValueError(f"chance outcome {action} is not possible here")
             from_new, receiver = d.slots[d.fixed]
             if from_new:
                 d.chosen_from_new_pile.append(action)
@@ -331,8 +358,24 @@ class KardinalState(pyspiel.State):
                 self._commit()
             return
         move = self._kg().table.decode(action)
+        legal = cache.get("legal")
+        known_legal = legal is not None and action in legal
+        if isinstance(move, (Place, Pass)):
+            # placing or passing takes no card from the draw pile (R4, R3.1; drawing is
+            # decisions of its own), so it is played at once
+            seat, top, exhaustions = s.current, s.top, s.exhaustions
+            if known_legal:
+                s.play_trusted(move)
+            else:
+                s.play(move)  # RuleError (and nothing changed) if illegal
+            assert s.top == top and s.exhaustions == exhaustions, "a placement or a pass took a card from the pile"
+            d.hist.append((seat, action, -1, 0, -1))
+            return
         trial = s.copy(history=False)
-        trial.play(move)  # RuleError (and nothing changed) if illegal
+        if known_legal:
+            trial.play_trusted(move)
+        else:
+            trial.play(move)  # RuleError (and nothing changed) if illegal
         d.hist.append((s.current, action, -1, 0, -1))
         if trial.exhaustions == s.exhaustions:
             old, new = trial.top - s.top, 0
@@ -564,7 +607,7 @@ class KardinalObserver:
     def string_from(self, state: KardinalState, player: int) -> str:
         d = state._d
         key = (self.perfect_recall, self.own_hand, player)
-        got = d.cache.get(key)
+        got: str | None = d.cache.get(key)
         if got is not None:
             return got
         text = observation_text(d.core, player, state.dealing(), self.own_hand)
