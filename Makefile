@@ -21,7 +21,8 @@ install: $(STAMP)
 # `make run` plays on with the pure-Python sources if they cannot be compiled; `make test`
 # fails then.
 NATIVE_SRC := kardinal/rules/chains.py kardinal/rules/scoring.py kardinal/rules/moves.py kardinal/rules/state.py \
-	kardinal/bots/determinize.py kardinal/bots/evaluate.py kardinal/bots/ismcts.py kardinal/bots/learned.py
+	kardinal/bots/determinize.py kardinal/bots/evaluate.py kardinal/bots/ismcts.py kardinal/bots/learned.py \
+	kardinal/research/encode.py
 NATIVE := kardinal/_native.txt
 $(NATIVE): $(NATIVE_SRC) $(STAMP)
 	@$(MAKE) --no-print-directory compiler

@@ -255,7 +255,11 @@ def test_what_python_answers_itself_is_what_openspiel_answers(players: int) -> N
                 assert asked.legal_actions() == [] and blind.is_terminal()
                 break
             if asked.is_chance_node():
-                acts, probs = zip(*asked.chance_outcomes())
+                outcomes = asked.chance_outcomes()
+                counted = asked.clone()
+                counted._d.left = None  # the pile's kinds counted from the core, not kept
+                assert counted.chance_outcomes() == outcomes == blind.chance_outcomes()
+                acts, probs = zip(*outcomes)
                 action = int(rng.choice(acts, p=probs))
             else:
                 legal = asked.legal_actions()

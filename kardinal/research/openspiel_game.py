@@ -114,7 +114,7 @@ def _counts(cards: Sequence[int], K: int) -> list[int]:
 class _Data:
     """Everything a state holds; copied with ``State.copy`` (cheap clones) and pickled small."""
 
-    __slots__ = ("core", "dealt", "hist", "pending", "slots", "fixed", "new_pile", "chosen_from_new_pile", "reshuffled", "cache")
+    __slots__ = ("core", "dealt", "hist", "pending", "slots", "fixed", "new_pile", "chosen_from_new_pile", "reshuffled", "left", "cache")
 
     core: State
     dealt: int
@@ -125,7 +125,10 @@ class _Data:
     new_pile: tuple[int, ...] | None  # sorted kinds of the pile the pending move forms by reshuffling
     chosen_from_new_pile: list[int]
     reshuffled: tuple[int, ...] | None  # composition (per kind) of the reshuffled pile, public
-    cache: dict[Any, Any]  # per position: observation strings, the legal actions ("legal"), the pile's counts ("pile")
+    # per kind, the cards not yet chosen of the pile the next chance node draws from, while
+    # known (kept as chance nodes choose cards, instead of counted at each); None: count them
+    left: list[int] | None
+    cache: dict[Any, Any]  # per position: observation strings, the legal actions ("legal")
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Data:
         d = _Data.__new__(_Data)
@@ -138,11 +141,12 @@ class _Data:
         d.new_pile = self.new_pile
         d.chosen_from_new_pile = self.chosen_from_new_pile[:]
         d.reshuffled = self.reshuffled
+        d.left = self.left[:] if self.left is not None else None
         d.cache = {}
         return d
 
     def __getstate__(self) -> dict[str, Any]:
-        out = {k: getattr(self, k) for k in self.__slots__ if k != "cache"}
+        out = {k: getattr(self, k) for k in self.__slots__ if k not in ("cache", "left")}
         out["core"] = self.core.__getstate__()  # an installed board travels as its id
         return out
 
@@ -152,6 +156,7 @@ class _Data:
         self.core = core
         for k, v in st.items():
             setattr(self, k, v)
+        self.left = None
         self.cache = {}
 
 
@@ -238,6 +243,7 @@ class KardinalState(pyspiel.State):
         d.new_pile = None
         d.chosen_from_new_pile = []
         d.reshuffled = None
+        d.left = None
         d.cache = {}
         self._d = d
 
@@ -290,18 +296,18 @@ class KardinalState(pyspiel.State):
             return []
         got: list[int] | None = d.cache.get("legal")
         if got is None:
-            got = sorted(self._kg().table.encode_all(d.core.legal_moves()))
+            got = sorted(action_table(d.core.board).encode_all(d.core.legal_moves()))
             d.cache["legal"] = got
         return got[:]
 
     def _pile_counts(self) -> list[int]:
+        """Per kind, the cards the next chance node may choose from (do not change the list)."""
         d = self._d
-        got: list[int] | None = d.cache.get("pile")
-        if got is not None:
-            return got
+        if d.left is not None:
+            return d.left
         s = d.core
         K = len(s.discard)
-        if self.dealing():
+        if d.dealt < 3 * s.n + 2:
             row = _counts(s.deck[s.top :], K)
         else:
             from_new, _ = d.slots[d.fixed]
@@ -312,11 +318,12 @@ class KardinalState(pyspiel.State):
                 row = _counts(d.new_pile, K)
                 for k in d.chosen_from_new_pile:
                     row[k] -= 1
-        d.cache["pile"] = row
+        d.left = row
         return row
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        if not self.is_chance_node():
+        d = self._d
+        if d.pending is None and d.dealt >= 3 * d.core.n + 2:
             return []
         row = self._pile_counts()
         total = sum(row)
@@ -328,23 +335,24 @@ class KardinalState(pyspiel.State):
         d = self._d
         s = d.core
         cache = d.cache  # of the position before this action
-        if self.is_chance_node():
+        dealing = d.dealt < 3 * s.n + 2
+        if dealing or d.pending is not None:
             row = self._pile_counts()
             if not (0 <= action < len(row) and row[action]):
                 raise ValueError(f"chance outcome {action} is not possible here")
-        d.cache = {}
-        if self.dealing():
-            i = d.dealt
-            if i < 3 * s.n:
-                seat = i // 3
-                s.deal(action, seat)
-                d.hist.append((CHANCE, action, seat, 1, seat))
-            else:
-                s.deal(action, None)
-                d.hist.append((CHANCE, action, -1, 1, -1))
-            d.dealt += 1
-            return
-        if d.pending is not None:
+            d.cache = {}
+            row[action] -= 1  # d.left: one card fewer left to choose
+            if dealing:
+                i = d.dealt
+                if i < 3 * s.n:
+                    seat = i // 3
+                    s.deal(action, seat)
+                    d.hist.append((CHANCE, action, seat, 1, seat))
+                else:
+                    s.deal(action, None)
+                    d.hist.append((CHANCE, action, -1, 1, -1))
+                d.dealt += 1
+                return
             from_new, receiver = d.slots[d.fixed]
             if from_new:
                 d.chosen_from_new_pile.append(action)
@@ -356,8 +364,11 @@ class KardinalState(pyspiel.State):
             d.fixed += 1
             if d.fixed == len(d.slots):
                 self._commit()
+            elif d.slots[d.fixed][0] != from_new:
+                d.left = None  # the next card comes from the reshuffled pile: counted anew
             return
-        move = self._kg().table.decode(action)
+        d.cache = {}
+        move = action_table(s.board).decode(action)
         legal = cache.get("legal")
         known_legal = legal is not None and action in legal
         if isinstance(move, (Place, Pass)):
@@ -396,6 +407,8 @@ class KardinalState(pyspiel.State):
         d.slots = tuple(slots)
         d.fixed = 0
         d.chosen_from_new_pile = []
+        if not old:
+            d.left = None  # every card comes from the reshuffled pile
 
     def _commit(self) -> None:
         d = self._d
@@ -407,6 +420,7 @@ class KardinalState(pyspiel.State):
                 rest[k] -= 1
             d.reshuffled = tuple(_counts(d.new_pile, len(s.discard)))
             s.play_with_reshuffle(d.pending, tuple(d.chosen_from_new_pile) + tuple(k for k, c in enumerate(rest) for _ in range(c)))
+            d.left = None  # the reshuffled pile (what is left of it is ``rest``, counted anew)
         else:
             s.play_trusted(d.pending)
         d.pending = None
@@ -549,6 +563,7 @@ def _resample(state: KardinalState, p: int, rng: random.Random) -> KardinalState
     new: KardinalState = g.deserialize_state(f"history={ser}\nmove_number={state.move_number()}\n__dict__={_EMPTY_DICT}")
     nd = _Data.__deepcopy__(d, {})
     nd.core = core
+    nd.left = None
     nd.hist = hist
     new._d = nd
     return new
@@ -643,6 +658,7 @@ def state_from_view(game: KardinalGame, view: ViewData, rng: random.Random) -> K
     st = game.new_initial_state()
     d = st._d
     d.core = core
+    d.left = None
     d.dealt = 3 * core.n + 2
     if core.exhaustions >= 1:
         # the reshuffled pile's composition is not in the view; it only matters for resampling
