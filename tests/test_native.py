@@ -128,6 +128,41 @@ def test_the_compiled_search_plays_as_its_source() -> None:
     assert compiled["searches"] == pure["searches"]  # moves, visits and mean rewards, exactly
 
 
+# the learning interfaces' observation tensor: every seat's (and a public observer's) at
+# every decision of random games, hashed per game
+_ENCODE = """
+import hashlib, json, random
+import numpy as np
+from kardinal import native
+from kardinal.research.encode import tensor_size, write_tensor, observation_text
+from kardinal.rules.state import new_game
+import kardinal.research.encode as encode
+print(json.dumps({"status": native.status(), "encode": encode.__file__.rsplit(".", 1)[1]}))
+for n in (3, 4, 5):
+    for g in range(3):
+        s = new_game(n, seed=50 * n + g, history=False)
+        rng = random.Random(g)
+        out = np.zeros(tensor_size(s.board, n), np.float32)
+        h = hashlib.sha256()
+        while not s.is_over:
+            for seat in [*range(n), None]:
+                for dealing, own in ((False, True), (True, True), (False, False)):
+                    out[:] = -1.0
+                    write_tensor(out, s, seat, dealing, own)
+                    h.update(out.tobytes())
+                h.update(observation_text(s, seat).encode())
+            s.play_trusted(rng.choice(s.legal_moves()))
+        print(json.dumps([n, g, h.hexdigest()]))
+"""
+
+
+def test_the_compiled_observation_tensor_is_its_sources() -> None:
+    compiled, pure = _run(_ENCODE, pure=False).splitlines(), _run(_ENCODE, pure=True).splitlines()
+    assert json.loads(compiled[0]) == {"status": "compiled (mypyc)", "encode": "so"}
+    assert json.loads(pure[0]) == {"status": "pure Python (KARDINAL_PURE is set)", "encode": "py"}
+    assert len(compiled) == 1 + 9 and compiled[1:] == pure[1:]
+
+
 def _docstrings(name: str) -> list[tuple[str, str, int]]:
     """(qualified name, docstring, line) of the module, its classes and functions, from the source."""
     tree = ast.parse(native.source(name).read_text(encoding="utf-8"))
