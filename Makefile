@@ -109,4 +109,4 @@ bench-web: $(STAMP) system
 	$(BIN)/python -m kardinal.tools.startbench 10
 
 clean:
-	rm -rf $(VENV) build *.egg-info kardinal/*.so kardinal/rules/*.so kardinal/bots/*.so $(NATIVE) kardinal/bots/_native.txt
+	rm -rf $(VENV) build *.egg-info kardinal/*.so kardinal/rules/*.so kardinal/bots/*.so kardinal/research/*.so $(NATIVE) kardinal/bots/_native.txt

@@ -454,22 +454,34 @@ class State:
         return moves
 
     def _draw_moves(self) -> list[Move]:
-        kinds = self.board.cards
-        new = tuple.__new__  # a NamedTuple's own __new__ is a Python function: slower
-        out: list[Move] = [new(Draw, (kinds[k].id,)) for k in sorted(set(self.display))]
-        if self.top < len(self.deck):
-            out.append(new(Draw, (DECK,)))
-        return out
+        key = (self.board, tuple(self.display), self.top < len(self.deck))
+        got = _DRAW_MEMO.get(key)
+        if got is None:
+            kinds = self.board.cards
+            new = tuple.__new__  # a NamedTuple's own __new__ is a Python function: slower
+            got = [new(Draw, (kinds[k].id,)) for k in sorted(set(self.display))]
+            if key[2]:
+                got.append(new(Draw, (DECK,)))
+            if len(_DRAW_MEMO) > _TAKE_MEMO_SIZE:
+                _DRAW_MEMO.clear()
+            _DRAW_MEMO[key] = got
+        return got[:]  # the caller's own list
 
     def _exchanges(self, seat: int) -> list[Move]:
-        kinds = self.board.cards
-        takes = [kinds[k].id for k in sorted(set(self.display))]
-        if self.top < len(self.deck):
-            takes.append(DECK)
-        if not takes:
-            return []
-        new = tuple.__new__
-        return [new(Exchange, (kinds[k].id, t)) for k, c in enumerate(self.hands[seat]) if c for t in takes]
+        """The legal exchanges (R6): a shared list (do not change it)."""
+        key = (self.board, tuple(self.hands[seat]), tuple(self.display), self.top < len(self.deck))
+        got = _EXCHANGE_MEMO.get(key)
+        if got is None:
+            kinds = self.board.cards
+            takes = [kinds[k].id for k in sorted(set(self.display))]
+            if key[3]:
+                takes.append(DECK)
+            new = tuple.__new__
+            got = [new(Exchange, (kinds[k].id, t)) for k, c in enumerate(self.hands[seat]) if c for t in takes]
+            if len(_EXCHANGE_MEMO) > _TAKE_MEMO_SIZE:
+                _EXCHANGE_MEMO.clear()
+            _EXCHANGE_MEMO[key] = got
+        return got
 
     def _placements(self, seat: int) -> list[Move]:
         scl = self.supply_cl[seat]
@@ -1005,6 +1017,11 @@ _PLACE_MEMO: dict[tuple[Board, bool, tuple[int, ...]], list[dict[tuple[tuple[str
 _PLACE_MEMO_HANDS: Final = 1_000  # bounds: cleared when larger
 _PLACE_MEMO_COUNTRY: Final = 512
 _PlaceKey = tuple[str, tuple[str, ...], tuple[str, ...], int]
+# the draws and exchanges of a display, a pile that is or is not empty (and a hand), built
+# once: (board, display[, hand], pile not empty) -> moves
+_DRAW_MEMO: dict[tuple[Board, tuple[int, ...], bool], list[Move]] = {}
+_EXCHANGE_MEMO: dict[tuple[Board, tuple[int, ...], tuple[int, ...], bool], list[Move]] = {}
+_TAKE_MEMO_SIZE: Final = 20_000  # bounds: cleared when larger (a few thousand occur)
 _PLACES: dict[tuple[Board, bool], dict[_PlaceKey, Move]] = {}  # (board, joker rule) -> every placement made
 
 
