@@ -1,6 +1,6 @@
 """Speed of the research adapters: random legal play, decisions per second (not part of the tests).
 
-``python -m kardinal.research.bench [games] [players]``. Three loops over the same
+``python -m kardinal.research.bench [games] [players] [--warm N]``. Three loops over the same
 kind of game (uniformly random legal decisions, to the end):
 
 * core: ``State.legal_moves`` + ``State.play`` (as ``kardinal bench``);
@@ -13,6 +13,11 @@ kind of game (uniformly random legal decisions, to the end):
 
 CPU time of this process (``time.process_time``) is used, so other processes on the
 machine disturb the figures less than wall-clock time would.
+
+Before each row, every loop first plays ``--warm`` games of its own on other seeds (default
+100): the rules core keeps the moves it built for a hand, a display, a country's free sites
+(built once, then shared), so its first games are slower than the steady pace of a long run
+or a training loop, which is what the rows give (``--warm 1``: nearly from a cold start).
 """
 
 from __future__ import annotations
@@ -71,16 +76,23 @@ def pettingzoo_rate(players: int, games: int, seed: int = 1) -> tuple[float, int
 
 
 def main(argv: list[str]) -> None:
-    games = int(argv[0]) if argv else 20
-    players = [int(argv[1])] if len(argv) > 1 else [3, 4, 5]
-    print(f"random legal play, {games} games per row; decisions per CPU second")
+    import argparse
+
+    ap = argparse.ArgumentParser(prog="python -m kardinal.research.bench", description="decisions per CPU second of random legal play")
+    ap.add_argument("games", nargs="?", type=int, default=20, help="games per row (default 20)")
+    ap.add_argument("players", nargs="?", type=int, choices=(3, 4, 5), help="one player count (default 3, 4 and 5)")
+    ap.add_argument("--warm", type=int, default=100, help="games each loop plays first, on other seeds (default 100)")
+    a = ap.parse_args(argv)
+    games, warm = a.games, max(1, a.warm)
+    players = [a.players] if a.players else [3, 4, 5]
+    print(f"random legal play, {games} games per row after {warm} to warm up; decisions per CPU second")
     print(f"{'players':>7} {'core':>9} {'openspiel':>10} {'pettingzoo':>11}   (openspiel chance nodes per game)")
     for n in players:
-        core_rate(n, 3, seed=10_000)  # warm the core's caches (card combinations) first
-        openspiel_rate(n, 1, seed=10_000)
-        pettingzoo_rate(n, 1, seed=10_000)
+        core_rate(n, warm, seed=10_000)
         c, _ = core_rate(n, games)
+        openspiel_rate(n, warm, seed=10_000)
         o, _, ch = openspiel_rate(n, games)
+        pettingzoo_rate(n, warm, seed=10_000)
         p, _ = pettingzoo_rate(n, games)
         print(f"{n:>7} {c:>9.0f} {o:>10.0f} {p:>11.0f}   ({ch / games:.0f})")
 

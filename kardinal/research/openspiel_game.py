@@ -285,18 +285,23 @@ class KardinalState(pyspiel.State):
         """
         if player:
             return pyspiel.State.legal_actions(self, *player)  # type: ignore[no-any-return]
-        p = self.current_player()
-        if p == CHANCE:
+        d = self._d
+        if d.pending is not None or d.dealt < 3 * d.core.n + 2:
             return [k for k, _ in self.chance_outcomes()]
-        return self._legal_actions(p)
+        return self._legal()
 
     def _legal_actions(self, player: int) -> list[int]:
-        d = self._d
         if player != self.current_player() or player < 0:
             return []
+        return self._legal()
+
+    def _legal(self) -> list[int]:
+        """The legal actions at a decision node (or none at the end), sorted; kept per position."""
+        d = self._d
         got: list[int] | None = d.cache.get("legal")
         if got is None:
-            got = sorted(action_table(d.core.board).encode_all(d.core.legal_moves()))
+            core = d.core
+            got = sorted(action_table(core.board).encode_all(core.legal_moves()))
             d.cache["legal"] = got
         return got[:]
 
