@@ -451,3 +451,21 @@ def crafted_positions(draw: st.DrawFn) -> State:
 def test_check_legal_moves_and_rules_agree_on_crafted_positions(s: State) -> None:
     check_iff_listed(s)
     assert_check_matches_reading(s)
+
+
+def test_the_shared_moves_are_never_the_callers_list() -> None:
+    """The rules core builds the placements, exchanges and draws of a hand, a display and a
+    country's free sites once and shares them between positions; ``legal_moves`` still
+    gives each caller a list of its own: emptying it, or adding to it, changes nothing that
+    this or any later position lists."""
+    rng = random.Random(5)
+    for g in range(6):
+        s = new_game(4, seed=900 + g, history=False)
+        while not s.is_over:
+            want = [str(m) for m in s.legal_moves()]
+            twin = s.copy(history=False)
+            got = s.legal_moves()
+            got.append(Pass())
+            got.clear()
+            assert [str(m) for m in s.legal_moves()] == [str(m) for m in twin.legal_moves()] == want
+            s.play(rng.choice(s.legal_moves()))
