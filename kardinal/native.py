@@ -1,7 +1,8 @@
 """The rules core and the search compiled with mypyc: the same Python source, about twice as fast.
 
 The hot modules (:data:`MODULES`: the rules core's state, moves, scoring and chains; the
-bots' determinizer, evaluator, ISMCTS search and learned leaf) are plain, fully typed Python. ``make
+bots' determinizer, evaluator, ISMCTS search and learned leaf; the learning interfaces'
+observation tensor) are plain, fully typed Python. ``make
 native`` (``python kardinal/native.py``) compiles them with mypyc (part of mypy, a
 development dependency) into C extension modules beside their sources, in place, which
 Python then imports instead of the sources; ``make run``, ``make test`` and ``make bench``

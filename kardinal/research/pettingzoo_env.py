@@ -66,8 +66,16 @@ def stock_env(**kwargs: Any) -> AECEnv:
     return wrappers.OrderEnforcingWrapper(e)
 
 
-def _before_reset(name: str) -> AttributeError:
-    return AttributeError(f"{name} cannot be accessed before reset")
+def _after_reset(name: str) -> Any:
+    """A property of :class:`Checked` that reads the bare environment's attribute ``name``,
+    or raises AttributeError before ``reset`` as OrderEnforcingWrapper does."""
+
+    def read(self: Checked) -> Any:
+        if not self._has_reset:
+            raise AttributeError(f"{name} cannot be accessed before reset")
+        return getattr(self._raw, name)
+
+    return property(read)
 
 
 class Checked(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]
@@ -96,41 +104,12 @@ class Checked(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]
 
     # -- what the loop reads every step, straight from the bare environment ----------
 
-    @property
-    def agent_selection(self) -> str:
-        if not self._has_reset:
-            raise _before_reset("agent_selection")
-        return self._raw.agent_selection
-
-    @property
-    def agents(self) -> list[str]:
-        if not self._has_reset:
-            raise _before_reset("agents")
-        return self._raw.agents
-
-    @property
-    def terminations(self) -> dict[str, bool]:
-        if not self._has_reset:
-            raise _before_reset("terminations")
-        return self._raw.terminations
-
-    @property
-    def truncations(self) -> dict[str, bool]:
-        if not self._has_reset:
-            raise _before_reset("truncations")
-        return self._raw.truncations
-
-    @property
-    def rewards(self) -> dict[str, float]:
-        if not self._has_reset:
-            raise _before_reset("rewards")
-        return self._raw.rewards
-
-    @property
-    def infos(self) -> dict[str, dict[str, Any]]:
-        if not self._has_reset:
-            raise _before_reset("infos")
-        return self._raw.infos
+    agent_selection = _after_reset("agent_selection")
+    agents = _after_reset("agents")
+    terminations = _after_reset("terminations")
+    truncations = _after_reset("truncations")
+    rewards = _after_reset("rewards")
+    infos = _after_reset("infos")
 
     @property
     def _cumulative_rewards(self) -> dict[str, float]:
