@@ -114,8 +114,9 @@ def play_lines(names: Sequence[str], games: int, players: int, seed: int, worker
     """The tournament's games, each written to ``path`` (JSON lines) as it ends, so that a run
     stopped early keeps its games; games already in the file are not played again."""
     import dataclasses
-    import multiprocessing
     import os
+
+    from kardinal.bots.runs import LocalEngine
 
     done: dict[int, GameResult] = {}
     if os.path.exists(path):
@@ -125,8 +126,8 @@ def play_lines(names: Sequence[str], games: int, players: int, seed: int, worker
                 done[r.game] = r
     total = block_games(games, players) if games else 0  # (--summary plays none)
     jobs = [(tuple(names), players, g, seed) for g in range(total) if g not in done]
-    with open(path, "a", encoding="utf-8") as out, multiprocessing.get_context("fork").Pool(workers) as pool:
-        for r in pool.imap_unordered(_play_one, jobs):
+    with open(path, "a", encoding="utf-8") as out:
+        for r in LocalEngine(workers).map_unordered(_play_one, jobs):
             done[r.game] = r
             out.write(json.dumps(dataclasses.asdict(r)) + "\n")
             out.flush()
