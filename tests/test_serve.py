@@ -181,6 +181,9 @@ def test_the_load_tool_plays_games_and_measures_them(tmp_path: Path) -> None:
     assert res.actions >= 20 and len(res.latencies) == res.actions
     assert 0 < res.percentile(50) <= res.percentile(99) <= max(res.latencies)
     assert res.spectator_messages >= 3
+    # the spectators' table goes on after its first game: its people follow "Play again" to
+    # the seats it gives them (the start player moved on), and play the next game too
+    assert res.followed >= 1
     assert "actions/s" in res.report() and "p99" in res.report() and "flat out" in res.report()
     assert paced.errors == [] and paced.refused == 0
     # the schedule holds: about 30 a second (a game's end and the next one's start cost a

@@ -59,7 +59,9 @@ class LoadResult:
     actions: int = 0
     latencies: list[float] = field(default_factory=list)  # seconds
     refused: int = 0
+    refusals: dict[str, int] = field(default_factory=dict)  # the refusals counted, by their error code
     games_finished: int = 0
+    followed: int = 0  # games of the spectators' table that followed the one before ("Play again")
     spectator_messages: int = 0
     errors: list[str] = field(default_factory=list)
     rate: float | None = None  # the actions per second offered (paced), or None (flat out)
@@ -71,6 +73,9 @@ class LoadResult:
         xs = sorted(self.latencies)
         return xs[min(len(xs) - 1, int(round(p / 100 * (len(xs) - 1))))]
 
+    def _codes(self) -> str:
+        return ": " + ", ".join(f"{n} {code}" for code, n in sorted(self.refusals.items())) if self.refusals else ""
+
     def report(self) -> str:
         def ms(x: float) -> str:
             return f"{x * 1000:.1f} ms"
@@ -78,7 +83,7 @@ class LoadResult:
         offered = "flat out" if self.rate is None else f"{self.rate:.0f} offered"
         lines = [
             f"{self.actions} actions in {self.seconds:.1f} s: {self.actions / self.seconds:.0f} actions/s ({offered};"
-            f" {self.games_finished} games finished, {self.refused} refused)",
+            f" {self.games_finished} games finished, {self.refused} refused{self._codes()})",
             f"latency p50 {ms(self.percentile(50))}, p90 {ms(self.percentile(90))}, p99 {ms(self.percentile(99))},"
             f" max {ms(max(self.latencies, default=float('nan')))}",
         ]
@@ -175,6 +180,7 @@ async def _person(
     n = 0
     token_text = _dumps(token)
     latest: dict[str, Any] | None = None  # the newest state message in which this seat acts
+    welcomed = False  # a state message came: the hello was taken
 
     async def act() -> None:
         # awaited by the receiving loop: while it waits for its action's time, nothing is read
@@ -215,6 +221,7 @@ async def _person(
                     and '"ack":' not in raw
                 ):
                     latest = None
+                    welcomed = True
                     if started is not None:
                         started()
                         started = None
@@ -232,11 +239,17 @@ async def _person(
                         latest = None  # the state after this action is still to come
                     await act()
                 elif kind == "error":
+                    if m.get("id") is None and not welcomed:  # the hello: this person has no seat
+                        raise ConnectionError(f"the hello was refused: {m.get('code')} ({m.get('message')})")
                     sent.pop(m.get("id"), None)
-                    res.refused += time.perf_counter() >= res.since
+                    if time.perf_counter() >= res.since:
+                        res.refused += 1
+                        code = str(m.get("code", "?"))
+                        res.refusals[code] = res.refusals.get(code, 0) + 1
                     await act()
                 elif kind == "state":
                     latest = m
+                    welcomed = True
                     if started is not None:
                         started()
                         started = None
@@ -341,7 +354,12 @@ async def _watched(
             return
         r = await http.post(f"/api/games/{gid}/again", json={"seats": {str(k): t for k, t in tokens.items()}})
         r.raise_for_status()
-        gid = r.json()["id"]
+        again = r.json()
+        # the start player moves on one seat: each token is now another seat's (the answer
+        # says whose); sent for its old seat, it was refused and the table stood still
+        tokens = {again["seats"][str(k)]: t for k, t in tokens.items()}
+        gid = again["id"]
+        res.followed += 1
 
 
 def _run(main: Any) -> Any:
