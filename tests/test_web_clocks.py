@@ -196,15 +196,99 @@ def test_the_deadline_survives_a_restart(tmp_path: Path, db_url: str) -> None:
         seat = state(client, gid)["view"]["current"]
         deadline = stored(client, gid).deadline
         reserves = service(client).live[gid].clock.reserves
-    t.advance(100)  # the server was down past the deadline
+    t.advance(100)  # the server was down past the deadline: the 100 s are given back
     with client_for(tmp_path, db_url, t) as client:
         row = stored(client, gid)
-        assert (row.deadline, tuple(row.reserves)) == (deadline, reserves)
+        assert (row.deadline, tuple(row.reserves)) == (deadline + 100, reserves)
         assert service(client).get(gid).clock.reserves == reserves  # read with its game
+        assert call(client, service(client).check_clocks) == []
+        t.advance(deadline + 100 - t() - 1)  # a second before the deadline moved on
+        assert call(client, service(client).check_clocks) == []
+        t.advance(2)
         assert call(client, service(client).check_clocks) == [gid]
         msg = state(client, gid)
         assert msg["view"]["current"] != seat
         assert ("timeout", f"P{seat}", "medium") in chat_kinds(client, gid)
+
+
+def test_a_crashed_server_gives_back_the_time_since_its_last_stamp(tmp_path: Path, db_url: str) -> None:
+    """No stop in order (killed): the last stamp says when it was last known running. A
+    start that finds the server down gives back every running deadline's time, and only
+    those: a bot's turn (no deadline) stays as it was. The first start gives nothing back."""
+    from kardinal.server.clocks import ALIVE_EVERY
+    from kardinal.server.storage import Storage
+    from kardinal.server.storage.clocks import ClockRow
+
+    st = Storage(db_url)
+    try:
+        assert st.start_process("first", 1000.0, 3 * ALIVE_EVERY) == 0.0  # nothing stamped before
+        st.save_clock(ClockRow("g1", 4, 1, 1030.0, [60.0, 60.0, 60.0]), 1000.0)
+        st.save_clock(ClockRow("g2", 7, -1, NO_DEADLINE, [60.0, None, 60.0]), 1000.0)
+        st.stamp_process("first", 1005.0)  # then killed: no stamp of its stop
+        assert st.start_process("second", 1100.0, 3 * ALIVE_EVERY) == 95.0
+        g1, g2 = st.clock_row("g1"), st.clock_row("g2")
+        assert g1 is not None and (g1.deadline, g1.version, g1.seat, g1.reserves) == (1125.0, 4, 1, [60.0, 60.0, 60.0])
+        assert g2 is not None and g2.deadline == NO_DEADLINE
+        assert st.due_clocks(1124.0) == [] and [r.game_id for r in st.due_clocks(1125.0)] == ["g1"]
+        # the same process started again at once (an app's second start): nothing was down
+        assert st.start_process("second", 1100.0, 3 * ALIVE_EVERY) == 0.0
+    finally:
+        st.close()
+
+
+def test_a_process_started_beside_a_running_one_gives_nothing_back(pg: Any) -> None:
+    """PostgreSQL, several processes: while one runs (stamped lately, not stopped) the server
+    is not down, whatever another's start finds; processes that start at once after the
+    server was down give the time back once, not once each."""
+    from kardinal.server.clocks import ALIVE_EVERY
+    from kardinal.server.storage import Storage
+    from kardinal.server.storage.clocks import ClockRow
+
+    db_url = str(pg.new_database())
+    within = 3 * ALIVE_EVERY
+    stores = [Storage(db_url) for _ in range(3)]
+    try:
+        a, b, c = stores
+        a.start_process("a", 1000.0, within)
+        a.save_clock(ClockRow("g", 3, 0, 1050.0, [30.0, 30.0, 30.0]), 1000.0)
+        a.stamp_process("a", 1010.0)
+        assert b.start_process("b", 1020.0, within) == 0.0  # a runs (stamped 10 s ago)
+        assert a.clock_row("g").deadline == 1050.0
+        b.stamp_process("b", 1030.0, stopped=True)
+        # a was killed after its stamp at 1010; b stopped in order at 1030: down since 1030
+        results: list[float] = []
+        go = threading.Barrier(2)
+
+        def start(st: Storage, name: str) -> None:
+            go.wait()
+            results.append(st.start_process(name, 1200.0, within))
+
+        threads = [threading.Thread(target=start, args=(st, n)) for st, n in ((b, "b2"), (c, "c"))]
+        for th in threads:
+            th.start()
+        for th in threads:
+            th.join(60)
+        assert sorted(results) == [0.0, 170.0]  # one of the two gave back the 170 s
+        assert a.clock_row("g").deadline == 1050.0 + 170.0
+    finally:
+        for st in stores:
+            st.close()
+
+
+def test_a_server_stopped_in_order_gives_the_time_back_to_the_table(tmp_path: Path, db_url: str) -> None:
+    """Through the app: the players see the turn's time as it was when the server stopped."""
+    t = FakeTime()
+    with client_for(tmp_path, db_url, t) as client:
+        gid, toks = new_game(client, {"move": 30})
+        t.advance(10)
+        before = service(client).live[gid].clock.deadline({"move": 30})
+    t.advance(600)  # ten minutes down: the turn had 20 s left, and still has
+    with client_for(tmp_path, db_url, t) as client:
+        assert call(client, service(client).check_clocks) == []
+        run = service(client).get(gid).clock
+        assert run.deadline({"move": 30}) - t() == pytest.approx(before - (t() - 600))
+        t.advance(21)
+        assert call(client, service(client).check_clocks) == [gid]
 
 
 def test_a_move_racing_the_timeout_is_applied_or_too_late_never_both(tmp_path: Path, db_url: str) -> None:

@@ -23,8 +23,11 @@ passed one is acted on by the one process whose compare-and-set on the row succe
 (Storage.claim_clock), and only if the game is still at the version the deadline was for: a
 move that arrives as the time runs out is either applied (the version moves on, the timeout
 does nothing) or comes after the stand-in's (and is refused as stale), never both. A restart
-loses nothing: the rows are read again (resume). The time source is ``now`` (Unix time),
-which tests replace (create_app(clock=...)).
+loses nothing: the rows are read again (resume). The time the server was down is not
+counted: every process stamps its row every ALIVE_EVERY seconds and when it stops, and a
+process that starts while no other runs moves every running deadline on by the time since
+the last stamp (Storage.start_process; lichess, too, gives time back after a restart).
+The time source is ``now`` (Unix time), which tests replace (create_app(clock=...)).
 """
 
 from __future__ import annotations
@@ -53,6 +56,7 @@ from .storage.clocks import NO_DEADLINE, ClockRow
 log = logging.getLogger("kardinal.web")
 
 CLOCK_CHECK = 1.0  # seconds between looks at the deadlines (KARDINAL_CLOCK_CHECK)
+ALIVE_EVERY = 5.0  # seconds between a process's stamps (a clock gets back the time since the last)
 DAY = 86400.0
 
 
@@ -184,6 +188,10 @@ class Clocks(ServiceCore):
         """At start-up: the games whose clock waits for a bot are read (their bots, stand-ins
         of turn-based seats among them, play on; a live turn whose time ran out is played);
         the deadlines of the others are looked at in the database (watch_clocks)."""
+        # first, before any clock is read: the time the server was down is given back
+        down = await asyncio.to_thread(self.storage.start_process, self.storage.origin, self.now(), 3 * ALIVE_EVERY)
+        if down > 0.0:
+            log.info("the server was down for %.0f s: the clocks running then got it back", down)
         n: int = await super().resume()  # type: ignore[misc]
         for gid in await asyncio.to_thread(self.storage.clocked_games):
             try:
@@ -282,12 +290,28 @@ class Clocks(ServiceCore):
                 c.outbox.put_nowait(msg)
 
     async def watch_clocks(self, stop: asyncio.Event, every: float = CLOCK_CHECK) -> None:
-        """Every ``every`` seconds: act on the passed deadlines (check_clocks)."""
-        async for _ in ticks(stop, every):
-            try:
-                await self.check_clocks()
-            except Exception as e:  # noqa: BLE001 - logged; tried again in a moment
-                log.error("looking at the clocks failed (%s)", type(e).__name__)
+        """Every ``every`` seconds: act on the passed deadlines (check_clocks); every
+        ALIVE_EVERY seconds and at the stop: this process's stamp (resume)."""
+
+        async def check() -> None:
+            async for _ in ticks(stop, every):
+                try:
+                    await self.check_clocks()
+                except Exception as e:  # noqa: BLE001 - logged; tried again in a moment
+                    log.error("looking at the clocks failed (%s)", type(e).__name__)
+
+        async def stamp() -> None:
+            async for _ in ticks(stop, ALIVE_EVERY):
+                await self._stamp(stopped=False)
+
+        await asyncio.gather(check(), stamp())
+        await self._stamp(stopped=True)
+
+    async def _stamp(self, stopped: bool) -> None:
+        try:
+            await asyncio.to_thread(self.storage.stamp_process, self.storage.origin, self.now(), stopped)
+        except Exception as e:  # noqa: BLE001 - logged; the next stamp tries again
+            log.error("stamping this process as running failed (%s)", type(e).__name__)
 
     async def check_clocks(self) -> list[str]:
         """Act on every passed deadline this process claims (Storage.claim_clock: one process

@@ -1,7 +1,11 @@
 """Tables' clocks in the database (kardinal.server.clocks): a row per game with a clock,
 the game's version it was written for, the seat whose time runs, its deadline (epoch
 seconds; NO_DEADLINE while no time runs) and every seat's reserve. Several processes act on
-a deadline once: the one whose compare-and-set (claim_clock) changes the row."""
+a deadline once: the one whose compare-and-set (claim_clock) changes the row.
+
+The server's processes stamp a row each (``server_processes``) every few seconds and when
+they stop: a process that starts while no other runs moves every running deadline on by
+the time since the last stamp (start_process), the time the server was down."""
 
 from __future__ import annotations
 
@@ -10,12 +14,13 @@ from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from sqlalchemy import Connection, Engine, delete, insert, select, update
+from sqlalchemy import Connection, Engine, delete, insert, select, text, update
 from sqlalchemy.exc import IntegrityError
 
-from .schema import clocks, games
+from .schema import ALIVE_LOCK, clocks, games, server_processes
 
 NO_DEADLINE = 1e15  # epoch seconds: no time runs (a bot's turn, the timed-out turn acted on)
+PROCESS_ROWS_KEPT = 86400.0  # seconds: a process's row is removed a day after its last stamp
 
 
 @dataclass(frozen=True)
@@ -33,6 +38,9 @@ class ClockStorage:
     engine: Engine
 
     if TYPE_CHECKING:
+
+        @property
+        def shared(self) -> bool: ...  # shared.py
 
         def _begin(self) -> AbstractContextManager[Connection]: ...  # database.py
 
@@ -86,6 +94,35 @@ class ClockStorage:
                 .where(games.c.status == "running", clocks.c.deadline >= NO_DEADLINE)
             )
             return [r[0] for r in conn.execute(q)]
+
+    def start_process(self, process: str, now: float, running_within: float) -> float:
+        """A server process starts, before it reads a clock: registers ``process`` as running
+        and returns the seconds the server was down (0.0: it was not). It was down if no
+        other process runs (on PostgreSQL: none stamped within ``running_within`` seconds and
+        not stopped; a SQLite file has one process); then every deadline that runs moves on
+        by the time since the last stamp of any process, so that a turn's time is spent by
+        its player and not by the server's stop. On PostgreSQL the processes starting at
+        once do this one after another (the second finds the first running: once)."""
+        with self._begin() as conn:
+            if self.shared:
+                conn.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": ALIVE_LOCK})
+            rows = conn.execute(select(server_processes.c.id, server_processes.c.alive, server_processes.c.stopped)).all()
+            last = max((float(r.alive) for r in rows), default=None)
+            others = self.shared and any(r.id != process and not r.stopped and float(r.alive) > now - running_within for r in rows)
+            down = now - last if last is not None and not others and now > last else 0.0
+            if down > 0.0:
+                conn.execute(update(clocks).where(clocks.c.deadline < NO_DEADLINE).values(deadline=clocks.c.deadline + down, updated=now))
+            gone = (server_processes.c.alive < now - PROCESS_ROWS_KEPT) | (server_processes.c.id == process)  # (started again)
+            conn.execute(delete(server_processes).where(gone))
+            conn.execute(insert(server_processes).values(id=process, alive=now, stopped=False))
+        return down
+
+    def stamp_process(self, process: str, now: float, stopped: bool = False) -> None:
+        """A running process's sign of life (``stopped``: its last, as it stops in order)."""
+        with self._begin() as conn:
+            done = conn.execute(update(server_processes).where(server_processes.c.id == process).values(alive=now, stopped=stopped))
+            if not done.rowcount:  # removed meanwhile (a day without a stamp: the machine slept)
+                conn.execute(insert(server_processes).values(id=process, alive=now, stopped=stopped))
 
     def delete_clock(self, game_id: str) -> None:
         with self._begin() as conn:

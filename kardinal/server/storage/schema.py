@@ -282,10 +282,22 @@ audit = Table(
     sqlite_autoincrement=True,
 )
 
+# the server's processes (migration 11): when each was last known to run, so that a start
+# after the server was down gives the tables' clocks that time back (kardinal.server.clocks)
+server_processes = Table(
+    "server_processes",
+    metadata,
+    Column("id", String(32), primary_key=True),  # random, a process's own for as long as it runs
+    Column("alive", Float, nullable=False),  # epoch seconds: last known running (or its stop)
+    Column("stopped", Boolean, nullable=False, server_default="0"),  # it stopped in order
+)
+
 schema_version = Table("schema_version", metadata, Column("version", Integer, nullable=False))
 
 # PostgreSQL advisory lock key held while migrating (any fixed number; "KARDMIGR")
 MIGRATION_LOCK = 0x4B4152444D494752
+# ... and while a starting process looks whether the server was down ("KARDALIV")
+ALIVE_LOCK = 0x4B415244414C4956
 
 # the statements of a group commit, made once (each is run for the whole batch)
 _INSERT_ACTION = insert(actions)
@@ -403,6 +415,13 @@ def _m10_place(conn: Connection) -> None:
     conn.execute(text("CREATE INDEX ix_accounts_email ON accounts (email)"))
 
 
+def _m11_processes(conn: Connection) -> None:
+    """The server's processes and their last signs of life (a clock gets back the time the
+    server was down). The first start after it gives nothing back: nothing says since when
+    the server was down."""
+    conn.execute(CreateTable(server_processes))
+
+
 # Ordered; never edit an applied one, append a new one.
 MIGRATIONS: list[Callable[[Connection], None]] = [
     _m1_tables,
@@ -415,4 +434,5 @@ MIGRATIONS: list[Callable[[Connection], None]] = [
     _m8_accounts,
     _m9_community,
     _m10_place,
+    _m11_processes,
 ]
