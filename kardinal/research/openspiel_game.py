@@ -285,8 +285,7 @@ class KardinalState(pyspiel.State):
         """
         if player:
             return pyspiel.State.legal_actions(self, *player)  # type: ignore[no-any-return]
-        d = self._d
-        if d.pending is not None or d.dealt < 3 * d.core.n + 2:
+        if self.is_chance_node():
             return [k for k, _ in self.chance_outcomes()]
         return self._legal()
 
@@ -312,7 +311,7 @@ class KardinalState(pyspiel.State):
             return d.left
         s = d.core
         K = len(s.discard)
-        if d.dealt < 3 * s.n + 2:
+        if self.dealing():
             row = _counts(s.deck[s.top :], K)
         else:
             from_new, _ = d.slots[d.fixed]
@@ -327,8 +326,7 @@ class KardinalState(pyspiel.State):
         return row
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        d = self._d
-        if d.pending is None and d.dealt >= 3 * d.core.n + 2:
+        if not self.is_chance_node():
             return []
         row = self._pile_counts()
         total = sum(row)
@@ -340,7 +338,7 @@ class KardinalState(pyspiel.State):
         d = self._d
         s = d.core
         cache = d.cache  # of the position before this action
-        dealing = d.dealt < 3 * s.n + 2
+        dealing = self.dealing()
         if dealing or d.pending is not None:
             row = self._pile_counts()
             if not (0 <= action < len(row) and row[action]):
