@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 EXTRAS ?= dev,web,research,docs,ray
 
-.PHONY: system jstools native compiler run test lint typecheck imports bench bench-web install clean test-long test-research fuzz
+.PHONY: system jstools native compiler run test test-fast test-loaded lint typecheck imports bench bench-web install clean test-long test-research fuzz
 
 $(STAMP): pyproject.toml requirements.lock
 	$(PY) -m venv $(VENV)
@@ -76,11 +76,31 @@ $(JSTOOLS): tests/js/package.json tests/js/package-lock.json | system
 jstools: $(JSTOOLS)
 
 # the suite in TEST_WORKERS processes (pytest-xdist); a file's tests stay in one process,
-# so that its server, browser and database fixtures are made once
+# so that its server and database fixtures are made once (the browser: once a process).
+# It prints the 15 slowest tests and the time by area (tests/suite_times.py, from
+# build/junit.xml; the testing page says more).
 TEST_WORKERS ?= 2
+PYTEST = $(BIN)/pytest -q -n $(TEST_WORKERS) --dist loadfile
+SUITE = $(PYTEST) --durations=15 --junitxml=build/junit.xml kardinal tests
+TIMED = start=$$(date +%s); $(1); status=$$?; \
+	$(BIN)/python tests/suite_times.py build/junit.xml --wall $$(( $$(date +%s) - start )) || true; exit $$status
 
 test: $(STAMP) $(NATIVE) system jstools lint typecheck imports
-	$(BIN)/pytest -q -n $(TEST_WORKERS) --dist loadfile kardinal tests
+	@mkdir -p build
+	@$(call TIMED,$(SUITE))
+
+# The suite while every core is kept busy by another process (tests/loaded.py): no test
+# may depend on the machine being idle.
+test-loaded: $(STAMP) $(NATIVE) system jstools
+	@mkdir -p build
+	@$(call TIMED,$(BIN)/python tests/loaded.py -- $(SUITE))
+
+# What a change to the rules, the bots or the server's API needs, in a few minutes: the
+# suite less the browser, PostgreSQL, docs, research and fuzz tests (the markers are on
+# the testing page).
+FAST = not browser and not postgres and not docs and not research and not fuzz
+test-fast: $(STAMP) $(NATIVE)
+	$(PYTEST) -m "$(FAST)" kardinal tests
 
 test-long: $(STAMP) $(NATIVE)
 	KARDINAL_LONG=1 $(BIN)/pytest -q kardinal tests

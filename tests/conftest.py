@@ -249,9 +249,11 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     yield from serve(tmp_path_factory)
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def browser() -> Iterator[Any]:
-    """Debian's Chromium driven by Playwright, for one test module."""
+    """Debian's Chromium driven by Playwright, one for each test process (pytest-xdist's
+    worker): every test opens its own context (webtools.new_page, phone), so that nothing
+    of a page (cookies, storage) reaches the next; launched once, not once a module."""
     from webtools import launch
 
     yield from launch()
@@ -285,3 +287,54 @@ def db_url(request: pytest.FixtureRequest, tmp_path: Any) -> str:
     if request.param == "sqlite":
         return f"sqlite+pysqlite:///{tmp_path / 'kardinal.sqlite3'}"
     return str(request.getfixturevalue("pg").new_database())
+
+
+# ---------------------------------------------------------------- the suite's areas
+
+# Each test belongs to one area, for the testing page's table of where the time goes
+# (tests/suite_times.py reads the area from the JUnit XML that `make test` writes) and for
+# choosing a part to run (each area is a marker: `pytest -m "rules or bots"`). The first
+# that fits: browser (uses Chromium), postgres (uses the throwaway PostgreSQL server),
+# docs, research, then by the file: rules, bots, cli, and server for the rest.
+RULES_FILES = {
+    "test_board", "test_chains", "test_events", "test_flow", "test_legal_counts", "test_moves", "test_properties",
+    "test_records", "test_refusal_texts", "test_rules", "test_scoring", "test_scoring_breakdown", "test_variants", "test_view",
+}  # fmt: skip
+BOTS_FILES = {
+    "test_bot_fast", "test_bot_pinned", "test_bots", "test_infer", "test_learned", "test_native", "test_parallel",
+    "test_review", "test_runs", "test_tournament",
+}  # fmt: skip
+CLI_FILES = {"test_cli", "test_tui"}
+AREAS = ("browser", "postgres", "docs", "research", "rules", "bots", "cli", "server")
+
+
+def area_of(item: pytest.Item) -> str:
+    path = item.path
+    if "browser" in item.fixturenames or item.get_closest_marker("browser") is not None:
+        return "browser"
+    params = getattr(getattr(item, "callspec", None), "params", {})
+    if "pg" in item.fixturenames and params.get("db_url", "postgresql") == "postgresql":
+        return "postgres"
+    if path.suffix == ".md" or path.stem.startswith("test_docs"):
+        return "docs"
+    if path.parent.name == "tests":
+        name = path.stem
+        if name.startswith("test_research") or name == "test_selfplay_data":
+            return "research"
+        if name in RULES_FILES:
+            return "rules"
+        if name in BOTS_FILES:
+            return "bots"
+        if name in CLI_FILES:
+            return "cli"
+        return "server"
+    # the doctests of the package: by its folder
+    package = {"rules": "rules", "bots": "bots", "research": "research", "clients": "cli", "tools": "cli"}
+    return next((a for part, a in package.items() if part in path.parts), "server")
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    for item in items:
+        area = area_of(item)
+        item.add_marker(getattr(pytest.mark, area))
+        item.user_properties.append(("area", area))

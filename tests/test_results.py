@@ -8,11 +8,11 @@ import random
 from pathlib import Path
 
 from sqlalchemy import delete
+from web_helpers import create, join_all, make_client, play_out, tokens
 
 from kardinal.server.results import stored_results
 from kardinal.server.service import GameService
 from kardinal.server.storage.schema import results
-from tests.web_helpers import create, join_all, make_client, play_out, tokens
 
 
 def test_a_finished_game_gets_its_results_once_and_an_old_one_is_filled_in(tmp_path: Path, db_url: str) -> None:

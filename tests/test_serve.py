@@ -140,6 +140,7 @@ def test_bot_workers_never_outlive_the_server(tmp_path: Path, how: signal.Signal
         time.sleep(0.1)
 
 
+@pytest.mark.fuzz  # many games flat out: left out of make test-fast
 def test_the_load_tool_plays_games_and_measures_them(tmp_path: Path) -> None:
     import asyncio
 

@@ -4,7 +4,9 @@ the test moves on: Playwright's clock), in red in its last 10 seconds (said once
 readers); then, when the server's time (moved on by the test: create_app(clock=...)) is
 past the deadline, the stand-in's move and the notice in the chat and the log. The home
 page's clock presets send the API's numbers. Desktop and a 390x844 touch phone, English and
-German. No test sleeps: both clocks move when the test says."""
+German. No test sleeps, and no real time counts: both clocks move only when the test says
+(the page's clock is paused before the page loads: Playwright's clock otherwise runs on with
+real time between the test's steps, and a loaded machine slipped a second in)."""
 
 from __future__ import annotations
 
@@ -38,6 +40,9 @@ WORDS = {
         "turn": "Rundenbasiert",
     },
 }
+
+
+PAGE_T0 = 1_900_000_000  # the page's clock (seconds; any time will do: the page counts durations)
 
 
 class FakeTime:
@@ -90,7 +95,10 @@ def test_a_live_turn_runs_out_the_stand_in_plays_and_the_log_says_so(
     ben = g["seats"][1]
     assert httpx.post(f"{server}/api/games/{g['id']}/join", json={"seat": 1, "token": ben["token"]}).status_code == 200  # Ben is not here
     page = page_in(browser, phone, "en-GB" if lang == "en" else "de-DE")
-    page.clock.install()  # the page's own clock moves when the test says
+    # the page's own clock moves when the test says, and only then: installed and paused
+    # before the page loads (installed alone, it would run on with real time)
+    page.clock.install(time=PAGE_T0)
+    page.clock.pause_at(PAGE_T0 + 1)
     page.goto(server + g["seats"][0]["url"])
     page.wait_for_selector("body[data-status=running]", state="attached")
     if page.evaluate("document.documentElement.lang") != lang:
@@ -118,6 +126,9 @@ def test_a_live_turn_runs_out_the_stand_in_plays_and_the_log_says_so(
     page.clock.run_for(3_000)
     assert page.locator("#announce").inner_text().count(words["warn"]) == 1  # not every second
     shot(page, f"clock-warn-{where}")
+    # from here on nothing is read off the page's countdown: its clock runs on again (axe-core
+    # waits on timers of its own, which a paused clock never fires)
+    page.clock.resume()
     assert serious(axe_scan(page, f"clock-{where}")) == []
 
     # the server's time runs out (its clock is moved on): the stand-in plays Anna's turn, the

@@ -43,6 +43,7 @@ from kardinal.rules.record import action_of
 from kardinal.server.app import create_app
 from kardinal.server.guard import Guard
 
+pytestmark = pytest.mark.fuzz  # left out of make test-fast; make fuzz sizes it up
 FUZZ = os.environ.get("KARDINAL_FUZZ") == "1"
 MAX_EXAMPLES = 40 * (10 if FUZZ else 1)
 CHECKS = [not_a_server_error, status_code_conformance, content_type_conformance, response_schema_conformance, negative_data_rejection]

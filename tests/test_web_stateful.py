@@ -51,6 +51,7 @@ from kardinal.server.chat import MAX_CHAT
 from kardinal.server.names import BAD_IN_NAME
 from kardinal.server.schemas import SERVER_MESSAGE
 
+pytestmark = pytest.mark.fuzz  # left out of make test-fast; make fuzz sizes it up
 FUZZ = os.environ.get("KARDINAL_FUZZ") == "1"
 SCALE = 10 if FUZZ else 1
 MAX_GAMES = 5  # games one example creates at most (a played-out game is about 100 actions)

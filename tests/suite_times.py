@@ -1,0 +1,54 @@
+"""Where the suite's time goes: the tests' time by area, from the JUnit XML that `make test`
+writes (build/junit.xml; each test's area is a property, set in tests/conftest.py).
+
+    python tests/suite_times.py build/junit.xml [--wall SECONDS]
+
+prints a Markdown table (the testing page carries one, with its date): per area the
+tests, their time added up (setup, call and teardown, in all the test processes) and its
+share. ``--wall``: the run's time on the clock, said under the table.
+"""
+
+from __future__ import annotations
+
+import argparse
+import xml.etree.ElementTree as ET
+from collections import Counter
+from pathlib import Path
+
+ORDER = ("rules", "bots", "cli", "server", "browser", "postgres", "docs", "research")
+
+
+def times_by_area(junit: Path) -> tuple[Counter[str], Counter[str]]:
+    """Seconds and tests per area (a test without an area property counts as "other")."""
+    seconds: Counter[str] = Counter()
+    tests: Counter[str] = Counter()
+    for case in ET.parse(junit).iter("testcase"):
+        props = {p.get("name"): p.get("value") for p in case.iter("property")}
+        area = props.get("area") or "other"
+        seconds[area] += float(case.get("time") or 0.0)
+        tests[area] += 1
+    return seconds, tests
+
+
+def table(seconds: Counter[str], tests: Counter[str], wall: float | None = None) -> str:
+    total = sum(seconds.values())
+    rows = ["| area | tests | time (s, all processes) | share |", "| --- | ---: | ---: | ---: |"]
+    for area in sorted(seconds, key=lambda a: (ORDER.index(a) if a in ORDER else len(ORDER), a)):
+        rows.append(f"| {area} | {tests[area]:,} | {seconds[area]:,.0f} | {100 * seconds[area] / total:.0f} % |")
+    rows.append(f"| all | {sum(tests.values()):,} | {total:,.0f} | 100 % |")
+    if wall is not None:
+        rows.append("")
+        rows.append(f"On the clock: {wall / 60:.1f} min of pytest ({total / wall:.2f} tests' seconds a second).")
+    return "\n".join(rows)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("junit", type=Path)
+    ap.add_argument("--wall", type=float, default=None, help="the run's time on the clock, in seconds")
+    args = ap.parse_args()
+    print(table(*times_by_area(args.junit), wall=args.wall))
+
+
+if __name__ == "__main__":
+    main()
