@@ -313,7 +313,7 @@ def test_a_new_password_by_mail(tmp_path: Path, db_url: str, smtp: Smtp) -> None
         answers = [post(c, "/api/mail/forgot", json={"who": w}) for w in ("nobody here", "nobody@example.org", "anna")]
         assert {(r.status_code, r.text) for r in answers} == {(200, '{"ok":true}')}
         (mail,) = smtp.inbox.wait("anna@example.org", 2)[1:]
-        assert mail["Subject"] == "A new password for Anna"
+        assert mail["Subject"] == "A new password for your account" and "Hello Anna," in text_of(mail)
         token = link(mail, "reset")
         # a weak password is refused before the link is used up
         r = post(c, "/api/mail/reset", json={"token": token, "password": "short"})
@@ -354,16 +354,16 @@ def test_a_reset_ends_the_seats_tokens_of_the_accounts_devices(tmp_path: Path, s
         assert c.get(f"/api/games/{gid}/state", params={"seat": 0, "token": g["seats"][0]["token"]}).status_code == 200
 
 
-def test_resets_asked_too_often_are_not_mailed_and_the_answer_stays(tmp_path: Path, smtp: Smtp) -> None:
+def test_resets_asked_while_a_link_works_are_not_mailed_and_the_answer_stays(tmp_path: Path, smtp: Smtp) -> None:
     with make_client(tmp_path) as c:
         with_clock(c)
         secret = sign_up(c, "Anna")
-        add_address(c, secret, smtp, "anna@example.org")  # one of the account's 3 an hour
+        add_address(c, secret, smtp, "anna@example.org")
         answers = {post(c, "/api/mail/forgot", json={"who": "Anna"}).text for _ in range(4)}
         assert answers == {'{"ok":true}'}
-        smtp.inbox.wait("anna@example.org", 3)
+        smtp.inbox.wait("anna@example.org", 2)
         send_and_settle(c)
-        assert len(smtp.inbox.to("anna@example.org")) == 3
+        assert len(smtp.inbox.to("anna@example.org")) == 2  # the confirmation and one reset: its link works
         # per client address: the sixth in a minute is refused, whatever the name
         assert post(c, "/api/mail/forgot", json={"who": "nobody"}).status_code == 200
         r = post(c, "/api/mail/forgot", json={"who": "nobody"})
@@ -515,14 +515,14 @@ def test_the_invitation_hook_mails_once_those_who_asked(tmp_path: Path, smtp: Sm
         assert portal.call(hook, aid, "g1", 2, "Bert") is True
         assert portal.call(hook, aid, "g1", 2, "Bert") is False  # once
         mail = smtp.inbox.wait("anna@example.org", 2)[-1]
-        assert mail["Subject"] == "Bert invites you to a game" and link(mail, "open") == "g1.2"
+        assert mail["Subject"] == "An invitation to a game" and "Bert invites you" in text_of(mail) and link(mail, "open") == "g1.2"
         # wired: a table made by Bert with a seat kept for Anna by name mails her
         bert = sign_up(c, "Bert")
         players = [{"kind": "person"}, {"kind": "person", "account": "anna"}, {"kind": "bot", "level": "random"}]
         r = post(c, "/api/games", bert, json={"players": players})
         assert r.status_code == 200, r.text
         mail = smtp.inbox.wait("anna@example.org", 3)[-1]
-        assert mail["Subject"] == "Bert invites you to a game" and link(mail, "open") == f"{r.json()['id']}.1"
+        assert "Bert invites you" in text_of(mail) and link(mail, "open") == f"{r.json()['id']}.1"
 
 
 # -- unsubscribing -----------------------------------------------------------------------

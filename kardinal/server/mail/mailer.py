@@ -8,6 +8,21 @@ which a browser never sends: the page posts them. A mail waiting in the queue ho
 text, links included, until it is sent (then its address and text are blanked); a reset
 link in it works for RESET_MINUTES.
 
+How often an address is mailed (the docs' "Mail" in operations.md says the same):
+
+- A confirmation: the account's budget (the guard's ``mail_account``, per account, 3 an
+  hour and 10 a day) and the address's (the guard's ``mail_address`` limits, 3 an hour
+  and 10 a day by default, counted in the database: ``mail_sends``), whichever account
+  and process asks. Over either, the new address is refused (``rate_limited``) and
+  nothing changes.
+- A new password: one working link per account at a time. "Forgot the password?" for an
+  account that was mailed a reset link which still works (unused, within RESET_MINUTES)
+  mails nothing: that mail is the one to use. So whoever asks, and however often, an
+  account's address gets at most one reset mail per RESET_MINUTES, and nobody can spend
+  the owner's budget: when the owner asks, either a link that works is already in their
+  mailbox or a new one is mailed. Who asks is limited too (``mail_forgot``, per client
+  address).
+
 An unsubscribe token is ``<account>.<kind>.<HMAC>``, keyed with a random key of the
 account's address (``notify["key"]``, made anew with every new address, never shown): it
 can do one thing, turn that kind of mail off for that account, and a mail forwarded to
@@ -21,6 +36,7 @@ import asyncio
 import hashlib
 import hmac
 import logging
+import re
 import secrets
 import time
 from collections.abc import Callable
@@ -31,8 +47,10 @@ from ..names import name_key
 from ..passwords import check_password
 from ..refusal import Refused
 from ..storage import Storage
-from ..storage.mail import QueuedMail
-from .settings import MailSettings, mail_settings, valid_address
+from ..storage.mail import AddressBudgetSpent, QueuedMail
+from .addresses import valid_address
+from .headers import has_controls
+from .settings import MailSettings, mail_settings
 from .texts import LANGS, render
 
 if TYPE_CHECKING:
@@ -46,6 +64,10 @@ log = logging.getLogger("kardinal.mail")
 KINDS = ("turn", "invitation", "end")  # what an account may ask to be mailed (each off until chosen)
 CONFIRM_HOURS = 24
 RESET_MINUTES = 30
+ADDRESS_LIMITS = ((3, 3600.0), (10, 86400.0))  # confirmations to one address (the guard's may change them)
+# an unsubscribe token: an account's id (ASCII digits, no leading zero, within a 64-bit
+# integer), one of KINDS, the HMAC's 32 hex digits
+_UNSUBSCRIBE = re.compile(r"([1-9][0-9]{0,17})\.([a-z]{1,16})\.([0-9a-f]{32})")
 
 
 def token_hash(token: str) -> str:
@@ -96,10 +118,22 @@ class Mailer:
         done = self.storage.queue_mail(mail, self.now())
         return done
 
+    def address_limits(self) -> list[tuple[int, float]]:
+        """An address's confirmations: (how many, in how many seconds), ..., from the
+        guard's ``mail_address`` rule (KARDINAL_RATE_LIMITS may change it)."""
+        rules = getattr(self.guard, "rules", {}).get("mail_address")
+        if not rules:
+            return list(ADDRESS_LIMITS)
+        return [(int(r.amount), float(r.get_expiry())) for r in rules]
+
     def _mail(
         self, key: str, account_id: int | None, kind: str, to: str, lang: str, params: dict[str, Any], unsubscribe: bool
     ) -> QueuedMail:
-        """A mail rendered in ``lang``, with its unsubscribe links if it is a notification."""
+        """A mail rendered in ``lang``, with its unsubscribe links if it is a notification;
+        ValueError for an address that is not one (stored before addresses were checked
+        as they are now) or a subject that is no header's (sender.py refuses both too)."""
+        if not valid_address(to):
+            raise ValueError("not a mail address")
         unsub = None
         links: dict[str, str] = {}
         if unsubscribe and account_id is not None:
@@ -107,6 +141,8 @@ class Mailer:
             unsub = self.link(f"/mail#unsubscribe={tok}")
             links["one_click"] = self.link(f"/api/mail/unsubscribe?t={tok}")
         subject, text = render(kind, lang, {k: v for k, v in params.items() if not k.startswith("_")}, unsub)
+        if has_controls(subject):
+            raise ValueError("a subject with a control character")
         return QueuedMail(key, account_id, kind, to, subject, {"text": text, "lang": lang, **links}, self.now())
 
     # -- unsubscribing ---------------------------------------------------------------
@@ -120,11 +156,10 @@ class Mailer:
 
     async def unsubscribe(self, token: str) -> str:
         """Turn one kind of mail off for the account a token names; returns the kind."""
-        aid_s, _, rest = token.partition(".")
-        kind, _, mac = rest.partition(".")
-        if not aid_s.isdigit() or kind not in KINDS or len(mac) != 32:
+        found_token = _UNSUBSCRIBE.fullmatch(token)
+        if found_token is None or found_token.group(2) not in KINDS:
             raise bad_link()
-        aid = int(aid_s)
+        aid, kind, mac = int(found_token.group(1)), found_token.group(2), found_token.group(3)
         found = await asyncio.to_thread(self.storage.mail_address, aid)
         key = found.notify.get("key") if found is not None else None
         if found is None or not isinstance(key, str) or not hmac.compare_digest(mac, self._mac(key, aid, kind)):
@@ -153,9 +188,14 @@ class Mailer:
         point the account's password resets elsewhere), unconfirmed until the link mailed
         to it is opened; nothing but that mail goes to it meanwhile. ``email`` "": none."""
         assert self.accounts is not None
-        email = email.strip()
+        email = email.strip(" ")
         if email and not valid_address(email):
-            raise Refused("bad_email", "that is not a mail address", 400)
+            raise Refused(
+                "bad_email",
+                "that is not a mail address: name@example.org, in ASCII letters, digits and .!#$%&'*+/=?^_`{|}~- before the @"
+                " and a domain name after it",
+                400,
+            )
         if email and not self.enabled:
             raise Refused("mail_off", "e-mail is off on this server", 409)
         await self.accounts._reauth(account, password)
@@ -184,9 +224,21 @@ class Mailer:
             {"name": account.name, "link": self.link(f"/mail#confirm={token}"), "hours": CONFIRM_HOURS},
             unsubscribe=False,
         )
-        await asyncio.to_thread(
-            self.storage.set_mail_address, account.id, email, notify, token_hash(token), now, now + CONFIRM_HOURS * 3600, mail
-        )
+        try:
+            await asyncio.to_thread(
+                self.storage.set_mail_address,
+                account.id,
+                email,
+                notify,
+                token_hash(token),
+                now,
+                now + CONFIRM_HOURS * 3600,
+                mail,
+                self.address_limits(),
+            )
+        except AddressBudgetSpent as e:
+            wait = int(e.retry + 0.999)
+            raise Refused("rate_limited", f"too many mails to this address; try again in {wait} s", 429, retry=wait) from None
         log.info("account %d: a new mail address, its confirmation queued", account.id)
         self.wake()
 
@@ -223,12 +275,6 @@ class Mailer:
             if row is not None and row[2] and row[3] and all(f[0] != row[0] for f in found):
                 found.append((row[0], row[1], row[2], row[4]))
             for aid, name, email, notify in found:
-                try:  # per account and per address: quietly nothing when over (the answer was given)
-                    self.guard.spend("mail_account", str(aid))
-                    self.guard.spend("mail_address", email.lower())
-                except Refused:
-                    log.info("account %d: a new password by mail asked too often; not sent", aid)
-                    continue
                 token = secrets.token_urlsafe(32)
                 now = self.now()
                 lang = str(notify.get("lang", "en"))
@@ -241,8 +287,13 @@ class Mailer:
                     {"name": name, "link": self.link(f"/mail#reset={token}"), "minutes": RESET_MINUTES},
                     unsubscribe=False,
                 )
-                await asyncio.to_thread(self.storage.store_reset, aid, email, token_hash(token), now, now + RESET_MINUTES * 60, mail)
-                log.info("account %d: a new password by mail, queued", aid)
+                stored = await asyncio.to_thread(
+                    self.storage.store_reset, aid, email, token_hash(token), now, now + RESET_MINUTES * 60, mail
+                )
+                if stored:
+                    log.info("account %d: a new password by mail, queued", aid)
+                else:
+                    log.info("account %d: a new password by mail asked while its last link works; nothing new mailed", aid)
             self.wake()
         except Exception as e:  # noqa: BLE001 - after the answer: logged, nobody waits for it
             log.error("a new password by mail could not be queued (%s)", type(e).__name__)

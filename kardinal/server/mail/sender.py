@@ -30,6 +30,8 @@ from email.utils import formatdate
 from urllib.parse import urlsplit
 
 from ..storage.mail import ClaimedMail
+from .addresses import valid_address
+from .headers import POLICY
 from .mailer import Mailer
 from .settings import MailSettings
 
@@ -52,7 +54,19 @@ class Permanent(Exception):
 
 
 def message(m: ClaimedMail, settings: MailSettings) -> EmailMessage:
-    msg = EmailMessage()
+    """The mail as it is handed to the mail server, its headers made with :data:`POLICY`
+    (headers.py); Permanent if it cannot be a sound mail (an address that is not one, a
+    header that would break its line): such a mail is not sent, and never tried again."""
+    if not valid_address(m.to_addr):
+        raise Permanent("not a mail address")
+    try:
+        return _message(m, settings)
+    except ValueError as e:  # HeaderProblem, or the email package's own refusal
+        raise Permanent(type(e).__name__) from None
+
+
+def _message(m: ClaimedMail, settings: MailSettings) -> EmailMessage:
+    msg = EmailMessage(policy=POLICY)
     msg.set_content(str(m.body.get("text", "")))  # first: it replaces the Content-* headers
     msg["From"] = settings.sender
     msg["To"] = m.to_addr
@@ -68,11 +82,13 @@ def message(m: ClaimedMail, settings: MailSettings) -> EmailMessage:
     if isinstance(one_click, str):  # RFC 8058: the mail client's button posts to it
         msg["List-Unsubscribe"] = f"<{one_click}>"
         msg["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
+    bytes(msg)  # written once here: a header that would break its line is refused now (StrictPolicy)
     return msg
 
 
-def send_one(msg: EmailMessage, settings: MailSettings) -> None:
-    """Hand one mail to the mail server (blocks: run it in a thread)."""
+def send_one(msg: EmailMessage, settings: MailSettings, to: str) -> None:
+    """Hand one mail to the mail server (blocks: run it in a thread), for ``to`` alone:
+    the envelope is never taken from the headers (smtplib would add any Cc or Bcc)."""
     s = settings.smtp
     context = ssl.create_default_context()
     smtp: smtplib.SMTP
@@ -86,7 +102,7 @@ def send_one(msg: EmailMessage, settings: MailSettings) -> None:
         if s.user:
             smtp.login(s.user, s.password or "")
         try:
-            smtp.send_message(msg)
+            smtp.send_message(msg, from_addr=settings.sender, to_addrs=[to])
         except smtplib.SMTPRecipientsRefused:
             raise Permanent("SMTPRecipientsRefused") from None
         except smtplib.SMTPResponseException as e:
@@ -118,7 +134,7 @@ async def send_due(mailer: Mailer) -> int:
         if m is None:
             return sent
         try:
-            await asyncio.to_thread(send_one, message(m, settings), settings)
+            await asyncio.to_thread(send_one, message(m, settings), settings, m.to_addr)
         except Exception as e:  # noqa: BLE001 - any failure of the mail server: tried again later
             attempts = MAX_ATTEMPTS if isinstance(e, Permanent) else m.attempts + 1
             wait = min(MAX_BACKOFF, BACKOFF * 2 ** (attempts - 1))
@@ -127,6 +143,8 @@ async def send_due(mailer: Mailer) -> int:
                 log.error("mail %d (%s) not sent, given up after %d tries: %s", m.id, m.kind, attempts, _what(e))
             else:
                 log.warning("mail %d (%s) not sent (%s); tried again in %d s", m.id, m.kind, _what(e), wait)
+            if isinstance(e, Permanent):  # this mail cannot be sent: the others can
+                continue
             return sent  # the mail server fails: the others wait for the next look
         await asyncio.to_thread(storage.mail_sent, m.id, mailer.now())
         log.info("mail %d (%s) sent", m.id, m.kind)
@@ -146,6 +164,8 @@ async def run_sender(mailer: Mailer, stop: asyncio.Event, poll: float = POLL) ->
             if mailer.now() - tidied > TIDY_EVERY:  # rows of mail sent long ago go
                 tidied = mailer.now()
                 await asyncio.to_thread(mailer.storage.forget_sent_mail, tidied - KEEP_SENT)
+                longest = max(seconds for _n, seconds in mailer.address_limits())
+                await asyncio.to_thread(mailer.storage.forget_mail_sends, tidied - longest)
         except Exception as e:  # noqa: BLE001 - the database failed: the next look tries again
             log.error("the mail queue cannot be read (%s)", type(e).__name__)
         waits = [asyncio.ensure_future(stop.wait()), asyncio.ensure_future(mailer._wake.wait())]

@@ -12,13 +12,12 @@ never logged nor shown: :class:`SmtpServer`'s ``repr`` leaves it out.
 from __future__ import annotations
 
 import os
-import re
 from dataclasses import dataclass, field
 from urllib.parse import parse_qs, unquote, urlsplit
 
-__all__ = ["MailSettings", "SmtpServer", "mail_settings"]
+from .addresses import valid_address
 
-_ADDRESS = re.compile(r"^[^@\s<>\"(),;:\\\[\]]{1,64}@[A-Za-z0-9.-]{1,253}\.[A-Za-z0-9-]{2,63}$")
+__all__ = ["MailSettings", "SmtpServer", "mail_settings"]
 
 
 @dataclass(frozen=True)
@@ -56,11 +55,6 @@ def parse_smtp_url(text: str) -> SmtpServer:
         user=unquote(u.username) if u.username else None,
         password=unquote(u.password) if u.password else None,
     )
-
-
-def valid_address(text: str) -> bool:
-    """A plausible mail address (one ``@``, a domain with a dot, no spaces, quotes or line breaks)."""
-    return len(text) <= 254 and bool(_ADDRESS.match(text))
 
 
 def mail_settings(env: dict[str, str] | None = None) -> tuple[MailSettings | None, str]:

@@ -1,6 +1,10 @@
 """The words of each mail, in English and German (the language of the browser that set the
 address, kept in the account's ``notify`` JSON as ``lang``). Plain text: every mail client
-shows it, and a link in it is the whole link."""
+shows it, and a link in it is the whole link.
+
+A subject holds no text a player chose (a name, a seat's name): only the server's own
+words and a game's id (SUBJECT_PARAMS), so that nothing of a player's reaches a mail's
+headers (headers.py says why). Names are in the text."""
 
 from __future__ import annotations
 
@@ -9,6 +13,7 @@ from typing import Any
 __all__ = ["render", "LANGS", "ordinal", "result_words"]
 
 LANGS = ("en", "de")
+SUBJECT_PARAMS = ("game",)  # what a subject may hold: the server's ids, never a player's text
 
 _SIGN = {
     "en": "\n\n-- \nKardinal & König\n",
@@ -31,7 +36,7 @@ TEXTS: dict[str, dict[str, tuple[str, str]]] = {
             "If you did not ask for this, ignore this mail: nothing more will be sent to this address.",
         ),
         "reset": (
-            "A new password for {name}",
+            "A new password for your account",
             "Hello {name},\n\nsomeone (you, we hope) asked for a new password for your account. Set one here (the link works once, for {minutes} minutes):\n\n{link}\n\n"
             "Setting it signs out every device. If you did not ask for this, ignore this mail: your password stays as it is.",
         ),
@@ -40,7 +45,7 @@ TEXTS: dict[str, dict[str, tuple[str, str]]] = {
             "Hello {name},\n\nit is your turn in the game {game} ({players}).\n\nOpen your seat:\n{link}\n\nWe mail you once a game until you have moved.",
         ),
         "invitation": (
-            "{inviter} invites you to a game",
+            "An invitation to a game",
             "Hello {name},\n\n{inviter} invites you to the game {game}.\n\nOpen it:\n{link}",
         ),
         "end": (
@@ -55,7 +60,7 @@ TEXTS: dict[str, dict[str, tuple[str, str]]] = {
             "Wenn du das nicht warst, beachte diese Mail nicht: an diese Adresse geht dann nichts mehr.",
         ),
         "reset": (
-            "Ein neues Passwort für {name}",
+            "Ein neues Passwort für dein Konto",
             "Hallo {name},\n\njemand (hoffentlich du) hat ein neues Passwort für dein Konto angefordert. Setze es hier (der Link gilt einmal, {minutes} Minuten lang):\n\n{link}\n\n"
             "Damit werden alle Geräte abgemeldet. Wenn du das nicht warst, beachte diese Mail nicht: dein Passwort bleibt, wie es ist.",
         ),
@@ -64,7 +69,7 @@ TEXTS: dict[str, dict[str, tuple[str, str]]] = {
             "Hallo {name},\n\ndu bist dran im Spiel {game} ({players}).\n\nÖffne deinen Platz:\n{link}\n\nWir schreiben dir einmal je Spiel, bis du gezogen hast.",
         ),
         "invitation": (
-            "{inviter} lädt dich zu einem Spiel ein",
+            "Eine Einladung zu einem Spiel",
             "Hallo {name},\n\n{inviter} lädt dich zum Spiel {game} ein.\n\nÖffne es:\n{link}",
         ),
         "end": (
@@ -112,4 +117,4 @@ def render(kind: str, lang: str, params: dict[str, Any], unsubscribe: str | None
     body = text.format(**params)
     if unsubscribe is not None:
         body += "\n\n" + _UNSUB[lang].format(what=WHAT[lang].get(kind, kind), unsubscribe=unsubscribe)
-    return subject.format(**params), body + _SIGN[lang]
+    return subject.format(**{k: params[k] for k in SUBJECT_PARAMS if k in params}), body + _SIGN[lang]

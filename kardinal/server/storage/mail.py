@@ -6,20 +6,42 @@ process, a retry, the same turn seen twice) is the same row. A sender claims one
 time (``claimed_until``; on PostgreSQL ``FOR UPDATE SKIP LOCKED``, so that several
 processes never take the same row), and marks it sent as soon as the mail server accepted
 it; a sent row keeps its key and when, not its address or its text.
+
+An address's budget (``mail_sends``): each confirmation mailed to an address is a row of
+the SHA-256 of the address and when; a new one is refused (:class:`AddressBudgetSpent`)
+while the rows within a window are as many as its limit, whichever account asks and in
+whichever process (on PostgreSQL an advisory lock per address makes the count and the
+new row one step).
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
+from collections.abc import Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import Connection, Engine, and_, delete, func, insert, or_, select, update
+from sqlalchemy import Connection, Engine, and_, delete, func, insert, or_, select, text, update
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 
-from .schema import accounts, mail_queue, mail_tokens, seat_owners
+from .schema import ADDRESS_LOCK, accounts, mail_queue, mail_sends, mail_tokens, seat_owners
+
+
+def address_hash(email: str) -> str:
+    """What ``mail_sends`` keeps of an address: the SHA-256 of it in lower case."""
+    return hashlib.sha256(email.lower().encode("utf-8")).hexdigest()
+
+
+class AddressBudgetSpent(Exception):
+    """An address had as many mails of a kind as its limits allow; ``retry``: seconds
+    until one more fits."""
+
+    def __init__(self, retry: float) -> None:
+        super().__init__(f"try again in {retry:.0f} s")
+        self.retry = retry
 
 
 @dataclass(frozen=True)
@@ -93,6 +115,43 @@ class MailStorage:
         )
         return bool(r.rowcount)
 
+    def _lock_address(self, conn: Connection, to_hash: str) -> None:
+        """Hold the address's lock until ``conn``'s transaction ends (PostgreSQL; SQLite's
+        writes are one at a time already)."""
+        if self.engine.dialect.name == "postgresql":
+            key = int.from_bytes(bytes.fromhex(to_hash[:8]), "big", signed=True)
+            conn.execute(text("SELECT pg_advisory_xact_lock(:c, :k)"), {"c": ADDRESS_LOCK, "k": key})
+
+    def _spend_address(self, conn: Connection, email: str, kind: str, now: float, limits: Sequence[tuple[int, float]]) -> None:
+        """Count one mail of ``kind`` to ``email`` in ``conn``'s transaction; AddressBudgetSpent
+        (nothing counted) when ``limits`` ((how many, in how many seconds), ...) are reached."""
+        h = address_hash(email)
+        self._lock_address(conn, h)
+        longest = max((seconds for _n, seconds in limits), default=0.0)
+        q = select(mail_sends.c.at).where(mail_sends.c.to_hash == h, mail_sends.c.kind == kind, mail_sends.c.at > now - longest)
+        times = sorted(float(t) for t in conn.execute(q).scalars())
+        waits = [
+            inside[len(inside) - n] + seconds - now for n, seconds in limits if len(inside := [t for t in times if t > now - seconds]) >= n
+        ]
+        if waits:
+            raise AddressBudgetSpent(max(1.0, max(waits)))
+        conn.execute(insert(mail_sends).values(to_hash=h, kind=kind, at=now))
+
+    def forget_mail_sends(self, before: float) -> int:
+        """Rows of ``mail_sends`` from before ``before`` go (outside every window); returns how many."""
+        with self._begin() as conn:
+            return int(conn.execute(delete(mail_sends).where(mail_sends.c.at < before)).rowcount)
+
+    def mail_sends_to(self, email: str, kind: str, since: float) -> int:
+        """How many mails of ``kind`` went to ``email`` since ``since`` (operations and tests)."""
+        q = (
+            select(func.count())
+            .select_from(mail_sends)
+            .where(mail_sends.c.to_hash == address_hash(email), mail_sends.c.kind == kind, mail_sends.c.at >= since)
+        )
+        with self.engine.connect() as conn:
+            return int(conn.execute(q).scalar_one())
+
     # -- addresses -------------------------------------------------------------------
 
     def mail_address(self, account_id: int) -> MailAddress | None:
@@ -112,12 +171,16 @@ class MailStorage:
         now: float,
         expires: float,
         mail: QueuedMail | None,
+        limits: Sequence[tuple[int, float]] = (),
     ) -> None:
         """A new address (unconfirmed; None: none), the account's wishes, and in the same
         transaction: the account's tokens before end, the confirmation's token is stored
-        (its hash) and its mail queued."""
+        (its hash) and its mail queued, counted against the address's budget (``limits``:
+        AddressBudgetSpent, and nothing changes, when it is spent)."""
         self._still_there()
         with self._begin() as conn:
+            if mail is not None:
+                self._spend_address(conn, mail.to_addr, mail.kind, now, limits)
             conn.execute(
                 update(accounts).where(accounts.c.id == account_id).values(email=email, email_confirmed=False, notify=json.dumps(notify))
             )
@@ -172,11 +235,26 @@ class MailStorage:
 
     # -- tokens ----------------------------------------------------------------------
 
-    def store_reset(self, account_id: int, email: str, token_hash: str, now: float, expires: float, mail: QueuedMail) -> None:
-        """A reset token (its hash) and its mail, in one transaction; the account's reset
-        tokens before end (the newest mail is the one that works)."""
+    def store_reset(self, account_id: int, email: str, token_hash: str, now: float, expires: float, mail: QueuedMail) -> bool:
+        """A reset token (its hash) and its mail, in one transaction, unless a reset link
+        mailed to the account at ``email`` still works (unused, not expired): then nothing
+        (False), and that mail is the one to use. The account's reset tokens before end."""
         self._still_there()
         with self._begin() as conn:
+            self._lock_address(conn, address_hash(email))
+            live = conn.execute(
+                select(func.count())
+                .select_from(mail_tokens)
+                .where(
+                    mail_tokens.c.account_id == account_id,
+                    mail_tokens.c.kind == "reset",
+                    mail_tokens.c.email == email,
+                    mail_tokens.c.used.is_(None),
+                    mail_tokens.c.expires > now,
+                )
+            ).scalar_one()
+            if live:
+                return False
             conn.execute(delete(mail_tokens).where(mail_tokens.c.account_id == account_id, mail_tokens.c.kind == "reset"))
             conn.execute(delete(mail_tokens).where(mail_tokens.c.expires < now))
             conn.execute(
@@ -185,6 +263,7 @@ class MailStorage:
                 )
             )
             self._insert_mail(conn, mail, now)
+            return True
 
     def use_token(self, token_hash: str, kind: str, now: float) -> int | None:
         """Use a token once: the account it is for, or None (no such token, used, expired,

@@ -292,12 +292,27 @@ server_processes = Table(
     Column("stopped", Boolean, nullable=False, server_default="0"),  # it stopped in order
 )
 
+# the mails of each kind sent to an address, by the SHA-256 of the address (migration 14):
+# what keeps each address's budget (mailer.py: confirmations, 3 an hour and 10 a day)
+# across accounts and processes; rows older than the longest window go (sender.py)
+mail_sends = Table(
+    "mail_sends",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("to_hash", String(64), nullable=False),  # SHA-256 of the address in lower case
+    Column("kind", String(16), nullable=False),  # "confirm"
+    Column("at", Float, nullable=False),
+)
+
 schema_version = Table("schema_version", metadata, Column("version", Integer, nullable=False))
 
 # PostgreSQL advisory lock key held while migrating (any fixed number; "KARDMIGR")
 MIGRATION_LOCK = 0x4B4152444D494752
 # ... and while a starting process looks whether the server was down ("KARDALIV")
 ALIVE_LOCK = 0x4B415244414C4956
+# ... and while a mail to an address is counted against its budget: the class of the
+# two-key advisory lock whose second key is from the address's hash ("mail")
+ADDRESS_LOCK = 0x6D61696C
 
 # the statements of a group commit, made once (each is run for the whole batch)
 _INSERT_ACTION = insert(actions)
@@ -422,6 +437,14 @@ def _m11_processes(conn: Connection) -> None:
     conn.execute(CreateTable(server_processes))
 
 
+def _m14_mail_sends(conn: Connection) -> None:
+    """The mails sent to each address (by its hash), for the address's budget. Mail sent
+    before counts nothing: each address's budget starts full."""
+    conn.execute(CreateTable(mail_sends))
+    conn.execute(text("CREATE INDEX ix_mail_sends_to ON mail_sends (to_hash, at)"))
+    conn.execute(text("CREATE INDEX ix_mail_sends_at ON mail_sends (at)"))
+
+
 # Ordered; never edit an applied one, append a new one.
 MIGRATIONS: list[Callable[[Connection], None]] = [
     _m1_tables,
@@ -435,4 +458,6 @@ MIGRATIONS: list[Callable[[Connection], None]] = [
     _m9_community,
     _m10_place,
     _m11_processes,
+    # migration 14 (12 and 13 come from other branches: merged, this one goes after them)
+    _m14_mail_sends,
 ]

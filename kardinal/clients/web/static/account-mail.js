@@ -29,7 +29,7 @@ addStrings({
     forgotTitle: "Forgot the password?",
     forgotWho: "Your name or your mail address",
     forgotButton: "Mail me a link",
-    forgotSent: "If an account has this name or confirmed address, a link to set a new password is on its way to it. It works once, for 30 minutes.",
+    forgotSent: "If an account has this name or confirmed address, a link to set a new password is on its way to it. It works once, for 30 minutes. While a link mailed before still works, no new one is sent: use that mail.",
     forgotOff: "E-mail is off on this server: ask its operator to reset your password.",
   },
   de: {
@@ -53,7 +53,7 @@ addStrings({
     forgotTitle: "Passwort vergessen?",
     forgotWho: "Dein Name oder deine Mailadresse",
     forgotButton: "Link mailen",
-    forgotSent: "Wenn ein Konto diesen Namen oder diese bestätigte Adresse hat, ist ein Link für ein neues Passwort dorthin unterwegs. Er gilt einmal, 30 Minuten lang.",
+    forgotSent: "Wenn ein Konto diesen Namen oder diese bestätigte Adresse hat, ist ein Link für ein neues Passwort dorthin unterwegs. Er gilt einmal, 30 Minuten lang. Solange ein früher gemailter Link noch gilt, kommt kein neuer: nimm diese Mail.",
     forgotOff: "E-Mail ist auf diesem Server aus: bitte seinen Betreiber, dein Passwort zurückzusetzen.",
   },
 });
