@@ -28,7 +28,6 @@ from typing import Any
 from .accounts import DELETED
 from .core import ticks
 from .guard import Guard
-from .names import name_key
 from .refusal import Refused, no_player
 from .service import GameService
 from .storage import AccountRow, Storage
@@ -55,7 +54,7 @@ class Moderation:
         return await asyncio.to_thread(self.storage.seat_owner, game_id, seat)
 
     async def _named(self, name: str) -> AccountRow:
-        account = await asyncio.to_thread(self.storage.account_named, name_key(name))
+        account = await asyncio.to_thread(self.storage.account_named, name)
         if account is None:
             raise no_player(name)
         return account

@@ -30,7 +30,6 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from .guard import Guard
-from .names import name_key
 from .refusal import Refused, no_player
 from .results import stored_results
 from .service import GameService
@@ -58,8 +57,8 @@ class Social:
         self.on_invited: list[Callable[[int, str, int, str], Awaitable[object]]] = []
 
     async def account(self, name: str) -> AccountRow:
-        """The account of a name (as accounts match names: names.name_key); Refused ``no_player``."""
-        found = await asyncio.to_thread(self.storage.account_named, name_key(name)) if len(name) <= 100 else None
+        """The account of a name (as accounts match names: names.account_keys); Refused ``no_player``."""
+        found = await asyncio.to_thread(self.storage.account_named, name) if len(name) <= 100 else None
         if found is None:
             raise no_player(name)
         return found
