@@ -6,8 +6,15 @@ session is a random secret the browser keeps in a cookie; the database keeps onl
 SHA-256, so that a copy of the database opens no session. Sign-in is rate-limited per
 address and per name (guard.py), answers a wrong password and a name without an account
 with the same refusal, and verifies a password in both cases (passwords.py: a dummy hash
-for a name without an account), so that neither the answer nor its time tells which
-names exist.
+for a name without an account), so that neither the answer nor its time tells more than
+that the sign-in failed. (Names themselves are public: profiles, follows and invitations
+say whether an account has a name; docs/play/browser.md, privacy.)
+
+One rule decides whether an account may hold a session (:func:`session_refused`: not
+while suspended); :meth:`Accounts._session`, the only maker of sessions, asks it, and so
+does :meth:`Accounts.account_of` for every request's session. Re-entering the password
+(:meth:`Accounts.reauth`) counts in the budgets a sign-in counts in, the device mark's
+included; a new password is a compare-and-set on the stored hash.
 
 A seat belongs to an account when it was taken while signed in (created, joined, claimed)
 or brought along at sign-up or sign-in (the seats' tokens the browser holds, each checked).
