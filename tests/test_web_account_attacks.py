@@ -21,6 +21,7 @@ from sqlalchemy import update
 from test_web_mail import Smtp, add_address, link, smtp  # noqa: F401 - smtp: the fixture
 from web_helpers import LENIENT, join_all, make_client, play_out, seats, tokens
 
+from kardinal.server import accounts as accounts_module
 from kardinal.server.account_routes import COOKIE, DEVICE_COOKIE
 from kardinal.server.accounts import Accounts
 from kardinal.server.admin import Admin
@@ -140,6 +141,26 @@ def test_a_session_of_a_suspended_account_opens_nothing(client: TestClient) -> N
         r = call(client, method, path, s, json=body)
         assert r.status_code == 401 and r.json()["error"]["code"] == "signed_out", (path, r.text)
     assert rated_game(client, s).json()["error"]["code"] == "rated_needs_account"
+
+
+def test_every_way_to_a_session_asks_the_one_rule(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Sign-up, sign-in, a new password and every request's session all ask
+    accounts.session_refused: made to refuse everyone, no way gives a session."""
+    s = sign_up(client, "Anna")
+    monkeypatch.setattr(accounts_module, "session_refused", lambda until, now: Refused("suspended", "no session for anyone", 403))
+    assert who(client, s) is None
+    for path, body in (
+        ("/api/account/signup", {"name": "Bert", "password": PW}),
+        ("/api/account/signin", {"name": "Anna", "password": PW}),
+    ):
+        r = call(client, "POST", path, json=body)
+        assert r.status_code == 403 and r.json()["error"]["code"] == "suspended" and COOKIE not in r.cookies, path
+    row = storage_of(client).account_named("Anna")
+    assert row is not None
+    with pytest.raises(Refused):
+        client.portal.call(accounts_of(client).set_new_password, row, PW2)  # type: ignore[attr-defined]
+    monkeypatch.undo()
+    assert who(client, s)["name"] == "Anna" and signs_in(client, "Anna", PW) == 200
 
 
 # -- the device mark in the password's re-checks ------------------------------------------------

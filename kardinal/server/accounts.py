@@ -180,11 +180,13 @@ class Accounts:
         (names.as_deleted), or an account made before look-alikes counted has a name that
         looks like it (those made since are kept apart by their stored key: create_account)."""
         taken = Refused("account_name_taken", f"the name {shown} is taken", 409, name=shown)
-        if as_deleted(shown):
+        if as_deleted(shown) or await asyncio.to_thread(self._older_has, key):
             raise taken
-        older = await asyncio.to_thread(self.storage.older_account_names)
-        if any(account_keys(n)[0] == key for n in older):
-            raise taken
+
+    def _older_has(self, key: str) -> bool:
+        """Whether an account made before look-alikes counted has a name whose new key
+        would be ``key`` (read and compared in a thread: a few microseconds a name)."""
+        return any(account_keys(n)[0] == key for n in self.storage.older_account_names())
 
     async def sign_up(self, name: str, password: str, where: str, ending: str | None = None) -> SignedIn:
         """A new account, signed in (``ending``: the session the browser had, ended).
