@@ -37,7 +37,7 @@ from typing import Any
 
 from .guard import Guard
 from .live import public_players, token_ok
-from .names import DELETED, account_keys, as_deleted, clean_name, look_key
+from .names import DELETED, account_keys, as_deleted, clean_name
 from .passwords import check_password, hash_password, needs_rehash, verify
 from .refusal import Refused, until_text
 from .service import GameService
@@ -121,7 +121,7 @@ def device_nonce(mark: str | None, account_id: int, stored: str) -> str | None:
 def _budget(key: str, found: tuple[AccountRow, str] | None, device: str | None) -> tuple[tuple[str, str], str | None]:
     """The failure budget a check of the password of ``found`` (the account, its password's
     hash) is counted in, and the device mark's nonce: the browser's own if it holds the
-    account's device mark (``device``), else the name's (``key``: names.look_key, so that
+    account's device mark (``device``), else the name's (``key``: names.account_keys' first, so that
     look-alikes of a name share its budget)."""
     nonce = device_nonce(device, found[0].id, found[1]) if found is not None else None
     return (("signin_device", nonce) if nonce else ("signin_name", key)), nonce
@@ -213,7 +213,7 @@ class Accounts:
         self.guard.spend("signin", where)
         try:
             shown = self._name(name)
-            key = look_key(shown)
+            key = account_keys(shown)[0]
         except Refused:
             shown = key = ""  # a name no account can have: verified against the dummy hash below
         found = await asyncio.to_thread(self.storage.account_login, shown) if shown else None
@@ -252,7 +252,7 @@ class Accounts:
         account): limited as a sign-in is, from this browser (``device``, its device mark)
         as its sign-ins are. Returns the password's hash that was verified."""
         stored = await asyncio.to_thread(self.storage.account_password, account.id)
-        budget, _ = _budget(look_key(account.name), (account, stored) if stored is not None else None, device)
+        budget, _ = _budget(account_keys(account.name)[0], (account, stored) if stored is not None else None, device)
         await self._verified(budget, stored, password, wrong_password)
         assert stored is not None  # (verify said no to None)
         return stored
