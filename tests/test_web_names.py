@@ -12,6 +12,9 @@ import pytest
 from fastapi.testclient import TestClient
 from web_helpers import create, make_client
 
+from kardinal.server.names import name_key
+from kardinal.server.passwords import _hash as hash_password_now
+
 
 @pytest.fixture
 def client(tmp_path: Path) -> Any:
@@ -36,6 +39,13 @@ def body(name: str) -> bytes:
         "Ann\\u0007",  # BEL
         "Ann\\u200bB",  # ZERO WIDTH SPACE (a format character)
         "Ann\\ue000",  # private use
+        "Ann\\u3164",  # a trailing HANGUL FILLER
+        "Ann\\u2800",  # a trailing BRAILLE PATTERN BLANK
+        "\\u3164\\u3164",  # invisible characters only
+        "\\u115f\\u1160\\uffa0",  # the other Hangul fillers
+        "Ann\\ufe0f",  # a variation selector
+        "A\\u034fnn",  # COMBINING GRAPHEME JOINER
+        "\\u0301\\u0301",  # marks alone: nothing to see them on
         "x" * 25,  # too long
     ],
 )
@@ -71,3 +81,72 @@ def test_names_are_normalised(client: TestClient) -> None:
     # no name at all: the default
     r = client.post("/api/games", content=body("   "), headers={"content-type": "application/json"})
     assert r.json()["seats"][0]["name"] == "Player 1"
+
+
+# -- look-alike names, and names passing for a deleted account's seat --------------------------
+
+PW = "correct horse battery"
+BOTS = [{"kind": "bot", "level": "random"}] * 2
+SAME_SITE = {"origin": "http://testserver"}
+
+
+def sign_up(c: TestClient, name: str) -> Any:
+    c.cookies.clear()
+    try:
+        return c.post("/api/account/signup", headers=SAME_SITE, json={"name": name, "password": PW})
+    finally:
+        c.cookies.clear()
+
+
+def code(r: Any) -> str:
+    return str(r.json()["error"]["code"]) if r.status_code != 200 else "ok"
+
+
+@pytest.mark.usefixtures("cheap_hashes")
+def test_an_account_name_is_one_in_every_look_alike_form(client: TestClient) -> None:
+    assert code(sign_up(client, "Anna")) == code(sign_up(client, "B0b")) == "ok"
+    for taken in ("\u0410nna", "\u0391nna", "ANNA", "\uff21nna", "Bob", "BOB", "b\u03bfb"):  # Cyrillic А, Greek Α, fullwidth Ａ, Greek ο
+        assert code(sign_up(client, taken)) == "account_name_taken", ascii(taken)
+    assert code(sign_up(client, "Anna\u3164")) == code(sign_up(client, "\u2800")) == "bad_name"
+    assert code(sign_up(client, "Annabel")) == "ok"  # another name
+
+
+@pytest.mark.usefixtures("cheap_hashes")
+@pytest.mark.parametrize(
+    "name",
+    ["Deleted Player", "Deleted Player 2", "DELETED PLAYER 17", "D\u0435leted Player", "deleted player l2", "deleted  player \u0663"],
+)
+def test_no_account_or_seat_passes_for_a_deleted_player(client: TestClient, name: str) -> None:
+    assert code(sign_up(client, name)) == "account_name_taken"
+    r = client.post("/api/games", json={"players": [{"name": name, "kind": "person"}, *BOTS]})
+    assert r.status_code == 409 and r.json()["error"]["code"] == "name_taken", r.text
+
+
+@pytest.mark.usefixtures("cheap_hashes")
+def test_names_that_only_begin_like_a_deleted_player_are_names(client: TestClient) -> None:
+    assert code(sign_up(client, "Deleted Players Club")) == "ok"
+
+
+def test_two_seats_may_not_look_alike(client: TestClient) -> None:
+    r = client.post(
+        "/api/games", json={"players": [{"name": "Anna", "kind": "person"}, {"name": "\u0410nna", "kind": "person"}, *BOTS[:1]]}
+    )
+    assert r.status_code == 409 and r.json()["error"]["code"] == "name_taken"
+    g = create(client, "person", "open", "bot")  # seats P0, P1, B2
+    r = client.post(f"/api/games/{g['id']}/claim", json={"seat": 1, "name": "\u0420O"})  # Cyrillic Р, a letter O: "P0"
+    assert r.status_code == 409 and r.json()["error"]["code"] == "name_taken"
+
+
+@pytest.mark.usefixtures("cheap_hashes")
+def test_an_account_made_before_look_alikes_counted_keeps_its_name(client: TestClient) -> None:
+    """Accounts made before are stored by the key of before (names.name_key): they are
+    found by their names, and a look-alike of theirs is refused (no migration)."""
+    storage = client.app.state.accounts.storage  # type: ignore[attr-defined]
+    stored = hash_password_now("an old password")
+    assert storage.create_account("Bob", name_key("Bob"), stored, 1.0) is not None
+    for taken in ("B0b", "BOB", "b\u03bfb"):
+        assert code(sign_up(client, taken)) == "account_name_taken", ascii(taken)
+    client.cookies.clear()
+    r = client.post("/api/account/signin", headers=SAME_SITE, json={"name": "BOB", "password": "an old password"})
+    assert r.status_code == 200 and r.json()["account"]["name"] == "Bob"
+    assert client.get("/api/players/bob").json()["name"] == "Bob"

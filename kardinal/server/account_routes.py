@@ -171,7 +171,7 @@ async def sign_out(body: SignOut, request: Request, response: Response, acc: Acc
 async def new_password(body: NewPassword, request: Request, response: Response, acc: Acc, me: Me) -> Done:
     """A new password: every session of the account ends (this browser gets a new one),
     and so do the seats' tokens handed to its devices."""
-    signed = await acc.change_password(me, body.current, body.new)
+    signed = await acc.change_password(me, body.current, body.new, device_of(request))
     _set_cookie(response, request, signed)
     return {"ok": True}
 
@@ -179,7 +179,7 @@ async def new_password(body: NewPassword, request: Request, response: Response, 
 @router.post("/api/account/delete", response_model=Done)
 async def delete_account(body: DeleteAccount, request: Request, response: Response, acc: Acc, me: Me) -> Done:
     """Delete the account (its games stay, its seats named "deleted player")."""
-    await acc.delete(me, body.password)
+    await acc.delete(me, body.password, device_of(request))
     _clear_cookie(response, request)
     return {"ok": True}
 

@@ -6,8 +6,15 @@ session is a random secret the browser keeps in a cookie; the database keeps onl
 SHA-256, so that a copy of the database opens no session. Sign-in is rate-limited per
 address and per name (guard.py), answers a wrong password and a name without an account
 with the same refusal, and verifies a password in both cases (passwords.py: a dummy hash
-for a name without an account), so that neither the answer nor its time tells which
-names exist.
+for a name without an account), so that neither the answer nor its time tells more than
+that the sign-in failed. (Names themselves are public: profiles, follows and invitations
+say whether an account has a name; docs/play/browser.md, privacy.)
+
+One rule decides whether an account may hold a session (:func:`session_refused`: not
+while suspended); :meth:`Accounts._session`, the only maker of sessions, asks it, and so
+does :meth:`Accounts.account_of` for every request's session. Re-entering the password
+(:meth:`Accounts.reauth`) counts in the budgets a sign-in counts in, the device mark's
+included; a new password is a compare-and-set on the stored hash.
 
 A seat belongs to an account when it was taken while signed in (created, joined, claimed)
 or brought along at sign-up or sign-in (the seats' tokens the browser holds, each checked).
@@ -24,12 +31,13 @@ import hmac
 import os
 import secrets
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
 from .guard import Guard
 from .live import public_players, token_ok
-from .names import clean_name, name_key
+from .names import DELETED, account_keys, as_deleted, clean_name
 from .passwords import check_password, hash_password, needs_rehash, verify
 from .refusal import Refused, until_text
 from .service import GameService
@@ -37,7 +45,6 @@ from .storage import AccountRow, Storage
 
 __all__ = ["Accounts", "SignedIn", "DELETED", "session_days"]
 
-DELETED = "deleted player"  # the name a deleted account's seats take
 MAX_HELD = 200  # games whose seats a browser brings along at sign-up or sign-in
 
 
@@ -56,6 +63,22 @@ def session_hash(secret: str) -> str:
 def wrong_sign_in() -> Refused:
     """The one refusal of a sign-in that fails: no such name and a wrong password alike."""
     return Refused("bad_sign_in", "wrong name or password", 403)
+
+
+def wrong_password() -> Refused:
+    """The refusal of a wrong password of the signed-in account (a new password, deleting it)."""
+    return Refused("bad_password", "that is not the account's password", 403, min=8, max=256)
+
+
+def session_refused(suspended_until: float | None, now: float) -> Refused | None:
+    """The one rule of who may hold a session (None: the account may; else why not): an
+    account the operator suspended (kardinal admin) may not until its suspension ends.
+    Every way to a new session asks it (Accounts._session), and so does every request
+    that brings one (Accounts.account_of): a session made while the account was being
+    suspended opens nothing either."""
+    if suspended_until is not None and suspended_until > now:
+        return Refused("suspended", "this account is suspended", 403, until=until_text(suspended_until))
+    return None
 
 
 @dataclass(frozen=True)
@@ -95,6 +118,15 @@ def device_nonce(mark: str | None, account_id: int, stored: str) -> str | None:
     return nonce if hmac.compare_digest(mac, _device_mac(account_id, stored, nonce)) else None
 
 
+def _budget(key: str, found: tuple[AccountRow, str] | None, device: str | None) -> tuple[tuple[str, str], str | None]:
+    """The failure budget a check of the password of ``found`` (the account, its password's
+    hash) is counted in, and the device mark's nonce: the browser's own if it holds the
+    account's device mark (``device``), else the name's (``key``: names.account_keys' first, so that
+    look-alikes of a name share its budget)."""
+    nonce = device_nonce(device, found[0].id, found[1]) if found is not None else None
+    return (("signin_device", nonce) if nonce else ("signin_name", key)), nonce
+
+
 class Accounts:
     def __init__(self, storage: Storage, service: GameService, guard: Guard, days: float | None = None) -> None:
         self.storage = storage
@@ -104,7 +136,16 @@ class Accounts:
 
     # -- sessions --------------------------------------------------------------------
 
+    async def _admit(self, account: AccountRow) -> None:
+        """Refused ``suspended`` unless the account may hold a session now (session_refused)."""
+        refused = session_refused(await asyncio.to_thread(self.storage.suspended_until, account.id), time.time())
+        if refused is not None:
+            raise refused
+
     async def _session(self, account: AccountRow, ending: str | None) -> SignedIn:
+        """A new session of the account (the only place one is made), if it may have one
+        (_admit); ``ending``: the browser's session before, which ends."""
+        await self._admit(account)
         secret = secrets.token_urlsafe(32)
         now = time.time()
         old = session_hash(ending) if ending else None
@@ -115,7 +156,11 @@ class Accounts:
         """The account a session's secret is signed in to (None: none, ended or expired)."""
         if not secret or len(secret) > 100:
             return None
-        return await asyncio.to_thread(self.storage.session_account, session_hash(secret), time.time())
+        now = time.time()
+        found = await asyncio.to_thread(self.storage.session_account, session_hash(secret), now)
+        if found is None or session_refused(found[1], now) is not None:
+            return None
+        return found[0]
 
     async def sign_out(self, secret: str | None) -> None:
         if secret and len(secret) <= 100:
@@ -124,19 +169,33 @@ class Accounts:
     # -- signing up and in -------------------------------------------------------------
 
     @staticmethod
-    def _name(name: str) -> tuple[str, str]:
+    def _name(name: str) -> str:
         shown = clean_name(name, "")
         if not shown:
             raise Refused("bad_name", "a name is needed", 400, max=24)
-        return shown, name_key(shown)
+        return shown
+
+    async def _name_free(self, shown: str, key: str) -> None:
+        """Refused ``account_name_taken`` when the name passes for a deleted account's seat
+        (names.as_deleted), or an account made before look-alikes counted has a name that
+        looks like it (those made since are kept apart by their stored key: create_account)."""
+        taken = Refused("account_name_taken", f"the name {shown} is taken", 409, name=shown)
+        if as_deleted(shown) or await asyncio.to_thread(self._older_has, key):
+            raise taken
+
+    def _older_has(self, key: str) -> bool:
+        """Whether an account made before look-alikes counted has a name whose new key
+        would be ``key`` (read and compared in a thread: a few microseconds a name)."""
+        return any(account_keys(n)[0] == key for n in self.storage.older_account_names())
 
     async def sign_up(self, name: str, password: str, where: str, ending: str | None = None) -> SignedIn:
         """A new account, signed in (``ending``: the session the browser had, ended).
-        Refused ``account_name_taken`` when another account has the name (see name_key)."""
+        Refused ``account_name_taken`` when another account has the name or one that looks
+        like it (names.account_keys), or it passes for a deleted account's seat."""
         self.guard.spend("signup", where)
-        shown, key = self._name(name)
-        if key == name_key(DELETED):
-            raise Refused("account_name_taken", f"the name {shown} is taken", 409, name=shown)
+        shown = self._name(name)
+        key = account_keys(shown)[0]
+        await self._name_free(shown, key)
         check_password(password)
         hashed = await hash_password(password)
         account = await asyncio.to_thread(self.storage.create_account, shown, key, hashed, time.time())
@@ -153,71 +212,71 @@ class Accounts:
         its own instead of the name's: failing on purpose elsewhere does not lock it out."""
         self.guard.spend("signin", where)
         try:
-            _shown, key = self._name(name)
+            shown = self._name(name)
+            key = account_keys(shown)[0]
         except Refused:
-            key = ""  # a name no account can have: verified against the dummy hash below
-        found = await asyncio.to_thread(self.storage.account_login, key) if key else None
-        nonce = device_nonce(device, found[0].id, found[1]) if found is not None else None
-        budget = ("signin_device", nonce) if nonce else ("signin_name", key)
-        if key:
-            self.guard.take(*budget)  # before the verify: tries at once keep to the budget
+            shown = key = ""  # a name no account can have: verified against the dummy hash below
+        found = await asyncio.to_thread(self.storage.account_login, shown) if shown else None
+        budget, nonce = _budget(key, found, device)
+        await self._verified(budget if key else None, found[1] if found is not None else None, password, wrong_sign_in)
+        if found is None:  # (verify said no already)
+            raise wrong_sign_in()
+        account, stored = found
+        session = await self._session(account, ending)  # suspended: told only with the right password
+        if needs_rehash(stored):  # hashed with older parameters: hash it as today's are
+            stored = await hash_password(password)
+            await asyncio.to_thread(self.storage.rehash_password, account.id, stored, found[1])
+        return replace(session, device=device if nonce and stored == found[1] else device_mark(account.id, stored))
+
+    async def _verified(self, budget: tuple[str, str] | None, stored: str | None, password: str, refusal: Callable[[], Refused]) -> None:
+        """Verify ``password`` against the hash ``stored`` (None: the dummy's), within a
+        failure budget of the guard (``budget``: its kind and key): its unit is taken before
+        the verify (tries at once keep to the budget) and given back if it succeeds.
+        Refused ``refusal()`` when it fails."""
+        if budget is not None:
+            self.guard.take(*budget)
         failed = True
         try:
-            ok = await verify(found[1] if found is not None else None, password)
-            if found is None or not ok:
-                raise wrong_sign_in()
+            if not await verify(stored, password):
+                raise refusal()
             failed = False
         except Refused as e:
             failed = e.code != "busy"  # not verified (passwords.busy): not a guess
             raise
         finally:
-            if key:
+            if budget is not None:
                 (self.guard.settle if failed else self.guard.give_back)(*budget)
-        account, stored = found
-        until = await asyncio.to_thread(self.storage.suspended_until, account.id)
-        if until is not None and until > time.time():  # told only with the right password
-            raise Refused("suspended", "this account is suspended", 403, until=until_text(until))
-        if needs_rehash(stored):  # hashed with older parameters: hash it as today's are
-            stored = await hash_password(password)
-            await asyncio.to_thread(self.storage.rehash_password, account.id, stored)
-        return replace(
-            await self._session(account, ending), device=device if nonce and stored == found[1] else device_mark(account.id, stored)
-        )
 
-    async def _reauth(self, account: AccountRow, password: str) -> None:
-        """The account's password again (a new password, deleting the account): limited
-        as a sign-in of its name."""
-        key = name_key(account.name)
-        self.guard.take("signin_name", key)
-        failed = True
-        try:
-            stored = await asyncio.to_thread(self.storage.account_password, account.id)
-            if not await verify(stored, password):
-                raise Refused("bad_password", "that is not the account's password", 403, min=8, max=256)
-            failed = False
-        except Refused as e:
-            failed = e.code != "busy"
-            raise
-        finally:
-            (self.guard.settle if failed else self.guard.give_back)("signin_name", key)
+    async def reauth(self, account: AccountRow, password: str, device: str | None = None) -> str:
+        """The account's password again (a new password, a mail address, deleting the
+        account): limited as a sign-in is, from this browser (``device``, its device mark)
+        as its sign-ins are. Returns the password's hash that was verified."""
+        stored = await asyncio.to_thread(self.storage.account_password, account.id)
+        budget, _ = _budget(account_keys(account.name)[0], (account, stored) if stored is not None else None, device)
+        await self._verified(budget, stored, password, wrong_password)
+        assert stored is not None  # (verify said no to None)
+        return stored
 
-    async def change_password(self, account: AccountRow, current: str, new: str) -> SignedIn:
+    async def change_password(self, account: AccountRow, current: str, new: str, device: str | None = None) -> SignedIn:
         """A new password: every session of the account ends, and so do the seats' tokens it
-        handed to its devices; this browser gets a new session."""
-        await self._reauth(account, current)
-        return await self.set_new_password(account, new)
+        handed to its devices; this browser gets a new session. Of two changes from the
+        same password at once, one is made and the other refused ``bad_password``."""
+        stored = await self.reauth(account, current, device)
+        return await self.set_new_password(account, new, stored)
 
-    async def set_new_password(self, account: AccountRow, new: str) -> SignedIn:
+    async def set_new_password(self, account: AccountRow, new: str, expected: str | None = None) -> SignedIn:
         """The password becomes ``new`` (checked; the caller proved the right to set it: the
-        password before, or a reset link mailed to the account, kardinal.server.mail): every
-        session of the account ends, and so do the seats' tokens it handed to its devices;
-        this browser gets a new session."""
+        password before, whose hash is ``expected``, or a reset link mailed to the account,
+        kardinal.server.mail): every session of the account ends, and so do the seats'
+        tokens it handed to its devices; this browser gets a new session. Refused
+        ``suspended`` (nothing changed) for a suspended account, ``bad_password`` if the
+        stored hash is not ``expected`` any more (changed meanwhile)."""
         check_password(new)
+        await self._admit(account)
         hashed = await hash_password(new)
-        signed = SignedIn(account, secrets.token_urlsafe(32), int(self.lifetime), device_mark(account.id, hashed))
-        now = time.time()
-        await asyncio.to_thread(self.storage.set_password, account.id, hashed, now, None)
-        await asyncio.to_thread(self.storage.new_session, session_hash(signed.secret), account.id, now, now + self.lifetime, None)
+        if not await asyncio.to_thread(self.storage.set_password, account.id, hashed, time.time(), None, expected):
+            raise wrong_password()
+        signed = replace(await self._session(account, None), device=device_mark(account.id, hashed))
         await self._drop_keys(account)
         return signed
 
@@ -232,10 +291,10 @@ class Accounts:
         await asyncio.to_thread(self.storage.end_sessions, account.id)
         await self._drop_keys(account)
 
-    async def delete(self, account: AccountRow, password: str) -> int:
+    async def delete(self, account: AccountRow, password: str, device: str | None = None) -> int:
         """Delete the account: its sessions end, its seats belong to nobody and are named
         DELETED (the games stay, and their links work); returns how many seats it had."""
-        await self._reauth(account, password)
+        await self.reauth(account, password, device)
         owned = await asyncio.to_thread(self.storage.delete_account, account.id)
         for gid, seat in owned:
             await self.service.drop_seat_keys(gid, seat, rename=DELETED)

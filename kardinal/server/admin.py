@@ -20,8 +20,6 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from .accounts import DELETED
-from .names import name_key
 from .passwords import _hash
 from .storage import AccountRow, Storage
 from .storage.moderation import AuditEntry, Report
@@ -43,8 +41,8 @@ class Admin:
     actor: str
 
     def account(self, name: str) -> AccountRow:
-        found = self.storage.account_named(name_key(name))
-        if found is None or name_key(name) == name_key(DELETED):
+        found = self.storage.account_named(name)
+        if found is None:
             raise AdminError(f"there is no account {name!r}")
         return found
 

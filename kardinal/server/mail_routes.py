@@ -14,7 +14,7 @@ from __future__ import annotations
 from fastapi import APIRouter, Request, Response
 from fastapi.responses import HTMLResponse
 
-from .account_routes import Me, _set_cookie, session_secret
+from .account_routes import Me, _set_cookie, device_of, session_secret
 from .http import client_address
 from .mail import Mailer
 from .pages import static_page
@@ -59,7 +59,7 @@ async def set_email(body: SetEmail, request: Request, response: Response, me: Me
     mailed to it, and nothing else until it is confirmed. ``mail_off`` when this server
     sends no mail."""
     m = mailer_of(request)
-    await m.set_address(me, body.email, body.password, body.lang)
+    await m.set_address(me, body.email, body.password, body.lang, device_of(request))
     response.headers["Cache-Control"] = "no-store"
     return await m.status(me)  # type: ignore[return-value]
 

@@ -28,7 +28,7 @@ from typing import Any
 from .accounts import DELETED
 from .core import ticks
 from .guard import Guard
-from .names import name_key
+from .privacy import told_owners
 from .refusal import Refused, no_player
 from .service import GameService
 from .storage import AccountRow, Storage
@@ -48,14 +48,17 @@ class Moderation:
         self.service = service
         self.guard = guard
 
-    async def _owner(self, game_id: str, seat: int) -> int | None:
+    async def _owner(self, me: AccountRow, game_id: str, seat: int) -> int | None:
+        """The account of a person seat, as far as the game tells ``me`` (privacy.py: of a
+        game not listed in the lobby, none but its own)."""
         live = await self.service.fetch(game_id)
         if not 0 <= seat < len(live.row.seats) or live.row.seats[seat].kind != "person":
             raise Refused("malformed", "no such person seat", 400)
-        return await asyncio.to_thread(self.storage.seat_owner, game_id, seat)
+        owner = await asyncio.to_thread(self.storage.seat_owner, game_id, seat)
+        return told_owners(live.row.options, {seat: owner} if owner is not None else {}, me.id).get(seat)
 
     async def _named(self, name: str) -> AccountRow:
-        account = await asyncio.to_thread(self.storage.account_named, name_key(name))
+        account = await asyncio.to_thread(self.storage.account_named, name)
         if account is None:
             raise no_player(name)
         return account
@@ -65,7 +68,7 @@ class Moderation:
         if name is not None:
             other: int | None = (await self._named(name)).id
         elif game is not None and seat is not None:
-            other = await self._owner(game, seat)
+            other = await self._owner(me, game, seat)
         else:
             raise Refused("malformed", "name a player: 'name', or 'game' and 'seat'", 400)
         if other == me.id:
@@ -90,8 +93,15 @@ class Moderation:
         return "account"
 
     async def silenced(self, me: AccountRow, game_id: str) -> list[int]:
-        """The seats of a game whose chat this account does not want to read."""
-        return await asyncio.to_thread(self.storage.silenced_seats, me.id, game_id)
+        """The seats of a game whose chat this account does not want to read (of a game not
+        listed in the lobby, none: its seats' accounts are not told, privacy.py)."""
+        seats = await asyncio.to_thread(self.storage.silenced_seats, me.id, game_id)
+        if not seats:
+            return []
+        live = await self.service.fetch(game_id)
+        owners = await asyncio.to_thread(self.storage.game_owners, game_id)
+        told = told_owners(live.row.options, {s: owners[s] for s in seats if s in owners}, me.id)
+        return [s for s in seats if s in told]
 
     async def lists(self, me: AccountRow) -> dict[str, list[dict[str, Any]]]:
         muted, blocked = await asyncio.to_thread(self.storage.muted_and_blocked, me.id)

@@ -1,33 +1,68 @@
-"""Players' names as everyone sees them: cleaned, bounded, and unique at a table."""
+"""Players' names as everyone sees them: cleaned, bounded, and unique at a table and among
+accounts, also in look-alike forms.
+
+Two names are the same name when their :func:`look_key` is: NFKC, case folded, and then
+Unicode's confusable skeleton (UTS #39: "Аnna" with a Cyrillic А is Anna, "Bot l" is
+"Bot 1"). The skeleton is made from Unicode's table of confusables (confusables.txt) as
+the package ``confusable_homoglyphs`` ships it. A name may not hold characters one cannot
+see (controls, format characters, the Hangul fillers, the Braille blank, variation
+selectors: :data:`INVISIBLE`), nor be made of marks alone, nor pass for the seat of a
+deleted account ("Deleted Player", with a number or without, in any case or look-alike).
+"""
 
 from __future__ import annotations
 
+import hashlib
+import json
 import unicodedata
+from functools import lru_cache
+from importlib import resources
+from typing import TYPE_CHECKING
 
 from .refusal import Refused
-from .storage import (
-    SeatRow,
-)
+
+if TYPE_CHECKING:
+    from .storage.rows import SeatRow
 
 MAX_NAME = 24
 # letters a name may not hold: controls, format characters (the bidirectional overrides
-# and isolates among them), surrogates, private use and unassigned code points
-BAD_IN_NAME = frozenset(("Cc", "Cf", "Cs", "Co", "Cn"))
+# and isolates among them), surrogates, private use, unassigned code points, and the line
+# and paragraph separators
+BAD_IN_NAME = frozenset(("Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"))
+# characters one cannot see that are letters, marks or symbols to Unicode: the default
+# ignorable ones outside the categories above (Hangul fillers, the combining grapheme
+# joiner, Khmer inherent vowels, Mongolian and other variation selectors) and the blank
+# Braille pattern
+INVISIBLE = frozenset(
+    [0x034F, 0x115F, 0x1160, 0x17B4, 0x17B5, 0x180B, 0x180C, 0x180D, 0x180F, 0x2800, 0x3164, 0xFFA0]
+    + list(range(0xFE00, 0xFE10))
+    + list(range(0xE0100, 0xE01F0))
+)
+SEEN = frozenset("LNPS")  # a name needs one character of these (letters, digits, punctuation, symbols)
+DELETED = "deleted player"  # the name a deleted account's seats take (with a number after it when taken)
+KEY_MARK = "\ue000"  # starts every account's stored key made by account_keys (never in a name)
+
+
+def bad_name(why: str) -> Refused:
+    return Refused("bad_name", why, 400, max=MAX_NAME)
 
 
 def clean_name(name: object, default: str) -> str:
     """A player's name as shown to everyone: NFC, runs of white space as one space, at
     most MAX_NAME characters; Refused ``bad_name`` for anything else (nothing is cut
-    silently). No name (None or only white space) is ``default``."""
+    silently): a character one cannot see, or no visible one. No name (None or only white
+    space) is ``default``."""
     if name is None:
         return default
     if not isinstance(name, str):
-        raise Refused("bad_name", "a name must be text", 400, max=MAX_NAME)
+        raise bad_name("a name must be text")
     name = unicodedata.normalize("NFC", " ".join(name.split()))
-    if any(unicodedata.category(ch) in BAD_IN_NAME for ch in name):
-        raise Refused("bad_name", "a name may hold letters, digits, punctuation and spaces only", 400, max=MAX_NAME)
+    if any(unicodedata.category(ch) in BAD_IN_NAME or ord(ch) in INVISIBLE for ch in name):
+        raise bad_name("a name may hold letters, digits, punctuation and spaces only")
     if len(name) > MAX_NAME:
-        raise Refused("bad_name", f"a name has at most {MAX_NAME} characters", 400, max=MAX_NAME)
+        raise bad_name(f"a name has at most {MAX_NAME} characters")
+    if name and not any(unicodedata.category(ch)[0] in SEEN for ch in name):
+        raise bad_name("a name needs a letter, a digit, a punctuation mark or a symbol")
     return name or default
 
 
@@ -41,10 +76,66 @@ def storable(text: str) -> bool:
 
 
 def name_key(name: str) -> str:
-    """What two names must not share at one table: NFKC, case folded, runs of white space
-    as one space, stripped ("Ａｎｎａ" and " anna " are Anna)."""
+    """NFKC, case folded, runs of white space as one space, stripped ("Ａｎｎａ" and
+    " anna " are Anna): the key accounts were stored by before look-alikes counted (see
+    account_keys), and the guard's key of a name."""
     folded = unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", name).casefold())
     return " ".join(folded.split())
+
+
+@lru_cache(maxsize=1)
+def _prototypes() -> dict[str, str]:
+    """Each confusable character's prototype (UTS #39), from confusables.txt as
+    confusable_homoglyphs keeps it: for every line "source → prototype" of the table, each
+    side lists the other. A source has one prototype and a prototype is never a source, so
+    a character listing several is a prototype; one listing one other is that other's
+    source, unless the other lists it alone too (a prototype of one source: either of the
+    two stands for both)."""
+    raw = json.loads(resources.files("confusable_homoglyphs").joinpath("confusables.json").read_text("utf-8"))
+    links: dict[str, list[str]] = {}
+    for key, others in raw.items():
+        # the package wraps right-to-left letters in LEFT-TO-RIGHT MARKs
+        links.setdefault(key.replace("\u200e", ""), []).extend(str(o["c"]).replace("\u200e", "") for o in others)
+    out: dict[str, str] = {}
+    for ch, others in links.items():
+        if len(ch) != 1 or len(set(others)) != 1:
+            continue  # a sequence, or a prototype of several: itself
+        other = others[0]
+        out[ch] = other if len(other) > 1 or len(set(links.get(other, ()))) > 1 else min(ch, other)
+    return out
+
+
+def skeleton(text: str) -> str:
+    """UTS #39's skeleton of ``text``: two texts that look alike have the same one (for
+    comparing only: it is no name to show)."""
+    table = _prototypes()
+    return unicodedata.normalize("NFD", "".join(table.get(ch, ch) for ch in unicodedata.normalize("NFD", text)))
+
+
+def look_key(name: str) -> str:
+    """What two names must not share (at a table, among accounts): the skeleton of the
+    name's key (name_key), case folded again and its skeleton again (a prototype may be a
+    capital: "0" is "O"), so that case, width and look-alike letters do not make a second
+    name. It depends on name_key(name) alone."""
+    return skeleton(name_key(skeleton(name_key(name))))
+
+
+def account_keys(name: str) -> tuple[str, str]:
+    """The keys an account of ``name`` can be stored by: a new account's (KEY_MARK and its
+    look_key; a look_key too long for the column is stored as its SHA-256), and the one
+    accounts made before were stored by (name_key). Look an account up by both."""
+    key = KEY_MARK + look_key(name)
+    if len(key) > 90:
+        key = KEY_MARK + "#" + hashlib.sha256(key.encode("utf-8")).hexdigest()
+    return key, name_key(name)
+
+
+def as_deleted(name: str) -> bool:
+    """Whether ``name`` passes for a deleted account's seat: DELETED, alone or with a
+    number after it, in any case, width or look-alike form."""
+    key, prefix = look_key(name), look_key(DELETED)
+    digits = {ch for d in "0123456789" for ch in skeleton(d)}
+    return key.startswith(prefix) and all(ch == " " or ch in digits or unicodedata.category(ch) == "Nd" for ch in key[len(prefix) :])
 
 
 def name_taken(name: str) -> Refused:
@@ -52,7 +143,8 @@ def name_taken(name: str) -> Refused:
 
 
 def check_name_free(seats: list[SeatRow], name: str, seat: int | None = None) -> None:
-    """Refused ``name_taken`` if a seat of the table but ``seat`` has ``name`` (see name_key)."""
-    key = name_key(name)
-    if any(i != seat and name_key(s.name) == key for i, s in enumerate(seats)):
+    """Refused ``name_taken`` if a seat of the table but ``seat`` has ``name`` (see
+    look_key), or the name passes for a deleted account's seat (as_deleted)."""
+    key = look_key(name)
+    if as_deleted(name) or any(i != seat and look_key(s.name) == key for i, s in enumerate(seats)):
         raise name_taken(name)

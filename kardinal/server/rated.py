@@ -29,7 +29,7 @@ from kardinal.bots import served_bots
 
 from .accounts import Accounts
 from .live import LiveGame
-from .names import name_key
+from .names import look_key
 from .ratings import MU0, SIGMA0, closest_level
 from .refusal import Refused
 from .service import GameService
@@ -104,12 +104,12 @@ async def fill_with_bots(service: GameService, game_id: str, seat: object, token
         level = closest_level(await people_mean(service, game_id, live.row.seats), served_bots())
     else:
         level = live.options["standin"]
-    taken = {name_key(x.name) for x in live.row.seats}
+    taken = {look_key(x.name) for x in live.row.seats}
     for i, sr in enumerate(list(live.row.seats)):
         if sr.kind != "person" or sr.joined:
             continue
-        name = next(n for n in (f"Bot {i + 1}", *(f"Bot {i + 1}.{k}" for k in range(2, 20))) if name_key(n) not in taken)
-        taken.add(name_key(name))
+        name = next(n for n in (f"Bot {i + 1}", *(f"Bot {i + 1}.{k}" for k in range(2, 20))) if look_key(n) not in taken)
+        taken.add(look_key(name))
 
         def still_free(now: SeatRow) -> None:  # taken meanwhile: that person plays
             if now.joined or now.kind != "person":
@@ -177,4 +177,4 @@ async def find_table(
 
 
 def _name_free(row: GameRow, name: str, seat: int) -> bool:
-    return all(name_key(s.name) != name_key(name) for i, s in enumerate(row.seats) if i != seat)
+    return all(look_key(s.name) != look_key(name) for i, s in enumerate(row.seats) if i != seat)

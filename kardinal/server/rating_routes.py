@@ -13,14 +13,16 @@ from fastapi.responses import HTMLResponse
 
 from kardinal.bots import levels
 
-from .account_routes import Me
+from .account_routes import Me, maybe_signed_in
 from .http import client_address
 from .pages import root_of, static_page
+from .privacy import told_owners
 from .rated import fill_with_bots, find_table, rating_now
 from .ratings import BOT_RATINGS, MU0, SIGMA0, shown
 from .results import stored_results
 from .schemas import Filled, FillSeats, FindTable, FoundTable, GameRatings, Leaderboard, MyRating
 from .service import GameService
+from .storage import AccountRow
 
 __all__ = ["router", "leaderboard_games"]
 
@@ -43,6 +45,7 @@ def _service(request: Request) -> GameService:
 
 
 Service = Annotated[GameService, Depends(_service)]
+Viewer = Annotated[AccountRow | None, Depends(maybe_signed_in)]
 
 
 @router.get("/players", include_in_schema=False)
@@ -88,10 +91,11 @@ async def leaderboard(service: Service, response: Response) -> Leaderboard:
 
 
 @router.get("/api/games/{game_id}/ratings", response_model=GameRatings)
-async def game_ratings(game_id: str, service: Service, response: Response) -> GameRatings:
+async def game_ratings(game_id: str, service: Service, response: Response, viewer: Viewer) -> GameRatings:
     """A finished game's rating changes per seat of an account (``settled``: the game's
-    results are stored; a rated game's ratings were updated with them). Asking settles a
-    finished game that was not yet (its update had failed)."""
+    results are stored; a rated game's ratings were updated with them); of a game not
+    listed in the lobby, the asking account's own seat's only (privacy.py). Asking
+    settles a finished game that was not yet (its update had failed)."""
     live = await service.fetch(game_id)
     rated = live.options["rated"]
     response.headers["Cache-Control"] = "no-store"
@@ -99,6 +103,7 @@ async def game_ratings(game_id: str, service: Service, response: Response) -> Ga
         return {"game": game_id, "rated": rated, "settled": False, "seats": {}}
     have = await stored_results(service, [game_id])
     changes = await asyncio.to_thread(service.storage.game_rating_events, game_id) if rated else {}
+    told = told_owners(live.row.options, {s: c["account_id"] for s, c in changes.items()}, viewer.id if viewer is not None else None)
     return {
         "game": game_id,
         "rated": rated,
@@ -113,6 +118,7 @@ async def game_ratings(game_id: str, service: Service, response: Response) -> Ga
                 "pm_before": round(2 * (c["sigma_before"] if c["sigma_before"] is not None else SIGMA0)),
             }
             for s, c in sorted(changes.items())
+            if s in told
         },
     }
 

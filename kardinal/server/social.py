@@ -5,8 +5,8 @@ A profile shows only what is public: the account's name and since when, its fini
 games in numbers (from the stored results: an aggregate, never a replay of its games but
 for a few finished before results were stored, filled in once, FILL a view), its rating and
 the rating's history, and its last games with a link to watch or replay them. A table not
-listed in the lobby (``public: false``) is reached only through its links: it shows in no
-one's profile but its own player's (their numbers count it, without naming it).
+listed in the lobby (``public: false``) is reached only through its links: it shows on a
+profile to that account alone (their numbers count it, without naming it): privacy.py.
 
 Following is one way (as on lichess): an account's friends are the accounts it follows. A
 table "friends only" (``friends``) lets only the accounts its host follows take its open
@@ -30,7 +30,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from .guard import Guard
-from .names import name_key
+from .privacy import listed, told_owners
 from .refusal import Refused, no_player
 from .results import stored_results
 from .service import GameService
@@ -58,8 +58,8 @@ class Social:
         self.on_invited: list[Callable[[int, str, int, str], Awaitable[object]]] = []
 
     async def account(self, name: str) -> AccountRow:
-        """The account of a name (as accounts match names: names.name_key); Refused ``no_player``."""
-        found = await asyncio.to_thread(self.storage.account_named, name_key(name)) if len(name) <= 100 else None
+        """The account of a name (as accounts match names: names.account_keys); Refused ``no_player``."""
+        found = await asyncio.to_thread(self.storage.account_named, name) if len(name) <= 100 else None
         if found is None:
             raise no_player(name)
         return found
@@ -86,16 +86,17 @@ class Social:
             "by_players": totals,
             "rating": None if rating is None else {"mu": rating[0], "sigma": rating[1], "games": rating[2]},
             "history": [{"at": at, "mu": mu, "sigma": sigma} for at, mu, sigma, _g in history],
-            "last": await self._last_games(aid, me),
+            "last": await self._last_games(aid, viewer),
             "follows": follows,
             "followers": followers,
             "me": me,
             "following": following,
         }
 
-    async def _last_games(self, aid: int, me: bool) -> list[dict[str, Any]]:
+    async def _last_games(self, aid: int, viewer: AccountRow | None) -> list[dict[str, Any]]:
         """The account's last LAST games, newest first: finished (to replay) and under way
-        (to watch); a table not listed in the lobby only for the account itself."""
+        (to watch); of those not listed in the lobby, those the viewer may be told of
+        (privacy.py: only to the account itself)."""
         out: list[dict[str, Any]] = []
         seen: set[str] = set()
         for page in range(PAGES):
@@ -108,8 +109,7 @@ class Social:
                     options, seats = json.loads(r["options"]), json.loads(r["seats"])
                 except ValueError:
                     continue
-                public = options.get("public") is not False
-                if not (public or me):
+                if not told_owners(options, {int(r["seat"]): aid}, viewer.id if viewer is not None else None):
                     continue
                 names = [str(s.get("name", "")) for s in seats]
                 g: dict[str, Any] = {
@@ -119,7 +119,7 @@ class Social:
                     "seat": int(r["seat"]),
                     "name": names[r["seat"]] if r["seat"] < len(names) else "",
                     "players": names,
-                    "public": public,
+                    "public": listed(options),
                 }
                 if r["place"] is not None:
                     g.update(place=float(r["place"]), score=int(r["score"]), win=float(r["win"]), of=int(r["players"]))

@@ -19,7 +19,7 @@ from kardinal.rules.variants import VariantError, parse_variants
 
 from .core import ServiceCore
 from .live import LiveGame, hash_token, public_players
-from .names import check_name_free, clean_name, name_key
+from .names import check_name_free, clean_name, look_key
 from .options import options_of, table_options
 from .refusal import Refused
 from .storage import (
@@ -71,7 +71,7 @@ class Tables(ServiceCore):
         ``creator``: the address asking; it may run MAX_BOT_GAMES games of bots only at once.
 
         ``board``: an installed board's id; ``variants``: rule variants (R14), default none.
-        The seats' names are unique (see name_key). Returns the game and the secret tokens
+        The seats' names are unique (see names.look_key). Returns the game and the secret tokens
         of its person seats.
 
         ``key``: the client's key for this creation (8-64 of A-Z a-z 0-9 _ -): the same
@@ -333,8 +333,8 @@ class Tables(ServiceCore):
         sr = live.row.seats[seat]
         name = sr.name
         if rename is not None:
-            others = {name_key(s.name) for i, s in enumerate(live.row.seats) if i != seat}
-            name = next(n for n in (rename, *(f"{rename} {k}" for k in range(2, 12))) if name_key(n) not in others)
+            others = {look_key(s.name) for i, s in enumerate(live.row.seats) if i != seat}
+            name = next(n for n in (rename, *(f"{rename} {k}" for k in range(2, 12))) if look_key(n) not in others)
         if sr.keys or name != sr.name:
             await self._set_seat(live, seat, replace(sr, keys=[], name=name))
 

@@ -183,7 +183,7 @@ class Mailer:
             "notify": {k: notify.get(k) is True for k in KINDS},
         }
 
-    async def set_address(self, account: AccountRow, email: str, password: str, lang: str) -> None:
+    async def set_address(self, account: AccountRow, email: str, password: str, lang: str, device: str | None = None) -> None:
         """A new address for the account (its password again: a session alone may not
         point the account's password resets elsewhere), unconfirmed until the link mailed
         to it is opened; nothing but that mail goes to it meanwhile. ``email`` "": none."""
@@ -198,7 +198,7 @@ class Mailer:
             )
         if email and not self.enabled:
             raise Refused("mail_off", "e-mail is off on this server", 409)
-        await self.accounts._reauth(account, password)
+        await self.accounts.reauth(account, password, device)  # (``device``: the browser's device mark)
         found = await asyncio.to_thread(self.storage.mail_address, account.id)
         old = found.notify if found is not None else {}
         lang = lang if lang in LANGS else str(old.get("lang", "en"))

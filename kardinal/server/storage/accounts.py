@@ -14,6 +14,7 @@ from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.exc import IntegrityError
 
+from ..names import KEY_MARK, account_keys
 from .rows import AccountRow, ChatLine, CorruptGame, GameRow, SeatRow, _row
 from .schema import accounts, chat, games, rating_events, ratings, seat_owners, sessions
 
@@ -54,17 +55,23 @@ class AccountStorage:
             return None
         return AccountRow(aid, name, now, now)
 
-    def account_login(self, name_key: str) -> tuple[AccountRow, str] | None:
-        """The account of a name and its password's hash (to verify a sign-in), or None."""
+    def account_login(self, name: str) -> tuple[AccountRow, str] | None:
+        """The account of a name (by both its keys: names.account_keys) and its password's
+        hash (to verify a sign-in), or None."""
         with self.engine.connect() as conn:
-            r = conn.execute(select(accounts).where(accounts.c.name_key == name_key)).first()
+            r = conn.execute(select(accounts).where(accounts.c.name_key.in_(account_keys(name))).order_by(accounts.c.id)).first()
         return (_account(r), str(r.password)) if r is not None else None
 
-    def account_named(self, name_key: str) -> AccountRow | None:
-        """The account of a name (names.name_key), or None."""
+    def account_named(self, name: str) -> AccountRow | None:
+        """The account of a name (by both its keys: names.account_keys), or None."""
+        found = self.account_login(name)
+        return found[0] if found is not None else None
+
+    def older_account_names(self) -> list[str]:
+        """The names of the accounts stored by the key of before (names.name_key, not
+        names.account_keys' first): a new name is compared with these one by one."""
         with self.engine.connect() as conn:
-            r = conn.execute(select(accounts).where(accounts.c.name_key == name_key)).first()
-        return _account(r) if r is not None else None
+            return [str(r[0]) for r in conn.execute(select(accounts.c.name).where(~accounts.c.name_key.startswith(KEY_MARK)))]
 
     def account_row(self, account_id: int) -> AccountRow | None:
         """The account of an id, or None."""
@@ -77,21 +84,30 @@ class AccountStorage:
             r = conn.execute(select(accounts.c.password).where(accounts.c.id == account_id)).first()
         return str(r[0]) if r is not None else None
 
-    def set_password(self, account_id: int, password_hash: str, now: float, keep: str | None = None) -> None:
-        """A new password; every session of the account ends but ``keep`` (a new one)."""
+    def set_password(self, account_id: int, password_hash: str, now: float, keep: str | None = None, expected: str | None = None) -> bool:
+        """A new password; every session of the account ends but ``keep`` (a new one).
+        With ``expected``: only if the stored hash is still that one (compare and set, in
+        one statement: of two changes from the same password, one wins on every database);
+        False (nothing changed) if it is not."""
         self._still_there()
+        q = update(accounts).where(accounts.c.id == account_id)
+        if expected is not None:
+            q = q.where(accounts.c.password == expected)
         with self._begin() as conn:
-            conn.execute(update(accounts).where(accounts.c.id == account_id).values(password=password_hash, password_changed=now))
-            q = delete(sessions).where(sessions.c.account_id == account_id)
+            if conn.execute(q.values(password=password_hash, password_changed=now)).rowcount != 1:
+                return False
+            q2 = delete(sessions).where(sessions.c.account_id == account_id)
             if keep is not None:
-                q = q.where(sessions.c.token_hash != keep)
-            conn.execute(q)
+                q2 = q2.where(sessions.c.token_hash != keep)
+            conn.execute(q2)
+        return True
 
-    def rehash_password(self, account_id: int, password_hash: str) -> None:
-        """The same password hashed again (with today's parameters); the sessions stay."""
+    def rehash_password(self, account_id: int, password_hash: str, old: str) -> None:
+        """The same password hashed again (with today's parameters), if the stored hash is
+        still ``old`` (not changed meanwhile); the sessions stay."""
         self._still_there()
         with self._begin() as conn:
-            conn.execute(update(accounts).where(accounts.c.id == account_id).values(password=password_hash))
+            conn.execute(update(accounts).where(accounts.c.id == account_id, accounts.c.password == old).values(password=password_hash))
 
     def delete_account(self, account_id: int) -> list[tuple[str, int]]:
         """Delete an account, its sessions and its claim on its seats (the games stay);
@@ -125,8 +141,9 @@ class AccountStorage:
                 conn.execute(delete(sessions).where(sessions.c.token_hash == ending))
             conn.execute(insert(sessions).values(token_hash=token_hash, account_id=account_id, created=now, expires=expires))
 
-    def session_account(self, token_hash: str, now: float) -> AccountRow | None:
-        """The account a session (by its secret's hash) is signed in to, if it has not expired."""
+    def session_account(self, token_hash: str, now: float) -> tuple[AccountRow, float | None] | None:
+        """The account a session (by its secret's hash) is signed in to, if it has not
+        expired, and until when the account is suspended (None: it is not)."""
         q = (
             select(accounts)
             .join(sessions, sessions.c.account_id == accounts.c.id)
@@ -134,7 +151,7 @@ class AccountStorage:
         )
         with self.engine.connect() as conn:
             r = conn.execute(q).first()
-        return _account(r) if r is not None else None
+        return (_account(r), None if r.suspended_until is None else float(r.suspended_until)) if r is not None else None
 
     def end_session(self, token_hash: str) -> None:
         self._still_there()

@@ -27,6 +27,7 @@ from sqlalchemy import Connection, Engine, and_, delete, func, insert, or_, sele
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 
+from ..names import account_keys
 from .schema import ADDRESS_LOCK, accounts, mail_queue, mail_sends, mail_tokens, seat_owners
 
 
@@ -213,12 +214,13 @@ class MailStorage:
             return [(int(r.id), str(r.name), str(r.email), _notify(r.notify)) for r in conn.execute(q)]
 
     def mail_account_by_key(self, name_key: str) -> tuple[int, str, str | None, bool, dict[str, Any]] | None:
-        """(id, name, address, confirmed, notify) of the account of a name's key."""
+        """(id, name, address, confirmed, notify) of the account of a name (or its key:
+        names.account_keys finds it by both of its keys)."""
         with self.engine.connect() as conn:
             r = conn.execute(
-                select(accounts.c.id, accounts.c.name, accounts.c.email, accounts.c.email_confirmed, accounts.c.notify).where(
-                    accounts.c.name_key == name_key
-                )
+                select(accounts.c.id, accounts.c.name, accounts.c.email, accounts.c.email_confirmed, accounts.c.notify)
+                .where(accounts.c.name_key.in_(account_keys(name_key)))
+                .order_by(accounts.c.id)
             ).first()
         return None if r is None else (int(r.id), str(r.name), r.email, bool(r.email_confirmed), _notify(r.notify))
 

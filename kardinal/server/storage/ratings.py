@@ -99,7 +99,7 @@ class RatingStorage:
             ]
 
     def game_rating_events(self, game_id: str) -> dict[int, dict[str, Any]]:
-        """A game's rating changes by seat: the account's name, mu before and after, sigma
+        """A game's rating changes by seat: the account's name and id, mu before and after, sigma
         before (its previous game's, or None for its first) and after."""
         q = (
             select(seat_owners.c.seat, accounts.c.name, rating_events)
@@ -120,6 +120,7 @@ class RatingStorage:
                 ).first()
                 out[int(r.seat)] = {
                     "account": str(r.name),
+                    "account_id": int(r.account_id),
                     "before": float(r.before),
                     "mu": float(r.mu),
                     "sigma": float(r.sigma),
