@@ -77,10 +77,12 @@ jstools: $(JSTOOLS)
 
 # the suite in TEST_WORKERS processes (pytest-xdist); a file's tests stay in one process,
 # so that its server and database fixtures are made once (the browser: once a process).
-# It prints the 15 slowest tests and the time by area (tests/suite_times.py, from
-# build/junit.xml; the testing page says more).
+# The files are handed out longest first, as tests/conftest.py orders them by their last
+# measured time (--no-loadscope-reorder: xdist's own order, by the number of tests, left
+# the long files of one test each to the end). It prints the 15 slowest tests and the time
+# by area (tests/suite_times.py, from build/junit.xml; the testing page says more).
 TEST_WORKERS ?= 2
-PYTEST = $(BIN)/pytest -q -n $(TEST_WORKERS) --dist loadfile
+PYTEST = $(BIN)/pytest -q -n $(TEST_WORKERS) --dist loadfile --no-loadscope-reorder
 SUITE = $(PYTEST) --durations=15 --junitxml=build/junit.xml kardinal tests
 TIMED = start=$$(date +%s); $(1); status=$$?; \
 	$(BIN)/python tests/suite_times.py build/junit.xml --wall $$(( $$(date +%s) - start )) || true; exit $$status

@@ -13,6 +13,7 @@ import json
 import os
 import random
 from collections.abc import Iterator, Sequence
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -333,8 +334,22 @@ def area_of(item: pytest.Item) -> str:
     return next((a for part, a in package.items() if part in path.parts), "server")
 
 
+# Each test file's seconds in a whole run (tests/data/file_seconds.json, written by
+# `python tests/suite_times.py build/junit.xml --weights tests/data/file_seconds.json`): the
+# files are handed to the test processes longest first, so that no long file starts last
+# while the other process has nothing left to do. A file not listed counts as short; a
+# stale list changes only the order.
+FILE_SECONDS = Path(__file__).parent / "data" / "file_seconds.json"
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     for item in items:
         area = area_of(item)
         item.add_marker(getattr(pytest.mark, area))
         item.user_properties.append(("area", area))
+    weights: dict[str, float] = json.loads(FILE_SECONDS.read_text(encoding="utf-8")) if FILE_SECONDS.exists() else {}
+
+    def weight(item: pytest.Item) -> float:
+        return weights.get(item.path.stem, 0.0) if item.path.parent.name == "tests" else 0.0
+
+    items.sort(key=lambda item: -weight(item))  # stable: a file's tests keep their order

@@ -1,16 +1,19 @@
 """Where the suite's time goes: the tests' time by area, from the JUnit XML that `make test`
 writes (build/junit.xml; each test's area is a property, set in tests/conftest.py).
 
-    python tests/suite_times.py build/junit.xml [--wall SECONDS]
+    python tests/suite_times.py build/junit.xml [--wall SECONDS] [--weights FILE]
 
 prints a Markdown table (the testing page carries one, with its date): per area the
 tests, their time added up (setup, call and teardown, in all the test processes) and its
-share. ``--wall``: the run's time on the clock, said under the table.
+share. ``--wall``: the run's time on the clock, said under the table. ``--weights``: writes
+each test file's seconds to FILE (tests/data/file_seconds.json), by which tests/conftest.py
+hands the longest files out first.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import xml.etree.ElementTree as ET
 from collections import Counter
 from pathlib import Path
@@ -30,6 +33,16 @@ def times_by_area(junit: Path) -> tuple[Counter[str], Counter[str]]:
     return seconds, tests
 
 
+def seconds_by_file(junit: Path) -> dict[str, float]:
+    """Seconds per test file of tests/ (by its name without .py), longest first."""
+    seconds: Counter[str] = Counter()
+    for case in ET.parse(junit).iter("testcase"):
+        module = (case.get("classname") or "").split(".")
+        if len(module) >= 2 and module[0] == "tests":
+            seconds[module[1]] += float(case.get("time") or 0.0)
+    return {name: round(s, 1) for name, s in seconds.most_common()}
+
+
 def table(seconds: Counter[str], tests: Counter[str], wall: float | None = None) -> str:
     total = sum(seconds.values())
     rows = ["| area | tests | time (s, all processes) | share |", "| --- | ---: | ---: | ---: |"]
@@ -46,8 +59,11 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("junit", type=Path)
     ap.add_argument("--wall", type=float, default=None, help="the run's time on the clock, in seconds")
+    ap.add_argument("--weights", type=Path, default=None, help="write each test file's seconds here (JSON)")
     args = ap.parse_args()
     print(table(*times_by_area(args.junit), wall=args.wall))
+    if args.weights is not None:
+        args.weights.write_text(json.dumps(seconds_by_file(args.junit), indent=1) + "\n", encoding="utf-8")
 
 
 if __name__ == "__main__":
