@@ -98,9 +98,9 @@ test-loaded: $(STAMP) $(NATIVE) system jstools
 	@$(call TIMED,$(BIN)/python tests/loaded.py -- $(SUITE))
 
 # What a change to the rules, the bots or the server's API needs, in a few minutes: the
-# suite less the browser, PostgreSQL, docs, research and fuzz tests (the markers are on
-# the testing page).
-FAST = not browser and not postgres and not docs and not research and not fuzz
+# suite less the browser, PostgreSQL, docs, research, fuzz and heavy tests (3 s or more in
+# the last measured run: tests/data/suite_seconds.json; the markers are on the testing page).
+FAST = not browser and not postgres and not docs and not research and not fuzz and not heavy
 test-fast: $(STAMP) $(NATIVE)
 	$(PYTEST) -m "$(FAST)" kardinal tests
 

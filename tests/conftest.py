@@ -313,8 +313,8 @@ def area_of(item: pytest.Item) -> str:
     path = item.path
     if "browser" in item.fixturenames or item.get_closest_marker("browser") is not None:
         return "browser"
-    params = getattr(getattr(item, "callspec", None), "params", {})
-    if "pg" in item.fixturenames and params.get("db_url", "postgresql") == "postgresql":
+    ident = getattr(getattr(item, "callspec", None), "id", "").split("-")  # db_url's "sqlite" / "postgresql"
+    if "postgresql" in ident or ("pg" in item.fixturenames and "sqlite" not in ident):
         return "postgres"
     if path.suffix == ".md" or path.stem.startswith("test_docs"):
         return "docs"
@@ -334,22 +334,29 @@ def area_of(item: pytest.Item) -> str:
     return next((a for part, a in package.items() if part in path.parts), "server")
 
 
-# Each test file's seconds in a whole run (tests/data/file_seconds.json, written by
-# `python tests/suite_times.py build/junit.xml --weights tests/data/file_seconds.json`): the
-# files are handed to the test processes longest first, so that no long file starts last
-# while the other process has nothing left to do. A file not listed counts as short; a
-# stale list changes only the order.
-FILE_SECONDS = Path(__file__).parent / "data" / "file_seconds.json"
+# The times of a whole run (tests/data/suite_seconds.json, written by `python
+# tests/suite_times.py build/junit.xml --weights tests/data/suite_seconds.json`): each test
+# file's seconds, by which the files are handed to the test processes longest first (so
+# that no long file starts last while the other process has nothing left to do), and the
+# tests that took HEAVY seconds or more, marked ``heavy`` (make test-fast leaves them out).
+# A file or test not listed counts as short; a stale list changes only the order and what
+# make test-fast runs.
+SUITE_SECONDS = Path(__file__).parent / "data" / "suite_seconds.json"
+HEAVY = 3.0
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    times = json.loads(SUITE_SECONDS.read_text(encoding="utf-8")) if SUITE_SECONDS.exists() else {}
+    files: dict[str, float] = times.get("files", {})
+    heavy: dict[str, float] = times.get("tests", {})
     for item in items:
         area = area_of(item)
         item.add_marker(getattr(pytest.mark, area))
         item.user_properties.append(("area", area))
-    weights: dict[str, float] = json.loads(FILE_SECONDS.read_text(encoding="utf-8")) if FILE_SECONDS.exists() else {}
+        if heavy.get(item.nodeid, 0.0) >= HEAVY:
+            item.add_marker(pytest.mark.heavy)
 
     def weight(item: pytest.Item) -> float:
-        return weights.get(item.path.stem, 0.0) if item.path.parent.name == "tests" else 0.0
+        return files.get(item.path.stem, 0.0) if item.path.parent.name == "tests" else 0.0
 
     items.sort(key=lambda item: -weight(item))  # stable: a file's tests keep their order

@@ -6,8 +6,8 @@ writes (build/junit.xml; each test's area is a property, set in tests/conftest.p
 prints a Markdown table (the testing page carries one, with its date): per area the
 tests, their time added up (setup, call and teardown, in all the test processes) and its
 share. ``--wall``: the run's time on the clock, said under the table. ``--weights``: writes
-each test file's seconds to FILE (tests/data/file_seconds.json), by which tests/conftest.py
-hands the longest files out first.
+each test file's seconds and the tests of 3 s or more to FILE (tests/data/suite_seconds.json):
+tests/conftest.py hands the longest files out first and marks those tests ``heavy``.
 """
 
 from __future__ import annotations
@@ -33,14 +33,22 @@ def times_by_area(junit: Path) -> tuple[Counter[str], Counter[str]]:
     return seconds, tests
 
 
-def seconds_by_file(junit: Path) -> dict[str, float]:
-    """Seconds per test file of tests/ (by its name without .py), longest first."""
-    seconds: Counter[str] = Counter()
+def weights(junit: Path, heavy: float = 3.0) -> dict[str, dict[str, float]]:
+    """Seconds per test file of tests/ (by its name without .py), longest first, and of the
+    tests that took ``heavy`` seconds or more (by their pytest node id)."""
+    files: Counter[str] = Counter()
+    tests: dict[str, float] = {}
     for case in ET.parse(junit).iter("testcase"):
         module = (case.get("classname") or "").split(".")
+        seconds = float(case.get("time") or 0.0)
         if len(module) >= 2 and module[0] == "tests":
-            seconds[module[1]] += float(case.get("time") or 0.0)
-    return {name: round(s, 1) for name, s in seconds.most_common()}
+            files[module[1]] += seconds
+            if seconds >= heavy:
+                tests[f"tests/{module[1]}.py::{case.get('name')}"] = round(seconds, 1)
+    return {
+        "files": {name: round(s, 1) for name, s in files.most_common()},
+        "tests": dict(sorted(tests.items(), key=lambda kv: -kv[1])),
+    }
 
 
 def table(seconds: Counter[str], tests: Counter[str], wall: float | None = None) -> str:
@@ -59,11 +67,11 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("junit", type=Path)
     ap.add_argument("--wall", type=float, default=None, help="the run's time on the clock, in seconds")
-    ap.add_argument("--weights", type=Path, default=None, help="write each test file's seconds here (JSON)")
+    ap.add_argument("--weights", type=Path, default=None, help="write the files' and the heavy tests' seconds here (JSON)")
     args = ap.parse_args()
     print(table(*times_by_area(args.junit), wall=args.wall))
     if args.weights is not None:
-        args.weights.write_text(json.dumps(seconds_by_file(args.junit), indent=1) + "\n", encoding="utf-8")
+        args.weights.write_text(json.dumps(weights(args.junit), indent=1) + "\n", encoding="utf-8")
 
 
 if __name__ == "__main__":
