@@ -292,6 +292,20 @@ server_processes = Table(
     Column("stopped", Boolean, nullable=False, server_default="0"),  # it stopped in order
 )
 
+# rate limits' counts (migration 12), kept here when several processes share a PostgreSQL
+# database so that each budget holds across them (kardinal.server.guard): one row per
+# budget and window ("signin_name/60"), key (an address, a name's key, an account) and the
+# window's start (epoch seconds, a multiple of its length); ``until``: when the row can go
+rate_counts = Table(
+    "rate_counts",
+    metadata,
+    Column("budget", String(40), primary_key=True),
+    Column("key", String(400), primary_key=True),
+    Column("start", BigInteger, primary_key=True),
+    Column("count", Integer, nullable=False),
+    Column("until", Float, nullable=False),
+)
+
 schema_version = Table("schema_version", metadata, Column("version", Integer, nullable=False))
 
 # PostgreSQL advisory lock key held while migrating (any fixed number; "KARDMIGR")
@@ -422,6 +436,13 @@ def _m11_processes(conn: Connection) -> None:
     conn.execute(CreateTable(server_processes))
 
 
+def _m12_rate_counts(conn: Connection) -> None:
+    """The rate limits' counts, for the processes sharing a PostgreSQL database (an empty
+    table on SQLite: one process, which counts in memory)."""
+    conn.execute(CreateTable(rate_counts))
+    conn.execute(text("CREATE INDEX ix_rate_counts_until ON rate_counts (until)"))
+
+
 # Ordered; never edit an applied one, append a new one.
 MIGRATIONS: list[Callable[[Connection], None]] = [
     _m1_tables,
@@ -435,4 +456,5 @@ MIGRATIONS: list[Callable[[Connection], None]] = [
     _m9_community,
     _m10_place,
     _m11_processes,
+    _m12_rate_counts,
 ]
