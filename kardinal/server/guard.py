@@ -6,8 +6,8 @@ as well (:meth:`Guard.share`, storage/limits.py), so that every budget holds acr
 and not once per process: each count is one atomic statement that returns the new count
 (a round trip), in fixed windows (each minute, hour, day of the clock, counted from the
 Unix epoch; at a window's turn a budget may pass up to twice in a short time). If the
-database fails, each process counts in memory until it answers again: the budget of each
-process still holds.
+database fails, each process counts in memory (asking it again every RETRY seconds): the
+budget of each process still holds.
 A process learns another's counts as it counts itself: a check that counts nothing
 (:meth:`Guard.check`) looks at the counts this process last saw, so an address over a
 budget through another process may get one more try here before it is refused (wrong
@@ -112,6 +112,7 @@ class Counts(Protocol):
 
 
 PRUNE_EVERY = 1000  # counts in the database between two clean-ups of the windows passed
+RETRY = 10.0  # seconds after a failed count before the database is asked again
 
 Windows = tuple[tuple[str, str, int, float], ...]
 
@@ -140,6 +141,7 @@ class Guard:
         self._seen_prune_at = 10_000
         self._since_prune = 0
         self._failing = False  # the database failed at the last count (logged once)
+        self._retry_at = 0.0  # time.monotonic() before which the database is not asked (it failed)
 
     def share(self, counts: Counts) -> None:
         """Count in ``counts`` too (several processes on one PostgreSQL database): every
@@ -212,7 +214,7 @@ class Guard:
     def _count_shared(self, kind: str, addr: str) -> tuple[Windows, list[int]] | None:
         """Count one of ``kind`` for ``addr`` in the database: its windows and their counts
         now (None: no database, or it failed: the memory counts hold alone)."""
-        if self.counts is None:
+        if self.counts is None or time.monotonic() < self._retry_at:
             return None
         now = self.clock()
         windows = self._windows(kind, addr, now)
@@ -226,6 +228,7 @@ class Guard:
             if not self._failing:
                 log.warning("rate limits: counting in the database failed (%s); counting in this process only", type(e).__name__)
             self._failing = True
+            self._retry_at = time.monotonic() + RETRY  # not a wait on every request while it is away
             return None
         self._failing = False
         counts = [got.get(w[:3], 0) for w in windows]

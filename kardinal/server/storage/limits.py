@@ -40,8 +40,15 @@ class LimitStorage:
         if self.engine.dialect.name != "postgresql":
             return self._begin()
         if self._rate_engine is None:
+            # short timeouts: a count is made on the event loop, which must not wait long
             self._rate_engine = create_engine(
-                self.engine.url, hide_parameters=True, isolation_level="AUTOCOMMIT", pool_size=2, max_overflow=2, pool_timeout=2.0
+                self.engine.url,
+                hide_parameters=True,
+                isolation_level="AUTOCOMMIT",
+                pool_size=2,
+                max_overflow=2,
+                pool_timeout=2.0,
+                connect_args={"connect_timeout": 2},
             )
         return self._rate_engine.connect()
 
