@@ -183,3 +183,30 @@ def test_the_counts_a_guard_saw_are_forgotten_once_their_windows_pass(db_url: st
         assert list(g._seen) == [("bad_token", "10.0.0.9")]  # noqa: SLF001
     finally:
         st.close()
+
+
+def test_a_sign_in_counts_in_one_round_trip(tmp_path: Path, pg: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The address's try and the name's unit in one statement; a right password gives the
+    unit back in a second."""
+    calls: list[str] = []
+    real_count, real_uncount = Storage.count_rates, Storage.uncount_rates
+
+    def count(st: Storage, windows: Any, delta: int) -> dict[tuple[str, str, int], int]:
+        calls.append("count " + ",".join(sorted({w[0].partition("/")[0] for w in windows})))
+        return real_count(st, windows, delta)
+
+    def uncount(st: Storage, windows: Any) -> None:
+        calls.append("uncount")
+        real_uncount(st, windows)
+
+    monkeypatch.setattr(Storage, "count_rates", count)
+    monkeypatch.setattr(Storage, "uncount_rates", uncount)
+    a, _b = two_apps(tmp_path, str(pg.new_database()), FakeTime())
+    with a:
+        sign_up(a, "Anna")
+        calls.clear()
+        assert post(a, "/api/account/signin", json={"name": "Anna", "password": "wrong"}).status_code == 403
+        assert calls == ["count signin,signin_name"]
+        calls.clear()
+        assert post(a, "/api/account/signin", json={"name": "Anna", "password": PW}).status_code == 200
+        assert calls == ["count signin,signin_name", "uncount"]

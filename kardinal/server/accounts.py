@@ -151,7 +151,6 @@ class Accounts:
         once cannot pass the budget); one refusal for every failure. A browser with the
         account's device mark (``device``, see :func:`device_mark`) has a failure budget of
         its own instead of the name's: failing on purpose elsewhere does not lock it out."""
-        self.guard.spend("signin", where)
         try:
             _shown, key = self._name(name)
         except Refused:
@@ -159,8 +158,9 @@ class Accounts:
         found = await asyncio.to_thread(self.storage.account_login, key) if key else None
         nonce = device_nonce(device, found[0].id, found[1]) if found is not None else None
         budget = ("signin_device", nonce) if nonce else ("signin_name", key)
-        if key:
-            self.guard.take(*budget)  # before the verify: tries at once keep to the budget
+        # the address's try and the name's unit (taken before the verify: tries at once keep
+        # to the budget) counted together: one round trip when the processes share the counts
+        self.guard.spend_and_take(("signin", where), budget if key else None)
         failed = True
         try:
             ok = await verify(found[1] if found is not None else None, password)

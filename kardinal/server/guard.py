@@ -115,6 +115,7 @@ PRUNE_EVERY = 1000  # counts in the database between two clean-ups of the window
 RETRY = 10.0  # seconds after a failed count before the database is asked again
 
 Windows = tuple[tuple[str, str, int, float], ...]
+Budget = tuple[str, str]  # (kind, addr)
 
 
 class Guard:
@@ -211,15 +212,15 @@ class Guard:
             out.append((f"{kind}/{length}", addr, start, float(start + length)))
         return tuple(out)
 
-    def _count_shared(self, kind: str, addr: str) -> tuple[Windows, list[int]] | None:
-        """Count one of ``kind`` for ``addr`` in the database: its windows and their counts
-        now (None: no database, or it failed: the memory counts hold alone)."""
+    def _count_shared(self, budgets: Sequence[Budget]) -> list[tuple[Windows, list[int]]] | None:
+        """Count one of each (kind, addr) in the database, in one statement: for each, its
+        windows and their counts now (None: no database, or it failed: count in memory)."""
         if self.counts is None or time.monotonic() < self._retry_at:
             return None
         now = self.clock()
-        windows = self._windows(kind, addr, now)
+        windows = [self._windows(kind, addr, now) for kind, addr in budgets]
         try:
-            got = self.counts.count_rates(windows, 1)
+            got = self.counts.count_rates([w for ws in windows for w in ws], 1)
             self._since_prune += 1
             if self._since_prune >= PRUNE_EVERY:
                 self._since_prune = 0
@@ -231,9 +232,12 @@ class Guard:
             self._retry_at = time.monotonic() + RETRY  # not a wait on every request while it is away
             return None
         self._failing = False
-        counts = [got.get(w[:3], 0) for w in windows]
-        self._see(kind, addr, windows, counts, now)
-        return windows, counts
+        out = []
+        for (kind, addr), ws in zip(budgets, windows):
+            counts = [got.get(w[:3], 0) for w in ws]
+            self._see(kind, addr, ws, counts, now)
+            out.append((ws, counts))
+        return out
 
     def _see(self, kind: str, addr: str, windows: Windows, counts: Sequence[int], now: float) -> None:
         """Keep the counts last seen (for :meth:`check`); those of windows passed are dropped
@@ -265,13 +269,7 @@ class Guard:
 
     def spend(self, kind: str, addr: str) -> None:
         """Count one request of ``kind`` from ``addr``; Refused ``rate_limited`` when over."""
-        shared = self._count_shared(kind, addr)
-        if shared is None:
-            self._spend_here(kind, addr)
-            return
-        refused = self._over(kind, *shared)
-        if refused is not None:
-            raise refused
+        self.spend_and_take((kind, addr), None)
 
     def check(self, kind: str, addr: str) -> None:
         """Refused ``rate_limited`` if ``addr`` is over its ``kind`` budget (counts nothing;
@@ -281,7 +279,7 @@ class Guard:
 
     def note(self, kind: str, addr: str) -> None:
         """Count one (e.g. a wrong token) without refusing this one."""
-        if self._count_shared(kind, addr) is None:
+        if self._count_shared([(kind, addr)]) is None:
             self._note_here(kind, addr)
 
     def take(self, kind: str, addr: str) -> None:
@@ -292,16 +290,44 @@ class Guard:
         In memory, called on the event loop, no other take comes between the look and the
         count; in the database, the unit is counted at once (one statement that returns the
         count), so that takes through several processes at once keep to the budget too."""
-        shared = self._count_shared(kind, addr)
+        shared = self._count_shared([(kind, addr)])
         if shared is None:
             self._take_here(kind, addr)
         else:
-            refused = self._over(kind, *shared)
+            self._take_counted(kind, shared[0])
+        self._hold((kind, addr), None if shared is None else shared[0][0])
+
+    def spend_and_take(self, spend: Budget, take: Budget | None) -> None:
+        """:meth:`spend` one of ``spend`` and :meth:`take` one of ``take`` (None: nothing),
+        in the database in one round trip (a sign-in: its address's try and its name's)."""
+        shared = self._count_shared([spend] if take is None else [spend, take])
+        if shared is None:
+            self._spend_here(*spend)
+            if take is not None:
+                self._take_here(*take)
+                self._hold(take, None)
+            return
+        refused = self._over(spend[0], *shared[0])
+        if take is None:
             if refused is not None:
-                self._uncount(shared[0])
                 raise refused
+            return
+        if refused is not None:
+            self._uncount(shared[1][0])
+            raise refused
+        self._take_counted(take[0], shared[1])
+        self._hold(take, shared[1][0])
+
+    def _take_counted(self, kind: str, counted: tuple[Windows, list[int]]) -> None:
+        """A unit counted in the database: given back at once if over (Refused)."""
+        refused = self._over(kind, *counted)
+        if refused is not None:
+            self._uncount(counted[0])
+            raise refused
+
+    def _hold(self, budget: Budget, windows: Windows | None) -> None:
         if self.counts is not None:
-            self._held.setdefault((kind, addr), []).append(None if shared is None else shared[0])
+            self._held.setdefault(budget, []).append(windows)
 
     def _uncount(self, windows: Windows) -> None:
         if self.counts is None:
