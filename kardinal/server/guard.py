@@ -2,7 +2,7 @@
 
 One process (SQLite, single-process by design) counts in memory, in moving windows (the
 ``limits`` library). Several processes on one PostgreSQL database count in the database
-as well (:meth:`Guard.share`, storage/limits.py), so that every budget holds across them
+instead (:meth:`Guard.share`, storage/limits.py), so that every budget holds across them
 and not once per process: each count is one atomic statement that returns the new count
 (a round trip), in fixed windows (each minute, hour, day of the clock, counted from the
 Unix epoch; at a window's turn a budget may pass up to twice in a short time). If the
@@ -13,7 +13,8 @@ A process learns another's counts as it counts itself: a check that counts nothi
 budget through another process may get one more try here before it is refused (wrong
 tokens: one a process). :meth:`Guard.take` (a password being verified) counts in the
 database before the verify: tries at once through any number of processes keep to the
-budget exactly.
+budget exactly. A sign-in counts its address's try and its name's unit in one statement
+(:meth:`Guard.spend_and_take`).
 
 - ``create``: new games, 30 a minute (a person creates a few; a script thousands).
 - ``claim``: seats taken from the lobby, 20 a minute.
