@@ -210,7 +210,6 @@ class Accounts:
         once cannot pass the budget); one refusal for every failure. A browser with the
         account's device mark (``device``, see :func:`device_mark`) has a failure budget of
         its own instead of the name's: failing on purpose elsewhere does not lock it out."""
-        self.guard.spend("signin", where)
         try:
             shown = self._name(name)
             key = account_keys(shown)[0]
@@ -218,7 +217,7 @@ class Accounts:
             shown = key = ""  # a name no account can have: verified against the dummy hash below
         found = await asyncio.to_thread(self.storage.account_login, shown) if shown else None
         budget, nonce = _budget(key, found, device)
-        await self._verified(budget if key else None, found[1] if found is not None else None, password, wrong_sign_in)
+        await self._verified(budget if key else None, found[1] if found is not None else None, password, wrong_sign_in, where)
         if found is None:  # (verify said no already)
             raise wrong_sign_in()
         account, stored = found
@@ -228,12 +227,17 @@ class Accounts:
             await asyncio.to_thread(self.storage.rehash_password, account.id, stored, found[1])
         return replace(session, device=device if nonce and stored == found[1] else device_mark(account.id, stored))
 
-    async def _verified(self, budget: tuple[str, str] | None, stored: str | None, password: str, refusal: Callable[[], Refused]) -> None:
+    async def _verified(
+        self, budget: tuple[str, str] | None, stored: str | None, password: str, refusal: Callable[[], Refused], where: str | None = None
+    ) -> None:
         """Verify ``password`` against the hash ``stored`` (None: the dummy's), within a
         failure budget of the guard (``budget``: its kind and key): its unit is taken before
         the verify (tries at once keep to the budget) and given back if it succeeds.
-        Refused ``refusal()`` when it fails."""
-        if budget is not None:
+        ``where``: a sign-in's address, whose every try counts too (with the unit: one round
+        trip when the processes share the counts). Refused ``refusal()`` when it fails."""
+        if where is not None:
+            self.guard.spend_and_take(("signin", where), budget)
+        elif budget is not None:
             self.guard.take(*budget)
         failed = True
         try:

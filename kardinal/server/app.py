@@ -221,6 +221,8 @@ def create_app(
             return HTMLResponse(_NO_DOCS, status_code=404)
 
     limits = app.state.limits = guard if guard is not None else Guard()
+    if storage.shared:  # several processes on one PostgreSQL database: their budgets are one
+        limits.share(storage)
     app.state.accounts = Accounts(storage, service, limits)
     app.state.social = Social(storage, service, limits)  # profiles, follows, invitations (social.py)
     app.state.moderation = Moderation(storage, service, limits)

@@ -15,7 +15,11 @@ a person away from a live table: kardinal.server.presence), or, if they are at t
 then (their page open), that turn only.
 
 No clock runs for a bot's turn (its own or a stand-in's), at a hot-seat table, or for the
-last person of a table (every other seat a bot's: nobody waits for them).
+last person of an unrated table (every other seat a bot's: nobody waits for them). At a
+rated table it does (a rated table always has a clock: options.RATED_CLOCK): a person who
+walks away from a game going badly does not stop it. There, as turn-based, a person whose
+time ran out and who is not at the table (no page open) is stood in for until they return:
+the stand-in plays the game out for them and it is rated as it ends (settle.py).
 
 The deadlines are kept in the database (storage/clocks.py), written after every change of a
 game's clock, and looked at every ``clock_check`` seconds by every process (watch_clocks): a
@@ -103,7 +107,9 @@ def clocked_seat(live: LiveGame) -> int | None:
     if live.row.status != "running" or live.state.is_over or live.row.hotseat:
         return None
     seat = live.state.current
-    if seat is None or live.row.seats[seat].kind != "person" or live.acting_level(seat) is not None or last_person(live, seat):
+    if seat is None or live.row.seats[seat].kind != "person" or live.acting_level(seat) is not None:
+        return None
+    if last_person(live, seat) and not live.options["rated"]:
         return None
     return int(seat)
 
@@ -336,8 +342,9 @@ class Clocks(ServiceCore):
     async def _time_out(self, row: ClockRow) -> bool:
         """A claimed deadline: if the game is still where it was (the version and seat of the
         row), the turn's time ran out, and the log says so: live, the stand-in plays the turn
-        (holding the game, so that no move of the person's comes between); turn-based, it
-        stands in for the seat until its person returns. False if the game moved on."""
+        (holding the game, so that no move of the person's comes between); turn-based or
+        rated, it stands in for the seat until its person returns (one at the table: this
+        turn only). False if the game moved on."""
         live = await self.fetch(row.game_id)
         spec = live.options["clock"]
         if spec is None:
@@ -353,11 +360,13 @@ class Clocks(ServiceCore):
             self._store_clock(live)
             self.tell_clock(live)
             sr = live.row.seats[seat]
-            # turn-based, the seat is stood in until its person returns; but a person at the
+            # turn-based or rated, the seat is stood in until its person returns (at a rated
+            # table, one who walked away from a game does not stop it); but a person at the
             # table now (their page open) is there: the stand-in plays this turn only, as live
-            turn_based = live.options["mode"] == "turn" and not await self._at_table(live, seat)
-            await self._add_line(live, seat, "timeout_away" if turn_based else "timeout", sr.name, live.options["standin"])
-            if turn_based:
+            until_back = live.options["mode"] == "turn" or live.options["rated"]
+            until_back = until_back and not await self._at_table(live, seat)
+            await self._add_line(live, seat, "timeout_away" if until_back else "timeout", sr.name, live.options["standin"])
+            if until_back:
                 await self._set_seat(live, seat, replace(sr, standin=True))  # the stand-in plays (start_bots)
             else:
                 await self._stand_in_turn(live, seat)

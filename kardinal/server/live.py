@@ -169,11 +169,13 @@ class LiveGame:
     def acting_level(self, seat: int) -> str | None:
         """The bot level that plays ``seat``: its own, or the stand-in's while the person
         is away (live games) or their time ran out (turn-based: kardinal.server.clocks);
-        None: a person plays it."""
+        None: a person plays it. At an unrated table a stand-in plays only while another
+        person waits; at a rated table always (a person who walked away from a rated game does
+        not stop it: it is played out, and rated: kardinal.server.clocks, ratings.forfeited)."""
         sr = self.row.seats[seat]
         if sr.kind == "bot":
             return sr.level or "random"
-        if sr.standin and self._someone_waits(seat):
+        if sr.standin and (self.options["rated"] or self._someone_waits(seat)):
             return self.options["standin"]
         return None
 

@@ -194,13 +194,13 @@ class ChatLineData(TypedDict):
     """A line of a game's chat, or a notice to the table (``kind`` "away": a bot plays for
     the person of ``seat``, ``text`` names its level; "back": they took their seat back;
     "timeout": their time ran out, a bot (``text``) played that turn for them (live);
-    "timeout_away": their time ran out, a bot (``text``) stands in until they return (turn-based))."""
+    "timeout_away": their time ran out, a bot (``text``) stands in until they return (turn-based, or a rated table))."""
 
     idx: int
     at: float  # Unix time
     version: int  # the game's number of actions then (the replay shows the chat up to a step)
     seat: int | None  # None: a spectator
-    kind: str  # "say", "away", "back", "timeout" (live: a bot played a turn whose time ran out), "timeout_away" (turn-based: stood in)
+    kind: str  # "say", "away", "back", "timeout" (live: a bot played a turn whose time ran out), "timeout_away" (turn-based or rated: stood in)
     name: str
     text: str
 

@@ -25,6 +25,16 @@ CLOCK_MOVE = (5.0, 3600.0)  # live: each turn's own time
 CLOCK_RESERVE = (0.0, 7200.0)  # live: the reserve each seat starts with
 CLOCK_INCREMENT = (0.0, 600.0)  # live: what a turn adds to the reserve (up to its start)
 CLOCK_DAYS = (1, 14)  # turn-based: whole days a turn
+# a rated table always has a clock (a person alone with bots who walks away from a game going
+# badly must not stop it: their time runs out, the stand-in plays on, the game is rated);
+# one created without a clock gets these
+RATED_CLOCK: dict[str, ClockOptions] = {
+    "live": {"move": 60.0, "reserve": 180.0, "increment": 10.0},
+    "turn": {"days": 3},
+}
+# the stand-in of a rated table (whatever the request says): one who leaves a rated game or
+# lets its time run out loses it (a strong stand-in would win games for them)
+RATED_STANDIN = "random"
 
 
 def _number(x: object, lo: float, hi: float) -> bool:
@@ -69,9 +79,10 @@ def table_options(spec: dict[str, Any]) -> TableOptions:
     live game may be away on their turn before ``standin`` (a bot level) plays for them;
     ``hints``: the people agree to hints; ``spectator_chat``: spectators may write;
     ``public`` (default): listed in the lobby, else reached only through its links;
-    ``clock``: the time control (clock_option; none by default);
+    ``clock``: the time control (clock_option; none by default, RATED_CLOCK at a rated table);
     ``rated``: the game moves its people's ratings (the routes allow it only to a signed-in
-    creator; no hot-seat, no hints: rated.py)."""
+    creator; no hot-seat, no hints: rated.py; always a clock, RATED_CLOCK by default, and
+    the stand-in RATED_STANDIN)."""
     mode = spec.get("mode", "live")
     if mode not in MODES:
         raise Refused("malformed", "mode: 'live' or 'turn'", 400)
@@ -87,6 +98,9 @@ def table_options(spec: dict[str, Any]) -> TableOptions:
         if not isinstance(flags[key], bool):
             raise Refused("malformed", f"{key}: true or false", 400)
     clock = clock_option(spec.get("clock"), mode, bool(spec.get("hotseat", False)))
+    if flags["rated"]:
+        clock = clock if clock is not None else RATED_CLOCK[mode].copy()
+        standin = RATED_STANDIN  # a leaver's game is theirs: no strong bot plays it out for them
     out: TableOptions = {
         "mode": mode,
         "away": float(away),

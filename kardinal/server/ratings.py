@@ -15,7 +15,19 @@ which enters a game as ``mu`` with the small uncertainty BOT_SIGMA and is never 
 game against bots is rated too, and a newcomer's first games place them among the bots.
 
 Places come from the final scores (results.places: more points, then more pieces left, R12.1);
-seats still equal share a place, which openskill takes as a tie.
+seats still equal share a place, which openskill takes as a tie. A person whose seat a bot
+stands in for when the game ends (they left it) is rated last (:func:`forfeited`).
+
+A win counts only as far as the seats beaten show (REACH): after a game, a person's rating
+rises to at most REACH above ``mu - sigma`` of the strongest seat they finished ahead of or
+level with; one already above that gains nothing from the game (a loss still counts in
+full). Without it every win adds a little however weak the beaten (the model gives a win
+over a far weaker player a small but never zero weight), and 200 wins over ``random`` lifted
+a newcomer above ``expert``. With it no number of wins over ``random`` (612 ± 25) lifts
+anyone past 987, nor wins over fresh accounts (1500 ± 350) past 1550, while a win over
+``greedy`` still reaches 1875 and one over ``expert`` 2077 (docs/play/browser.md, "Ratings";
+tests/test_web_rating_policy.py simulates the farming strategies). The opponent's sigma
+counts against it: a win over a player the ratings know little of shows little.
 
 People see a rating as "1612 ± 140": ``mu`` and ``2 sigma``, rounded. The leaderboard orders
 by ``mu - 2 sigma`` (a rating one can be fairly sure of), so that a lucky first game does not
@@ -38,6 +50,7 @@ __all__ = [
     "BETA",
     "TAU",
     "BOT_SIGMA",
+    "REACH",
     "Anchor",
     "BOT_RATINGS",
     "bot_rating",
@@ -45,6 +58,7 @@ __all__ = [
     "rater",
     "shown",
     "closest_level",
+    "forfeited",
 ]
 
 MU0 = 1500.0  # a newcomer's rating ...
@@ -52,6 +66,7 @@ SIGMA0 = 350.0  # ... and its uncertainty (a newcomer could be anywhere from ran
 BETA = 400.0 / math.log(10) / 2  # ≈ 86.86: four certain players follow the tournaments' model exactly
 TAU = 3.5  # added to sigma before each game: a rating keeps moving a little
 BOT_SIGMA = 25.0  # the uncertainty a bot's fixed rating enters a game with (about its anchor's interval)
+REACH = 400.0  # a win lifts a rating to at most this above mu - sigma of the best seat beaten
 
 MODEL = PlackettLuce(mu=MU0, sigma=SIGMA0, beta=BETA, tau=TAU)
 
@@ -119,9 +134,20 @@ def rate_game(players: Sequence[tuple[float, float, bool]], places: Sequence[flo
     teams = [[MODEL.rating(mu=mu, sigma=sigma)] for mu, sigma, _ in players]
     after = MODEL.rate(teams, ranks=[float(p) for p in places])
     out: list[tuple[float, float]] = []
-    for (mu, sigma, learns), team in zip(players, after):
-        out.append((float(team[0].mu), float(team[0].sigma)) if learns else (mu, sigma))
+    for i, ((mu, sigma, learns), team) in enumerate(zip(players, after)):
+        if learns:
+            new_mu = min(float(team[0].mu), max(mu, ceiling(players, places, i)))
+            out.append((new_mu, float(team[0].sigma)))
+        else:
+            out.append((mu, sigma))
     return out
+
+
+def ceiling(players: Sequence[tuple[float, float, bool]], places: Sequence[float], seat: int) -> float:
+    """How high a win lifts ``seat`` at most (see REACH): REACH above ``mu - sigma`` of the
+    strongest other seat that finished behind it or level with it (none: no gain)."""
+    beaten = [mu - sigma for j, (mu, sigma, _) in enumerate(players) if j != seat and places[j] >= places[seat]]
+    return max(beaten) + REACH if beaten else -math.inf
 
 
 def rater(
@@ -130,7 +156,8 @@ def rater(
     """The update of one finished game, for Storage.settle_game: given the ratings of the
     seats that belong to accounts (``{seat: (mu, sigma)}``), their ratings after it. Bots
     enter with their fixed ratings; a person seat without an account (it cannot be at a rated
-    table, but an account deleted meanwhile leaves one) as a newcomer who does not learn."""
+    table, but an account deleted meanwhile leaves one) as a newcomer who does not learn. A
+    seat a bot stood in for at the end is rated last (:func:`forfeited`)."""
 
     def update(owned: dict[int, tuple[float, float]]) -> dict[int, tuple[float, float]]:
         players: list[tuple[float, float, bool]] = []
@@ -141,8 +168,17 @@ def rater(
                 players.append((bot_rating(s.level), BOT_SIGMA, False))
             else:
                 players.append((MU0, SIGMA0, False))
-        places = [r.place for r in sorted(found, key=lambda r: r.seat)]
+        places = forfeited(seats, [r.place for r in sorted(found, key=lambda r: r.seat)])
         after = rate_game(players, places)
         return {i: after[i] for i in owned}
 
     return update
+
+
+def forfeited(seats: Sequence[SeatRow], places: Sequence[float]) -> list[float]:
+    """The places a rated game's ratings take: those of the results, but a person whose seat
+    a bot stood in for when the game ended (they walked away, or were away when their time
+    ran out: clocks.py, presence.py) finishes behind every other seat, level with any other
+    such seat. Leaving a rated game loses it, whatever the stand-in made of it."""
+    last = float(len(places) + 1)
+    return [last if s.kind == "person" and s.standin else float(p) for s, p in zip(seats, places)]

@@ -124,6 +124,9 @@ def _teaching(request: Request) -> Teaching:
     t = getattr(state, "teaching", None)
     if t is None:
         t = state.teaching = Teaching()
+        storage = state.service.storage
+        if storage.shared:  # several processes: the wrong tokens' budget is theirs together
+            t.guard.share(storage)
     return t
 
 

@@ -31,6 +31,7 @@ from sqlalchemy.exc import DBAPIError, IntegrityError
 
 from .accounts import AccountStorage
 from .clocks import ClockStorage
+from .limits import LimitStorage
 from .mail import MailStorage
 from .moderation import ModerationStorage
 from .ratings import RatingStorage
@@ -67,7 +68,9 @@ from .social import SocialStorage
 log = logging.getLogger("kardinal.web")
 
 
-class Storage(AccountStorage, ClockStorage, MailStorage, ResultStorage, RatingStorage, SocialStorage, ModerationStorage, SharedStorage):
+class Storage(
+    AccountStorage, ClockStorage, MailStorage, ResultStorage, RatingStorage, SocialStorage, ModerationStorage, SharedStorage, LimitStorage
+):
     """Games and action logs in a SQL database (SQLite by default)."""
 
     def __init__(self, url: str) -> None:
@@ -188,6 +191,7 @@ class Storage(AccountStorage, ClockStorage, MailStorage, ResultStorage, RatingSt
         if self._lease_conn is not None:
             self._lease_conn.close()
             self._lease_conn = None
+        self._close_rates()
         self.engine.dispose()
 
     # -- games --------------------------------------------------------------------

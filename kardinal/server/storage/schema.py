@@ -292,7 +292,21 @@ server_processes = Table(
     Column("stopped", Boolean, nullable=False, server_default="0"),  # it stopped in order
 )
 
-# the mails of each kind sent to an address, by the SHA-256 of the address (migration 14):
+# rate limits' counts (migration 12), kept here when several processes share a PostgreSQL
+# database so that each budget holds across them (kardinal.server.guard): one row per
+# budget and window ("signin_name/60"), key (an address, a name's key, an account) and the
+# window's start (epoch seconds, a multiple of its length); ``until``: when the row can go
+rate_counts = Table(
+    "rate_counts",
+    metadata,
+    Column("budget", String(40), primary_key=True),
+    Column("key", String(400), primary_key=True),
+    Column("start", BigInteger, primary_key=True),
+    Column("count", Integer, nullable=False),
+    Column("until", Float, nullable=False),
+)
+
+# the mails of each kind sent to an address, by the SHA-256 of the address (migration 13):
 # what keeps each address's budget (mailer.py: confirmations, 3 an hour and 10 a day)
 # across accounts and processes; rows older than the longest window go (sender.py)
 mail_sends = Table(
@@ -437,7 +451,14 @@ def _m11_processes(conn: Connection) -> None:
     conn.execute(CreateTable(server_processes))
 
 
-def _m14_mail_sends(conn: Connection) -> None:
+def _m12_rate_counts(conn: Connection) -> None:
+    """The rate limits' counts, for the processes sharing a PostgreSQL database (an empty
+    table on SQLite: one process, which counts in memory)."""
+    conn.execute(CreateTable(rate_counts))
+    conn.execute(text("CREATE INDEX ix_rate_counts_until ON rate_counts (until)"))
+
+
+def _m13_mail_sends(conn: Connection) -> None:
     """The mails sent to each address (by its hash), for the address's budget. Mail sent
     before counts nothing: each address's budget starts full."""
     conn.execute(CreateTable(mail_sends))
@@ -458,6 +479,6 @@ MIGRATIONS: list[Callable[[Connection], None]] = [
     _m9_community,
     _m10_place,
     _m11_processes,
-    # migration 14 (12 and 13 come from other branches: merged, this one goes after them)
-    _m14_mail_sends,
+    _m12_rate_counts,
+    _m13_mail_sends,
 ]
