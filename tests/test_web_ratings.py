@@ -420,7 +420,7 @@ def test_two_servers_asking_at_once_rate_a_game_once(tmp_path: Path, db_url: str
             t.start()
         for t in ts:
             t.join(60)
-        assert len(answers) == 6 and all(x["settled"] and x["seats"] == answers[0]["seats"] for x in answers)
+        assert len(answers) == 6 and all(x["settled"] and x["seats"] == answers[0]["seats"] for x in answers), answers
         aid = account_id(a, anna)
         assert storage_of(b).ratings_of([aid])[aid][2] == 1
         assert [e["game"] for e in storage_of(b).rating_events_of(aid)] == [g["id"]]
