@@ -11,6 +11,11 @@ names exist.
 
 A seat belongs to an account when it was taken while signed in (created, joined, claimed)
 or brought along at sign-up or sign-in (the seats' tokens the browser holds, each checked).
+A seat that becomes an account's by a token others may hold as well (its link, which the
+table's creator was shown; a token brought along) gets a new one then (:meth:`Accounts.own`,
+Tables.rekey), for the device that took it: every token of before ends, so that a seat of
+an account is opened only by what the account hands out. At a rated table an account
+takes one seat at most (Storage.take_seats).
 Another device of the account gets a working seat through :meth:`Accounts.seat_key`: a
 further token of the seat, handed over in the answer of an authenticated request (never in
 an address); those tokens end when the password changes or the account is deleted.
