@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from sqlalchemy import insert
 from starlette.websockets import WebSocketDisconnect
 from test_web_accounts import PW, get, post, sign_in, sign_up
 from web_helpers import act, make_client, seats, tokens, wait_for_person
@@ -23,6 +24,7 @@ from web_helpers import act, make_client, seats, tokens, wait_for_person
 from kardinal.server.account_routes import COOKIE
 from kardinal.server.accounts import Accounts
 from kardinal.server.storage import Storage
+from kardinal.server.storage.schema import seat_owners
 
 pytestmark = pytest.mark.usefixtures("cheap_hashes")  # Argon2id of a low cost (conftest.py)
 
@@ -319,3 +321,16 @@ def test_two_seats_of_a_rated_table_at_once_are_one_accounts_once(client: TestCl
     assert len(bens_seats(client, g["id"], ben)) == 1
     hot = table(client, ben, seats("person", "person", "bot"), hotseat=True)  # one device, every seat: not rated
     assert bens_seats(client, hot["id"], ben) == [0, 1]
+
+
+def test_play_again_keeps_one_seat_of_a_rated_table_per_account(client: TestClient) -> None:
+    """A game stored before the rule (an account at two of its seats): the rated game that
+    follows it ("Play again", Storage.copy_owners) gives the account one of them only."""
+    anna, ben = sign_up(client, "Anna"), sign_up(client, "Ben")
+    old, new = rated_table(client, anna), rated_table(client, anna)
+    aid = account_id(client, ben)
+    st = storage(client)
+    with st.engine.begin() as conn:  # as an older server may have left it
+        conn.execute(insert(seat_owners), [{"game_id": old["id"], "seat": s, "account_id": aid, "since": 1.0} for s in (1, 2)])
+    st.copy_owners(old["id"], new["id"], {1: 0, 2: 1}, 2.0)
+    assert len(bens_seats(client, new["id"], ben)) == 1
