@@ -217,6 +217,9 @@ def test_a_link_opened_signed_in_gets_a_new_token_that_the_page_keeps(server: st
             body: JSON.stringify({players: [{name: 'Carla', kind: 'person'}, {kind: 'bot', level: 'random'}, {kind: 'bot', level: 'random'}]})})).json()"""
     )
     gid, link = made["id"], made["seats"][0]["token"]
+    other = new_page(browser)  # someone else with the link, a guest: the seat opens for them first
+    other.goto(server + made["seats"][0]["url"])
+    other.wait_for_function("document.body.dataset.myTurn !== undefined", timeout=30000)
     page.goto(server + made["seats"][0]["url"])
     page.wait_for_function(
         "(a) => { const s = JSON.parse(localStorage.getItem('kardinal-seats:' + a[0]) || '{}'); return s['0'] && s['0'] !== a[1]; }",
@@ -226,8 +229,11 @@ def test_a_link_opened_signed_in_gets_a_new_token_that_the_page_keeps(server: st
     assert "token" not in page.url
     old = page.evaluate("async (a) => (await fetch(`/api/games/${a[0]}/state?seat=0&token=${a[1]}`)).status", [gid, link])
     assert old == 403
+    # the guest's page was told: it forgets the token and watches
+    other.wait_for_function("(g) => !localStorage.getItem('kardinal-seats:' + g)", arg=gid, timeout=30000)
     page.reload()
     play_one_move(page, gid)  # with the token the page keeps
     assert page.evaluate("document.body.dataset.auth") != "bad"
-    assert not page.errors, page.errors
+    assert not page.errors and not other.errors, (page.errors, other.errors)
     page.context.close()
+    other.context.close()

@@ -192,6 +192,10 @@ export class GameSocket {
     ws.onclose = (ev) => {
       if (this.handlers.onClose) this.handlers.onClose(ev);
       if (ev.code === 4404) return; // no such game: nothing to come back to
+      if (ev.code === 4403) { // the seats' tokens opened them no more (another device or account took them): watch
+        forgetTokens(this.gameId, this.seats);
+        this.seats = {};
+      }
       setTimeout(() => this.connect(), this.delay);
       this.delay = Math.min(5000, this.delay * 2);
     };
