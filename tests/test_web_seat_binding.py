@@ -19,10 +19,13 @@ from fastapi.testclient import TestClient
 from sqlalchemy import insert
 from starlette.websockets import WebSocketDisconnect
 from test_web_accounts import PW, get, post, sign_in, sign_up
+from test_web_robust import joined, people, run_two, until
 from web_helpers import act, make_client, seats, tokens, wait_for_person
 
 from kardinal.server.account_routes import COOKIE
 from kardinal.server.accounts import Accounts
+from kardinal.server.live import Connection
+from kardinal.server.service import GameService
 from kardinal.server.storage import Storage
 from kardinal.server.storage.schema import seat_owners
 
@@ -334,3 +337,23 @@ def test_play_again_keeps_one_seat_of_a_rated_table_per_account(client: TestClie
         conn.execute(insert(seat_owners), [{"game_id": old["id"], "seat": s, "account_id": aid, "since": 1.0} for s in (1, 2)])
     st.copy_owners(old["id"], new["id"], {1: 0, 2: 1}, 2.0)
     assert len(bens_seats(client, new["id"], ben)) == 1
+
+
+def test_a_connection_to_another_process_is_revoked_when_it_catches_up(db_url: str) -> None:
+    """The seat gets its new token through one process; a connection to the other one with
+    the old token gets nothing of the seat once that process reads the seats again."""
+
+    async def body(one: GameService, two: GameService) -> None:
+        live, toks = await joined(one, people("person", "person", "bot"))
+        there = await two.fetch(live.row.id)
+        conn = Connection({1: toks[1]})
+        await two.connect(there, conn)
+        assert not conn.revoked
+        await one.rekey(live.row.id, 1, toks[1])  # (as Accounts.own does when an account takes it)
+        two.changed_elsewhere(live.row.id)
+        await until(lambda: conn.revoked, 10, "the other process to revoke the connection")
+        held = Connection({0: toks[0]})  # the other seat's tokens are as they were
+        await two.connect(there, held)
+        assert not held.revoked
+
+    run_two(db_url, body)
