@@ -513,8 +513,9 @@ def test_migration_8_on_a_database_made_by_the_previous_code(db_url: str, tmp_pa
         r = post(c, "/api/account/signup", json={"name": "Anna", "password": PW, "held": held})
         assert r.status_code == 200 and r.json()["brought"] == 1
         assert my_games(c, r.cookies[COOKIE]) == {made["id"]: [0]}
-        join_all(c, made)
-        assert "legal" in wait_for_person(c, made["id"], tokens(made))
+        tok = r.json()["tokens"][made["id"]]["0"]  # the seat is the account's: a new token
+        assert c.post(f"/api/games/{made['id']}/join", json={"seat": 0, "token": tok}).status_code == 200
+        assert "legal" in wait_for_person(c, made["id"], {0: tok})
 
 
 def test_play_again_keeps_the_seats_with_their_accounts(client: TestClient) -> None:

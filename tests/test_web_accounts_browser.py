@@ -203,3 +203,37 @@ def test_answers_that_arrive_late_keep_what_is_typed_and_the_focus(server: str, 
     assert page.evaluate("document.activeElement.dataset.claim") == f"{gid}:1"  # ... with the focus where it was
     assert not page.errors, page.errors
     page.context.close()
+
+
+def test_a_link_opened_signed_in_gets_a_new_token_that_the_page_keeps(server: str, browser: Any) -> None:
+    """The seat becomes the account's: the page keeps its new token (the WebSocket's welcome),
+    plays with it after a reload too, and the link it came by opens the seat no more."""
+    page = new_page(browser)
+    page.goto(server + "/account")
+    fill_and_send(page, "signup", "Carla", PW)
+    page.wait_for_selector("#signed-in-as")
+    made = page.evaluate(  # made by someone else (no cookie): its creator was shown the seat's link
+        """async () => (await fetch('/api/games', {method: 'POST', credentials: 'omit', headers: {'content-type': 'application/json'},
+            body: JSON.stringify({players: [{name: 'Carla', kind: 'person'}, {kind: 'bot', level: 'random'}, {kind: 'bot', level: 'random'}]})})).json()"""
+    )
+    gid, link = made["id"], made["seats"][0]["token"]
+    other = new_page(browser)  # someone else with the link, a guest: the seat opens for them first
+    other.goto(server + made["seats"][0]["url"])
+    other.wait_for_function("document.body.dataset.myTurn !== undefined", timeout=30000)
+    page.goto(server + made["seats"][0]["url"])
+    page.wait_for_function(
+        "(a) => { const s = JSON.parse(localStorage.getItem('kardinal-seats:' + a[0]) || '{}'); return s['0'] && s['0'] !== a[1]; }",
+        arg=[gid, link],
+        timeout=30000,
+    )
+    assert "token" not in page.url
+    old = page.evaluate("async (a) => (await fetch(`/api/games/${a[0]}/state?seat=0&token=${a[1]}`)).status", [gid, link])
+    assert old == 403
+    # the guest's page was told: it forgets the token and watches
+    other.wait_for_function("(g) => !localStorage.getItem('kardinal-seats:' + g)", arg=gid, timeout=30000)
+    page.reload()
+    play_one_move(page, gid)  # with the token the page keeps
+    assert page.evaluate("document.body.dataset.auth") != "bad"
+    assert not page.errors and not other.errors, (page.errors, other.errors)
+    page.context.close()
+    other.context.close()

@@ -121,7 +121,7 @@ def test_tokens_brought_along_keep_to_the_bad_token_budget(tmp_path: Path, db_ur
         # the same right token from another address is brought along
         acc = accounts_of(c)
         signed = c.portal.call(acc.sign_in, "Anna", PW, "10.9.9.9")  # type: ignore[attr-defined]
-        assert c.portal.call(acc.bring, signed.account, right, "10.9.9.9") == 1  # type: ignore[attr-defined]
+        assert c.portal.call(acc.bring, signed.account, right, "10.9.9.9")[0] == 1  # type: ignore[attr-defined]
 
 
 # -- seat tokens of devices after a new password ------------------------------------------------

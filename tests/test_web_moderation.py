@@ -18,7 +18,7 @@ import pytest
 from fastapi.testclient import TestClient
 from limits import parse_many
 from typer.testing import CliRunner
-from web_helpers import LENIENT, join_all, make_client, seats, tokens
+from web_helpers import LENIENT, make_client, seats, tokens
 
 from kardinal.cli import app as cli
 from kardinal.server.account_routes import COOKIE
@@ -78,7 +78,8 @@ def table(c: TestClient) -> tuple[dict[str, Any], str, str]:
     g = call(c, "POST", "/api/games", anna, json={"players": seats("person", "person", "person")}).json()
     assert call(c, "POST", f"/api/games/{g['id']}/join", anna, json={"seat": 0, "token": tokens(g)[0]}).status_code == 200
     assert call(c, "POST", f"/api/games/{g['id']}/join", bert, json={"seat": 1, "token": tokens(g)[1]}).status_code == 200
-    join_all(c, g)
+    # (seats 0 and 1 are the accounts' now, with new tokens: their links open them no more)
+    assert call(c, "POST", f"/api/games/{g['id']}/join", json={"seat": 2, "token": tokens(g)[2]}).status_code == 200
     return g, anna, bert
 
 

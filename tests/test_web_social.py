@@ -297,8 +297,10 @@ def test_an_invited_account_takes_its_seat_from_my_games(client: TestClient) -> 
     assert get(client, "/api/account/invitations", a).json()["sent"] == []  # no longer pending
     again = post(client, "/api/account/invitations/take", b, json={"game": g["id"], "seat": 1})
     assert again.json()["error"]["code"] == "no_invitation"
-    # the seat's link works as always (the creator may pass it on)
-    assert post(client, f"/api/games/{g['id']}/join", None, json={"seat": 1, "token": tokens(g)[1]}).status_code == 200
+    # the seat is Ben's: its link, which Anna was shown, opens it no more (Ben's token does)
+    r = post(client, f"/api/games/{g['id']}/join", None, json={"seat": 1, "token": tokens(g)[1]})
+    assert r.status_code == 403 and r.json()["error"]["code"] == "bad_token"
+    assert post(client, f"/api/games/{g['id']}/join", None, json={"seat": 1, "token": tok}).status_code == 200
 
 
 def test_a_seat_kept_for_an_account_is_not_another_accounts(client: TestClient) -> None:

@@ -134,7 +134,10 @@ async def _answer_signed(acc: Acc, signed: SignedIn, held: HeldSeats, request: R
     many of the seats this browser holds (``held``) are the account's now."""
     _set_cookie(response, request, signed)
     out = _info(signed.account)
-    out["brought"] = await acc.bring(signed.account, held, client_address(request.scope))
+    out["brought"], renewed = await acc.bring(signed.account, held, client_address(request.scope))
+    if renewed:
+        out["tokens"] = renewed
+        response.headers["Cache-Control"] = "no-store"  # seat tokens: kept by no cache
     return out
 
 

@@ -18,6 +18,11 @@ included; a new password is a compare-and-set on the stored hash.
 
 A seat belongs to an account when it was taken while signed in (created, joined, claimed)
 or brought along at sign-up or sign-in (the seats' tokens the browser holds, each checked).
+A seat that becomes an account's by a token others may hold as well (its link, which the
+table's creator was shown; a token brought along) gets a new one then (:meth:`Accounts.own`,
+Tables.rekey), for the device that took it: every token of before ends, so that a seat of
+an account is opened only by what the account hands out. At a rated table an account
+takes one seat at most (Storage.take_seats).
 Another device of the account gets a working seat through :meth:`Accounts.seat_key`: a
 further token of the seat, handed over in the answer of an authenticated request (never in
 an address); those tokens end when the password changes or the account is deleted.
@@ -309,25 +314,43 @@ class Accounts:
     async def attach(self, account: AccountRow, seats: list[tuple[str, int]]) -> list[tuple[str, int]]:
         """Seats taken while signed in (their tokens were checked by the game service); a
         seat kept for another account by an invitation stays free for it (social.py), and
-        the account's own invitations to those it takes end. Returns the seats that are the
+        the account's own invitations to those it takes end; at a rated table an account
+        takes one seat at most (Storage.take_seats). Returns the seats that are the
         account's now (also those that were)."""
-        mine: list[tuple[str, int]] = []
-        if seats:
-            kept = await asyncio.to_thread(self.storage.invited, seats)
-            seats = [p for p in seats if kept.get(p, account.id) == account.id]
-            mine = await asyncio.to_thread(self.storage.attach_seats, account.id, seats, time.time())
-            if any(p in kept for p in mine):
-                await asyncio.to_thread(self.storage.end_invitations, account.id, [p for p in mine if p in kept])
-        return mine
+        return (await self.bind(account, seats))[0]
 
-    async def bring(self, account: AccountRow, held: dict[str, dict[str, str]], where: str) -> int:
+    async def bind(self, account: AccountRow, seats: list[tuple[str, int]]) -> tuple[list[tuple[str, int]], list[tuple[str, int]]]:
+        """:meth:`attach`, and which of the seats became the account's by this call."""
+        if not seats:
+            return [], []
+        kept = await asyncio.to_thread(self.storage.invited, seats)
+        seats = [p for p in seats if kept.get(p, account.id) == account.id]
+        mine, new = await asyncio.to_thread(self.storage.take_seats, account.id, seats, time.time())
+        if any(p in kept for p in mine):
+            await asyncio.to_thread(self.storage.end_invitations, account.id, [p for p in mine if p in kept])
+        return mine, new
+
+    async def own(self, account: AccountRow, game_id: str, seat: int, held: str, newly: bool = False) -> str | None:
+        """A seat opened signed in by a token (``held``) becomes the account's, unless it is
+        another's. If it became the account's now (or just before: ``newly``, rated.admit),
+        it gets a new token, returned for this device: the link others may hold, and any
+        token of before, end (a seat of an account is opened only by what the account hands
+        out). None: the tokens stay as they are (the seat was the account's, or another's)."""
+        _mine, new = await self.bind(account, [(game_id, seat)])
+        if not (newly or (game_id, seat) in new):
+            return None
+        return await self.service.rekey(game_id, seat, held)
+
+    async def bring(self, account: AccountRow, held: dict[str, dict[str, str]], where: str) -> tuple[int, dict[str, dict[str, str]]]:
         """The seats a browser holds (``{game: {seat: token}}``) become the account's, those
         whose tokens are right and that belong to no other account (not an open seat nobody
-        has claimed: its claimant gets a new token); returns how many are
-        the account's now. A wrong token counts as one (guessing is slowed)."""
+        has claimed: its claimant gets a new token); returns how many are the account's
+        now, and the new tokens of those that became its now (``{game: {seat: token}}``:
+        their tokens of before end, whoever else holds them; see :meth:`own`). A wrong
+        token counts as one (guessing is slowed)."""
         held = dict(list(held.items())[:MAX_HELD])
         rows = await asyncio.to_thread(self.storage.seats_by_game, held)
-        good: list[tuple[str, int]] = []
+        good: dict[tuple[str, int], str] = {}
         for gid, tokens in held.items():
             seats = rows.get(gid)
             for k, tok in tokens.items():
@@ -338,10 +361,18 @@ class Accounts:
                     break
                 if seats is not None and s < len(seats) and token_ok(seats[s], tok):
                     if not (seats[s].open and not seats[s].joined):  # a lobby seat: its claimant's
-                        good.append((gid, s))
+                        good[(gid, s)] = tok
                 elif seats is not None:
                     self.guard.note("bad_token", where)
-        return len(await self.attach(account, good))  # (a seat kept for another account by an invitation stays its)
+        # (a seat kept for another account by an invitation stays its)
+        mine, new = await self.bind(account, list(good))
+        renewed: dict[str, dict[str, str]] = {}
+        for gid, s in new:
+            try:
+                renewed.setdefault(gid, {})[str(s)] = await self.service.rekey(gid, s, good[(gid, s)])
+            except Refused:
+                continue  # changed meanwhile (or unreadable): the seat is the account's all the same
+        return len(mine), renewed
 
     async def my_games(self, account: AccountRow) -> list[dict[str, Any]]:
         """Every game the account has a seat in, newest first: each as the lobby shows it,

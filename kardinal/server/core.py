@@ -89,7 +89,7 @@ class ServiceCore:
             follows: tuple[str, str | None] | None = None,
         ) -> tuple[LiveGame, dict[int, str]]: ...  # tables
         async def _set_seat(
-            self, live: LiveGame, seat: int, row: SeatRow, check: Callable[[SeatRow], None] | None = None
+            self, live: LiveGame, seat: int, row: SeatRow | Callable[[SeatRow], SeatRow], check: Callable[[SeatRow], None] | None = None
         ) -> None: ...  # tables
         def start_bots(self, live: LiveGame) -> None: ...  # botplay
         async def check_away(self, live: LiveGame) -> bool: ...  # botplay

@@ -84,9 +84,19 @@ class Connection:
         self.presence = presence  # it takes presence messages (kardinal.server.presence)
         self.base: tuple[int, int | None, int] | None = None  # the history it holds: (epoch, viewer, length)
         self.outbox: asyncio.Queue[AckMessage | ErrorMessage | ChatMessage | PresenceMessage | ClockMessage | None] = asyncio.Queue()
+        self.revoked = False  # a token it holds opens its seat no more: it is told so and closed (ws.py)
 
     def notify(self) -> None:
         self.outbox.put_nowait(None)  # None: "send the current state"
+
+    def check_tokens(self, seats: list[SeatRow]) -> bool:
+        """Whether every token the connection said hello with still opens its seat (a
+        seat that became an account's has a new one; a new password ends the keys of the
+        account's devices); if not, it is revoked: it gets nothing of the seat any more."""
+        if not self.revoked and not all(s < len(seats) and token_ok(seats[s], t) for s, t in self.seats.items()):
+            self.revoked = True
+            self.notify()
+        return not self.revoked
 
 
 @dataclass
@@ -124,6 +134,7 @@ class LiveGame:
     _parts: dict[int | None, tuple[str, str]] = field(default_factory=dict, repr=False)
     _texts_of: tuple[Any, ...] | None = field(default=None, repr=False)
     _present: frozenset[int] | None = field(default=None, repr=False)  # see present
+    _checked: list[SeatRow] | None = field(default=None, repr=False)  # the seats check_conns saw last
     _head: str | None = field(default=None, repr=False)  # see _head_text
     _common_of: tuple[State, str] | None = field(default=None, repr=False)  # see _view_text
     # viewer -> (the decisions, the history as JSON text, where each entry starts) (see _history_text)
@@ -161,6 +172,16 @@ class LiveGame:
         if self._present is None:
             self._present = frozenset(s for c in self.conns for s in c.seats)
         return self._present
+
+    def check_conns(self) -> None:
+        """After the seats changed (this process or another): the connections whose tokens
+        open their seats no more are revoked (Connection.check_tokens)."""
+        if self._checked is self.row.seats:
+            return
+        self._checked = self.row.seats
+        for c in list(self.conns):
+            if c.seats:
+                c.check_tokens(self.row.seats)
 
     def conns_changed(self) -> None:
         """``conns`` changed: who is present is counted again."""

@@ -233,6 +233,7 @@ class Pipeline(ServiceCore):
         return out
 
     def _changed(self, live: LiveGame) -> None:
+        live.check_conns()  # a seat's tokens changed: the connections of tokens of before get nothing more
         if live.leased and live.row.status == "finished":
             live.leased = False
             self.storage.release_lease(live.row.id)

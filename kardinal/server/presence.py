@@ -114,6 +114,7 @@ class Presence(ServiceCore):
         bot stood in for takes the seat back (the bot finishes no move for them after)."""
         live.conns.add(conn)
         live.conns_changed()
+        conn.check_tokens(live.row.seats)  # a seat's tokens changed since its hello was checked
         for seat in conn.seats:
             live.gone.pop(seat, None)
             sr = live.row.seats[seat]

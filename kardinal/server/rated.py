@@ -33,9 +33,9 @@ from .names import look_key
 from .ratings import MU0, SIGMA0, closest_level
 from .refusal import Refused
 from .service import GameService
-from .storage import AccountRow, GameRow, SeatRow
+from .storage import AccountRow, GameRow, SeatRow, Storage
 
-__all__ = ["check_creation", "admit", "fill_with_bots", "find_table", "rating_now", "WINDOW", "SEATS"]
+__all__ = ["check_creation", "admit", "one_seat", "fill_with_bots", "find_table", "rating_now", "WINDOW", "SEATS"]
 
 WINDOW = 200.0  # find me a table: the narrowest window of mean ratings (see the module)
 SEATS = 4  # a table find me a table opens
@@ -54,24 +54,36 @@ def check_creation(spec: dict[str, Any], account: AccountRow | None) -> None:
         raise Refused("rated_no_hints", "a rated table has no hints: a hint is a bot's advice", 409)
 
 
-async def admit(accounts: Accounts, live: LiveGame, seat: object, account: AccountRow | None) -> None:
+async def admit(accounts: Accounts, live: LiveGame, seat: object, account: AccountRow | None) -> bool:
     """Before a person takes a seat of a rated table (by its link, from the lobby, or by
     opening it): refused without an account, or when the account has another seat of the
-    table; the seat becomes the account's. Seats already taken, and unrated tables, pass."""
+    table; the seat becomes the account's (checked again as it is taken: two requests at
+    once get one seat, Storage.take_seats). Seats already taken, and unrated tables, pass.
+    True: the seat became the account's by this call (its tokens of before must end:
+    Accounts.own)."""
     if not live.options["rated"] or not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < len(live.row.seats):
-        return
+        return False
     sr = live.row.seats[seat]
     if sr.kind != "person" or sr.joined:
-        return
+        return False
     if account is None:
         raise Refused("rated_needs_account", "the seats of a rated table are for signed-in players: sign in first", 403)
-    owners = await asyncio.to_thread(accounts.storage.game_owners, live.row.id)
+    await one_seat(accounts.storage, live.row.id, seat, account)
+    mine, new = await accounts.bind(account, [(live.row.id, seat)])
+    if (live.row.id, seat) not in mine:  # taken meanwhile: by another account, or this one's other seat
+        await one_seat(accounts.storage, live.row.id, seat, account)
+        raise Refused("not_your_seat", "this seat belongs to another account", 403)
+    return bool(new)
+
+
+async def one_seat(storage: Storage, game_id: str, seat: int, account: AccountRow) -> None:
+    """Refused when the seat is another account's, or the account has another seat of
+    this (rated) table."""
+    owners = await asyncio.to_thread(storage.game_owners, game_id)
     if owners.get(seat, account.id) != account.id:
         raise Refused("not_your_seat", "this seat belongs to another account", 403)
     if any(a == account.id and s != seat for s, a in owners.items()):
         raise Refused("rated_one_seat", "you have a seat at this rated table already", 409)
-    if not (sr.open and not sr.joined):  # a lobby seat becomes its claimant's after the claim (routes.claim)
-        await accounts.attach(account, [(live.row.id, seat)])
 
 
 async def rating_now(service: GameService, account_ids: list[int]) -> dict[int, tuple[float, float, int]]:
@@ -154,11 +166,15 @@ async def find_table(
         if abs(mean - mu) <= window:
             choices.append((abs(mean - mu), -row.created, row, free[0]))
     for _, _, row, seat in sorted(choices, key=lambda c: (c[0], c[1])):
+        # kept for the account first (one seat of a rated table each: Storage.take_seats), then claimed
+        mine = await asyncio.to_thread(service.storage.attach_seats, account.id, [(row.id, seat)], time.time())
+        if (row.id, seat) not in mine:
+            continue  # another's meanwhile, or the account took a seat there meanwhile
         try:
-            tok = await service.claim(row.id, seat, account.name if _name_free(row, account.name, seat) else None)
+            tok = await service.claim(row.id, seat, account.name if _name_free(row, account.name, seat) else None, owner=account.id)
         except Refused:
+            await asyncio.to_thread(service.storage.release_seat, row.id, seat, account.id)
             continue  # taken meanwhile (another process, another player): the next
-        await asyncio.to_thread(service.storage.attach_seats, account.id, [(row.id, seat)], time.time())
         return await service.fetch(row.id), seat, tok, False
     if own is not None:  # asked again while one's own table waits: that table, not another
         try:

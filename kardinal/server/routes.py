@@ -207,14 +207,30 @@ async def game_info(game_id: str, service: Service) -> GameSummary:
 async def join(game_id: str, body: JoinSeat, request: Request, service: Service, account: Account) -> Joined:
     """Take one's seat by its link; the game starts when every seat has been taken.
     Signed in, the seat is the account's (unless it is another account's already); a rated
-    table's seats are for accounts only (``rated_needs_account``), one each (``rated_one_seat``)."""
+    table's seats are for accounts only (``rated_needs_account``), one each (``rated_one_seat``).
+    A seat that becomes the account's gets a new secret link (``token``, ``url``): the one
+    it was taken with opens it no more (whoever else was shown it, its creator too)."""
     live = await service.fetch(game_id)
     service._auth(live, body.seat, body.token)
-    await admit(accounts(request), live, body.seat, account)
-    live = await service.join(game_id, body.seat, body.token, body.name)
+    newly = await admit(accounts(request), live, body.seat, account)
+    try:
+        live = await service.join(game_id, body.seat, body.token, body.name)
+    except BaseException:
+        if newly and account is not None:  # kept for the account by admit: free again
+            await asyncio.to_thread(service.storage.release_seat, game_id, body.seat, account.id)
+        raise
+    out: Joined = {"ok": True, "status": live.row.status}
     if account is not None:
-        await accounts(request).attach(account, [(live.row.id, body.seat)])
-    return {"ok": True, "status": live.row.status}
+        tok = await accounts(request).own(account, live.row.id, body.seat, body.token, newly)
+        if tok is not None:
+            out["token"] = tok
+            out["url"] = seat_url(request, game_id, body.seat, tok)
+    return out
+
+
+def seat_url(request: Request, game_id: str, seat: int, token: str) -> str:
+    """A seat's secret link (under the server's root path)."""
+    return f"{root_of(request)}/game/{game_id}?seat={seat}&token={token}"
 
 
 @router.post("/api/games/{game_id}/claim", response_model=Claimed)
@@ -229,11 +245,16 @@ async def claim(
     """Take a free open seat from the lobby: its new secret link (signed in: the seat is the
     account's; a rated table's only signed in, one seat each). At a friends-only table, only for the accounts its host follows (``friends_only``)."""
     await social(request).check_claim(game_id, account)
-    await admit(accounts(request), await service.fetch(game_id), body.seat, account)
-    tok = await service.claim(game_id, body.seat, body.name)
+    kept = await admit(accounts(request), await service.fetch(game_id), body.seat, account)  # a rated table: kept for the account
+    try:
+        tok = await service.claim(game_id, body.seat, body.name, owner=account.id if account is not None else None)
+    except BaseException:
+        if kept and account is not None:
+            await asyncio.to_thread(service.storage.release_seat, game_id, body.seat, account.id)
+        raise
     if account is not None:
         await accounts(request).attach(account, [(game_id, body.seat)])
-    return {"seat": body.seat, "token": tok, "url": f"{root_of(request)}/game/{game_id}?seat={body.seat}&token={tok}"}
+    return {"seat": body.seat, "token": tok, "url": seat_url(request, game_id, body.seat, tok)}
 
 
 # the answers are made by the service from typed messages: declared for the document,

@@ -501,11 +501,14 @@ class ErrorBody(TypedDict):
 
 
 class WelcomeMessage(TypedDict):
-    """The answer to a hello: the seats the connection holds."""
+    """The answer to a hello: the seats the connection holds; ``tokens``: the new tokens of
+    the seats that became the hello's account's now (``{seat: token}``: the tokens it said
+    hello with open them no more; keep these instead)."""
 
     type: Literal["welcome"]
     game: str
     seats: list[int]
+    tokens: NotRequired[dict[str, str]]
 
 
 class PongMessage(TypedDict):
@@ -557,8 +560,14 @@ class GameList(TypedDict):
 
 
 class Joined(TypedDict):
+    """The seat is taken. Signed in, the seat became the account's: ``token`` and ``url``
+    are its new secret link (the link it was taken with, and any other token of before,
+    no longer open it)."""
+
     ok: bool
     status: str
+    token: NotRequired[str]
+    url: NotRequired[str]
 
 
 class Claimed(TypedDict):
@@ -593,10 +602,13 @@ class AccountData(TypedDict):
 
 class AccountInfo(TypedDict):
     """Who this browser is signed in as (``account``: none, a guest); after sign-up or
-    sign-in, ``brought``: how many seats the browser held are the account's now."""
+    sign-in, ``brought``: how many seats the browser held are the account's now, and
+    ``tokens``: the new tokens of those that became its now (``{game: {seat: token}}``; the
+    tokens the browser held for them end: keep these instead)."""
 
     account: AccountData | None
     brought: NotRequired[int]
+    tokens: NotRequired[dict[str, dict[str, str]]]
 
 
 class Done(TypedDict):

@@ -17,7 +17,9 @@ An invitation by name keeps a person seat of a new table for an account (the
 ``invitations`` row): it shows in that account's "My games", which takes it through the
 session (the seat becomes the account's, and its device gets a token in an answer, never
 in an address); no other account can make the seat its own meanwhile (Accounts.attach).
-The seat's link works as it always did: whoever holds it plays the seat.
+Until then the seat's link works as it always did; once the seat is an account's (taken
+through "My games", or its link opened signed in), the seat has a new token and the link
+opens it no more (Accounts.own): the inviter cannot play or see it.
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ from typing import Any
 
 from .guard import Guard
 from .privacy import listed, told_owners
+from .rated import one_seat
 from .refusal import Refused, no_player
 from .results import stored_results
 from .service import GameService
@@ -253,9 +256,12 @@ class Social:
         if found is None or found[0] != me.id:
             raise Refused("no_invitation", "you have no invitation to this seat", 404)
 
-    async def take(self, me: AccountRow, game_id: str, seat: int, attach: Any) -> str:
-        """Take a seat the account is invited to: it becomes the account's (``attach``:
-        Accounts.attach, which ends the invitation) and this device gets a token of it."""
+    async def take(self, me: AccountRow, game_id: str, seat: int, bind: Any) -> str:
+        """Take a seat the account is invited to: it becomes the account's (``bind``:
+        Accounts.bind, which ends the invitation) and this device gets a token of it. A
+        seat that becomes the account's now gets a new token: its link, which the inviter
+        was shown, ends (and so does any other token of before). At a rated table, not
+        when the account has another seat there (``rated_one_seat``)."""
         await self._mine(me, game_id, seat)
         live = await self.service.fetch(game_id)
         if live.row.status not in ("open", "running"):
@@ -263,10 +269,16 @@ class Social:
         owner = await asyncio.to_thread(self.storage.seat_owner, game_id, seat)
         if owner is not None and owner != me.id:
             raise Refused("seat_taken", "that seat is taken", 409)
-        await attach(me, [(game_id, seat)])
-        if await asyncio.to_thread(self.storage.seat_owner, game_id, seat) != me.id:
-            raise Refused("seat_taken", "that seat is taken", 409)
+        if live.options["rated"]:
+            await one_seat(self.storage, game_id, seat, me)
         self.guard.spend("seat_key", str(me.id))
+        mine, new = await bind(me, [(game_id, seat)])
+        if (game_id, seat) not in mine:
+            if live.options["rated"]:
+                await one_seat(self.storage, game_id, seat, me)
+            raise Refused("seat_taken", "that seat is taken", 409)
+        if (game_id, seat) in new:
+            return await self.service.rekey(game_id, seat)
         return await self.service.seat_key(game_id, seat)
 
     async def withdraw(self, me: AccountRow, game_id: str, seat: int) -> None:

@@ -78,7 +78,7 @@ async def take(body: InvitationRequest, response: Response, soc: Soc, acc: Acc, 
     """Take a seat the account is invited to: it is the account's, and this device gets a
     token of it (in this answer only). ``no_invitation`` for a seat kept for another."""
     response.headers["Cache-Control"] = "no-store"
-    token = await soc.take(me, body.game, body.seat, acc.attach)
+    token = await soc.take(me, body.game, body.seat, acc.bind)
     return {"game": body.game, "seat": body.seat, "token": token}
 
 

@@ -18,7 +18,7 @@ from kardinal.rules.state import new_game
 from kardinal.rules.variants import VariantError, parse_variants
 
 from .core import ServiceCore
-from .live import LiveGame, hash_token, public_players
+from .live import LiveGame, hash_token, public_players, token_ok
 from .names import check_name_free, clean_name, look_key
 from .options import options_of, table_options
 from .refusal import Refused
@@ -255,14 +255,19 @@ class Tables(ServiceCore):
             await self._set_seat(live, s, replace(sr, name=new, joined=True), name_free if new != sr.name else None)
         return live
 
-    async def _set_seat(self, live: LiveGame, seat: int, row: SeatRow, check: Callable[[SeatRow], None] | None = None) -> None:
+    async def _set_seat(
+        self, live: LiveGame, seat: int, row: SeatRow | Callable[[SeatRow], SeatRow], check: Callable[[SeatRow], None] | None = None
+    ) -> None:
         """Change a seat: in the database first (in a thread), then in memory (a failed
         write changes nothing); the game starts when every seat has joined. Seat changes of
         one game are made one at a time (its seat lock), each on the seats as they are;
-        ``check`` may refuse the change, given the seat as it is then."""
+        ``check`` may refuse the change, given the seat as it is then; ``row``: the seat's
+        new row, or what makes it from the seat as it is then."""
         async with live.seat_lock:
             if check is not None:
                 check(live.row.seats[seat])
+            if not isinstance(row, SeatRow):
+                row = row(live.row.seats[seat])
             seats = list(live.row.seats)
             seats[seat] = row
             status = "running" if live.row.status == "open" and all(x.joined for x in seats) else live.row.status
@@ -273,8 +278,10 @@ class Tables(ServiceCore):
         live.row.status = status
         self._changed(live)
 
-    async def claim(self, game_id: str, seat: object, name: object = None) -> str:
-        """Take a free person seat of an open game from the lobby: a new token for it."""
+    async def claim(self, game_id: str, seat: object, name: object = None, owner: int | None = None) -> str:
+        """Take a free person seat of an open game from the lobby: a new token for it.
+        ``owner``: the account the seat was kept for already (a rated table: rated.admit)
+        keeps it; any other account's hold on it ends."""
         live = await self.fetch(game_id)
         if live.row.status != "open":
             raise Refused("not_open", "the game is not waiting for players")
@@ -297,9 +304,27 @@ class Tables(ServiceCore):
         # the seat is the claimant's alone: no device's token of before opens it, and no
         # account keeps it (its creator's, signed in, before this change); the claimant's
         # account gets it after (routes.claim)
-        await asyncio.to_thread(self.storage.drop_seat_owner, game_id, seat)
+        await asyncio.to_thread(self.storage.drop_seat_owner, game_id, seat, owner)
         await self._set_seat(live, seat, replace(sr, name=new, token_hash=hash_token(tok), joined=True, keys=[]), still_free)
-        await asyncio.to_thread(self.storage.drop_seat_owner, game_id, seat)
+        await asyncio.to_thread(self.storage.drop_seat_owner, game_id, seat, owner)
+        return tok
+
+    async def rekey(self, game_id: str, seat: int, held: str | None = None) -> str:
+        """A new token of a person seat that has just become an account's (its link opened
+        signed in, an invitation taken, a seat brought along at sign-in): every token of
+        before ends, the link others were shown and the keys of devices alike, and the new
+        one goes to the account's device in the answer. ``held``: the token that device
+        showed; refused ``bad_token`` if it no longer opens the seat (changed meanwhile)."""
+        live = await self.fetch(game_id)
+        if not 0 <= seat < len(live.row.seats) or live.row.seats[seat].kind != "person":
+            raise Refused("bad_token", "no such seat, or a wrong token", 403)
+        tok = secrets.token_urlsafe(18)
+
+        def still_held(now: SeatRow) -> None:
+            if now.kind != "person" or (held is not None and not token_ok(now, held)):
+                raise Refused("bad_token", "no such seat, or a wrong token", 403)
+
+        await self._set_seat(live, seat, lambda now: replace(now, token_hash=hash_token(tok), keys=[]), still_held)
         return tok
 
     async def seat_key(self, game_id: str, seat: int) -> str:

@@ -36,6 +36,8 @@ from .storage import AccountRow
 
 router = APIRouter()
 
+REVOKED = 4403  # the close code of a connection whose seats' tokens ended (a spectator may come back)
+
 
 @router.websocket("/ws/{game_id}")
 async def ws_game(ws: WebSocket, game_id: str) -> None:
@@ -84,18 +86,21 @@ async def ws_game(ws: WebSocket, game_id: str) -> None:
                     continue
             if isinstance(msg, HelloMessage):
                 if conn is not None:
-                    await _send(ws, json_text(_ws_error(Refused("malformed", "hello was already sent", 400))))
+                    if not conn.revoked:  # (revoked: closing, the page says hello again on its next connection)
+                        await _send(ws, json_text(_ws_error(Refused("malformed", "hello was already sent", 400))))
                     continue
                 try:
-                    seats = await _hello_seats(service, live, msg.seats, ws)
+                    seats, renewed = await _hello_seats(service, live, msg.seats, ws)
                 except Refused as e:
                     if e.code == "bad_token":
                         limits.note("bad_token", client_address(ws.scope))
                     await _send(ws, json_text(_ws_error(e)))
                     continue
-                await _attach(ws, game_id, seats)
                 conn = Connection(seats, delta=msg.delta, ack_in_state=msg.ack_in_state, presence=msg.presence)
-                await _send(ws, json_text({"type": "welcome", "game": game_id, "seats": sorted(seats)}))
+                welcome: dict[str, Any] = {"type": "welcome", "game": game_id, "seats": sorted(seats)}
+                if renewed:  # seats that became the account's: their new tokens (the old ones end)
+                    welcome["tokens"] = {str(s): t for s, t in sorted(renewed.items())}
+                await _send(ws, json_text(welcome))
                 lines = await service.chat_lines(live)
                 await service.connect(live, conn)
                 sender = asyncio.create_task(_send_loop(ws, live, conn))
@@ -116,6 +121,8 @@ async def ws_game(ws: WebSocket, game_id: str) -> None:
             elif isinstance(msg, ChatSay):
                 assert conn is not None  # refused before it was read: send hello first
                 try:
+                    if conn.revoked:  # its seats' tokens ended: it speaks for no seat (it is closing)
+                        raise Refused("bad_token", "no such seat, or a wrong token", 403)
                     limits.spend("chat", client_address(ws.scope))
                     await service.say(game_id, conn.seats, msg.text, msg.name)
                 except Refused as e:
@@ -147,23 +154,46 @@ def _ws_error(e: Refused, action_id: object = None) -> ErrorMessage:
     return {"type": "error", "id": echo, **e.to_json()}
 
 
-async def _hello_seats(service: GameService, live: LiveGame, seats: dict[str, str] | None, ws: WebSocket) -> dict[int, str]:
+async def _hello_seats(
+    service: GameService, live: LiveGame, seats: dict[str, str] | None, ws: WebSocket
+) -> tuple[dict[int, str], dict[int, str]]:
     """Check every token of a hello (its seat keys are digits: HelloMessage); a person who
-    connects has joined their seat (a rated table's seat: signed in, rated.admit)."""
+    connects has joined their seat (a rated table's seat: signed in, rated.admit). Seats
+    opened signed in (the session's cookie, from a page of this site: origin.py) become
+    the account's (a seat of another account stays its); one that becomes the account's
+    gets a new token (Accounts.own). Returns the seats with the tokens the connection
+    holds, and the new tokens."""
     if seats is None:
-        return {}
+        return {}, {}
     out: dict[int, str] = {}
     for k, tok in seats.items():
         seat = int(k)
         service._auth(live, seat, tok)
         out[seat] = tok
-    if live.options["rated"] and any(not live.row.seats[s].joined for s in out):
-        account = await _account(ws)
-        for seat in out:
-            await admit(ws.app.state.accounts, live, seat, account)
-    for seat, tok in out.items():
-        await service.join(live.row.id, seat, tok)
-    return out
+    if not out:
+        return out, {}
+    accounts: Accounts = ws.app.state.accounts
+    account = await _account(ws)
+    kept: set[int] = set()  # seats kept for the account by admit (a rated table)
+    try:
+        if live.options["rated"] and any(not live.row.seats[s].joined for s in out):
+            for seat in out:
+                if await admit(accounts, live, seat, account):
+                    kept.add(seat)
+        for seat, tok in out.items():
+            await service.join(live.row.id, seat, tok)
+    except BaseException:
+        if account is not None:
+            for seat in kept:
+                await asyncio.to_thread(service.storage.release_seat, live.row.id, seat, account.id)
+        raise
+    renewed: dict[int, str] = {}
+    if account is not None:
+        for seat, tok in out.items():
+            new = await accounts.own(account, live.row.id, seat, tok, seat in kept)
+            if new is not None:
+                renewed[seat] = out[seat] = new
+    return out, renewed
 
 
 async def _account(ws: WebSocket) -> AccountRow | None:
@@ -175,17 +205,6 @@ async def _account(ws: WebSocket) -> AccountRow | None:
     return await accounts.account_of(secret)
 
 
-async def _attach(ws: WebSocket, game_id: str, seats: dict[int, str]) -> None:
-    """Seats opened signed in (the session's cookie, from a page of this site: origin.py)
-    become the account's (a seat of another account stays its)."""
-    if not seats:
-        return
-    accounts: Accounts = ws.app.state.accounts
-    account = await _account(ws)
-    if account is not None:
-        await accounts.attach(account, [(game_id, s) for s in seats])
-
-
 async def _send_loop(ws: WebSocket, live: LiveGame, conn: Connection) -> None:
     """Send a connection's outbox; a run of state notices becomes one state message. The
     acknowledgement of the connection's own action is queued right after the state notice
@@ -195,6 +214,10 @@ async def _send_loop(ws: WebSocket, live: LiveGame, conn: Connection) -> None:
     try:
         while True:
             item = await conn.outbox.get()
+            if conn.revoked:  # its tokens open its seats no more: told so, and closed
+                await ws.send_text(json_text(_ws_error(Refused("bad_token", "no such seat, or a wrong token", 403))))
+                await ws.close(code=REVOKED)
+                return
             if item is None:
                 while queued and queued[0] is None:
                     conn.outbox.get_nowait()

@@ -176,19 +176,67 @@ class AccountStorage:
 
     def attach_seats(self, account_id: int, seats: Iterable[tuple[str, int]], now: float) -> list[tuple[str, int]]:
         """The seats become the account's, those that belong to no account yet (a seat of
-        another account stays its); returns those now the account's (also those that were)."""
+        another account stays its); returns those now the account's (also those that were).
+        See :meth:`take_seats`."""
+        return self.take_seats(account_id, seats, now)[0]
+
+    def take_seats(
+        self, account_id: int, seats: Iterable[tuple[str, int]], now: float
+    ) -> tuple[list[tuple[str, int]], list[tuple[str, int]]]:
+        """:meth:`attach_seats`, and which of the seats became the account's by this call.
+
+        At a rated table (the table option ``rated``) an account has one seat at most: a
+        further seat of it stays nobody's. Checked in the transaction that takes the seat,
+        with the game's row locked (PostgreSQL: several processes), so that two requests at
+        once cannot give one account two seats of a rated table."""
         pairs = sorted(set(seats))
         if not pairs:
-            return []
+            return [], []
         self._still_there()
         ins = pg_insert(seat_owners) if self.engine.dialect.name == "postgresql" else sqlite_insert(seat_owners)
+        new: list[tuple[str, int]] = []
         with self._begin() as conn:
-            conn.execute(
-                ins.on_conflict_do_nothing(index_elements=["game_id", "seat"]),
-                [{"game_id": g, "seat": s, "account_id": account_id, "since": now} for g, s in pairs],
-            )
+            rated = self._rated_locked(conn, sorted({g for g, _ in pairs}))
+            held = {g: s for g, s in self._seats_of_account(conn, account_id, sorted(rated))}
+            for g, s in pairs:
+                if g in rated and held.get(g, s) != s:
+                    continue  # one seat of a rated table each
+                r = conn.execute(
+                    ins.values(game_id=g, seat=s, account_id=account_id, since=now)
+                    .on_conflict_do_nothing(index_elements=["game_id", "seat"])
+                    .returning(seat_owners.c.seat)
+                )
+                if r.first() is not None:  # inserted now (rowcount is no sure sign of it on PostgreSQL)
+                    new.append((g, s))
+                    if g in rated:
+                        held[g] = s
             mine = set(self._owned_among(conn, account_id, pairs))
-        return [p for p in pairs if p in mine]
+        return [p for p in pairs if p in mine], new
+
+    def _rated_locked(self, conn: Connection, ids: list[str]) -> set[str]:
+        """Those of these games that are rated tables, their rows locked until the
+        transaction ends (PostgreSQL; SQLite writes one transaction at a time anyway)."""
+        out: set[str] = set()
+        for i in range(0, len(ids), 200):
+            q = select(games.c.id, games.c.options).where(games.c.id.in_(ids[i : i + 200])).order_by(games.c.id)
+            if self.engine.dialect.name == "postgresql":
+                q = q.with_for_update()
+            for r in conn.execute(q):
+                try:
+                    options = json.loads(r.options or "{}")
+                except ValueError:
+                    continue
+                if isinstance(options, dict) and options.get("rated") is True:
+                    out.add(str(r.id))
+        return out
+
+    def _seats_of_account(self, conn: Connection, account_id: int, ids: list[str]) -> Iterator[tuple[str, int]]:
+        for i in range(0, len(ids), 200):
+            q = select(seat_owners.c.game_id, seat_owners.c.seat).where(
+                seat_owners.c.account_id == account_id, seat_owners.c.game_id.in_(ids[i : i + 200])
+            )
+            for r in conn.execute(q):
+                yield (str(r.game_id), int(r.seat))
 
     def _owned_among(self, conn: Connection, account_id: int, pairs: list[tuple[str, int]]) -> Iterator[tuple[str, int]]:
         for i in range(0, len(pairs), 200):
@@ -206,11 +254,25 @@ class AccountStorage:
             if old in moved:
                 self.attach_seats(aid, [(new_id, moved[old])], now)
 
-    def drop_seat_owner(self, game_id: str, seat: int) -> None:
-        """The seat belongs to no account (claimed from the lobby: a new player's)."""
+    def drop_seat_owner(self, game_id: str, seat: int, but: int | None = None) -> None:
+        """The seat belongs to no account (claimed from the lobby: a new player's); ``but``:
+        unless it is this account's."""
+        self._still_there()
+        where = and_(seat_owners.c.game_id == game_id, seat_owners.c.seat == seat)
+        if but is not None:
+            where = and_(where, seat_owners.c.account_id != but)
+        with self._begin() as conn:
+            conn.execute(delete(seat_owners).where(where))
+
+    def release_seat(self, game_id: str, seat: int, account_id: int) -> None:
+        """The seat is no longer the account's (it was kept for a claim that failed)."""
         self._still_there()
         with self._begin() as conn:
-            conn.execute(delete(seat_owners).where(and_(seat_owners.c.game_id == game_id, seat_owners.c.seat == seat)))
+            conn.execute(
+                delete(seat_owners).where(
+                    and_(seat_owners.c.game_id == game_id, seat_owners.c.seat == seat, seat_owners.c.account_id == account_id)
+                )
+            )
 
     def game_owners(self, game_id: str) -> dict[int, int]:
         """The accounts a game's seats belong to: {seat: account id}."""

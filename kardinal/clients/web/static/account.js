@@ -5,7 +5,7 @@
 
 import { byId, el, fill, keepInput } from "./dom.js";
 import { T, addStrings, onLangChange } from "./i18n.js";
-import { allStoredSeats, forgetStoredSeats, getJSON, postJSON, url } from "./net.js";
+import { allStoredSeats, forgetStoredSeats, getJSON, postJSON, storeSeats, url } from "./net.js";
 import { initHeader } from "./header.js";
 import { refusalText } from "./refusals.js";
 import { updateAccountLink, whoAmI } from "./account-link.js";
@@ -218,6 +218,8 @@ class AccountPage {
     const name = byId(`${which}-name`).value;
     await this.send(path, { name, password: byId(`${which}-password`).value, held: held() }, async (r) => {
       this.me = r.account;
+      // the seats brought along that became the account's now: their new tokens (those of before end)
+      for (const [game, tokens] of Object.entries(r.tokens || {})) storeSeats(game, tokens);
       whoAmI(true);
       await updateAccountLink();
       this.note = r.brought ? { kind: "good", text: T("broughtSeats", { n: r.brought }) } : null;

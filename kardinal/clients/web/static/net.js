@@ -55,6 +55,38 @@ export function forgetStoredSeats(gameId) {
   try { localStorage.removeItem(seatsKey(gameId)); } catch (e) { /* private mode */ }
 }
 
+/** Forget those of the seats this browser holds in a game whose tokens are these ({seat: token}: a token that
+ * opens its seat no more), keeping any other (a newer token another page of this browser stored meanwhile). */
+export function forgetTokens(gameId, seats) {
+  const kept = storedSeats(gameId);
+  for (const [s, t] of Object.entries(seats)) if (kept[s] === t) delete kept[s];
+  try {
+    if (Object.keys(kept).length) localStorage.setItem(seatsKey(gameId), JSON.stringify(kept));
+    else localStorage.removeItem(seatsKey(gameId));
+  } catch (e) { /* private mode */ }
+}
+
+/** A seat's new tokens ({seat: token}: it became the signed-in account's, and the tokens of before
+ * open it no more): kept in this browser's storage, and in the page's address if it still holds them
+ * there (no storage: the link stays the key). */
+export function renewSeats(gameId, tokens) {
+  storeSeats(gameId, tokens);
+  const params = new URLSearchParams(location.search);
+  let changed = false;
+  const seat = params.get("seat");
+  if (seat !== null && params.get("token") && tokens[seat]) { params.set("token", tokens[seat]); changed = true; }
+  if (params.get("tokens")) {
+    params.set("tokens", params.get("tokens").split(",").map((part) => {
+      const i = part.indexOf(":");
+      return i > 0 && tokens[part.slice(0, i)] ? `${part.slice(0, i)}:${tokens[part.slice(0, i)]}` : part;
+    }).join(","));
+    changed = true;
+  }
+  if (changed && location.pathname.startsWith(ROOT + "/game/")) {
+    try { history.replaceState(null, "", location.pathname + "?" + params.toString() + location.hash); } catch (e) { /* as it was */ }
+  }
+}
+
 /** Keep a seat's token in this browser (the home page: the creator's own seat of a new
  * table, so that "My games" lists it before its link is opened). */
 export function storeSeat(gameId, seat, token) {
@@ -133,7 +165,11 @@ export class GameSocket {
     let heldSeat = null; // whose view that history is (a hot-seat page's changes with the turn)
     ws.onmessage = (ev) => {
       const m = JSON.parse(ev.data);
-      if (m.type === "state") {
+      if (m.type === "welcome") {
+        // seats that became the signed-in account's: their new tokens (those of before open them no more)
+        if (m.tokens) { Object.assign(this.seats, m.tokens); renewSeats(this.gameId, m.tokens); }
+      }
+      else if (m.type === "state") {
         if (m.history) { // a delta (hello "delta"): the entries after the first `from` we hold
           // it continues a history of the same viewer only (another's tells other draws): else start again
           if (!held || held.length < m.history.from || heldSeat !== m.seat) { ws.close(); return; }
@@ -156,6 +192,10 @@ export class GameSocket {
     ws.onclose = (ev) => {
       if (this.handlers.onClose) this.handlers.onClose(ev);
       if (ev.code === 4404) return; // no such game: nothing to come back to
+      if (ev.code === 4403) { // the seats' tokens opened them no more (another device or account took them): watch
+        forgetTokens(this.gameId, this.seats);
+        this.seats = {};
+      }
       setTimeout(() => this.connect(), this.delay);
       this.delay = Math.min(5000, this.delay * 2);
     };
@@ -175,9 +215,9 @@ export class GameSocket {
 
   /** Watch as a spectator from now on (a wrong or outdated link). */
   forgetSeats() {
+    forgetTokens(this.gameId, this.seats);
     this.seats = {};
-    forgetStoredSeats(this.gameId);
-    this.hello();
+    if (this.ws && this.ws.readyState === WebSocket.OPEN) this.hello(); // else: on connecting again
   }
 
   /** Send a record action for its seat, expected to apply to state `version`. */

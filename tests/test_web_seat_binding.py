@@ -1,0 +1,359 @@
+"""A seat taken by a signed-in person is that account's alone, and an account has one seat
+of a rated table at most (the security issue "Trust: a rated community an attacker cannot
+bend", items 1 and 10). On SQLite and PostgreSQL (the ``db_url`` fixture).
+
+Each test names the attack it stands against: the creator of a table, who was shown every
+seat's link, reading and playing the seat of the account that took it (over HTTP and the
+WebSocket, with an invitation by name, with seats brought along at sign-in), and one account
+at two seats of a rated table (a join and an invitation, a join and a claim, two joins,
+seats brought along, two seats at once)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from sqlalchemy import insert
+from starlette.websockets import WebSocketDisconnect
+from test_web_accounts import PW, get, post, sign_in, sign_up
+from test_web_robust import joined, people, run_two, until
+from web_helpers import act, make_client, seats, tokens, wait_for_person
+
+from kardinal.server.account_routes import COOKIE
+from kardinal.server.accounts import Accounts
+from kardinal.server.live import Connection
+from kardinal.server.service import GameService
+from kardinal.server.storage import Storage
+from kardinal.server.storage.schema import seat_owners
+
+pytestmark = pytest.mark.usefixtures("cheap_hashes")  # Argon2id of a low cost (conftest.py)
+
+
+@pytest.fixture
+def client(tmp_path: Path, db_url: str) -> Iterator[TestClient]:
+    with make_client(tmp_path, db_url=db_url) as c:
+        yield c
+
+
+def storage(c: TestClient) -> Storage:
+    s: Storage = c.app.state.service.storage  # type: ignore[attr-defined]
+    return s
+
+
+def account_id(c: TestClient, secret: str) -> int:
+    return int(get(c, "/api/account", secret).json()["account"]["id"])
+
+
+def table(c: TestClient, secret: str | None, players: list[dict[str, Any]], **options: Any) -> dict[str, Any]:
+    r = post(c, "/api/games", secret, json={"players": players, "board": "standard", **options})
+    assert r.status_code == 200, r.text
+    return dict(r.json())
+
+
+def join(c: TestClient, gid: str, seat: int, token: str, secret: str | None = None) -> Any:
+    return post(c, f"/api/games/{gid}/join", secret, json={"seat": seat, "token": token})
+
+
+def opens(c: TestClient, gid: str, seat: int, token: str) -> bool:
+    """Whether the token opens the seat: its state (the hand)."""
+    r = c.get(f"/api/games/{gid}/state", params={"seat": seat, "token": token})
+    assert r.status_code in (200, 403), r.text
+    return r.status_code == 200
+
+
+def refused(r: Any, code: str) -> None:
+    assert r.status_code >= 400, r.text
+    assert r.json()["error"]["code"] == code, r.text
+
+
+def hello(c: TestClient, gid: str, held: dict[int, str], secret: str | None = None) -> list[dict[str, Any]]:
+    """Say hello on the game's WebSocket (signed in with ``secret``); the answers up to the
+    welcome or the refusal."""
+    c.cookies.clear()
+    if secret is not None:
+        c.cookies.set(COOKIE, secret)
+    out = []
+    try:
+        with c.websocket_connect(f"/ws/{gid}") as ws:
+            ws.send_json({"type": "hello", "seats": {str(s): t for s, t in held.items()}})
+            while True:
+                m = ws.receive_json()
+                out.append(m)
+                if m["type"] in ("welcome", "error"):
+                    return out
+    finally:
+        c.cookies.clear()
+
+
+# -- item 1: the creator keeps no way into a seat an account took -------------------------------
+
+
+def test_the_creator_cannot_read_or_play_the_seat_another_account_joined_at_a_rated_table(client: TestClient) -> None:
+    anna, ben = sign_up(client, "Anna"), sign_up(client, "Ben")
+    g = table(client, anna, seats("person", "person", "bot"), rated=True)
+    gid, links = g["id"], tokens(g)
+    r = join(client, gid, 0, links[0], anna)
+    assert r.status_code == 200, r.text
+    mine = r.json()["token"]  # Anna's own seat: hers alone too
+    r = join(client, gid, 1, links[1], ben)
+    assert r.status_code == 200 and r.json()["status"] == "running", r.text
+    bens = r.json()["token"]
+    assert bens != links[1] and r.json()["url"].endswith(f"/game/{gid}?seat=1&token={bens}")
+    assert storage(client).seat_owner(gid, 1) == account_id(client, ben)
+    # Anna kept the link she was shown: it opens Ben's seat no more, nor plays it
+    assert not opens(client, gid, 1, links[1])
+    assert opens(client, gid, 1, bens) and opens(client, gid, 0, mine)
+    refused(client.get(f"/api/games/{gid}/state", params={"seat": 1, "token": links[1]}), "bad_token")
+    refused(join(client, gid, 1, links[1], anna), "bad_token")
+    # ... nor over the WebSocket
+    assert hello(client, gid, {1: links[1]}, anna)[-1]["code"] == "bad_token"
+    assert hello(client, gid, {1: bens})[-1]["type"] == "welcome"
+
+
+def test_the_creator_cannot_play_the_seat_by_its_old_link(client: TestClient) -> None:
+    anna, ben = sign_up(client, "Anna"), sign_up(client, "Ben")
+    g = table(client, anna, seats("person", "person", "bot"), rated=True)
+    gid, links = g["id"], tokens(g)
+    held = {0: join(client, gid, 0, links[0], anna).json()["token"], 1: join(client, gid, 1, links[1], ben).json()["token"]}
+    while True:  # to Ben's turn (Anna plays hers, the bot its own)
+        msg = wait_for_person(client, gid, held)
+        assert msg["status"] == "running"
+        if msg["seat"] == 1:
+            break
+        assert act(client, gid, 0, held[0], msg["version"], msg["legal"][0]).status_code == 200
+    refused(act(client, gid, 1, links[1], msg["version"], msg["legal"][0]), "bad_token")
+    assert act(client, gid, 1, held[1], msg["version"], msg["legal"][0]).status_code == 200
+
+
+def test_an_open_websocket_of_the_old_link_is_closed_when_an_account_takes_the_seat(client: TestClient) -> None:
+    ben = sign_up(client, "Ben")
+    g = table(client, None, seats("person", "person", "bot"))  # an unrated table, made signed out
+    gid, links = g["id"], tokens(g)
+    with client.websocket_connect(f"/ws/{gid}") as ws:  # the creator watches seat 1's hand
+        ws.send_json({"type": "hello", "seats": {"1": links[1]}})
+        assert ws.receive_json()["type"] == "welcome"
+        assert join(client, gid, 1, links[1], ben).status_code == 200  # Ben takes his seat signed in
+        ws.send_json({"type": "chat", "id": "chat-1", "text": "still here"})  # (heard back if it still spoke for the seat)
+        while True:
+            m = ws.receive_json()
+            assert m["type"] != "chat", m
+            if m["type"] == "error":
+                break
+        assert m["code"] == "bad_token"
+        with pytest.raises(WebSocketDisconnect) as closed:  # told, then closed
+            while True:
+                m = ws.receive_json()
+                assert m["type"] in ("error", "presence"), m
+        assert closed.value.code == 4403
+
+
+def test_opening_a_seat_signed_in_on_the_websocket_gives_it_a_new_token(client: TestClient) -> None:
+    ben = sign_up(client, "Ben")
+    g = table(client, None, seats("person", "person", "bot"))
+    gid, links = g["id"], tokens(g)
+    got = hello(client, gid, {1: links[1]}, ben)
+    welcome = got[-1]
+    assert welcome["type"] == "welcome" and welcome["seats"] == [1]
+    new = welcome["tokens"]["1"]
+    assert new != links[1] and storage(client).seat_owner(gid, 1) == account_id(client, ben)
+    assert not opens(client, gid, 1, links[1]) and opens(client, gid, 1, new)
+    # opened again by its new token: the seat is Ben's already, no token changes
+    assert "tokens" not in hello(client, gid, {1: new}, ben)[-1]
+    assert opens(client, gid, 1, new)
+
+
+def test_a_guest_who_joins_by_link_keeps_the_link(client: TestClient) -> None:
+    g = table(client, None, seats("person", "person", "bot"))
+    gid, links = g["id"], tokens(g)
+    r = join(client, gid, 1, links[1])
+    assert r.status_code == 200 and "token" not in r.json()  # no account binds the seat: nothing changes
+    assert opens(client, gid, 1, links[1])
+    assert "tokens" not in hello(client, gid, {1: links[1]})[-1]
+
+
+def test_an_account_at_a_table_without_ratings_is_alone_at_its_seat_too(client: TestClient) -> None:
+    ben = sign_up(client, "Ben")
+    g = table(client, None, seats("person", "person", "bot"))
+    gid, links = g["id"], tokens(g)
+    assert join(client, gid, 1, links[1]).status_code == 200  # someone with the link, signed out
+    r = join(client, gid, 1, links[1], ben)  # Ben opens it signed in: his
+    assert r.status_code == 200 and storage(client).seat_owner(gid, 1) == account_id(client, ben)
+    assert not opens(client, gid, 1, links[1]) and opens(client, gid, 1, r.json()["token"])
+
+
+def test_the_creators_link_stays_dead_after_sign_out_everywhere_and_a_new_password(client: TestClient) -> None:
+    anna, ben = sign_up(client, "Anna"), sign_up(client, "Ben")
+    g = table(client, anna, seats("person", "person", "bot"), rated=True)
+    gid, links = g["id"], tokens(g)
+    bens = join(client, gid, 1, links[1], ben).json()["token"]
+    phone = sign_in(client, "Ben").cookies[COOKIE]
+    key = post(client, "/api/account/seat", phone, json={"game": gid, "seat": 1}).json()["token"]
+    assert opens(client, gid, 1, key)
+    assert post(client, "/api/account/signout", ben, json={"everywhere": True}).status_code == 200
+    assert not opens(client, gid, 1, key)  # the devices' keys end
+    assert not opens(client, gid, 1, links[1])  # the creator never gets in again
+    assert opens(client, gid, 1, bens)  # the seat's own token stays (as documented)
+    ben = sign_in(client, "Ben").cookies[COOKIE]
+    key = post(client, "/api/account/seat", ben, json={"game": gid, "seat": 1}).json()["token"]
+    assert post(client, "/api/account/password", ben, json={"current": PW, "new": "another password"}).status_code == 200
+    assert not opens(client, gid, 1, key) and not opens(client, gid, 1, links[1])
+    # the creator cannot get a key of it either
+    refused(post(client, "/api/account/seat", anna, json={"game": gid, "seat": 1}), "not_your_seat")
+
+
+def test_a_seat_taken_by_invitation_is_the_invited_accounts_alone(client: TestClient) -> None:
+    anna, ben = sign_up(client, "Anna"), sign_up(client, "Ben")
+    players = [{"name": "Host", "kind": "person"}, {"kind": "person", "account": "Ben"}, {"kind": "bot"}]
+    g = table(client, anna, players)
+    gid, links = g["id"], tokens(g)
+    assert join(client, gid, 1, links[1]).status_code == 200  # the link, passed on to someone signed out
+    r = post(client, "/api/account/invitations/take", ben, json={"game": gid, "seat": 1})
+    assert r.status_code == 200, r.text
+    tok = r.json()["token"]
+    assert not opens(client, gid, 1, links[1])  # Anna's link (and whoever she gave it to) is out
+    assert opens(client, gid, 1, tok)
+
+
+def test_a_rated_seat_taken_by_invitation_is_the_invited_accounts_alone(client: TestClient) -> None:
+    anna, ben = sign_up(client, "Anna"), sign_up(client, "Ben")
+    players = [{"name": "Host", "kind": "person"}, {"kind": "person", "account": "Ben"}, {"kind": "bot"}]
+    g = table(client, anna, players, rated=True)
+    gid, links = g["id"], tokens(g)
+    r = post(client, "/api/account/invitations/take", ben, json={"game": gid, "seat": 1})
+    assert r.status_code == 200, r.text
+    tok = r.json()["token"]
+    assert not opens(client, gid, 1, links[1]) and opens(client, gid, 1, tok)
+    assert join(client, gid, 0, links[0], anna).status_code == 200
+    assert hello(client, gid, {1: links[1]}, anna)[-1]["code"] == "bad_token"
+
+
+def test_a_seat_brought_along_at_sign_in_gets_a_new_token(client: TestClient) -> None:
+    sign_up(client, "Ben")
+    g = table(client, None, seats("person", "person", "bot"))  # made signed out: the creator keeps every link
+    gid, links = g["id"], tokens(g)
+    assert join(client, gid, 1, links[1]).status_code == 200  # Ben plays as a guest, then signs in
+    r = sign_in(client, "Ben", held={gid: {"1": links[1]}})
+    assert r.status_code == 200 and r.json()["brought"] == 1
+    assert r.headers["cache-control"] == "no-store"
+    new = r.json()["tokens"][gid]["1"]
+    assert not opens(client, gid, 1, links[1]) and opens(client, gid, 1, new)
+    # brought along again (another browser with the new token): the seat is his already, nothing changes
+    r = sign_in(client, "Ben", held={gid: {"1": new}})
+    assert r.json()["brought"] == 1 and "tokens" not in r.json()
+    assert opens(client, gid, 1, new)
+
+
+# -- item 10: one account, one seat of a rated table -------------------------------------------
+
+
+def rated_table(c: TestClient, secret: str) -> dict[str, Any]:
+    """A rated table: seat 0 for its creator, seats 1 and 2 by link, seat 3 kept for Ben (an invitation)."""
+    players = [*seats("person", "person", "person"), {"kind": "person", "account": "Ben"}]
+    return table(c, secret, players, rated=True)
+
+
+def bens_seats(c: TestClient, gid: str, ben: str) -> list[int]:
+    aid = account_id(c, ben)
+    return sorted(s for s, a in storage(c).game_owners(gid).items() if a == aid)
+
+
+def test_one_account_cannot_take_a_second_rated_seat_by_invitation(client: TestClient) -> None:
+    anna, ben = sign_up(client, "Anna"), sign_up(client, "Ben")
+    g = rated_table(client, anna)
+    assert join(client, g["id"], 1, tokens(g)[1], ben).status_code == 200
+    refused(post(client, "/api/account/invitations/take", ben, json={"game": g["id"], "seat": 3}), "rated_one_seat")
+    assert bens_seats(client, g["id"], ben) == [1]
+
+
+def test_one_account_cannot_join_a_second_rated_seat_after_an_invitation(client: TestClient) -> None:
+    anna, ben = sign_up(client, "Anna"), sign_up(client, "Ben")
+    g = rated_table(client, anna)
+    assert post(client, "/api/account/invitations/take", ben, json={"game": g["id"], "seat": 3}).status_code == 200
+    refused(join(client, g["id"], 1, tokens(g)[1], ben), "rated_one_seat")
+    assert hello(client, g["id"], {2: tokens(g)[2]}, ben)[-1]["code"] == "rated_one_seat"
+    assert bens_seats(client, g["id"], ben) == [3]
+
+
+def test_one_account_cannot_take_two_rated_seats_by_join_and_claim(client: TestClient) -> None:
+    anna, ben = sign_up(client, "Anna"), sign_up(client, "Ben")
+    g = table(client, anna, seats("person", "person", "open"), rated=True)
+    assert join(client, g["id"], 1, tokens(g)[1], ben).status_code == 200
+    refused(post(client, f"/api/games/{g['id']}/claim", ben, json={"seat": 2}), "rated_one_seat")
+    h = table(client, anna, seats("person", "person", "open"), rated=True)
+    assert post(client, f"/api/games/{h['id']}/claim", ben, json={"seat": 2}).status_code == 200
+    refused(join(client, h["id"], 1, tokens(h)[1], ben), "rated_one_seat")
+    assert bens_seats(client, g["id"], ben) == [1] and bens_seats(client, h["id"], ben) == [2]
+
+
+def test_one_account_cannot_take_two_rated_seats_by_two_joins(client: TestClient) -> None:
+    anna, ben = sign_up(client, "Anna"), sign_up(client, "Ben")
+    g = rated_table(client, anna)
+    assert join(client, g["id"], 1, tokens(g)[1], ben).status_code == 200
+    refused(join(client, g["id"], 2, tokens(g)[2], ben), "rated_one_seat")
+    # two seats in one hello
+    h = rated_table(client, anna)
+    assert hello(client, h["id"], {1: tokens(h)[1], 2: tokens(h)[2]}, ben)[-1]["code"] == "rated_one_seat"
+    assert bens_seats(client, g["id"], ben) == [1] and bens_seats(client, h["id"], ben) == []  # (seat 1 kept, then let go)
+
+
+def test_one_account_brings_along_one_seat_of_a_rated_table(client: TestClient) -> None:
+    anna = sign_up(client, "Anna")
+    sign_up(client, "Ben")
+    g = rated_table(client, anna)
+    held = {g["id"]: {"1": tokens(g)[1], "2": tokens(g)[2]}}
+    r = sign_in(client, "Ben", held=held)
+    assert r.status_code == 200 and r.json()["brought"] == 1
+    assert len(bens_seats(client, g["id"], r.cookies[COOKIE])) == 1
+
+
+def test_two_seats_of_a_rated_table_at_once_are_one_accounts_once(client: TestClient) -> None:
+    """Two requests at once (both past rated.admit's look before either takes its seat):
+    the seats are taken in one transaction each, the game's row locked, so one of them
+    only becomes the account's, whatever the order; a table without ratings is not limited."""
+    anna, ben = sign_up(client, "Anna"), sign_up(client, "Ben")
+    acc: Accounts = client.app.state.accounts  # type: ignore[attr-defined]
+    g = rated_table(client, anna)
+    row = storage(client).account_named("ben")
+    assert row is not None and row.id == account_id(client, ben)
+    mine = client.portal.call(acc.attach, row, [(g["id"], 1), (g["id"], 2)])  # type: ignore[attr-defined]
+    assert len(mine) == 1
+    assert client.portal.call(acc.attach, row, [(g["id"], 2)]) in ([], [(g["id"], 2)])  # type: ignore[attr-defined]
+    assert len(bens_seats(client, g["id"], ben)) == 1
+    hot = table(client, ben, seats("person", "person", "bot"), hotseat=True)  # one device, every seat: not rated
+    assert bens_seats(client, hot["id"], ben) == [0, 1]
+
+
+def test_play_again_keeps_one_seat_of_a_rated_table_per_account(client: TestClient) -> None:
+    """A game stored before the rule (an account at two of its seats): the rated game that
+    follows it ("Play again", Storage.copy_owners) gives the account one of them only."""
+    anna, ben = sign_up(client, "Anna"), sign_up(client, "Ben")
+    old, new = rated_table(client, anna), rated_table(client, anna)
+    aid = account_id(client, ben)
+    st = storage(client)
+    with st.engine.begin() as conn:  # as an older server may have left it
+        conn.execute(insert(seat_owners), [{"game_id": old["id"], "seat": s, "account_id": aid, "since": 1.0} for s in (1, 2)])
+    st.copy_owners(old["id"], new["id"], {1: 0, 2: 1}, 2.0)
+    assert len(bens_seats(client, new["id"], ben)) == 1
+
+
+def test_a_connection_to_another_process_is_revoked_when_it_catches_up(db_url: str) -> None:
+    """The seat gets its new token through one process; a connection to the other one with
+    the old token gets nothing of the seat once that process reads the seats again."""
+
+    async def body(one: GameService, two: GameService) -> None:
+        live, toks = await joined(one, people("person", "person", "bot"))
+        there = await two.fetch(live.row.id)
+        conn = Connection({1: toks[1]})
+        await two.connect(there, conn)
+        assert not conn.revoked
+        await one.rekey(live.row.id, 1, toks[1])  # (as Accounts.own does when an account takes it)
+        two.changed_elsewhere(live.row.id)
+        await until(lambda: conn.revoked, 10, "the other process to revoke the connection")
+        held = Connection({0: toks[0]})  # the other seat's tokens are as they were
+        await two.connect(there, held)
+        assert not held.revoked
+
+    run_two(db_url, body)
