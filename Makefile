@@ -76,7 +76,7 @@ $(JSTOOLS): tests/js/package.json tests/js/package-lock.json | system
 jstools: $(JSTOOLS)
 
 # the suite in TEST_WORKERS processes (pytest-xdist); a file's tests stay in one process,
-# so that its server and database fixtures are made once (the browser: once a process).
+# so that its server, browser and database fixtures are made once.
 # The files are handed out longest first, as tests/conftest.py orders them by their last
 # measured time (--no-loadscope-reorder: xdist's own order, by the number of tests, left
 # the long files of one test each to the end). It prints the 15 slowest tests and the time

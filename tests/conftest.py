@@ -250,11 +250,11 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     yield from serve(tmp_path_factory)
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    """Debian's Chromium driven by Playwright, one for each test process (pytest-xdist's
-    worker): every test opens its own context (webtools.new_page, phone), so that nothing
-    of a page (cookies, storage) reaches the next; launched once, not once a module."""
+    """Debian's Chromium driven by Playwright, for one test module. (Not one for the whole
+    test process: while Playwright's sync API runs, its event loop counts as running in
+    the main thread, and a later module's asyncio.run() is refused.)"""
     from webtools import launch
 
     yield from launch()
