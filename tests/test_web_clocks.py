@@ -236,6 +236,22 @@ def test_a_crashed_server_gives_back_the_time_since_its_last_stamp(tmp_path: Pat
         st.close()
 
 
+def test_a_running_server_taking_over_games_gives_no_time_back(tmp_path: Path, pg: Any) -> None:
+    """PostgreSQL: every few seconds a server looks for games to take over (keep_shared:
+    resume). Only its start may give back the time the server was down: a lone process that
+    looked again moved every running deadline on by the time since its last look, and no
+    turn's time ever ran out."""
+    t = FakeTime()
+    with client_for(tmp_path, str(pg.new_database()), t) as client:
+        gid, _ = new_game(client, LIVE)
+        before = stored(client, gid).deadline
+        t.advance(10)
+        call(client, service(client).resume)  # what keep_shared does every 2 s
+        assert stored(client, gid).deadline == before
+        t.advance(LIVE["move"] + LIVE["reserve"])
+        assert call(client, service(client).check_clocks) == [gid]
+
+
 def test_a_process_started_beside_a_running_one_gives_nothing_back(pg: Any) -> None:
     """PostgreSQL, several processes: while one runs (stamped lately, not stopped) the server
     is not down, whatever another's start finds; processes that start at once after the

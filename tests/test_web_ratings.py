@@ -400,9 +400,12 @@ def test_find_me_a_table_seats_the_closest_else_opens_one(client: TestClient) ->
 def test_two_servers_asking_at_once_rate_a_game_once(tmp_path: Path, db_url: str) -> None:
     """Two servers (each its own game service and connections) on one database: a rated game
     finished on the first before its settlement ran; both are asked for its ratings at the
-    same moment, again and again: it is rated once."""
+    same moment, again and again: it is rated once. (Neither settles it as it sees it finish:
+    the second, which took the game into memory to watch its bots (Shared.resume), would
+    settle it as soon as it caught up with the end.)"""
     with make_client(tmp_path / "a", db_url=db_url) as a, make_client(tmp_path / "b", db_url=db_url) as b:
-        a.app.state.service.on_change.remove(a.app.state.settler.changed)  # type: ignore[attr-defined]
+        for c in (a, b):
+            c.app.state.service.on_change.remove(c.app.state.settler.changed)  # type: ignore[attr-defined]
         anna = sign_up(a, "Anna")
         g = rated_vs_bots(a, anna)
         play_out(a, g["id"], tokens(g), random.Random(6))
@@ -424,6 +427,23 @@ def test_two_servers_asking_at_once_rate_a_game_once(tmp_path: Path, db_url: str
         aid = account_id(a, anna)
         assert storage_of(b).ratings_of([aid])[aid][2] == 1
         assert [e["game"] for e in storage_of(b).rating_events_of(aid)] == [g["id"]]
+
+
+def test_a_server_that_has_not_heard_of_the_end_yet_answers_the_ratings_of_the_finished_game(tmp_path: Path, pg: Any) -> None:
+    """Two servers on one PostgreSQL database: the second holds the game in memory but has
+    not heard (yet) that the first finished it. Asked for its ratings, it reads the game's
+    end from the database and answers as the first does, not "not finished"."""
+    db_url = pg.new_database()
+    with make_client(tmp_path / "a", db_url=db_url) as a, make_client(tmp_path / "b", db_url=db_url) as b:
+        anna = sign_up(a, "Anna")
+        g = rated_vs_bots(a, anna)
+        assert b.get(f"/api/games/{g['id']}").status_code == 200  # in b's memory now
+        b.app.state.service.changed_elsewhere = lambda gid: None  # type: ignore[attr-defined]  # b hears nothing
+        play_out(a, g["id"], tokens(g), random.Random(6))
+        first = settled(a, g["id"])
+        assert first["seats"]["0"]["name"] == "Anna"
+        r = b.get(f"/api/games/{g['id']}/ratings")
+        assert r.status_code == 200 and r.json() == first
 
 
 def test_a_seat_a_bot_stood_in_for_is_rated_as_its_person() -> None:

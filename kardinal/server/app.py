@@ -172,7 +172,7 @@ def create_app(
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         # the map layout takes a second to compute: do it now, off the event loop
         layout = asyncio.get_running_loop().run_in_executor(None, named_board_json, "standard")
-        await service.resume()
+        await service.start()  # the time the server was down given back, the games resumed (clocks.py)
         stop = asyncio.Event()
         shared = asyncio.create_task(service.keep_shared(stop)) if storage.shared else None
         tables = asyncio.create_task(service.watch_tables(stop, every=table_check))

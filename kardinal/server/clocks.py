@@ -190,14 +190,21 @@ class Clocks(ServiceCore):
                 live.clock = run if row.version == live.version else advance(run, live, spec, self.now())
         return live
 
-    async def resume(self) -> int:
-        """At start-up: the games whose clock waits for a bot are read (their bots, stand-ins
-        of turn-based seats among them, play on; a live turn whose time ran out is played);
-        the deadlines of the others are looked at in the database (watch_clocks)."""
-        # first, before any clock is read: the time the server was down is given back
+    async def start(self) -> int:
+        """The server starts: first, before any clock is read, the time the server was down
+        is given back (Storage.start_process); then the games are resumed. Once: a process
+        that registered its start again later would count the time since its last stamp as
+        down and move every running deadline on by it."""
         down = await asyncio.to_thread(self.storage.start_process, self.storage.origin, self.now(), 3 * ALIVE_EVERY)
         if down > 0.0:
             log.info("the server was down for %.0f s: the clocks running then got it back", down)
+        return await self.resume()
+
+    async def resume(self) -> int:
+        """At start-up (start), and every few seconds on PostgreSQL (Shared.keep_shared: games
+        whose process has gone): the games whose clock waits for a bot are read (their bots,
+        stand-ins of turn-based seats among them, play on; a live turn whose time ran out is
+        played); the deadlines of the others are looked at in the database (watch_clocks)."""
         n: int = await super().resume()  # type: ignore[misc]
         for gid in await asyncio.to_thread(self.storage.clocked_games):
             try:

@@ -97,6 +97,8 @@ async def game_ratings(game_id: str, service: Service, response: Response, viewe
     listed in the lobby, the asking account's own seat's only (privacy.py). Asking
     settles a finished game that was not yet (its update had failed)."""
     live = await service.fetch(game_id)
+    if live.row.status != "finished":  # finished through another process, maybe (PostgreSQL)
+        live = await service.caught_up(live)
     rated = live.options["rated"]
     response.headers["Cache-Control"] = "no-store"
     if live.row.status != "finished":

@@ -73,9 +73,9 @@ async def stored_results(service: GameService, game_ids: Iterable[str]) -> dict[
     for gid, row in rows.items():
         if row.status != "finished":
             continue
-        live = service.live.get(gid)
+        live = service.live.get(gid)  # (a copy not yet caught up with another process is not over: the log is read)
         try:
-            state = live.state if live is not None else (await asyncio.to_thread(service.replayed, gid)).state
+            state = live.state if live is not None and live.state.is_over else (await asyncio.to_thread(service.replayed, gid)).state
             found = seat_results(state)
         except (Refused, ValueError):
             continue  # unreadable, or its log ends before the end

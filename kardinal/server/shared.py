@@ -68,6 +68,22 @@ class Shared(ServiceCore):
             live.catching_up = True
             asyncio.get_running_loop().create_task(self._catch_up(live))
 
+    async def caught_up(self, live: LiveGame) -> LiveGame:
+        """The game in memory brought up to date with the database now, not when the
+        announcement of another process's change arrives (a route that answers from the
+        game's status: a game finished through another process is not answered as running).
+        One process alone on its database (SQLite) knows every change already."""
+        if self.storage.shared:
+            async with live.lock:
+                changed = await self._catch_up_locked(live)
+            if changed:  # told as another process's change (its clock is the one it stored: clocks.py)
+                following, live.catching_up = live.catching_up, True
+                try:
+                    self._changed(live)
+                finally:
+                    live.catching_up = following
+        return live
+
     async def _catch_up(self, live: LiveGame) -> None:
         try:
             while True:
