@@ -128,6 +128,30 @@ def test_the_creator_cannot_play_the_seat_by_its_old_link(client: TestClient) ->
     assert act(client, gid, 1, held[1], msg["version"], msg["legal"][0]).status_code == 200
 
 
+def test_the_old_link_is_dead_before_the_game_a_signed_in_join_starts(client: TestClient) -> None:
+    """The join that takes the last seat starts the game: the seat's old link must end in
+    the same change, or its holder (the creator) can play the first turn in between (an
+    attacker's probe did, in 8 of 8 games, looping on the state and the actions)."""
+    from kardinal.server.live import LiveGame, token_ok
+
+    anna = sign_up(client, "Anna")
+    g = table(client, None, seats("person", "person", "bot"))  # made signed out; seat 1 joined as a guest
+    gid, links = g["id"], tokens(g)
+    assert join(client, gid, 1, links[1]).status_code == 200
+    service: GameService = client.app.state.service  # type: ignore[attr-defined]
+    seen: list[tuple[str, bool]] = []
+
+    def changed(live: LiveGame) -> None:  # every change of the game, as it is made
+        if live.row.id == gid:
+            seen.append((live.row.status, token_ok(live.row.seats[0], links[0])))
+
+    service.on_change.append(changed)
+    r = join(client, gid, 0, links[0], anna)
+    assert r.status_code == 200 and r.json()["status"] == "running", r.text
+    assert ("running", True) not in seen, seen  # never running while the old link opens seat 0
+    assert not opens(client, gid, 0, links[0]) and opens(client, gid, 0, r.json()["token"])
+
+
 def test_an_open_websocket_of_the_old_link_is_closed_when_an_account_takes_the_seat(client: TestClient) -> None:
     ben = sign_up(client, "Ben")
     g = table(client, None, seats("person", "person", "bot"))  # an unrated table, made signed out

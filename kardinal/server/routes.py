@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import secrets
 import time
 from collections.abc import Callable
 from dataclasses import asdict
@@ -213,18 +214,22 @@ async def join(game_id: str, body: JoinSeat, request: Request, service: Service,
     live = await service.fetch(game_id)
     service._auth(live, body.seat, body.token)
     newly = await admit(accounts(request), live, body.seat, account)
+    # the seat becomes the account's first, and its new token is set in the same change that
+    # takes it: the link others were shown ends before the game this join may start
+    if account is not None:
+        _mine, new = await accounts(request).bind(account, [(game_id, body.seat)])
+        newly = newly or (game_id, body.seat) in new
+    tok = secrets.token_urlsafe(18) if newly else None
     try:
-        live = await service.join(game_id, body.seat, body.token, body.name)
+        live = await service.join(game_id, body.seat, body.token, body.name, new_token=tok)
     except BaseException:
-        if newly and account is not None:  # kept for the account by admit: free again
+        if newly and account is not None:  # the account's by this request: free again
             await asyncio.to_thread(service.storage.release_seat, game_id, body.seat, account.id)
         raise
     out: Joined = {"ok": True, "status": live.row.status}
-    if account is not None:
-        tok = await accounts(request).own(account, live.row.id, body.seat, body.token, newly)
-        if tok is not None:
-            out["token"] = tok
-            out["url"] = seat_url(request, game_id, body.seat, tok)
+    if tok is not None:
+        out["token"] = tok
+        out["url"] = seat_url(request, game_id, body.seat, tok)
     return out
 
 

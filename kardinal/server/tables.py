@@ -240,19 +240,30 @@ class Tables(ServiceCore):
         self.start_bots(live)
         return live
 
-    async def join(self, game_id: str, seat: object, token: object, name: object = None) -> LiveGame:
+    async def join(self, game_id: str, seat: object, token: object, name: object = None, new_token: str | None = None) -> LiveGame:
         """A person takes their seat (by their invitation link); the game starts when all have.
-        A new ``name`` (while the game is open) may not be another seat's (name_taken)."""
+        A new ``name`` (while the game is open) may not be another seat's (name_taken).
+        ``new_token``: the seat becomes an account's, and this is its token from now on, set
+        in the same change that takes the seat (every token of before ends then: none can
+        act in the game that this join starts)."""
         live = await self.fetch(game_id)
         s = self._auth(live, seat, token)
         sr = live.row.seats[s]
         new = clean_name(name, sr.name) if name is not None and live.row.status == "open" else sr.name
-        if new != sr.name or not sr.joined:
+        if new != sr.name or not sr.joined or new_token is not None:
 
-            def name_free(_now: SeatRow) -> None:  # the seats as they are then (two joins at once)
-                check_name_free(live.row.seats, new, s)
+            def check(now: SeatRow) -> None:  # the seat as it is then (two joins at once, a rekey)
+                if not token_ok(now, token):
+                    raise Refused("bad_token", "no such seat, or a wrong token", 403)
+                if new != now.name:
+                    check_name_free(live.row.seats, new, s)
 
-            await self._set_seat(live, s, replace(sr, name=new, joined=True), name_free if new != sr.name else None)
+            def joined(now: SeatRow) -> SeatRow:
+                if new_token is None:
+                    return replace(now, name=new, joined=True)
+                return replace(now, name=new, joined=True, token_hash=hash_token(new_token), keys=[])
+
+            await self._set_seat(live, s, joined, check)
         return live
 
     async def _set_seat(
