@@ -234,7 +234,10 @@ async def _person(
                     if start >= res.since:
                         res.latencies.append(time.perf_counter() - start)
                         res.actions += 1
-                if kind == "ack":
+                if kind == "welcome" and (m.get("tokens") or {}).get(str(seat)):
+                    # opened signed in, the seat became the account's: its new token from now on
+                    token_text = _dumps(m["tokens"][str(seat)])
+                elif kind == "ack":
                     if latest is not None and latest["version"] != m["version"]:
                         latest = None  # the state after this action is still to come
                     await act()
