@@ -4,13 +4,14 @@ the access log's line, the client's address, and refusals in the API's format.""
 from __future__ import annotations
 
 import logging
+import re
 import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
 import orjson
 from fastapi.responses import JSONResponse, Response
-from starlette.datastructures import URL, MutableHeaders
+from starlette.datastructures import URL, MutableHeaders, QueryParams
 from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -135,6 +136,21 @@ class HttpEdge:
                 status,
                 extra={"method": scope["method"], "path": path, "status": status, "ms": round((time.perf_counter() - t0) * 1000, 1)},
             )
+
+
+# what no path or query parameter of this API holds: the C0 controls (NUL among them: a
+# PostgreSQL text cannot hold it), DEL and surrogates (no UTF-8 text holds one)
+_UNADDRESSABLE = re.compile("[\x00-\x1f\x7f\ud800-\udfff]")
+_MALFORMED_ADDRESS = Refused("malformed", "the address holds a control character", 400)
+
+
+def malformed_address(scope: Scope) -> Response | None:
+    """Refused ``malformed`` (400) if the request's path or a name or value of its query,
+    as decoded, holds a control character or a surrogate; None otherwise. Checked at the
+    edge, before any route looks an id or a name up."""
+    query = QueryParams(scope.get("query_string", b""))
+    texts = [scope.get("path", ""), *(t for item in query.multi_items() for t in item)]
+    return refusal_response(_MALFORMED_ADDRESS) if any(_UNADDRESSABLE.search(t) for t in texts) else None
 
 
 _TOO_LARGE = Refused("too_large", f"at most {MAX_BODY} bytes", 413, max=MAX_BODY)
