@@ -6,7 +6,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from starlette.websockets import WebSocketDisconnect
 
+from kardinal.server.http import MALFORMED_CLOSE
 from tests.web_helpers import make_client
 
 # every route the probe answered 500 on, and a few more that look a game or a name up
@@ -46,3 +48,12 @@ def test_ordinary_addresses_still_work(tmp_path: Path) -> None:
         assert c.get("/api/games/nosuchgame").json()["error"]["code"] == "no_game"
         assert c.get("/api/players/Jos%C3%A9%20Mar%C3%ADa").status_code == 404
         assert c.get("/api/moderation/silenced?game=abc").status_code != 400
+
+
+def test_a_websocket_with_a_nul_in_its_address_is_closed_before_it_is_accepted(tmp_path: Path, db_url: str) -> None:
+    with make_client(tmp_path, db_url=db_url) as c:
+        with pytest.raises(WebSocketDisconnect) as closed, c.websocket_connect("/ws/%00") as ws:
+            ws.receive_json()
+        assert closed.value.code == MALFORMED_CLOSE
+        with c.websocket_connect("/ws/nosuchgame") as ws:  # an ordinary address: the game's refusal
+            assert ws.receive_json()["code"] == "no_game"
