@@ -38,6 +38,7 @@ from test_web_mail import (
     post,
     sign_up,
     text_of,
+    turn_game,
     with_clock,
 )
 from web_helpers import LENIENT, make_client, play_out, wait_for_person
@@ -195,6 +196,29 @@ def test_hostile_names_reach_no_header_of_any_mail(tmp_path: Path, smtp: Smtp) -
     assert all(inbox.to(a) == [] for a in INJECTED)
     texts = [text_of(m) for m in inbox.to(VICTIM)]
     assert any(HOSTILE in t for t in texts) and any(HOSTILE_BODY in t for t in texts) and any(HOSTILE_CRLF in t for t in texts)
+
+
+def test_list_unsubscribe_is_sent_as_written_not_encoded(tmp_path: Path, smtp: Smtp) -> None:
+    """RFC 8058: mail clients read ``<URL>`` from List-Unsubscribe as it is; one of more
+    than 78 characters was written as RFC 2047 encoded words (=?utf-8?q?=3Chttp...)."""
+    inbox = smtp.inbox
+    assert isinstance(inbox, RawInbox)
+    with make_client(tmp_path) as c:
+        with_clock(c)
+        secret = sign_up(c, "Anna")
+        add_address(c, secret, smtp, VICTIM)
+        post(c, "/api/account/notify", secret, json={"turn": True})
+        turn_game(c, secret)
+        inbox.wait(VICTIM, 2)
+        drained(c)
+    with inbox.lock:
+        (raw,) = [raw for _rcpt, raw in inbox.raw if kind_of(raw) == "turn"]
+    lines = header_block(raw).split(b"\r\n")
+    (unsubscribe,) = [line for line in lines if line.lower().startswith(b"list-unsubscribe:")]
+    assert unsubscribe.startswith(b"List-Unsubscribe: <http://testserver/") and unsubscribe.endswith(b">"), unsubscribe
+    assert len(unsubscribe) > 78 and b"=?" not in unsubscribe, unsubscribe
+    assert b"List-Unsubscribe-Post: List-Unsubscribe=One-Click" in lines
+    assert_sound([VICTIM], raw, VICTIM)
 
 
 def claimed(subject: str, to: str = VICTIM) -> ClaimedMail:

@@ -46,6 +46,14 @@ def body(name: str) -> bytes:
         "Ann\\ufe0f",  # a variation selector
         "A\\u034fnn",  # COMBINING GRAPHEME JOINER
         "\\u0301\\u0301",  # marks alone: nothing to see them on
+        "Eve\\u2028Bcc: x@e.org",  # LINE SEPARATOR (a fake line in a plain-text mail)
+        "Eve\\u2029x",  # PARAGRAPH SEPARATOR
+        "Eve\\u001cx",  # a C0 separator (white space to Python)
+        "Eve\\u0085x",  # NEXT LINE
+        "\\ud834\\udd59",  # MUSICAL SYMBOL NULL NOTEHEAD (drawn blank) alone
+        "Ann\\ud834\\udd59",  # ... after a name
+        "\\ud834\\udd5a",  # symbols alone: no letter or digit
+        "\\u2e31?!",  # punctuation alone
         "x" * 25,  # too long
     ],
 )
@@ -107,6 +115,7 @@ def test_an_account_name_is_one_in_every_look_alike_form(client: TestClient) -> 
     assert code(sign_up(client, "Anna")) == code(sign_up(client, "B0b")) == "ok"
     for taken in ("\u0410nna", "\u0391nna", "ANNA", "\uff21nna", "Bob", "BOB", "b\u03bfb"):  # Cyrillic А, Greek Α, fullwidth Ａ, Greek ο
         assert code(sign_up(client, taken)) == "account_name_taken", ascii(taken)
+    assert code(sign_up(client, "\u1d00nna")) == code(sign_up(client, "\u1d00\u0274\u0274\u1d00")) == "account_name_taken"  # small capitals
     assert code(sign_up(client, "Anna\u3164")) == code(sign_up(client, "\u2800")) == "bad_name"
     assert code(sign_up(client, "Annabel")) == "ok"  # another name
 
@@ -114,7 +123,26 @@ def test_an_account_name_is_one_in_every_look_alike_form(client: TestClient) -> 
 @pytest.mark.usefixtures("cheap_hashes")
 @pytest.mark.parametrize(
     "name",
-    ["Deleted Player", "Deleted Player 2", "DELETED PLAYER 17", "D\u0435leted Player", "deleted player l2", "deleted  player \u0663"],
+    [
+        "Deleted Player",
+        "Deleted Player 2",
+        "DELETED PLAYER 17",
+        "D\u0435leted Player",
+        "deleted player l2",
+        "deleted  player \u0663",
+        "Deleted Player 0",
+        "Deleted Player 10",
+        "deleted player 100",
+        "Deleted Player 0002",
+        "DeletedPlayer",
+        "Deleted_Player",
+        "Deleted.Player",
+        "Deleted-Player 3",
+        "Deleted Players",
+        "Deleted Player 2a",
+        "Deleted Playerhouse",
+        "\u1d05eleted \u1d18layer",  # small capitals
+    ],
 )
 def test_no_account_or_seat_passes_for_a_deleted_player(client: TestClient, name: str) -> None:
     assert code(sign_up(client, name)) == "account_name_taken"
@@ -123,8 +151,10 @@ def test_no_account_or_seat_passes_for_a_deleted_player(client: TestClient, name
 
 
 @pytest.mark.usefixtures("cheap_hashes")
-def test_names_that_only_begin_like_a_deleted_player_are_names(client: TestClient) -> None:
-    assert code(sign_up(client, "Deleted Players Club")) == "ok"
+def test_names_like_a_deleted_player_but_not_beginning_so_are_names(client: TestClient) -> None:
+    assert code(sign_up(client, "Deleted Players Club")) == "account_name_taken"  # begins as one
+    for name in ("Deleted", "Delete Player", "Undeleted Player", "Player Deleted"):
+        assert code(sign_up(client, name)) == "ok", name
 
 
 def test_two_seats_may_not_look_alike(client: TestClient) -> None:
@@ -132,6 +162,10 @@ def test_two_seats_may_not_look_alike(client: TestClient) -> None:
         "/api/games", json={"players": [{"name": "Anna", "kind": "person"}, {"name": "\u0410nna", "kind": "person"}, *BOTS[:1]]}
     )
     assert r.status_code == 409 and r.json()["error"]["code"] == "name_taken"
+    r = client.post(
+        "/api/games", json={"players": [{"name": "Anna", "kind": "person"}, {"name": "\u1d00nna", "kind": "person"}, *BOTS[:1]]}
+    )
+    assert r.status_code == 409 and r.json()["error"]["code"] == "name_taken"  # a small capital A
     g = create(client, "person", "open", "bot")  # seats P0, P1, B2
     r = client.post(f"/api/games/{g['id']}/claim", json={"seat": 1, "name": "\u0420O"})  # Cyrillic Р, a letter O: "P0"
     assert r.status_code == 409 and r.json()["error"]["code"] == "name_taken"

@@ -36,7 +36,7 @@ from .account_routes import router as account_router
 from .accounts import Accounts
 from .clocks import CLOCK_CHECK
 from .guard import Guard
-from .http import MAX_BODY, HttpEdge, client_address, invalid_body, refusal_response
+from .http import MAX_BODY, HttpEdge, client_address, invalid_body, malformed_address, refusal_response
 from .mail import GameMail, Mailer, run_sender
 from .mail_routes import router as mail_router
 from .mapdata import named_board_json
@@ -283,7 +283,7 @@ def create_app(
         return None
 
     def edge_check(scope: Scope) -> Response | None:
-        return cross_site(scope) or token_guard(scope)
+        return malformed_address(scope) or cross_site(scope) or token_guard(scope)
 
     app.add_middleware(HttpEdge, check=edge_check)
 

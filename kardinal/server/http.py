@@ -4,13 +4,14 @@ the access log's line, the client's address, and refusals in the API's format.""
 from __future__ import annotations
 
 import logging
+import re
 import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
 import orjson
 from fastapi.responses import JSONResponse, Response
-from starlette.datastructures import URL, MutableHeaders
+from starlette.datastructures import URL, MutableHeaders, QueryParams
 from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -86,7 +87,7 @@ def client_address(scope: Scope) -> str:
 
 
 class HttpEdge:
-    """Every HTTP response: no page of this site sends its address to anyone else (a game
+    """Every HTTP response (and a WebSocket's address: see ``unaddressable``): no page of this site sends its address to anyone else (a game
     page is opened with its seat's token in the address: Referer), nor may be framed by
     another site; and the access log's line (the path only: a query string can hold a
     seat token). ``check``: an answer that refuses a request before it is read (None:
@@ -103,6 +104,9 @@ class HttpEdge:
         self.access = logging.getLogger("kardinal.access")
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "websocket" and unaddressable(scope):
+            await send({"type": "websocket.close", "code": MALFORMED_CLOSE})  # not accepted
+            return
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
@@ -135,6 +139,29 @@ class HttpEdge:
                 status,
                 extra={"method": scope["method"], "path": path, "status": status, "ms": round((time.perf_counter() - t0) * 1000, 1)},
             )
+
+
+# what no path or query parameter of this API holds: the C0 controls (NUL among them: a
+# PostgreSQL text cannot hold it), DEL and surrogates (no UTF-8 text holds one)
+_UNADDRESSABLE = re.compile("[\x00-\x1f\x7f\ud800-\udfff]")
+_MALFORMED_ADDRESS = Refused("malformed", "the address holds a control character", 400)
+
+
+MALFORMED_CLOSE = 4400  # the close code of a WebSocket whose address is malformed (before it is accepted)
+
+
+def unaddressable(scope: Scope) -> bool:
+    """Whether the request's path or a name or value of its query, as decoded, holds a
+    control character or a surrogate."""
+    query = QueryParams(scope.get("query_string", b""))
+    texts = [scope.get("path", ""), *(t for item in query.multi_items() for t in item)]
+    return any(_UNADDRESSABLE.search(t) for t in texts)
+
+
+def malformed_address(scope: Scope) -> Response | None:
+    """Refused ``malformed`` (400) if the address is :func:`unaddressable`; None otherwise.
+    Checked at the edge, before any route looks an id or a name up."""
+    return refusal_response(_MALFORMED_ADDRESS) if unaddressable(scope) else None
 
 
 _TOO_LARGE = Refused("too_large", f"at most {MAX_BODY} bytes", 413, max=MAX_BODY)

@@ -6,8 +6,9 @@ Unicode's confusable skeleton (UTS #39: "Аnna" with a Cyrillic А is Anna, "Bot
 "Bot 1"). The skeleton is made from Unicode's table of confusables (confusables.txt) as
 the package ``confusable_homoglyphs`` ships it. A name may not hold characters one cannot
 see (controls, format characters, the Hangul fillers, the Braille blank, variation
-selectors: :data:`INVISIBLE`), nor be made of marks alone, nor pass for the seat of a
-deleted account ("Deleted Player", with a number or without, in any case or look-alike).
+selectors: :data:`INVISIBLE`), nor be without a letter or a digit, nor pass for the seat
+of a deleted account (begin with "Deleted Player", in any case or look-alike, with or
+without separators).
 """
 
 from __future__ import annotations
@@ -31,14 +32,17 @@ MAX_NAME = 24
 BAD_IN_NAME = frozenset(("Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"))
 # characters one cannot see that are letters, marks or symbols to Unicode: the default
 # ignorable ones outside the categories above (Hangul fillers, the combining grapheme
-# joiner, Khmer inherent vowels, Mongolian and other variation selectors) and the blank
-# Braille pattern
+# joiner, Khmer inherent vowels, Mongolian and other variation selectors, the Khitan
+# filler), the blank Braille pattern and the musical null notehead (drawn blank)
 INVISIBLE = frozenset(
-    [0x034F, 0x115F, 0x1160, 0x17B4, 0x17B5, 0x180B, 0x180C, 0x180D, 0x180F, 0x2800, 0x3164, 0xFFA0]
+    [0x034F, 0x115F, 0x1160, 0x17B4, 0x17B5, 0x180B, 0x180C, 0x180D, 0x180F, 0x2800, 0x3164, 0xFFA0, 0x16FE4, 0x1D159]
     + list(range(0xFE00, 0xFE10))
     + list(range(0xE0100, 0xE01F0))
 )
-SEEN = frozenset("LNPS")  # a name needs one character of these (letters, digits, punctuation, symbols)
+ORDINARY_SPACE = frozenset("\t\n\v\f\r")  # controls a name may hold (each is made a space)
+# a name needs a letter or a digit: symbols and punctuation alone are refused, as no list of
+# the symbols drawn blank (or nearly: "\u1d15a", "\u2e31") can be complete
+SEEN = frozenset("LN")
 DELETED = "deleted player"  # the name a deleted account's seats take (with a number after it when taken)
 KEY_MARK = "\ue000"  # starts every account's stored key made by account_keys (never in a name)
 
@@ -56,14 +60,23 @@ def clean_name(name: object, default: str) -> str:
         return default
     if not isinstance(name, str):
         raise bad_name("a name must be text")
+    # checked before white space is made spaces: Python splits at the line and paragraph
+    # separators and at the C0 and C1 separators too
+    if any(_unseen(ch) and ch not in ORDINARY_SPACE for ch in name):
+        raise bad_name("a name may hold letters, digits, punctuation and spaces only")
     name = unicodedata.normalize("NFC", " ".join(name.split()))
-    if any(unicodedata.category(ch) in BAD_IN_NAME or ord(ch) in INVISIBLE for ch in name):
+    if any(_unseen(ch) for ch in name):
         raise bad_name("a name may hold letters, digits, punctuation and spaces only")
     if len(name) > MAX_NAME:
         raise bad_name(f"a name has at most {MAX_NAME} characters")
     if name and not any(unicodedata.category(ch)[0] in SEEN for ch in name):
-        raise bad_name("a name needs a letter, a digit, a punctuation mark or a symbol")
+        raise bad_name("a name needs a letter or a digit")
     return name or default
+
+
+def _unseen(ch: str) -> bool:
+    """Whether ``ch`` is of BAD_IN_NAME or INVISIBLE."""
+    return unicodedata.category(ch) in BAD_IN_NAME or ord(ch) in INVISIBLE
 
 
 def storable(text: str) -> bool:
@@ -112,12 +125,20 @@ def skeleton(text: str) -> str:
     return unicodedata.normalize("NFD", "".join(table.get(ch, ch) for ch in unicodedata.normalize("NFD", text)))
 
 
+# the Latin small capitals ("ᴀnna" is Anna): confusables.txt has some of them (ᴄ, ᴏ, ᴠ,
+# ...) as their letters, not the others, and NFKC leaves them all as they are
+SMALL_CAPITALS = str.maketrans(
+    dict(zip("\u1d00\u0299\u1d04\u1d05\u1d07\ua730\u0262\u029c\u026a\u1d0a\u1d0b\u029f\u1d0d", "abcdefghijklm", strict=True))
+    | dict(zip("\u0274\u1d0f\u1d18\ua7af\u0280\ua731\u1d1b\u1d1c\u1d20\u1d21\u028f\u1d22", "nopqrstuvwyz", strict=True))
+)
+
+
 def look_key(name: str) -> str:
     """What two names must not share (at a table, among accounts): the skeleton of the
-    name's key (name_key), case folded again and its skeleton again (a prototype may be a
-    capital: "0" is "O"), so that case, width and look-alike letters do not make a second
-    name. It depends on name_key(name) alone."""
-    return skeleton(name_key(skeleton(name_key(name))))
+    name's key (name_key) with small capitals as their letters, case folded again and its
+    skeleton again (a prototype may be a capital: "0" is "O"), so that case, width and
+    look-alike letters do not make a second name. It depends on name_key(name) alone."""
+    return skeleton(name_key(skeleton(name_key(name).translate(SMALL_CAPITALS))))
 
 
 def account_keys(name: str) -> tuple[str, str]:
@@ -131,11 +152,17 @@ def account_keys(name: str) -> tuple[str, str]:
 
 
 def as_deleted(name: str) -> bool:
-    """Whether ``name`` passes for a deleted account's seat: DELETED, alone or with a
-    number after it, in any case, width or look-alike form."""
-    key, prefix = look_key(name), look_key(DELETED)
-    digits = {ch for d in "0123456789" for ch in skeleton(d)}
-    return key.startswith(prefix) and all(ch == " " or ch in digits or unicodedata.category(ch) == "Nd" for ch in key[len(prefix) :])
+    """Whether ``name`` passes for a deleted account's seat: it begins with DELETED in any
+    case, width or look-alike form, once all but its letters, marks and digits are taken
+    out (spaces and separators: "Deleted_Player", "DeletedPlayer 0", "Deleted Players
+    Club"). Whatever follows does not matter: telling a number after it ("l0" is "10")
+    from other text has let look-alike numbers through."""
+    return _compact(look_key(name)).startswith(_compact(look_key(DELETED)))
+
+
+def _compact(key: str) -> str:
+    """A look_key's letters, marks and digits."""
+    return "".join(ch for ch in key if unicodedata.category(ch)[0] in "LMN")
 
 
 def name_taken(name: str) -> Refused:

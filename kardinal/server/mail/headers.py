@@ -13,6 +13,11 @@ Python 3.13 (and the later security releases) check what they write
 - writing a header refuses one whose written form holds a line break not followed by
   white space (a new header line), as ``verify_generated_headers`` does.
 
+The List-Unsubscribe headers (RFC 8058: a mail client's one-click button reads the
+``<URL>`` as written) are folded at RFC 5322's limit of 998 characters a line rather than
+at 78: a longer value is written as RFC 2047 encoded words, which mail clients do not
+decode there. Both checks hold for them too.
+
 Either raises :class:`HeaderProblem`: the mail is not sent (sender.py gives it up). Names
 and other text players choose stay out of the headers altogether (texts.py: the subjects
 hold none); this policy is what stops any that would get in.
@@ -30,6 +35,9 @@ __all__ = ["HeaderProblem", "StrictPolicy", "POLICY", "has_controls"]
 # a line break that starts a new line rather than continuing a folded one (CPython's check)
 _NEWLINE_WITHOUT_FWSP = re.compile(r"\r\n[^ \t]|\r[^ \n\t]|\n[^ \t]")
 _CONTROLS = frozenset(("Cc", "Cf", "Cs", "Zl", "Zp"))
+# headers written as they are, up to RFC 5322's limit of a line (see the module)
+LITERAL_HEADERS = frozenset(("list-unsubscribe", "list-unsubscribe-post"))
+MAX_LINE = 998
 
 
 class HeaderProblem(ValueError):
@@ -57,11 +65,16 @@ class StrictPolicy(EmailPolicy):
             raise HeaderProblem(f"the header {name!r} would be written as more than one header")
         return folded
 
+    def _folding(self, name: str) -> EmailPolicy:
+        """The policy ``name`` is folded with: this one, or one of MAX_LINE for LITERAL_HEADERS."""
+        return self.clone(max_line_length=MAX_LINE) if name.lower() in LITERAL_HEADERS else self
+
     def fold(self, name: str, value: Any) -> str:
-        return self._checked(name, super().fold(name, value))
+        folded: str = EmailPolicy.fold(self._folding(name), name, value)
+        return self._checked(name, folded)
 
     def fold_binary(self, name: str, value: Any) -> bytes:
-        folded = super().fold_binary(name, value)
+        folded: bytes = EmailPolicy.fold_binary(self._folding(name), name, value)
         self._checked(name, folded.decode("ascii", "surrogateescape"))
         return folded
 
