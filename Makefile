@@ -80,22 +80,19 @@ jstools: $(JSTOOLS)
 # The files are handed out longest first, as tests/conftest.py orders them by their last
 # measured time (--no-loadscope-reorder: xdist's own order, by the number of tests, left
 # the long files of one test each to the end). It prints the 15 slowest tests and the time
-# by area (tests/suite_times.py, from build/junit.xml; the testing page says more).
+# by area (tests/conftest.py; the JUnit XML in build/ keeps each test's, for
+# tests/suite_times.py; the testing page says more).
 TEST_WORKERS ?= 2
 PYTEST = $(BIN)/pytest -q -n $(TEST_WORKERS) --dist loadfile --no-loadscope-reorder
 SUITE = $(PYTEST) --durations=15 --junitxml=build/junit.xml kardinal tests
-TIMED = start=$$(date +%s); $(1); status=$$?; \
-	$(BIN)/python tests/suite_times.py build/junit.xml --wall $$(( $$(date +%s) - start )) || true; exit $$status
 
 test: $(STAMP) $(NATIVE) system jstools lint typecheck imports
-	@mkdir -p build
-	@$(call TIMED,$(SUITE))
+	$(SUITE)
 
 # The suite while every core is kept busy by another process (tests/loaded.py): no test
 # may depend on the machine being idle.
 test-loaded: $(STAMP) $(NATIVE) system jstools
-	@mkdir -p build
-	@$(call TIMED,$(BIN)/python tests/loaded.py -- $(SUITE))
+	$(BIN)/python tests/loaded.py -- $(SUITE)
 
 # What a change to the rules, the bots or the server's API needs, in a few minutes: the
 # suite less the browser, PostgreSQL, docs, research, fuzz and heavy tests (3 s or more in

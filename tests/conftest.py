@@ -12,6 +12,8 @@ from __future__ import annotations
 import json
 import os
 import random
+import time
+from collections import Counter
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
@@ -360,3 +362,25 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         return files.get(item.path.stem, 0.0) if item.path.parent.name == "tests" else 0.0
 
     items.sort(key=lambda item: -weight(item))  # stable: a file's tests keep their order
+
+
+# the time by area, said at the end of every run (before pytest's own last line); with
+# pytest-xdist the reports of the test processes come here with their area
+AREA_SECONDS: Counter[str] = Counter()
+AREA_TESTS: Counter[str] = Counter()
+STARTED = time.monotonic()
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    area = dict(report.user_properties).get("area")
+    if isinstance(area, str):
+        AREA_SECONDS[area] += report.duration
+        AREA_TESTS[area] += report.when == "setup"
+
+
+def pytest_terminal_summary(terminalreporter: Any) -> None:
+    if AREA_TESTS and not hasattr(terminalreporter.config, "workerinput"):
+        from suite_times import table
+
+        terminalreporter.section("time by area")
+        terminalreporter.write_line(table(AREA_SECONDS, AREA_TESTS, wall=time.monotonic() - STARTED))

@@ -1,5 +1,6 @@
-"""Where the suite's time goes: the tests' time by area, from the JUnit XML that `make test`
-writes (build/junit.xml; each test's area is a property, set in tests/conftest.py).
+"""Where the suite's time goes: the tests' time by area. Every run prints the table
+(tests/conftest.py calls :func:`table`); this script makes it from the JUnit XML that `make
+test` writes (build/junit.xml; each test's area is a property, set in tests/conftest.py).
 
     python tests/suite_times.py build/junit.xml [--wall SECONDS] [--weights FILE]
 
