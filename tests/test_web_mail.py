@@ -562,6 +562,32 @@ def test_unsubscribe_in_one_click_and_by_the_link(tmp_path: Path, db_url: str, s
         del gid, tok
 
 
+def test_two_boxes_ticked_at_once_both_stay_ticked(tmp_path: Path, db_url: str, smtp: Smtp, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The account page posts each box on its own; two in flight at once must not undo each
+    other (it lost the turn mail once: the second wrote back what it had read before the
+    first was written). The interleaving is made, not waited for: the other box's post is
+    written between this post's read of the account and its write."""
+    with make_client(tmp_path, db_url=db_url) as c:
+        with_clock(c)
+        secret = sign_up(c, "Anna")
+        add_address(c, secret, smtp, "anna@example.org")
+        storage = mailer(c).storage
+        read = storage.mail_address
+        done: list[bool] = []
+
+        def read_then_the_other_box(account_id: int) -> Any:
+            found = read(account_id)
+            if not done:
+                done.append(True)
+                assert post(c, "/api/account/notify", secret, json={"end": True}).status_code == 200
+            return found
+
+        monkeypatch.setattr(storage, "mail_address", read_then_the_other_box)
+        assert post(c, "/api/account/notify", secret, json={"turn": True}).status_code == 200
+        monkeypatch.setattr(storage, "mail_address", read)
+        assert done and get(c, "/api/account/email", secret).json()["notify"] == {"turn": True, "invitation": False, "end": True}
+
+
 # -- the queue ---------------------------------------------------------------------------
 
 

@@ -117,9 +117,9 @@ def test_a_turn_mail_opens_the_seat_on_a_phone_in_german(mail_server: tuple[str,
     laptop.wait_for_selector("#mail-note.good")
     laptop.goto(server + "/account")
     laptop.wait_for_selector("#mail-want-turn")
-    laptop.check("#mail-want-turn")
-    laptop.check("#mail-want-end")
-    laptop.wait_for_function("document.getElementById('mail-want-end').checked")
+    for box in ("#mail-want-turn", "#mail-want-end"):  # each saved before the game starts
+        with laptop.expect_response(lambda r: r.url.endswith("/api/account/notify") and r.ok):
+            laptop.check(box)
     laptop.evaluate(
         """async () => {
             const g = await (await fetch('/api/games', {method: 'POST', headers: {'content-type': 'application/json'},

@@ -164,8 +164,7 @@ class Mailer:
         key = found.notify.get("key") if found is not None else None
         if found is None or not isinstance(key, str) or not hmac.compare_digest(mac, self._mac(key, aid, kind)):
             raise bad_link()
-        notify = {**found.notify, kind: False}
-        await asyncio.to_thread(self.storage.set_notify, aid, notify)
+        await asyncio.to_thread(self.storage.update_notify, aid, {kind: False})
         log.info("account %d: %s mail turned off by its unsubscribe link", aid, kind)
         return kind
 
@@ -208,7 +207,7 @@ class Mailer:
             return
         if found is not None and found.email == email and found.confirmed:
             if old.get("lang") != lang:
-                await asyncio.to_thread(self.storage.set_notify, account.id, {**old, "lang": lang})
+                await asyncio.to_thread(self.storage.update_notify, account.id, {"lang": lang})
             return
         self.guard.spend("mail_account", str(account.id))
         token = secrets.token_urlsafe(32)
@@ -253,8 +252,8 @@ class Mailer:
         found = await asyncio.to_thread(self.storage.mail_address, account.id)
         if found is None or not found.email or not found.confirmed:
             raise Refused("no_address", "confirm a mail address first", 409)
-        notify = {**found.notify, **{k: bool(v) for k, v in wishes.items() if k in KINDS and v is not None}}
-        await asyncio.to_thread(self.storage.set_notify, account.id, notify)
+        changes = {k: bool(v) for k, v in wishes.items() if k in KINDS and v is not None}
+        await asyncio.to_thread(self.storage.update_notify, account.id, changes)
         return await self.status(account)
 
     # -- a new password by mail ------------------------------------------------------

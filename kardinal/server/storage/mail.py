@@ -197,9 +197,19 @@ class MailStorage:
             if mail is not None:
                 self._insert_mail(conn, mail, now)
 
-    def set_notify(self, account_id: int, notify: dict[str, Any]) -> None:
+    def update_notify(self, account_id: int, changes: dict[str, Any]) -> None:
+        """Set some of an account's mail wishes, the others kept: read and written in one
+        transaction with the row locked (PostgreSQL; SQLite writes one at a time), so two
+        boxes ticked at once both stay ticked."""
         self._still_there()
         with self._begin() as conn:
+            q = select(accounts.c.notify).where(accounts.c.id == account_id)
+            if self.engine.dialect.name == "postgresql":
+                q = q.with_for_update()
+            r = conn.execute(q).first()
+            if r is None:
+                return
+            notify = {**_notify(r.notify), **changes}
             conn.execute(update(accounts).where(accounts.c.id == account_id).values(notify=json.dumps(notify)))
 
     def accounts_by_address(self, email: str, limit: int = 5) -> list[tuple[int, str, str, dict[str, Any]]]:
