@@ -494,7 +494,11 @@ CLIENT_MESSAGE: TypeAdapter[HelloMessage | ActionMessage | UndoMessage | ChatSay
 # -- answers -----------------------------------------------------------------------------
 
 
-class ErrorBody(TypedDict):
+# A model rather than a TypedDict: it is only documentation (app.py's handler writes the
+# refusals), declared by every route for each of its refusals, and FastAPI adapts each
+# declaration anew for each app (305 an app): a model's schema is made once, a TypedDict's
+# each time, which made most of the time of an app's first request.
+class ErrorBody(BaseModel):
     """Every refusal over HTTP: ``{"error": {code, message, params, rule?, reason?}}``."""
 
     error: ErrorData
