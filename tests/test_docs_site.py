@@ -228,3 +228,32 @@ def test_the_server_serves_the_built_site_at_docs(site: Path, tmp_path: Path) ->
     with TestClient(create_app(data_dir=tmp_path / "data2", docs_dir=tmp_path / "none")) as c:
         r = c.get("/docs/")
         assert r.status_code == 404 and "make docs" in r.text
+
+
+# -- lists and examples kept true to the code (issue 43, 17) ----------------------------
+
+
+def test_the_rate_limit_kinds_are_listed_once_from_the_code(site: Path) -> None:
+    """host/install.md names KARDINAL_RATE_LIMITS once, its kinds made from the guard's
+    (docs/hooks/reference.py); the operations page's table has a row for each kind."""
+    from kardinal.server.guard import DEFAULTS
+
+    source = (DOCS / "host/install.md").read_text(encoding="utf-8")
+    assert source.count("| `KARDINAL_RATE_LIMITS`") == 1 and "<!-- rate limit kinds -->" in source
+    (row,) = [r for r in re.findall(r"<tr>.*?</tr>", page(site, "host/install.md"), re.S) if "KARDINAL_RATE_LIMITS" in r]
+    assert re.findall(r"<code>([a-z_]+)</code>", row.split("kinds:", 1)[1]) == list(DEFAULTS)
+    operations = (DOCS / "host/operations.md").read_text(encoding="utf-8")
+    table = re.findall(r"^\| `([a-z_]+)` \| ", operations.split("### Rate limits", 1)[1].split("\n\n")[2], re.M)
+    assert sorted(table) == sorted(DEFAULTS), table
+
+
+def test_quoted_ratings_are_written_as_the_site_shows_them() -> None:
+    """A rating the player pages quote ("1,162 ± 512") is in the site's form: the estimate
+    and twice its uncertainty, whole numbers grouped by thousands (ratings.shown, the
+    pages' num()); "27.5 ± 8.0" was openskill's own scale."""
+    quoted = re.compile(r"\"(\S+) ±\s+(\S+?)[\":]")
+    found = [m.groups() for p in sorted(DOCS.joinpath("play").glob("*.md")) for m in quoted.finditer(p.read_text(encoding="utf-8"))]
+    assert found, "the check finds no rating"
+    for mu, spread in found:
+        for x in (mu, spread):
+            assert re.fullmatch(r"[1-9][0-9]{0,2}(,[0-9]{3})*", x), (mu, spread)

@@ -167,10 +167,11 @@ def link(m: Message, what: str, public: str = PUBLIC) -> str:
     return found.group(1)
 
 
-def add_address(c: TestClient, secret: str, smtp: Smtp, addr: str, lang: str = "en") -> None:
-    """Set and confirm ``addr`` for the account (through the mailed link)."""
+def add_address(c: TestClient, secret: str, smtp: Smtp, addr: str, lang: str = "en", tz: str | None = None) -> None:
+    """Set and confirm ``addr`` for the account (through the mailed link); ``tz``: the browser's time zone."""
     before = len(smtp.inbox.to(addr))
-    r = post(c, "/api/account/email", secret, json={"email": addr, "password": PW, "lang": lang})
+    where = {"lang": lang} if tz is None else {"lang": lang, "tz": tz}
+    r = post(c, "/api/account/email", secret, json={"email": addr, "password": PW, **where})
     assert r.status_code == 200, r.text
     mail = smtp.inbox.wait(addr, before + 1)[-1]
     r = post(c, "/api/mail/confirm", json={"token": link(mail, "confirm")})
@@ -440,7 +441,9 @@ def test_the_turn_mail_arrives_once_and_its_link_opens_the_seat(tmp_path: Path, 
         wait_for_person(c, gid, {0: tok})
         turns = smtp.inbox.wait("anna@example.org", 2)[1:]
         mail = turns[0]
-        assert mail["Subject"] == f"Your turn: {gid}"
+        assert mail["Subject"] == "Your turn in a game of Kardinal & König"  # no player's text, no game id
+        assert "your game against B1 and B2." in text_of(mail) and gid not in text_of(mail).replace(f"#open={gid}.0", "")
+        assert "runs out" not in text_of(mail)  # no clock runs for the last person of an unrated table
         assert mail["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
         assert re.fullmatch(rf"<{re.escape(PUBLIC)}/api/mail/unsubscribe\?t=[0-9]+\.turn\.[0-9a-f]{{32}}>", mail["List-Unsubscribe"])
         # the link opens the seat: signed in, the session gets its token; no token in the mail
@@ -491,8 +494,9 @@ def test_the_end_mail_has_the_result(tmp_path: Path, db_url: str, smtp: Smtp) ->
         final = play_out(c, gid, {0: tok}, random.Random(5))
         assert final["status"] == "finished"
         mail = smtp.inbox.wait("anna@example.org", 2)[-1]
-        assert mail["Subject"] == f"Spiel beendet: {gid}" and mail["Content-Language"] == "de"
+        assert mail["Subject"] == "Spiel beendet: deine Partie Kardinal & König" and mail["Content-Language"] == "de"
         body = text_of(mail)
+        assert "dein Spiel gegen B1 und B2 ist beendet." in body and gid not in body.replace(f"#open={gid}.0", "")
         spec = state(c, gid)
         scores, names = spec["view"]["scores"], [p["name"] for p in spec["players"]]
         assert all(f"{n}: {sc}" in body for n, sc in zip(names, scores))
@@ -510,12 +514,15 @@ def test_the_invitation_hook_mails_once_those_who_asked(tmp_path: Path, smtp: Sm
         aid = get(c, "/api/account", secret).json()["account"]["id"]
         hook = c.app.state.game_mail.notify_invited  # type: ignore[attr-defined]
         portal = c.portal  # type: ignore[attr-defined]
-        assert portal.call(hook, aid, "g1", 2, "Bert") is False  # not asked for
+        g1 = post(c, "/api/games", json={"players": PLAYERS, "mode": "turn"}).json()["id"]
+        assert portal.call(hook, aid, g1, 0, "Bert") is False  # not asked for
         post(c, "/api/account/notify", secret, json={"invitation": True})
-        assert portal.call(hook, aid, "g1", 2, "Bert") is True
-        assert portal.call(hook, aid, "g1", 2, "Bert") is False  # once
+        assert portal.call(hook, aid, "nosuchgame", 0, "Bert") is False  # no such game: nothing to invite to
+        assert portal.call(hook, aid, g1, 0, "Bert") is True
+        assert portal.call(hook, aid, g1, 0, "Bert") is False  # once
         mail = smtp.inbox.wait("anna@example.org", 2)[-1]
-        assert mail["Subject"] == "An invitation to a game" and "Bert invites you" in text_of(mail) and link(mail, "open") == "g1.2"
+        assert mail["Subject"] == "An invitation to a game" and link(mail, "open") == f"{g1}.0"
+        assert "Bert invites you to a game against B1 and B2." in text_of(mail)
         # wired: a table made by Bert with a seat kept for Anna by name mails her
         bert = sign_up(c, "Bert")
         players = [{"kind": "person"}, {"kind": "person", "account": "anna"}, {"kind": "bot", "level": "random"}]
@@ -718,3 +725,78 @@ def test_no_address_session_or_token_in_a_log(tmp_path: Path, smtp: Smtp, caplog
     for s in secrets_:
         assert s not in text, s
     smtp.start()
+
+
+# -- what the games' mails say -----------------------------------------------------------
+
+
+def test_the_words_for_players_and_time_left() -> None:
+    """Other players named as a sentence does, an unnamed seat in the reader's language,
+    the time left in two units, the deadline in the reader's time zone or in UTC said."""
+    from kardinal.server.mail.texts import deadline_words, left_words, names_list, others_words, when_words
+
+    assert [names_list(n, "en") for n in (["Anna"], ["Anna", "Ben"], ["Anna", "Ben", "Carl"])] == [
+        "Anna",
+        "Anna and Ben",
+        "Anna, Ben and Carl",
+    ]
+    assert names_list(["Anna", "Ben", "Carl"], "de") == "Anna, Ben und Carl"
+    seats = [("Anna", False), ("", False), ("", True), ("Dora", True)]
+    assert others_words(seats, 0, "en") == "Player 2, Bot 3 and Dora"
+    assert others_words(seats, 3, "de") == "Anna, Spieler 2 und Bot 3"
+    assert [left_words(s, "en") for s in (2 * 86400 + 23 * 3600 + 59 * 60, 3 * 86400, 5 * 3600 + 600, 3600, 30)] == [
+        "2 days 23 hours",
+        "3 days",
+        "5 hours 10 minutes",
+        "1 hour",
+        "1 minute",
+    ]
+    assert left_words(2 * 86400 + 23 * 3600, "de") == "2 Tage und 23 Stunden" and left_words(86400 + 60, "de") == "1 Tag"
+    at = 1795000000.0  # 18 November 2026, 11:06:40 UTC
+    assert when_words(at, "en") == "18 November 2026 at 11:06 UTC"
+    assert when_words(at, "de", "Europe/Berlin") == "18. November 2026 um 12:06 Uhr (Europe/Berlin)"
+    assert when_words(at, "en", "Mars/Olympus") == when_words(at, "en", "../../etc/passwd") == "18 November 2026 at 11:06 UTC"
+    assert deadline_words(None, at, "en") == ""
+
+
+FROZEN = 1795000000.0 - 3 * 86400  # the tables' clock of the test below: each turn's 3 days end at 1795000000
+
+
+def test_the_turn_mail_names_the_other_players_and_says_the_time_left(tmp_path: Path, smtp: Smtp) -> None:
+    """Issue 43 (5, 4): a turn mail names the game by the reader's opponents, in the
+    reader's language, and a clocked turn-based game's says when the turn's time runs out
+    (in the time zone the reader's browser gave, else in UTC said) and how long that is."""
+    with make_client(tmp_path) as c:
+        with_clock(c)
+        c.app.state.service.now = lambda: FROZEN  # type: ignore[attr-defined]
+        anna, ben = sign_up(c, "Anna"), sign_up(c, "Ben")
+        add_address(c, anna, smtp, "anna@example.org", lang="de", tz="Europe/Berlin")
+        add_address(c, ben, smtp, "ben@example.org")  # no time zone given: UTC
+        for who in (anna, ben):
+            post(c, "/api/account/notify", who, json={"turn": True})
+        bots = [{"name": n, "kind": "bot", "level": "random"} for n in ("Carl", "Dora")]
+        players = [{"name": "Anna"}, {"name": "Ben"}, *bots]
+        g = post(c, "/api/games", anna, json={"players": players, "mode": "turn", "clock": {"days": 3}}).json()
+        toks = {i: g["seats"][i]["token"] for i in (0, 1)}
+        for i, who in ((0, anna), (1, ben)):
+            r = post(c, f"/api/games/{g['id']}/join", who, json={"seat": i, "token": toks[i]})
+            assert r.status_code == 200, r.text
+            toks[i] = r.json().get("token") or toks[i]  # a seat that became the account's: its new token
+        addresses = {0: "anna@example.org", 1: "ben@example.org"}
+        rng = random.Random(4)
+        while any(len(smtp.inbox.to(a)) < 2 for a in addresses.values()):  # each seat's first turn, whoever begins
+            msg = wait_for_person(c, g["id"], toks)
+            seat = msg["seat"]
+            smtp.inbox.wait(addresses[seat], 2)
+            assert act(c, g["id"], seat, toks[seat], msg["version"], rng.choice(msg["legal"])).status_code == 200
+        mail = smtp.inbox.to("anna@example.org")[1]
+        assert mail["Subject"] == "Du bist dran in einer Partie Kardinal & König"
+        assert "du bist dran in deinem Spiel gegen Ben, Carl und Dora.\r\n\r\n" in text_of(mail)
+        assert (
+            "Deine Zeit für diesen Zug läuft am 18. November 2026 um 12:06 Uhr (Europe/Berlin) ab: noch etwa 3 Tage."
+            " Danach spielt ein Bot für dich, bis du zurück bist."
+        ) in text_of(mail)
+        mail = smtp.inbox.to("ben@example.org")[1]
+        assert mail["Subject"] == "Your turn in a game of Kardinal & König"
+        assert "it is your turn in your game against Anna, Carl and Dora.\r\n\r\n" in text_of(mail)
+        assert "runs out on 18 November 2026 at 11:06 UTC: about 3 days left. Then a bot plays for you" in text_of(mail)

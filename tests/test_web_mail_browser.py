@@ -11,7 +11,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from test_web_mail import Smtp, link
+from test_web_mail import Smtp, link, text_of
 from webtools import new_page, phone, serve, shot
 from webtools import sign_up_on_page as sign_up
 
@@ -106,10 +106,13 @@ def test_address_mails_and_a_new_password_on_a_desktop_in_english(mail_server: t
 
 def test_a_turn_mail_opens_the_seat_on_a_phone_in_german(mail_server: tuple[str, Smtp], browser: Any) -> None:
     server, smtp = mail_server
-    laptop = new_page(browser)
+    laptop = new_page(browser, timezone_id="Europe/Berlin")
     sign_up(laptop, server, "Bert")
     laptop.click("#lang")  # German
+    sent: list[Any] = []
+    laptop.on("request", lambda r: sent.append(r.post_data_json) if r.url.endswith("/api/account/email") and r.method == "POST" else None)
     add_address(laptop, "bert@example.org")
+    assert [(b["lang"], b["tz"]) for b in sent] == [("de", "Europe/Berlin")]  # the times in its mails
     assert laptop.inner_text("#account-note").startswith("Ein Link zum Bestätigen")
     mail = smtp.inbox.wait("bert@example.org")[0]
     assert mail["Subject"] == "Bestätige deine Mailadresse"  # the language of the page that set it
@@ -129,7 +132,8 @@ def test_a_turn_mail_opens_the_seat_on_a_phone_in_german(mail_server: tuple[str,
         }"""
     )
     turn = smtp.inbox.wait("bert@example.org", 2)[-1]
-    assert str(turn["Subject"]).startswith("Du bist dran: ")
+    assert turn["Subject"] == "Du bist dran in einer Partie Kardinal & König"
+    assert "du bist dran in deinem Spiel gegen Bot 2 und Bot 3." in text_of(turn)
     gid, seat = link(turn, "open", PUBLIC).rsplit(".", 1)
 
     # the phone holds no seat and is signed out: sign in, then the seat opens

@@ -96,10 +96,10 @@ def launch() -> Iterator[Any]:
         b.close()
 
 
-def new_page(browser: Any, width: int = 1400, height: int = 950) -> Any:
+def new_page(browser: Any, width: int = 1400, height: int = 950, timezone_id: str = "UTC") -> Any:
     """A page in its own context; ``page.errors``: uncaught exceptions, ``page.console_errors``:
     messages the page logged as errors (a failed request, a refused module, console.error)."""
-    ctx = browser.new_context(viewport={"width": width, "height": height}, locale="en-GB", timezone_id="UTC")
+    ctx = browser.new_context(viewport={"width": width, "height": height}, locale="en-GB", timezone_id=timezone_id)
     page = ctx.new_page()
     errors: list[str] = []
     console: list[str] = []

@@ -229,7 +229,7 @@ def create_app(
     # e-mail (mail/): settings from the environment, the queue's sender, the games' mails
     mailer = app.state.mailer = Mailer(storage, limits)
     mailer.accounts = app.state.accounts
-    app.state.game_mail = GameMail(mailer)
+    app.state.game_mail = GameMail(mailer, now=lambda: service.now())  # the tables' clock, as set now or later
     service.on_change.append(app.state.game_mail.on_change)
     app.state.social.on_invited.append(app.state.game_mail.notify_invited)  # invited by name: a mail, if wanted
 

@@ -59,7 +59,7 @@ async def set_email(body: SetEmail, request: Request, response: Response, me: Me
     mailed to it, and nothing else until it is confirmed. ``mail_off`` when this server
     sends no mail."""
     m = mailer_of(request)
-    await m.set_address(me, body.email, body.password, body.lang, device_of(request))
+    await m.set_address(me, body.email, body.password, body.lang, device_of(request), body.tz)
     response.headers["Cache-Control"] = "no-store"
     return await m.status(me)  # type: ignore[return-value]
 

@@ -414,11 +414,14 @@ Lang = Literal["en", "de"]
 
 class SetEmail(_Strict):
     """``POST /api/account/email``: a new address (``""``: none), confirmed by a mailed
-    link; the account's password, to be sure; ``lang``: the language of its mails."""
+    link; the account's password, to be sure; ``lang``: the language of its mails; ``tz``:
+    the browser's time zone (an IANA name, "Europe/Berlin"), the one its mails' times are
+    said in (unknown or "": UTC)."""
 
     email: str = Field(max_length=254)
     password: Password
     lang: Lang = "en"
+    tz: str = Field("", max_length=64)
 
 
 class SetNotify(_Strict):

@@ -51,7 +51,7 @@ from ..storage.mail import AddressBudgetSpent, QueuedMail
 from .addresses import valid_address
 from .headers import has_controls
 from .settings import MailSettings, mail_settings
-from .texts import LANGS, render
+from .texts import LANGS, render, zone_of
 
 if TYPE_CHECKING:
     from ..accounts import Accounts, SignedIn
@@ -182,10 +182,12 @@ class Mailer:
             "notify": {k: notify.get(k) is True for k in KINDS},
         }
 
-    async def set_address(self, account: AccountRow, email: str, password: str, lang: str, device: str | None = None) -> None:
+    async def set_address(self, account: AccountRow, email: str, password: str, lang: str, device: str | None = None, tz: str = "") -> None:
         """A new address for the account (its password again: a session alone may not
         point the account's password resets elsewhere), unconfirmed until the link mailed
-        to it is opened; nothing but that mail goes to it meanwhile. ``email`` "": none."""
+        to it is opened; nothing but that mail goes to it meanwhile. ``email`` "": none.
+        ``lang`` and ``tz`` (the browser's time zone; one Python does not know: none) are
+        what its mails are written in."""
         assert self.accounts is not None
         email = email.strip(" ")
         if email and not valid_address(email):
@@ -201,19 +203,20 @@ class Mailer:
         found = await asyncio.to_thread(self.storage.mail_address, account.id)
         old = found.notify if found is not None else {}
         lang = lang if lang in LANGS else str(old.get("lang", "en"))
+        where = {"lang": lang, **({"tz": tz} if zone_of(tz) is not None else {})}
         if not email:
-            await asyncio.to_thread(self.storage.set_mail_address, account.id, None, {"lang": lang}, None, 0.0, 0.0, None)
+            await asyncio.to_thread(self.storage.set_mail_address, account.id, None, where, None, 0.0, 0.0, None)
             log.info("account %d: mail address removed", account.id)
             return
         if found is not None and found.email == email and found.confirmed:
-            if old.get("lang") != lang:
-                await asyncio.to_thread(self.storage.update_notify, account.id, {"lang": lang})
+            if any(old.get(k) != v for k, v in where.items()):
+                await asyncio.to_thread(self.storage.update_notify, account.id, where)
             return
         self.guard.spend("mail_account", str(account.id))
         token = secrets.token_urlsafe(32)
         now = self.now()
         # a new address is a new consent: each kind off until chosen; a new unsubscribe key
-        notify = {"lang": lang, "key": secrets.token_urlsafe(24), **{k: False for k in KINDS}}
+        notify = {**where, "key": secrets.token_urlsafe(24), **{k: False for k in KINDS}}
         mail = self._mail(
             f"confirm:{token_hash(token)[:32]}",
             account.id,

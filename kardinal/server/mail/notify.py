@@ -14,6 +14,12 @@ change is seen (several processes, a restart):
 - ``invitation:<game>:<seat>:<account>``: :meth:`GameMail.notify_invited`, called by the
   code that invites an account by name.
 
+A game is named by its other players, in the reader's language ("your game against Anna
+and Ben"; an unnamed seat "Player 2" / "Spieler 2"), never in a subject (texts.py). A turn
+mail of a game with a clock says when the turn's time runs out (clocks.seat_deadline), in
+the time zone the reader's browser gave with the address (``notify["tz"]``), else in UTC,
+and how long that is from now.
+
 Each mail links to ``/mail#open=<game>.<seat>``: that page, signed in, gets the seat's
 token through the session (``/api/account/seat``, as "My games" does), never from the
 mail; not signed in, it asks to sign in first and then opens the seat.
@@ -23,13 +29,17 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
+from collections.abc import Callable
 from typing import Any
 
+from ..clocks import seat_deadline
 from ..live import LiveGame
 from ..options import options_of
 from ..results import seat_results
+from ..storage import GameRow
 from .mailer import Mailer
-from .texts import ordinal, result_words
+from .texts import deadline_words, ordinal, others_words, result_words, seat_label
 
 __all__ = ["GameMail"]
 
@@ -43,11 +53,18 @@ def _open_path(game_id: str, seat: int) -> str:
     return f"/mail#open={game_id}.{seat}"
 
 
-class GameMail:
-    """Queues the game mails of one server process (``mailer``: e-mail on)."""
+def _seats(row: GameRow) -> list[tuple[str, bool]]:
+    """A game's seats as its mails name them: (the stored name, whether a bot's)."""
+    return [(s.name, s.kind == "bot") for s in row.seats]
 
-    def __init__(self, mailer: Mailer) -> None:
+
+class GameMail:
+    """Queues the game mails of one server process (``mailer``: e-mail on; ``now``: the
+    time source of the tables' clocks, for the time left a turn mail says)."""
+
+    def __init__(self, mailer: Mailer, now: Callable[[], float] = time.time) -> None:
         self.mailer = mailer
+        self.now = now
         self._told: dict[str, str] = {}  # game -> the last turn key looked at (a change seen again costs nothing)
         self._ended: set[str] = set()
         self.delay = TURN_DELAY
@@ -73,10 +90,9 @@ class GameMail:
                     results = seat_results(st)
                 except ValueError:
                     return
-                names = [s.name for s in row.seats]
                 people = [i for i, s in enumerate(row.seats) if s.kind == "person"]
-                table = [(names[r.seat], r.score, r.place, r.win) for r in results]
-                self.mailer.later(self._end(gid, people, table))
+                table = [(r.seat, r.score, r.place, r.win) for r in results]
+                self.mailer.later(self._end(gid, people, _seats(row), table))
             return
         if row.status != "running" or options_of(row).get("mode") != "turn":
             return
@@ -91,15 +107,14 @@ class GameMail:
         if self._told.get(gid) == key:
             return
         self._told[gid] = key
-        others = ", ".join(x.name for i, x in enumerate(row.seats) if i != seat)
-        self.mailer.later(self._turn(live, seat, key, others))
+        self.mailer.later(self._turn(live, seat, key))
 
     @staticmethod
     def turn_key(live: LiveGame, seat: int) -> str:
         hist = live.state.history or []
         return f"turn:{live.row.id}:{seat}:{sum(1 for d in hist if d.seat == seat)}"
 
-    async def _turn(self, live: LiveGame, seat: int, key: str, others: str) -> None:
+    async def _turn(self, live: LiveGame, seat: int, key: str) -> None:
         gid = live.row.id
         try:
             # a moment first: the seat taken by this change becomes its account's right after
@@ -113,16 +128,18 @@ class GameMail:
             aid, name, email, notify = wishes[seat]
             if notify.get("turn") is not True:
                 return
+            lang = str(notify.get("lang", "en"))
+            zone = notify.get("tz")
             mail = self.mailer._mail(
                 key,
                 aid,
                 "turn",
                 email,
-                str(notify.get("lang", "en")),
+                lang,
                 {
                     "name": name,
-                    "game": gid,
-                    "players": others,
+                    "others": others_words(_seats(live.row), seat, lang),
+                    "deadline": deadline_words(seat_deadline(live, seat), self.now(), lang, zone if isinstance(zone, str) else None),
                     "link": self.mailer.link(_open_path(gid, seat)),
                     "_key": notify.get("key", ""),
                 },
@@ -134,7 +151,7 @@ class GameMail:
         except Exception as e:  # noqa: BLE001 - the game goes on; its mail is the one thing lost
             log.error("game %s: the turn mail could not be queued (%s)", gid, type(e).__name__)
 
-    async def _end(self, gid: str, people: list[int], table: list[tuple[str, int, float, float]]) -> None:
+    async def _end(self, gid: str, people: list[int], seats: list[tuple[str, bool]], table: list[tuple[int, int, float, float]]) -> None:
         try:
             wishes = await asyncio.to_thread(self.mailer.storage.mail_wishes, gid, people)
             queued = False
@@ -142,8 +159,9 @@ class GameMail:
                 if notify.get("end") is not True:
                     continue
                 lang = str(notify.get("lang", "en"))
-                _, score, place, win = table[seat]
-                lines = "\n".join(f"{ordinal(p, lang)}  {n}: {sc}" for n, sc, p, _w in sorted(table, key=lambda t: (t[2], t[0])))
+                _, score, place, win = next(t for t in table if t[0] == seat)
+                named = [(seat_label(seats[i][0], i, seats[i][1], lang), sc, p) for i, sc, p, _w in table]
+                lines = "\n".join(f"{ordinal(p, lang)}  {n}: {sc}" for n, sc, p in sorted(named, key=lambda t: (t[2], t[0])))
                 mail = self.mailer._mail(
                     f"end:{gid}:{seat}",
                     aid,
@@ -152,7 +170,7 @@ class GameMail:
                     lang,
                     {
                         "name": name,
-                        "game": gid,
+                        "others": others_words(seats, seat, lang),
                         "you": result_words(lang, place, score, win),
                         "table": lines,
                         "link": self.mailer.link(_open_path(gid, seat)),
@@ -181,17 +199,21 @@ class GameMail:
             row = await asyncio.to_thread(self.mailer.storage.account_row, account_id)
             if found is None or row is None or not found.email or not found.confirmed or found.notify.get("invitation") is not True:
                 return False
+            game = await asyncio.to_thread(self.mailer.storage.get_game, game_id)
+            if game is None or not 0 <= seat < len(game.seats):
+                return False
             notify: dict[str, Any] = found.notify
+            lang = str(notify.get("lang", "en"))
             mail = self.mailer._mail(
                 f"invitation:{game_id}:{seat}:{account_id}",
                 account_id,
                 "invitation",
                 found.email,
-                str(notify.get("lang", "en")),
+                lang,
                 {
                     "name": row.name,
                     "inviter": inviter_name,
-                    "game": game_id,
+                    "others": others_words(_seats(game), seat, lang),
                     "link": self.mailer.link(_open_path(game_id, seat)),
                     "_key": notify.get("key", ""),
                 },

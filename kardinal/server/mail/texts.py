@@ -3,17 +3,21 @@ address, kept in the account's ``notify`` JSON as ``lang``). Plain text: every m
 shows it, and a link in it is the whole link.
 
 A subject holds no text a player chose (a name, a seat's name): only the server's own
-words and a game's id (SUBJECT_PARAMS), so that nothing of a player's reaches a mail's
-headers (headers.py says why). Names are in the text."""
+words (SUBJECT_PARAMS: none), so that nothing of a player's reaches a mail's headers
+(headers.py says why). A game is named in the text by its other players ("your game
+against Anna and Ben"), and a turn-based game's turn mail says its deadline and the
+time left (:func:`deadline_words`)."""
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from typing import Any
+from zoneinfo import ZoneInfo
 
-__all__ = ["render", "LANGS", "ordinal", "result_words"]
+__all__ = ["render", "LANGS", "ordinal", "result_words", "seat_label", "names_list", "others_words", "deadline_words"]
 
 LANGS = ("en", "de")
-SUBJECT_PARAMS = ("game",)  # what a subject may hold: the server's ids, never a player's text
+SUBJECT_PARAMS: tuple[str, ...] = ()  # what a subject may hold: the server's words only, never a player's text
 
 _SIGN = {
     "en": "\n\n-- \nKardinal & König\n",
@@ -41,16 +45,16 @@ TEXTS: dict[str, dict[str, tuple[str, str]]] = {
             "Setting it signs out every device. If you did not ask for this, ignore this mail: your password stays as it is.",
         ),
         "turn": (
-            "Your turn: {game}",
-            "Hello {name},\n\nit is your turn in the game {game} ({players}).\n\nOpen your seat:\n{link}\n\nWe mail you once a game until you have moved.",
+            "Your turn in a game of Kardinal & König",
+            "Hello {name},\n\nit is your turn in your game against {others}.{deadline}\n\nOpen your seat:\n{link}\n\nWe mail you once a game until you have moved.",
         ),
         "invitation": (
             "An invitation to a game",
-            "Hello {name},\n\n{inviter} invites you to the game {game}.\n\nOpen it:\n{link}",
+            "Hello {name},\n\n{inviter} invites you to a game against {others}.\n\nOpen it:\n{link}",
         ),
         "end": (
-            "Game over: {game}",
-            "Hello {name},\n\nthe game {game} is over. {you}\n\n{table}\n\nThe game and its replay:\n{link}",
+            "Game over: your game of Kardinal & König",
+            "Hello {name},\n\nyour game against {others} is over. {you}\n\n{table}\n\nThe game and its replay:\n{link}",
         ),
     },
     "de": {
@@ -65,16 +69,16 @@ TEXTS: dict[str, dict[str, tuple[str, str]]] = {
             "Damit werden alle Geräte abgemeldet. Wenn du das nicht warst, beachte diese Mail nicht: dein Passwort bleibt, wie es ist.",
         ),
         "turn": (
-            "Du bist dran: {game}",
-            "Hallo {name},\n\ndu bist dran im Spiel {game} ({players}).\n\nÖffne deinen Platz:\n{link}\n\nWir schreiben dir einmal je Spiel, bis du gezogen hast.",
+            "Du bist dran in einer Partie Kardinal & König",
+            "Hallo {name},\n\ndu bist dran in deinem Spiel gegen {others}.{deadline}\n\nÖffne deinen Platz:\n{link}\n\nWir schreiben dir einmal je Spiel, bis du gezogen hast.",
         ),
         "invitation": (
             "Eine Einladung zu einem Spiel",
-            "Hallo {name},\n\n{inviter} lädt dich zum Spiel {game} ein.\n\nÖffne es:\n{link}",
+            "Hallo {name},\n\n{inviter} lädt dich zu einem Spiel gegen {others} ein.\n\nÖffne es:\n{link}",
         ),
         "end": (
-            "Spiel beendet: {game}",
-            "Hallo {name},\n\ndas Spiel {game} ist beendet. {you}\n\n{table}\n\nDas Spiel und seine Wiederholung:\n{link}",
+            "Spiel beendet: deine Partie Kardinal & König",
+            "Hallo {name},\n\ndein Spiel gegen {others} ist beendet. {you}\n\n{table}\n\nDas Spiel und seine Wiederholung:\n{link}",
         ),
     },
 }
@@ -108,6 +112,90 @@ def result_words(lang: str, place: float, score: int, win: float) -> str:
     if win > 0:
         return shared.format(score=score)
     return placed.format(place=ordinal(place, lang), score=score)
+
+
+_SEAT = {"en": ("Player {n}", "Bot {n}"), "de": ("Spieler {n}", "Bot {n}")}
+_AND = {"en": " and ", "de": " und "}
+
+
+def seat_label(name: str, index: int, bot: bool, lang: str) -> str:
+    """A seat's name as the table shows it; an unnamed seat (index from 0) is "Player 2" /
+    "Spieler 2" (a bot's "Bot 3") in ``lang``."""
+    if name.strip():
+        return name
+    person, machine = _SEAT[lang if lang in LANGS else "en"]
+    return (machine if bot else person).format(n=index + 1)
+
+
+def names_list(names: list[str], lang: str) -> str:
+    """Names as a sentence says them: "Anna", "Anna and Ben", "Anna, Ben and Carl"."""
+    word = _AND[lang if lang in LANGS else "en"]
+    if len(names) <= 1:
+        return "".join(names)
+    return ", ".join(names[:-1]) + word + names[-1]
+
+
+def others_words(seats: list[tuple[str, bool]], reader: int, lang: str) -> str:
+    """The other players of a game, as its mails name it: ``seats`` (name, is a bot) in
+    order, the reader's (index ``reader``) left out: "Anna, Ben and Bot 4"."""
+    return names_list([seat_label(n, i, bot, lang) for i, (n, bot) in enumerate(seats) if i != reader], lang)
+
+
+_MONTHS = {
+    "en": ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"),
+    "de": ("Januar", "Februar", "März", "April", "Mai", "Juni", "Juli", "August", "September", "Oktober", "November", "Dezember"),
+}
+_DATE = {"en": "{d} {month} {y} at {hm}", "de": "{d}. {month} {y} um {hm} Uhr"}
+_UNITS = {  # (one, many) of days, hours, minutes
+    "en": (("day", "days"), ("hour", "hours"), ("minute", "minutes")),
+    "de": (("Tag", "Tage"), ("Stunde", "Stunden"), ("Minute", "Minuten")),
+}
+_JOIN = {"en": " ", "de": " und "}  # "2 days 23 hours", "2 Tage und 23 Stunden"
+_DEADLINE = {
+    "en": "\n\nYour time for this turn runs out on {when}: about {left} left. Then a bot plays for you until you are back.",
+    "de": "\n\nDeine Zeit für diesen Zug läuft am {when} ab: noch etwa {left}. Danach spielt ein Bot für dich, bis du zurück bist.",
+}
+
+
+def zone_of(name: str | None) -> ZoneInfo | None:
+    """The time zone of an IANA name ("Europe/Berlin"), or None (unknown, no name, or UTC:
+    said as "UTC")."""
+    if not name or name in ("UTC", "Etc/UTC") or len(name) > 64 or not all(ch.isascii() and (ch.isalnum() or ch in "/_+-") for ch in name):
+        return None
+    try:
+        return ZoneInfo(name)
+    except (ValueError, OSError, KeyError):
+        return None
+
+
+def when_words(at: float, lang: str, zone: str | None = None) -> str:
+    """A moment as a reader says it: "29 November 2026 at 14:30 (Europe/Berlin)", or with
+    "UTC" when the reader's time zone is not known."""
+    lang = lang if lang in LANGS else "en"
+    tz = zone_of(zone)
+    dt = datetime.fromtimestamp(at, tz or UTC)
+    words = _DATE[lang].format(d=dt.day, month=_MONTHS[lang][dt.month - 1], y=dt.year, hm=dt.strftime("%H:%M"))
+    return f"{words} ({zone})" if tz is not None else f"{words} UTC"
+
+
+def left_words(seconds: float, lang: str) -> str:
+    """A time left, rounded down to two units: "2 days 23 hours", "5 hours 10 minutes",
+    "1 minute" (at least a minute)."""
+    lang = lang if lang in LANGS else "en"
+    units = _UNITS[lang]
+    minutes = max(1, int(seconds // 60))
+    amounts = (minutes // 1440, minutes // 60 % 24, minutes % 60)
+    first = next(i for i, a in enumerate(amounts) if a or i == 2)
+    parts = [f"{a} {units[i][a != 1]}" for i, a in enumerate(amounts[first : first + 2], start=first) if a or i == first]
+    return _JOIN[lang].join(parts)
+
+
+def deadline_words(deadline: float | None, now: float, lang: str, zone: str | None = None) -> str:
+    """The turn mail's sentence on its deadline ("" for none: a turn without a clock)."""
+    if deadline is None:
+        return ""
+    lang = lang if lang in LANGS else "en"
+    return _DEADLINE[lang].format(when=when_words(deadline, lang, zone), left=left_words(deadline - now, lang))
 
 
 def render(kind: str, lang: str, params: dict[str, Any], unsubscribe: str | None = None) -> tuple[str, str]:

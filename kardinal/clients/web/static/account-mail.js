@@ -7,6 +7,15 @@ import { T, addStrings, lang } from "./i18n.js";
 import { getJSON, postJSON } from "./net.js";
 import { refusalText } from "./refusals.js";
 
+/** The browser's time zone ("Europe/Berlin"; "" if it has none): the times in its mails. */
+function timeZone() {
+  try {
+    return Intl.DateTimeFormat().resolvedOptions().timeZone || "";
+  } catch {
+    return "";
+  }
+}
+
 addStrings({
   en: {
     mailTitle: "E-mail",
@@ -114,7 +123,7 @@ export class MailSection {
     const password = byId("mail-password").value;
     if (!password) { byId("mail-password").reportValidity(); return; }
     try {
-      this.status = await postJSON("/api/account/email", { email, password, lang: lang() });
+      this.status = await postJSON("/api/account/email", { email, password, lang: lang(), tz: timeZone() });
       this.page.say("good", email ? T("mailSent", { email }) : T("mailRemoved"));
     } catch (e) {
       this.page.say("bad", words(e));
