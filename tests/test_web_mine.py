@@ -84,7 +84,7 @@ def test_my_games_says_when_the_turn_runs_out_also_for_a_game_out_of_memory(time
 def test_my_games_gives_no_deadline_without_a_clock(timed: tuple[TestClient, FakeTime]) -> None:
     c, _ = timed
     anna = sign_up(c, "Anna")
-    gid, _ = new_game(c, anna, ("person", "person"), mode="turn")
+    gid, _ = new_game(c, anna, ("person", "person", "bot"), mode="turn")
     game = listed(c, anna, gid)
     assert "current" in game and "deadline" not in game
 

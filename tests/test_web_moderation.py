@@ -120,6 +120,7 @@ def test_block_hides_the_chat_and_keeps_the_two_apart(client: TestClient) -> Non
     # muted too: both said (the chat's menu offers to unmute and to unblock)
     assert call(client, "POST", "/api/moderation/mute", bert, json={"name": "Anna"}).json() == {"scope": "account"}
     assert call(client, "GET", f"/api/moderation/silenced?game={g['id']}", bert).json() == {"seats": [0], "muted": [0], "blocked": [0]}
+    assert call(client, "POST", "/api/moderation/mute", bert, json={"name": "Anna", "on": False}).json() == {"scope": "account"}
     ids = {n: storage.account_named(n.lower()) for n in ("Anna", "Bert")}
     a, b = ids["Anna"], ids["Bert"]
     assert a is not None and b is not None
