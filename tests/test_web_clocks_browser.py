@@ -2,7 +2,10 @@
 count down under the header (the turn's own time, then the reserve; the page's clock, which
 the test moves on: Playwright's clock), in red in its last 10 seconds (said once to screen
 readers); then, when the server's time (moved on by the test: create_app(clock=...)) is
-past the deadline, the stand-in's move and the notice in the chat and the log. The home
+past the deadline, the stand-in's move and the notice in the chat and the log, and the
+person who timed out told under their hand, in the first person, with the bot's move (also
+in "Since your last turn"). A turn-based turn's time left in words, urgent in its last 6
+hours, in My games and on the game page. The home
 page's clock presets send the API's numbers. Desktop and a 390x844 touch phone, English and
 German. No test sleeps, and no real time counts: both clocks move only when the test says
 (the page's clock is paused before the page loads: Playwright's clock otherwise runs on with
