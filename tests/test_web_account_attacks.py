@@ -246,7 +246,7 @@ def test_a_game_not_listed_does_not_tell_who_sits_in_it(client: TestClient) -> N
         assert lists == ({"muted": [{"name": "Bert1"}], "blocked": [{"name": "Bert1"}]} if public else {"muted": [], "blocked": []})
         # a mute by name does not tell where the account sits in a private game
         assert call(client, "POST", "/api/moderation/mute", bert, json={"name": f"Anna{int(public)}"}).status_code == 200
-        assert call(client, "GET", f"/api/moderation/silenced?game={gid}", bert).json() == {"seats": [0] if public else []}
+        assert call(client, "GET", f"/api/moderation/silenced?game={gid}", bert).json()["seats"] == ([0] if public else [])
         # one's own seat is one's own
         r = call(client, "POST", "/api/moderation/mute", anna, json={"game": gid, "seat": 0})
         assert r.json()["error"]["code"] == "not_yourself"

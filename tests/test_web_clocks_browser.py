@@ -2,7 +2,10 @@
 count down under the header (the turn's own time, then the reserve; the page's clock, which
 the test moves on: Playwright's clock), in red in its last 10 seconds (said once to screen
 readers); then, when the server's time (moved on by the test: create_app(clock=...)) is
-past the deadline, the stand-in's move and the notice in the chat and the log. The home
+past the deadline, the stand-in's move and the notice in the chat and the log, and the
+person who timed out told under their hand, in the first person, with the bot's move (also
+in "Since your last turn"). A turn-based turn's time left in words, urgent in its last 6
+hours, in My games and on the game page. The home
 page's clock presets send the API's numbers. Desktop and a 390x844 touch phone, English and
 German. No test sleeps, and no real time counts: both clocks move only when the test says
 (the page's clock is paused before the page loads: Playwright's clock otherwise runs on with
@@ -10,11 +13,14 @@ real time between the test's steps, and a loaded machine slipped a second in).""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
+from datetime import UTC, datetime
 from typing import Any
 
 import httpx
 import pytest
+from playwright.sync_api import expect
 from test_web_axe import axe_scan, serious
 from webtools import create_game, get, open_settings, serve, shot
 
@@ -22,7 +28,9 @@ pytestmark = pytest.mark.browser
 
 WORDS = {
     "en": {
-        "timeout": "Anna's time ran out: a bot (greedy) plays this turn for them.",
+        "timeout": "Your time ran out: a bot (greedy) plays this turn for you.",
+        "played": "Your time ran out; a bot (greedy) played for you: ",
+        "since": "A bot for you",
         "log": "Anna's time ran out: a bot (greedy) plays this turn.",
         "warn": "Your time runs out in 10 seconds.",
         "reserve": "(reserve)",
@@ -31,7 +39,9 @@ WORDS = {
         "turn": "Turn-based",
     },
     "de": {
-        "timeout": "Die Zeit von Anna ist abgelaufen: ein Bot (gierig) spielt diesen Zug für Anna.",
+        "timeout": "Deine Zeit ist abgelaufen: ein Bot (gierig) spielt diesen Zug für dich.",
+        "played": "Deine Zeit ist abgelaufen; ein Bot (gierig) hat für dich gespielt: ",
+        "since": "Ein Bot für dich",
         "log": "Die Zeit von Anna ist abgelaufen: ein Bot (gierig) spielt diesen Zug.",
         "warn": "Deine Zeit läuft in 10 Sekunden ab.",
         "reserve": "(Reserve)",
@@ -150,6 +160,14 @@ def test_a_live_turn_runs_out_the_stand_in_plays_and_the_log_says_so(
     if after["view"]["current"] == 1:
         page.wait_for_function("document.querySelector(\"#clockline .clock-chip[data-seat='1']\").getAttribute('aria-current') === 'true'")
     assert page.locator("#log [data-standin=true]").count() >= 2  # the stand-in's moves, in Anna's name
+    # Anna is told where she looks, in the first person, with what the bot played for her
+    # (under her hand, read out at once); "Since your last turn" lists the bot's turn too
+    notice = page.locator("#msg[data-notice=timeout]")
+    expect(notice).to_contain_text(words["played"])
+    assert page.get_attribute("#msg", "role") == "alert"
+    expect(notice).to_be_in_viewport()
+    expect(page.locator("#since .since-line[data-standin=true][data-seat='0']")).to_contain_text(words["since"])
+    shot(page, f"clock-timeout-notice-{where}")
     page.locator("#chatbox .chat-notice").last.scroll_into_view_if_needed()
     shot(page, f"clock-timeout-{where}")
     if phone:
@@ -186,5 +204,72 @@ def test_the_home_page_offers_clock_presets_and_sends_their_numbers(timed: tuple
     with page.expect_request(lambda r: r.method == "POST" and r.url.endswith("/api/games")) as req:
         page.locator("#create-btn").click()
     assert req.value.post_data_json["clock"] == {"days": 2} and req.value.post_data_json["mode"] == "turn"
+    assert not page.errors, page.errors
+    page.context.close()
+
+
+def at(seconds: float) -> datetime:
+    return datetime.fromtimestamp(seconds, tz=UTC)
+
+
+def test_a_turn_based_turn_says_its_time_left_in_my_games_and_on_the_page(timed: tuple[str, FakeTime], browser: Any) -> None:
+    """My games (desktop, English, then German) says how long the one to act has before a bot
+    takes the turn, from the server's deadline by the page's own clock; in the last 6 hours
+    it is urgent (in words and in red); the game page's clock says it too."""
+    server, fake = timed
+    page = page_in(browser, False, "en-GB")
+    start = fake.t  # the server's time (not moved on here): the turn's deadline is 2 days on
+    page.clock.install(time=at(start + 3600))
+    page.clock.pause_at(at(start + 3601))
+    page.goto(server + "/account")
+    anna = "Anna" + str(int(start) % 10_000)
+    status = page.evaluate(
+        """async ([name]) => (await fetch('/api/account/signup', {method: 'POST', headers: {'content-type': 'application/json'},
+            body: JSON.stringify({name, password: 'correct horse battery'})})).status""",
+        [anna],
+    )
+    assert status == 200
+    g = create_game(
+        server,
+        [{"name": anna, "kind": "person"}, {"name": "Ben", "kind": "person"}, {"name": "Robo", "kind": "bot", "level": "random"}],
+        mode="turn",
+        clock={"days": 2},
+    )
+    joined = page.evaluate(
+        """async ([gid, token]) => (await fetch(`/api/games/${gid}/join`, {method: 'POST', headers: {'content-type': 'application/json'},
+            body: JSON.stringify({seat: 0, token})})).status""",
+        [g["id"], g["seats"][0]["token"]],
+    )
+    assert joined == 200  # signed in: the seat is the account's
+    assert httpx.post(f"{server}/api/games/{g['id']}/join", json={"seat": 1, "token": g["seats"][1]["token"]}).status_code == 200
+    current = get(server, f"/api/games/{g['id']}")["current"]
+    page.goto(server + "/mine")
+    left = page.locator(f"#mine [data-game='{g['id']}'] .time-left")
+    # 1 h after the turn began: 1 day and 22 h 59 min left (whole hours shown)
+    expect(left).to_have_text("1 day 22 h left")
+    assert "urgent" not in (left.get_attribute("class") or "")
+    row = page.locator(f"#mine [data-game='{g['id']}']")
+    expect(row).to_contain_text("Your turn" if current == 0 else "Ben to play")
+    assert (left.get_attribute("title") or "").startswith("Until ")
+    shot(page, "mine-time-left-en")
+    # 42 hours later (the page's clock; the list is asked for again every 15 s): urgent
+    page.clock.fast_forward("42:00:00")
+    page.clock.run_for(15_000)
+    expect(left).to_have_text(re.compile(r"^Hurry: only 4 h 5\d min left$"))
+    assert page.evaluate("getComputedStyle(document.querySelector('#mine .time-left')).color") == "rgb(179, 38, 30)"
+    page.locator("#lang").click()
+    expect(left).to_have_text(re.compile(r"^Beeil dich: nur noch 4 Std\. 5\d Min\.$"))
+    shot(page, "mine-time-left-urgent-de")
+    # the game page (opened from My games): the time left under the header, in words
+    page.locator(f"#mine [data-game='{g['id']}'] a.btn").click()
+    page.wait_for_selector("body[data-status=running]", state="attached")
+    chip = page.locator(f"#clockline .clock-chip[data-seat='{current}']")
+    expect(chip).to_contain_text("noch 2 Tage 0 Std.")  # the server's time has not moved: the whole 2 days
+    page.clock.fast_forward("43:00:00")
+    expect(chip).to_contain_text("Beeil dich: nur noch 5 Std. 0 Min.")
+    assert chip.get_attribute("data-state") == "warn"
+    said = "Für deinen Zug bleiben weniger als 6 Stunden" if current == 0 else "Ben bleiben weniger als 6 Stunden für den Zug."
+    expect(page.locator("#announce")).to_contain_text(said)
+    shot(page, "game-time-left-urgent-de")
     assert not page.errors, page.errors
     page.context.close()

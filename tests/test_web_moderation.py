@@ -88,8 +88,12 @@ def test_mute_by_seat_or_name_and_what_it_hides(client: TestClient) -> None:
     gid = g["id"]
     r = call(client, "POST", "/api/moderation/mute", anna, json={"game": gid, "seat": 1})
     assert r.status_code == 200 and r.json() == {"scope": "account"}
-    assert call(client, "GET", f"/api/moderation/silenced?game={gid}", anna).json() == {"seats": [1]}
-    assert call(client, "GET", f"/api/moderation/silenced?game={gid}", bert).json() == {"seats": []}  # one's own, not the other's
+    assert call(client, "GET", f"/api/moderation/silenced?game={gid}", anna).json() == {"seats": [1], "muted": [1], "blocked": []}
+    assert call(client, "GET", f"/api/moderation/silenced?game={gid}", bert).json() == {
+        "seats": [],
+        "muted": [],
+        "blocked": [],
+    }  # one's own, not the other's
     # a guest's seat: the browser keeps it for that game
     assert call(client, "POST", "/api/moderation/mute", anna, json={"game": gid, "seat": 2}).json() == {"scope": "game"}
     r = call(client, "POST", "/api/moderation/mute", anna, json={"game": gid, "seat": 0})
@@ -98,7 +102,7 @@ def test_mute_by_seat_or_name_and_what_it_hides(client: TestClient) -> None:
     r = call(client, "POST", "/api/moderation/mute", anna, json={"name": "Nobody"})
     assert r.status_code == 404 and r.json()["error"]["code"] == "no_player"
     assert call(client, "POST", "/api/moderation/mute", anna, json={"name": "bert", "on": False}).json() == {"scope": "account"}
-    assert call(client, "GET", f"/api/moderation/silenced?game={gid}", anna).json() == {"seats": []}
+    assert call(client, "GET", f"/api/moderation/silenced?game={gid}", anna).json() == {"seats": [], "muted": [], "blocked": []}
     # signed out: refused; forged from another site: refused, nothing changes
     assert call(client, "POST", "/api/moderation/mute", json={"name": "Bert"}).json()["error"]["code"] == "signed_out"
     r = call(client, "POST", "/api/moderation/mute", anna, json={"name": "Bert"}, headers={"origin": "https://evil.example"})
@@ -112,7 +116,11 @@ def test_block_hides_the_chat_and_keeps_the_two_apart(client: TestClient) -> Non
     g, anna, bert = table(client)
     storage = service_of(client).storage
     assert call(client, "POST", "/api/moderation/block", bert, json={"name": "Anna"}).json() == {"scope": "account"}
-    assert call(client, "GET", f"/api/moderation/silenced?game={g['id']}", bert).json() == {"seats": [0]}
+    assert call(client, "GET", f"/api/moderation/silenced?game={g['id']}", bert).json() == {"seats": [0], "muted": [], "blocked": [0]}
+    # muted too: both said (the chat's menu offers to unmute and to unblock)
+    assert call(client, "POST", "/api/moderation/mute", bert, json={"name": "Anna"}).json() == {"scope": "account"}
+    assert call(client, "GET", f"/api/moderation/silenced?game={g['id']}", bert).json() == {"seats": [0], "muted": [0], "blocked": [0]}
+    assert call(client, "POST", "/api/moderation/mute", bert, json={"name": "Anna", "on": False}).json() == {"scope": "account"}
     ids = {n: storage.account_named(n.lower()) for n in ("Anna", "Bert")}
     a, b = ids["Anna"], ids["Bert"]
     assert a is not None and b is not None

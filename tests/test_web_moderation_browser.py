@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from playwright.sync_api import expect
 from typer.testing import CliRunner
 from webtools import DATA_DIRS, new_page, phone, shot
 
@@ -110,3 +111,62 @@ def test_report_and_mute_a_line_then_the_operator_suspends_its_writer(server: st
     assert not anna.errors and not ben.errors, (anna.errors, ben.errors)
     anna.context.close()
     ben.context.close()
+
+
+def test_the_line_menu_offers_every_action_that_applies_muted_blocked_both_followed(server: str, browser: Any) -> None:
+    """Muting and blocking are two lists: a muted player can still be blocked, a blocked one
+    unblocked (and muted), one on both lists both undone; a followed one is offered them all.
+    (Before: once muted, the menu offered "Unmute" and "Report" only.)"""
+    cora = new_page(browser, 1280, 900)
+    dirk = new_page(browser, 1280, 900)
+    sign_up(cora, server, "Cora")
+    sign_up(dirk, server, "Dirk")
+    followed = cora.evaluate(
+        """async () => (await fetch('/api/account/follow', {method: 'POST', headers: {'content-type': 'application/json'},
+            body: JSON.stringify({name: 'Dirk', follow: true})})).status"""
+    )
+    assert followed == 200
+    g = cora.evaluate(
+        """async () => (await fetch('/api/games', {method: 'POST', headers: {'content-type': 'application/json'},
+            body: JSON.stringify({players: [{name: 'Cora', kind: 'person'}, {name: 'Dirk', kind: 'person'}, {kind: 'bot', level: 'random'}]})})).json()"""
+    )
+    cora.goto(server + g["seats"][0]["url"])
+    dirk.goto(server + g["seats"][1]["url"])
+    for p in (cora, dirk):
+        p.wait_for_selector("#chat-text")
+    say(dirk, "hello there")
+    cora.wait_for_function("(document.querySelector('#chatbox .chat-lines')?.textContent || '').includes('hello there')")
+    line = cora.locator("#chatbox .chat-say[data-seat='1']").first
+
+    def offered() -> list[str]:
+        line.locator(".chat-menu summary").click()
+        acts: list[str] = line.locator("[data-act]").evaluate_all("els => els.map(e => e.dataset.act)")
+        line.locator(".chat-menu summary").click()
+        return acts
+
+    def choose(act: str, said: str) -> None:
+        line.locator(".chat-menu summary").click()
+        line.locator(f"[data-act={act}]").click()
+        expect(cora.locator("#chat-note")).to_have_text(said)
+
+    assert offered() == ["mute", "block", "report"]  # followed: everything
+    choose("mute", "Dirk is muted on all your devices.")
+    assert offered() == ["unmute", "block", "report"]
+    choose("block", "Dirk is blocked.")
+    expect(line).to_contain_text("A line of Dirk (blocked).")
+    assert offered() == ["unmute", "unblock", "report"]
+    shot(cora, "moderation-menu-muted-and-blocked")
+    choose("unmute", "Dirk is no longer muted.")
+    assert offered() == ["mute", "unblock", "report"]
+    cora.reload()  # what the server keeps
+    cora.wait_for_selector("#chatbox .chat-say[data-seat='1'] .chat-menu")
+    expect(line).to_contain_text("A line of Dirk (blocked).")
+    assert offered() == ["mute", "unblock", "report"]
+    choose("unblock", "Dirk is no longer blocked.")
+    expect(line).to_contain_text("hello there")
+    assert offered() == ["mute", "block", "report"]
+    lists = cora.evaluate("async () => (await fetch('/api/moderation')).json()")
+    assert lists == {"muted": [], "blocked": []}
+    assert not cora.errors and not dirk.errors, (cora.errors, dirk.errors)
+    cora.context.close()
+    dirk.context.close()

@@ -45,8 +45,9 @@ from .live import public_players, token_ok
 from .names import DELETED, account_keys, as_deleted, clean_name
 from .passwords import check_password, hash_password, needs_rehash, verify
 from .refusal import Refused, until_text
+from .results import stored_results
 from .service import GameService
-from .storage import AccountRow, Storage
+from .storage import AccountRow, GameRow, Storage
 
 __all__ = ["Accounts", "SignedIn", "DELETED", "session_days"]
 
@@ -382,14 +383,31 @@ class Accounts:
         seats: dict[str, list[int]] = {}
         for gid, s in owned:
             seats.setdefault(gid, []).append(s)
+        finished = [gid for gid, row in rows.items() if row.status == "finished" and gid not in self.service.live]
+        results = await stored_results(self.service, finished) if finished else {}
         out = []
         for gid, mine in seats.items():
             row = rows.get(gid)
             if row is None:
                 continue
-            live = self.service.live.get(gid)
-            out.append({"game": self.service.summary(live.row if live is not None else row), "seats": sorted(mine)})
+            game = self.service.summary(await self._running(row))
+            if gid in results and "scores" not in game:  # a finished game no longer in memory: its stored result
+                by_seat = sorted(results[gid], key=lambda r: r[0].seat)
+                game["scores"] = [r.score for r, _, _ in by_seat]
+                game["winners"] = [r.seat for r, _, _ in by_seat if r.win > 0]
+            out.append({"game": game, "seats": sorted(mine)})
         return out
+
+    async def _running(self, row: GameRow) -> GameRow:
+        """A game's row, a running one read into memory first (if it is not there): whose
+        turn it is and when it runs out are known only from its state and clock."""
+        live = self.service.live.get(row.id)
+        if live is None and row.status == "running":
+            try:
+                live = await self.service.fetch(row.id)
+            except Refused:
+                return row  # unreadable: listed as the database has it
+        return live.row if live is not None else row
 
     async def seat_key(self, account: AccountRow, game_id: str, seat: int, secret: str | None = None) -> str:
         """A token of one of the account's seats for this device (its other devices' keep

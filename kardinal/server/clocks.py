@@ -93,6 +93,19 @@ class ClockRun:
         return self.start + move + (self.reserves[self.seat] or 0.0)
 
 
+def seat_deadline(live: LiveGame, seat: int) -> float | None:
+    """When the turn of ``seat`` runs out, as Unix time (seconds since 1970-01-01 UTC), and
+    a bot takes it over (live: plays the turn; turn-based: stands in until the person
+    returns); None while no time of the seat's runs (not its turn, no clock, a bot's turn,
+    a stand-in's, or its time already ran out). Clocks are public: anyone at the table or
+    watching may be told. ("My games" and the turn mail say it; the page counts down.)"""
+    spec, run = live.options["clock"], live.clock
+    if spec is None or run is None or run.seat != seat:
+        return None
+    at = run.deadline(spec)
+    return None if at >= NO_DEADLINE else at
+
+
 def turn_start(live: LiveGame) -> int:
     """The version at which the turn of the seat to act began (its first action)."""
     hist = live.state.history or []

@@ -92,16 +92,18 @@ class Moderation:
         await asyncio.to_thread(self.storage.set_block, me.id, other, on, time.time())
         return "account"
 
-    async def silenced(self, me: AccountRow, game_id: str) -> list[int]:
-        """The seats of a game whose chat this account does not want to read (of a game not
-        listed in the lobby, none: its seats' accounts are not told, privacy.py)."""
-        seats = await asyncio.to_thread(self.storage.silenced_seats, me.id, game_id)
-        if not seats:
-            return []
+    async def silenced(self, me: AccountRow, game_id: str) -> dict[str, list[int]]:
+        """The seats of a game whose chat this account does not want to read (``seats``),
+        and of them those it muted and those it blocked (a seat may be both); of a game not
+        listed in the lobby, none: its seats' accounts are not told, privacy.py."""
+        muted, blocked = await asyncio.to_thread(self.storage.silenced_seats, me.id, game_id)
+        if not muted and not blocked:
+            return {"seats": [], "muted": [], "blocked": []}
         live = await self.service.fetch(game_id)
         owners = await asyncio.to_thread(self.storage.game_owners, game_id)
-        told = told_owners(live.row.options, {s: owners[s] for s in seats if s in owners}, me.id)
-        return [s for s in seats if s in told]
+        told = told_owners(live.row.options, {s: owners[s] for s in {*muted, *blocked} if s in owners}, me.id)
+        muted, blocked = [s for s in muted if s in told], [s for s in blocked if s in told]
+        return {"seats": sorted({*muted, *blocked}), "muted": muted, "blocked": blocked}
 
     async def lists(self, me: AccountRow) -> dict[str, list[dict[str, Any]]]:
         muted, blocked = await asyncio.to_thread(self.storage.muted_and_blocked, me.id)

@@ -47,9 +47,10 @@ async def lists(response: Response, mod: Mod, me: Me) -> ModerationLists:
 
 @router.get("/api/moderation/silenced", response_model=Silenced)
 async def silenced(game: str, response: Response, mod: Mod, me: Me) -> Silenced:
-    """The seats of ``game`` whose chat this account muted or blocked."""
+    """The seats of ``game`` whose chat this account muted or blocked (``seats``), and
+    which of them it muted and which it blocked."""
     response.headers["Cache-Control"] = "no-store"
-    return {"seats": await mod.silenced(me, game)}
+    return await mod.silenced(me, game)  # type: ignore[return-value]
 
 
 @router.post("/api/moderation/report", response_model=ReportAnswer)

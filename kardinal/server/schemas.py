@@ -557,6 +557,9 @@ class GameSummary(TypedDict):
     table: TableOptions
     players: list[PlayerData]
     current: NotRequired[int]
+    # when the turn of ``current`` runs out and a bot takes it over (Unix time, UTC; clocks
+    # are public): only while that seat's time runs
+    deadline: NotRequired[float]
     version: NotRequired[int]
     scores: NotRequired[list[int]]
     winners: NotRequired[list[int] | None]
@@ -630,9 +633,12 @@ class MuteAnswer(TypedDict):
 
 
 class Silenced(TypedDict):
-    """The seats of a game whose chat this account muted or blocked."""
+    """The seats of a game whose chat this account muted or blocked (``seats``): of them,
+    those it muted (``muted``) and those it blocked (``blocked``); a seat may be in both."""
 
     seats: list[int]
+    muted: list[int]
+    blocked: list[int]
 
 
 class NamedPlayer(TypedDict):

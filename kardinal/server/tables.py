@@ -17,6 +17,7 @@ from kardinal.rules.board import Board, get_board, installed_boards
 from kardinal.rules.state import new_game
 from kardinal.rules.variants import VariantError, parse_variants
 
+from .clocks import seat_deadline
 from .core import ServiceCore
 from .live import LiveGame, hash_token, public_players, token_ok
 from .names import check_name_free, clean_name, look_key
@@ -389,6 +390,9 @@ class Tables(ServiceCore):
         if live is not None:
             if live.row.status == "running":
                 out["current"] = live.state.current  # whose turn ("My games")
+                deadline = seat_deadline(live, live.state.current)
+                if deadline is not None:
+                    out["deadline"] = deadline  # when their turn runs out (Unix time, UTC)
             out["version"] = live.version
             out["scores"] = live.state.scores[:]
             out["winners"] = live.state.winners

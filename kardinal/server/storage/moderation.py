@@ -106,15 +106,17 @@ class ModerationStorage:
                 out.append(sorted(((int(r.id), str(r.name)) for r in conn.execute(q)), key=lambda x: x[1].casefold()))
         return out[0], out[1]
 
-    def silenced_seats(self, account_id: int, game_id: str) -> list[int]:
-        """The seats of a game whose accounts this account muted or blocked (their chat is
-        hidden from it)."""
+    def silenced_seats(self, account_id: int, game_id: str) -> tuple[list[int], list[int]]:
+        """The seats of a game whose accounts this account muted, and those it blocked
+        (their chat is hidden from it), each by seat."""
         owners = select(seat_owners.c.seat, seat_owners.c.account_id).where(seat_owners.c.game_id == game_id).subquery()
-        muted = select(mutes.c.muted_id).where(mutes.c.account_id == account_id)
-        blocked = select(blocks.c.blocked_id).where(blocks.c.account_id == account_id)
-        q = select(owners.c.seat).where(or_(owners.c.account_id.in_(muted), owners.c.account_id.in_(blocked))).order_by(owners.c.seat)
+        out: list[list[int]] = []
         with self.engine.connect() as conn:
-            return [int(r.seat) for r in conn.execute(q)]
+            for table, col in ((mutes, mutes.c.muted_id), (blocks, blocks.c.blocked_id)):
+                them = select(col).where(table.c.account_id == account_id)
+                q = select(owners.c.seat).where(owners.c.account_id.in_(them)).order_by(owners.c.seat)
+                out.append([int(r.seat) for r in conn.execute(q)])
+        return out[0], out[1]
 
     def blocked_between(self, ids: Iterable[int], others: Iterable[int]) -> bool:
         """Whether any account of ``ids`` blocked any of ``others``, or the other way round

@@ -24,6 +24,7 @@ addStrings({
     chatBack: "{name} is back and plays again.",
     chatTimeout: "{name}'s time ran out: a bot ({level}) plays this turn for them.",
     chatTimeoutAway: "{name}'s time ran out: a bot ({level}) plays for them until they come back.",
+    chatTimeoutYou: "Your time ran out: a bot ({level}) plays this turn for you.",
     chatLog: "Chat",
     hereNow: "Here now: {names}.",
     hereNobody: "Nobody is connected.",
@@ -42,6 +43,7 @@ addStrings({
     chatBack: "{name} ist zurück und spielt wieder.",
     chatTimeout: "Die Zeit von {name} ist abgelaufen: ein Bot ({level}) spielt diesen Zug für {name}.",
     chatTimeoutAway: "Die Zeit von {name} ist abgelaufen: ein Bot ({level}) spielt an diesem Platz, bis {name} zurückkommt.",
+    chatTimeoutYou: "Deine Zeit ist abgelaufen: ein Bot ({level}) spielt diesen Zug für dich.",
     chatLog: "Chat",
     hereNow: "Jetzt da: {names}.",
     hereNobody: "Niemand ist verbunden.",
@@ -70,7 +72,12 @@ export class Chat {
   heard(lines) {
     const have = new Set(this.lines.map((x) => x.idx));
     for (const x of lines) if (!have.has(x.idx)) this.lines.push(x);
+    // a live turn of this page's own seat ran out while the page is open (not a notice of an
+    // earlier turn, read as the page opened: the chat so far comes after the first state)
+    const opened = this.page.firstVersion ?? Infinity;
+    const mine = lines.find((x) => x.kind === "timeout" && !have.has(x.idx) && x.version >= opened && this.yours(x));
     this.lines.sort((a, b) => a.idx - b.idx);
+    if (mine) this.page.timedOut(mine);
     if (lines.some((x) => x.kind !== "say")) this.page.render(); // the log shows the notices too
     else this.render();
   }
@@ -122,10 +129,14 @@ export class Chat {
   lineText(x) {
     if (x.kind === "away") return T("chatAway", { name: x.name, level: levelName(x.text) });
     if (x.kind === "back") return T("chatBack", { name: x.name });
+    if (x.kind === "timeout" && this.yours(x)) return T("chatTimeoutYou", { level: levelName(x.text) });
     if (x.kind === "timeout") return T("chatTimeout", { name: x.name, level: levelName(x.text) });
     if (x.kind === "timeout_away") return T("chatTimeoutAway", { name: x.name, level: levelName(x.text) });
     return x.text;
   }
+
+  /** Whether a notice is about this page's own seat (said to it in the first person; not at a hot-seat table). */
+  yours(x) { return x.seat !== null && !(this.page.msg && this.page.msg.hotseat) && this.page.socket.holds(x.seat); }
 
   render() {
     const msg = this.page.msg;
@@ -148,9 +159,9 @@ export class Chat {
     const items = lines.map((x) => {
       const notice = x.kind !== "say";
       const menu = !replay && this.mod.hasMenu(x) ? this.mod.menu(x) : null;
-      if (!notice && this.mod.muted(x)) {
+      if (!notice && this.mod.hidden(x)) {
         return el("li", { class: "chat-say chat-muted", "data-seat": x.seat === null ? "" : String(x.seat), "data-idx": String(x.idx) },
-          el("span", { class: "chat-text" }, T("modMutedLine", { name: x.name })), menu);
+          el("span", { class: "chat-text" }, this.mod.hiddenText(x)), menu);
       }
       const who = notice ? null : el("span", { class: "chat-who" }, x.seat === null ? `${x.name} (${T("chatSpectator")})` : x.name);
       return el("li", { class: notice ? "chat-notice" : "chat-say", "data-seat": x.seat === null ? "" : String(x.seat), "data-idx": String(x.idx) },

@@ -1,5 +1,7 @@
 // Moderation in the chat (chat.js): every line another player (or a spectator) wrote has a
-// small menu: mute them, block them (signed in), report the line to the operator.
+// small menu: mute or unmute them, block or unblock them (signed in), report the line to the
+// operator. Muting and blocking are two lists (a player may be on both): the menu offers
+// each one's undoing or doing whatever the other is (menuActions).
 //
 // Muting an account holds on every device (the server keeps it: /api/moderation); a seat
 // without an account, or a spectator, is muted by this browser alone, in this game. A
@@ -33,6 +35,9 @@ addStrings({
     modMutedAll: "{name} is muted on all your devices.",
     modUnmuted: "{name} is no longer muted.",
     modBlocked: "{name} is blocked.",
+    modUnblock: "Unblock {name}",
+    modUnblocked: "{name} is no longer blocked.",
+    modBlockedLine: "A line of {name} (blocked).",
   },
   de: {
     modMenu: "Möglichkeiten zur Zeile von {name}",
@@ -53,17 +58,29 @@ addStrings({
     modMutedAll: "{name} ist auf allen deinen Geräten stummgeschaltet.",
     modUnmuted: "{name} ist nicht mehr stummgeschaltet.",
     modBlocked: "{name} ist blockiert.",
+    modUnblock: "Blockierung von {name} aufheben",
+    modUnblocked: "{name} ist nicht mehr blockiert.",
+    modBlockedLine: "Eine Zeile von {name} (blockiert).",
   },
 });
 
 const key = (gameId) => `kardinal-muted:${gameId}`;
+
+/** The actions a line's menu offers, by what its writer is to the reader: muted, blocked
+ * (either, both or none), whether they can be blocked at all (signed in, a seat's line)
+ * and whether the reader may report. Each list applies on its own: muted, "Unmute" and
+ * still "Block"; blocked, "Unblock" and still "Mute"; both, "Unmute" and "Unblock". */
+export function menuActions({ muted, blocked, canBlock, canReport }) {
+  return [muted ? "unmute" : "mute", ...(canBlock ? [blocked ? "unblock" : "block"] : []), ...(canReport ? ["report"] : [])];
+}
 
 export class ChatModeration {
   /** chat: the Chat; onChange: redraw its lines. */
   constructor(chat, onChange) {
     this.chat = chat;
     this.onChange = onChange;
-    this.silenced = new Set(); // seats the account muted or blocked (from the server)
+    this.mutedSeats = new Set(); // seats the account muted (from the server)
+    this.blockedSeats = new Set(); // seats the account blocked (from the server)
     this.local = this.readLocal(); // {seats: [...], names: [...]} muted by this browser in this game
     this.me = null;
     this.version = 0; // changes when what is muted changes (the chat's redraw key)
@@ -83,7 +100,11 @@ export class ChatModeration {
   async load() {
     this.me = await whoAmI();
     if (this.me) {
-      try { this.silenced = new Set((await getJSON(`/api/moderation/silenced?game=${encodeURIComponent(this.gameId)}`)).seats); } catch (e) { /* signed out meanwhile */ }
+      try {
+        const got = await getJSON(`/api/moderation/silenced?game=${encodeURIComponent(this.gameId)}`);
+        this.mutedSeats = new Set(got.muted);
+        this.blockedSeats = new Set(got.blocked);
+      } catch (e) { /* signed out meanwhile */ }
     }
     this.changed();
   }
@@ -92,8 +113,15 @@ export class ChatModeration {
 
   muted(x) {
     if (x.seat === null) return this.local.names.includes(x.name);
-    return this.silenced.has(x.seat) || this.local.seats.includes(x.seat);
+    return this.mutedSeats.has(x.seat) || this.local.seats.includes(x.seat);
   }
+
+  blocked(x) { return x.seat !== null && this.blockedSeats.has(x.seat); }
+
+  /** Whether the line is hidden (muted or blocked), and the words that stand for it. */
+  hidden(x) { return this.muted(x) || this.blocked(x); }
+
+  hiddenText(x) { return T(this.blocked(x) ? "modBlockedLine" : "modMutedLine", { name: x.name }); }
 
   /** Whether this line gets a menu: another's line (a player's or a spectator's). */
   hasMenu(x) {
@@ -109,7 +137,7 @@ export class ChatModeration {
       try { scope = (await postJSON("/api/moderation/mute", { game: this.gameId, seat: x.seat, on })).scope; } catch (e) { this.say(e.error ? refusalText(e.error) : e.message, true); return; }
     }
     if (scope === "account") {
-      if (on) this.silenced.add(x.seat); else this.silenced.delete(x.seat);
+      if (on) this.mutedSeats.add(x.seat); else this.mutedSeats.delete(x.seat);
     }
     if (x.seat === null) this.local.names = on ? [...new Set([...this.local.names, name])] : this.local.names.filter((n) => n !== name);
     else if (scope === "game" || !on) this.local.seats = on ? [...new Set([...this.local.seats, x.seat])] : this.local.seats.filter((s) => s !== x.seat);
@@ -118,29 +146,41 @@ export class ChatModeration {
     this.changed();
   }
 
-  async block(x) {
+  /** Block (on) or unblock a line's writer: an account, on every device; a seat without
+   * one is muted by this browser in this game instead. */
+  async block(x, on = true) {
     try {
-      const r = await postJSON("/api/moderation/block", { game: this.gameId, seat: x.seat, on: true });
-      if (r.scope === "account") this.silenced.add(x.seat);
-      else { this.local.seats = [...new Set([...this.local.seats, x.seat])]; this.saveLocal(); }
-      this.say(T("modBlocked", { name: x.name }));
+      const r = await postJSON("/api/moderation/block", { game: this.gameId, seat: x.seat, on });
+      if (r.scope === "account") { if (on) this.blockedSeats.add(x.seat); else this.blockedSeats.delete(x.seat); }
+      else if (on) { this.local.seats = [...new Set([...this.local.seats, x.seat])]; this.saveLocal(); }
+      this.say(T(on ? "modBlocked" : "modUnblocked", { name: x.name }));
       this.changed();
     } catch (e) { this.say(e.error ? refusalText(e.error) : e.message, true); }
   }
 
   /** The line's menu: a disclosure (keyboard and touch alike) with its actions. */
   menu(x) {
-    const muted = this.muted(x);
+    const acts = menuActions({
+      muted: this.muted(x), blocked: this.blocked(x), canBlock: Boolean(this.me) && x.seat !== null,
+      canReport: Boolean(this.me) || this.chat.page.socket.holdsAny(),
+    });
     const d = el("details", { class: "chat-menu" });
     d.addEventListener("toggle", () => { if (d.open) d.parentElement.scrollIntoView({ block: "nearest" }); });
     const close = () => { d.open = false; };
-    const item = (id, text, fn, title) => el("button", { type: "button", class: "chat-menu-item", "data-act": id, title, onclick: () => { close(); fn(); } }, text);
+    const what = {
+      mute: [T("modMute", { name: x.name }), () => this.setMute(x, true)],
+      unmute: [T("modUnmute", { name: x.name }), () => this.setMute(x, false)],
+      block: [T("modBlock", { name: x.name }), () => this.block(x, true), T("modBlockWhy")],
+      unblock: [T("modUnblock", { name: x.name }), () => this.block(x, false)],
+      report: [T("modReport"), () => this.report(x)],
+    };
+    const item = (id) => {
+      const [text, fn, title] = what[id];
+      return el("button", { type: "button", class: "chat-menu-item", "data-act": id, title, onclick: () => { close(); fn(); } }, text);
+    };
     d.append(
       el("summary", { "aria-label": T("modMenu", { name: x.name }), title: T("modMenu", { name: x.name }) }), // its ⋯ drawn by CSS: not in the line's text
-      el("div", { class: "chat-menu-items" },
-        item(muted ? "unmute" : "mute", T(muted ? "modUnmute" : "modMute", { name: x.name }), () => this.setMute(x, !muted)),
-        this.me && x.seat !== null && !muted ? item("block", T("modBlock", { name: x.name }), () => this.block(x), T("modBlockWhy")) : null,
-        this.me || this.chat.page.socket.holdsAny() ? item("report", T("modReport"), () => this.report(x)) : null));
+      el("div", { class: "chat-menu-items" }, ...acts.map(item)));
     return d;
   }
 

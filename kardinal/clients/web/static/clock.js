@@ -4,7 +4,9 @@
 // server sends durations ("remaining": seconds at the time of its message, like the
 // presence message), never a time of its clock: the countdown runs on this page's clock
 // from the moment the message came, so a wrong clock does not matter. The last 10 seconds
-// show in red, and are said to screen readers once (not every second). When the time is
+// show in red, and are said to screen readers once (not every second); at a turn-based
+// table the time left is said in words ("2 days 23 h left") and its last URGENT_HOURS are
+// urgent, in red and said once (deadline.js). When the time is
 // up, the server's bot plays (clock-choice.js says the rules; the chat and the log say it
 // happened: chat.js, log.js).
 
@@ -13,6 +15,7 @@ import { T, addStrings, onLangChange } from "./i18n.js";
 import { announce } from "./a11y.js";
 import { clock } from "./presence.js";
 import { clockText } from "./clock-choice.js";
+import { URGENT_HOURS, timeLeft } from "./deadline.js";
 
 const WARN = 10; // seconds: the last ones show in red, and are said once
 
@@ -26,6 +29,8 @@ addStrings({
     clockWarn: "{name}'s time runs out in 10 seconds.",
     clockDays: "{d} d {h} h",
     clockHours: "{h} h {m} min",
+    clockUrgentYou: "Less than {h} hours left for your turn; then a bot plays it for you.",
+    clockUrgent: "{name} has less than {h} hours left for their turn.",
   },
   de: {
     clockTitle: "Die Uhr",
@@ -36,6 +41,8 @@ addStrings({
     clockWarn: "Die Zeit von {name} läuft in 10 Sekunden ab.",
     clockDays: "{d} Tg. {h} Std.",
     clockHours: "{h} Std. {m} Min.",
+    clockUrgentYou: "Für deinen Zug bleiben weniger als {h} Stunden; dann spielt ein Bot ihn für dich.",
+    clockUrgent: "{name} bleiben weniger als {h} Stunden für den Zug.",
   },
 });
 
@@ -84,7 +91,12 @@ export class ClockLine {
       let time;
       let state = "idle";
       if (running && m.expired) { time = T("clockUp"); state = "up"; }
-      else if (running) {
+      else if (running && turnBased) { // days: the time left in words, urgent in its last hours (deadline.js)
+        const t = timeLeft(m.remaining - gone);
+        time = t.text;
+        state = t.urgent ? "warn" : "turn";
+        warn = warn || t.urgent;
+      } else if (running) {
         const all = Math.max(0, m.remaining - gone);
         const own = Math.max(0, m.move_left - gone);
         state = own > 0 ? "turn" : "reserve";
@@ -102,7 +114,9 @@ export class ClockLine {
     const turn = `${m.seat}:${m.version}`;
     if (warn && !m.expired && this.warned !== turn) {
       this.warned = turn;
-      announce(m.seat === msg.seat ? T("clockWarnYou") : T("clockWarn", { name: msg.players[m.seat].name }));
+      const name = msg.players[m.seat].name;
+      if (turnBased) announce(m.seat === msg.seat ? T("clockUrgentYou", { h: URGENT_HOURS }) : T("clockUrgent", { name, h: URGENT_HOURS }));
+      else announce(m.seat === msg.seat ? T("clockWarnYou") : T("clockWarn", { name }));
     }
     this.tick(m.seat !== null && !m.expired);
   }

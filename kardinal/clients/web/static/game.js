@@ -14,7 +14,7 @@
 //   clock.js      the table's clock: each person's time
 
 import { byId, el } from "./dom.js";
-import { T, onLangChange, rulesText, variantText, boardName, boardAbout, addStrings } from "./i18n.js";
+import { T, onLangChange, rulesText, variantText, boardName, boardAbout, addStrings, levelName } from "./i18n.js";
 import { loadBoard } from "./board.js";
 import { GameSocket, getJSON, postJSON, tokensFromURL, url } from "./net.js";
 import { GameMap } from "./map.js";
@@ -22,7 +22,7 @@ import { MapZoom } from "./zoom.js";
 import { rememberFocus, restoreFocus, announce } from "./a11y.js";
 import { Selection } from "./selection.js";
 import { renderHand, renderTable } from "./hand.js";
-import { renderLog, describeAction, describeEvent } from "./log.js";
+import { renderLog, describeAction, describeEvent, stoodIn } from "./log.js";
 import { renderPlayers, renderScoring, turnText } from "./panels.js";
 import { renderReplayBox, replayWhere } from "./replay.js";
 import { ScoringOverlay } from "./scoring.js";
@@ -33,11 +33,22 @@ import { renderAlliances } from "./standing.js";
 import { Teach } from "./teach.js";
 import { TurnSignal } from "./notify.js";
 import { Chat } from "./chat.js";
-import { Since } from "./since.js";
+import { Since, standinMoves } from "./since.js";
 import { inView } from "./inview.js";
 import { PresenceLine } from "./presence.js";
 import { ClockLine } from "./clock.js";
 import { RatedGame } from "./rated-game.js";
+
+addStrings({
+  en: {
+    timeoutYou: "Your time ran out: a bot ({level}) plays this turn for you.",
+    timeoutYouPlayed: "Your time ran out; a bot ({level}) played for you: {moves}.",
+  },
+  de: {
+    timeoutYou: "Deine Zeit ist abgelaufen: ein Bot ({level}) spielt diesen Zug für dich.",
+    timeoutYouPlayed: "Deine Zeit ist abgelaufen; ein Bot ({level}) hat für dich gespielt: {moves}.",
+  },
+});
 
 addStrings({
   en: { cardFirst: "First choose one or two cards of your hand, then where their pieces go.", undo: "Take back placement", undoWhy: "Take back the pieces you just placed and get your cards back; possible until you draw a card." },
@@ -166,6 +177,7 @@ class GamePage {
     if (old && m.hotseat && old.seat !== m.seat) { this.say(""); this.teach.hint = null; }
     this.msg = m;
     if (!old) this.overOnArrival = m.status === "finished"; // opened later: the result shown, the walk-through offered
+    if (!old) this.firstVersion = m.version; // (chat.js: a notice since then is news)
     if (old) this.announceNews(old, m);
     if (turnChanged) this.sel.clear();
     // the others have played: the whole map again, not the corner this player last enlarged
@@ -233,10 +245,39 @@ class GamePage {
   say(text, bad) {
     const m = byId("msg");
     m.textContent = text || "";
+    delete m.dataset.notice;
     m.className = bad ? "bad" : "";
     // a refusal stays until the next action or until it is closed
     if (bad && text) m.append(el("button", { type: "button", class: "msg-close", "aria-label": T("close"), title: T("close"), onclick: () => this.say("") }));
     if (bad && text) inView(m); // a refusal where the player is looking (the side panel may be scrolled)
+  }
+
+  /** A live turn of this page's seat ran out (the chat's notice, as it came): said where the
+   * player looks, under their hand (#msg: read out at once), in the first person; once the
+   * bot's turn is over, with what it played ("Since your last turn" lists it too). */
+  timedOut(notice) {
+    this.timeout = notice;
+    this.timeoutText = null;
+    this.sayTimeout();
+  }
+
+  sayTimeout() {
+    const x = this.timeout;
+    if (!x || !this.msg || !this.board || this.replay) return;
+    const h = this.msg.view.history || [];
+    let end = x.version;
+    while (end < h.length && h[end].action.seat === x.seat) end += 1;
+    const done = end > x.version && (end < h.length || this.msg.view.current !== x.seat || this.msg.status !== "running");
+    if (end > x.version && !done) return; // the bot is in the middle of the turn: said once it is over
+    const level = levelName(x.text);
+    const text = done ? T("timeoutYouPlayed", { level, moves: standinMoves(h.slice(x.version, end), { board: this.board }) }) : T("timeoutYou", { level });
+    if (done) this.timeout = null;
+    if (text === this.timeoutText) return;
+    this.timeoutText = text;
+    this.say(text);
+    const m = byId("msg");
+    m.dataset.notice = "timeout";
+    inView(m);
   }
 
   send(action) {
@@ -430,6 +471,7 @@ class GamePage {
     this.since.render({
       history: this.shownHistory(msg.view.history), seat: msg.seat, current: msg.view.current, players: msg.players.length,
       hidden: Boolean(this.replay) || msg.status !== "running",
+      stoodIn: (i) => stoodIn(this.chat.notices(), msg.seat, i, msg.view.history),
     });
     renderScoring(byId("scoring"), { board, players: this.players(), view: v, onScoring: (kind) => this.scoring.open(kind) });
     byId("log-title").textContent = T("log");
@@ -440,6 +482,7 @@ class GamePage {
     this.presence.noteState(msg);
     this.presence.render();
     this.clock.render();
+    this.sayTimeout();
   }
 }
 

@@ -40,7 +40,7 @@ function noticeLines(notices) {
 
 /** Whether a bot stood in for ``seat`` at its decision number ``i`` (0-based): it left, or
  * its time ran out (turn-based: until it came back; live: for the rest of that turn). */
-function stoodIn(notices, seat, i, history) {
+export function stoodIn(notices, seat, i, history) {
   let away = false;
   for (const n of notices || []) {
     if (n.seat !== seat || n.version > i) continue;

@@ -14,6 +14,7 @@ import { refusalText } from "./refusals.js";
 import { profileLink } from "./profile-link.js";
 
 import { ratedTag } from "./rated.js";
+import { deadlineTitle, leftUntil } from "./deadline.js";
 addStrings({
   en: {
     mineTitle: "My games",
@@ -23,6 +24,7 @@ addStrings({
     mineYourTurn: "Your turn",
     mineTheirTurn: "{name} to play",
     mineWaiting: "waiting for players",
+    mineRunning: "running",
     mineOver: "over",
     mineExpired: "expired (nobody moved for too long)",
     mineOpen: "Open",
@@ -52,6 +54,7 @@ addStrings({
     mineYourTurn: "Du bist dran",
     mineTheirTurn: "{name} ist dran",
     mineWaiting: "wartet auf Spieler",
+    mineRunning: "läuft",
     mineOver: "beendet",
     mineExpired: "abgelaufen (zu lange hat niemand gezogen)",
     mineOpen: "Öffnen",
@@ -118,9 +121,18 @@ export class MyGames {
     // its button, is not replaced under the reader's finger or keyboard)
     const seen = JSON.stringify([this.me && this.me.id, games, this.invites]);
     this.games = games;
-    if (seen === this.seen) return;
+    if (seen === this.seen) { this.showLeft(); return; }
     this.seen = seen;
     this.render();
+  }
+
+  /** The time left of each turn shown (the rows stay: only their words change). */
+  showLeft() {
+    for (const span of byId(this.boxId).querySelectorAll("[data-deadline]")) {
+      const { text, urgent } = leftUntil(Number(span.dataset.deadline));
+      if (span.textContent !== text) span.textContent = text;
+      span.classList.toggle("urgent", urgent);
+    }
   }
 
   /** Open a game: the seats of the account this browser holds no token of get one first. */
@@ -201,6 +213,7 @@ export class MyGames {
   render() {
     const box = byId(this.boxId);
     keepInput(box, () => this.draw(box));
+    this.showLeft();
   }
 
   draw(box) {
@@ -231,6 +244,7 @@ export class MyGames {
     let state;
     const rank = this.rank(g);
     if (rank === -1) state = el("strong", { class: "your-turn" }, T("mineYourTurn"));
+    else if (rank === 0 && info.current === undefined) state = el("span", {}, T("mineRunning"));
     else if (rank === 0) state = el("span", {}, T("mineTheirTurn", { name: info.players[info.current].name }));
     else if (rank === 1) state = el("span", {}, T("mineWaiting"));
     else if (info.status === "expired") state = el("span", {}, T("mineExpired"));
@@ -238,8 +252,11 @@ export class MyGames {
     const when = dateTime(info.created);
     const tags = info.table && info.table.mode === "turn" ? el("span", { class: "tag" }, T("turnBased")) : null;
     const rated = ratedTag(info.table);
+    // how long the one to act has before a bot takes the turn (filled in by showLeft)
+    const left = rank <= 0 && info.deadline !== undefined
+      ? [" · ", el("span", { class: "time-left", "data-deadline": String(info.deadline), title: deadlineTitle(info.deadline) })] : [];
     return el("li", { "data-game": g.game, "data-state": rank === -1 ? "my-turn" : info.status },
-      el("a", { href, class: "btn", onclick: (ev) => this.open(g, ev) }, T("mineOpen")), " ", state, " · ", names, " ", tags, " ", rated, rated ? " " : null,
+      el("a", { href, class: "btn", onclick: (ev) => this.open(g, ev) }, T("mineOpen")), " ", state, ...left, " · ", names, " ", tags, " ", rated, rated ? " " : null,
       el("span", { class: "small" }, when), " ", info.status === "finished" || info.status === "expired" ? forget : null);
   }
 }

@@ -4,6 +4,9 @@
 // A line points at the map: hovering or focusing it marks the places its pieces went to,
 // tapping (or clicking) it keeps them marked until it is tapped again or another is.
 //
+// A turn of this seat's own that a bot played for it (its time ran out, or it was away:
+// log.js's stoodIn) is listed too, as "A bot for you: …": the player did not make it.
+//
 // Only what every player sees: the history as the page may show it (a card drawn from the
 // pile is not named), the cards played and taken from the display, the places.
 
@@ -16,29 +19,44 @@ addStrings({
     sinceTitle: "Since your last turn",
     sinceWatching: "The last turns",
     sinceShow: "{line} — show on the map",
+    sinceBotForYou: "A bot for you",
+    standinIt: "it",
   },
   de: {
     sinceTitle: "Seit deinem letzten Zug",
     sinceWatching: "Die letzten Züge",
     sinceShow: "{line} — auf der Karte zeigen",
+    sinceBotForYou: "Ein Bot für dich",
+    standinIt: "er",
   },
 });
 
 /**
  * The others' turns to show: for a seat, those since its own last turn (while it is this
  * seat's turn, the turn it is in does not count: the others' turns before it stay); for a
- * spectator (seat null) the last round. At most one turn per other player.
+ * spectator (seat null) the last round. At most one turn per other player. The seat's own
+ * turns a bot played for it (`stoodIn(start)`: the turn beginning at that history index
+ * was a stand-in's) do not end the span: they are listed (`standin: true`), at most as many.
  * history: the history entries; current: the seat to act; players: how many.
  */
-export function sinceTurns(history, seat, current, players) {
-  const turns = turnsOf(history || []).map((t, i) => ({ ...t, key: `${t.seat}@${i}` }));
+export function sinceTurns(history, seat, current, players, stoodIn = () => false) {
+  let at = 0;
+  const turns = turnsOf(history || []).map((t, i) => {
+    const start = at;
+    at += t.entries.length;
+    return { ...t, key: `${t.seat}@${i}`, start };
+  });
   const others = Math.max(1, seat === null || seat === undefined ? players : players - 1);
   if (seat === null || seat === undefined) return turns.slice(-others);
   let end = turns.length;
   if (current === seat) while (end > 0 && turns[end - 1].seat === seat) end -= 1;
   let start = end;
-  while (start > 0 && turns[start - 1].seat !== seat) start -= 1;
-  return turns.slice(start, end).slice(-others);
+  const standin = (t) => t.seat === seat && stoodIn(t.start);
+  while (start > 0 && (turns[start - 1].seat !== seat || standin(turns[start - 1]))) start -= 1;
+  const span = turns.slice(start, end).map((t) => (t.seat === seat ? { ...t, standin: true } : t));
+  const theirs = new Set(span.filter((t) => !t.standin).slice(-others));
+  const bots = new Set(span.filter((t) => t.standin).slice(-others));
+  return span.filter((t) => theirs.has(t) || bots.has(t));
 }
 
 /** A turn's line: its main decision and the cards taken from the display (a card from the
@@ -46,6 +64,14 @@ export function sinceTurns(history, seat, current, players) {
 export function sinceText(turn, ctx) {
   const shown = turn.entries.filter((e) => !(e.action.act === "draw" && e.action.from === "deck"));
   return turnSummary({ seat: turn.seat, entries: shown.length ? shown : turn.entries }, ctx);
+}
+
+/** What a bot played for a seat (a turn's entries), without the seat's name, for "a bot
+ * played for you: …" ("2 cloisters in Burgundy"; "it exchanged Savoy for …"). */
+export function standinMoves(entries, ctx) {
+  const mark = "\u0001";
+  const text = sinceText({ seat: entries[0].action.seat, entries }, { ...ctx, name: () => mark });
+  return text.replace(`${mark}: `, "").split(mark).join(T("standinIt"));
 }
 
 export class Since {
@@ -60,9 +86,9 @@ export class Since {
 
   /** Draw the lines. seat: this page's seat (null: a spectator); hidden: nothing to say
    * (a replay, a finished game, a hot-seat curtain before the first turn). */
-  render({ history, seat, current, players, hidden }) {
+  render({ history, seat, current, players, hidden, stoodIn }) {
     const board = this.page.board();
-    this.turns = hidden || !board ? [] : sinceTurns(history, seat, current, players);
+    this.turns = hidden || !board ? [] : sinceTurns(history, seat, current, players, stoodIn);
     if (!this.turns.some((t) => t.key === this.pinned)) this.pinned = null;
     if (!this.turns.length) {
       this.box.replaceChildren();
@@ -72,14 +98,16 @@ export class Since {
     }
     this.box.hidden = false;
     const ctx = { board, name: (s) => this.page.name(s) };
+    const forYou = { board, name: () => T("sinceBotForYou") };
     const lines = this.turns.map((t) => {
-      const text = sinceText(t, ctx);
+      const text = sinceText(t, t.standin ? forYou : ctx);
       const places = placesOf(t);
       const where = places.sites.length + places.coats.length > 0;
       const body = [swatch(t.seat), el("span", { class: "since-text", text })];
-      if (!where) return el("li", {}, el("span", { class: "since-line", "data-seat": t.seat, title: text }, ...body));
+      const standin = t.standin ? "true" : null;
+      if (!where) return el("li", {}, el("span", { class: "since-line", "data-seat": t.seat, "data-standin": standin, title: text }, ...body));
       const b = el("button", {
-        type: "button", class: "since-line", "data-seat": t.seat, "data-key": t.key, title: text,
+        type: "button", class: "since-line", "data-seat": t.seat, "data-key": t.key, "data-standin": standin, title: text,
         "aria-label": T("sinceShow", { line: text }), "aria-pressed": String(this.pinned === t.key),
       }, ...body);
       b.addEventListener("click", () => this.pin(t.key));

@@ -1,0 +1,104 @@
+""" "My games" of an account (``GET /api/account/games``) says what a game is at however long
+ago it was last looked at: whose turn it is and when that turn runs out (the deadline,
+Unix time, for the page to say the time left), and a finished game's scores, also once the
+game has left the server's memory (Presence.sweep: a finished one a minute after it was
+last asked for, a running one an hour after)."""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from test_web_accounts import get, post, sign_up
+from test_web_clocks import FakeTime, call, client_for, service
+from web_helpers import play_out, seats
+
+from kardinal.server.clocks import seat_deadline
+
+pytestmark = pytest.mark.usefixtures("cheap_hashes")
+
+DAY = 86400
+
+
+@pytest.fixture
+def timed(tmp_path: Path, db_url: str) -> Iterator[tuple[TestClient, FakeTime]]:
+    t = FakeTime()
+    with client_for(tmp_path, db_url, t) as c:
+        yield c, t
+
+
+def listed(c: TestClient, secret: str, gid: str) -> dict[str, Any]:
+    r = get(c, "/api/account/games", secret)
+    assert r.status_code == 200, r.text
+    game: dict[str, Any] = next(g["game"] for g in r.json()["games"] if g["game"]["id"] == gid)
+    return game
+
+
+def forget_all(c: TestClient) -> None:
+    """The server forgets every game nobody is connected to (as it does after a while)."""
+    svc = service(c)
+    call(c, svc.clocks_stored)
+    svc.sweep(now=time.monotonic() + 10 * DAY)
+    assert not svc.live
+
+
+def new_game(c: TestClient, secret: str, kinds: tuple[str, ...], **options: Any) -> tuple[str, dict[int, str]]:
+    """A game created signed in; the account joins seat 0, the others join by their links."""
+    r = post(c, "/api/games", secret, json={"players": seats(*kinds), "board": "standard", **options})
+    assert r.status_code == 200, r.text
+    game = r.json()
+    toks = {s["seat"]: s["token"] for s in game["seats"]}
+    for seat, tok in toks.items():
+        r = post(c, f"/api/games/{game['id']}/join", secret if seat == 0 else None, json={"seat": seat, "token": tok})
+        assert r.status_code == 200, r.text
+    return game["id"], toks
+
+
+def test_my_games_says_when_the_turn_runs_out_also_for_a_game_out_of_memory(timed: tuple[TestClient, FakeTime]) -> None:
+    c, t = timed
+    anna = sign_up(c, "Anna")
+    gid, _ = new_game(c, anna, ("person", "person", "bot"), mode="turn", clock={"days": 2})
+    start = t()
+    game = listed(c, anna, gid)
+    current = game["current"]
+    assert current in (0, 1)
+    assert game["deadline"] == pytest.approx(start + 2 * DAY)  # absolute: the page says the time left
+    # the one function the mail uses too, on the game in memory
+    live = service(c).live[gid]
+    assert seat_deadline(live, current) == game["deadline"]
+    assert seat_deadline(live, 1 - current) is None  # not that seat's turn: no time of its runs
+    # a day later, the game long out of memory: the same deadline, read back with the game
+    t.advance(DAY)
+    forget_all(c)
+    again = listed(c, anna, gid)
+    assert again["current"] == current and again["deadline"] == pytest.approx(start + 2 * DAY)
+    # the lobby's summary of the game (a guest's "My games" reads it) says it too
+    assert get(c, f"/api/games/{gid}").json()["deadline"] == pytest.approx(start + 2 * DAY)
+
+
+def test_my_games_gives_no_deadline_without_a_clock(timed: tuple[TestClient, FakeTime]) -> None:
+    c, _ = timed
+    anna = sign_up(c, "Anna")
+    gid, _ = new_game(c, anna, ("person", "person", "bot"), mode="turn")
+    game = listed(c, anna, gid)
+    assert "current" in game and "deadline" not in game
+
+
+def test_my_games_keeps_a_finished_games_scores_after_it_left_memory(timed: tuple[TestClient, FakeTime]) -> None:
+    c, _ = timed
+    anna = sign_up(c, "Anna")
+    gid, toks = new_game(c, anna, ("person", "bot", "bot"))
+    end = play_out(c, gid, {0: toks[0]}, random.Random(4))
+    assert end["status"] == "finished"
+    scores, winners = end["view"]["scores"], end["view"]["winners"]
+    assert listed(c, anna, gid)["scores"] == scores
+    forget_all(c)  # a minute later nobody looked at it: the server forgot it
+    game = listed(c, anna, gid)
+    assert game["status"] == "finished"
+    assert game["scores"] == scores and game["winners"] == winners
+    assert gid not in service(c).live  # read from the stored results, not by replaying the game into memory
