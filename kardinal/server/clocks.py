@@ -162,17 +162,6 @@ def run_of(row: ClockRow, live: LiveGame, spec: ClockOptions, now: float) -> Clo
     return ClockRun(row.version, seat, start, turn_start(live), tuple(row.reserves), expired)
 
 
-def seat_deadline(live: LiveGame, seat: int) -> float | None:
-    """When the time of ``seat``'s running turn is out (Unix time), or None: no clock, not
-    its turn, its clock not running (a bot's turn, a stand-in's) or its time already out.
-    For what players are told: the turn mail, My games, the game's page."""
-    spec, run = live.options["clock"], live.clock
-    if spec is None or run is None or run.seat != seat:
-        return None
-    deadline = run.deadline(spec)
-    return None if deadline >= NO_DEADLINE else deadline
-
-
 def clock_message(live: LiveGame, run: ClockRun, spec: ClockOptions, now: float) -> ClockMessage:
     move, _, _ = limits(spec)
     remaining = move_left = None
