@@ -112,11 +112,12 @@ class AccountPage {
     this.follows = null; // {following, followers} of the account
     this.mail = new MailSection(this); // e-mail (account-mail.js)
     this.mailOn = false;
+    this.modBox = null; // the muted and blocked players' section (account-mod.js)
   }
 
   async start() {
     initHeader(() => T("accountWhy"));
-    onLangChange(() => this.render());
+    onLangChange(() => { this.modBox = null; this.render(); });
     this.me = await whoAmI();
     this.mailOn = await mailEnabled();
     this.render();
@@ -242,7 +243,10 @@ class AccountPage {
         if (!confirm(T("deleteSure", { name: me.name }))) return;
         this.send("/api/account/delete", { password: byId("delete-password").value }, () => this.signedOut(T("deleted")), "delete", ["delete-password"]);
       }, "danger")));
-    box.firstChild.insertBefore(moderationSection(), byId("delete-form"));
+    // the muted and blocked players: asked for once, not at every drawing (the page below
+    // them would move while a reader looks at it)
+    this.modBox = this.modBox || moderationSection();
+    box.firstChild.insertBefore(this.modBox, byId("delete-form"));
   }
 
   /** The account's rating and rated games (rated.js), filled when the server answers. */
@@ -291,6 +295,7 @@ class AccountPage {
   async signedOut(text) {
     this.me = null;
     this.mail.status = null;
+    this.modBox = null;
     whoAmI(true);
     await updateAccountLink();
     this.note = text ? { kind: "good", text } : null;
