@@ -713,6 +713,11 @@ def _admin_run(fn: Any) -> Any:
         raise typer.Exit(2) from None
 
 
+def _count(n: int, thing: str) -> str:
+    """A number of things in English: "1 open report", "2 open reports"."""
+    return f"{n} {thing}" if n == 1 else f"{n} {thing}s"
+
+
 def _show_report(r: Any, context: bool) -> None:
     from kardinal.server.admin import when
 
@@ -742,7 +747,7 @@ def admin_reports(
     found = adm.reports(everything)
     for r in found:
         _show_report(r, False)
-    typer.echo(f"{len(found)} {'reports' if everything else 'open reports'}")
+    typer.echo(_count(len(found), "report" if everything else "open report"))
 
 
 @admin_app.command("report")
@@ -772,7 +777,12 @@ def admin_close(
 def admin_suspend(
     name: Annotated[str, typer.Argument(help="The account's name.")],
     days: Annotated[float, typer.Option("--days", help="For how many days.")] = 7.0,
-    reason: Annotated[str, typer.Option("--reason", help="Why (kept in the audit log).")] = "",
+    reason: Annotated[
+        str,
+        typer.Option(
+            "--reason", help="Why, in words for the player: they are told it (at most 300 characters; also kept in the audit log)."
+        ),
+    ] = "",
     report: AdminReport = None,
     data: AdminData = Path("data"),
     db: AdminDb = None,
@@ -815,7 +825,8 @@ def admin_delete(
         raise typer.Exit(2)
     adm = _admin(data, db, actor)
     seats = _admin_run(lambda: adm.delete(name, reason, report))
-    typer.echo(f"{name} is deleted; {seats} seats are renamed by the running server")
+    renamed = "seat is" if seats == 1 else "seats are"
+    typer.echo(f"{name} is deleted; {seats} {renamed} renamed by the running server")
 
 
 @admin_app.command("new-password")

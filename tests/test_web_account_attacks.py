@@ -147,7 +147,7 @@ def test_every_way_to_a_session_asks_the_one_rule(client: TestClient, monkeypatc
     """Sign-up, sign-in, a new password and every request's session all ask
     accounts.session_refused: made to refuse everyone, no way gives a session."""
     s = sign_up(client, "Anna")
-    monkeypatch.setattr(accounts_module, "session_refused", lambda until, now: Refused("suspended", "no session for anyone", 403))
+    monkeypatch.setattr(accounts_module, "session_refused", lambda until, now, why="": Refused("suspended", "no session for anyone", 403))
     assert who(client, s) is None
     for path, body in (
         ("/api/account/signup", {"name": "Bert", "password": PW}),
@@ -183,7 +183,7 @@ def test_the_owners_browser_reenters_its_password_after_a_lockout_from_elsewhere
         # the browser's own failures are limited (its own budget), and deleting asks as they do
         for _ in range(3):
             r = call(c, "POST", "/api/account/delete", mine, json={"password": "wrong guess"})
-            assert r.json()["error"]["code"] == "bad_password"
+            assert r.json()["error"]["code"] == "wrong_password"
         r = call(c, "POST", "/api/account/delete", mine, json={"password": PW2})
         assert r.status_code == 429
 
@@ -214,7 +214,7 @@ def test_two_new_passwords_from_the_same_one_at_once_one_wins(tmp_path: Path, db
             answers = list(pool.map(change, ["first new password", "second new password"]))
         assert sorted(r.status_code for r in answers) == [200, 403], [r.text for r in answers]
         lost = next(r for r in answers if r.status_code == 403)
-        assert lost.json()["error"]["code"] == "bad_password" and COOKIE not in lost.cookies
+        assert lost.json()["error"]["code"] == "wrong_password" and COOKIE not in lost.cookies
         monkeypatch.undo()
         won = "first new password" if answers[0].status_code == 200 else "second new password"
         lose = ({"first new password", "second new password"} - {won}).pop()

@@ -102,7 +102,7 @@ def accounts_of(c: TestClient) -> Accounts:
 def test_migration_8_makes_the_accounts_tables(db_url: str) -> None:
     st = Storage(db_url)
     try:
-        assert st.schema_version() == len(MIGRATIONS) == 13
+        assert st.schema_version() == len(MIGRATIONS) == 14
         aid = st.create_account("Anna", "anna", "$argon2id$x", 1.0)
         assert aid is not None and aid.id >= 1
         assert st.create_account("ANNA", "anna", "$argon2id$y", 2.0) is None  # the key is unique
@@ -428,10 +428,17 @@ def test_another_device_gets_a_working_seat(client: TestClient) -> None:
 def test_a_new_password_ends_every_session(client: TestClient) -> None:
     one = sign_up(client, "Anna")
     two = sign_in(client, "Anna").cookies[COOKIE]
-    r = post(client, "/api/account/password", one, json={"current": "not it at all", "new": "another password"})
-    assert r.status_code == 403 and r.json()["error"]["code"] == "bad_password"
+    # a wrong current password is told as such, whatever its length: the length rule is a new password's
+    r = post(client, "/api/account/password", one, json={"current": "not it at all!!", "new": "another password"})
+    assert r.status_code == 403 and r.json()["error"] == {
+        "code": "wrong_password",
+        "message": "that is not the account's password",
+        "params": {},
+    }
+    r = post(client, "/api/account/delete", one, json={"password": "short"})
+    assert r.status_code == 403 and r.json()["error"]["code"] == "wrong_password"
     r = post(client, "/api/account/password", one, json={"current": PW, "new": "short"})
-    assert r.json()["error"]["code"] == "bad_password"
+    assert r.status_code == 400 and r.json()["error"]["code"] == "bad_password" and r.json()["error"]["params"] == {"min": 8, "max": 256}
     assert who(client, two)["name"] == "Anna"  # nothing changed yet
     r = post(client, "/api/account/password", one, json={"current": PW, "new": "another password"})
     assert r.status_code == 200
@@ -508,7 +515,7 @@ def test_migration_8_on_a_database_made_by_the_previous_code(db_url: str, tmp_pa
         """,
     )
     with make_client(tmp_path, db_url=db_url) as c:
-        assert c.app.state.service.storage.schema_version() == 13  # type: ignore[attr-defined]
+        assert c.app.state.service.storage.schema_version() == 14  # type: ignore[attr-defined]
         held = {made["id"]: {"0": tokens(made)[0]}}
         r = post(c, "/api/account/signup", json={"name": "Anna", "password": PW, "held": held})
         assert r.status_code == 200 and r.json()["brought"] == 1

@@ -74,7 +74,7 @@ def test_sign_up_play_and_see_the_same_games_on_a_phone(server: str, browser: An
     shot(mobile, "account-guest-phone-de")
     fill_and_send(mobile, "signin", "anna", "wrong password")
     mobile.wait_for_selector("#account-note")
-    assert mobile.inner_text("#account-note") == "Falscher Name oder falsches Passwort"
+    assert mobile.inner_text("#account-note") == "Falscher Name oder falsches Passwort."
     fill_and_send(mobile, "signin", "anna", PW)
     mobile.wait_for_selector("#signed-in-as")
     assert mobile.inner_text("#signed-in-as") == "Angemeldet als Anna"
@@ -168,7 +168,7 @@ def test_answers_that_arrive_late_keep_what_is_typed_and_the_focus(server: str, 
     assert page.evaluate("document.activeElement.id") == "new-password"
     assert page.evaluate("document.activeElement.selectionStart") == len("a new pass")
     page.unroute("**/api/account/follows")
-    # done: the form starts empty; refused: the name stays, a password does not
+    # done: the form starts empty; refused: what was typed stays, the password too (mended, not typed again)
     page.keyboard.type("word!")
     page.click("#password-button")
     page.wait_for_selector("#account-note.good")
@@ -177,7 +177,7 @@ def test_answers_that_arrive_late_keep_what_is_typed_and_the_focus(server: str, 
     fill_and_send(page, "signin", "Lotte", "not the password")
     page.wait_for_selector("#account-note.bad")
     assert page.input_value("#signin-name") == "Lotte"
-    assert page.input_value("#signin-password") == ""
+    assert page.input_value("#signin-password") == "not the password"
 
     # the lobby: an unchanged list is not drawn again; a changed one keeps the focused button
     def make_table() -> str:

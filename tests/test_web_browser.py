@@ -133,7 +133,7 @@ def test_two_browsers_play_one_online_game(server: str, browser: Any) -> None:
     w = new_page(browser)
     w.goto(server + f"/game/{g['id']}?seat=1&token=not-the-token")
     w.wait_for_function("document.body.dataset.status === 'running'")
-    assert "this link does not hold that seat (a wrong or outdated token)" in w.inner_text("#msg")
+    assert "This link does not hold that seat (a wrong or outdated token)." in w.inner_text("#msg")
     assert w.locator("[data-zone=hand]").count() == 0
     for p in (a, b, s, w):
         p.context.close()

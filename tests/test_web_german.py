@@ -346,6 +346,20 @@ def test_every_page_in_german(server: str, browser: Any) -> None:
     acct.click("#signin-button")
     acct.wait_for_selector("#account-note:not(:empty)")
     words.check(acct, "account page: a refused sign-in")
+    # signed in: the account page (a refused new password too), the leaderboard, a profile
+    acct.fill("#signup-name", "Greta")
+    acct.fill("#signup-password", "richtig-richtig")
+    acct.click("#signup-button")
+    acct.wait_for_selector("#signed-in-as")
+    acct.fill("#current-password", "falsch-falsch")
+    acct.fill("#new-password", "ganz-neues-Passwort")
+    acct.click("#password-button")
+    acct.wait_for_selector("#password-form #account-note.bad")
+    words.check(acct, "account page: signed in, a refused new password")
+    for path, where in (("/players", "players"), ("/player/Greta", "a player's profile")):
+        acct.goto(server + path)
+        acct.wait_for_selector("main h1")
+        words.check(acct, where)
     assert acct.errors == []
     acct.context.close()
 

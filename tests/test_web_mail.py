@@ -238,7 +238,7 @@ def test_an_address_is_confirmed_by_a_link_once_and_within_a_day(tmp_path: Path,
         assert get(c, "/api/mail").json() == {"enabled": True}
         # the account's password is needed (a session alone may not redirect its resets)
         r = post(c, "/api/account/email", secret, json={"email": "anna@example.org", "password": "wrong password"})
-        assert r.status_code == 403 and r.json()["error"]["code"] == "bad_password"
+        assert r.status_code == 403 and r.json()["error"]["code"] == "wrong_password"
         for bad in ("not an address", "anna@example.org\r\nBcc: eve@example.com", "anna@example.org>, <eve@example.com"):
             r = post(c, "/api/account/email", secret, json={"email": bad, "password": PW})  # no header injection either
             assert r.status_code == 400 and r.json()["error"]["code"] == "bad_email", bad

@@ -56,6 +56,15 @@ def test_address_mails_and_a_new_password_on_a_desktop_in_english(mail_server: t
     sign_up(page, server, "Anna")
     page.wait_for_selector("#mail-section")
     assert page.inner_text("#mail-want-first").startswith("Confirm your address first")
+    # a wrong password: said in the mail form, the password field marked, what was typed kept
+    page.fill("#mail-address", "anna@example.org")
+    page.fill("#mail-password", "not my password")
+    page.click("#mail-button")
+    page.wait_for_selector("#mail-form #account-note.bad")
+    assert page.inner_text("#mail-form #account-note") == "This is not the account's password."
+    assert page.get_attribute("#mail-password", "aria-invalid") == "true" and page.input_value("#mail-address") == "anna@example.org"
+    assert [e for e in page.console_errors if "403" in e and "/api/account/email" in e] == page.console_errors  # the refusal itself
+    page.console_errors.clear()
     add_address(page, "anna@example.org")
     assert "A link to confirm the address is on its way to anna@example.org" in page.inner_text("#account-note")
     assert page.inner_text("#mail-state").startswith("anna@example.org — waiting")

@@ -10,6 +10,7 @@ chatting, and a report's text or a new password in the log."""
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -190,7 +191,7 @@ def test_reports_are_limited_per_address(tmp_path: Path, db_url: str) -> None:
         assert r.status_code == 429 and r.json()["error"]["code"] == "rate_limited"
 
 
-def test_the_operator_acts_on_a_report(client: TestClient, caplog: pytest.LogCaptureFixture) -> None:
+def test_the_operator_acts_on_a_report(client: TestClient, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch) -> None:
     g, anna, bert = table(client)
     gid = g["id"]
     service = service_of(client)
@@ -209,11 +210,16 @@ def test_the_operator_acts_on_a_report(client: TestClient, caplog: pytest.LogCap
     assert call(client, "GET", "/api/account", bert).json()["account"] is None
     r = call(client, "POST", "/api/account/signin", json={"name": "Bert", "password": PW})
     assert r.status_code == 403 and r.json()["error"]["code"] == "suspended" and "UTC" in r.json()["error"]["params"]["until"]
+    told = r.json()["error"]["params"]
+    # the player is told the operator's reason, the time (for their own time zone) and whom to ask (unset: nobody named)
+    assert told["why"] == "insults in game" and told["contact"] == "" and abs(told["at"] - (time.time() + 3 * 86400)) < 60
     r = call(client, "POST", "/api/account/signin", json={"name": "Bert", "password": "wrong password"})
     assert r.json()["error"]["code"] == "bad_sign_in"  # the same as for any wrong password
     with pytest.raises(Refused) as e:
+        monkeypatch.setenv("KARDINAL_CONTACT", "moderation@example.org")
         say(client, gid, 1, "more")
-    assert e.value.code == "suspended"
+    assert e.value.code == "suspended" and e.value.params["why"] == "insults in game"
+    assert e.value.params["contact"] == "moderation@example.org"
     say(client, gid, 2, "the guest still talks")  # the others are not affected
     adm.unsuspend("bert")
     assert call(client, "POST", "/api/account/signin", json={"name": "Bert", "password": PW}).status_code == 200
@@ -252,9 +258,11 @@ def test_kardinal_admin_on_the_command_line(tmp_path: Path) -> None:
     run = CliRunner()
     args = ["--data", str(tmp_path)]
     out = run.invoke(cli, ["admin", "reports", *args])
-    assert out.exit_code == 0 and f"#{rid}" in out.output and "something very rude" in out.output and "1 open reports" in out.output
+    assert out.exit_code == 0 and f"#{rid}" in out.output and "something very rude" in out.output and "\n1 open report\n" in out.output
     out = run.invoke(cli, ["admin", "report", str(rid), *args])
     assert out.exit_code == 0 and "> " in out.output and "insults" in out.output
+    out = run.invoke(cli, ["admin", "suspend", "Bert", "--days", "2", "--report", str(rid), "--actor", "ops", "--reason", "x" * 301, *args])
+    assert out.exit_code == 2 and "at most 300 characters" in out.output  # the player reads it: kept short
     out = run.invoke(cli, ["admin", "suspend", "Bert", "--days", "2", "--report", str(rid), "--actor", "ops", *args])
     assert out.exit_code == 0 and "Bert is suspended until" in out.output
     out = run.invoke(cli, ["admin", "suspend", "Nobody", *args])
@@ -267,7 +275,23 @@ def test_kardinal_admin_on_the_command_line(tmp_path: Path) -> None:
     out = run.invoke(cli, ["admin", "audit", *args])
     assert out.exit_code == 0 and "suspend" in out.output and "new_password" in out.output and password not in out.output
     assert "0 open reports" in run.invoke(cli, ["admin", "reports", *args]).output
+    assert "\n1 report\n" in run.invoke(cli, ["admin", "reports", "--all", *args]).output
     with make_client(tmp_path) as c:  # the server started again finds the new password's pending work and does it
         r = call(c, "POST", "/api/account/signin", json={"name": "Anna", "password": password})
         assert r.status_code == 200
         assert Admin(service_of(c).storage, "x").audit()[0].pending is False
+    out = run.invoke(cli, ["admin", "delete", "Bert", "--yes", *args])
+    assert out.exit_code == 0 and "Bert is deleted; 1 seat is renamed by the running server" in out.output
+
+
+def test_the_operators_contact_is_one_short_line_or_the_server_does_not_start(monkeypatch: pytest.MonkeyPatch) -> None:
+    from kardinal.server.refusal import operator_contact
+
+    monkeypatch.setenv("KARDINAL_CONTACT", "  write to   mod@example.org ")
+    assert operator_contact() == "write to mod@example.org"
+    for bad in ("x" * 201, "mod@example.org\x07"):
+        monkeypatch.setenv("KARDINAL_CONTACT", bad)
+        with pytest.raises(ValueError, match="KARDINAL_CONTACT"):
+            operator_contact()
+    monkeypatch.delenv("KARDINAL_CONTACT")
+    assert operator_contact() == ""

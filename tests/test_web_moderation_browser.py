@@ -96,7 +96,7 @@ def test_report_and_mute_a_line_then_the_operator_suspends_its_writer(server: st
     assert out.exit_code == 0 and "Ben is suspended until" in out.output
     say(ben, "whatever")
     ben.wait_for_function("document.querySelector('#chat-note.bad') !== null")
-    assert ben.inner_text("#chat-note.bad").startswith("dieses Konto ist gesperrt bis ")
+    assert ben.inner_text("#chat-note.bad").startswith("Dieses Konto ist bis ")
     shot(ben, "moderation-suspended-phone-de")
     assert "0 open reports" in run.invoke(cli, ["admin", "reports", *data]).output
     # Anna lifts the mute on her account page

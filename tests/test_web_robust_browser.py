@@ -312,18 +312,18 @@ def test_a_taken_name_and_a_malformed_field_have_words(server: str, browser: Any
     plain = {"code": "malformed", "message": "the body must be JSON", "params": {}}
     got = page.evaluate(_REFUSE, [taken, field, other, top, plain])
     assert got["en"] == [
-        "the name Ann is taken at this table",
-        "the server could not read the request: the name of player 1 is missing or not valid",
-        "the server could not read the request: player 3: colour is missing or not valid",
-        "the server could not read the request: the choice of rule variants is missing or not valid",
-        "the server could not read the request (the body must be JSON)",
+        "The name Ann is taken at this table.",
+        "The server could not read the request: the name of player 1 is missing or not valid.",
+        "The server could not read the request: player 3: colour is missing or not valid.",
+        "The server could not read the request: the choice of rule variants is missing or not valid.",
+        "The server could not read the request (the body must be JSON).",
     ], got["en"]
     assert got["de"] == [
-        "der Name Ann ist an diesem Tisch schon vergeben",
-        "der Server konnte die Anfrage nicht lesen: der Name von Spieler 1 fehlt oder ist ungültig",
-        "der Server konnte die Anfrage nicht lesen: Spieler 3: colour fehlt oder ist ungültig",
-        "der Server konnte die Anfrage nicht lesen: die Wahl der Regelvarianten fehlt oder ist ungültig",
-        "der Server konnte die Anfrage nicht lesen (the body must be JSON)",
+        "Der Name Ann ist an diesem Tisch schon vergeben.",
+        "Der Server konnte die Anfrage nicht lesen: der Name von Spieler 1 fehlt oder ist ungültig.",
+        "Der Server konnte die Anfrage nicht lesen: Spieler 3: colour fehlt oder ist ungültig.",
+        "Der Server konnte die Anfrage nicht lesen: die Wahl der Regelvarianten fehlt oder ist ungültig.",
+        "Der Server konnte die Anfrage nicht lesen (the body must be JSON).",
     ], got["de"]
 
     # the lobby says them when the server refuses a game
@@ -336,7 +336,7 @@ def test_a_taken_name_and_a_malformed_field_have_words(server: str, browser: Any
 
         return handle
 
-    for refusal, words in ((taken, "the name Ann is taken at this table"), (field, "the name of player 1 is missing or not valid")):
+    for refusal, words in ((taken, "The name Ann is taken at this table."), (field, "the name of player 1 is missing or not valid")):
         page.evaluate("document.getElementById('created').replaceChildren()")
         page.route("**/api/games", refuse(refusal))
         page.locator("#create-btn").click()

@@ -75,7 +75,7 @@ def test_a_refusal_is_said_in_german(server: str, browser: Any) -> None:
     page.goto(server + f"/game/{g['id']}?seat=0&token=nicht-das-zeichen")
     page.wait_for_function("document.body.dataset.status === 'open'")  # nobody has joined seat 0
     page.wait_for_function("document.getElementById('msg').textContent.length > 0")
-    assert page.inner_text("#msg") == "Abgelehnt: dieser Link gehört nicht zu diesem Platz (ein falsches oder altes Zeichen)"
+    assert page.inner_text("#msg") == "Abgelehnt: Dieser Link gehört nicht zu diesem Platz (ein falsches oder altes Zeichen)."
 
 
 def test_ones_own_placement_is_taken_back_before_drawing(server: str, browser: Any) -> None:

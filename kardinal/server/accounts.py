@@ -44,7 +44,7 @@ from .guard import Guard
 from .live import public_players, token_ok
 from .names import DELETED, account_keys, as_deleted, clean_name
 from .passwords import check_password, hash_password, needs_rehash, verify
-from .refusal import Refused, until_text
+from .refusal import Refused, operator_contact, suspended
 from .results import stored_results
 from .service import GameService
 from .storage import AccountRow, GameRow, Storage
@@ -72,18 +72,20 @@ def wrong_sign_in() -> Refused:
 
 
 def wrong_password() -> Refused:
-    """The refusal of a wrong password of the signed-in account (a new password, deleting it)."""
-    return Refused("bad_password", "that is not the account's password", 403, min=8, max=256)
+    """The refusal of a wrong password of the signed-in account (a new password, a mail
+    address, deleting it), whatever its length: only a new password is told the length
+    rule (``bad_password``, passwords.check_password)."""
+    return Refused("wrong_password", "that is not the account's password", 403)
 
 
-def session_refused(suspended_until: float | None, now: float) -> Refused | None:
+def session_refused(suspended_until: float | None, now: float, why: str = "") -> Refused | None:
     """The one rule of who may hold a session (None: the account may; else why not): an
     account the operator suspended (kardinal admin) may not until its suspension ends.
     Every way to a new session asks it (Accounts._session), and so does every request
     that brings one (Accounts.account_of): a session made while the account was being
     suspended opens nothing either."""
     if suspended_until is not None and suspended_until > now:
-        return Refused("suspended", "this account is suspended", 403, until=until_text(suspended_until))
+        return suspended(suspended_until, why)
     return None
 
 
@@ -139,12 +141,14 @@ class Accounts:
         self.service = service
         self.guard = guard
         self.lifetime = (days if days is not None else session_days()) * 86400.0
+        operator_contact()  # a setting that cannot be told to a player: refused at startup
 
     # -- sessions --------------------------------------------------------------------
 
     async def _admit(self, account: AccountRow) -> None:
         """Refused ``suspended`` unless the account may hold a session now (session_refused)."""
-        refused = session_refused(await asyncio.to_thread(self.storage.suspended_until, account.id), time.time())
+        until, why = await asyncio.to_thread(self.storage.suspension, account.id) or (None, "")
+        refused = session_refused(until, time.time(), why)
         if refused is not None:
             raise refused
 
@@ -270,7 +274,7 @@ class Accounts:
     async def change_password(self, account: AccountRow, current: str, new: str, device: str | None = None) -> SignedIn:
         """A new password: every session of the account ends, and so do the seats' tokens it
         handed to its devices; this browser gets a new session. Of two changes from the
-        same password at once, one is made and the other refused ``bad_password``."""
+        same password at once, one is made and the other refused ``wrong_password``."""
         stored = await self.reauth(account, current, device)
         return await self.set_new_password(account, new, stored)
 
@@ -279,7 +283,7 @@ class Accounts:
         password before, whose hash is ``expected``, or a reset link mailed to the account,
         kardinal.server.mail): every session of the account ends, and so do the seats'
         tokens it handed to its devices; this browser gets a new session. Refused
-        ``suspended`` (nothing changed) for a suspended account, ``bad_password`` if the
+        ``suspended`` (nothing changed) for a suspended account, ``wrong_password`` if the
         stored hash is not ``expected`` any more (changed meanwhile)."""
         check_password(new)
         await self._admit(account)

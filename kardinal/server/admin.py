@@ -27,6 +27,9 @@ from .storage.moderation import AuditEntry, Report
 __all__ = ["Admin", "AdminError", "when"]
 
 
+MAX_SUSPEND_REASON = 300  # characters of a suspension's reason, which its player is told
+
+
 class AdminError(Exception):
     """What the operator asked cannot be done (no such account or report); says why."""
 
@@ -79,12 +82,16 @@ class Admin:
     # -- accounts ------------------------------------------------------------------------
 
     def suspend(self, name: str, days: float, reason: str = "", report_id: int | None = None) -> float:
-        """Suspend an account for ``days`` (its sessions end; it cannot sign in or chat)."""
+        """Suspend an account for ``days`` (its sessions end; it cannot sign in or chat);
+        ``reason`` is told to its owner when refused (and kept in the audit log)."""
         if not 0 < days <= 36500:
             raise AdminError("days: more than 0, at most 36500")
+        reason = " ".join(reason.split())
+        if len(reason) > MAX_SUSPEND_REASON:
+            raise AdminError(f"reason: at most {MAX_SUSPEND_REASON} characters (the player is told it)")
         account, report = self.account(name), self._report(report_id)
         until = time.time() + days * 86400
-        self.storage.suspend(account.id, until)
+        self.storage.suspend(account.id, until, reason)
         self._done("suspend", account, {"name": account.name, "until": until, "reason": reason}, report)
         return until
 

@@ -91,6 +91,7 @@ ERRORS: dict[int | str, dict[str, Any]] = {
     403: {
         "model": ErrorBody,
         "description": "bad_token (no such seat, or a wrong token), not allowed at this table, bad_sign_in, "
+        "wrong_password (the account's password re-entered), suspended, "
         "or cross_site (a request from another site's page)",
     },
     404: {"model": ErrorBody, "description": "no_game, or no such page"},

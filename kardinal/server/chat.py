@@ -14,7 +14,7 @@ from .messages import (
     ChatMessage,
 )
 from .names import BAD_IN_NAME, check_name_free, clean_name
-from .refusal import Refused, until_text
+from .refusal import Refused, suspended
 from .storage import (
     ChatLine,
     StorageError,
@@ -71,9 +71,9 @@ class Chat(ServiceCore):
             seat: int | None = live.state.current if live.state.current in seats else min(seats)
             assert seat is not None
             who = live.row.seats[seat].name
-            until = await asyncio.to_thread(self.storage.seat_suspended, live.row.id, seat, time.time())
-            if until is not None:  # its account is suspended by the operator (kardinal admin)
-                raise Refused("suspended", "this account is suspended", 403, until=until_text(until))
+            found = await asyncio.to_thread(self.storage.seat_suspended, live.row.id, seat, time.time())
+            if found is not None:  # its account is suspended by the operator (kardinal admin)
+                raise suspended(*found)
         else:
             if not live.options["spectator_chat"]:
                 raise Refused("chat_closed", "spectators may read the chat; the players have not opened it to them", 403)

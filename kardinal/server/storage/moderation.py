@@ -202,27 +202,32 @@ class ModerationStorage:
 
     # -- the operator's actions -----------------------------------------------------------
 
-    def suspended_until(self, account_id: int) -> float | None:
+    def suspension(self, account_id: int) -> tuple[float, str] | None:
+        """Until when an account is suspended and the operator's reason ("": none given);
+        None: it never was, or the suspension was lifted."""
+        q = select(accounts.c.suspended_until, accounts.c.suspended_reason).where(accounts.c.id == account_id)
         with self.engine.connect() as conn:
-            r = conn.execute(select(accounts.c.suspended_until).where(accounts.c.id == account_id)).first()
-        return None if r is None or r[0] is None else float(r[0])
+            r = conn.execute(q).first()
+        return None if r is None or r[0] is None else (float(r[0]), r[1] or "")
 
-    def seat_suspended(self, game_id: str, seat: int, now: float) -> float | None:
-        """Until when the account a seat belongs to is suspended (None: not, or no account)."""
+    def seat_suspended(self, game_id: str, seat: int, now: float) -> tuple[float, str] | None:
+        """Until when the account a seat belongs to is suspended, and why (None: not, or no account)."""
         q = (
-            select(accounts.c.suspended_until)
+            select(accounts.c.suspended_until, accounts.c.suspended_reason)
             .join(seat_owners, seat_owners.c.account_id == accounts.c.id)
             .where(seat_owners.c.game_id == game_id, seat_owners.c.seat == seat, accounts.c.suspended_until > now)
         )
         with self.engine.connect() as conn:
             r = conn.execute(q).first()
-        return None if r is None else float(r[0])
+        return None if r is None else (float(r[0]), r[1] or "")
 
-    def suspend(self, account_id: int, until: float | None) -> None:
-        """Suspend an account until a time (None: lift it); a suspension ends its sessions."""
+    def suspend(self, account_id: int, until: float | None, reason: str = "") -> None:
+        """Suspend an account until a time, for a reason its owner is told (``until`` None:
+        lift it); a suspension ends its sessions."""
         self._still_there()
         with self._begin() as conn:
-            conn.execute(update(accounts).where(accounts.c.id == account_id).values(suspended_until=until))
+            kept = reason if until is not None and reason else None
+            conn.execute(update(accounts).where(accounts.c.id == account_id).values(suspended_until=until, suspended_reason=kept))
             if until is not None:
                 conn.execute(delete(sessions).where(sessions.c.account_id == account_id))
 

@@ -98,6 +98,8 @@ accounts = Table(
     Column("email_confirmed", Boolean, nullable=False, server_default="0"),
     Column("notify", Text, nullable=False, server_default="{}"),  # JSON: {"turn": bool, "invitation": bool, "end": bool}
     Column("suspended_until", Float, nullable=True),
+    # migration 14: the operator's reason for the suspension, told to the account's owner
+    Column("suspended_reason", Text, nullable=True),
     sqlite_autoincrement=True,
 )
 
@@ -394,11 +396,11 @@ def _m7_again(conn: Connection) -> None:
 def _m8_accounts(conn: Connection) -> None:
     """Accounts, their sessions, and the seats that belong to them. Games stored before
     belong to no account (their seats are guests', reached by their links as before)."""
-    # the accounts table as migration 8 made it (migration 10 adds to it): frozen here
+    # the accounts table as migration 8 made it (migrations 10 and 14 add to it): frozen here
     accounts_v8 = Table(
         "accounts",
         MetaData(),
-        *(c._copy() for c in accounts.columns if c.name not in _M10_ACCOUNT_COLUMNS),
+        *(c._copy() for c in accounts.columns if c.name not in _ACCOUNT_COLUMNS_AFTER_M8),
         sqlite_autoincrement=True,
     )
     for t in (accounts_v8, sessions, seat_owners):
@@ -420,7 +422,7 @@ def _m9_community(conn: Connection) -> None:
     conn.execute(text("CREATE INDEX ix_invitations_account ON invitations (account_id, at)"))
 
 
-_M10_ACCOUNT_COLUMNS = ("email", "email_confirmed", "notify", "suspended_until")
+_ACCOUNT_COLUMNS_AFTER_M8 = ("email", "email_confirmed", "notify", "suspended_until", "suspended_reason")
 
 
 def _m10_place(conn: Connection) -> None:
@@ -466,6 +468,12 @@ def _m13_mail_sends(conn: Connection) -> None:
     conn.execute(text("CREATE INDEX ix_mail_sends_at ON mail_sends (at)"))
 
 
+def _m14_suspension_reason(conn: Connection) -> None:
+    """The operator's reason for a suspension, which the suspended player is told. A
+    suspension made before has none (its reason is in the audit log only)."""
+    conn.execute(text("ALTER TABLE accounts ADD COLUMN suspended_reason TEXT"))
+
+
 # Ordered; never edit an applied one, append a new one.
 MIGRATIONS: list[Callable[[Connection], None]] = [
     _m1_tables,
@@ -481,4 +489,5 @@ MIGRATIONS: list[Callable[[Connection], None]] = [
     _m11_processes,
     _m12_rate_counts,
     _m13_mail_sends,
+    _m14_suspension_reason,
 ]

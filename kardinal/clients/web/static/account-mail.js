@@ -114,7 +114,7 @@ export class MailSection {
           const box = el("input", { type: "checkbox", id: `mail-want-${k}`, checked: st.notify[k] ? true : null });
           box.addEventListener("change", () => this.want(k, box.checked));
           return el("label", { class: "check", for: `mail-want-${k}` }, box, el("span", { text: T(label) }));
-        }))
+        }), this.page.noteAt("mail-wants"))
       : el("p", { class: "small", id: "mail-want-first", text: T("mailWantFirst") });
     return el("section", { id: "mail-section" }, form, wants);
   }
@@ -124,18 +124,18 @@ export class MailSection {
     if (!password) { byId("mail-password").reportValidity(); return; }
     try {
       this.status = await postJSON("/api/account/email", { email, password, lang: lang(), tz: timeZone() });
-      this.page.say("good", email ? T("mailSent", { email }) : T("mailRemoved"));
+      this.page.say("good", email ? T("mailSent", { email }) : T("mailRemoved"), "mail");
     } catch (e) {
-      this.page.say("bad", words(e));
+      this.page.say("bad", words(e), "mail", e.error && e.error.code === "wrong_password" ? ["mail-password"] : ["mail-address"]);
     }
   }
 
   async want(kind, on) {
     try {
       this.status = await postJSON("/api/account/notify", { [kind]: on });
-      this.page.say("good", T("mailSaved"));
+      this.page.say("good", T("mailSaved"), "mail-wants");
     } catch (e) {
-      this.page.say("bad", words(e));
+      this.page.say("bad", words(e), "mail-wants", [`mail-want-${kind}`]);
     }
   }
 }
@@ -153,9 +153,9 @@ export function forgotForm(page, enabled) {
   ], T("forgotButton"), async () => {
     try {
       await postJSON("/api/mail/forgot", { who: byId("forgot-who").value });
-      page.say("good", T("forgotSent"));
+      page.say("good", T("forgotSent"), "forgot");
     } catch (e) {
-      page.say("bad", words(e));
+      page.say("bad", words(e), "forgot", ["forgot-who"]);
     }
   });
   box.append(f);

@@ -7,7 +7,7 @@ import { byId, el, fill, keepInput } from "./dom.js";
 import { T, addStrings, onLangChange } from "./i18n.js";
 import { allStoredSeats, forgetStoredSeats, getJSON, postJSON, storeSeats, url } from "./net.js";
 import { initHeader } from "./header.js";
-import { refusalText } from "./refusals.js";
+import { refusalText, sentence } from "./refusals.js";
 import { updateAccountLink, whoAmI } from "./account-link.js";
 import { moderationSection } from "./account-mod.js";
 import { profileLink } from "./profile-link.js";
@@ -17,7 +17,7 @@ import { fillMyRating } from "./rated.js";
 addStrings({
   en: {
     accountTitle: "Your account",
-    accountWhy: "An account keeps your games: \"My games\" shows them on every device you sign in on. You can play without one, with links, as before.",
+    accountWhy: "An account keeps your games: \"My games\" shows them on every device you sign in on. You can also play without an account: then each game is reached by its link.",
     accountName: "Name",
     accountPassword: "Password",
     accountPasswordHint: "at least 8 characters",
@@ -40,7 +40,7 @@ addStrings({
     newPasswordButton: "Change the password",
     newPasswordDone: "The password is changed; every other device is signed out.",
     deleteTitle: "Delete the account",
-    deleteWhy: "Your games stay, shown under \"deleted player\"; their links keep working. This cannot be undone.",
+    deleteWhy: "Your games stay, without your name; their links keep working. This cannot be undone.",
     deleteButton: "Delete my account",
     deleteSure: "Delete the account {name} for good?",
     deleted: "The account is deleted.",
@@ -54,7 +54,7 @@ addStrings({
   },
   de: {
     accountTitle: "Dein Konto",
-    accountWhy: "Ein Konto behält deine Spiele: „Meine Spiele“ zeigt sie auf jedem Gerät, auf dem du angemeldet bist. Ohne Konto spielst du wie bisher mit Links.",
+    accountWhy: "Ein Konto behält deine Spiele: „Meine Spiele“ zeigt sie auf jedem Gerät, auf dem du angemeldet bist. Du kannst auch ohne Konto spielen: dann erreichst du jedes Spiel über seinen Link.",
     accountName: "Name",
     accountPassword: "Passwort",
     accountPasswordHint: "mindestens 8 Zeichen",
@@ -77,7 +77,7 @@ addStrings({
     newPasswordButton: "Passwort ändern",
     newPasswordDone: "Das Passwort ist geändert; alle anderen Geräte sind abgemeldet.",
     deleteTitle: "Konto löschen",
-    deleteWhy: "Deine Spiele bleiben, unter „deleted player“; ihre Links gelten weiter. Das lässt sich nicht rückgängig machen.",
+    deleteWhy: "Deine Spiele bleiben, ohne deinen Namen; ihre Links gelten weiter. Das lässt sich nicht rückgängig machen.",
     deleteButton: "Mein Konto löschen",
     deleteSure: "Das Konto {name} endgültig löschen?",
     deleted: "Das Konto ist gelöscht.",
@@ -106,20 +106,31 @@ function field(id, label, type, autocomplete, hint) {
 class AccountPage {
   constructor() {
     this.me = null;
-    this.note = null; // {kind: "good" | "bad", text} shown above the forms
+    // what the page says: {kind: "good" | "bad", text, at, fields}, shown in the form it
+    // answers (`at`: its id; null: above the forms) and naming the fields it refuses
+    this.note = null;
     this.follows = null; // {following, followers} of the account
     this.mail = new MailSection(this); // e-mail (account-mail.js)
     this.mailOn = false;
+    this.modBox = null; // the muted and blocked players' section (account-mod.js)
   }
 
   async start() {
     initHeader(() => T("accountWhy"));
-    onLangChange(() => this.render());
+    onLangChange(() => { this.modBox = null; this.render(); });
     this.me = await whoAmI();
     this.mailOn = await mailEnabled();
     this.render();
     if (this.me) this.mail.load();
+    else this.toSignUp();
     this.loadFollows();
+  }
+
+  /** Come by "Sign up" (/account#signup): to the sign-up form, its name field ready. */
+  toSignUp() {
+    if (!new URLSearchParams(location.hash.slice(1)).has("signup")) return;
+    byId("signup-form").scrollIntoView({ block: "start" });
+    byId("signup-name").focus({ preventScroll: true });
   }
 
   async loadFollows() {
@@ -133,30 +144,60 @@ class AccountPage {
     if (!this.follows) return null;
     const { following, followers } = this.follows;
     const stop = (f) => el("button", { type: "button", "data-unfollow": f.name, "aria-label": T("stopFollowing", { name: f.name }),
-      onclick: () => this.send("/api/account/follow", { name: f.name, follow: false }, () => this.loadFollows()) }, "×");
+      onclick: () => this.send("/api/account/follow", { name: f.name, follow: false }, () => this.loadFollows(), "follows") }, "×");
     return el("div", { class: "follow-lists" },
       el("section", { "aria-labelledby": "following-title" }, el("h2", { id: "following-title", text: T("followingTitle") }),
         following.length ? el("ul", { id: "following-list", class: "follow-list" }, ...following.map((f) => el("li", {}, profileLink(f.name), " ", stop(f))))
           : el("p", { class: "small", text: T("followNobody") })),
       el("section", { "aria-labelledby": "followers-title" }, el("h2", { id: "followers-title", text: T("followersTitle") }),
         followers.length ? el("ul", { id: "followers-list", class: "follow-list" }, ...followers.map((f) => el("li", {}, profileLink(f.name))))
-          : el("p", { class: "small", text: T("followedByNobody") })));
+          : el("p", { class: "small", text: T("followedByNobody") })), this.noteAt("follows"));
   }
 
-  say(kind, text) {
-    // a sentence of its own (a refusal's words begin in lower case: they also follow "Refused: ")
-    this.note = { kind, text: text ? text.charAt(0).toUpperCase() + text.slice(1) : text };
-    // done: the forms start empty again; refused: what was typed stays, but not a password
-    if (kind === "good") this.render({ values: false });
-    else this.render({ passwords: false });
+  /** Say something in the form `at` (its id; null: above the forms), where the reader
+   * looks after sending it; a refusal names the fields it refuses (`fields`: their ids).
+   * Done: the forms start empty again. Refused: everything typed stays, passwords too
+   * (the reader mends a typo instead of typing it all again; the page is theirs). */
+  say(kind, text, at = null, fields = []) {
+    this.note = { kind, text: sentence(text), at, fields };
+    this.render(kind === "good" ? { values: false } : {});
+    const shown = byId("account-note");
+    if (shown && at) shown.scrollIntoView({ block: "nearest" });
   }
 
-  async send(path, body, done) {
+  /** Post to the server; refused: said in the form `at`, marking the fields `fields`
+   * names (a list of ids, or ids by the refusal's code). */
+  async send(path, body, done, at = null, fields = []) {
     try {
       const r = await postJSON(path, body);
       await done(r);
     } catch (e) {
-      this.say("bad", e.error ? refusalText(e.error, null) : e.message);
+      const named = Array.isArray(fields) ? fields : (e.error && fields[e.error.code]) || [];
+      this.say("bad", e.error ? refusalText(e.error, null) : e.message, at, named);
+    }
+  }
+
+  /** The note, if it belongs at `at` (a form's id; null: above the forms). */
+  noteAt(at) {
+    const n = this.note;
+    if (!n || (n.at || null) !== at) return null;
+    return el("p", { class: `${n.kind} account-note`, role: n.kind === "bad" ? "alert" : "status", id: "account-note", text: n.text });
+  }
+
+  /** The fields a refusal names: invalid, described by it (until the reader changes them). */
+  markRefused() {
+    const note = this.note;
+    if (!note || note.kind !== "bad") return;
+    for (const id of note.fields) {
+      const f = byId(id);
+      if (!f) continue;
+      f.setAttribute("aria-invalid", "true");
+      f.setAttribute("aria-describedby", "account-note");
+      f.addEventListener("input", () => {
+        f.removeAttribute("aria-invalid");
+        f.removeAttribute("aria-describedby");
+        note.fields = note.fields.filter((x) => x !== id);
+      }, { once: true });
     }
   }
 
@@ -166,18 +207,20 @@ class AccountPage {
   render({ values = true, passwords = true } = {}) {
     const box = byId("account");
     keepInput(box, () => this.draw(box), { values, passwords });
+    this.markRefused();
   }
 
   draw(box) {
     document.title = `Kardinal & König — ${T("accountTitle")}`;
-    const note = this.note ? el("p", { class: this.note.kind, role: this.note.kind === "bad" ? "alert" : "status", id: "account-note", text: this.note.text }) : null;
+    const note = this.noteAt(null);
     if (!this.me) {
       fill(box, el("div", { class: "account-box" }, el("h1", { text: T("accountTitle") }), el("p", { class: "small", text: T("accountWhy") }), note,
         this.form("signin", T("signInTitle"), [field("signin-name", T("accountName"), "text", "username"), field("signin-password", T("accountPassword"), "password", "current-password")], T("signInButton"),
-          () => this.signIn("signin", "/api/account/signin")),
+          () => this.signIn("signin", "/api/account/signin", ["signin-name", "signin-password"])),
         forgotForm(this, this.mailOn),
         this.form("signup", T("signUpTitle"), [field("signup-name", T("accountName"), "text", "username"), field("signup-password", T("accountPassword"), "password", "new-password", T("accountPasswordHint")),
-          el("p", { class: "small", text: T("signUpKeeps") })], T("signUpButton"), () => this.signIn("signup", "/api/account/signup"))));
+          el("p", { class: "small", text: T("signUpKeeps") })], T("signUpButton"), () => this.signIn("signup", "/api/account/signup",
+          { account_name_taken: ["signup-name"], bad_name: ["signup-name"], bad_password: ["signup-password"] }))));
       return;
     }
     const me = this.me;
@@ -189,16 +232,21 @@ class AccountPage {
         el("a", { class: "btn", id: "account-profile", href: url(`/player/${encodeURIComponent(me.name)}`) }, T("myProfile")),
         el("a", { class: "btn", id: "account-data", href: url("/api/account/data"), download: `kardinal-account-${me.id}.json` }, T("downloadData")),
         el("button", { type: "button", id: "sign-out", onclick: () => this.signOut(false) }, T("signOut")),
-        el("button", { type: "button", id: "sign-out-everywhere", title: T("signOutEverywhereWhy"), onclick: () => this.signOut(true) }, T("signOutEverywhere"))),
+        el("button", { type: "button", id: "sign-out-everywhere", title: T("signOutEverywhereWhy"), onclick: () => this.signOut(true) }, T("signOutEverywhere")),
+        this.noteAt("actions")),
       this.followLists(),
       this.mail.render(),
       this.form("password", T("newPasswordTitle"), [field("current-password", T("currentPassword"), "password", "current-password"), field("new-password", T("newPassword"), "password", "new-password", T("accountPasswordHint"))],
-        T("newPasswordButton"), () => this.send("/api/account/password", { current: byId("current-password").value, new: byId("new-password").value }, () => this.say("good", T("newPasswordDone")))),
+        T("newPasswordButton"), () => this.send("/api/account/password", { current: byId("current-password").value, new: byId("new-password").value },
+          () => this.say("good", T("newPasswordDone"), "password"), "password", { wrong_password: ["current-password"], bad_password: ["new-password"] })),
       this.form("delete", T("deleteTitle"), [el("p", { class: "small", text: T("deleteWhy") }), field("delete-password", T("accountPassword"), "password", "current-password")], T("deleteButton"), () => {
         if (!confirm(T("deleteSure", { name: me.name }))) return;
-        this.send("/api/account/delete", { password: byId("delete-password").value }, () => this.signedOut(T("deleted")));
+        this.send("/api/account/delete", { password: byId("delete-password").value }, () => this.signedOut(T("deleted")), "delete", ["delete-password"]);
       }, "danger")));
-    box.firstChild.insertBefore(moderationSection(), byId("delete-form"));
+    // the muted and blocked players: asked for once, not at every drawing (the page below
+    // them would move while a reader looks at it)
+    this.modBox = this.modBox || moderationSection();
+    box.firstChild.insertBefore(this.modBox, byId("delete-form"));
   }
 
   /** The account's rating and rated games (rated.js), filled when the server answers. */
@@ -209,12 +257,13 @@ class AccountPage {
   }
 
   form(id, title, fields, button, submit, kind) {
-    const f = el("form", { class: "account-form", id: `${id}-form` }, el("h2", { text: title }), ...fields, el("button", { type: "submit", id: `${id}-button`, class: kind || null }, button));
+    const f = el("form", { class: "account-form", id: `${id}-form` }, el("h2", { text: title }), ...fields,
+      el("button", { type: "submit", id: `${id}-button`, class: kind || null }, button), this.noteAt(id));
     f.addEventListener("submit", (ev) => { ev.preventDefault(); submit(); });
     return f;
   }
 
-  async signIn(which, path) {
+  async signIn(which, path, fields) {
     const name = byId(`${which}-name`).value;
     await this.send(path, { name, password: byId(`${which}-password`).value, held: held() }, async (r) => {
       this.me = r.account;
@@ -229,7 +278,7 @@ class AccountPage {
       this.render({ values: false });
       this.loadFollows();
       this.mail.load();
-    });
+    }, which, fields);
   }
 
   // Signing out, this browser forgets the seats of the account's games (a shared computer
@@ -240,12 +289,13 @@ class AccountPage {
     await this.send("/api/account/signout", everywhere ? { everywhere: true } : {}, () => {
       for (const g of games) forgetStoredSeats(g.game.id);
       return this.signedOut(T(everywhere ? "signedOutEverywhere" : "signedOutForgot"));
-    });
+    }, "actions");
   }
 
   async signedOut(text) {
     this.me = null;
     this.mail.status = null;
+    this.modBox = null;
     whoAmI(true);
     await updateAccountLink();
     this.note = text ? { kind: "good", text } : null;

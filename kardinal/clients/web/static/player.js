@@ -133,11 +133,11 @@ class PlayerPage {
   async follow(on) {
     try {
       const r = await postJSON("/api/account/follow", { name: this.p.name, follow: on });
-      this.note = r.following ? T("followingNow", { name: this.p.name }) : null;
+      this.note = r.following ? { kind: "good", text: T("followingNow", { name: this.p.name }) } : null;
       await this.load();
       byId("follow-button").focus();
     } catch (e) {
-      this.note = e.error ? refusalText(e.error, null) : e.message;
+      this.note = { kind: "bad", text: e.error ? refusalText(e.error, null) : e.message };
       this.render();
     }
   }
@@ -168,7 +168,9 @@ class PlayerPage {
     if (!this.me) return el("p", { class: "small", id: "follow-sign-in" }, el("a", { href: url("/account") }, T("followSignIn", { name: p.name })));
     return el("p", { class: "follow-row" },
       el("button", { type: "button", id: "follow-button", "aria-pressed": p.following ? "true" : "false", onclick: () => this.follow(!p.following) }, T(p.following ? "unfollow" : "follow")),
-      " ", el("span", { role: "status", id: "follow-note", text: this.note || (p.following ? T("followingNow", { name: p.name }) : "") }));
+      " ", this.note && this.note.kind === "bad"
+        ? el("span", { role: "alert", id: "follow-note", class: "bad", text: this.note.text })
+        : el("span", { role: "status", id: "follow-note", text: this.note ? this.note.text : (p.following ? T("followingNow", { name: p.name }) : "") }));
   }
 
   ratingPart() {

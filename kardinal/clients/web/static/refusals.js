@@ -5,7 +5,7 @@
 // the names of countries, sites and cards from the board; an unknown code falls back to
 // the server's English words, so a newer server never leaves the player without a reason.
 
-import { addStrings, T } from "./i18n.js";
+import { addStrings, lang, T } from "./i18n.js";
 
 addStrings({
   en: {
@@ -31,10 +31,14 @@ addStrings({
     // accounts
     "err.bad_sign_in": "wrong name or password",
     "err.account_name_taken": "the name {name} is taken: choose another",
-    "err.bad_password": "a password has {min} to {max} characters (or it is not this account's password)",
+    "err.bad_password": "a password has {min} to {max} characters",
+    "err.wrong_password": "this is not the account's password",
     "err.signed_out": "you are signed out: sign in again",
     "err.cross_site": "refused: the request came from another site's page",
     "err.suspended": "this account is suspended until {until}",
+    "err.suspended_why": "the reason given: “{why}”",
+    "err.suspended_contact": "to ask about it, write to {contact}",
+    "err.suspended_ask": "to ask about it, contact the operator of this site",
     "err.not_yourself": "that is you",
     "err.bad_report": "say in a few words what is wrong (at most {max} characters)",
     "err.no_line": "that line is not in this game's chat",
@@ -141,10 +145,14 @@ addStrings({
     // Konten
     "err.bad_sign_in": "falscher Name oder falsches Passwort",
     "err.account_name_taken": "der Name {name} ist vergeben: wähle einen anderen",
-    "err.bad_password": "ein Passwort hat {min} bis {max} Zeichen (oder es ist nicht das Passwort dieses Kontos)",
+    "err.bad_password": "ein Passwort hat {min} bis {max} Zeichen",
+    "err.wrong_password": "das ist nicht das Passwort dieses Kontos",
     "err.signed_out": "du bist abgemeldet: melde dich wieder an",
     "err.cross_site": "abgelehnt: die Anfrage kam von der Seite einer anderen Website",
-    "err.suspended": "dieses Konto ist gesperrt bis {until}",
+    "err.suspended": "dieses Konto ist bis {until} gesperrt",
+    "err.suspended_why": "Begründung: „{why}“",
+    "err.suspended_contact": "Fragen dazu an: {contact}",
+    "err.suspended_ask": "Fragen dazu beantwortet der Betreiber dieser Website",
     "err.not_yourself": "das bist du",
     "err.bad_report": "sag in ein paar Worten, was nicht stimmt (höchstens {max} Zeichen)",
     "err.no_line": "diese Zeile steht nicht im Chat dieses Spiels",
@@ -248,7 +256,35 @@ export function fieldText(path) {
   return String(path);
 }
 
-/** The words of a refusal in the page's language; `board` (a Board, or null) names ids. */
+/** Words as a sentence of their own: a capital letter first, a full stop last (unless
+ * they begin with a name given in `params`, which stays as its owner wrote it). */
+export function sentence(words, params) {
+  const text = String(words ?? "").trim();
+  if (!text) return text;
+  const named = Object.values(params || {}).some((v) => typeof v === "string" && v && text.startsWith(v));
+  const first = named ? text : text.charAt(0).toLocaleUpperCase(lang()) + text.slice(1);
+  return /[.!?…]$/.test(first) ? first : first + ".";
+}
+
+/** When a suspension ends, in the reader's language and time zone (the browser's);
+ * the server's words (UTC) if the time is not given. */
+function suspendedUntil(p) {
+  const at = Number(p.at);
+  if (!p.at || !Number.isFinite(at)) return p.until;
+  const how = { year: "numeric", month: "long", day: "numeric", hour: "2-digit", minute: "2-digit", timeZoneName: "short" };
+  return new Intl.DateTimeFormat(lang() === "de" ? "de-DE" : "en-GB", how).format(new Date(at * 1000));
+}
+
+/** A suspended account's refusal: until when, the operator's reason, whom to ask. */
+function suspendedText(p) {
+  const parts = [T("err.suspended", { ...p, until: suspendedUntil(p) })];
+  if (p.why) parts.push(T("err.suspended_why", { why: p.why }));
+  parts.push(p.contact ? T("err.suspended_contact", { contact: p.contact }) : T("err.suspended_ask"));
+  return parts.map((x) => sentence(x)).join(" ");
+}
+
+/** The words of a refusal in the page's language, as sentences ("It is Anna's turn.");
+ * `board` (a Board, or null) names ids. */
 export function refusalText(err, board) {
   const p = { ...(err.params || {}) };
   if (board) {
@@ -270,7 +306,8 @@ export function refusalText(err, board) {
     }
   }
   if (p.n === undefined && p.left !== undefined) p.n = p.left; // the number a plural text agrees with
-  let words = T(key, p);
+  let words = key === "err.suspended" ? suspendedText(p) : T(key, p);
   if (words === key) words = err.message || err.code; // a code this page does not know yet
+  words = sentence(words, err.params);
   return err.rule ? `${err.rule}: ${words}` : words;
 }
