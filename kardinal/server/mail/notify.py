@@ -26,6 +26,7 @@ import logging
 from typing import Any
 
 from ..live import LiveGame
+from ..names import seat_name
 from ..options import options_of
 from ..results import seat_results
 from .mailer import Mailer
@@ -73,10 +74,10 @@ class GameMail:
                     results = seat_results(st)
                 except ValueError:
                     return
-                names = [s.name for s in row.seats]
+                names = [s.name for s in row.seats]  # an unnamed seat's in the reader's language: seat_name
                 people = [i for i, s in enumerate(row.seats) if s.kind == "person"]
-                table = [(names[r.seat], r.score, r.place, r.win) for r in results]
-                self.mailer.later(self._end(gid, people, table))
+                table = [(r.seat, r.score, r.place, r.win) for r in results]
+                self.mailer.later(self._end(gid, people, names, table))
             return
         if row.status != "running" or options_of(row).get("mode") != "turn":
             return
@@ -91,15 +92,14 @@ class GameMail:
         if self._told.get(gid) == key:
             return
         self._told[gid] = key
-        others = ", ".join(x.name for i, x in enumerate(row.seats) if i != seat)
-        self.mailer.later(self._turn(live, seat, key, others))
+        self.mailer.later(self._turn(live, seat, key, [x.name for x in row.seats]))
 
     @staticmethod
     def turn_key(live: LiveGame, seat: int) -> str:
         hist = live.state.history or []
         return f"turn:{live.row.id}:{seat}:{sum(1 for d in hist if d.seat == seat)}"
 
-    async def _turn(self, live: LiveGame, seat: int, key: str, others: str) -> None:
+    async def _turn(self, live: LiveGame, seat: int, key: str, names: list[str]) -> None:
         gid = live.row.id
         try:
             # a moment first: the seat taken by this change becomes its account's right after
@@ -113,6 +113,7 @@ class GameMail:
             aid, name, email, notify = wishes[seat]
             if notify.get("turn") is not True:
                 return
+            others = ", ".join(seat_name(n, i, str(notify.get("lang", "en"))) for i, n in enumerate(names) if i != seat)
             mail = self.mailer._mail(
                 key,
                 aid,
@@ -134,7 +135,7 @@ class GameMail:
         except Exception as e:  # noqa: BLE001 - the game goes on; its mail is the one thing lost
             log.error("game %s: the turn mail could not be queued (%s)", gid, type(e).__name__)
 
-    async def _end(self, gid: str, people: list[int], table: list[tuple[str, int, float, float]]) -> None:
+    async def _end(self, gid: str, people: list[int], names: list[str], table: list[tuple[int, int, float, float]]) -> None:
         try:
             wishes = await asyncio.to_thread(self.mailer.storage.mail_wishes, gid, people)
             queued = False
@@ -142,8 +143,9 @@ class GameMail:
                 if notify.get("end") is not True:
                     continue
                 lang = str(notify.get("lang", "en"))
-                _, score, place, win = table[seat]
-                lines = "\n".join(f"{ordinal(p, lang)}  {n}: {sc}" for n, sc, p, _w in sorted(table, key=lambda t: (t[2], t[0])))
+                _, score, place, win = next(t for t in table if t[0] == seat)
+                named = sorted((p, seat_name(names[i], i, lang), sc) for i, sc, p, _w in table)
+                lines = "\n".join(f"{ordinal(p, lang)}  {n}: {sc}" for p, n, sc in named)
                 mail = self.mailer._mail(
                     f"end:{gid}:{seat}",
                     aid,

@@ -8,7 +8,7 @@
 // the table; the server keeps the line with the lines around it for the operator.
 
 import { el } from "./dom.js";
-import { T, addStrings } from "./i18n.js";
+import { T, lineName, addStrings } from "./i18n.js";
 import { getJSON, postJSON } from "./net.js";
 import { refusalText } from "./refusals.js";
 import { whoAmI } from "./account-link.js";
@@ -123,7 +123,7 @@ export class ChatModeration {
       const r = await postJSON("/api/moderation/block", { game: this.gameId, seat: x.seat, on: true });
       if (r.scope === "account") this.silenced.add(x.seat);
       else { this.local.seats = [...new Set([...this.local.seats, x.seat])]; this.saveLocal(); }
-      this.say(T("modBlocked", { name: x.name }));
+      this.say(T("modBlocked", { name: lineName(x) }));
       this.changed();
     } catch (e) { this.say(e.error ? refusalText(e.error) : e.message, true); }
   }
@@ -136,10 +136,10 @@ export class ChatModeration {
     const close = () => { d.open = false; };
     const item = (id, text, fn, title) => el("button", { type: "button", class: "chat-menu-item", "data-act": id, title, onclick: () => { close(); fn(); } }, text);
     d.append(
-      el("summary", { "aria-label": T("modMenu", { name: x.name }), title: T("modMenu", { name: x.name }) }), // its ⋯ drawn by CSS: not in the line's text
+      el("summary", { "aria-label": T("modMenu", { name: lineName(x) }), title: T("modMenu", { name: lineName(x) }) }), // its ⋯ drawn by CSS: not in the line's text
       el("div", { class: "chat-menu-items" },
-        item(muted ? "unmute" : "mute", T(muted ? "modUnmute" : "modMute", { name: x.name }), () => this.setMute(x, !muted)),
-        this.me && x.seat !== null && !muted ? item("block", T("modBlock", { name: x.name }), () => this.block(x), T("modBlockWhy")) : null,
+        item(muted ? "unmute" : "mute", T(muted ? "modUnmute" : "modMute", { name: lineName(x) }), () => this.setMute(x, !muted)),
+        this.me && x.seat !== null && !muted ? item("block", T("modBlock", { name: lineName(x) }), () => this.block(x), T("modBlockWhy")) : null,
         this.me || this.chat.page.socket.holdsAny() ? item("report", T("modReport"), () => this.report(x)) : null));
     return d;
   }
@@ -151,7 +151,7 @@ export class ChatModeration {
     const dialog = el("dialog", { id: "report-dialog", class: "report-dialog", "aria-labelledby": "report-title" });
     const form = el("form", { method: "dialog" },
       el("h2", { id: "report-title" }, T("modReportTitle")),
-      el("p", { class: "report-line" }, T("modReportLine", { name: x.name, text: x.text })),
+      el("p", { class: "report-line" }, T("modReportLine", { name: lineName(x), text: x.text })),
       el("label", { for: "report-reason" }, T("modReason")), reason, note,
       el("div", { class: "report-buttons" },
         el("button", { type: "submit", id: "report-send" }, T("modSend")),

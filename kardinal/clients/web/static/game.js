@@ -14,7 +14,7 @@
 //   clock.js      the table's clock: each person's time
 
 import { byId, el } from "./dom.js";
-import { T, onLangChange, rulesText, variantText, boardName, boardAbout, addStrings } from "./i18n.js";
+import { T, seatName, onLangChange, rulesText, variantText, boardName, boardAbout, addStrings } from "./i18n.js";
 import { loadBoard } from "./board.js";
 import { GameSocket, getJSON, postJSON, tokensFromURL, url } from "./net.js";
 import { GameMap } from "./map.js";
@@ -114,7 +114,7 @@ class GamePage {
 
   players() { return this.replay ? this.replay.players : this.msg.players; }
 
-  name(seat) { const p = this.msg && this.msg.players[seat]; return p ? p.name : `${T("seat")} ${seat + 1}`; }
+  name(seat) { const p = this.msg && this.msg.players[seat]; return p ? seatName(p.name, seat) : `${T("seat")} ${seat + 1}`; }
 
   hidden() { return Boolean(this.msg && this.msg.hotseat && this.revealed !== this.msg.seat); }
 
