@@ -514,7 +514,9 @@ def test_an_unnamed_seat_is_named_in_the_readers_language(tmp_path: Path, smtp: 
         assert r.status_code == 200, r.text
         g = r.json()
         toks = {s["seat"]: s["token"] for s in g["seats"]}
-        assert post(c, f"/api/games/{g['id']}/join", secret, json={"seat": 0, "token": toks[0]}).status_code == 200
+        r = post(c, f"/api/games/{g['id']}/join", secret, json={"seat": 0, "token": toks[0]})
+        assert r.status_code == 200, r.text
+        toks[0] = r.json()["token"]  # the account's now: a new token
         assert post(c, f"/api/games/{g['id']}/join", None, json={"seat": 1, "token": toks[1]}).status_code == 200
         assert state(c, g["id"])["players"][1]["name"] == ""
         final = play_out(c, g["id"], toks, random.Random(3))
