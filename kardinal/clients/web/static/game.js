@@ -396,8 +396,8 @@ class GamePage {
     else {
       const me = msg.players[msg.seat];
       renderHand(byId("handbox"), {
-        board, view: v, sel: this.sel, hidden: this.hidden(), playerName: me.name,
-        title: msg.hotseat ? `${T("hand")} — ${me.name}` : T("hand"),
+        board, view: v, sel: this.sel, hidden: this.hidden(), playerName: seatName(me.name, msg.seat),
+        title: msg.hotseat ? `${T("hand")} — ${seatName(me.name, msg.seat)}` : T("hand"),
         onReveal: () => { this.revealed = msg.seat; this.sel.clear(); this.render(); },
         onCard: (k, selected) => this.clickHandCard(k, selected),
         onSend: (a) => this.send(a),
