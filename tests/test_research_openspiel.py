@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import pickle
 import random
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -373,6 +374,26 @@ def test_openspiel_ismcts_is_in_the_registry() -> None:
     assert isinstance(bot, OpenSpielISMCTSBot) and bot.seconds == 1.5
     with pytest.raises(ValueError):
         OpenSpielISMCTSBot(simulations=None, seconds=None)
+
+
+def test_openspiel_ismcts_is_in_no_players_list_of_bots(tmp_path: Path) -> None:
+    """A research yardstick, described in no player's terms (issue 43, item 13): the
+    server's list of bots (the lobby, new table, seat settings, the stand-in, the bots'
+    ratings) leaves it out; a table takes it by name all the same."""
+    from web_helpers import make_client
+
+    from kardinal.bots import levels
+
+    assert "openspiel-ismcts" in [n for n, _ in levels(served=True)]
+    assert "openspiel-ismcts" not in [n for n, _ in levels(offered=True)]
+    with make_client(tmp_path) as c:
+        offered = c.get("/api/bots").json()
+        assert "openspiel-ismcts" not in offered["levels"] and "openspiel-ismcts" not in offered["about"]
+        assert "hard" in offered["levels"]
+        assert "openspiel-ismcts" not in [b["level"] for b in c.get("/api/leaderboard").json()["bots"]]
+        players = [{"name": "Anna", "kind": "person"}, {"kind": "bot", "level": "openspiel-ismcts"}, {"kind": "bot", "level": "random"}]
+        r = c.post("/api/games", json={"players": players})
+        assert r.status_code == 200, r.text
 
 
 def _tensor_by_fields(s, seat, dealing, own_hand):  # type: ignore[no-untyped-def]

@@ -506,6 +506,29 @@ def test_the_end_mail_has_the_result(tmp_path: Path, db_url: str, smtp: Smtp) ->
         assert len(smtp.inbox.to("anna@example.org")) == 2
 
 
+def test_an_unnamed_seat_is_named_in_the_readers_language(tmp_path: Path, smtp: Smtp) -> None:
+    """Issue 43, item 12: a seat stored with no name is "Spieler 2" in a German mail."""
+    with make_client(tmp_path) as c:
+        with_clock(c)
+        secret = sign_up(c, "Anna")
+        add_address(c, secret, smtp, "anna@example.org", lang="de")
+        post(c, "/api/account/notify", secret, json={"end": True})
+        players = [{"name": "Anna"}, {"kind": "person"}, {"name": "B1", "kind": "bot", "level": "random"}]
+        r = post(c, "/api/games", secret, json={"players": players})
+        assert r.status_code == 200, r.text
+        g = r.json()
+        toks = {s["seat"]: s["token"] for s in g["seats"]}
+        r = post(c, f"/api/games/{g['id']}/join", secret, json={"seat": 0, "token": toks[0]})
+        assert r.status_code == 200, r.text
+        toks[0] = r.json()["token"]  # the account's now: a new token
+        assert post(c, f"/api/games/{g['id']}/join", None, json={"seat": 1, "token": toks[1]}).status_code == 200
+        assert state(c, g["id"])["players"][1]["name"] == ""
+        final = play_out(c, g["id"], toks, random.Random(3))
+        assert final["status"] == "finished"
+        body = text_of(smtp.inbox.wait("anna@example.org", 2)[-1])
+        assert f"Spieler 2: {final['view']['scores'][1]}" in body and "Player" not in body
+
+
 def test_the_invitation_hook_mails_once_those_who_asked(tmp_path: Path, smtp: Smtp) -> None:
     with make_client(tmp_path) as c:
         with_clock(c)

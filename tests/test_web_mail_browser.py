@@ -178,6 +178,113 @@ def test_a_turn_mail_opens_the_seat_on_a_phone_in_german(mail_server: tuple[str,
     assert mobile.errors == [] and laptop.errors == []
 
 
+def wants_invitations(page: Any, server: str, smtp: Smtp, name: str, addr: str) -> None:
+    """Sign up ``name`` on ``page``, with a confirmed address that wants invitations."""
+    sign_up(page, server, name)
+    add_address(page, addr)
+    page.goto(server + "/mail#confirm=" + link(smtp.inbox.wait(addr)[0], "confirm", PUBLIC))
+    page.wait_for_selector("#mail-note.good")
+    page.goto(server + "/account")
+    page.wait_for_selector("#mail-want-invitation")
+    page.check("#mail-want-invitation")
+    page.wait_for_function("document.getElementById('mail-want-invitation').checked")
+
+
+def open_invitation(page: Any, server: str, smtp: Smtp, addr: str) -> tuple[str, str]:
+    """Open the invitation mail's link on ``page``: (game, seat)."""
+    mail = [m for m in smtp.inbox.wait(addr, 2) if "invit" in str(m["Subject"]).lower() or "einladung" in str(m["Subject"]).lower()][-1]
+    gid, seat = link(mail, "open", PUBLIC).rsplit(".", 1)
+    page.goto(server + f"/mail#open={gid}.{seat}")
+    return gid, seat
+
+
+def at_seat(page: Any, gid: str, seat: str) -> None:
+    """``page`` shows the game from the seat (its token held, no refusal)."""
+    page.wait_for_url(re.compile(rf".*/game/{gid}$"), timeout=15000)
+    page.wait_for_function("document.body.dataset.status === 'running'", timeout=30000)
+    held = page.evaluate(f"JSON.parse(localStorage.getItem('kardinal-seats:{gid}') || '{{}}')")
+    assert list(held) == [seat]
+    assert page.evaluate("document.body.dataset.auth") != "bad"
+
+
+def test_an_invitation_mail_seats_the_invited_on_a_phone_in_german_and_a_desktop_in_english(
+    mail_server: tuple[str, Smtp], browser: Any
+) -> None:
+    """Issue 43, item 1: the invitation mail's link takes the invited account to its seat
+    in one tap, signed in (Ben, phone, German), or after signing in and on a second device
+    (Finn, desktop, English); the seat is the invited account's, able to play."""
+    server, smtp = mail_server
+    ben, finn, finn_again, anna = phone(browser, "de-DE"), new_page(browser), new_page(browser), new_page(browser)
+    wants_invitations(ben, server, smtp, "Ben", "ben@example.org")
+    wants_invitations(finn, server, smtp, "Finn", "finn@example.org")
+    sign_up(anna, server, "Anna")
+    anna.evaluate(
+        """async () => {
+            const r = await fetch('/api/games', {method: 'POST', headers: {'content-type': 'application/json'},
+                body: JSON.stringify({mode: 'turn', players: [{kind: 'person', account: 'Ben'}, {kind: 'person', account: 'Finn'},
+                    {kind: 'bot', level: 'random'}]})});
+            if (!r.ok) throw new Error(await r.text());
+        }"""
+    )
+    # Finn on a device signed out: sign in, and the link brings him back to the seat
+    gid, seat = open_invitation(finn_again, server, smtp, "finn@example.org")
+    finn_again.wait_for_selector("#open-sign-in")
+    finn_again.click("#open-sign-in")
+    finn_again.wait_for_selector("#signin-name")
+    finn_again.fill("#signin-name", "Finn")
+    finn_again.fill("#signin-password", PW)
+    finn_again.click("#signin-button")
+    finn_again.wait_for_url(re.compile(rf".*/game/{gid}$"), timeout=15000)
+    assert seat == "1"
+    # Ben, signed in on his phone: one tap, and the game starts with his turn
+    gid_ben, seat_ben = open_invitation(ben, server, smtp, "ben@example.org")
+    assert (gid_ben, seat_ben) == (gid, "0")
+    at_seat(ben, gid, "0")
+    ben.wait_for_function("document.body.dataset.myTurn === 'true'", timeout=30000)
+    shot(ben, "i43-seats-invitation-phone-de")
+    at_seat(finn_again, gid, "1")
+    # Finn's first device, signed in all along: the seat (his now) opens there too
+    open_invitation(finn, server, smtp, "finn@example.org")
+    at_seat(finn, gid, "1")
+    shot(finn, "i43-seats-invitation-desktop-en")
+    # Anna, who made the table, is refused the seats
+    got = anna.evaluate(
+        f"async () => (await fetch('/api/account/seat', {{method: 'POST', headers: {{'content-type': 'application/json'}}, body: JSON.stringify({{game: '{gid}', seat: 0}})}})).status"
+    )
+    assert got == 403
+    for page in (ben, finn, finn_again, anna):
+        assert page.errors == []
+
+
+def test_seat_names_in_the_readers_language_and_the_accounts_own(mail_server: tuple[str, Smtp], browser: Any) -> None:
+    """Issue 43, items 12 and 7: the open seats of a table a German phone opened ("Find me
+    a table") are "Spieler 2" there and "Player 2" to an English visitor (no words stored);
+    signed in, Play now seats the player under the account's name, not "Player 1"."""
+    server, _smtp = mail_server
+    ben, finn = phone(browser, "de-DE"), new_page(browser)
+    sign_up(ben, server, "Bena")
+    ben.goto(server + "/")
+    ben.click("#find-table")
+    ben.wait_for_url(re.compile(r".*/game/\w+"), timeout=15000)
+    ben.wait_for_function("document.body.dataset.status === 'open'")
+    assert "Spieler 2, Spieler 3, Spieler 4" in ben.inner_text("body")
+    shot(ben, "i43-seats-find-table-phone-de")
+    gid = ben.url.split("/game/")[1].split("?")[0]
+    sign_up(finn, server, "Finno")
+    finn.goto(server + "/")
+    finn.wait_for_selector(f"li[data-game='{gid}']")
+    row = finn.inner_text(f"li[data-game='{gid}']")
+    assert "Bena" in row and "Player 2" in row and "Spieler" not in row
+    assert finn.get_attribute("#my-name", "placeholder") == "Finno"
+    finn.click("#play-now")
+    finn.wait_for_url(re.compile(r".*/game/\w+"), timeout=15000)
+    finn.wait_for_function("document.body.dataset.myTurn === 'true'", timeout=30000)
+    players = finn.inner_text("#players")
+    assert "Finno" in players and "Player 1" not in players
+    shot(finn, "i43-seats-play-now-desktop-en")
+    assert ben.errors == [] and finn.errors == [] and finn.console_errors == []
+
+
 def test_without_mail_settings_the_page_says_email_is_off(server: str, browser: Any) -> None:
     for where, page in (("desktop-en", new_page(browser)), ("phone-de", phone(browser, "de-DE"))):
         name = f"Cleo{where[:5]}"

@@ -86,9 +86,9 @@ def test_names_are_normalised(client: TestClient) -> None:
     players = client.get(f"/api/games/{g['id']}").json()["players"]
     assert players[0]["name"] == "José María"  # NFC, one space
     assert len("José María") == 10
-    # no name at all: the default
+    # no name at all: unnamed, no words stored (each page says "Player 1" in its language)
     r = client.post("/api/games", content=body("   "), headers={"content-type": "application/json"})
-    assert r.json()["seats"][0]["name"] == "Player 1"
+    assert r.json()["seats"][0]["name"] == ""
 
 
 # -- look-alike names, and names passing for a deleted account's seat --------------------------

@@ -241,6 +241,29 @@ def test_a_seat_taken_by_invitation_is_the_invited_accounts_alone(client: TestCl
     assert opens(client, gid, 1, tok)
 
 
+def test_the_invitation_mails_link_takes_the_seat_for_the_invited_account_alone(client: TestClient) -> None:
+    """The mail's link (/mail#open=<game>.<seat>) asks /api/account/seat: a seat kept for
+    the account by an invitation is taken there (issue 43, item 1), for it alone."""
+    anna, ben, finn = sign_up(client, "Anna"), sign_up(client, "Ben"), sign_up(client, "Finn")
+    players = [{"name": "Host", "kind": "person"}, {"kind": "person", "account": "Ben"}, {"kind": "bot"}]
+    g = table(client, anna, players)
+    gid, links = g["id"], tokens(g)
+    # another account, the inviter included, gets no token of the seat kept for Ben
+    for other in (finn, anna):
+        refused(post(client, "/api/account/seat", other, json={"game": gid, "seat": 1}), "not_your_seat")
+    r = post(client, "/api/account/seat", ben, json={"game": gid, "seat": 1})
+    assert r.status_code == 200, r.text
+    tok = r.json()["token"]
+    assert opens(client, gid, 1, tok) and not opens(client, gid, 1, links[1])  # a new token: the link Anna was shown ends
+    assert get(client, "/api/account/invitations", ben).json()["received"] == []
+    assert [x["seats"] for x in get(client, "/api/account/games", ben).json()["games"]] == [[1]]
+    # the link opened on another device of Ben's: a further token, the first one still works
+    again = post(client, "/api/account/seat", ben, json={"game": gid, "seat": 1})
+    assert again.status_code == 200, again.text
+    assert opens(client, gid, 1, again.json()["token"]) and opens(client, gid, 1, tok)
+    refused(post(client, "/api/account/seat", finn, json={"game": gid, "seat": 1}), "not_your_seat")
+
+
 def test_a_rated_seat_taken_by_invitation_is_the_invited_accounts_alone(client: TestClient) -> None:
     anna, ben = sign_up(client, "Anna"), sign_up(client, "Ben")
     players = [{"name": "Host", "kind": "person"}, {"kind": "person", "account": "Ben"}, {"kind": "bot"}]

@@ -187,6 +187,10 @@ class Level:
     # a bot for the player's own machine only (the terminal, tournaments): a server does not
     # offer it (expert-parallel forks a process per core at every decision)
     local: bool = False
+    # a yardstick for research (kardinal.research: OpenSpiel's ISMCTS), described in no
+    # player's terms: a server takes it by name (its API, tournaments, the CLI) but lists it
+    # in no player's choice of bots (levels(offered=True))
+    research: bool = False
 
 
 LEVELS: dict[str, Level] = {
@@ -241,12 +245,13 @@ def register_bot(name: str, factory: BotFactory, level: Level | None = None) -> 
         LEVELS[name.lower()] = level
 
 
-def levels(served: bool = False) -> list[tuple[str, Level]]:
+def levels(served: bool = False, offered: bool = False) -> list[tuple[str, Level]]:
     """Every bot that can run here, weakest first, with its description; ``served``: only
-    those a server offers (not the ``local`` ones)."""
+    those a server takes (not the ``local`` ones); ``offered``: only those a server lists
+    for its players to choose from (neither ``local`` nor ``research``)."""
     fallback = Level(1000, "A bot from a plug-in.", 0.0)
     out = sorted(((n, LEVELS.get(n, fallback)) for n in BOTS), key=lambda x: (x[1].rank, x[0]))
-    return [(n, lv) for n, lv in out if not (served and lv.local)]
+    return [(n, lv) for n, lv in out if not ((served or offered) and lv.local) and not (offered and lv.research)]
 
 
 def served_bots() -> list[str]:

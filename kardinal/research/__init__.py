@@ -34,4 +34,4 @@ def register_bots(register: Callable[..., None]) -> None:
 
     from kardinal.bots import Level
 
-    register("openspiel-ismcts", openspiel_ismcts, Level(38, "OpenSpiel's ISMCTS, a research yardstick.", 1.5))
+    register("openspiel-ismcts", openspiel_ismcts, Level(38, "OpenSpiel's ISMCTS, a research yardstick.", 1.5, research=True))

@@ -36,6 +36,7 @@ from .schemas import (
     SignOut,
     SignUp,
 )
+from .social import Social
 from .storage import AccountRow
 
 __all__ = ["router", "COOKIE", "DEVICE_COOKIE", "session_secret", "signed_in", "maybe_signed_in"]
@@ -206,6 +207,13 @@ async def my_games(response: Response, acc: Acc, me: Me) -> MyGames:
 @router.post("/api/account/seat", response_model=SeatToken)
 async def seat_key(body: SeatKeyRequest, request: Request, response: Response, acc: Acc, me: Me) -> SeatToken:
     """A token of one of the account's seats for this device (in this answer only: keep it
-    as a seat's link's token is kept); ``not_your_seat`` for another's."""
+    as a seat's link's token is kept); ``not_your_seat`` for another's. A seat kept for the
+    account by an invitation is taken now (Social.take: it becomes the account's, with a
+    new token), so that the link of an invitation's mail opens it in one step."""
     response.headers["Cache-Control"] = "no-store"
-    return {"game": body.game, "seat": body.seat, "token": await acc.seat_key(me, body.game, body.seat, session_secret(request))}
+    soc: Social = request.app.state.social
+    if await soc.invited(me, body.game, body.seat):
+        token = await soc.take(me, body.game, body.seat, acc.bind)
+    else:
+        token = await acc.seat_key(me, body.game, body.seat, session_secret(request))
+    return {"game": body.game, "seat": body.seat, "token": token}

@@ -34,6 +34,7 @@ from .messages import (
     TableOptions,
     json_text,
 )
+from .names import seat_name
 from .options import options_of
 from .storage import (
     ChatLine,
@@ -242,7 +243,9 @@ class LiveGame:
 
     @property
     def names(self) -> list[str]:
-        return [s.name for s in self.row.seats]
+        """The seats' names as a record keeps them (an unnamed seat as the records' own
+        default, "Player 2": see seat_name)."""
+        return [seat_name(s.name, i) for i, s in enumerate(self.row.seats)]
 
     def seat_for(self, seats: dict[int, str] | set[int]) -> int | None:
         """Which seat's view a connection holding ``seats`` gets now.

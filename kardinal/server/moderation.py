@@ -28,6 +28,7 @@ from typing import Any
 from .accounts import DELETED
 from .core import ticks
 from .guard import Guard
+from .names import seat_name
 from .privacy import told_owners
 from .refusal import Refused, no_player
 from .service import GameService
@@ -121,7 +122,7 @@ class Moderation:
         if not reason or len(reason) > MAX_REASON:
             raise Refused("bad_report", f"say in a few words what is wrong (at most {MAX_REASON} characters)", 400, max=MAX_REASON)
         self.guard.spend("report", where)
-        name = reporter.name if reporter is not None else live.row.seats[min(seats)].name
+        name = reporter.name if reporter is not None else seat_name(live.row.seats[min(seats)].name, min(seats))
         found = await asyncio.to_thread(
             self.storage.add_report, reporter.id if reporter is not None else None, name, game_id, line, reason, time.time()
         )

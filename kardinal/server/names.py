@@ -45,6 +45,10 @@ ORDINARY_SPACE = frozenset("\t\n\v\f\r")  # controls a name may hold (each is ma
 SEEN = frozenset("LN")
 DELETED = "deleted player"  # the name a deleted account's seats take (with a number after it when taken)
 KEY_MARK = "\ue000"  # starts every account's stored key made by account_keys (never in a name)
+# an unnamed person seat is stored with no name (no words of the language of the page that
+# made it): each reader says it in its own language ("Player 2", "Spieler 2": seat_name)
+UNNAMED = ""
+SEAT_WORD = {"en": "Player", "de": "Spieler"}
 
 
 def bad_name(why: str) -> Refused:
@@ -72,6 +76,21 @@ def clean_name(name: object, default: str) -> str:
     if name and not any(unicodedata.category(ch)[0] in SEEN for ch in name):
         raise bad_name("a name needs a letter or a digit")
     return name or default
+
+
+def seat_name(name: str, seat: int, lang: str = "en") -> str:
+    """A seat's name as a reader in ``lang`` sees it: an unnamed seat (UNNAMED) is "Player
+    2" ("Spieler 2"); any other name, stored in a game of before too, as it is."""
+    return name or f"{SEAT_WORD.get(lang, SEAT_WORD['en'])} {seat + 1}"
+
+
+def own_name(seats: list[SeatRow], seat: int, name: str) -> str | None:
+    """The name an unnamed seat takes when a signed-in person takes it: their account's
+    ``name``, if no other seat of the table has it (else None: it stays unnamed)."""
+    if not 0 <= seat < len(seats) or seats[seat].name != UNNAMED:
+        return None
+    key = look_key(name)
+    return None if any(i != seat and look_key(s.name) == key for i, s in enumerate(seats)) else name
 
 
 def _unseen(ch: str) -> bool:
@@ -171,7 +190,10 @@ def name_taken(name: str) -> Refused:
 
 def check_name_free(seats: list[SeatRow], name: str, seat: int | None = None) -> None:
     """Refused ``name_taken`` if a seat of the table but ``seat`` has ``name`` (see
-    look_key), or the name passes for a deleted account's seat (as_deleted)."""
+    look_key), or the name passes for a deleted account's seat (as_deleted). Unnamed seats
+    (UNNAMED) may be several."""
+    if name == UNNAMED:
+        return
     key = look_key(name)
     if as_deleted(name) or any(i != seat and look_key(s.name) == key for i, s in enumerate(seats)):
         raise name_taken(name)

@@ -17,7 +17,7 @@ from .live import LiveGame
 from .messages import (
     AckMessage,
 )
-from .names import storable
+from .names import seat_name, storable
 from .refusal import Refused
 from .storage import (
     DuplicateAction,
@@ -98,7 +98,8 @@ class Pipeline(ServiceCore):
         if st.is_over:
             raise Refused("game_over", "the game is over")
         if st.current != seat:  # whose turn
-            raise Refused("not_your_turn", f"it is {live.row.seats[st.current].name}'s turn", name=live.row.seats[st.current].name)
+            name = seat_name(live.row.seats[st.current].name, st.current)
+            raise Refused("not_your_turn", f"it is {name}'s turn", name=name)
         if version != live.version:  # the expected state version
             raise Refused("stale_version", f"the game has moved on: version {live.version}, not {version}", version=live.version)
         try:

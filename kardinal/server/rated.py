@@ -137,12 +137,10 @@ async def fill_with_bots(service: GameService, game_id: str, seat: object, token
     return live, level
 
 
-async def find_table(
-    service: GameService, account: AccountRow, where: str, charge: Any = None, seat_name: str = "Player"
-) -> tuple[LiveGame, int, str, bool]:
+async def find_table(service: GameService, account: AccountRow, where: str, charge: Any = None) -> tuple[LiveGame, int, str, bool]:
     """Find me a table: a seat at the open rated table of people of the closest rating (see
-    the module), else a new rated table of four with three open seats. Returns the game, the
-    seat, its token and whether the table is new. ``seat_name``: the open seats' names, numbered."""
+    the module), else a new rated table of four with three open seats (unnamed: no words of
+    one language stored). Returns the game, the seat, its token and whether the table is new."""
     rating = (await rating_now(service, [account.id]))[account.id]
     mu, sigma = rating[0], rating[1]
     window = max(WINDOW, 2 * sigma)
@@ -182,8 +180,7 @@ async def find_table(
         except Refused:
             pass  # gone or changed meanwhile: a new one
     spec = {
-        "players": [{"name": account.name, "kind": "person"}]
-        + [{"name": f"{seat_name} {i + 1}", "kind": "person", "open": True} for i in range(1, SEATS)],
+        "players": [{"name": account.name, "kind": "person"}] + [{"kind": "person", "open": True} for _ in range(1, SEATS)],
         "rated": True,
     }
     live, tokens = await service.create(spec, creator=where, charge=charge)

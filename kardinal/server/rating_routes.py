@@ -83,7 +83,7 @@ async def leaderboard(service: Service, response: Response) -> Leaderboard:
                 "high": round(BOT_RATINGS[name].high),
                 "measured": BOT_RATINGS[name].measured,
             }
-            for name, _ in levels(served=True)
+            for name, _ in levels(offered=True)
             if name in BOT_RATINGS
         ],
         "newcomer": round(MU0),
@@ -156,9 +156,7 @@ async def find_me_a_table(body: FindTable, request: Request, service: Service, m
     limits = request.app.state.limits
     where = client_address(request.scope)
     limits.check("create", where)
-    live, seat, token, new = await find_table(
-        service, me, where, charge=lambda: limits.spend("create", where), seat_name=body.seat_name or "Player"
-    )
+    live, seat, token, new = await find_table(service, me, where, charge=lambda: limits.spend("create", where))
     page = f"{root_of(request)}/game/{live.row.id}"
     return {"id": live.row.id, "seat": seat, "token": token, "url": f"{page}?seat={seat}&token={token}", "new": new}
 

@@ -26,6 +26,7 @@ from .guard import Guard
 from .http import client_address
 from .mapdata import named_board_json
 from .messages import AckMessage, ChatMessage, ReplayMessage, ScoringMessage, StateMessage
+from .names import look_key, own_name
 from .pages import root_of
 from .rated import admit, check_creation
 from .refusal import Refused
@@ -117,9 +118,10 @@ def get_board_json(id: str = "standard") -> Any:  # sync: FastAPI runs it in a t
 
 @router.get("/api/bots", response_model=BotList)
 async def bots() -> BotList:
-    """The bots that can run on this installation, weakest first, each described."""
+    """The bots players choose from on this installation, weakest first, each described
+    (not the research bots: a table takes them by name all the same)."""
     return {
-        "levels": [name for name, _ in levels(served=True)],
+        "levels": [name for name, _ in levels(offered=True)],
         "about": {
             name: {
                 "summary": lv.summary,
@@ -127,7 +129,7 @@ async def bots() -> BotList:
                 "strength": lv.strength,
                 "record": asdict(lv.record) if lv.record else None,  # type: ignore[typeddict-item]
             }
-            for name, lv in levels(served=True)
+            for name, lv in levels(offered=True)
         },
     }
 
@@ -166,6 +168,8 @@ async def create_game(
     invited = await social(request).invitees(account, spec["players"], body.hotseat)
     for s, a in invited.items():
         spec["players"][s].setdefault("name", a.name)
+    if account is not None:
+        own_seat(spec["players"], account)
     if body.friends:
         if account is None:
             raise Refused("signed_out", "sign in to open a table to friends only", 401)
@@ -220,8 +224,11 @@ async def join(game_id: str, body: JoinSeat, request: Request, service: Service,
         _mine, new = await accounts(request).bind(account, [(game_id, body.seat)])
         newly = newly or (game_id, body.seat) in new
     tok = secrets.token_urlsafe(18) if newly else None
+    name = body.name
+    if name is None and account is not None and live.row.status == "open":
+        name = own_name(live.row.seats, body.seat, account.name)  # signed in: an unnamed seat takes the account's name
     try:
-        live = await service.join(game_id, body.seat, body.token, body.name, new_token=tok)
+        live = await service.join(game_id, body.seat, body.token, name, new_token=tok)
     except BaseException:
         if newly and account is not None:  # the account's by this request: free again
             await asyncio.to_thread(service.storage.release_seat, game_id, body.seat, account.id)
@@ -231,6 +238,23 @@ async def join(game_id: str, body: JoinSeat, request: Request, service: Service,
         out["token"] = tok
         out["url"] = seat_url(request, game_id, body.seat, tok)
     return out
+
+
+def own_seat(players: list[dict[str, Any]], account: AccountRow) -> None:
+    """Signed in, the creator's seat (the first: "Your name"), a person's seat kept for
+    nobody else and given no name, takes the account's name (unless another seat has it)."""
+    first = players[0] if players else None
+    if (
+        not isinstance(first, dict)
+        or first.get("kind", "person") != "person"
+        or first.get("name")
+        or first.get("open")
+        or first.get("account")
+    ):
+        return
+    others = [p.get("name") for p in players[1:] if isinstance(p, dict)]
+    if not any(isinstance(n, str) and look_key(n) == look_key(account.name) for n in others):
+        first["name"] = account.name
 
 
 def seat_url(request: Request, game_id: str, seat: int, token: str) -> str:
@@ -250,9 +274,13 @@ async def claim(
     """Take a free open seat from the lobby: its new secret link (signed in: the seat is the
     account's; a rated table's only signed in, one seat each). At a friends-only table, only for the accounts its host follows (``friends_only``)."""
     await social(request).check_claim(game_id, account)
-    kept = await admit(accounts(request), await service.fetch(game_id), body.seat, account)  # a rated table: kept for the account
+    live = await service.fetch(game_id)
+    kept = await admit(accounts(request), live, body.seat, account)  # a rated table: kept for the account
+    name = body.name
+    if not (name and name.strip()) and account is not None:
+        name = own_name(live.row.seats, body.seat, account.name) or name  # signed in: the account's name
     try:
-        tok = await service.claim(game_id, body.seat, body.name, owner=account.id if account is not None else None)
+        tok = await service.claim(game_id, body.seat, name, owner=account.id if account is not None else None)
     except BaseException:
         if kept and account is not None:
             await asyncio.to_thread(service.storage.release_seat, game_id, body.seat, account.id)

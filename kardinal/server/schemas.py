@@ -924,8 +924,8 @@ class Unsubscribed(TypedDict):
 
 
 class FindTable(_Strict):
-    """``POST /api/find-table``: ``seat_name``: the word a new table's open seats are named
-    with, in the player's language ("Spieler" gives "Spieler 2", ...; default "Player")."""
+    """``POST /api/find-table``. ``seat_name``: taken and not used (a new table's open seats
+    are unnamed: each page names them in its own language, "Player 2", "Spieler 2")."""
 
     seat_name: Name | None = None
 

@@ -16,7 +16,9 @@ stranger learns nothing of a friends' table).
 An invitation by name keeps a person seat of a new table for an account (the
 ``invitations`` row): it shows in that account's "My games", which takes it through the
 session (the seat becomes the account's, and its device gets a token in an answer, never
-in an address); no other account can make the seat its own meanwhile (Accounts.attach).
+in an address), and so does the link of the invitation's mail (``/api/account/seat``,
+which takes a seat kept for the account); no other account can make the seat its own
+meanwhile (Accounts.attach).
 Until then the seat's link works as it always did; once the seat is an account's (taken
 through "My games", or its link opened signed in), the seat has a new token and the link
 opens it no more (Accounts.own): the inviter cannot play or see it.
@@ -251,9 +253,13 @@ class Social:
 
         return {"received": shown(received), "sent": shown(sent)}
 
-    async def _mine(self, me: AccountRow, game_id: str, seat: int) -> None:
+    async def invited(self, me: AccountRow, game_id: str, seat: int) -> bool:
+        """Whether the seat is kept for the account by an invitation it has not taken yet."""
         found = await asyncio.to_thread(self.storage.invitation, game_id, seat)
-        if found is None or found[0] != me.id:
+        return found is not None and found[0] == me.id
+
+    async def _mine(self, me: AccountRow, game_id: str, seat: int) -> None:
+        if not await self.invited(me, game_id, seat):
             raise Refused("no_invitation", "you have no invitation to this seat", 404)
 
     async def take(self, me: AccountRow, game_id: str, seat: int, bind: Any) -> str:

@@ -20,7 +20,7 @@ from kardinal.rules.variants import VariantError, parse_variants
 from .clocks import seat_deadline
 from .core import ServiceCore
 from .live import LiveGame, hash_token, public_players, token_ok
-from .names import check_name_free, clean_name, look_key
+from .names import UNNAMED, check_name_free, clean_name, look_key
 from .options import options_of, table_options
 from .refusal import Refused
 from .storage import (
@@ -55,6 +55,12 @@ class FollowedAlready(Exception):
     def __init__(self, game_id: str | None) -> None:
         super().__init__(game_id)
         self.game_id = game_id
+
+
+def nobody_waits(seats: list[SeatRow], gone: int) -> bool:
+    """Whether nobody but the seat ``gone`` (its account deleted) is at an open table or may
+    come by a link: every other person seat is a free lobby seat (open, not joined)."""
+    return all(i == gone or s.kind != "person" or (s.open and not s.joined) for i, s in enumerate(seats))
 
 
 class Tables(ServiceCore):
@@ -170,7 +176,7 @@ class Tables(ServiceCore):
                 is_open = p.get("open", False)
                 if not isinstance(is_open, bool):
                     raise Refused("malformed", f"players[{i}].open: true or false", 400)
-                name = clean_name(p.get("name"), f"Player {i + 1}")
+                name = clean_name(p.get("name"), UNNAMED)  # no words stored: each page names it (seat_name)
                 seats.append(SeatRow(name, "person", None, hash_token(tok), hotseat, open=is_open and not hotseat))
             else:
                 raise Refused("malformed", f"players[{i}].kind: 'person' or 'bot'", 400)
@@ -268,13 +274,19 @@ class Tables(ServiceCore):
         return live
 
     async def _set_seat(
-        self, live: LiveGame, seat: int, row: SeatRow | Callable[[SeatRow], SeatRow], check: Callable[[SeatRow], None] | None = None
+        self,
+        live: LiveGame,
+        seat: int,
+        row: SeatRow | Callable[[SeatRow], SeatRow],
+        check: Callable[[SeatRow], None] | None = None,
+        close: bool = False,
     ) -> None:
         """Change a seat: in the database first (in a thread), then in memory (a failed
         write changes nothing); the game starts when every seat has joined. Seat changes of
         one game are made one at a time (its seat lock), each on the seats as they are;
         ``check`` may refuse the change, given the seat as it is then; ``row``: the seat's
-        new row, or what makes it from the seat as it is then."""
+        new row, or what makes it from the seat as it is then. ``close``: a table still
+        open closes with it (see drop_seat_keys)."""
         async with live.seat_lock:
             if check is not None:
                 check(live.row.seats[seat])
@@ -283,6 +295,8 @@ class Tables(ServiceCore):
             seats = list(live.row.seats)
             seats[seat] = row
             status = "running" if live.row.status == "open" and all(x.joined for x in seats) else live.row.status
+            if close and status == "open" and nobody_waits(seats, seat):
+                status = "expired"
             at = time.time()
             await self._write(SeatChange(live.row.id, seats, status, at))
             live.row.updated = at
@@ -360,7 +374,10 @@ class Tables(ServiceCore):
 
     async def drop_seat_keys(self, game_id: str, seat: int, rename: str | None = None) -> None:
         """The tokens handed to an account's devices end (its password changed, or it was
-        deleted); ``rename``: the seat's new name (a number after it if another seat has it)."""
+        deleted); ``rename``: the seat's new name (a number after it if another seat has it),
+        its account deleted: a table still open that nobody else waits at and nobody holds
+        a link to (nobody_waits: a "Find me a table" table, say) closes ("expired": the lobby
+        lists it no more)."""
         try:
             live = await self.fetch(game_id)
         except Refused:
@@ -372,8 +389,9 @@ class Tables(ServiceCore):
         if rename is not None:
             others = {look_key(s.name) for i, s in enumerate(live.row.seats) if i != seat}
             name = next(n for n in (rename, *(f"{rename} {k}" for k in range(2, 12))) if look_key(n) not in others)
-        if sr.keys or name != sr.name:
-            await self._set_seat(live, seat, replace(sr, keys=[], name=name))
+        close = rename is not None and live.row.status == "open" and nobody_waits(live.row.seats, seat)
+        if sr.keys or name != sr.name or close:
+            await self._set_seat(live, seat, replace(sr, keys=[], name=name), close=close)
 
     def summary(self, row: GameRow) -> dict[str, Any]:
         live = self.live.get(row.id)

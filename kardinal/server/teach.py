@@ -59,6 +59,7 @@ from kardinal.rules.view import ViewData, view
 from .fair import BOTS_ONLY, PEOPLE
 from .guard import Guard
 from .live import LiveGame
+from .names import seat_name
 from .refusal import Refused
 from .schemas import HintAnswer, HintRequest, ReviewRequest, ReviewStatus, TeachInfo
 from .service import GameService
@@ -188,7 +189,7 @@ async def post_hint(game_id: str, body: HintRequest, request: Request) -> dict[s
     if live.state.is_over:
         raise Refused("game_over", "the game is over")
     if live.state.current != seat:
-        name = live.row.seats[live.state.current].name
+        name = seat_name(live.row.seats[live.state.current].name, live.state.current)
         raise Refused("not_your_turn", f"it is {name}'s turn", name=name)
     if version != live.version:
         raise Refused("stale_version", f"the game has moved on: version {live.version}, not {version}", version=live.version)

@@ -18,6 +18,7 @@ from .guard import Guard
 from .http import client_address, invalid_body, parse_json
 from .live import Connection, LiveGame
 from .messages import ErrorMessage, json_text
+from .names import own_name
 from .origin import cross_site
 from .rated import admit
 from .refusal import Refused
@@ -181,7 +182,9 @@ async def _hello_seats(
                 if await admit(accounts, live, seat, account):
                     kept.add(seat)
         for seat, tok in out.items():
-            await service.join(live.row.id, seat, tok)
+            # signed in, an unnamed seat takes the account's name (while the table is open)
+            named = own_name(live.row.seats, seat, account.name) if account is not None and live.row.status == "open" else None
+            await service.join(live.row.id, seat, tok, named)
     except BaseException:
         if account is not None:
             for seat in kept:

@@ -14,6 +14,8 @@ from datetime import UTC, datetime
 from typing import Any
 from zoneinfo import ZoneInfo
 
+from ..names import UNNAMED, seat_name
+
 __all__ = ["render", "LANGS", "ordinal", "result_words", "seat_label", "names_list", "others_words", "deadline_words"]
 
 LANGS = ("en", "de")
@@ -114,7 +116,6 @@ def result_words(lang: str, place: float, score: int, win: float) -> str:
     return placed.format(place=ordinal(place, lang), score=score)
 
 
-_SEAT = {"en": ("Player {n}", "Bot {n}"), "de": ("Spieler {n}", "Bot {n}")}
 _AND = {"en": " and ", "de": " und "}
 
 
@@ -123,8 +124,7 @@ def seat_label(name: str, index: int, bot: bool, lang: str) -> str:
     "Spieler 2" (a bot's "Bot 3") in ``lang``."""
     if name.strip():
         return name
-    person, machine = _SEAT[lang if lang in LANGS else "en"]
-    return (machine if bot else person).format(n=index + 1)
+    return f"Bot {index + 1}" if bot else seat_name(UNNAMED, index, lang)
 
 
 def names_list(names: list[str], lang: str) -> str:

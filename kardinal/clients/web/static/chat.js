@@ -5,11 +5,12 @@
 // back). Everything said is shown as text, never as markup.
 
 import { el } from "./dom.js";
-import { T, addStrings, onLangChange, levelName } from "./i18n.js";
+import { T, seatName, lineName, addStrings, onLangChange, levelName } from "./i18n.js";
 import { refusalText } from "./refusals.js";
 import { ChatModeration } from "./chatmod.js";
 
 const MAX = 300; // characters in a line (the server's MAX_CHAT)
+
 
 addStrings({
   en: {
@@ -127,11 +128,12 @@ export class Chat {
   }
 
   lineText(x) {
-    if (x.kind === "away") return T("chatAway", { name: x.name, level: levelName(x.text) });
-    if (x.kind === "back") return T("chatBack", { name: x.name });
+    const name = lineName(x);
+    if (x.kind === "away") return T("chatAway", { name, level: levelName(x.text) });
+    if (x.kind === "back") return T("chatBack", { name });
     if (x.kind === "timeout" && this.yours(x)) return T("chatTimeoutYou", { level: levelName(x.text) });
-    if (x.kind === "timeout") return T("chatTimeout", { name: x.name, level: levelName(x.text) });
-    if (x.kind === "timeout_away") return T("chatTimeoutAway", { name: x.name, level: levelName(x.text) });
+    if (x.kind === "timeout") return T("chatTimeout", { name, level: levelName(x.text) });
+    if (x.kind === "timeout_away") return T("chatTimeoutAway", { name, level: levelName(x.text) });
     return x.text;
   }
 
@@ -145,8 +147,8 @@ export class Chat {
     // who is here, and for whom a bot plays
     const people = msg.players.filter((p) => p.kind === "person");
     const told = this.page.presence && this.page.presence.here; // also those connected to another server process
-    const here = people.filter((p) => p.present || (told && told.has(p.seat))).map((p) => p.name);
-    const standins = people.filter((p) => p.standin).map((p) => p.name);
+    const here = people.filter((p) => p.present || (told && told.has(p.seat))).map((p) => seatName(p.name, p.seat));
+    const standins = people.filter((p) => p.standin).map((p) => seatName(p.name, p.seat));
     let hereText = people.length && !msg.hotseat ? (here.length ? T("hereNow", { names: here.join(", ") }) : T("hereNobody")) : "";
     if (standins.length) hereText += (hereText ? " " : "") + T("standinNow", { names: standins.join(", ") });
     if (this.here.textContent !== hereText) this.here.textContent = hereText;
@@ -163,7 +165,7 @@ export class Chat {
         return el("li", { class: "chat-say chat-muted", "data-seat": x.seat === null ? "" : String(x.seat), "data-idx": String(x.idx) },
           el("span", { class: "chat-text" }, this.mod.hiddenText(x)), menu);
       }
-      const who = notice ? null : el("span", { class: "chat-who" }, x.seat === null ? `${x.name} (${T("chatSpectator")})` : x.name);
+      const who = notice ? null : el("span", { class: "chat-who" }, x.seat === null ? `${x.name} (${T("chatSpectator")})` : lineName(x));
       return el("li", { class: notice ? "chat-notice" : "chat-say", "data-seat": x.seat === null ? "" : String(x.seat), "data-idx": String(x.idx) },
         who, who ? ": " : null, el("span", { class: "chat-text" }, this.lineText(x)), menu);
     });

@@ -10,7 +10,7 @@
 // the table; the server keeps the line with the lines around it for the operator.
 
 import { el } from "./dom.js";
-import { T, addStrings } from "./i18n.js";
+import { T, lineName, addStrings } from "./i18n.js";
 import { getJSON, postJSON } from "./net.js";
 import { refusalText } from "./refusals.js";
 import { whoAmI } from "./account-link.js";
@@ -121,7 +121,7 @@ export class ChatModeration {
   /** Whether the line is hidden (muted or blocked), and the words that stand for it. */
   hidden(x) { return this.muted(x) || this.blocked(x); }
 
-  hiddenText(x) { return T(this.blocked(x) ? "modBlockedLine" : "modMutedLine", { name: x.name }); }
+  hiddenText(x) { return T(this.blocked(x) ? "modBlockedLine" : "modMutedLine", { name: lineName(x) }); }
 
   /** Whether this line gets a menu: another's line (a player's or a spectator's). */
   hasMenu(x) {
@@ -142,7 +142,7 @@ export class ChatModeration {
     if (x.seat === null) this.local.names = on ? [...new Set([...this.local.names, name])] : this.local.names.filter((n) => n !== name);
     else if (scope === "game" || !on) this.local.seats = on ? [...new Set([...this.local.seats, x.seat])] : this.local.seats.filter((s) => s !== x.seat);
     this.saveLocal();
-    this.say(T(on ? (scope === "account" ? "modMutedAll" : "modMutedHere") : "modUnmuted", { name }));
+    this.say(T(on ? (scope === "account" ? "modMutedAll" : "modMutedHere") : "modUnmuted", { name: lineName(x) }));
     this.changed();
   }
 
@@ -153,7 +153,7 @@ export class ChatModeration {
       const r = await postJSON("/api/moderation/block", { game: this.gameId, seat: x.seat, on });
       if (r.scope === "account") { if (on) this.blockedSeats.add(x.seat); else this.blockedSeats.delete(x.seat); }
       else if (on) { this.local.seats = [...new Set([...this.local.seats, x.seat])]; this.saveLocal(); }
-      this.say(T(on ? "modBlocked" : "modUnblocked", { name: x.name }));
+      this.say(T(on ? "modBlocked" : "modUnblocked", { name: lineName(x) }));
       this.changed();
     } catch (e) { this.say(e.error ? refusalText(e.error) : e.message, true); }
   }
@@ -168,10 +168,10 @@ export class ChatModeration {
     d.addEventListener("toggle", () => { if (d.open) d.parentElement.scrollIntoView({ block: "nearest" }); });
     const close = () => { d.open = false; };
     const what = {
-      mute: [T("modMute", { name: x.name }), () => this.setMute(x, true)],
-      unmute: [T("modUnmute", { name: x.name }), () => this.setMute(x, false)],
-      block: [T("modBlock", { name: x.name }), () => this.block(x, true), T("modBlockWhy")],
-      unblock: [T("modUnblock", { name: x.name }), () => this.block(x, false)],
+      mute: [T("modMute", { name: lineName(x) }), () => this.setMute(x, true)],
+      unmute: [T("modUnmute", { name: lineName(x) }), () => this.setMute(x, false)],
+      block: [T("modBlock", { name: lineName(x) }), () => this.block(x, true), T("modBlockWhy")],
+      unblock: [T("modUnblock", { name: lineName(x) }), () => this.block(x, false)],
       report: [T("modReport"), () => this.report(x)],
     };
     const item = (id) => {
@@ -179,7 +179,7 @@ export class ChatModeration {
       return el("button", { type: "button", class: "chat-menu-item", "data-act": id, title, onclick: () => { close(); fn(); } }, text);
     };
     d.append(
-      el("summary", { "aria-label": T("modMenu", { name: x.name }), title: T("modMenu", { name: x.name }) }), // its ⋯ drawn by CSS: not in the line's text
+      el("summary", { "aria-label": T("modMenu", { name: lineName(x) }), title: T("modMenu", { name: lineName(x) }) }), // its ⋯ drawn by CSS: not in the line's text
       el("div", { class: "chat-menu-items" }, ...acts.map(item)));
     return d;
   }
@@ -191,7 +191,7 @@ export class ChatModeration {
     const dialog = el("dialog", { id: "report-dialog", class: "report-dialog", "aria-labelledby": "report-title" });
     const form = el("form", { method: "dialog" },
       el("h2", { id: "report-title" }, T("modReportTitle")),
-      el("p", { class: "report-line" }, T("modReportLine", { name: x.name, text: x.text })),
+      el("p", { class: "report-line" }, T("modReportLine", { name: lineName(x), text: x.text })),
       el("label", { for: "report-reason" }, T("modReason")), reason, note,
       el("div", { class: "report-buttons" },
         el("button", { type: "submit", id: "report-send" }, T("modSend")),

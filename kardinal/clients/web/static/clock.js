@@ -11,7 +11,7 @@
 // happened: chat.js, log.js).
 
 import { el, swatch } from "./dom.js";
-import { T, addStrings, onLangChange } from "./i18n.js";
+import { T, seatName, addStrings, onLangChange } from "./i18n.js";
 import { announce } from "./a11y.js";
 import { clock } from "./presence.js";
 import { clockText } from "./clock-choice.js";
@@ -105,7 +105,7 @@ export class ClockLine {
         if (all <= WARN) { warn = true; state = "warn"; }
       } else time = left(reserve);
       chips.push(el("span", { class: "clock-chip", "data-seat": String(seat), "data-state": state, "aria-current": running ? "true" : null },
-        swatch(seat), ` ${p.name} `, el("b", { class: "clock-time" }, time)));
+        swatch(seat), ` ${seatName(p.name, seat)} `, el("b", { class: "clock-time" }, time)));
     });
     if (!chips.length) { this.box.hidden = true; this.tick(false); return; }
     this.box.replaceChildren(el("span", { class: "clock-what", title: clockText(m.clock) }, T("clockLabel") + ":"), ...chips);
@@ -114,7 +114,7 @@ export class ClockLine {
     const turn = `${m.seat}:${m.version}`;
     if (warn && !m.expired && this.warned !== turn) {
       this.warned = turn;
-      const name = msg.players[m.seat].name;
+      const name = seatName(msg.players[m.seat].name, m.seat);
       if (turnBased) announce(m.seat === msg.seat ? T("clockUrgentYou", { h: URGENT_HOURS }) : T("clockUrgent", { name, h: URGENT_HOURS }));
       else announce(m.seat === msg.seat ? T("clockWarnYou") : T("clockWarn", { name }));
     }

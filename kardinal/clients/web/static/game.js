@@ -14,7 +14,7 @@
 //   clock.js      the table's clock: each person's time
 
 import { byId, el } from "./dom.js";
-import { T, onLangChange, rulesText, variantText, boardName, boardAbout, addStrings, levelName } from "./i18n.js";
+import { T, seatName, onLangChange, rulesText, variantText, boardName, boardAbout, addStrings, levelName } from "./i18n.js";
 import { loadBoard } from "./board.js";
 import { GameSocket, getJSON, postJSON, tokensFromURL, url } from "./net.js";
 import { GameMap } from "./map.js";
@@ -125,7 +125,7 @@ class GamePage {
 
   players() { return this.replay ? this.replay.players : this.msg.players; }
 
-  name(seat) { const p = this.msg && this.msg.players[seat]; return p ? p.name : `${T("seat")} ${seat + 1}`; }
+  name(seat) { const p = this.msg && this.msg.players[seat]; return p ? seatName(p.name, seat) : `${T("seat")} ${seat + 1}`; }
 
   hidden() { return Boolean(this.msg && this.msg.hotseat && this.revealed !== this.msg.seat); }
 
@@ -437,8 +437,8 @@ class GamePage {
     else {
       const me = msg.players[msg.seat];
       renderHand(byId("handbox"), {
-        board, view: v, sel: this.sel, hidden: this.hidden(), playerName: me.name,
-        title: msg.hotseat ? `${T("hand")} — ${me.name}` : T("hand"),
+        board, view: v, sel: this.sel, hidden: this.hidden(), playerName: seatName(me.name, msg.seat),
+        title: msg.hotseat ? `${T("hand")} — ${seatName(me.name, msg.seat)}` : T("hand"),
         onReveal: () => { this.revealed = msg.seat; this.sel.clear(); this.render(); },
         onCard: (k, selected) => this.clickHandCard(k, selected),
         onSend: (a) => this.send(a),

@@ -316,6 +316,13 @@ export function otherLang() { return current === "de" ? "en" : "de"; }
 
 /** A text of the table in the page's language, with {name} replaced from vars (and the
  * words of a touch screen on one: touchWords). */
+/** A seat's name in this page's language: an unnamed seat (stored with no name, "") is
+ * "Player 2" ("Spieler 2"); ``seat`` counts from 0. */
+export function seatName(name, seat) { return name || `${T("player")} ${seat + 1}`; }
+
+/** Who said a chat line (or is named by its notice): its seat's name, or a spectator's. */
+export function lineName(x) { return x.seat === null || x.seat === undefined ? x.name : seatName(x.name, x.seat); }
+
 export function T(key, vars) {
   let s = (TEXTS[current] && TEXTS[current][key]) ?? TEXTS.en[key] ?? key;
   // a text with plural forms ({one, other}) is chosen by the number vars.n

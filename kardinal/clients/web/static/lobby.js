@@ -5,7 +5,7 @@
 // (persons and bots, the board, rule variants) and list the games.
 
 import { byId, el, fill, keepInput } from "./dom.js";
-import { T, dateTime, lang, onLangChange, rulesText, variantText, boardName, boardAbout } from "./i18n.js";
+import { T, seatName, dateTime, lang, onLangChange, rulesText, variantText, boardName, boardAbout } from "./i18n.js";
 import { getJSON, postJSON, storeSeat, url } from "./net.js";
 import { loadBoard } from "./board.js";
 import { initHeader } from "./header.js";
@@ -360,7 +360,7 @@ class Lobby {
     const friends = way("button", { type: "button", id: "play-friends", "aria-expanded": this.friendsOpen ? "true" : "false", "aria-controls": "friends-panel",
       onclick: () => { this.friendsOpen = !this.friendsOpen; this.renderWays(); this.renderFriends(); if (this.friendsOpen) byId("friends-panel").scrollIntoView({ block: "nearest", behavior: "smooth" }); } },
     T("friends"), T("friendsWhy"));
-    const name = el("input", { type: "text", id: "my-name", value: this.myName, maxlength: 24, autocomplete: "nickname", placeholder: `${T("player")} 1` });
+    const name = el("input", { type: "text", id: "my-name", value: this.myName, maxlength: 24, autocomplete: "nickname", placeholder: this.me ? this.me.name : `${T("player")} 1` });
     name.addEventListener("input", () => { this.myName = name.value.trim(); remember(NAME_KEY, this.myName); });
     const level = el("select", { id: "bot-level" });
     for (const l of this.levels) level.append(el("option", { value: l, selected: l === this.botLevel ? true : null, text: this.levelOption(l) }));
@@ -372,8 +372,9 @@ class Lobby {
     fill(byId("ways"), el("h2", { id: "ways-title", class: "sr-only", text: T("waysTitle") }), el("div", { class: "way-list" }, now, learn, friends, find), options);
   }
 
-  /** The player's own name for a new table (or "Player 1"). */
-  ownName() { return this.myName || `${T("player")} 1`; }
+  /** The player's own name for a new table; none: signed in, the server gives the seat the
+   * account's name, else it stays unnamed (each page says "Player 1" in its language). */
+  ownName() { return this.myName || undefined; }
 
   /** One tap: the player and three bots of the chosen level, straight to the board. */
   playNow() {
@@ -420,7 +421,7 @@ class Lobby {
     const players = [{ name: this.ownName(), kind: "person" }];
     for (let i = 0; i < n; i++) {
       const account = (this.me && this.friendAccounts[i]) || undefined; // the seat takes the account's name unless named
-      players.push({ name: this.friendNames[i] || (account ? undefined : `${T("player")} ${i + 2}`), kind: "person", account });
+      players.push({ name: this.friendNames[i] || undefined, kind: "person", account }); // unnamed: no words stored
     }
     while (players.length < 3) players.push({ name: `Bot ${players.length + 1}`, kind: "bot", level: this.botLevel });
     this.send({ players, hotseat: false, board: DEFAULT_BOARD, variants: [] });
@@ -485,7 +486,7 @@ class Lobby {
     for (const n of [3, 4, 5]) count.append(el("option", { value: n, selected: n === this.count ? true : null, text: `${n} ${T("players")}` }));
     count.addEventListener("change", () => { this.count = Number(count.value); this.seats = this.defaultSeats(this.count); this.renderCreate(); });
     const rows = this.seats.slice(0, this.count).map((s, i) => {
-      const name = el("input", { type: "text", id: `name-${i}`, value: s.name, placeholder: s.kind === "bot" ? `Bot ${i + 1}` : `${T("player")} ${i + 1}`, "aria-label": `${T("name")} ${i + 1}`, maxlength: 24 });
+      const name = el("input", { type: "text", id: `name-${i}`, value: s.name, placeholder: s.kind === "bot" ? `Bot ${i + 1}` : i === 0 && this.me ? this.me.name : `${T("player")} ${i + 1}`, "aria-label": `${T("name")} ${i + 1}`, maxlength: 24 });
       name.addEventListener("input", () => { s.name = name.value; });
       // a person invited by link, a seat anyone may take from the list of open games, or a bot
       const kind = el("select", { id: `kind-${i}`, "aria-label": `${T("seat")} ${i + 1}` },
@@ -566,11 +567,11 @@ class Lobby {
   /** Create the game the form describes. */
   createGame(hotseat) {
     const players = this.seats.slice(0, this.count).map((s, i) => ({
-      name: s.name || (s.kind === "bot" ? `Bot ${i + 1}` : `${T("player")} ${i + 1}`), kind: s.kind, level: s.kind === "bot" ? s.level : undefined,
+      // a person's seat left unnamed stores no words (each page says "Player 2" in its language)
+      name: s.name || (s.kind === "bot" ? `Bot ${i + 1}` : undefined), kind: s.kind, level: s.kind === "bot" ? s.level : undefined,
       open: s.kind === "person" && s.open ? true : undefined,
       account: this.me && i > 0 && s.kind === "person" && !s.open && s.account ? s.account : undefined,
     }));
-    players.forEach((p, i) => { if (p.account && !this.seats[i].name) p.name = undefined; }); // the account's name
     const t = this.table;
     this.send({
       players, hotseat, board: this.board, variants: [...this.chosenVariants].sort(),
@@ -642,13 +643,14 @@ class Lobby {
     const rows = this.last.seats.map((s) => {
       const link = abs(s.url);
       const own = s === mine;
+      const name = seatName(s.name, s.seat);
       return el("li", { class: "invite", "data-invite": s.seat },
-        el("span", { class: "invite-who" }, el("strong", { text: s.name }), own ? ` (${T("mySeat")})` : null,
-          this.invited[s.seat] ? el("span", { class: "small kept-for", text: ` — ${T("keptFor", { name: s.name.toLowerCase() === this.invited[s.seat].toLowerCase() ? s.name : this.invited[s.seat] })}` }) : null),
+        el("span", { class: "invite-who" }, el("strong", { text: name }), own ? ` (${T("mySeat")})` : null,
+          this.invited[s.seat] ? el("span", { class: "small kept-for", text: ` — ${T("keptFor", { name: name.toLowerCase() === this.invited[s.seat].toLowerCase() ? name : this.invited[s.seat] })}` }) : null),
         el("a", { href: s.url, class: "invite-link", "data-seat-link": s.seat }, link),
         el("span", { class: "invite-actions" },
           own ? el("a", { href: s.url, id: "open-my-seat", class: "btn primary" }, T("openMySeat")) : null,
-          copy(`copy-${s.seat}`, link, s.name), share(`share-${s.seat}`, T("shareText", { name: s.name }), link)));
+          copy(`copy-${s.seat}`, link, name), share(`share-${s.seat}`, T("shareText", { name }), link)));
     });
     const watch = abs(this.last.watch);
     fill(byId("created"), el("h2", { id: "created-title", tabindex: "-1", text: T("inviteTitle") }), el("p", { text: T("inviteWhy") }),
@@ -659,7 +661,7 @@ class Lobby {
   }
 
   gameRow(g) {
-    const names = g.players.map((p) => p.name + (p.kind === "bot" ? ` (${this.levelWord(p.level)})` : "") + (p.kind === "person" && !p.joined ? ` [${T(p.open ? "free" : "invitedSeat")}]` : "")).join(", ");
+    const names = g.players.map((p) => seatName(p.name, p.seat) + (p.kind === "bot" ? ` (${this.levelWord(p.level)})` : "") + (p.kind === "person" && !p.joined ? ` [${T(p.open ? "free" : "invitedSeat")}]` : "")).join(", ");
     const turnBased = g.table && g.table.mode === "turn";
     const actions = el("span", {});
     actions.append(el("a", { href: url(`/game/${g.id}`), class: "btn" }, g.status === "finished" ? T("replay") : T("watch")));
@@ -685,7 +687,7 @@ class Lobby {
   }
 
   async claim(gid, seat) {
-    const name = prompt(T("yourName")) || "";
+    const name = prompt(T("yourName"), this.me ? this.me.name : "") || "";
     try {
       const data = await postJSON(`/api/games/${gid}/claim`, { seat, name });
       location.href = data.url;

@@ -3,7 +3,7 @@
 // round, the end). Nothing here reads move notation.
 
 import { el, swatch } from "./dom.js";
-import { T, listText, rulesText, boardName, addStrings, levelName } from "./i18n.js";
+import { T, lineName, listText, rulesText, boardName, addStrings, levelName } from "./i18n.js";
 
 addStrings({
   en: {
@@ -31,7 +31,7 @@ function noticeLines(notices) {
   const at = new Map(); // number of decisions -> [li]
   for (const n of notices || []) {
     if (!NOTICES[n.kind]) continue;
-    const text = T(NOTICES[n.kind], { name: n.name, level: levelName(n.text) });
+    const text = T(NOTICES[n.kind], { name: lineName(n), level: levelName(n.text) });
     if (!at.has(n.version)) at.set(n.version, []);
     at.get(n.version).push(el("li", { class: "event", "data-event": n.kind, "data-after": n.version }, text));
   }

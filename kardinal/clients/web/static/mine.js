@@ -6,7 +6,7 @@
 // for a token of the seat (in the answer, never in an address) and keeps it as a link's.
 
 import { byId, el, fill, keepInput } from "./dom.js";
-import { T, addStrings, dateTime, onLangChange } from "./i18n.js";
+import { T, seatName, addStrings, dateTime, onLangChange } from "./i18n.js";
 import { allStoredSeats, forgetStoredSeats, getJSON, postJSON, storeSeats, url } from "./net.js";
 import { whoAmI } from "./account-link.js";
 import { initHeader } from "./header.js";
@@ -178,10 +178,10 @@ export class MyGames {
   invitations() {
     const got = this.invites.received.map((inv) => {
       const g = inv.game;
-      const seat = g.players[inv.seat] ? g.players[inv.seat].name : String(inv.seat + 1);
+      const seat = g.players[inv.seat] ? seatName(g.players[inv.seat].name, inv.seat) : String(inv.seat + 1);
       return el("li", { class: "invitation", "data-invitation": `${g.id}:${inv.seat}` },
         el("span", { class: "invitation-text" }, el("strong", {}, ...(inv.by ? this.byLine(inv.by) : [T("invitedByGone")])), " · ",
-          el("span", {}, g.players.map((p) => p.name).join(", ")), " · ", el("span", { class: "small", text: T("inviteSeat", { seat }) })),
+          el("span", {}, g.players.map((p) => seatName(p.name, p.seat)).join(", ")), " · ", el("span", { class: "small", text: T("inviteSeat", { seat }) })),
         el("button", { type: "button", class: "primary", "data-take": `${g.id}:${inv.seat}`, onclick: () => this.take(inv) }, T("takeSeat")), " ",
         el("button", { type: "button", "data-decline": `${g.id}:${inv.seat}`, onclick: () => this.decline(inv) }, T("declineInvite")));
     });
@@ -240,12 +240,12 @@ export class MyGames {
       return el("li", { "data-game": g.game, "data-state": "gone" }, el("span", {}, `${g.game}: ${g.error && g.error.code === "no_game" ? T("mineGone") : refusalText(g.error, null)} `), forget);
     }
     const info = g.info;
-    const names = info.players.map((p) => (g.seats[p.seat] !== undefined ? `${p.name} (${T("mineYou")})` : p.name)).join(", ");
+    const names = info.players.map((p) => (g.seats[p.seat] !== undefined ? `${seatName(p.name, p.seat)} (${T("mineYou")})` : seatName(p.name, p.seat))).join(", ");
     let state;
     const rank = this.rank(g);
     if (rank === -1) state = el("strong", { class: "your-turn" }, T("mineYourTurn"));
     else if (rank === 0 && info.current === undefined) state = el("span", {}, T("mineRunning"));
-    else if (rank === 0) state = el("span", {}, T("mineTheirTurn", { name: info.players[info.current].name }));
+    else if (rank === 0) state = el("span", {}, T("mineTheirTurn", { name: seatName(info.players[info.current].name, info.current) }));
     else if (rank === 1) state = el("span", {}, T("mineWaiting"));
     else if (info.status === "expired") state = el("span", {}, T("mineExpired"));
     else state = el("span", {}, `${T("mineOver")}${info.scores ? " — " + info.scores.join(" : ") : ""}`);

@@ -2,7 +2,7 @@
 // the line that says whose turn it is (the replay controls are in replay.js).
 
 import { el, swatch } from "./dom.js";
-import { T, addStrings, levelName } from "./i18n.js";
+import { T, seatName, addStrings, levelName } from "./i18n.js";
 
 addStrings({
   en: {
@@ -30,18 +30,18 @@ export function turnText(g) {
   const { msg, view } = g;
   if (!msg) return T("connecting");
   if (msg.status === "open") {
-    const names = msg.players.filter((p) => p.kind === "person" && !p.joined).map((p) => p.name);
+    const names = msg.players.filter((p) => p.kind === "person" && !p.joined).map((p) => seatName(p.name, p.seat));
     return T("waitingPlayers", { names: names.join(", ") });
   }
   if (view.phase === "over") return T("gameOver");
   if (msg.status === "expired") return T("gameExpired");
   const cur = msg.players[view.current];
   if (msg.seat === view.current && msg.legal) {
-    if (g.hidden) return T("turnOf", { name: cur.name });
+    if (g.hidden) return T("turnOf", { name: seatName(cur.name, view.current) });
     return view.phase === "draw" ? T("yourTurnDraw") : T("yourTurnMain");
   }
   if (cur.kind === "bot") return T("botPlaying", { name: cur.name });
-  return T("turnOf", { name: cur.name }) + (g.watching ? " · " + T("spectating") : "");
+  return T("turnOf", { name: seatName(cur.name, view.current) }) + (g.watching ? " · " + T("spectating") : "");
 }
 
 /** The players: colour, name (the start player marked), points, pieces in supply, cards in
@@ -60,7 +60,7 @@ export function renderPlayers(box, { board, players, view, mySeat, hands }) {
     const tr = el("tr", { class: (cur ? "current " : "") + (mySeat === i ? "me" : ""), "data-seat": i },
       el("td", {}, swatch(i)),
       el("td", { class: "pname" },
-        p.name + (p.kind === "bot" ? ` (${levelName(p.level)})` : "") + (win ? " ★" : ""),
+        seatName(p.name, i) + (p.kind === "bot" ? ` (${levelName(p.level)})` : "") + (win ? " ★" : ""),
         i === 0 ? el("span", { class: "start-mark", title: T("startPlayerWhy"), "aria-label": T("startPlayer") }, " ⚑") : null),
       el("td", { class: "num", text: view.scores[i] }),
       el("td", { class: "num", text: `${view.supply[i].cloisters} / ${view.supply[i].advisors}` }),
@@ -75,7 +75,7 @@ export function renderPlayers(box, { board, players, view, mySeat, hands }) {
 }
 
 function scoreTable(title, rows, players) {
-  const head = el("tr", {}, el("th", {}, el("span", { class: "sr-only", text: T("whatCol") })), ...players.map((p, i) => el("th", {}, swatch(i), " " + p.name)));
+  const head = el("tr", {}, el("th", {}, el("span", { class: "sr-only", text: T("whatCol") })), ...players.map((p, i) => el("th", {}, swatch(i), " " + seatName(p.name, i))));
   const body = rows.filter(([, pts]) => pts && pts.some((x) => x)).map(([label, pts]) => el("tr", {}, el("td", { text: label }), ...pts.map((x) => el("td", { class: "num", text: x }))));
   return el("div", { class: "scoretable" }, el("h3", { text: title }),
     el("table", {}, el("thead", {}, head), el("tbody", {}, ...(body.length ? body : [el("tr", {}, el("td", { text: "–" }))]))));
@@ -115,7 +115,7 @@ export function renderScoring(box, { board, players, view, onScoring }) {
     const ol = el("ol", { class: "standings", id: "standings" });
     for (const p of order) {
       ol.append(el("li", {}, swatch(p),
-        ` ${players[p].name}: ${T("scPointsN", { n: view.scores[p] })}, ${T("scPiecesLeft", { n: left(p) })}` + (view.winners.includes(p) ? ` — ${T("winner")} ★` : "")));
+        ` ${seatName(players[p].name, p)}: ${T("scPointsN", { n: view.scores[p] })}, ${T("scPiecesLeft", { n: left(p) })}` + (view.winners.includes(p) ? ` — ${T("winner")} ★` : "")));
     }
     box.prepend(el("h2", { text: T("standings") }), ol);
   }

@@ -4,7 +4,7 @@
 // tables only). Signed in, a button to follow them. Only what is public: no seat's link.
 
 import { byId, el, fill } from "./dom.js";
-import { T, addStrings, dateTime, locale, num, onLangChange } from "./i18n.js";
+import { T, seatName, addStrings, dateTime, locale, num, onLangChange } from "./i18n.js";
 import { getJSON, postJSON, url } from "./net.js";
 import { initHeader } from "./header.js";
 import { refusalText } from "./refusals.js";
@@ -229,7 +229,7 @@ class PlayerPage {
         : T(g.status === "running" ? "underWay" : "waitingTable");
       return el("li", { "data-game": g.game, "data-state": g.status }, link,
         el("span", { class: "game-what" }, el("span", { class: "small", text: day(g.at) }), " · ", el("strong", { text: what }), " · ",
-          el("span", { class: "names", text: g.players.join(", ") }), g.public ? " " : null, g.public ? null : el("span", { class: "tag", text: T("privateTable") })));
+          el("span", { class: "names", text: g.players.map((n, i) => seatName(n, i)).join(", ") }), g.public ? " " : null, g.public ? null : el("span", { class: "tag", text: T("privateTable") })));
     })));
     return out;
   }

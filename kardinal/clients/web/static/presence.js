@@ -7,7 +7,7 @@
 // name, a seat, seconds.
 
 import { el } from "./dom.js";
-import { T, addStrings, onLangChange } from "./i18n.js";
+import { T, seatName, addStrings, onLangChange } from "./i18n.js";
 import { announce } from "./a11y.js";
 
 addStrings({
@@ -69,12 +69,13 @@ export class PresenceLine {
   }
 
   text(a, now) {
-    const who = T(this.seen.has(a.seat) ? "awayLeft" : "awayNotHere", { name: a.name });
-    if (a.until === null) return T("awayWaits", { who, name: a.name });
+    const name = seatName(a.name, a.seat);
+    const who = T(this.seen.has(a.seat) ? "awayLeft" : "awayNotHere", { name });
+    if (a.until === null) return T("awayWaits", { who, name });
     const left = (a.until - now) / 1000;
     if (left > 0) return T("awayIn", { who, time: clock(left) });
     const v = this.page.msg && this.page.msg.view;
-    return T(v && v.current === a.seat ? "awayNow" : "awayTurn", { who, name: a.name });
+    return T(v && v.current === a.seat ? "awayNow" : "awayTurn", { who, name });
   }
 
   render() {
@@ -84,7 +85,7 @@ export class PresenceLine {
     const shown = live ? this.away : [];
     // and those a bot plays for now (until they come back)
     const standins = live && !msg.hotseat ? msg.players.filter((p) => p.kind === "person" && p.standin) : [];
-    const lines = shown.map((a) => this.text(a, now)).concat(standins.map((p) => T("awayStandin", { name: p.name })));
+    const lines = shown.map((a) => this.text(a, now)).concat(standins.map((p) => T("awayStandin", { name: seatName(p.name, p.seat) })));
     if (lines.join("\n") !== [...this.box.children].map((x) => x.textContent).join("\n")) {
       this.box.replaceChildren(
         ...shown.map((a, i) => el("p", { "data-seat": String(a.seat), "data-until": a.until === null ? "never" : "" }, lines[i])),

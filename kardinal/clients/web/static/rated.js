@@ -122,7 +122,7 @@ export function findTableButton(me, onError) {
     button.disabled = true;
     button.setAttribute("aria-busy", "true");
     try {
-      const r = await postJSON("/api/find-table", { seat_name: T("player") });
+      const r = await postJSON("/api/find-table", {});
       location.href = r.url;
     } catch (e) {
       button.disabled = false;

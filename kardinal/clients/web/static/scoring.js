@@ -13,7 +13,7 @@
 // the states the server sends while it is open, and closing it shows the live game.
 
 import { el, fill, svg, swatch, playerColour } from "./dom.js";
-import { T, addStrings } from "./i18n.js";
+import { T, seatName, addStrings } from "./i18n.js";
 import { getJSON } from "./net.js";
 import { inView } from "./inview.js";
 
@@ -235,7 +235,7 @@ export class ScoringOverlay {
     }
     this.lastFinal = null;
     const players = this.finalData.players;
-    const pname = (p) => (players[p] ? players[p].name : `${T("seat")} ${p + 1}`);
+    const pname = (p) => (players[p] ? seatName(players[p].name, p) : `${T("seat")} ${p + 1}`);
     const rows = [];
     let place = 0;
     sc.order.forEach((p, i) => {
@@ -290,7 +290,7 @@ export class ScoringOverlay {
 
   players() { return this.data.players; }
 
-  pname(seat) { const p = this.players()[seat]; return p ? p.name : `${T("seat")} ${seat + 1}`; }
+  pname(seat) { const p = this.players()[seat]; return p ? seatName(p.name, seat) : `${T("seat")} ${seat + 1}`; }
 
   names(seats) { return seats.map((s) => this.pname(s)).join(", "); }
 

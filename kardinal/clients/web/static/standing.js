@@ -2,7 +2,7 @@
 // it: from the server's `standing` (computed by the rules core from the advisors, public).
 
 import { el, swatch } from "./dom.js";
-import { T, addStrings } from "./i18n.js";
+import { T, seatName, addStrings } from "./i18n.js";
 
 addStrings({
   en: {
@@ -31,7 +31,7 @@ export function renderAlliances(box, { board, players, standing }) {
   const rows = board.data.alliances.map((a) => {
     const s = byNumber.get(a.number) || { holders: [], points: 0 };
     const who = s.holders.length
-      ? el("span", {}, ...s.holders.flatMap((p) => [swatch(p), ` ${players[p] ? players[p].name : p} `]))
+      ? el("span", {}, ...s.holders.flatMap((p) => [swatch(p), ` ${players[p] ? seatName(players[p].name, p) : p} `]))
       : el("span", { class: "muted", text: T("allianceNobody") });
     return el("tr", { "data-alliance-now": a.number, class: s.holders.length ? "held" : "" },
       el("td", { class: "num", text: a.number }),
