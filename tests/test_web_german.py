@@ -1,8 +1,9 @@
 """Every word in German: a walk through every page of the browser client in German (the
 lobby, a game through a few turns with a hint and a refused click, the rules dialog and
 page, my games, a finished game's final scoring, review and replay with the intermediate
-scoring, the tutorial to its end) that fails on an English word or an English number
-shown; and a check of the translation tables themselves: every text that has English
+scoring, the tutorial to its end; the account, players and profile pages; with mail on, the
+account's mail settings and the mail links' page; a chat line's menu, the report dialog and
+a muted line) that fails on an English word or an English number shown; and a check of the translation tables themselves: every text that has English
 words has German ones, and the other way round.
 
 The visible text of each page is ``document.body.innerText`` with the words a page gives
@@ -442,6 +443,101 @@ def test_every_page_in_german(server: str, browser: Any) -> None:
     assert words.pages >= 25
     assert words.found == [], words.report()
     assert page.errors == [] and page.console_errors == []
+
+
+@pytest.fixture(scope="module")
+def mail_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Any]]:
+    """A second live server of this module, whose mail goes to the test's SMTP server."""
+    from test_web_mail import Smtp
+    from webtools import serve
+
+    smtp = Smtp()
+    smtp.start()
+    with pytest.MonkeyPatch.context() as mp:  # only while the app is made
+        mp.setenv("KARDINAL_SMTP_URL", f"smtp://127.0.0.1:{smtp.port}?starttls=0")
+        mp.setenv("KARDINAL_MAIL_FROM", "kardinal@example.org")
+        mp.setenv("KARDINAL_PUBLIC_URL", "https://kardinal.example.org")
+        gen = serve(tmp_path_factory)
+        url = next(gen)
+    yield url, smtp
+    for _ in gen:
+        pass
+    smtp.stop()
+
+
+def test_the_community_pages_in_german(mail_server: tuple[str, Any], browser: Any) -> None:
+    """The account's pages with mail on (an address waiting, confirmed, the mails wanted),
+    the mail links' page (confirmed, a link that does not work, unsubscribing), and
+    moderation at the table (a line's menu, the report dialog, a muted line), in German."""
+    from test_web_mail import link
+
+    server, smtp = mail_server
+    words = Words(["Greta", "Hugo"])
+    greta = german_page(browser)
+    hugo = german_page(browser, 390, 844)
+    greta.goto(server + "/account")
+    greta.fill("#signup-name", "Greta")
+    greta.fill("#signup-password", "richtig-richtig")
+    greta.click("#signup-button")
+    greta.wait_for_selector("#signed-in-as")
+    greta.fill("#mail-address", "greta@example.org")
+    greta.fill("#mail-password", "richtig-richtig")
+    greta.click("#mail-button")
+    greta.wait_for_selector("#mail-state")
+    words.check(greta, "account page: an address waiting")
+    (mail,) = smtp.inbox.wait("greta@example.org")
+    greta.goto(server + "/mail#confirm=" + link(mail, "confirm", "https://kardinal.example.org"))
+    greta.wait_for_selector("#mail-note.good")
+    words.check(greta, "mail page: the address confirmed")
+    greta.goto(server + "/mail#confirm=kein-echter-Link")
+    greta.reload()  # (from /mail, a new hash alone does not load the page again)
+    greta.wait_for_selector("#mail-note.bad")
+    words.check(greta, "mail page: a link that does not work")
+    greta.goto(server + "/mail#unsubscribe=1.turn.0123456789abcdef0123456789abcdef")
+    greta.reload()
+    greta.wait_for_selector("#unsub-button")
+    words.check(greta, "mail page: unsubscribing")
+    greta.click("#unsub-button")
+    greta.wait_for_selector("#mail-note.bad")
+    words.check(greta, "mail page: an unsubscribe link that does not work")
+    greta.goto(server + "/account")
+    greta.wait_for_selector("#mail-want-turn")
+    words.check(greta, "account page: the mails wanted")
+
+    # moderation at a table: Hugo (a phone) writes, Greta opens the line's menu and reports it
+    hugo.goto(server + "/account")
+    hugo.fill("#signup-name", "Hugo")
+    hugo.fill("#signup-password", "richtig-richtig")
+    hugo.click("#signup-button")
+    hugo.wait_for_selector("#signed-in-as")
+    g = greta.evaluate(
+        """async () => (await fetch('/api/games', {method: 'POST', headers: {'content-type': 'application/json'},
+            body: JSON.stringify({players: [{name: 'Greta', kind: 'person'}, {name: 'Hugo', kind: 'person'}, {kind: 'bot', level: 'random'}]})})).json()"""
+    )
+    greta.goto(server + g["seats"][0]["url"])
+    hugo.goto(server + g["seats"][1]["url"])
+    for p in (greta, hugo):
+        p.wait_for_selector("#chat-text")
+        p.wait_for_selector("body[data-status=running]", state="attached")
+    hugo.fill("#chat-text", "Hallo zusammen")
+    hugo.press("#chat-text", "Enter")
+    line = greta.locator("#chatbox .chat-say", has_text="Hallo zusammen")
+    line.locator(".chat-menu summary").click()
+    greta.wait_for_selector("#chatbox .chat-menu[open] [data-act=report]")
+    words.check(greta, "game: the menu of a line")
+    line.locator("[data-act=report]").click()
+    greta.wait_for_selector("#report-dialog[open]")
+    words.check(greta, "game: the report dialog")
+    greta.click("#report-cancel")
+    line.locator(".chat-menu").evaluate("(menu) => { menu.open = true; }")  # open or not after the dialog
+    line.locator("[data-act=mute]").click()
+    greta.wait_for_selector("#chatbox .chat-muted")
+    words.check(greta, "game: a muted line")
+    assert words.pages == 9
+    assert not words.found, words.report()
+    assert greta.errors == [] and hugo.errors == []
+    greta.context.close()
+    hugo.context.close()
 
 
 def test_a_phone_in_german(server: str, browser: Any) -> None:
