@@ -3,8 +3,9 @@ lobby, a game through a few turns with a hint and a refused click, the rules dia
 page, my games, a finished game's final scoring, review and replay with the intermediate
 scoring, the tutorial to its end; the account, players and profile pages; with mail on, the
 account's mail settings and the mail links' page; a chat line's menu, the report dialog and
-a muted line) that fails on an English word or an English number shown; and a check of the translation tables themselves: every text that has English
-words has German ones, and the other way round.
+a muted line) that fails on an English word or an English number shown; and a check of
+the translation tables themselves: every text that has English words has German ones,
+and the other way round.
 
 The visible text of each page is ``document.body.innerText`` with the words a page gives
 to assistive technology and tooltips (``title``, ``aria-label``, ``placeholder``, ``alt``,
