@@ -374,6 +374,7 @@ def test_every_page_in_german(server: str, browser: Any) -> None:
     # the rules page
     page.goto(server + "/rules?lang=de")
     words.check(page, "rules page")
+    assert page.get_attribute("#docs-link", "href") == "/docs/"  # help, on a page without an About dialog
 
     # a finished game: its final scoring, its review, its replay and intermediate scoring
     f = create_game(server, BOTS4)
@@ -414,6 +415,7 @@ def test_every_page_in_german(server: str, browser: Any) -> None:
     page.goto(server + "/tutorial#1")
     page.wait_for_selector("body[data-status=ready]")
     words.check(page, "tutorial")
+    assert page.inner_text("#docs-link") == "Hilfe" and page.get_attribute("#docs-link", "href") == "/docs/"
     choose(page, ["franken-aragon", "franken-aragon"], ["mainz", "fulda"])
     page.wait_for_selector("body[data-feedback=refused]")
     words.check(page, "tutorial: refused")

@@ -57,8 +57,8 @@ _RULE_REF = re.compile(r"\bR\d+(?:\.\d+)?\b")
 _SOURCE_TAG = re.compile(r"^[A-Z]{2}$")
 
 _LABELS = {
-    "en": {"title": "Rules", "toc": "Contents", "other": "Deutsch"},
-    "de": {"title": "Spielregeln", "toc": "Inhalt", "other": "English"},
+    "en": {"title": "Rules", "toc": "Contents", "other": "Deutsch", "help": "Help"},
+    "de": {"title": "Spielregeln", "toc": "Inhalt", "other": "English", "help": "Hilfe (auf Englisch)"},
 }
 
 
@@ -308,6 +308,7 @@ def _page(text: str, lang: str) -> str:
         other_lang=other,
         other_href=f"/rules?lang={other}",
         other_label=html.escape(labels["other"]),
+        help_label=html.escape(labels["help"]),
     )
 
 
