@@ -112,9 +112,15 @@ def test_two_browsers_play_one_online_game(server: str, browser: Any) -> None:
             assert a.inner_text("[data-zone=hand]") == hand_before
             reloaded = True
         time.sleep(0.02)
-    # both pages show the same game
-    b.wait_for_function(f"Number(document.body.dataset.version) >= {version(a)}")
-    a.wait_for_function(f"Number(document.body.dataset.version) >= {version(b)}")
+    # both pages show the same game, at a person's turn (the bot may still be moving: one
+    # page could show its move and the other not yet)
+    for _ in range(20):
+        b.wait_for_function(f"Number(document.body.dataset.version) >= {version(a)}")
+        a.wait_for_function(f"Number(document.body.dataset.version) >= {version(b)}")
+        turns = [p.evaluate("document.body.dataset.myTurn") for p in (a, b)]
+        if version(a) == version(b) and "true" in turns:
+            break
+    assert version(a) == version(b) and "true" in turns
     assert a.inner_text("#log") == b.inner_text("#log")
     assert "Ann" in a.inner_text("#log") and "Ben" in a.inner_text("#log")
     # the kind of a card drawn from the pile is told to the one who drew it only (R13.2)

@@ -217,7 +217,7 @@ def test_an_invitation_mail_seats_the_invited_on_a_phone_in_german_and_a_desktop
     ben, finn, finn_again, anna = phone(browser, "de-DE"), new_page(browser), new_page(browser), new_page(browser)
     wants_invitations(ben, server, smtp, "Ben", "ben@example.org")
     wants_invitations(finn, server, smtp, "Finn", "finn@example.org")
-    sign_up(anna, server, "Anna")
+    sign_up(anna, server, "Alma")  # (Anna has an account on this module's server already)
     anna.evaluate(
         """async () => {
             const r = await fetch('/api/games', {method: 'POST', headers: {'content-type': 'application/json'},
@@ -247,7 +247,7 @@ def test_an_invitation_mail_seats_the_invited_on_a_phone_in_german_and_a_desktop
     open_invitation(finn, server, smtp, "finn@example.org")
     at_seat(finn, gid, "1")
     shot(finn, "i43-seats-invitation-desktop-en")
-    # Anna, who made the table, is refused the seats
+    # Alma, who made the table, is refused the seats
     got = anna.evaluate(
         f"async () => (await fetch('/api/account/seat', {{method: 'POST', headers: {{'content-type': 'application/json'}}, body: JSON.stringify({{game: '{gid}', seat: 0}})}})).status"
     )

@@ -90,7 +90,7 @@ def own_name(seats: list[SeatRow], seat: int, name: str) -> str | None:
     if not 0 <= seat < len(seats) or seats[seat].name != UNNAMED:
         return None
     key = look_key(name)
-    return None if any(i != seat and look_key(s.name) == key for i, s in enumerate(seats)) else name
+    return None if any(i != seat and key in _keys_shown(s.name, i) for i, s in enumerate(seats)) else name
 
 
 def _unseen(ch: str) -> bool:
@@ -190,10 +190,18 @@ def name_taken(name: str) -> Refused:
 
 def check_name_free(seats: list[SeatRow], name: str, seat: int | None = None) -> None:
     """Refused ``name_taken`` if a seat of the table but ``seat`` has ``name`` (see
-    look_key), or the name passes for a deleted account's seat (as_deleted). Unnamed seats
-    (UNNAMED) may be several."""
+    look_key) or is unnamed and shown as ``name`` ("Player 2"), or the name passes for a
+    deleted account's seat (as_deleted). Unnamed seats (UNNAMED) may be several."""
     if name == UNNAMED:
         return
     key = look_key(name)
-    if as_deleted(name) or any(i != seat and look_key(s.name) == key for i, s in enumerate(seats)):
+    if as_deleted(name) or any(i != seat and key in _keys_shown(s.name, i) for i, s in enumerate(seats)):
         raise name_taken(name)
+
+
+def _keys_shown(name: str, seat: int) -> set[str]:
+    """The look keys of what a seat is shown as: its name, or, unnamed, "Player 2" in
+    every language (so nobody takes the name an unnamed seat is shown with)."""
+    if name != UNNAMED:
+        return {look_key(name)}
+    return {look_key(seat_name(UNNAMED, seat, lang)) for lang in SEAT_WORD}
