@@ -261,7 +261,9 @@ def tap_on_map(page: Any, target: Any, limit: int = 8) -> int:
     zooms = 0
     for _ in range(limit):
         z = map_zoom(page)
-        target.tap()
+        # where the finger lands, whatever lies on top there: another site's spot may cover
+        # part of this one (Playwright's own check would wait for it to be uncovered)
+        target.tap(force=True)
         if map_zoom(page) <= z:
             return zooms
         zooms += 1
