@@ -132,3 +132,14 @@ def test_an_accounts_name_another_seat_has_leaves_the_seat_unnamed(client: TestC
     # the creator's own seat too: a bot called Anna keeps the seat unnamed
     g = table(client, anna, [{"kind": "person"}, {"kind": "bot", "name": "ANNA"}, *BOTS[:1]])
     assert names(client, g["id"])[0] == ""
+
+
+def test_a_deleted_accounts_seat_is_named_in_the_readers_language() -> None:
+    """A deleted account's seat is stored as "deleted player" (a number after it when that
+    is taken); each reader says it in its language."""
+    from kardinal.server.names import DELETED, seat_name
+
+    assert seat_name(DELETED, 1, "de") == "gelöschter Spieler"
+    assert seat_name(DELETED + " 2", 3, "de") == "gelöschter Spieler 2"
+    assert seat_name(DELETED + " 2", 3, "en") == "deleted player 2"
+    assert seat_name("deleted player two", 3, "de") == "deleted player two"  # (a name refused today; of before: as it is)

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 import unicodedata
 from functools import lru_cache
 from importlib import resources
@@ -44,6 +45,8 @@ ORDINARY_SPACE = frozenset("\t\n\v\f\r")  # controls a name may hold (each is ma
 # the symbols drawn blank (or nearly: "\u1d15a", "\u2e31") can be complete
 SEEN = frozenset("LN")
 DELETED = "deleted player"  # the name a deleted account's seats take (with a number after it when taken)
+DELETED_WORD = {"en": DELETED, "de": "gelöschter Spieler"}  # as each language says it (seat_name)
+_DELETED_SEAT = re.compile(re.escape(DELETED) + r"( \d+)?")
 KEY_MARK = "\ue000"  # starts every account's stored key made by account_keys (never in a name)
 # an unnamed person seat is stored with no name (no words of the language of the page that
 # made it): each reader says it in its own language ("Player 2", "Spieler 2": seat_name)
@@ -80,8 +83,12 @@ def clean_name(name: object, default: str) -> str:
 
 def seat_name(name: str, seat: int, lang: str = "en") -> str:
     """A seat's name as a reader in ``lang`` sees it: an unnamed seat (UNNAMED) is "Player
-    2" ("Spieler 2"); any other name, stored in a game of before too, as it is."""
-    return name or f"{SEAT_WORD.get(lang, SEAT_WORD['en'])} {seat + 1}"
+    2" ("Spieler 2"), a deleted account's (DELETED, with a number when taken) "gelöschter
+    Spieler" in German; any other name, stored in a game of before too, as it is."""
+    if not name:
+        return f"{SEAT_WORD.get(lang, SEAT_WORD['en'])} {seat + 1}"
+    deleted = _DELETED_SEAT.fullmatch(name)
+    return DELETED_WORD.get(lang, DELETED) + (deleted.group(1) or "") if deleted else name
 
 
 def own_name(seats: list[SeatRow], seat: int, name: str) -> str | None:

@@ -14,6 +14,7 @@ const TEXTS = {
     newGame: "New game",
     players: "Players",
     player: "Player",
+    deletedPlayer: "deleted player",
     seat: "Seat",
     name: "Name",
     person: "Person",
@@ -145,6 +146,7 @@ const TEXTS = {
     newGame: "Neues Spiel",
     players: "Spieler",
     player: "Spieler",
+    deletedPlayer: "gelöschter Spieler",
     seat: "Platz",
     name: "Name",
     person: "Mensch",
@@ -318,7 +320,12 @@ export function otherLang() { return current === "de" ? "en" : "de"; }
  * words of a touch screen on one: touchWords). */
 /** A seat's name in this page's language: an unnamed seat (stored with no name, "") is
  * "Player 2" ("Spieler 2"); ``seat`` counts from 0. */
-export function seatName(name, seat) { return name || `${T("player")} ${seat + 1}`; }
+export function seatName(name, seat) {
+  if (!name) return `${T("player")} ${seat + 1}`;
+  // a deleted account's seat is stored as "deleted player" (with a number when taken): said in the page's language
+  const deleted = /^deleted player( \d+)?$/.exec(name);
+  return deleted ? T("deletedPlayer") + (deleted[1] || "") : name;
+}
 
 /** Who said a chat line (or is named by its notice): its seat's name, or a spectator's. */
 export function lineName(x) { return x.seat === null || x.seat === undefined ? x.name : seatName(x.name, x.seat); }
