@@ -256,6 +256,38 @@ def test_an_invitation_mail_seats_the_invited_on_a_phone_in_german_and_a_desktop
         assert page.errors == []
 
 
+def test_a_plain_link_to_the_game_offers_the_invited_seat(mail_server: tuple[str, Smtp], browser: Any) -> None:
+    """Issue 43, item 1's sibling: signed in and invited by name, one who opens the game by
+    a plain link (not the invitation's) is offered the seat, and one tap takes it; one who
+    is not invited is offered nothing."""
+    server, _smtp = mail_server
+    cleo, dora, emil = new_page(browser), phone(browser, "de-DE"), new_page(browser)
+    sign_up(cleo, server, "Cleo")
+    sign_up(dora, server, "Dora")
+    sign_up(emil, server, "Emil")
+    gid = cleo.evaluate(
+        """async () => {
+            const r = await fetch('/api/games', {method: 'POST', headers: {'content-type': 'application/json'},
+                body: JSON.stringify({players: [{kind: 'person', name: 'Cleo'}, {kind: 'person', account: 'Dora'}, {kind: 'bot', level: 'random'}]})});
+            if (!r.ok) throw new Error(await r.text());
+            return (await r.json()).id;
+        }"""
+    )
+    emil.goto(server + f"/game/{gid}")
+    emil.wait_for_function("document.body.dataset.status === 'open'")
+    dora.goto(server + f"/game/{gid}")
+    dora.wait_for_selector("#take-invited")
+    assert dora.inner_text("#msg").startswith("Cleo lädt dich zu diesem Spiel ein")
+    shot(dora, "i43-invited-plain-link-phone-de")
+    dora.click("#take-invited")
+    dora.wait_for_function(f"Object.keys(JSON.parse(localStorage.getItem('kardinal-seats:{gid}') || '{{}}')).join() === '1'")
+    dora.wait_for_function("document.body.dataset.auth !== 'bad' && document.body.dataset.status === 'open'")
+    assert dora.locator("#take-invited").count() == 0
+    assert emil.locator("#take-invited").count() == 0  # not invited: nothing offered
+    for page in (cleo, dora, emil):
+        assert page.errors == []
+
+
 def test_seat_names_in_the_readers_language_and_the_accounts_own(mail_server: tuple[str, Smtp], browser: Any) -> None:
     """Issue 43, items 12 and 7: the open seats of a table a German phone opened ("Find me
     a table") are "Spieler 2" there and "Player 2" to an English visitor (no words stored);

@@ -16,7 +16,7 @@
 import { byId, el } from "./dom.js";
 import { T, seatName, onLangChange, rulesText, variantText, boardName, boardAbout, addStrings, levelName } from "./i18n.js";
 import { loadBoard } from "./board.js";
-import { GameSocket, getJSON, postJSON, tokensFromURL, url } from "./net.js";
+import { GameSocket, getJSON, postJSON, storeSeats, tokensFromURL, url } from "./net.js";
 import { GameMap } from "./map.js";
 import { MapZoom } from "./zoom.js";
 import { rememberFocus, restoreFocus, announce } from "./a11y.js";
@@ -43,10 +43,14 @@ addStrings({
   en: {
     timeoutYou: "Your time ran out: a bot ({level}) plays this turn for you.",
     timeoutYouPlayed: "Your time ran out; a bot ({level}) played for you: {moves}.",
+    invitedHere: "{by} invites you to this game, to the seat of {seat}.",
+    takeInvitedSeat: "Take the seat",
   },
   de: {
     timeoutYou: "Deine Zeit ist abgelaufen: ein Bot ({level}) spielt diesen Zug für dich.",
     timeoutYouPlayed: "Deine Zeit ist abgelaufen; ein Bot ({level}) hat für dich gespielt: {moves}.",
+    invitedHere: "{by} lädt dich zu diesem Spiel ein, auf den Platz von {seat}.",
+    takeInvitedSeat: "Platz einnehmen",
   },
 });
 
@@ -178,6 +182,7 @@ class GamePage {
     this.msg = m;
     if (!old) this.overOnArrival = m.status === "finished"; // opened later: the result shown, the walk-through offered
     if (!old) this.firstVersion = m.version; // (chat.js: a notice since then is news)
+    if (!old && m.seat === null && m.status !== "finished" && !this.socket.holdsAny()) this.offerInvitedSeat();
     if (old) this.announceNews(old, m);
     if (turnChanged) this.sel.clear();
     // the others have played: the whole map again, not the corner this player last enlarged
@@ -191,6 +196,28 @@ class GamePage {
     this.follower.update(m.view.history || [], m.hotseat ? (old ? old.seat : null) : m.seat, m.players.length, hurry);
     // a scoring that just happened opens its overlay (once), over the board it is drawn on
     loadBoard(m.view.board).then(() => { if (!this.replay) this.scoring.notice(m.view.history || [], this.overOnArrival); }).catch(() => {});
+  }
+
+  /** Signed in, invited by name to a seat of this game, and watching it (a plain link to
+   * the game, not the invitation's): the seat offered, one tap away; taken, it becomes the
+   * account's and its token comes in the answer (never in an address). Signed out, or not
+   * invited: nothing (the list of invitations is refused or holds none of this game). */
+  async offerInvitedSeat() {
+    let inv;
+    try { inv = await getJSON("/api/account/invitations"); } catch (e) { return; }
+    const mine = (inv.received || []).find((i) => i.game && i.game.id === this.gameId);
+    if (!mine || this.socket.holdsAny()) return;
+    const take = async () => {
+      try {
+        const r = await postJSON("/api/account/invitations/take", { game: this.gameId, seat: mine.seat });
+        storeSeats(r.game, { [r.seat]: r.token });
+        location.reload();
+      } catch (e) {
+        this.say(e.error ? refusalText(e.error, this.board) : e.message, true);
+      }
+    };
+    this.say(T("invitedHere", { by: mine.by || T("deletedPlayer"), seat: this.name(mine.seat) }));
+    byId("msg").append(" ", el("button", { type: "button", id: "take-invited", class: "primary", onclick: take }, T("takeInvitedSeat")));
   }
 
   /** Read out the others' new decisions and every scoring since the last message. */
