@@ -101,6 +101,9 @@ def test_players_chat_spectators_read_and_bad_lines_are_refused(tmp_path: Path, 
             assert [(x["seat"], x["name"]) for x in receive(watcher, "chat")["lines"]] == [(None, "Kibitz")]
             watcher.send_json({"type": "chat", "text": "x", "name": "bad\u202ename"})
             assert receive(watcher, "error")["code"] == "bad_name"
+            # no name given: no words stored ("a spectator", each page in its language)
+            watcher.send_json({"type": "chat", "text": "hello"})
+            assert [(x["seat"], x["name"]) for x in receive(watcher, "chat")["lines"]] == [(None, "")]
 
 
 def test_chat_is_rate_limited_per_address(tmp_path: Path) -> None:

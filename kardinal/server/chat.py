@@ -13,7 +13,7 @@ from .live import LiveGame
 from .messages import (
     ChatMessage,
 )
-from .names import BAD_IN_NAME, check_name_free, clean_name
+from .names import BAD_IN_NAME, UNNAMED, check_name_free, clean_name
 from .refusal import Refused, suspended
 from .storage import (
     ChatLine,
@@ -77,7 +77,7 @@ class Chat(ServiceCore):
         else:
             if not live.options["spectator_chat"]:
                 raise Refused("chat_closed", "spectators may read the chat; the players have not opened it to them", 403)
-            seat, who = None, clean_name(name, "Spectator")
+            seat, who = None, clean_name(name, UNNAMED)  # no name given: each page says "a spectator" in its language
             check_name_free(live.row.seats, who)  # a spectator's line never looks like a player's
         return await self._add_line(live, seat, "say", who, text)
 

@@ -21,6 +21,7 @@ addStrings({
     chatEmpty: "Nothing said yet.",
     chatReadOnly: "Spectators read the chat; the players have not opened it to them.",
     chatSpectator: "spectator",
+    chatSpectatorAnon: "A spectator",
     chatAway: "{name} has left; a bot ({level}) plays for them until they come back.",
     chatBack: "{name} is back and plays again.",
     chatTimeout: "{name}'s time ran out: a bot ({level}) plays this turn for them.",
@@ -40,6 +41,7 @@ addStrings({
     chatEmpty: "Noch nichts gesagt.",
     chatReadOnly: "Zuschauer lesen den Chat; die Spieler haben ihn nicht für sie geöffnet.",
     chatSpectator: "Zuschauer",
+    chatSpectatorAnon: "Ein Zuschauer",
     chatAway: "{name} ist gegangen; ein Bot ({level}) spielt an diesem Platz, bis {name} zurückkommt.",
     chatBack: "{name} ist zurück und spielt wieder.",
     chatTimeout: "Die Zeit von {name} ist abgelaufen: ein Bot ({level}) spielt diesen Zug für {name}.",
@@ -165,7 +167,7 @@ export class Chat {
         return el("li", { class: "chat-say chat-muted", "data-seat": x.seat === null ? "" : String(x.seat), "data-idx": String(x.idx) },
           el("span", { class: "chat-text" }, this.mod.hiddenText(x)), menu);
       }
-      const who = notice ? null : el("span", { class: "chat-who" }, x.seat === null ? `${x.name} (${T("chatSpectator")})` : lineName(x));
+      const who = notice ? null : el("span", { class: "chat-who" }, x.seat === null ? (x.name ? `${x.name} (${T("chatSpectator")})` : T("chatSpectatorAnon")) : lineName(x));
       return el("li", { class: notice ? "chat-notice" : "chat-say", "data-seat": x.seat === null ? "" : String(x.seat), "data-idx": String(x.idx) },
         who, who ? ": " : null, el("span", { class: "chat-text" }, this.lineText(x)), menu);
     });

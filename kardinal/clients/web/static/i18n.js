@@ -328,7 +328,10 @@ export function seatName(name, seat) {
 }
 
 /** Who said a chat line (or is named by its notice): its seat's name, or a spectator's. */
-export function lineName(x) { return x.seat === null || x.seat === undefined ? x.name : seatName(x.name, x.seat); }
+export function lineName(x) {
+  if (x.seat === null || x.seat === undefined) return x.name || T("chatSpectatorAnon"); // a spectator who gave no name
+  return seatName(x.name, x.seat);
+}
 
 export function T(key, vars) {
   let s = (TEXTS[current] && TEXTS[current][key]) ?? TEXTS.en[key] ?? key;
