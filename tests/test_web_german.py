@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from webtools import BOTS4, create_game, new_page, shot, take_turn, wait_turn
+from webtools import BOTS4, create_game, new_page, shot, sign_up_on_page, take_turn, wait_turn
 
 STATIC = Path(__file__).resolve().parent.parent / "kardinal" / "clients" / "web" / "static"
 
@@ -349,10 +349,7 @@ def test_every_page_in_german(server: str, browser: Any) -> None:
     acct.wait_for_selector("#account-note:not(:empty)")
     words.check(acct, "account page: a refused sign-in")
     # signed in: the account page (a refused new password too), the leaderboard, a profile
-    acct.fill("#signup-name", "Greta")
-    acct.fill("#signup-password", "richtig-richtig")
-    acct.click("#signup-button")
-    acct.wait_for_selector("#signed-in-as")
+    sign_up_on_page(acct, server, "Greta", "richtig-richtig")
     acct.fill("#current-password", "falsch-falsch")
     acct.fill("#new-password", "ganz-neues-Passwort")
     acct.click("#password-button")
@@ -451,21 +448,9 @@ def test_every_page_in_german(server: str, browser: Any) -> None:
 @pytest.fixture(scope="module")
 def mail_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Any]]:
     """A second live server of this module, whose mail goes to the test's SMTP server."""
-    from test_web_mail import Smtp
-    from webtools import serve
+    from test_web_mail import serve_with_mail
 
-    smtp = Smtp()
-    smtp.start()
-    with pytest.MonkeyPatch.context() as mp:  # only while the app is made
-        mp.setenv("KARDINAL_SMTP_URL", f"smtp://127.0.0.1:{smtp.port}?starttls=0")
-        mp.setenv("KARDINAL_MAIL_FROM", "kardinal@example.org")
-        mp.setenv("KARDINAL_PUBLIC_URL", "https://kardinal.example.org")
-        gen = serve(tmp_path_factory)
-        url = next(gen)
-    yield url, smtp
-    for _ in gen:
-        pass
-    smtp.stop()
+    yield from serve_with_mail(tmp_path_factory, "https://kardinal.example.org")
 
 
 def test_the_community_pages_in_german(mail_server: tuple[str, Any], browser: Any) -> None:
@@ -478,11 +463,7 @@ def test_the_community_pages_in_german(mail_server: tuple[str, Any], browser: An
     words = Words(["Greta", "Hugo"])
     greta = german_page(browser)
     hugo = german_page(browser, 390, 844)
-    greta.goto(server + "/account")
-    greta.fill("#signup-name", "Greta")
-    greta.fill("#signup-password", "richtig-richtig")
-    greta.click("#signup-button")
-    greta.wait_for_selector("#signed-in-as")
+    sign_up_on_page(greta, server, "Greta", "richtig-richtig")
     greta.fill("#mail-address", "greta@example.org")
     greta.fill("#mail-password", "richtig-richtig")
     greta.click("#mail-button")
@@ -508,11 +489,7 @@ def test_the_community_pages_in_german(mail_server: tuple[str, Any], browser: An
     words.check(greta, "account page: the mails wanted")
 
     # moderation at a table: Hugo (a phone) writes, Greta opens the line's menu and reports it
-    hugo.goto(server + "/account")
-    hugo.fill("#signup-name", "Hugo")
-    hugo.fill("#signup-password", "richtig-richtig")
-    hugo.click("#signup-button")
-    hugo.wait_for_selector("#signed-in-as")
+    sign_up_on_page(hugo, server, "Hugo", "richtig-richtig")
     g = greta.evaluate(
         """async () => (await fetch('/api/games', {method: 'POST', headers: {'content-type': 'application/json'},
             body: JSON.stringify({players: [{name: 'Greta', kind: 'person'}, {name: 'Hugo', kind: 'person'}, {kind: 'bot', level: 'random'}]})})).json()"""

@@ -97,6 +97,25 @@ class Smtp:
             self.controller = None
 
 
+def serve_with_mail(tmp_path_factory: pytest.TempPathFactory, public: str) -> Iterator[tuple[str, Smtp]]:
+    """A live server (webtools.serve) whose mail goes to an SMTP server of the test, with
+    ``public`` as the links' site: for a module's fixture of browser tests."""
+    from webtools import serve
+
+    smtp = Smtp()
+    smtp.start()
+    with pytest.MonkeyPatch.context() as mp:  # only while the app is made: the other servers have no mail
+        mp.setenv("KARDINAL_SMTP_URL", f"smtp://127.0.0.1:{smtp.port}?starttls=0")
+        mp.setenv("KARDINAL_MAIL_FROM", "kardinal@example.org")
+        mp.setenv("KARDINAL_PUBLIC_URL", public)
+        gen = serve(tmp_path_factory)
+        url = next(gen)
+    yield url, smtp
+    for _ in gen:
+        pass
+    smtp.stop()
+
+
 @pytest.fixture
 def smtp(monkeypatch: pytest.MonkeyPatch) -> Iterator[Smtp]:
     """The SMTP server, and the server's mail settings pointing at it."""

@@ -11,8 +11,8 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from test_web_mail import Smtp, link, text_of
-from webtools import new_page, phone, serve, shot
+from test_web_mail import Smtp, link, serve_with_mail, text_of
+from webtools import new_page, phone, shot
 from webtools import sign_up_on_page as sign_up
 
 pytestmark = pytest.mark.browser
@@ -24,18 +24,17 @@ PUBLIC = "http://kardinal.test"  # the links' site; the test opens their path on
 @pytest.fixture(scope="module")
 def mail_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Smtp]]:
     """A live server whose mail goes to the test's SMTP server."""
-    smtp = Smtp()
-    smtp.start()
-    with pytest.MonkeyPatch.context() as mp:  # only while the app is made: the other servers have no mail
-        mp.setenv("KARDINAL_SMTP_URL", f"smtp://127.0.0.1:{smtp.port}?starttls=0")
-        mp.setenv("KARDINAL_MAIL_FROM", "kardinal@example.org")
-        mp.setenv("KARDINAL_PUBLIC_URL", PUBLIC)
-        gen = serve(tmp_path_factory)
-        url = next(gen)
-    yield url, smtp
-    for _ in gen:
-        pass
-    smtp.stop()
+    yield from serve_with_mail(tmp_path_factory, PUBLIC)
+
+
+def sign_in_back_to(page: Any, name: str, gid: str) -> None:
+    """On the mail link's page, signed out: "Sign in", sign in, and back to the game."""
+    page.click("#open-sign-in")
+    page.wait_for_selector("#signin-name")
+    page.fill("#signin-name", name)
+    page.fill("#signin-password", PW)
+    page.click("#signin-button")
+    page.wait_for_url(re.compile(rf".*/game/{gid}$"), timeout=15000)
 
 
 def add_address(page: Any, addr: str) -> None:
@@ -151,12 +150,7 @@ def test_a_turn_mail_opens_the_seat_on_a_phone_in_german(mail_server: tuple[str,
     mobile.wait_for_selector("#open-sign-in")
     assert mobile.inner_text("#mail-note").startswith("Melde dich an, um deinen Platz zu öffnen")
     shot(mobile, "mail-open-sign-in-phone-de")
-    mobile.click("#open-sign-in")
-    mobile.wait_for_selector("#signin-name")
-    mobile.fill("#signin-name", "Bert")
-    mobile.fill("#signin-password", PW)
-    mobile.click("#signin-button")
-    mobile.wait_for_url(re.compile(rf".*/game/{gid}$"), timeout=15000)
+    sign_in_back_to(mobile, "Bert", gid)
     held = mobile.evaluate(f"JSON.parse(localStorage.getItem('kardinal-seats:{gid}') || '{{}}')")
     assert list(held) == ["0"]  # the seat, through the session
     mobile.wait_for_function("document.body.dataset.myTurn === 'true'", timeout=30000)
@@ -229,12 +223,7 @@ def test_an_invitation_mail_seats_the_invited_on_a_phone_in_german_and_a_desktop
     # Finn on a device signed out: sign in, and the link brings him back to the seat
     gid, seat = open_invitation(finn_again, server, smtp, "finn@example.org")
     finn_again.wait_for_selector("#open-sign-in")
-    finn_again.click("#open-sign-in")
-    finn_again.wait_for_selector("#signin-name")
-    finn_again.fill("#signin-name", "Finn")
-    finn_again.fill("#signin-password", PW)
-    finn_again.click("#signin-button")
-    finn_again.wait_for_url(re.compile(rf".*/game/{gid}$"), timeout=15000)
+    sign_in_back_to(finn_again, "Finn", gid)
     assert seat == "1"
     # Ben, signed in on his phone: one tap, and the game starts with his turn
     gid_ben, seat_ben = open_invitation(ben, server, smtp, "ben@example.org")

@@ -38,6 +38,7 @@ import { inView } from "./inview.js";
 import { PresenceLine } from "./presence.js";
 import { ClockLine } from "./clock.js";
 import { RatedGame } from "./rated-game.js";
+import { whoAmI } from "./account-link.js";
 
 addStrings({
   en: {
@@ -201,8 +202,9 @@ class GamePage {
   /** Signed in, invited by name to a seat of this game, and watching it (a plain link to
    * the game, not the invitation's): the seat offered, one tap away; taken, it becomes the
    * account's and its token comes in the answer (never in an address). Signed out, or not
-   * invited: nothing (the list of invitations is refused or holds none of this game). */
+   * invited: nothing. */
   async offerInvitedSeat() {
+    if (!(await whoAmI())) return;
     let inv;
     try { inv = await getJSON("/api/account/invitations"); } catch (e) { return; }
     const mine = (inv.received || []).find((i) => i.game && i.game.id === this.gameId);
