@@ -277,6 +277,28 @@ def test_a_plain_link_to_the_game_offers_the_invited_seat(mail_server: tuple[str
         assert page.errors == []
 
 
+def test_ones_own_seat_link_opened_again_opens_the_seat(mail_server: tuple[str, Smtp], browser: Any) -> None:
+    """Signed in, the first opening of a seat's link makes the seat the account's and gives
+    it a new token (the link others saw opens it no more); the same link opened again by its
+    owner opens the seat (the account's token, got anew), not a refusal and a spectator's view."""
+    server, _smtp = mail_server
+    gus = new_page(browser)
+    sign_up(gus, server, "Gus")
+    g = gus.evaluate(
+        """async () => (await fetch('/api/games', {method: 'POST', headers: {'content-type': 'application/json'},
+            body: JSON.stringify({players: [{kind: 'person', name: 'Gus'}, {kind: 'person', name: 'Ida'}, {kind: 'bot', level: 'random'}]})})).json()"""
+    )
+    gid, link_url = g["id"], server + g["seats"][0]["url"]
+    gus.goto(link_url)
+    gus.wait_for_function(f"(JSON.parse(localStorage.getItem('kardinal-seats:{gid}') || '{{}}')['0'] || '') !== '{g['seats'][0]['token']}'")
+    gus.goto(link_url)  # the link of before, its token ended
+    at_seat_open = f"Object.keys(JSON.parse(localStorage.getItem('kardinal-seats:{gid}') || '{{}}')).join() === '0' && document.body.dataset.auth !== 'bad'"
+    gus.wait_for_url(re.compile(rf".*/game/{gid}$"))
+    gus.wait_for_function(at_seat_open + " && document.body.dataset.status === 'open'")
+    gus.wait_for_function("document.querySelector('#players') && document.querySelector('#players').innerText.includes('Gus')")
+    assert gus.errors == []
+
+
 def test_seat_names_in_the_readers_language_and_the_accounts_own(mail_server: tuple[str, Smtp], browser: Any) -> None:
     """Issue 43, items 12 and 7: the open seats of a table a German phone opened ("Find me
     a table") are "Spieler 2" there and "Player 2" to an English visitor (no words stored);

@@ -183,7 +183,8 @@ class GamePage {
     this.msg = m;
     if (!old) this.overOnArrival = m.status === "finished"; // opened later: the result shown, the walk-through offered
     if (!old) this.firstVersion = m.version; // (chat.js: a notice since then is news)
-    if (!old && m.seat === null && m.status !== "finished" && !this.socket.holdsAny()) this.offerInvitedSeat();
+    if (!old && m.seat === null && m.status !== "finished" && !this.socket.holdsAny()) this.seatsOfAccount();
+    if (!old && m.seat !== null) sessionStorage.removeItem(`kardinal-reseated:${this.gameId}`); // seated: a later ended link may be healed again
     if (old) this.announceNews(old, m);
     if (turnChanged) this.sel.clear();
     // the others have played: the whole map again, not the corner this player last enlarged
@@ -199,12 +200,31 @@ class GamePage {
     loadBoard(m.view.board).then(() => { if (!this.replay) this.scoring.notice(m.view.history || [], this.overOnArrival); }).catch(() => {});
   }
 
-  /** Signed in, invited by name to a seat of this game, and watching it (a plain link to
-   * the game, not the invitation's): the seat offered, one tap away; taken, it becomes the
-   * account's and its token comes in the answer (never in an address). Signed out, or not
-   * invited: nothing. */
-  async offerInvitedSeat() {
+  /** Signed in and watching a game this browser holds no seat of (a plain link to it, or
+   * a link whose token ended when the seat became the account's): the account's own seats
+   * here get their tokens at once (in the answer, never in an address) and the page opens
+   * them; a seat it is invited to by name is offered, one tap away. Signed out: nothing. */
+  async seatsOfAccount() {
     if (!(await whoAmI())) return;
+    try {
+      const own = ((await getJSON("/api/account/games")).games || []).find((g) => g.game && g.game.id === this.gameId);
+      const again = `kardinal-reseated:${this.gameId}`; // once: never a loop of reloads
+      if (own && own.seats.length && !sessionStorage.getItem(again) && !this.socket.holdsAny()) {
+        const got = {};
+        for (const s of own.seats) got[s] = (await postJSON("/api/account/seat", { game: this.gameId, seat: Number(s) })).token;
+        storeSeats(this.gameId, got);
+        sessionStorage.setItem(again, "1");
+        location.replace(url(`/game/${encodeURIComponent(this.gameId)}`));
+        return;
+      }
+      sessionStorage.removeItem(again);
+    } catch (e) { /* the account's games unknown now: watched as before */ }
+    this.offerInvitedSeat();
+  }
+
+  /** Invited by name to a seat of this game: the seat offered under the hand, one tap
+   * away; taken, it becomes the account's and its token comes in the answer. */
+  async offerInvitedSeat() {
     let inv;
     try { inv = await getJSON("/api/account/invitations"); } catch (e) { return; }
     const mine = (inv.received || []).find((i) => i.game && i.game.id === this.gameId);
