@@ -495,6 +495,8 @@ def test_the_community_pages_in_german(mail_server: tuple[str, Any], browser: An
             body: JSON.stringify({players: [{name: 'Greta', kind: 'person'}, {name: 'Hugo', kind: 'person'}, {kind: 'bot', level: 'random'}]})})).json()"""
     )
     greta.goto(server + g["seats"][0]["url"])
+    greta.wait_for_selector("#fill-bots")  # waiting for Hugo: "start now with bots (their level)"
+    words.check(greta, "game: waiting for a player")
     hugo.goto(server + g["seats"][1]["url"])
     for p in (greta, hugo):
         p.wait_for_selector("#chat-text")
@@ -522,7 +524,7 @@ def test_the_community_pages_in_german(mail_server: tuple[str, Any], browser: An
     greta.reload()
     greta.wait_for_function("document.body.innerText.includes('gelöschter Spieler')")
     words.check(greta, "game: a deleted account's seat")
-    assert words.pages == 10
+    assert words.pages == 11
     assert not words.found, words.report()
     assert greta.errors == [] and hugo.errors == []
     greta.context.close()

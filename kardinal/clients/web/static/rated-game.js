@@ -4,7 +4,7 @@
 // has settled the game (GET /api/games/{id}/ratings).
 
 import { byId, el, fill, swatch } from "./dom.js";
-import { T, onLangChange } from "./i18n.js";
+import { T, levelName, onLangChange } from "./i18n.js";
 import { getJSON, postJSON } from "./net.js";
 import { refusalText } from "./refusals.js";
 import { changeText } from "./rated.js";
@@ -45,7 +45,7 @@ export class RatedGame {
     if (msg.status !== "open" || mine === null || !free) { this.waitbox.hidden = true; this.waitbox.replaceChildren(); return; }
     const rated = msg.table && msg.table.rated;
     const level = msg.table ? msg.table.standin : "";
-    const levelWord = T(`levelWord.${level}`) !== `levelWord.${level}` ? T(`levelWord.${level}`) : level;
+    const levelWord = levelName(level);
     this.waitbox.hidden = false;
     fill(this.waitbox, el("h2", { text: T("fillTitle") }),
       el("p", { text: rated ? T("fillWhyRated") : T("fillWhy", { level: levelWord }) }),
