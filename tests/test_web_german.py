@@ -618,14 +618,14 @@ def test_numbers_and_plurals_in_both_languages(server: str, browser: Any) -> Non
     assert said["en"] == [
         "−6.7", "1,200", "0.4", "1 card", "2 cards",
         "won 59% of 200 games against three greedy, 95% interval 54–65%",
-        "won 30% of 400 games against three hard, 95% interval 25–35%, an even share being 25%",
+        "won 30% of 400 games against three strong, 95% interval 25–35%, an even share being 25%",
         "won 200 of 200 games against three random", "loses almost every game", "something new",
         "Bot 2 scores 4 points.", "Bot 1 und Bot 3 score 4 points each.", "61 points", "1 piece left",
     ]  # fmt: skip
     assert said["de"] == [
         "−6,7", "1.200", "0,4", "1 Karte", "2 Karten",
         "gewann 59 % von 200 Spielen gegen drei Bots der Stufe gierig, 95-%-Intervall 54–65 %",
-        "gewann 30 % von 400 Spielen gegen drei Bots der Stufe schwer, 95-%-Intervall 25–35 %, bei einem gleichen Anteil von 25 %",
+        "gewann 30 % von 400 Spielen gegen drei Bots der Stufe stark, 95-%-Intervall 25–35 %, bei einem gleichen Anteil von 25 %",
         "gewann 200 von 200 Spielen gegen drei Bots der Stufe Zufall", "verliert fast jedes Spiel", "something new",
         "Bot 2 bekommt 4 Punkte.", "Bot 1 und Bot 3 bekommen je 4 Punkte.", "61 Punkte", "1 Stein übrig",
     ]  # fmt: skip

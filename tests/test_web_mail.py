@@ -437,6 +437,15 @@ def turn_game(c: TestClient, secret: str) -> tuple[str, str]:
     return g["id"], tok
 
 
+def begun(c: TestClient, gid: str, lang: str, zone: str | None = None) -> str:
+    """When the game was begun, as its mails' subjects say it (a month's name and digits)."""
+    from kardinal.server.mail.texts import begun_words
+
+    words = begun_words(c.get(f"/api/games/{gid}").json()["created"], lang, zone)
+    assert re.fullmatch(r"\d{1,2}\.? [A-Z][a-zä]+, \d\d:\d\d", words), words
+    return words
+
+
 def play_turn(c: TestClient, gid: str, tok: str, rng: random.Random) -> None:
     """Seat 0 plays until the turn passes (a bot has it)."""
     while True:
@@ -460,7 +469,8 @@ def test_the_turn_mail_arrives_once_and_its_link_opens_the_seat(tmp_path: Path, 
         wait_for_person(c, gid, {0: tok})
         turns = smtp.inbox.wait("anna@example.org", 2)[1:]
         mail = turns[0]
-        assert mail["Subject"] == "Your turn in a game of Kardinal & König"  # no player's text, no game id
+        # no player's text, no game id: when the game was begun (two games' mails are two threads)
+        assert mail["Subject"] == f"Kardinal & König: your turn in the game of {begun(c, gid, 'en')}"
         assert "your game against B1 and B2." in text_of(mail) and gid not in text_of(mail).replace(f"#open={gid}.0", "")
         assert "runs out" not in text_of(mail)  # no clock runs for the last person of an unrated table
         assert mail["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
@@ -513,7 +523,7 @@ def test_the_end_mail_has_the_result(tmp_path: Path, db_url: str, smtp: Smtp) ->
         final = play_out(c, gid, {0: tok}, random.Random(5))
         assert final["status"] == "finished"
         mail = smtp.inbox.wait("anna@example.org", 2)[-1]
-        assert mail["Subject"] == "Spiel beendet: deine Partie Kardinal & König" and mail["Content-Language"] == "de"
+        assert mail["Subject"] == f"Kardinal & König: die Partie vom {begun(c, gid, 'de')} ist beendet" and mail["Content-Language"] == "de"
         body = text_of(mail)
         assert "dein Spiel gegen B1 und B2 ist beendet." in body and gid not in body.replace(f"#open={gid}.0", "")
         spec = state(c, gid)
@@ -539,7 +549,7 @@ def test_an_unnamed_seat_is_named_in_the_readers_language(tmp_path: Path, smtp: 
         toks = {s["seat"]: s["token"] for s in g["seats"]}
         r = post(c, f"/api/games/{g['id']}/join", secret, json={"seat": 0, "token": toks[0]})
         assert r.status_code == 200, r.text
-        toks[0] = r.json()["token"]  # the account's now: a new token
+        assert "token" not in r.json()  # the creator's seat: the account's since the table was made, its token stays
         assert post(c, f"/api/games/{g['id']}/join", None, json={"seat": 1, "token": toks[1]}).status_code == 200
         assert state(c, g["id"])["players"][1]["name"] == ""
         final = play_out(c, g["id"], toks, random.Random(3))
@@ -564,7 +574,8 @@ def test_the_invitation_hook_mails_once_those_who_asked(tmp_path: Path, smtp: Sm
         assert portal.call(hook, aid, g1, 0, "Bert") is False  # once
         mail = smtp.inbox.wait("anna@example.org", 2)[-1]
         assert mail["Subject"] == "An invitation to a game" and link(mail, "open") == f"{g1}.0"
-        assert "Bert invites you to a game against B1 and B2." in text_of(mail)
+        # ... and says how the table plays: turn-based, without a clock here
+        assert "Bert invites you to a game against B1 and B2. It is a turn-based game: you move when you have time, without a time limit." in text_of(mail)
         # wired: a table made by Bert with a seat kept for Anna by name mails her
         bert = sign_up(c, "Bert")
         players = [{"kind": "person"}, {"kind": "person", "account": "anna"}, {"kind": "bot", "level": "random"}]
@@ -572,6 +583,7 @@ def test_the_invitation_hook_mails_once_those_who_asked(tmp_path: Path, smtp: Sm
         assert r.status_code == 200, r.text
         mail = smtp.inbox.wait("anna@example.org", 3)[-1]
         assert "Bert invites you" in text_of(mail) and link(mail, "open") == f"{r.json()['id']}.1"
+        assert "It is a live game: everyone plays at the table at the same time, and a bot plays for a player away for 3 minutes." in text_of(mail)
 
 
 # -- unsubscribing -----------------------------------------------------------------------
@@ -801,6 +813,24 @@ def test_the_words_for_players_and_time_left() -> None:
     assert deadline_words(None, at, "en") == ""
 
 
+def test_an_invitation_says_how_the_table_plays() -> None:
+    """The new-user walk (issue 43): an invitation did not say whether its game was live or
+    turn-based, nor how long a turn may take."""
+    from kardinal.server.mail.texts import how_words
+
+    assert how_words({"mode": "live", "away": 300.0}, "en") == (
+        "It is a live game: everyone plays at the table at the same time, and a bot plays for a player away for 5 minutes."
+    )
+    assert how_words({"mode": "live", "away": 60.0, "rated": True}, "de") == (
+        "Es ist ein Live-Spiel: alle sitzen zur gleichen Zeit am Tisch, und für eine Person, die 1 Minute weg ist, spielt ein Bot. Es wird gewertet."
+    )
+    assert how_words({"mode": "turn", "clock": {"days": 1}}, "en") == (
+        "It is a turn-based game: you move when you have time, within 1 day a turn; then a bot plays for you until you are back."
+    )
+    assert "innerhalb von 3 Tagen je Zug" in how_words({"mode": "turn", "clock": {"days": 3}}, "de")
+    assert how_words({"mode": "turn", "clock": None}, "de") == "Es ist ein rundenbasiertes Spiel: du ziehst, wenn du Zeit hast, ohne Zeitlimit."
+
+
 FROZEN = 1795000000.0 - 3 * 86400  # the tables' clock of the test below: each turn's 3 days end at 1795000000
 
 
@@ -832,13 +862,13 @@ def test_the_turn_mail_names_the_other_players_and_says_the_time_left(tmp_path: 
             smtp.inbox.wait(addresses[seat], 2)
             assert act(c, g["id"], seat, toks[seat], msg["version"], rng.choice(msg["legal"])).status_code == 200
         mail = smtp.inbox.to("anna@example.org")[1]
-        assert mail["Subject"] == "Du bist dran in einer Partie Kardinal & König"
+        assert mail["Subject"] == f"Kardinal & König: du bist dran in der Partie vom {begun(c, g['id'], 'de', 'Europe/Berlin')}"
         assert "du bist dran in deinem Spiel gegen Ben, Carl und Dora.\r\n\r\n" in text_of(mail)
         assert (
             "Deine Zeit für diesen Zug läuft am 18. November 2026 um 12:06 Uhr (Europe/Berlin) ab: noch etwa 3 Tage."
             " Danach spielt ein Bot für dich, bis du zurück bist."
         ) in text_of(mail)
         mail = smtp.inbox.to("ben@example.org")[1]
-        assert mail["Subject"] == "Your turn in a game of Kardinal & König"
+        assert mail["Subject"] == f"Kardinal & König: your turn in the game of {begun(c, g['id'], 'en')}"
         assert "it is your turn in your game against Anna, Carl and Dora.\r\n\r\n" in text_of(mail)
         assert "runs out on 18 November 2026 at 11:06 UTC: about 3 days left. Then a bot plays for you" in text_of(mail)

@@ -85,6 +85,9 @@ def test_a_rated_game_against_bots_moves_the_rating_on_a_laptop(server: str, bro
     assert page.inner_text('#leaderboard tr[data-player="Rita"] td:nth-child(3)') == value
     assert page.get_attribute('#leaderboard tr[data-player="Rita"] a', "href") == "/player/Rita"
     assert page.locator('#bot-ratings tr[data-bot="greedy"]').count() == 1
+    # every level in the player's words, none by its id (the new-user walk found "ismcts (bot)")
+    bots = page.locator("#bot-ratings td:first-child").all_inner_texts()
+    assert "searcher (bot)" in bots and "strong (bot)" in bots and not any("ismcts" in b or "hard" in b for b in bots), bots
     shot(page, "players-desktop", full_page=True)
     # the lobby marks the rated game (My games)
     page.goto(server + "/")
@@ -139,6 +142,7 @@ def test_find_a_table_and_start_it_with_bots_on_a_phone_in_german(server: str, b
     page.wait_for_selector("#bot-ratings")
     assert page.inner_text("h1") == "Spieler"
     assert page.inner_text('#bot-ratings tr[data-bot="greedy"] td:first-child') == "gierig (Bot)"
+    assert page.inner_text('#bot-ratings tr[data-bot="ismcts"] td:first-child') == "Sucher (Bot)"
     shot(page, "players-phone-de", full_page=True)
     assert not page.errors, page.errors
     page.context.close()

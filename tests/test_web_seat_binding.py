@@ -97,7 +97,8 @@ def test_the_creator_cannot_read_or_play_the_seat_another_account_joined_at_a_ra
     gid, links = g["id"], tokens(g)
     r = join(client, gid, 0, links[0], anna)
     assert r.status_code == 200, r.text
-    mine = r.json()["token"]  # Anna's own seat: hers alone too
+    assert "token" not in r.json()  # Anna's own seat: her account's since she made the table (its link was shown to her alone)
+    mine = links[0]
     r = join(client, gid, 1, links[1], ben)
     assert r.status_code == 200 and r.json()["status"] == "running", r.text
     bens = r.json()["token"]
@@ -117,7 +118,8 @@ def test_the_creator_cannot_play_the_seat_by_its_old_link(client: TestClient) ->
     anna, ben = sign_up(client, "Anna"), sign_up(client, "Ben")
     g = table(client, anna, seats("person", "person", "bot"), rated=True)
     gid, links = g["id"], tokens(g)
-    held = {0: join(client, gid, 0, links[0], anna).json()["token"], 1: join(client, gid, 1, links[1], ben).json()["token"]}
+    assert join(client, gid, 0, links[0], anna).status_code == 200  # the creator's seat: her account's from the start
+    held = {0: links[0], 1: join(client, gid, 1, links[1], ben).json()["token"]}
     while True:  # to Ben's turn (Anna plays hers, the bot its own)
         msg = wait_for_person(client, gid, held)
         assert msg["status"] == "running"
@@ -262,6 +264,31 @@ def test_the_invitation_mails_link_takes_the_seat_for_the_invited_account_alone(
     assert again.status_code == 200, again.text
     assert opens(client, gid, 1, again.json()["token"]) and opens(client, gid, 1, tok)
     refused(post(client, "/api/account/seat", finn, json={"game": gid, "seat": 1}), "not_your_seat")
+
+
+def test_the_creators_seat_is_the_accounts_from_the_start(client: TestClient) -> None:
+    """Signed in, the seat a table's creator makes for themselves is the account's at once
+    (issue 43's walk: the creator who opened the game's plain address before "Open my seat"
+    was a spectator, and My games did not list the table): not the seats kept for invited
+    accounts, not a seat open to anyone, and nothing for a creator signed out."""
+    anna, finn = sign_up(client, "Anna"), sign_up(client, "Finn")
+    sign_up(client, "Ben")
+    players = [{"kind": "person"}, {"kind": "person", "account": "Ben"}, {"kind": "person", "open": True}, {"kind": "bot"}]
+    g = table(client, anna, players)
+    gid, links = g["id"], tokens(g)
+    assert storage(client).seat_owner(gid, 0) == account_id(client, anna)
+    assert storage(client).seat_owner(gid, 1) is None and storage(client).seat_owner(gid, 2) is None
+    assert [(x["game"]["id"], x["seats"]) for x in get(client, "/api/account/games", anna).json()["games"]] == [(gid, [0])]
+    # the plain address on another device: the seat's token comes from the account
+    r = post(client, "/api/account/seat", anna, json={"game": gid, "seat": 0})
+    assert r.status_code == 200, r.text
+    assert opens(client, gid, 0, r.json()["token"])
+    assert opens(client, gid, 0, links[0])  # ... and the link shown at creation (to nobody else) still opens it
+    for other, seat in ((finn, 0), (anna, 1), (anna, 2)):
+        refused(post(client, "/api/account/seat", other, json={"game": gid, "seat": seat}), "not_your_seat")
+    # signed out, a creator's seat is nobody's: its link is the key, as before
+    g = table(client, None, [{"kind": "person"}, {"kind": "person"}, {"kind": "bot"}])
+    assert storage(client).seat_owner(g["id"], 0) is None
 
 
 def test_a_rated_seat_taken_by_invitation_is_the_invited_accounts_alone(client: TestClient) -> None:

@@ -173,11 +173,19 @@ def test_a_invites_b_by_name_b_takes_the_seat_on_a_phone_a_follows_b(live: tuple
     anna.click("#play-friends")
     anna.click("label[for=friends-1]")
     anna.fill("#friend-account-0", "ben")
+    # ... a turn-based table (the new-user walk: Play with friends made live games only)
+    assert anna.inner_text("#friends-mode-why").startswith("Everyone sits at the table now")
+    anna.click("label[for=friends-mode-turn]")
+    assert anna.inner_text("#friends-mode-why").startswith("Each of you moves when you have time, within a day a turn")
     shot(anna, "invite-by-name-desktop-en")
     anna.click("#friends-create")
     anna.wait_for_selector(".kept-for")
     assert "kept for the account Ben" in anna.inner_text('li[data-invite="1"]')
     gid = anna.evaluate("Object.keys(localStorage).find((k) => k.startsWith('kardinal-seats:')).split(':')[1]")
+    table = api(anna, "GET", f"/api/games/{gid}")["json"]["table"]
+    assert (table["mode"], table["clock"]) == ("turn", {"days": 1}), table
+    # Anna's seat is her account's from the start: My games lists it before she opens it
+    assert [(g["game"]["id"], g["seats"]) for g in api(anna, "GET", "/api/account/games")["json"]["games"]] == [(gid, [0])]
     shot(anna, "invite-created-desktop-en")
     anna.goto(base + "/mine")
     anna.wait_for_selector(f'li[data-sent="{gid}:1"]')
@@ -204,6 +212,12 @@ def test_a_invites_b_by_name_b_takes_the_seat_on_a_phone_a_follows_b(live: tuple
     assert [(g["game"]["id"], g["seats"]) for g in mine] == [(gid, [1])]
     assert api(anna, "GET", "/api/account/invitations")["json"]["sent"] == []  # taken: no longer pending
     shot(ben, "invitation-taken-phone-de")
+    # Anna, signed in on a device that holds no link of the table (no "Open my seat"), opens
+    # the game's plain address: her seat, not a spectator's view (the new-user walk)
+    anna.evaluate("localStorage.clear(); sessionStorage.clear()")
+    anna.goto(f"{base}/game/{gid}")
+    anna.wait_for_function("document.querySelector('tr.me[data-seat=\"0\"]') !== null", timeout=30000)
+    assert list(anna.evaluate(f"JSON.parse(localStorage.getItem('kardinal-seats:{gid}'))")) == ["0"] and "token" not in anna.url
 
     # Anna follows Ben from his profile; each sees it on the account page
     anna.goto(base + "/player/Ben")

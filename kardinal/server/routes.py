@@ -160,9 +160,11 @@ async def create_game(
 ) -> CreatedGame:
     """A new table: its seats' secret links (shown once: keep them) and the spectators'
     address. ``key``: the client's key for this creation (the same key twice makes one game).
-    Signed in, a table of one person seat has it for the account, and a hot-seat table all
-    of its seats; of several invited seats, the one its creator opens becomes theirs then
-    (the game's WebSocket, as any seat opened signed in)."""
+    Signed in, the creator's seat is the account's at once: the first person seat ("Your name"
+    on the form) unless it is open to anyone or kept for an invited account (so My games
+    lists the table, and the game's plain address opens the seat on any device the account
+    signs in on), or every seat of a hot-seat table. Another seat opened signed in becomes
+    the account's then (the game's WebSocket)."""
     spec = body.model_dump(exclude_unset=True, exclude={"key"})
     # invitations by name and friends-only tables (social.py): checked before anything is made
     invited = await social(request).invitees(account, spec["players"], body.hotseat)
@@ -194,9 +196,12 @@ async def create_game(
     if account is not None and invited:  # before the creator's seats: a kept seat stays the invitee's
         await social(request).invite(gid, account, invited)
     if account is not None and tokens:
-        # an open seat is not the creator's: whoever claims it from the lobby gets a new token
-        if live.row.hotseat or (len(tokens) == 1 and not any(live.row.seats[s].open for s in tokens)):
+        # an open seat is not the creator's (whoever claims it from the lobby gets a new
+        # token), nor one kept for an invited account (attach leaves it to them)
+        if live.row.hotseat:
             await accounts(request).attach(account, [(gid, s) for s in sorted(tokens)])
+        elif not live.row.seats[first := min(tokens)].open:
+            await accounts(request).attach(account, [(gid, first)])
     if live.row.hotseat:
         out["hotseat_url"] = f"{page}?tokens=" + ",".join(f"{s}:{t}" for s, t in sorted(tokens.items()))
     return out

@@ -39,7 +39,7 @@ from ..options import options_of
 from ..results import seat_results
 from ..storage import GameRow
 from .mailer import Mailer
-from .texts import deadline_words, ordinal, others_words, result_words, seat_label
+from .texts import begun_words, deadline_words, how_words, ordinal, others_words, result_words, seat_label
 
 __all__ = ["GameMail"]
 
@@ -92,7 +92,7 @@ class GameMail:
                     return
                 people = [i for i, s in enumerate(row.seats) if s.kind == "person"]
                 table = [(r.seat, r.score, r.place, r.win) for r in results]
-                self.mailer.later(self._end(gid, people, _seats(row), table))
+                self.mailer.later(self._end(gid, people, _seats(row), table, row.created))
             return
         if row.status != "running" or options_of(row).get("mode") != "turn":
             return
@@ -140,6 +140,7 @@ class GameMail:
                     "name": name,
                     "others": others_words(_seats(live.row), seat, lang),
                     "deadline": deadline_words(seat_deadline(live, seat), self.now(), lang, zone if isinstance(zone, str) else None),
+                    "begun": begun_words(live.row.created, lang, zone if isinstance(zone, str) else None),
                     "link": self.mailer.link(_open_path(gid, seat)),
                     "_key": notify.get("key", ""),
                 },
@@ -151,7 +152,9 @@ class GameMail:
         except Exception as e:  # noqa: BLE001 - the game goes on; its mail is the one thing lost
             log.error("game %s: the turn mail could not be queued (%s)", gid, type(e).__name__)
 
-    async def _end(self, gid: str, people: list[int], seats: list[tuple[str, bool]], table: list[tuple[int, int, float, float]]) -> None:
+    async def _end(
+        self, gid: str, people: list[int], seats: list[tuple[str, bool]], table: list[tuple[int, int, float, float]], begun: float
+    ) -> None:
         try:
             wishes = await asyncio.to_thread(self.mailer.storage.mail_wishes, gid, people)
             queued = False
@@ -172,6 +175,7 @@ class GameMail:
                         "name": name,
                         "others": others_words(seats, seat, lang),
                         "you": result_words(lang, place, score, win),
+                        "begun": begun_words(begun, lang, notify.get("tz") if isinstance(notify.get("tz"), str) else None),
                         "table": lines,
                         "link": self.mailer.link(_open_path(gid, seat)),
                         "_key": notify.get("key", ""),
@@ -214,6 +218,7 @@ class GameMail:
                     "name": row.name,
                     "inviter": inviter_name,
                     "others": others_words(_seats(game), seat, lang),
+                    "how": how_words(game.options, lang),
                     "link": self.mailer.link(_open_path(game_id, seat)),
                     "_key": notify.get("key", ""),
                 },

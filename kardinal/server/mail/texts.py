@@ -3,8 +3,9 @@ address, kept in the account's ``notify`` JSON as ``lang``). Plain text: every m
 shows it, and a link in it is the whole link.
 
 A subject holds no text a player chose (a name, a seat's name): only the server's own
-words (SUBJECT_PARAMS: none), so that nothing of a player's reaches a mail's headers
-(headers.py says why). A game is named in the text by its other players ("your game
+words and, for the mails of a game, when the game was begun (SUBJECT_PARAMS: digits and
+month names the server writes), so that nothing of a player's reaches a mail's headers
+(headers.py says why), and two games' mails are not one thread in the reader's mail client. A game is named in the text by its other players ("your game
 against Anna and Ben"), and a turn-based game's turn mail says its deadline and the
 time left (:func:`deadline_words`)."""
 
@@ -16,10 +17,10 @@ from zoneinfo import ZoneInfo
 
 from ..names import UNNAMED, seat_name
 
-__all__ = ["render", "LANGS", "ordinal", "result_words", "seat_label", "names_list", "others_words", "deadline_words"]
+__all__ = ["render", "LANGS", "ordinal", "result_words", "seat_label", "names_list", "others_words", "deadline_words", "how_words", "begun_words"]
 
 LANGS = ("en", "de")
-SUBJECT_PARAMS: tuple[str, ...] = ()  # what a subject may hold: the server's words only, never a player's text
+SUBJECT_PARAMS: tuple[str, ...] = ("begun",)  # what a subject may hold: the server's words only, never a player's text
 
 _SIGN = {
     "en": "\n\n-- \nKardinal & König\n",
@@ -47,15 +48,15 @@ TEXTS: dict[str, dict[str, tuple[str, str]]] = {
             "Setting it signs out every device. If you did not ask for this, ignore this mail: your password stays as it is.",
         ),
         "turn": (
-            "Your turn in a game of Kardinal & König",
+            "Kardinal & König: your turn in the game of {begun}",
             "Hello {name},\n\nit is your turn in your game against {others}.{deadline}\n\nOpen your seat:\n{link}\n\nWe mail you once a game until you have moved.",
         ),
         "invitation": (
             "An invitation to a game",
-            "Hello {name},\n\n{inviter} invites you to a game against {others}.\n\nOpen it:\n{link}",
+            "Hello {name},\n\n{inviter} invites you to a game against {others}. {how}\n\nOpen it:\n{link}",
         ),
         "end": (
-            "Game over: your game of Kardinal & König",
+            "Kardinal & König: the game of {begun} is over",
             "Hello {name},\n\nyour game against {others} is over. {you}\n\n{table}\n\nThe game and its replay:\n{link}",
         ),
     },
@@ -71,15 +72,15 @@ TEXTS: dict[str, dict[str, tuple[str, str]]] = {
             "Damit werden alle Geräte abgemeldet. Wenn du das nicht warst, beachte diese Mail nicht: dein Passwort bleibt, wie es ist.",
         ),
         "turn": (
-            "Du bist dran in einer Partie Kardinal & König",
+            "Kardinal & König: du bist dran in der Partie vom {begun}",
             "Hallo {name},\n\ndu bist dran in deinem Spiel gegen {others}.{deadline}\n\nÖffne deinen Platz:\n{link}\n\nWir schreiben dir einmal je Spiel, bis du gezogen hast.",
         ),
         "invitation": (
             "Eine Einladung zu einem Spiel",
-            "Hallo {name},\n\n{inviter} lädt dich zu einem Spiel gegen {others} ein.\n\nÖffne es:\n{link}",
+            "Hallo {name},\n\n{inviter} lädt dich zu einem Spiel gegen {others} ein. {how}\n\nÖffne es:\n{link}",
         ),
         "end": (
-            "Spiel beendet: deine Partie Kardinal & König",
+            "Kardinal & König: die Partie vom {begun} ist beendet",
             "Hallo {name},\n\ndein Spiel gegen {others} ist beendet. {you}\n\n{table}\n\nDas Spiel und seine Wiederholung:\n{link}",
         ),
     },
@@ -157,6 +158,44 @@ _DEADLINE = {
 }
 
 
+_HOW = {
+    "en": {
+        "live": "It is a live game: everyone plays at the table at the same time, and a bot plays for a player away for {away}.",
+        "turn": "It is a turn-based game: you move when you have time, within {days} a turn; then a bot plays for you until you are back.",
+        "turn_free": "It is a turn-based game: you move when you have time, without a time limit.",
+        "rated": " It is rated.",
+        "days": ("day", "days"),
+        "minutes": ("minute", "minutes"),
+    },
+    "de": {
+        "live": "Es ist ein Live-Spiel: alle sitzen zur gleichen Zeit am Tisch, und für eine Person, die {away} weg ist, spielt ein Bot.",
+        "turn": "Es ist ein rundenbasiertes Spiel: du ziehst, wenn du Zeit hast, innerhalb von {days} je Zug; danach spielt ein Bot für dich, bis du zurück bist.",
+        "turn_free": "Es ist ein rundenbasiertes Spiel: du ziehst, wenn du Zeit hast, ohne Zeitlimit.",
+        "rated": " Es wird gewertet.",
+        "days": ("Tag", "Tagen"),
+        "minutes": ("Minute", "Minuten"),
+    },
+}
+
+
+def how_words(options: dict[str, Any], lang: str) -> str:
+    """How a table plays, as its invitation says it: live (and after how long away a bot
+    plays for a person) or turn-based (and how long a turn may take), and whether it is rated."""
+    words = _HOW[lang if lang in LANGS else "en"]
+    clock = options.get("clock") or {}
+    if options.get("mode") == "turn":
+        days = clock.get("days")
+        if days:
+            n = int(days)
+            text = words["turn"].format(days=f"{n} {words['days'][n != 1]}")
+        else:
+            text = words["turn_free"]
+    else:
+        n = max(1, round(float(options.get("away", 180)) / 60))
+        text = words["live"].format(away=f"{n} {words['minutes'][n != 1]}")
+    return text + (words["rated"] if options.get("rated") else "")
+
+
 def zone_of(name: str | None) -> ZoneInfo | None:
     """The time zone of an IANA name ("Europe/Berlin"), or None (unknown, no name, or UTC:
     said as "UTC")."""
@@ -176,6 +215,18 @@ def when_words(at: float, lang: str, zone: str | None = None) -> str:
     dt = datetime.fromtimestamp(at, tz or UTC)
     words = _DATE[lang].format(d=dt.day, month=_MONTHS[lang][dt.month - 1], y=dt.year, hm=dt.strftime("%H:%M"))
     return f"{words} ({zone})" if tz is not None else f"{words} UTC"
+
+
+_BEGUN = {"en": "{d} {month}, {hm}", "de": "{d}. {month}, {hm}"}
+
+
+def begun_words(at: float, lang: str, zone: str | None = None) -> str:
+    """When a game was begun, as its mails' subjects name it: "27 November, 14:30" /
+    "27. November, 14:30", in the reader's time zone (else UTC). Only digits and the
+    server's month names: safe in a header."""
+    lang = lang if lang in LANGS else "en"
+    dt = datetime.fromtimestamp(at, zone_of(zone) or UTC)
+    return _BEGUN[lang].format(d=dt.day, month=_MONTHS[lang][dt.month - 1], hm=dt.strftime("%H:%M"))
 
 
 def left_words(seconds: float, lang: str) -> str:

@@ -134,7 +134,7 @@ const TEXTS = {
     strengthInterval: ", 95% interval {lo}–{hi}%{even}",
     strengthEven: ", an even share being {e}%",
     // the bots' levels (their ids are the English names)
-    levelNames: { random: "random", easy: "easy", greedy: "greedy", medium: "medium", hard: "hard", expert: "expert" },
+    levelNames: { random: "random", easy: "easy", greedy: "greedy", medium: "medium", ismcts: "searcher", hard: "strong", expert: "expert" },
   },
   de: {
     title: "Kardinal & König",
@@ -262,7 +262,7 @@ const TEXTS = {
     strengthWonShare: "gewann {w} % von {n} Spielen gegen drei Bots der Stufe {level}",
     strengthInterval: ", 95-%-Intervall {lo}–{hi} %{even}",
     strengthEven: ", bei einem gleichen Anteil von {e} %",
-    levelNames: { random: "Zufall", easy: "leicht", greedy: "gierig", medium: "mittel", hard: "schwer", expert: "Experte" },
+    levelNames: { random: "Zufall", easy: "leicht", greedy: "gierig", medium: "mittel", ismcts: "Sucher", hard: "stark", expert: "Meister" },
   },
 };
 
@@ -431,9 +431,16 @@ export function strengthText(words) {
   return out;
 }
 
-/** A bot level's name in the page's language (its id where the table has no other word). */
+/** A bot level's name in the page's language, as a sentence says it ("a bot (greedy)"; its
+ * id where the table has no other word); the lists' "Greedy": :func:`levelTitle`. */
 export function levelName(id) {
   return lookup("levelNames", id) || id;
+}
+
+/** A bot level's name at the head of a list item ("Greedy", "Gierig"). */
+export function levelTitle(id) {
+  const name = levelName(id);
+  return name.charAt(0).toUpperCase() + name.slice(1);
 }
 
 // The boards' About in German: the translation of the English text in each board's file

@@ -5,7 +5,7 @@
 // (persons and bots, the board, rule variants) and list the games.
 
 import { byId, el, fill, keepInput } from "./dom.js";
-import { T, seatName, dateTime, lang, onLangChange, rulesText, variantText, boardName, boardAbout } from "./i18n.js";
+import { T, seatName, dateTime, lang, onLangChange, rulesText, variantText, boardName, boardAbout, levelTitle } from "./i18n.js";
 import { getJSON, postJSON, storeSeat, url } from "./net.js";
 import { loadBoard } from "./board.js";
 import { initHeader } from "./header.js";
@@ -56,6 +56,11 @@ addStrings({
     botsLabel: "Bots",
     friendsTitle: "A table with friends",
     friendsCount: "How many friends?",
+    friendsHow: "How do you play?",
+    friendsLive: "Live, now",
+    friendsTurn: "Turn-based, over days",
+    friendsLiveWhy: "Everyone sits at the table now; a bot plays for anyone away for 3 minutes.",
+    friendsTurnWhy: "Each of you moves when you have time, within a day a turn; then a bot plays until the person is back. Signed in, a mail can tell you it is your turn.",
     friendsOne: "1 friend",
     friendsMany: "{n} friends",
     friendsTable: "At the table: you, {friends} and {bots}.",
@@ -100,13 +105,6 @@ addStrings({
     levelRecord: "won {p}% of {n} four-player games against three bots of the level “{against}” (95% interval {low}–{high}%; an even share is 25%)",
     levelRecordNoInterval: "won {p}% of {n} four-player games against three bots of the level “{against}” (an even share is 25%)",
     levelNotMeasured: "Not measured against the other levels.",
-    "levelWord.random": "Random",
-    "levelWord.easy": "Easy",
-    "levelWord.greedy": "Greedy",
-    "levelWord.medium": "Medium",
-    "levelWord.ismcts": "Searcher",
-    "levelWord.hard": "Strong",
-    "levelWord.expert": "Expert",
     "levelPlain.random": "Plays any allowed move: for a first look at the rules.",
     "levelPlain.easy": "A gentle opponent: plays sensibly, with slips now and then.",
     "levelPlain.greedy": "Takes whatever scores best at once; never plans ahead.",
@@ -143,6 +141,11 @@ addStrings({
     botsLabel: "Bots",
     friendsTitle: "Ein Tisch mit Freunden",
     friendsCount: "Wie viele Freunde?",
+    friendsHow: "Wie spielt ihr?",
+    friendsLive: "Live, jetzt",
+    friendsTurn: "Rundenbasiert, über Tage",
+    friendsLiveWhy: "Alle sitzen jetzt am Tisch; ein Bot spielt für alle, die 3 Minuten weg sind.",
+    friendsTurnWhy: "Jede Person zieht, wenn sie Zeit hat, innerhalb eines Tages je Zug; danach spielt ein Bot, bis sie zurück ist. Angemeldet kann dir eine Mail sagen, dass du dran bist.",
     friendsOne: "1 Person",
     friendsMany: "{n} Personen",
     friendsTable: "Am Tisch: du, {friends} und {bots}.",
@@ -187,13 +190,6 @@ addStrings({
     levelRecord: "gewann {p} % von {n} Partien zu viert gegen drei Bots der Stufe „{against}“ (95-%-Intervall {low}–{high} %; ein gleicher Anteil wären 25 %)",
     levelRecordNoInterval: "gewann {p} % von {n} Partien zu viert gegen drei Bots der Stufe „{against}“ (ein gleicher Anteil wären 25 %)",
     levelNotMeasured: "Nicht gegen die anderen Stufen gemessen.",
-    "levelWord.random": "Zufall",
-    "levelWord.easy": "Leicht",
-    "levelWord.greedy": "Gierig",
-    "levelWord.medium": "Mittel",
-    "levelWord.ismcts": "Sucher",
-    "levelWord.hard": "Stark",
-    "levelWord.expert": "Meister",
     "levelPlain.random": "Spielt irgendeinen erlaubten Zug: zum ersten Kennenlernen der Regeln.",
     "levelPlain.easy": "Ein sanfter Gegner: spielt vernünftig, patzt aber ab und zu.",
     "levelPlain.greedy": "Nimmt, was sofort am meisten bringt; plant nie voraus.",
@@ -271,6 +267,7 @@ class Lobby {
     this.myName = remembered(NAME_KEY); // the home page's "Your name"
     this.botLevel = remembered(LEVEL_KEY) || PLAY_NOW_LEVEL; // the bots of Play now and Play with friends
     this.friendsOpen = false; // the panel of Play with friends
+    this.friendsMode = "live"; // ... its table: live, or turn-based (a day a turn)
     this.friendCount = 2;
     this.friendNames = ["", "", "", ""];
     this.friendAccounts = ["", "", "", ""]; // accounts invited by name (signed in)
@@ -395,6 +392,11 @@ class Lobby {
       r.addEventListener("change", () => { if (r.checked) { this.friendCount = k; this.renderFriends(); byId(`friends-${k}`).focus(); } });
       return el("label", { for: `friends-${k}`, class: "chip" }, r, " ", k === 1 ? T("friendsOne") : T("friendsMany", { n: k }));
     });
+    const modes = [["live", "friendsLive"], ["turn", "friendsTurn"]].map(([mode, key]) => {
+      const r = el("input", { type: "radio", name: "friends-mode", id: `friends-mode-${mode}`, value: mode, checked: mode === this.friendsMode ? true : null });
+      r.addEventListener("change", () => { if (r.checked) { this.friendsMode = mode; this.renderFriends(); byId(`friends-mode-${mode}`).focus(); } });
+      return el("label", { for: `friends-mode-${mode}`, class: "chip" }, r, " ", T(key));
+    });
     const names = [];
     for (let i = 0; i < n; i++) {
       const f = el("input", { type: "text", id: `friend-name-${i}`, value: this.friendNames[i], maxlength: 24, placeholder: `${T("player")} ${i + 2}` });
@@ -409,7 +411,10 @@ class Lobby {
     const table = bots ? T("friendsTable", { friends: plural("friendsN", n), bots: plural("botsN", bots) }) : T("friendsTableNoBots", { friends: plural("friendsN", n) });
     fill(box, el("h2", { text: T("friendsTitle") }),
       el("fieldset", { class: "chips" }, el("legend", { text: T("friendsCount") }), ...choices),
-      el("p", { id: "friends-table", text: table }), ...names,
+      el("p", { id: "friends-table", text: table }),
+      el("fieldset", { class: "chips", "aria-describedby": "friends-mode-why" }, el("legend", { text: T("friendsHow") }), ...modes),
+      el("p", { class: "small", id: "friends-mode-why", text: T(this.friendsMode === "turn" ? "friendsTurnWhy" : "friendsLiveWhy") }),
+      ...names,
       this.me ? el("p", { class: "small", id: "invite-why", text: T("inviteAccountWhy") }) : null,
       el("p", { class: "buttons-row" },
         el("button", { type: "button", id: "friends-create", class: "big", disabled: this.creating ? true : null, onclick: (ev) => { if (ev.detail < 2) this.createWithFriends(); } }, T("friendsCreate")),
@@ -424,12 +429,13 @@ class Lobby {
       players.push({ name: this.friendNames[i] || undefined, kind: "person", account }); // unnamed: no words stored
     }
     while (players.length < 3) players.push({ name: `Bot ${players.length + 1}`, kind: "bot", level: this.botLevel });
-    this.send({ players, hotseat: false, board: DEFAULT_BOARD, variants: [] });
+    const turn = this.friendsMode === "turn" ? { mode: "turn", clock: { days: 1 } } : {};
+    this.send({ players, hotseat: false, board: DEFAULT_BOARD, variants: [], ...turn });
   }
 
   // ------------------------------------------------------------------ bot levels in words
 
-  levelWord(l) { const k = `levelWord.${l}`; return T(k) !== k ? T(k) : l; }
+  levelWord(l) { return levelTitle(l); }
 
   levelTime(l) {
     const a = this.levelAbout[l];
