@@ -1,17 +1,20 @@
 """What a new player meets on the home and account pages of an upright phone in German
 (issue 43): "Anmelden" and "Registrieren" side by side, the leaderboard and the
 documentation within reach, and every refusal said as a sentence next to the form that
-was refused (in view, announced, the typed fields kept and marked), with its true cause;
+was refused (in view with its form, announced, the typed fields kept and marked), with its
+true cause (the e-mail form too: a server with mail settings);
 a suspended player told until when in their own time zone, why, and whom to ask."""
 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from datetime import UTC, datetime
 from typing import Any
 from zoneinfo import ZoneInfo
 
 import pytest
+from test_web_mail import serve_with_mail
 from typer.testing import CliRunner
 from webtools import DATA_DIRS, shot
 
@@ -21,6 +24,13 @@ pytestmark = pytest.mark.browser
 
 PW = "correct horse battery"
 HEIGHT = 844
+
+
+@pytest.fixture(scope="module")
+def mail_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A live server with mail settings (the account page's e-mail form is there)."""
+    for url, _ in serve_with_mail(tmp_path_factory, "http://kardinal.test"):
+        yield url
 
 
 def german_phone(browser: Any) -> Any:
@@ -55,8 +65,9 @@ def refused_next_to(page: Any, form: str, text: str, fields: list[str]) -> None:
 
 
 def test_a_new_player_on_a_german_phone_signs_up_and_is_refused_where_they_look(
-    server: str, browser: Any, monkeypatch: pytest.MonkeyPatch
+    mail_server: str, browser: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    server = mail_server
     page = german_phone(browser)
     # the home page: "Anmelden" and "Registrieren", the leaderboard, the documentation in About
     page.goto(server + "/")
@@ -84,6 +95,20 @@ def test_a_new_player_on_a_german_phone_signs_up_and_is_refused_where_they_look(
     page.wait_for_selector("#signed-in-as")
     assert "Deine Spiele bleiben, ohne deinen Namen; ihre Links gelten weiter." in page.inner_text("#delete-form")
     assert "deleted player" not in page.inner_text("main")
+
+    # a new mail address with a wrong password, the form scrolled up to the screen's top (a
+    # phone's keyboard takes the lower half): the refusal comfortably in view, not pushed to
+    # the top edge, the fields it answers still on the screen above it
+    page.evaluate("document.getElementById('mail-address').scrollIntoView({block: 'start'})")
+    page.fill("#mail-address", "berta@example.org")
+    page.fill("#mail-password", "falsches Passwort")
+    page.click("#mail-button")
+    refused_next_to(page, "mail", "Das ist nicht das Passwort dieses Kontos.", ["mail-password"])
+    note = page.locator("#mail-form #account-note").bounding_box()
+    assert note is not None and note["y"] >= HEIGHT / 6, note  # not glued to the top edge
+    in_view(page, "#mail-address")
+    in_view(page, "#mail-password")
+    shot(page, "i43-mail-refused-phone-de")
 
     # a wrong current password (15 characters): its own cause, next to the form, the fields kept
     page.locator("#current-password").scroll_into_view_if_needed()

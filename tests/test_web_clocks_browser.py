@@ -31,7 +31,7 @@ WORDS = {
         "timeout": "Your time ran out: a bot (greedy) plays this turn for you.",
         "played": "Your time ran out; a bot (greedy) played for you: ",
         "since": "A bot for you",
-        "log": "Anna's time ran out: a bot (greedy) plays this turn.",
+        "log": "Your time ran out: a bot (greedy) plays this turn for you.",
         "warn": "Your time runs out in 10 seconds.",
         "reserve": "(reserve)",
         "quick": "Quick: 20 s a turn + 2 min reserve (+5 s a turn)",
@@ -42,7 +42,7 @@ WORDS = {
         "timeout": "Deine Zeit ist abgelaufen: ein Bot (gierig) spielt diesen Zug für dich.",
         "played": "Deine Zeit ist abgelaufen; ein Bot (gierig) hat für dich gespielt: ",
         "since": "Ein Bot für dich",
-        "log": "Die Zeit von Anna ist abgelaufen: ein Bot (gierig) spielt diesen Zug.",
+        "log": "Deine Zeit ist abgelaufen: ein Bot (gierig) spielt diesen Zug für dich.",
         "warn": "Deine Zeit läuft in 10 Sekunden ab.",
         "reserve": "(Reserve)",
         "quick": "Schnell: 20 s je Zug + 2 min Reserve (+5 s je Zug)",
@@ -172,6 +172,15 @@ def test_a_live_turn_runs_out_the_stand_in_plays_and_the_log_says_so(
     shot(page, f"clock-timeout-{where}")
     if phone:
         assert page.evaluate("document.documentElement.scrollWidth") <= 390  # nothing wider than the phone
+    # the page opened again: the chat's history and the log still say it to Anna in the
+    # first person (the notice of an earlier turn, not said under her hand again)
+    page.reload()
+    page.wait_for_selector("body[data-status=running]", state="attached")
+    notices = page.locator("#chatbox .chat-notice")
+    expect(notices.filter(has_text=words["timeout"])).to_have_count(1)
+    expect(notices.filter(has_text="Anna")).to_have_count(0)
+    expect(page.locator("#log [data-event=timeout]")).to_have_text(words["log"])
+    expect(page.locator("#msg[data-notice=timeout]")).to_have_count(0)
     assert not page.errors, page.errors
     page.context.close()
 
@@ -249,7 +258,8 @@ def test_a_turn_based_turn_says_its_time_left_in_my_games_and_on_the_page(timed:
     expect(left).to_have_text("1 day 22 h left")
     assert "urgent" not in (left.get_attribute("class") or "")
     row = page.locator(f"#mine [data-game='{g['id']}']")
-    expect(row).to_contain_text("Your turn" if current == 0 else "Ben to play")
+    assert current == 0  # Anna begins (R2.3)
+    expect(row).to_contain_text("Your turn")
     assert (left.get_attribute("title") or "").startswith("Until ")
     shot(page, "mine-time-left-en")
     # 42 hours later (the page's clock; the list is asked for again every 15 s): urgent
@@ -268,8 +278,32 @@ def test_a_turn_based_turn_says_its_time_left_in_my_games_and_on_the_page(timed:
     page.clock.fast_forward("43:00:00")
     expect(chip).to_contain_text("Beeil dich: nur noch 5 Std. 0 Min.")
     assert chip.get_attribute("data-state") == "warn"
-    said = "Für deinen Zug bleiben weniger als 6 Stunden" if current == 0 else "Ben bleiben weniger als 6 Stunden für den Zug."
-    expect(page.locator("#announce")).to_contain_text(said)
+    expect(page.locator("#announce")).to_contain_text("Für deinen Zug bleiben weniger als 6 Stunden")
     shot(page, "game-time-left-urgent-de")
     assert not page.errors, page.errors
     page.context.close()
+
+    # Ben, waiting on Anna's turn: its time left, but not his hurry (neither in words nor in red)
+    ben = page_in(browser, False, "en-GB")
+    ben.clock.install(time=at(start + 43 * 3600))
+    ben.clock.pause_at(at(start + 43 * 3600 + 1))
+    ben.goto(server + g["seats"][1]["url"])  # (this browser keeps Ben's seat)
+    ben.wait_for_selector("body[data-status=running]", state="attached")
+    ben.goto(server + "/mine")
+    theirs = ben.locator(f"#mine [data-game='{g['id']}'] .time-left")
+    expect(ben.locator(f"#mine [data-game='{g['id']}']")).to_contain_text(f"{anna} to play")
+    expect(theirs).to_have_text(re.compile(r"^4 h 5\d min left$"))
+    assert "urgent" not in (theirs.get_attribute("class") or "")
+    assert ben.evaluate("getComputedStyle(document.querySelector('#mine .time-left')).color") != "rgb(179, 38, 30)"
+    shot(ben, "mine-time-left-theirs-en")
+    ben.locator(f"#mine [data-game='{g['id']}'] a.btn").click()
+    ben.wait_for_selector("body[data-status=running]", state="attached")
+    theirs = ben.locator("#clockline .clock-chip[data-seat='0']")
+    expect(theirs).to_contain_text("2 days 0 h left")
+    ben.clock.fast_forward("43:00:00")
+    expect(theirs).to_contain_text("5 h 0 min left")
+    assert "Hurry" not in theirs.inner_text() and theirs.get_attribute("data-state") == "turn"
+    assert "6 hours" not in ben.locator("#announce").inner_text()
+    shot(ben, "game-time-left-theirs-en")
+    assert not ben.errors, ben.errors
+    ben.context.close()

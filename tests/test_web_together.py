@@ -79,7 +79,12 @@ def test_two_people_chat_one_leaves_a_bot_stands_in_and_they_come_back(server: s
     ben.goto(f"{server}/game/{g['id']}")
     ben.wait_for_selector("#chat-text")
     anna.wait_for_function("[...document.querySelectorAll('#chatbox .chat-notice')].some(li => li.textContent.includes('Ben is back'))")
-    assert "Ben is back and plays again." in chat_texts(ben)
+    # his own page says it to him in the first person (the chat and the log, read again as it opened)
+    ben.wait_for_function("[...document.querySelectorAll('#chatbox .chat-notice')].some(li => li.textContent.includes('You are back'))")
+    assert "You are back and play again." in chat_texts(ben)
+    assert "You have left; a bot (greedy) plays for you until you come back." in chat_texts(ben)
+    assert "Ben has" not in " ".join(chat_texts(ben)) and "Ben is back" not in " ".join(chat_texts(ben))
+    assert ben.inner_text("#log [data-event=away]") == "You have left: a bot (greedy) plays for you."
     # his turn comes: the tab says so, and he plays it himself (nobody stands in while he is here)
     while True:
         if ben.evaluate("document.body.dataset.myTurn") == "true":

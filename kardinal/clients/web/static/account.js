@@ -103,6 +103,15 @@ function field(id, label, type, autocomplete, hint) {
     el("input", { id, name: id, type, autocomplete, required: true, maxlength: type === "password" ? 256 : 24, minlength: type === "password" && autocomplete === "new-password" ? 8 : null }));
 }
 
+/** Bring a note said in a form into sight together with its form (the fields it names, the
+ * button just pressed), scrolling no more than needed; a form taller than the screen: the
+ * note in the middle of it (never at an edge). */
+function inSight(note) {
+  const form = note.parentElement;
+  if (form && form.getBoundingClientRect().height <= innerHeight) form.scrollIntoView({ block: "nearest" });
+  else note.scrollIntoView({ block: "center" });
+}
+
 class AccountPage {
   constructor() {
     this.me = null;
@@ -113,11 +122,12 @@ class AccountPage {
     this.mail = new MailSection(this); // e-mail (account-mail.js)
     this.mailOn = false;
     this.modBox = null; // the muted and blocked players' section (account-mod.js)
+    this.rating = null; // the account's rating section (rated.js)
   }
 
   async start() {
     initHeader(() => T("accountWhy"));
-    onLangChange(() => { this.modBox = null; this.render(); });
+    onLangChange(() => { this.modBox = null; this.rating = null; this.render(); });
     this.me = await whoAmI();
     this.mailOn = await mailEnabled();
     this.render();
@@ -162,7 +172,7 @@ class AccountPage {
     this.note = { kind, text: sentence(text), at, fields };
     this.render(kind === "good" ? { values: false } : {});
     const shown = byId("account-note");
-    if (shown && at) shown.scrollIntoView({ block: "nearest" });
+    if (shown && at) inSight(shown);
   }
 
   /** Post to the server; refused: said in the form `at`, marking the fields `fields`
@@ -249,11 +259,15 @@ class AccountPage {
     box.firstChild.insertBefore(this.modBox, byId("delete-form"));
   }
 
-  /** The account's rating and rated games (rated.js), filled when the server answers. */
+  /** The account's rating and rated games (rated.js), filled when the server answers:
+   * asked for once, not at every drawing (empty again until the answer, it moved the forms
+   * below it up and down under a reader who had just sent one of them). */
   ratingBox() {
-    const box = el("section", { id: "my-rating", class: "my-rating-box" });
-    fillMyRating(box);
-    return box;
+    if (!this.rating) {
+      this.rating = el("section", { id: "my-rating", class: "my-rating-box" });
+      fillMyRating(this.rating);
+    }
+    return this.rating;
   }
 
   form(id, title, fields, button, submit, kind) {
@@ -296,6 +310,7 @@ class AccountPage {
     this.me = null;
     this.mail.status = null;
     this.modBox = null;
+    this.rating = null;
     whoAmI(true);
     await updateAccountLink();
     this.note = text ? { kind: "good", text } : null;

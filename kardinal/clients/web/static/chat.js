@@ -27,6 +27,9 @@ addStrings({
     chatTimeout: "{name}'s time ran out: a bot ({level}) plays this turn for them.",
     chatTimeoutAway: "{name}'s time ran out: a bot ({level}) plays for them until they come back.",
     chatTimeoutYou: "Your time ran out: a bot ({level}) plays this turn for you.",
+    chatTimeoutAwayYou: "Your time ran out: a bot ({level}) plays for you until you come back.",
+    chatAwayYou: "You have left; a bot ({level}) plays for you until you come back.",
+    chatBackYou: "You are back and play again.",
     chatLog: "Chat",
     hereNow: "Here now: {names}.",
     hereNobody: "Nobody is connected.",
@@ -47,6 +50,9 @@ addStrings({
     chatTimeout: "Die Zeit von {name} ist abgelaufen: ein Bot ({level}) spielt diesen Zug für {name}.",
     chatTimeoutAway: "Die Zeit von {name} ist abgelaufen: ein Bot ({level}) spielt an diesem Platz, bis {name} zurückkommt.",
     chatTimeoutYou: "Deine Zeit ist abgelaufen: ein Bot ({level}) spielt diesen Zug für dich.",
+    chatTimeoutAwayYou: "Deine Zeit ist abgelaufen: ein Bot ({level}) spielt an deinem Platz, bis du zurückkommst.",
+    chatAwayYou: "Du bist gegangen; ein Bot ({level}) spielt an deinem Platz, bis du zurückkommst.",
+    chatBackYou: "Du bist zurück und spielst wieder.",
     chatLog: "Chat",
     hereNow: "Jetzt da: {names}.",
     hereNobody: "Niemand ist verbunden.",
@@ -54,6 +60,14 @@ addStrings({
     chatUntil: "Der Chat bis zu diesem Schritt der Wiederholung.",
   },
 });
+
+// the table's notices: their words about another seat, and to this page's own seat
+const NOTICES = {
+  away: ["chatAway", "chatAwayYou"],
+  back: ["chatBack", "chatBackYou"],
+  timeout: ["chatTimeout", "chatTimeoutYou"],
+  timeout_away: ["chatTimeoutAway", "chatTimeoutAwayYou"],
+};
 
 export class Chat {
   constructor(page, box) {
@@ -129,17 +143,15 @@ export class Chat {
     if (this.page.signal) this.page.signal.renderControls(this.signals);
   }
 
+  /** A line's words: a notice about this page's own seat in the first person (also when
+   * read again as the page opens), about another's by name; what a person said as it is. */
   lineText(x) {
-    const name = lineName(x);
-    if (x.kind === "away") return T("chatAway", { name, level: levelName(x.text) });
-    if (x.kind === "back") return T("chatBack", { name });
-    if (x.kind === "timeout" && this.yours(x)) return T("chatTimeoutYou", { level: levelName(x.text) });
-    if (x.kind === "timeout") return T("chatTimeout", { name, level: levelName(x.text) });
-    if (x.kind === "timeout_away") return T("chatTimeoutAway", { name, level: levelName(x.text) });
-    return x.text;
+    const words = NOTICES[x.kind];
+    if (!words) return x.text;
+    return T(words[this.yours(x) ? 1 : 0], { name: lineName(x), level: levelName(x.text) });
   }
 
-  /** Whether a notice is about this page's own seat (said to it in the first person; not at a hot-seat table). */
+  /** Whether a notice is about this page's own seat (said to it in the first person, here and in the log; not at a hot-seat table). */
   yours(x) { return x.seat !== null && !(this.page.msg && this.page.msg.hotseat) && this.page.socket.holds(x.seat); }
 
   render() {

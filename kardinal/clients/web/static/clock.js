@@ -5,8 +5,8 @@
 // presence message), never a time of its clock: the countdown runs on this page's clock
 // from the moment the message came, so a wrong clock does not matter. The last 10 seconds
 // show in red, and are said to screen readers once (not every second); at a turn-based
-// table the time left is said in words ("2 days 23 h left") and its last URGENT_HOURS are
-// urgent, in red and said once (deadline.js). When the time is
+// table the time left is said in words ("2 days 23 h left") and, on the reader's own turn,
+// its last URGENT_HOURS are urgent, in red and said once (deadline.js). When the time is
 // up, the server's bot plays (clock-choice.js says the rules; the chat and the log say it
 // happened: chat.js, log.js).
 
@@ -30,7 +30,6 @@ addStrings({
     clockDays: "{d} d {h} h",
     clockHours: "{h} h {m} min",
     clockUrgentYou: "Less than {h} hours left for your turn; then a bot plays it for you.",
-    clockUrgent: "{name} has less than {h} hours left for their turn.",
   },
   de: {
     clockTitle: "Die Uhr",
@@ -42,7 +41,6 @@ addStrings({
     clockDays: "{d} Tg. {h} Std.",
     clockHours: "{h} Std. {m} Min.",
     clockUrgentYou: "Für deinen Zug bleiben weniger als {h} Stunden; dann spielt ein Bot ihn für dich.",
-    clockUrgent: "{name} bleiben weniger als {h} Stunden für den Zug.",
   },
 });
 
@@ -92,7 +90,7 @@ export class ClockLine {
       let state = "idle";
       if (running && m.expired) { time = T("clockUp"); state = "up"; }
       else if (running && turnBased) { // days: the time left in words, urgent in its last hours (deadline.js)
-        const t = timeLeft(m.remaining - gone);
+        const t = timeLeft(m.remaining - gone, this.page.socket.holds(seat)); // urgent to the one to act only
         time = t.text;
         state = t.urgent ? "warn" : "turn";
         warn = warn || t.urgent;
@@ -115,7 +113,7 @@ export class ClockLine {
     if (warn && !m.expired && this.warned !== turn) {
       this.warned = turn;
       const name = seatName(msg.players[m.seat].name, m.seat);
-      if (turnBased) announce(m.seat === msg.seat ? T("clockUrgentYou", { h: URGENT_HOURS }) : T("clockUrgent", { name, h: URGENT_HOURS }));
+      if (turnBased) announce(T("clockUrgentYou", { h: URGENT_HOURS })); // (urgent only on the reader's own turn)
       else announce(m.seat === msg.seat ? T("clockWarnYou") : T("clockWarn", { name }));
     }
     this.tick(m.seat !== null && !m.expired);

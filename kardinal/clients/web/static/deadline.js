@@ -1,7 +1,8 @@
 // The time left of a turn-based turn, before a bot takes it over ("2 days 23 h left"), in
 // the page's language: "My games" (mine.js: the server sends the deadline as Unix time,
 // the summary's "deadline") and the game page's clock (clock.js). In its last URGENT_HOURS
-// it is urgent: said in words ("Hurry: only 5 h 10 min left") and shown in red.
+// it is urgent to the one whose turn it is: said in words ("Hurry: only 5 h 10 min left")
+// and shown in red; the others waiting on them see the time left as it is ("5 h 10 min left").
 
 import { T, addStrings, dateTime } from "./i18n.js";
 
@@ -39,17 +40,18 @@ export function spanText(seconds) {
   return T("leftMoment");
 }
 
-/** The time left of a turn: {text, urgent, up} ("2 days 23 h left"; urgent in its last
- * URGENT_HOURS; up once it ran out). */
-export function timeLeft(seconds) {
-  if (seconds <= 0) return { text: T("timeUp"), urgent: true, up: true };
-  const urgent = seconds <= URGENT_HOURS * 3600;
+/** The time left of a turn: {text, urgent, up} ("2 days 23 h left"; up once it ran out).
+ * `yours`: the turn is the reader's own: urgent in its last URGENT_HOURS (and once it ran
+ * out); another's turn is never urgent to them. */
+export function timeLeft(seconds, yours) {
+  if (seconds <= 0) return { text: T("timeUp"), urgent: Boolean(yours), up: true };
+  const urgent = Boolean(yours) && seconds <= URGENT_HOURS * 3600;
   return { text: T(urgent ? "timeLeftUrgent" : "timeLeft", { time: spanText(seconds) }), urgent, up: false };
 }
 
-/** The time left until `deadline` (Unix time, seconds) by this browser's clock. */
-export function leftUntil(deadline) {
-  return timeLeft(deadline - Date.now() / 1000);
+/** The time left until `deadline` (Unix time, seconds) by this browser's clock (`yours`: as timeLeft). */
+export function leftUntil(deadline, yours) {
+  return timeLeft(deadline - Date.now() / 1000, yours);
 }
 
 /** When the turn runs out, in the page's language and this browser's time zone (a title). */

@@ -524,7 +524,8 @@ class GamePage {
     });
     renderScoring(byId("scoring"), { board, players: this.players(), view: v, onScoring: (kind) => this.scoring.open(kind) });
     byId("log-title").textContent = T("log");
-    renderLog(byId("log"), { board, name: (s) => this.name(s), history: this.shownHistory(v.history), variants: v.variants, boardId: board.id, notices: this.chat ? this.chat.notices() : [] });
+    renderLog(byId("log"), { board, name: (s) => this.name(s), history: this.shownHistory(v.history), variants: v.variants, boardId: board.id,
+      notices: this.chat ? this.chat.notices() : [], yours: (n) => Boolean(this.chat && this.chat.yours(n)) });
     this.teach.render();
     this.signal.render();
     this.chat.render();

@@ -12,6 +12,10 @@ addStrings({
     logStandin: "(a bot for {name})",
     logTimeout: "{name}'s time ran out: a bot ({level}) plays this turn.",
     logTimeoutAway: "{name}'s time ran out: a bot ({level}) plays for them.",
+    logAwayYou: "You have left: a bot ({level}) plays for you.",
+    logBackYou: "You are back.",
+    logTimeoutYou: "Your time ran out: a bot ({level}) plays this turn for you.",
+    logTimeoutAwayYou: "Your time ran out: a bot ({level}) plays for you.",
   },
   de: {
     logAway: "{name} ist gegangen: ein Bot ({level}) spielt für sie/ihn.",
@@ -19,19 +23,30 @@ addStrings({
     logStandin: "(ein Bot für {name})",
     logTimeout: "Die Zeit von {name} ist abgelaufen: ein Bot ({level}) spielt diesen Zug.",
     logTimeoutAway: "Die Zeit von {name} ist abgelaufen: ein Bot ({level}) spielt für sie/ihn.",
+    logAwayYou: "Du bist gegangen: ein Bot ({level}) spielt für dich.",
+    logBackYou: "Du bist zurück.",
+    logTimeoutYou: "Deine Zeit ist abgelaufen: ein Bot ({level}) spielt diesen Zug für dich.",
+    logTimeoutAwayYou: "Deine Zeit ist abgelaufen: ein Bot ({level}) spielt für dich.",
   },
 });
 
-const NOTICES = { away: "logAway", back: "logBack", timeout: "logTimeout", timeout_away: "logTimeoutAway" };
+// the table's notices: their words about another seat, and to the page's own seat
+const NOTICES = {
+  away: ["logAway", "logAwayYou"],
+  back: ["logBack", "logBackYou"],
+  timeout: ["logTimeout", "logTimeoutYou"],
+  timeout_away: ["logTimeoutAway", "logTimeoutAwayYou"],
+};
 
 /** The table's notices (a person left and a bot stands in; they came back; a turn's time
  * ran out: clock.js): a line, and which seats a bot played for after how many decisions.
- * notices: chat lines of kind "away"/"back"/"timeout"/"timeout_away" ({version, seat, name, text}). */
-function noticeLines(notices) {
+ * notices: chat lines of kind "away"/"back"/"timeout"/"timeout_away" ({version, seat, name, text});
+ * yours(notice): whether it is about the page's own seat (said in the first person). */
+function noticeLines(notices, yours) {
   const at = new Map(); // number of decisions -> [li]
   for (const n of notices || []) {
     if (!NOTICES[n.kind]) continue;
-    const text = T(NOTICES[n.kind], { name: lineName(n), level: levelName(n.text) });
+    const text = T(NOTICES[n.kind][yours && yours(n) ? 1 : 0], { name: lineName(n), level: levelName(n.text) });
     if (!at.has(n.version)) at.set(n.version, []);
     at.get(n.version).push(el("li", { class: "event", "data-event": n.kind, "data-after": n.version }, text));
   }
@@ -116,13 +131,13 @@ function inlineEvents(events, ctx) {
 
 /**
  * The log's items. ctx: board, name(seat), history (the view's), variants, boardId,
- * the players' count, and notices (the table's, from the chat); the game's rules and
- * board head the log.
+ * the players' count, notices (the table's, from the chat) and yours(notice) (whether one
+ * is about the page's own seat); the game's rules and board head the log.
  */
 export function logItems(ctx) {
   const items = [el("li", { class: "event rules", "data-event": "rules" },
     `${rulesText(ctx.variants)} · ${T("boardOf", { name: boardName(ctx.boardId) })}`)];
-  const notices = noticeLines(ctx.notices);
+  const notices = noticeLines(ctx.notices, ctx.yours);
   (ctx.history || []).forEach((entry, i) => {
     items.push(...(notices.get(i) || []));
     const a = entry.action;

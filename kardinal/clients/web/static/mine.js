@@ -129,7 +129,7 @@ export class MyGames {
   /** The time left of each turn shown (the rows stay: only their words change). */
   showLeft() {
     for (const span of byId(this.boxId).querySelectorAll("[data-deadline]")) {
-      const { text, urgent } = leftUntil(Number(span.dataset.deadline));
+      const { text, urgent } = leftUntil(Number(span.dataset.deadline), span.dataset.yours === "true");
       if (span.textContent !== text) span.textContent = text;
       span.classList.toggle("urgent", urgent);
     }
@@ -252,9 +252,9 @@ export class MyGames {
     const when = dateTime(info.created);
     const tags = info.table && info.table.mode === "turn" ? el("span", { class: "tag" }, T("turnBased")) : null;
     const rated = ratedTag(info.table);
-    // how long the one to act has before a bot takes the turn (filled in by showLeft)
+    // how long the one to act has before a bot takes the turn (filled in by showLeft; urgent only on one's own turn)
     const left = rank <= 0 && info.deadline !== undefined
-      ? [" · ", el("span", { class: "time-left", "data-deadline": String(info.deadline), title: deadlineTitle(info.deadline) })] : [];
+      ? [" · ", el("span", { class: "time-left", "data-deadline": String(info.deadline), "data-yours": rank === -1 ? "true" : "false", title: deadlineTitle(info.deadline) })] : [];
     return el("li", { "data-game": g.game, "data-state": rank === -1 ? "my-turn" : info.status },
       el("a", { href, class: "btn", onclick: (ev) => this.open(g, ev) }, T("mineOpen")), " ", state, ...left, " · ", names, " ", tags, " ", rated, rated ? " " : null,
       el("span", { class: "small" }, when), " ", info.status === "finished" || info.status === "expired" ? forget : null);
