@@ -14,6 +14,7 @@ from typing import Any
 
 import httpx
 import pytest
+from webtools import http_get, http_post
 
 KARDINAL = Path(sys.executable).parent / "kardinal"
 
@@ -29,7 +30,7 @@ def wait_until_up(proc: subprocess.Popen[Any], base: str) -> None:
     end = time.monotonic() + 30
     while True:
         try:
-            httpx.get(base + "/healthz", timeout=2)
+            http_get(base + "/healthz", timeout=2)
             return
         except httpx.TransportError:
             assert proc.poll() is None, "the server exited"
@@ -54,12 +55,12 @@ def test_serve_takes_its_options_from_the_environment_and_answers_health_checks(
     try:
         base = f"http://127.0.0.1:{port}"
         wait_until_up(proc, base)
-        r = httpx.get(base + "/healthz", timeout=5)
+        r = http_get(base + "/healthz", timeout=5)
         assert r.status_code == 200 and r.json() == {"status": "ok"}
-        r = httpx.get(base + "/readyz", timeout=5)
+        r = http_get(base + "/readyz", timeout=5)
         assert r.status_code == 200 and r.json() == {"status": "ok", "database": "ok"}
         # the database is where the environment said, not in ./data
-        g = httpx.post(base + "/api/games", json={"players": [{"kind": "bot", "level": "random"}] * 3}, timeout=10)
+        g = http_post(base + "/api/games", json={"players": [{"kind": "bot", "level": "random"}] * 3})
         assert g.status_code == 200, g.text
         assert db.exists() and db.stat().st_size > 0
     finally:
@@ -120,9 +121,7 @@ def test_bot_workers_never_outlive_the_server(tmp_path: Path, how: signal.Signal
         wait_until_up(proc, base)
         # bots' games make the pool start its worker processes
         for _ in range(3):
-            assert (
-                httpx.post(base + "/api/games", json={"players": [{"kind": "bot", "level": "greedy"}] * 3}, timeout=10).status_code == 200
-            )
+            assert http_post(base + "/api/games", json={"players": [{"kind": "bot", "level": "greedy"}] * 3}).status_code == 200
         end = time.monotonic() + 30
         workers: set[int] = set()
         while len(workers) < 2:
@@ -204,13 +203,13 @@ def test_json_logs_name_requests_by_path_and_never_hold_a_token(tmp_path: Path) 
     try:
         base = f"http://127.0.0.1:{port}"
         wait_until_up(proc, base)
-        g = httpx.post(
+        g = http_post(
             base + "/api/games", json={"players": [{"kind": "person"}, {"kind": "person"}, {"kind": "bot", "level": "random"}]}
         ).json()
         tok = g["seats"][0]["token"]
-        httpx.get(base + g["seats"][0]["url"])  # the invitation link, token in the query
-        httpx.get(base + f"/api/games/{g['id']}/state", params={"seat": 0, "token": tok})
-        httpx.post(base + f"/api/games/{g['id']}/join", json={"seat": 0, "token": "wrong"})
+        http_get(base + g["seats"][0]["url"])  # the invitation link, token in the query
+        http_get(base + f"/api/games/{g['id']}/state", params={"seat": 0, "token": tok})
+        http_post(base + f"/api/games/{g['id']}/join", json={"seat": 0, "token": "wrong"})
     finally:
         proc.terminate()
         _, err = proc.communicate(timeout=20)
@@ -232,7 +231,7 @@ def test_sigterm_closes_every_socket_with_a_close_frame(tmp_path: Path) -> None:
     proc = subprocess.Popen([str(KARDINAL), "serve"], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     base = f"http://127.0.0.1:{port}"
     wait_until_up(proc, base)
-    g = httpx.post(
+    g = http_post(
         base + "/api/games", json={"players": [{"kind": "person"}, {"kind": "person"}, {"kind": "bot", "level": "random"}]}
     ).json()
 
@@ -355,10 +354,10 @@ def test_a_websocket_frame_that_is_no_utf8_is_one_log_line_and_a_json_log_holds_
     try:
         base = f"http://127.0.0.1:{port}"
         wait_until_up(proc, base)
-        gid = httpx.post(base + "/api/games", json={"players": [{"kind": "person"}] * 3}).json()["id"]
+        gid = http_post(base + "/api/games", json={"players": [{"kind": "person"}] * 3}).json()["id"]
         for _ in range(5):
             asyncio.run(hello_then_bad_bytes(gid))
-        assert httpx.get(base + "/healthz").status_code == 200
+        assert http_get(base + "/healthz").status_code == 200
     finally:
         proc.terminate()
         _, err = proc.communicate(timeout=20)

@@ -18,11 +18,10 @@ from collections.abc import Iterator
 from datetime import UTC, datetime
 from typing import Any
 
-import httpx
 import pytest
 from playwright.sync_api import expect
 from test_web_axe import axe_scan, serious
-from webtools import create_game, get, open_settings, serve, shot
+from webtools import create_game, get, http_post, open_settings, serve, shot
 
 pytestmark = pytest.mark.browser
 
@@ -103,7 +102,7 @@ def test_a_live_turn_runs_out_the_stand_in_plays_and_the_log_says_so(
         clock={"move": 20, "reserve": 30, "increment": 5},
     )
     ben = g["seats"][1]
-    assert httpx.post(f"{server}/api/games/{g['id']}/join", json={"seat": 1, "token": ben["token"]}).status_code == 200  # Ben is not here
+    assert http_post(f"{server}/api/games/{g['id']}/join", json={"seat": 1, "token": ben["token"]}).status_code == 200  # Ben is not here
     page = page_in(browser, phone, "en-GB" if lang == "en" else "de-DE")
     # the page's own clock moves when the test says, and only then: installed and paused
     # before the page loads (installed alone, it would run on with real time)
@@ -250,7 +249,7 @@ def test_a_turn_based_turn_says_its_time_left_in_my_games_and_on_the_page(timed:
         [g["id"], g["seats"][0]["token"]],
     )
     assert joined == 200  # signed in: the seat is the account's
-    assert httpx.post(f"{server}/api/games/{g['id']}/join", json={"seat": 1, "token": g["seats"][1]["token"]}).status_code == 200
+    assert http_post(f"{server}/api/games/{g['id']}/join", json={"seat": 1, "token": g["seats"][1]["token"]}).status_code == 200
     current = get(server, f"/api/games/{g['id']}")["current"]
     page.goto(server + "/mine")
     left = page.locator(f"#mine [data-game='{g['id']}'] .time-left")

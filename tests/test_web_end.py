@@ -13,7 +13,7 @@ from typing import Any
 
 import httpx
 import pytest
-from webtools import create_game, get, shot, stray_words, take_turn, wait_turn
+from webtools import create_game, get, http_get, shot, stray_words, take_turn, wait_turn
 
 pytestmark = pytest.mark.browser
 
@@ -145,8 +145,8 @@ def test_a_game_to_the_end_keeps_its_final_table_and_play_again_moves_the_start_
     assert "token" not in page.url  # the token went to the browser's storage, not the address
     assert page.evaluate(f"JSON.parse(localStorage.getItem('kardinal-seats:{new}'))") == {"3": tok}
     page.wait_for_selector("[data-zone=hand] .card", timeout=20000)  # her hand: the page holds seat 3
-    assert httpx.get(f"{server}/api/games/{new}/state", params={"seat": 3, "token": tok}).json()["seat"] == 3
-    assert httpx.get(f"{server}/api/games/{new}/state", params={"seat": 0, "token": tok}).status_code == 403
+    assert http_get(f"{server}/api/games/{new}/state", params={"seat": 3, "token": tok}).json()["seat"] == 3
+    assert http_get(f"{server}/api/games/{new}/state", params={"seat": 0, "token": tok}).status_code == 403
     page.wait_for_function("document.body.dataset.status === 'running'", timeout=20000)
     assert page.errors == [] and page.console_errors == []
     page.context.close()

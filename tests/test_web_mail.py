@@ -575,7 +575,10 @@ def test_the_invitation_hook_mails_once_those_who_asked(tmp_path: Path, smtp: Sm
         mail = smtp.inbox.wait("anna@example.org", 2)[-1]
         assert mail["Subject"] == "An invitation to a game" and link(mail, "open") == f"{g1}.0"
         # ... and says how the table plays: turn-based, without a clock here
-        assert "Bert invites you to a game against B1 and B2. It is a turn-based game: you move when you have time, without a time limit." in text_of(mail)
+        assert (
+            "Bert invites you to a game against B1 and B2. It is a turn-based game: you move when you have time, without a time limit."
+            in text_of(mail)
+        )
         # wired: a table made by Bert with a seat kept for Anna by name mails her
         bert = sign_up(c, "Bert")
         players = [{"kind": "person"}, {"kind": "person", "account": "anna"}, {"kind": "bot", "level": "random"}]
@@ -583,7 +586,10 @@ def test_the_invitation_hook_mails_once_those_who_asked(tmp_path: Path, smtp: Sm
         assert r.status_code == 200, r.text
         mail = smtp.inbox.wait("anna@example.org", 3)[-1]
         assert "Bert invites you" in text_of(mail) and link(mail, "open") == f"{r.json()['id']}.1"
-        assert "It is a live game: everyone plays at the table at the same time, and a bot plays for a player away for 3 minutes." in text_of(mail)
+        assert (
+            "It is a live game: everyone plays at the table at the same time, and a bot plays for a player away for 3 minutes."
+            in text_of(mail)
+        )
 
 
 # -- unsubscribing -----------------------------------------------------------------------
@@ -828,7 +834,10 @@ def test_an_invitation_says_how_the_table_plays() -> None:
         "It is a turn-based game: you move when you have time, within 1 day a turn; then a bot plays for you until you are back."
     )
     assert "innerhalb von 3 Tagen je Zug" in how_words({"mode": "turn", "clock": {"days": 3}}, "de")
-    assert how_words({"mode": "turn", "clock": None}, "de") == "Es ist ein rundenbasiertes Spiel: du ziehst, wenn du Zeit hast, ohne Zeitlimit."
+    assert (
+        how_words({"mode": "turn", "clock": None}, "de")
+        == "Es ist ein rundenbasiertes Spiel: du ziehst, wenn du Zeit hast, ohne Zeitlimit."
+    )
 
 
 FROZEN = 1795000000.0 - 3 * 86400  # the tables' clock of the test below: each turn's 3 days end at 1795000000

@@ -140,7 +140,9 @@ def test_a_turn_mail_opens_the_seat_on_a_phone_in_german(mail_server: tuple[str,
         }"""
     )
     turn = smtp.inbox.wait("bert@example.org", 2)[-1]
-    assert re.fullmatch(r"Kardinal & König: du bist dran in der Partie vom \d{1,2}\. [A-Z][a-zä]+, \d\d:\d\d", turn["Subject"]), turn["Subject"]
+    assert re.fullmatch(r"Kardinal & König: du bist dran in der Partie vom \d{1,2}\. [A-Z][a-zä]+, \d\d:\d\d", turn["Subject"]), turn[
+        "Subject"
+    ]
     assert "du bist dran in deinem Spiel gegen Bot 2 und Bot 3." in text_of(turn)
     gid, seat = link(turn, "open", PUBLIC).rsplit(".", 1)
 

@@ -23,7 +23,7 @@ import httpx
 import pytest
 import websockets
 from test_web_two_processes import Server, _free_port
-from webtools import new_page, shot, take_turn, wait_turn
+from webtools import HTTP_TIMEOUT, http_get, http_post, new_page, shot, take_turn, wait_turn
 
 ROOT = Path(__file__).resolve().parent.parent
 NGINX = "/usr/sbin/nginx"
@@ -76,7 +76,7 @@ def deploy(pg: Any, tmp_path: Path, shipped: str, env: dict[str, str], path: str
         end = time.monotonic() + 20
         while True:
             try:
-                if httpx.get(base + "/healthz", timeout=2).status_code == 200:
+                if http_get(base + "/healthz", timeout=2).status_code == 200:
                     break
             except httpx.TransportError:
                 pass
@@ -148,38 +148,38 @@ async def play_through(base: str, game: dict[str, Any], moves: int) -> list[int]
 
 def test_the_shipped_nginx_config_serves_two_processes(deployment: tuple[str, list[Server]]) -> None:
     base, servers = deployment
-    lobby = httpx.get(base + "/")
+    lobby = http_get(base + "/")
     assert lobby.status_code == 200 and "Kardinal" in lobby.text
-    assert httpx.get(base + "/static/lobby.js").status_code == 200
-    assert httpx.get(base + "/readyz").status_code == 200
+    assert http_get(base + "/static/lobby.js").status_code == 200
+    assert http_get(base + "/readyz").status_code == 200
     # a game created through nginx, joined and played through it over WebSockets
     seats = [{"kind": "person", "name": "Ann"}, {"kind": "person", "name": "Ben"}, {"kind": "bot", "level": "random"}]
-    g = httpx.post(base + "/api/games", json={"players": seats}).json()
+    g = http_post(base + "/api/games", json={"players": seats}).json()
     for s in g["seats"]:
-        assert httpx.post(f"{base}/api/games/{g['id']}/join", json={"seat": s["seat"], "token": s["token"]}).status_code == 200
+        assert http_post(f"{base}/api/games/{g['id']}/join", json={"seat": s["seat"], "token": s["token"]}).status_code == 200
     versions = asyncio.run(play_through(base, g, 12))
     assert min(versions) >= 12
     # both processes answer for the game (round robin), and agree
     for s in servers:
-        assert httpx.get(f"{s.url}/api/games/{g['id']}/state").json()["version"] >= 12
+        assert http_get(f"{s.url}/api/games/{g['id']}/state").json()["version"] >= 12
     # nginx's own limit matches the server's: a large body is refused before it
-    assert httpx.post(base + "/api/games", content=b"x" * 100_000, headers={"content-type": "application/json"}).status_code == 413
+    assert http_post(base + "/api/games", content=b"x" * 100_000, headers={"content-type": "application/json"}).status_code == 413
 
 
 def test_players_behind_nginx_are_told_apart_by_their_forwarded_address(deployment: tuple[str, list[Server]]) -> None:
     """Rate limits count per player, not per proxy: wrong tokens from one player's address
     do not lock out another's (uvicorn trusts nginx's X-Forwarded-For from 127.0.0.1)."""
     base, _ = deployment
-    g = httpx.post(base + "/api/games", json={"players": [{"kind": "person"}, {"kind": "bot"}, {"kind": "bot"}]}).json()
+    g = http_post(base + "/api/games", json={"players": [{"kind": "person"}, {"kind": "bot"}, {"kind": "bot"}]}).json()
     url = f"{base}/api/games/{g['id']}/state"
     # each process keeps its own budget (5 a second, 60 a minute): past 120 tries the
     # guesser is refused, however slowly the requests go through
     codes: list[int] = []
-    with httpx.Client() as http:
+    with httpx.Client(timeout=HTTP_TIMEOUT) as http:
         while 429 not in codes and len(codes) < 130:
             codes.append(http.get(url, params={"seat": 0, "token": "wrong"}, headers={"X-Forwarded-For": "203.0.113.7"}).status_code)
     assert 429 in codes and set(codes) == {403, 429}  # the guesser is slowed down ...
-    ok = httpx.get(url, params={"seat": 0, "token": g["seats"][0]["token"]}, headers={"X-Forwarded-For": "198.51.100.9"})
+    ok = http_get(url, params={"seat": 0, "token": g["seats"][0]["token"]}, headers={"X-Forwarded-For": "198.51.100.9"})
     assert ok.status_code == 200  # ... and the real player is not
 
 
@@ -188,7 +188,7 @@ def test_under_a_path_a_game_is_created_and_played_in_the_browser(under_a_path: 
     WebSocket, the links to the rules, the tutorial and "My games"."""
     base, _ = under_a_path
     host = base.removesuffix("/kardinal")
-    assert httpx.get(host + "/kardinal", follow_redirects=False).headers["location"].endswith("/kardinal/")
+    assert http_get(host + "/kardinal", follow_redirects=False).headers["location"].endswith("/kardinal/")
     page = new_page(browser)
     failed: list[str] = []
     # (a request still on its way when the page moves on, as the home page's lists may be

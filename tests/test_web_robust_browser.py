@@ -11,9 +11,8 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-import httpx
 import pytest
-from webtools import create_game, get, new_page, open_settings, take_turn, version
+from webtools import create_game, get, http_get, new_page, open_settings, take_turn, version
 
 pytestmark = pytest.mark.browser
 
@@ -38,7 +37,7 @@ def _card_names(server: str) -> dict[str, str]:
 
 
 def _seat_state(server: str, gid: str, seat: int, token: str) -> dict[str, Any]:
-    r = httpx.get(f"{server}/api/games/{gid}/state", params={"seat": seat, "token": token})
+    r = http_get(f"{server}/api/games/{gid}/state", params={"seat": seat, "token": token})
     assert r.status_code == 200, r.text
     return dict(r.json())
 

@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from webtools import create_game, get, new_page, shot, wait_turn
+from webtools import HTTP_TIMEOUT, create_game, get, new_page, shot, wait_turn
 
 pytestmark = pytest.mark.browser
 
@@ -218,7 +218,7 @@ def play_first_legal(server: str, g: dict[str, Any]) -> None:
     import httpx
 
     seat = g["seats"][0]
-    with httpx.Client(base_url=server) as c:
+    with httpx.Client(base_url=server, timeout=HTTP_TIMEOUT) as c:
         assert c.post(f"/api/games/{g['id']}/join", json={"seat": 0, "token": seat["token"]}).status_code == 200
         end = time.monotonic() + 120
         while time.monotonic() < end:

@@ -9,8 +9,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-import httpx
-from webtools import create_game, get, new_page, open_settings, shot, stray_words, take_turn, wait_turn
+from webtools import create_game, get, http_post, new_page, open_settings, shot, stray_words, take_turn, wait_turn
 
 
 def open_seat(browser: Any, url: str) -> Any:
@@ -140,7 +139,7 @@ def test_a_stranger_in_the_lobby_cannot_take_an_invited_seat(server: str, browse
     assert row.locator(f"[data-claim='{g['id']}:2']").count() == 1
     assert row.locator(f"[data-claim='{g['id']}:1']").count() == 0
     # and the server refuses it to a stranger who asks without the page
-    r = httpx.post(f"{server}/api/games/{g['id']}/claim", json={"seat": 1, "name": "Mallory"})
+    r = http_post(f"{server}/api/games/{g['id']}/claim", json={"seat": 1, "name": "Mallory"})
     assert r.status_code == 403 and r.json()["error"]["code"] == "seat_invited"
     assert get(server, f"/api/games/{g['id']}")["players"][1]["joined"] is False
     # a game made private is not listed at all

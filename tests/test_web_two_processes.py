@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+from webtools import http_get, http_post
 
 KARDINAL = Path(sys.executable).parent / "kardinal"
 GAMES = 20
@@ -54,7 +55,7 @@ class Server:
         end = time.monotonic() + 30
         while True:
             try:
-                if httpx.get(self.url + "/readyz", timeout=2).status_code == 200:
+                if http_get(self.url + "/readyz", timeout=2).status_code == 200:
                     return
             except httpx.TransportError:
                 pass
@@ -124,9 +125,9 @@ def test_two_processes_play_twenty_games_through_a_kill_9(pg: Any, tmp_path: Pat
         for i in range(GAMES):
             srv = (a, b)[i % 2]
             seats = [{"kind": "person", "name": "P1"}, {"kind": "person", "name": "P2"}, {"kind": "bot", "level": "random"}]
-            g = httpx.post(srv.url + "/api/games", json={"players": seats}, timeout=10).json()
+            g = http_post(srv.url + "/api/games", json={"players": seats}).json()
             for s in g["seats"]:  # each person joins at the other process: any process serves any game
-                r = httpx.post((b, a)[i % 2].url + f"/api/games/{g['id']}/join", json={"seat": s["seat"], "token": s["token"]}, timeout=10)
+                r = http_post((b, a)[i % 2].url + f"/api/games/{g['id']}/join", json={"seat": s["seat"], "token": s["token"]})
                 assert r.status_code == 200, r.text
             games.append(g)
         acked: dict[str, list[tuple[int, dict[str, Any]]]] = {g["id"]: [] for g in games}
@@ -153,13 +154,13 @@ def test_two_processes_play_twenty_games_through_a_kill_9(pg: Any, tmp_path: Pat
         # every game ended; every acknowledged move is in its record, at its index
         bots_moves = 0
         for g in games:
-            rec = httpx.get(f"{a.url}/api/games/{g['id']}/record", timeout=10).json()
+            rec = http_get(f"{a.url}/api/games/{g['id']}/record").json()
             assert rec["result"]["winners"], g["id"]
             for index, action in acked[g["id"]]:
                 assert rec["actions"][index] == action, (g["id"], index)
             # the bots' decisions: each once (every index holds exactly one action, and they replay)
             bots_moves += sum(1 for x in rec["actions"] if x["seat"] == 2)
-            assert httpx.get(f"{b.url}/api/games/{g['id']}/record", timeout=10).json() == rec  # both processes agree
+            assert http_get(f"{b.url}/api/games/{g['id']}/record").json() == rec  # both processes agree
         assert bots_moves > GAMES * 10
     finally:
         a.stop()

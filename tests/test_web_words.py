@@ -9,7 +9,7 @@ import random
 from typing import Any
 
 import pytest
-from webtools import create_game, create_in_lobby, new_page, open_settings, shot, stray_words, take_turn, wait_turn
+from webtools import HTTP_TIMEOUT, create_game, create_in_lobby, http_get, new_page, open_settings, shot, stray_words, take_turn, wait_turn
 
 pytestmark = pytest.mark.browser
 
@@ -126,7 +126,7 @@ def test_the_alliances_panel_shows_who_would_score_now(server: str, browser: Any
     for _ in range(6):
         g = create_game(server, [{"name": "Ann", "kind": "person"}] + BOTS4[1:])
         tok = g["seats"][0]["token"]
-        with httpx.Client(base_url=server) as c:
+        with httpx.Client(base_url=server, timeout=HTTP_TIMEOUT) as c:
             assert c.post(f"/api/games/{g['id']}/join", json={"seat": 0, "token": tok}).status_code == 200
             end = time.monotonic() + 60
             while time.monotonic() < end:
@@ -165,7 +165,6 @@ def test_the_alliances_panel_shows_who_would_score_now(server: str, browser: Any
 
 
 def test_the_seat_token_leaves_the_address_after_the_first_visit(server: str, browser: Any) -> None:
-    import httpx
 
     g, page = my_game(server, browser)
     assert wait_turn(page)
@@ -179,7 +178,7 @@ def test_the_seat_token_leaves_the_address_after_the_first_visit(server: str, br
     assert token not in history
     # no page sends its address elsewhere
     for path in ("/", f"/game/{g['id']}", "/api/games", "/static/game.js"):
-        assert httpx.get(server + path).headers["referrer-policy"] == "no-referrer"
+        assert http_get(server + path).headers["referrer-policy"] == "no-referrer"
     assert page.errors == [] and page.console_errors == []
 
 

@@ -161,18 +161,35 @@ def stray_words(page: Any, selector: str) -> set[str]:
     return {"null", "undefined", "NaN"} & set(page.inner_text(selector).replace("(", " ").replace(")", " ").split())
 
 
-def create_game(base: str, players: list[dict[str, Any]], hotseat: bool = False, **more: Any) -> dict[str, Any]:
+# A test's own request to a live server waits as long as it takes on a loaded machine (httpx's
+# default gives up after 5 s: a test failed so under load), bounded so a hung server still fails.
+HTTP_TIMEOUT = 120.0
+
+
+def http_get(url: str, **kw: Any) -> Any:
+    """httpx.get with HTTP_TIMEOUT (unless the call gives its own)."""
     import httpx
 
-    r = httpx.post(f"{base}/api/games", json={"players": players, "hotseat": hotseat, **more})
+    kw.setdefault("timeout", HTTP_TIMEOUT)
+    return httpx.get(url, **kw)
+
+
+def http_post(url: str, **kw: Any) -> Any:
+    """httpx.post with HTTP_TIMEOUT (unless the call gives its own)."""
+    import httpx
+
+    kw.setdefault("timeout", HTTP_TIMEOUT)
+    return httpx.post(url, **kw)
+
+
+def create_game(base: str, players: list[dict[str, Any]], hotseat: bool = False, **more: Any) -> dict[str, Any]:
+    r = http_post(f"{base}/api/games", json={"players": players, "hotseat": hotseat, **more})
     assert r.status_code == 200, r.text
     return dict(r.json())
 
 
 def get(base: str, path: str) -> Any:
-    import httpx
-
-    r = httpx.get(base + path)
+    r = http_get(base + path)
     assert r.status_code == 200, r.text
     return r.json()
 

@@ -91,6 +91,7 @@ class GamePage {
     // the scorings as events: an overlay over the map, never holding the game back
     this.scoring = new ScoringOverlay({ gameId: this.gameId, board: () => this.board, map: () => this.map, onAgain: () => this.playAgain() });
     onLangChange(() => this.scoring.texts());
+    GameMap.label(byId("map"));
     this.zoom = new MapZoom(byId("mapwrap"), byId("map"), { toggle: byId("zoom"), more: byId("zoom-more"), less: byId("zoom-less") },
       () => Boolean(this.map && this.map.selecting));
     onLangChange(() => { this.zoom.labels(); this.follower.texts(); this.render(); });

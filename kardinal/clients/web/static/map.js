@@ -94,6 +94,12 @@ const SHIELD = "M-27,-27 H27 V4 Q27,24 0,35 Q-27,24 -27,4 Z";
 
 export class GameMap {
   /** handlers: onCountry(cid), onSite(sid), onCoat(cid), and optionally name(seat) for the popups. */
+  /** The map's name for screen readers, in the page's language, before the board is drawn
+   * (the page's HTML names it in English until then). */
+  static label(root) {
+    root.setAttribute("aria-label", T("mapName"));
+  }
+
   constructor(root, board, handlers) {
     this.root = root;
     this.board = board;

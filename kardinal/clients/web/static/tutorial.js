@@ -186,6 +186,7 @@ class TutorialPage {
 
   async start() {
     byId("lang").addEventListener("click", () => setLang(otherLang()));
+    GameMap.label(byId("map"));
     this.zoom = new MapZoom(byId("mapwrap"), byId("map"), { toggle: byId("zoom"), more: byId("zoom-more"), less: byId("zoom-less") },
       () => Boolean(this.map && this.map.selecting));
     onLangChange(() => { this.zoom.labels(); this.render(); });
