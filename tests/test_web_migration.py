@@ -33,7 +33,7 @@ def old_database(tmp_path: Path) -> Path:
 def test_migration_4_marks_old_games_with_their_board_and_rules(tmp_path: Path) -> None:
     facts = json.loads((DATA / "web-schema-3.json").read_text(encoding="utf-8"))
     st = Storage.sqlite(old_database(tmp_path) / "kardinal.sqlite3")
-    assert st.schema_version() == len(MIGRATIONS) == 14
+    assert st.schema_version() == len(MIGRATIONS) == 15
     for key in ("finished", "running", "open"):
         row = st.get_game(facts[key])
         assert row is not None
@@ -61,14 +61,14 @@ def test_old_games_replay_and_go_on_after_the_migration(tmp_path: Path) -> None:
 
 
 def test_a_new_database_has_the_same_schema_as_a_migrated_one(tmp_path: Path) -> None:
-    """Migration 1 creates the games table as it was; migrations 4, 6 and 7 add the
-    variants, options and again columns to both."""
+    """Migration 1 creates the games table as it was; migrations 4, 6, 7 and 15 add the
+    variants, options, again and to_act columns to both."""
     new = Storage.sqlite(tmp_path / "new" / "kardinal.sqlite3")
     old = Storage.sqlite(old_database(tmp_path) / "kardinal.sqlite3")
     with new.engine.connect() as a, old.engine.connect() as b:
         cols_new = [r[1] for r in a.exec_driver_sql("PRAGMA table_info(games)")]
         cols_old = [r[1] for r in b.exec_driver_sql("PRAGMA table_info(games)")]
-    assert cols_new == cols_old and cols_new[-3:] == ["variants", "options", "again"]
+    assert cols_new == cols_old and cols_new[-4:] == ["variants", "options", "again", "to_act"]
     new.close()
     old.close()
 

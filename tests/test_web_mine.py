@@ -14,9 +14,10 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from sqlalchemy import text
 from test_web_accounts import get, post, sign_up
 from test_web_clocks import FakeTime, call, client_for, service
-from web_helpers import play_out, seats
+from web_helpers import act, play_out, seats, wait_for_person
 
 from kardinal.server.clocks import seat_deadline
 
@@ -48,14 +49,16 @@ def forget_all(c: TestClient) -> None:
 
 
 def new_game(c: TestClient, secret: str, kinds: tuple[str, ...], **options: Any) -> tuple[str, dict[int, str]]:
-    """A game created signed in; the account joins seat 0, the others join by their links."""
+    """A game created signed in; the account joins seat 0 (its token: the one the join
+    gives, when the seat became the account's), the others join by their links."""
     r = post(c, "/api/games", secret, json={"players": seats(*kinds), "board": "standard", **options})
     assert r.status_code == 200, r.text
     game = r.json()
     toks = {s["seat"]: s["token"] for s in game["seats"]}
-    for seat, tok in toks.items():
+    for seat, tok in list(toks.items()):
         r = post(c, f"/api/games/{game['id']}/join", secret if seat == 0 else None, json={"seat": seat, "token": tok})
         assert r.status_code == 200, r.text
+        toks[seat] = r.json().get("token") or tok
     return game["id"], toks
 
 
@@ -102,3 +105,43 @@ def test_my_games_keeps_a_finished_games_scores_after_it_left_memory(timed: tupl
     assert game["status"] == "finished"
     assert game["scores"] == scores and game["winners"] == winners
     assert gid not in service(c).live  # read from the stored results, not by replaying the game into memory
+
+
+def play_until_seat(c: TestClient, gid: str, toks: dict[int, str], seat: int, rng: random.Random) -> dict[str, Any]:
+    """Random moves of the people (bots play on the server) until ``seat``'s turn begins."""
+    msg = wait_for_person(c, gid, toks)
+    while msg["seat"] != seat or msg["version"] == 0:
+        r = act(c, gid, msg["seat"], toks[msg["seat"]], msg["version"], rng.choice(msg["legal"]), cid=f"c{msg['version']}")
+        assert r.status_code == 200, r.text
+        msg = wait_for_person(c, gid, toks)
+    return msg
+
+
+def test_my_games_reads_whose_turn_without_reading_the_games_into_memory(timed: tuple[TestClient, FakeTime]) -> None:
+    """Asked every 15 s, "My games" kept every game of the account in memory (and replayed
+    each cold one at every look): whose turn it is and its deadline are read from the
+    database, and a game out of memory stays out."""
+    c, t = timed
+    anna = sign_up(c, "Anna")
+    svc = service(c)
+    gid, toks = new_game(c, anna, ("person", "person", "bot"), mode="turn", clock={"days": 2})
+    t.advance(3600)
+    msg = play_until_seat(c, gid, toks, 1, random.Random(7))  # Ben's turn, begun an hour in
+    in_memory = listed(c, anna, gid)
+    assert in_memory["current"] == 1 and in_memory["deadline"] == pytest.approx(t() + 2 * DAY)
+    forget_all(c)
+    t.advance(DAY)
+    game = listed(c, anna, gid)
+    assert gid not in svc.live  # not read into memory
+    assert game["current"] == 1 and game["deadline"] == pytest.approx(in_memory["deadline"])
+    # as the game read back says (the function the mail and the game's page use)
+    back = call(c, svc.fetch, gid)
+    assert back.version == msg["version"] and seat_deadline(back, back.state.current) == pytest.approx(game["deadline"])
+    # a game whose last move was stored before the seat to act was (migration 15): replayed
+    # to tell, and not kept in memory either
+    forget_all(c)
+    with svc.storage.engine.begin() as conn:
+        conn.execute(text("UPDATE games SET to_act = NULL WHERE id = :gid"), {"gid": gid})
+    replayed = listed(c, anna, gid)
+    assert replayed["current"] == 1 and replayed["deadline"] == pytest.approx(game["deadline"])
+    assert gid not in svc.live

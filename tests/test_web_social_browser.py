@@ -1,5 +1,6 @@
 """Profiles, following and invitations by name in the browser: a profile with numbers, a
-rating and its chart on a desktop in English and a phone in German; A invites B by name
+rating and its chart on a desktop in English and a phone in German, and the finished games'
+scores in the player's own "My games"; A invites B by name
 from "Play with friends", B (signed in on another browser context, a phone in German) sees
 the invitation in "My games" and takes the seat; A follows B from B's profile."""
 
@@ -11,6 +12,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from playwright.sync_api import expect
 from sqlalchemy import insert, update
 from test_web_axe import axe_scan, serious
 from webtools import new_page, open_settings, phone, shot, stray_words
@@ -155,6 +157,13 @@ def test_a_profile_on_a_desktop_in_english_and_a_phone_in_german(live: tuple[str
     own.goto(base + "/player/Clara")
     own.wait_for_selector("#profile-you")
     assert own.locator("#follow-button").count() == 0  # not oneself
+    # her My games: each finished game's scores after whose they are (from the stored results)
+    own.goto(base + "/mine")
+    first = own.locator(f'li[data-game="{gids[0]}"]')
+    expect(first).to_contain_text("over — you 61 · Bot 1 29 · Bot 2 28")
+    expect(own.locator(f'li[data-game="{gids[2]}"]')).to_contain_text("over — you 52 · Bot 1 29 · Bot 2 28 · Bot 3 27")
+    assert "Clara" not in first.inner_text()  # the names once, with the scores
+    shot(own, "mine-finished-scores-desktop-en")
     assert not (visitor.errors or mobile.errors or own.errors), (visitor.errors, mobile.errors, own.errors)
     for p in (visitor, mobile, own):
         p.context.close()

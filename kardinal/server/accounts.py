@@ -47,7 +47,7 @@ from .passwords import check_password, hash_password, needs_rehash, verify
 from .refusal import Refused, operator_contact, suspended
 from .results import stored_results
 from .service import GameService
-from .storage import AccountRow, GameRow, Storage
+from .storage import AccountRow, Storage
 
 __all__ = ["Accounts", "SignedIn", "DELETED", "session_days"]
 
@@ -381,37 +381,34 @@ class Accounts:
 
     async def my_games(self, account: AccountRow) -> list[dict[str, Any]]:
         """Every game the account has a seat in, newest first: each as the lobby shows it,
-        with the account's seats."""
+        with the account's seats. Asked every 15 s while the page is open: no game is read
+        into memory for it (whose turn a running game is at, and its deadline, are read
+        from the database: GameService.cold_turns; a finished game's scores from its results)."""
         owned = await asyncio.to_thread(self.storage.owned_seats, account.id)
         rows = await asyncio.to_thread(self.storage.games_by_id, [g for g, _ in owned])
         seats: dict[str, list[int]] = {}
         for gid, s in owned:
             seats.setdefault(gid, []).append(s)
-        finished = [gid for gid, row in rows.items() if row.status == "finished" and gid not in self.service.live]
+        cold = [row for gid, row in rows.items() if gid not in self.service.live]
+        turns = await self.service.cold_turns([row for row in cold if row.status == "running"])
+        finished = [row.id for row in cold if row.status == "finished"]
         results = await stored_results(self.service, finished) if finished else {}
         out = []
         for gid, mine in seats.items():
             row = rows.get(gid)
             if row is None:
                 continue
-            game = self.service.summary(await self._running(row))
+            game = self.service.summary(row)
+            if gid in turns and "current" not in game:  # a running game not in memory: its turn as stored
+                game["current"], deadline = turns[gid]
+                if deadline is not None:
+                    game["deadline"] = deadline
             if gid in results and "scores" not in game:  # a finished game no longer in memory: its stored result
                 by_seat = sorted(results[gid], key=lambda r: r[0].seat)
                 game["scores"] = [r.score for r, _, _ in by_seat]
                 game["winners"] = [r.seat for r, _, _ in by_seat if r.win > 0]
             out.append({"game": game, "seats": sorted(mine)})
         return out
-
-    async def _running(self, row: GameRow) -> GameRow:
-        """A game's row, a running one read into memory first (if it is not there): whose
-        turn it is and when it runs out are known only from its state and clock."""
-        live = self.service.live.get(row.id)
-        if live is None and row.status == "running":
-            try:
-                live = await self.service.fetch(row.id)
-            except Refused:
-                return row  # unreadable: listed as the database has it
-        return live.row if live is not None else row
 
     async def seat_key(self, account: AccountRow, game_id: str, seat: int, secret: str | None = None) -> str:
         """A token of one of the account's seats for this device (its other devices' keep

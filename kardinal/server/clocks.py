@@ -53,9 +53,11 @@ from .core import ServiceCore, ticks
 from .fair import PEOPLE
 from .live import Connection, LiveGame
 from .messages import ClockMessage, ClockOptions
+from .options import options_of
 from .presence import PRESENCE_EVERY, last_person
 from .refusal import Refused
-from .storage.clocks import NO_DEADLINE, ClockRow
+from .storage import GameRow
+from .storage.clocks import NO_DEADLINE, ClockRow, StoredTurn
 
 log = logging.getLogger("kardinal.web")
 
@@ -104,6 +106,24 @@ def seat_deadline(live: LiveGame, seat: int) -> float | None:
         return None
     at = run.deadline(spec)
     return None if at >= NO_DEADLINE else at
+
+
+def stored_turn(turn: StoredTurn, row: GameRow) -> tuple[int, float | None] | None:
+    """Whose turn a running game is at and when it runs out (:func:`seat_deadline`), from
+    what the database holds (Storage.stored_turns), as the game read into memory would
+    say (Clocks._read); None where the database does not say: the seat to act of a game
+    whose last action was stored without it (before migration 15), or a clock stored for
+    another version of the game (the process stopped between a move and its clock's write;
+    read into memory, the turn's time would start again)."""
+    to_act = 0 if turn.version == 0 else turn.to_act  # seat 0 starts (R2.3)
+    if to_act is None:
+        return None
+    run, spec = turn.clock, options_of(row)["clock"]
+    if spec is None or run is None or len(run.reserves) != len(row.seats):
+        return to_act, None  # no clock runs (as Clocks._read: none is read)
+    if run.version != turn.version:
+        return None
+    return to_act, run.deadline if run.seat == to_act and run.deadline < NO_DEADLINE else None
 
 
 def turn_start(live: LiveGame) -> int:
@@ -202,6 +222,26 @@ class Clocks(ServiceCore):
                 # stored before the game's last change (the process stopped between): that change now
                 live.clock = run if row.version == live.version else advance(run, live, spec, self.now())
         return live
+
+    async def cold_turns(self, rows: list[GameRow]) -> dict[str, tuple[int, float | None]]:
+        """Whose turn these running games (not in memory) are at and when it runs out, read
+        without reading them into memory ("My games", asked every 15 s, kept every game of
+        the account in memory and replayed the cold ones at each look): as stored
+        (stored_turn); a game the database does not say that of is replayed in a thread
+        and not kept (replayed). An unreadable game is left out."""
+        stored = await asyncio.to_thread(self.storage.stored_turns, [row.id for row in rows]) if rows else {}
+        out: dict[str, tuple[int, float | None]] = {}
+        for row in rows:
+            turn = stored.get(row.id)
+            told = stored_turn(turn, row) if turn is not None else None
+            if told is None:
+                try:
+                    live = await asyncio.to_thread(self.replayed, row.id)
+                except Refused:
+                    continue
+                told = live.state.current, seat_deadline(live, live.state.current)
+            out[row.id] = told
+        return out
 
     async def start(self) -> int:
         """The server starts: first, before any clock is read, the time the server was down

@@ -162,7 +162,7 @@ class Pipeline(ServiceCore):
             ids = [k.id for k in live.board.cards]
             reshuffle = [ids[k] for k in after.reshuffle]
         try:
-            await self._write(PendingAction(live.row.id, index, action_of(seat, move), client_id, status, reshuffle))
+            await self._write(PendingAction(live.row.id, index, action_of(seat, move), client_id, status, reshuffle, after.current))
         except DuplicateAction:
             # another process wrote this index first: take its moves, then say so
             if self.storage.shared and await self._catch_up_locked(live):

@@ -17,7 +17,18 @@ from zoneinfo import ZoneInfo
 
 from ..names import UNNAMED, seat_name
 
-__all__ = ["render", "LANGS", "ordinal", "result_words", "seat_label", "names_list", "others_words", "deadline_words", "how_words", "begun_words"]
+__all__ = [
+    "render",
+    "LANGS",
+    "ordinal",
+    "result_words",
+    "seat_label",
+    "names_list",
+    "others_words",
+    "deadline_words",
+    "how_words",
+    "begun_words",
+]
 
 LANGS = ("en", "de")
 SUBJECT_PARAMS: tuple[str, ...] = ("begun",)  # what a subject may hold: the server's words only, never a player's text

@@ -10,14 +10,15 @@ the time since the last stamp (start_process), the time the server was down."""
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from sqlalchemy import Connection, Engine, delete, insert, select, text, update
+from sqlalchemy import Connection, Engine, delete, func, insert, select, text, update
 from sqlalchemy.exc import IntegrityError
 
-from .schema import ALIVE_LOCK, clocks, games, server_processes
+from .schema import ALIVE_LOCK, actions, clocks, games, server_processes
 
 NO_DEADLINE = 1e15  # epoch seconds: no time runs (a bot's turn, the timed-out turn acted on)
 PROCESS_ROWS_KEPT = 86400.0  # seconds: a process's row is removed a day after its last stamp
@@ -30,6 +31,17 @@ class ClockRow:
     seat: int  # -1: nobody's time runs
     deadline: float
     reserves: list[float | None]
+
+
+@dataclass(frozen=True)
+class StoredTurn:
+    """Whose turn a game is at, as stored: the seat to act (None: not stored; at version 0
+    it is seat 0's), the game's version (its number of actions) and its clock's row."""
+
+    game_id: str
+    to_act: int | None
+    version: int
+    clock: ClockRow | None
 
 
 class ClockStorage:
@@ -48,6 +60,33 @@ class ClockStorage:
         with self.engine.connect() as conn:
             r = conn.execute(select(clocks).where(clocks.c.game_id == game_id)).first()
         return _clock(r) if r is not None else None
+
+    def stored_turns(self, ids: Iterable[str]) -> dict[str, StoredTurn]:
+        """The turns of these games as stored (one statement per 200 games, one snapshot
+        each: the seat to act, the version and the clock of one moment); a game whose clock
+        row cannot be read is left out."""
+        want = sorted(set(ids))
+        version = select(func.coalesce(func.max(actions.c.idx) + 1, 0)).where(actions.c.game_id == games.c.id).scalar_subquery()
+        q = select(
+            games.c.id.label("gid"),
+            games.c.to_act,
+            version.label("n"),
+            clocks.c.version.label("clock_version"),
+            clocks.c.seat,
+            clocks.c.deadline,
+            clocks.c.reserves,
+        ).select_from(games.outerjoin(clocks, clocks.c.game_id == games.c.id))
+        out: dict[str, StoredTurn] = {}
+        with self.engine.connect() as conn:
+            for i in range(0, len(want), 200):
+                for r in conn.execute(q.where(games.c.id.in_(want[i : i + 200]))):
+                    try:
+                        clock = None if r.clock_version is None else _clock_of(r.gid, r.clock_version, r.seat, r.deadline, r.reserves)
+                    except (ValueError, TypeError):
+                        continue
+                    to_act = None if r.to_act is None else int(r.to_act)
+                    out[str(r.gid)] = StoredTurn(str(r.gid), to_act, int(r.n), clock)
+        return out
 
     def save_clock(self, row: ClockRow, now: float) -> bool:
         """Write a game's clock unless a row for a later version of the game is there
@@ -130,5 +169,8 @@ class ClockStorage:
 
 
 def _clock(r: object) -> ClockRow:
-    reserves = json.loads(r.reserves)  # type: ignore[attr-defined]
-    return ClockRow(r.game_id, int(r.version), int(r.seat), float(r.deadline), [None if x is None else float(x) for x in reserves])  # type: ignore[attr-defined]
+    return _clock_of(r.game_id, r.version, r.seat, r.deadline, r.reserves)  # type: ignore[attr-defined]
+
+
+def _clock_of(game_id: str, version: int, seat: int, deadline: float, reserves: str) -> ClockRow:
+    return ClockRow(game_id, int(version), int(seat), float(deadline), [None if x is None else float(x) for x in json.loads(reserves)])

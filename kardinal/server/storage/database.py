@@ -320,13 +320,15 @@ class Storage(
         *,
         status: str | None = None,
         reshuffle: list[str] | None = None,
+        to_act: int | None = None,
     ) -> None:
-        """Commit one action (and, in the same transaction, a status or reshuffle change).
+        """Commit one action (and, in the same transaction, a status or reshuffle change, and
+        the seat to act after it: ``to_act``, None if not known).
 
         Raises DuplicateAction if the index or the client id is taken; nothing is written then.
         """
         self._still_there()
-        one = [PendingAction(game_id, idx, action, client_id, status, reshuffle)]
+        one = [PendingAction(game_id, idx, action, client_id, status, reshuffle, to_act)]
         try:
             if self._plain(one):
                 self._write_plain(one)
@@ -395,7 +397,7 @@ class Storage(
             try:
                 cur = dbapi.cursor()  # the driver begins the transaction at the first statement
                 cur.executemany(_INSERT_ACTION_SQL, [(a.game_id, a.idx, json.dumps(a.action), a.client_id, now) for a in batch])
-                cur.executemany(_TOUCH_GAME_SQL, [(now, a.game_id) for a in batch])
+                cur.executemany(_TOUCH_GAME_SQL, [(now, a.to_act, a.game_id) for a in batch])
                 dbapi.commit()
             except BaseException:
                 dbapi.rollback()
@@ -406,7 +408,7 @@ class Storage(
     def _write_one(self, w: PendingWrite) -> Exception | None:
         try:
             if isinstance(w, PendingAction):
-                self.append_action(w.game_id, w.idx, w.action, w.client_id, status=w.status, reshuffle=w.reshuffle)
+                self.append_action(w.game_id, w.idx, w.action, w.client_id, status=w.status, reshuffle=w.reshuffle, to_act=w.to_act)
             elif isinstance(w, SeatChange):
                 self.update_game(w.game_id, seats=w.seats, status=w.status, at=w.at)
             else:
@@ -427,13 +429,13 @@ class Storage(
             _INSERT_ACTION,
             [{"game_id": a.game_id, "idx": a.idx, "action": json.dumps(a.action), "client_id": a.client_id, "created": now} for a in batch],
         )
-        plain = [{"gid": a.game_id, "now": now} for a in batch if a.status is None and a.reshuffle is None]
+        plain = [{"gid": a.game_id, "now": now, "to_act": a.to_act} for a in batch if a.status is None and a.reshuffle is None]
         if plain:
             conn.execute(_TOUCH_GAME, plain)
         for a in batch:
             if a.status is None and a.reshuffle is None:
                 continue
-            values: dict[str, Any] = {"updated": now}
+            values: dict[str, Any] = {"updated": now, "to_act": a.to_act}
             if a.status is not None:
                 values["status"] = a.status
             if a.reshuffle is not None:
@@ -444,7 +446,8 @@ class Storage(
 
     def remove_last_action(self, game_id: str, idx: int) -> None:
         """Take back action ``idx``, which must be the game's last (an undo). DuplicateAction
-        (nothing removed) if it is not the last one any more."""
+        (nothing removed) if it is not the last one any more. (The seat to act stays: an undo
+        takes back a placement of the seat to act, which acts again.)"""
         self._still_there()
         with self._begin() as conn:
             last = conn.execute(select(func.max(actions.c.idx)).where(actions.c.game_id == game_id)).scalar_one()

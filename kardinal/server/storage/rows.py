@@ -86,7 +86,8 @@ class GameRow:
 
 @dataclass(frozen=True)
 class PendingAction:
-    """An action to append (Storage.write_batch): what append_action takes."""
+    """An action to append (Storage.write_batch): what append_action takes (``to_act``:
+    the seat to act after it; None: not known)."""
 
     game_id: str
     idx: int
@@ -94,6 +95,7 @@ class PendingAction:
     client_id: str | None = None
     status: str | None = None
     reshuffle: list[str] | None = None
+    to_act: int | None = None
 
 
 @dataclass(frozen=True)

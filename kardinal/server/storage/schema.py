@@ -45,6 +45,10 @@ games = Table(
     Column("variants", Text, nullable=False, server_default="[]"),  # JSON list of rule variants (R14); migration 4
     Column("options", Text, nullable=False, server_default="{}"),  # JSON: how the table plays (GameRow.options); migration 6
     Column("again", String(32), nullable=True),  # the game "Play again" started after this one (GameRow.again); migration 7
+    # the seat to act after the game's last stored action, written with each action (migration
+    # 15): "My games" reads whose turn it is without replaying the log; NULL: not known (an
+    # action of before, or written without it), and none before the first action (seat 0's)
+    Column("to_act", Integer, nullable=True),
 )
 
 actions = Table(
@@ -332,10 +336,10 @@ ADDRESS_LOCK = 0x6D61696C
 
 # the statements of a group commit, made once (each is run for the whole batch)
 _INSERT_ACTION = insert(actions)
-_TOUCH_GAME = update(games).where(games.c.id == bindparam("gid")).values(updated=bindparam("now"))
+_TOUCH_GAME = update(games).where(games.c.id == bindparam("gid")).values(updated=bindparam("now"), to_act=bindparam("to_act"))
 # ... as SQLite's driver takes them (Storage._write_plain)
 _INSERT_ACTION_SQL = "INSERT INTO actions (game_id, idx, action, client_id, created) VALUES (?, ?, ?, ?, ?)"
-_TOUCH_GAME_SQL = "UPDATE games SET updated = ? WHERE id = ?"
+_TOUCH_GAME_SQL = "UPDATE games SET updated = ?, to_act = ? WHERE id = ?"
 
 
 def _m1_tables(conn: Connection) -> None:
@@ -344,7 +348,7 @@ def _m1_tables(conn: Connection) -> None:
     games_v1 = Table(
         "games",
         MetaData(),
-        *(c._copy() for c in games.columns if c.name not in ("variants", "options", "again")),
+        *(c._copy() for c in games.columns if c.name not in ("variants", "options", "again", "to_act")),
     )
     conn.execute(CreateTable(games_v1))
     conn.execute(CreateTable(actions))
@@ -474,6 +478,13 @@ def _m14_suspension_reason(conn: Connection) -> None:
     conn.execute(text("ALTER TABLE accounts ADD COLUMN suspended_reason TEXT"))
 
 
+def _m15_to_act(conn: Connection) -> None:
+    """The seat to act, stored with each action ("My games" reads it without replaying the
+    game). Games stored before have none until their next action: their turn is read by
+    replaying them, as before."""
+    conn.execute(text("ALTER TABLE games ADD COLUMN to_act INTEGER"))
+
+
 # Ordered; never edit an applied one, append a new one.
 MIGRATIONS: list[Callable[[Connection], None]] = [
     _m1_tables,
@@ -490,4 +501,5 @@ MIGRATIONS: list[Callable[[Connection], None]] = [
     _m12_rate_counts,
     _m13_mail_sends,
     _m14_suspension_reason,
+    _m15_to_act,
 ]

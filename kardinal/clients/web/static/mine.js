@@ -233,6 +233,12 @@ export class MyGames {
       items.length ? el("ul", { class: "games mine-list" }, ...items) : el("p", { id: "mine-none" }, T("mineNone")));
   }
 
+  /** A finished game's scores, each after whose it is: "Anna 57 · you 43 · Player 3 40". */
+  scoreLine(g) {
+    const names = new Map(g.info.players.map((p) => [p.seat, p.name]));
+    return g.info.scores.map((score, seat) => `${g.seats[seat] !== undefined ? T("mineYou") : seatName(names.get(seat), seat)} ${score}`).join(" · ");
+  }
+
   row(g) {
     const href = url(`/game/${encodeURIComponent(g.game)}`);
     const forget = el("button", { type: "button", class: "forget", title: T("mineForgetWhy"), "data-forget": g.game, onclick: () => { forgetStoredSeats(g.game); this.load(); } }, T("mineForget"));
@@ -248,7 +254,8 @@ export class MyGames {
     else if (rank === 0) state = el("span", {}, T("mineTheirTurn", { name: seatName(info.players[info.current].name, info.current) }));
     else if (rank === 1) state = el("span", {}, T("mineWaiting"));
     else if (info.status === "expired") state = el("span", {}, T("mineExpired"));
-    else state = el("span", {}, `${T("mineOver")}${info.scores ? " — " + info.scores.join(" : ") : ""}`);
+    else state = el("span", {}, `${T("mineOver")}${info.scores ? " — " + this.scoreLine(g) : ""}`);
+    const scored = rank === 2 && info.status !== "expired" && info.scores; // its score line names every seat
     const when = dateTime(info.created);
     const tags = info.table && info.table.mode === "turn" ? el("span", { class: "tag" }, T("turnBased")) : null;
     const rated = ratedTag(info.table);
@@ -256,7 +263,7 @@ export class MyGames {
     const left = rank <= 0 && info.deadline !== undefined
       ? [" · ", el("span", { class: "time-left", "data-deadline": String(info.deadline), "data-yours": rank === -1 ? "true" : "false", title: deadlineTitle(info.deadline) })] : [];
     return el("li", { "data-game": g.game, "data-state": rank === -1 ? "my-turn" : info.status },
-      el("a", { href, class: "btn", onclick: (ev) => this.open(g, ev) }, T("mineOpen")), " ", state, ...left, " · ", names, " ", tags, " ", rated, rated ? " " : null,
+      el("a", { href, class: "btn", onclick: (ev) => this.open(g, ev) }, T("mineOpen")), " ", state, ...left, ...(scored ? [] : [" · ", names]), " ", tags, " ", rated, rated ? " " : null,
       el("span", { class: "small" }, when), " ", info.status === "finished" || info.status === "expired" ? forget : null);
   }
 }
