@@ -359,9 +359,9 @@ def test_no_secret_in_the_log(client: TestClient, caplog: pytest.LogCaptureFixtu
 def test_seats_taken_signed_in_belong_to_the_account(client: TestClient) -> None:
     anna = sign_up(client, "Anna")
     one = post(client, "/api/games", anna, json={"players": seats("person", "bot", "bot")}).json()  # one person seat: hers
-    two = post(client, "/api/games", anna, json={"players": seats("person", "person", "bot")}).json()  # invitations: none yet
+    two = post(client, "/api/games", anna, json={"players": seats("person", "person", "bot")}).json()  # the first seat: hers
     hot = post(client, "/api/games", anna, json={"players": seats("person", "person", "bot"), "hotseat": True}).json()
-    assert my_games(client, anna) == {one["id"]: [0], hot["id"]: [0, 1]}
+    assert my_games(client, anna) == {one["id"]: [0], two["id"]: [0], hot["id"]: [0, 1]}
     # joining by link, signed in
     r = post(client, f"/api/games/{two['id']}/join", anna, json={"seat": 1, "token": tokens(two)[1]})
     assert r.status_code == 200
@@ -383,7 +383,7 @@ def test_seats_taken_signed_in_belong_to_the_account(client: TestClient) -> None
         ws.send_json({"type": "hello", "seats": {"0": tokens(third)[0]}})
         assert ws.receive_json()["type"] == "welcome"
     client.cookies.clear()
-    assert my_games(client, anna) == {one["id"]: [0], hot["id"]: [0, 1], two["id"]: [1], guest["id"]: [1], other["id"]: [0]}
+    assert my_games(client, anna) == {one["id"]: [0], hot["id"]: [0, 1], two["id"]: [0, 1], guest["id"]: [1], other["id"]: [0]}
     # a guest's links work as ever, and a guest owns nothing
     assert state(client, two["id"], 0, tokens(two)[0])["seat"] == 0
 

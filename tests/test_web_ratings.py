@@ -306,19 +306,20 @@ def test_every_refusal_of_a_rated_table(client: TestClient) -> None:
     assert r.status_code == 200, r.text
     assert storage_of(client).game_owners(gid) == {0: account_id(client, anna), 1: account_id(client, bert)}
     # a seat invited by link, opened signed in on the WebSocket, becomes that account's
-    h = post(client, "/api/games", anna, json={"players": seats("person", "person", "bot"), "rated": True}).json()
+    h = post(client, "/api/games", anna, json={"players": seats("person", "person", "person", "bot"), "rated": True}).json()
     client.cookies.set(COOKIE, bert)
     with client.websocket_connect(f"/ws/{h['id']}", headers={"origin": "http://testserver"}) as ws:
         ws.send_json({"type": "hello", "seats": {"1": tokens(h)[1]}})
         assert ws.receive_json()["type"] == "welcome"
     client.cookies.clear()
     assert storage_of(client).game_owners(h["id"])[1] == account_id(client, bert)
-    # ... and the same account may not open the other seat too
-    client.cookies.set(COOKIE, bert)
-    with client.websocket_connect(f"/ws/{h['id']}", headers={"origin": "http://testserver"}) as ws:
-        ws.send_json({"type": "hello", "seats": {"0": tokens(h)[0]}})
-        assert ws.receive_json()["code"] == "rated_one_seat"
-    client.cookies.clear()
+    # ... and the same account may not open another seat too; nor the creator's, hers from the start
+    for seat, code in ((2, "rated_one_seat"), (0, "not_your_seat")):
+        client.cookies.set(COOKIE, bert)
+        with client.websocket_connect(f"/ws/{h['id']}", headers={"origin": "http://testserver"}) as ws:
+            ws.send_json({"type": "hello", "seats": {str(seat): tokens(h)[seat]}})
+            assert ws.receive_json()["code"] == code
+        client.cookies.clear()
     # unrated tables are as they were: a guest claims
     u = client.post("/api/games", json={"players": seats("person", "open", "bot")}).json()
     assert post(client, f"/api/games/{u['id']}/claim", None, json={"seat": 1}).status_code == 200
