@@ -277,7 +277,7 @@ def test_an_address_is_confirmed_by_a_link_once_and_within_a_day(tmp_path: Path,
         r = post(c, "/api/account/notify", secret, json={"turn": True})
         assert r.status_code == 409 and r.json()["error"]["code"] == "no_address"
         (mail,) = smtp.inbox.wait("anna@example.org")
-        assert mail["Subject"] == "Bestätige deine Mailadresse" and mail["From"] == "kardinal@example.org"
+        assert mail["Subject"] == "Kardinal & König: bestätige deine Mailadresse" and mail["From"] == "kardinal@example.org"
         assert "List-Unsubscribe" not in mail  # asked for by the person: no list to leave
         token = link(mail, "confirm")
         with mailer(c).storage.engine.connect() as conn:
@@ -333,7 +333,7 @@ def test_a_new_password_by_mail(tmp_path: Path, db_url: str, smtp: Smtp) -> None
         answers = [post(c, "/api/mail/forgot", json={"who": w}) for w in ("nobody here", "nobody@example.org", "anna")]
         assert {(r.status_code, r.text) for r in answers} == {(200, '{"ok":true}')}
         (mail,) = smtp.inbox.wait("anna@example.org", 2)[1:]
-        assert mail["Subject"] == "A new password for your account" and "Hello Anna," in text_of(mail)
+        assert mail["Subject"] == "Kardinal & König: a new password for your account" and "Hello Anna," in text_of(mail)
         token = link(mail, "reset")
         # a weak password is refused before the link is used up
         r = post(c, "/api/mail/reset", json={"token": token, "password": "short"})
@@ -457,6 +457,34 @@ def play_turn(c: TestClient, gid: str, tok: str, rng: random.Random) -> None:
             return
 
 
+def test_no_turn_mail_to_a_player_at_the_table(tmp_path: Path, smtp: Smtp) -> None:
+    """The new-user walk (issue 43): the creator, looking at the board as the game began, got
+    "your turn" by mail. Turns that come while the seat is connected mail nothing; the first
+    one after the player left mails once."""
+    with make_client(tmp_path) as c:
+        with_clock(c)
+        secret = sign_up(c, "Anna")
+        add_address(c, secret, smtp, "anna@example.org")
+        post(c, "/api/account/notify", secret, json={"turn": True})
+        r = post(c, "/api/games", secret, json={"players": PLAYERS, "mode": "turn"})
+        gid, tok = r.json()["id"], r.json()["seats"][0]["token"]
+        rng = random.Random(7)
+        with c.websocket_connect(f"/ws/{gid}") as ws:
+            ws.send_json({"type": "hello", "seats": {"0": tok}})
+            while ws.receive_json()["type"] != "welcome":
+                pass
+            assert post(c, f"/api/games/{gid}/join", secret, json={"seat": 0, "token": tok}).status_code == 200
+            play_turn(c, gid, tok, rng)  # her first turn and the bots' (at the table all along)
+            msg = wait_for_person(c, gid, {0: tok})
+            assert msg["view"]["current"] == 0  # her second turn, still at the table
+            send_and_settle(c)
+        play_turn(c, gid, tok, rng)  # she has left: the next turn is mailed
+        mails = smtp.inbox.wait("anna@example.org", 2)
+        send_and_settle(c)
+        assert len(smtp.inbox.to("anna@example.org")) == 2, [m["Subject"] for m in smtp.inbox.to("anna@example.org")]
+        assert "your turn" in mails[1]["Subject"]
+
+
 def test_the_turn_mail_arrives_once_and_its_link_opens_the_seat(tmp_path: Path, db_url: str, smtp: Smtp) -> None:
     with make_client(tmp_path, db_url=db_url) as c:
         with_clock(c)
@@ -573,7 +601,7 @@ def test_the_invitation_hook_mails_once_those_who_asked(tmp_path: Path, smtp: Sm
         assert portal.call(hook, aid, g1, 0, "Bert") is True
         assert portal.call(hook, aid, g1, 0, "Bert") is False  # once
         mail = smtp.inbox.wait("anna@example.org", 2)[-1]
-        assert mail["Subject"] == "An invitation to a game" and link(mail, "open") == f"{g1}.0"
+        assert mail["Subject"] == "Kardinal & König: an invitation to a game" and link(mail, "open") == f"{g1}.0"
         # ... and says how the table plays: turn-based, without a clock here
         assert (
             "Bert invites you to a game against B1 and B2. It is a turn-based game: you move when you have time, without a time limit."

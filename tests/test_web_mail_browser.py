@@ -123,7 +123,7 @@ def test_a_turn_mail_opens_the_seat_on_a_phone_in_german(mail_server: tuple[str,
     assert [(b["lang"], b["tz"]) for b in sent] == [("de", "Europe/Berlin")]  # the times in its mails
     assert laptop.inner_text("#account-note").startswith("Ein Link zum Bestätigen")
     mail = smtp.inbox.wait("bert@example.org")[0]
-    assert mail["Subject"] == "Bestätige deine Mailadresse"  # the language of the page that set it
+    assert mail["Subject"] == "Kardinal & König: bestätige deine Mailadresse"  # the language of the page that set it
     laptop.goto(server + "/mail#confirm=" + link(mail, "confirm", PUBLIC))
     laptop.wait_for_selector("#mail-note.good")
     laptop.goto(server + "/account")
@@ -282,12 +282,14 @@ def test_a_plain_link_to_the_game_offers_the_invited_seat(mail_server: tuple[str
 def test_ones_own_seat_link_opened_again_opens_the_seat(mail_server: tuple[str, Smtp], browser: Any) -> None:
     """Signed in, the first opening of a seat's link makes the seat the account's and gives
     it a new token (the link others saw opens it no more); the same link opened again by its
-    owner opens the seat (the account's token, got anew), not a refusal and a spectator's view."""
+    owner opens the seat (the account's token, got anew), not a refusal and a spectator's view.
+    (The table is made by someone signed out: a signed-in creator's own seat is the account's
+    from the start, and its link stays.)"""
     server, _smtp = mail_server
     gus = new_page(browser)
     sign_up(gus, server, "Gus")
     g = gus.evaluate(
-        """async () => (await fetch('/api/games', {method: 'POST', headers: {'content-type': 'application/json'},
+        """async () => (await fetch('/api/games', {method: 'POST', credentials: 'omit', headers: {'content-type': 'application/json'},
             body: JSON.stringify({players: [{kind: 'person', name: 'Gus'}, {kind: 'person', name: 'Ida'}, {kind: 'bot', level: 'random'}]})})).json()"""
     )
     gid, link_url = g["id"], server + g["seats"][0]["url"]
@@ -299,6 +301,27 @@ def test_ones_own_seat_link_opened_again_opens_the_seat(mail_server: tuple[str, 
     gus.wait_for_function(at_seat_open + " && document.body.dataset.status === 'open'")
     gus.wait_for_function("document.querySelector('#players') && document.querySelector('#players').innerText.includes('Gus')")
     assert gus.errors == []
+
+
+def test_a_finished_games_plain_address_opens_the_accounts_seat_on_another_device(mail_server: tuple[str, Smtp], browser: Any) -> None:
+    """The new-user walk (issue 43): a finished game opened by its plain address (My games'
+    "Open") on another device signed in showed a spectator's view: no Play again, the chat
+    closed. The account's seat opens there too."""
+    from test_web_teach import play_first_legal
+
+    server, _smtp = mail_server
+    jo = new_page(browser)
+    sign_up(jo, server, "Jo")
+    g = jo.evaluate(
+        """async () => (await fetch('/api/games', {method: 'POST', headers: {'content-type': 'application/json'},
+            body: JSON.stringify({players: [{kind: 'person'}, {kind: 'bot', level: 'random'}, {kind: 'bot', level: 'random'}]})})).json()"""
+    )
+    play_first_legal(server, g)  # (on the first device, by its link)
+    jo.evaluate("localStorage.clear(); sessionStorage.clear()")  # another device: no link of the game
+    jo.goto(f"{server}/game/{g['id']}")
+    jo.wait_for_function("document.querySelector('tr.me[data-seat=\"0\"]') !== null && document.body.dataset.status === 'finished'")
+    jo.wait_for_selector("#final-again")
+    assert "token" not in jo.url and jo.errors == []
 
 
 def test_seat_names_in_the_readers_language_and_the_accounts_own(mail_server: tuple[str, Smtp], browser: Any) -> None:

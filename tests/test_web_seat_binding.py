@@ -291,6 +291,33 @@ def test_the_creators_seat_is_the_accounts_from_the_start(client: TestClient) ->
     assert storage(client).seat_owner(g["id"], 0) is None
 
 
+def test_bots_started_by_a_guest_take_no_seat_kept_for_someone(client: TestClient) -> None:
+    """The new-user walk (issue 43): an invited friend pressed "Start with bots" and a bot took
+    the creator's seat (the creator's link then opened nothing, and the game left their My
+    games). Bots take only the seats nobody is kept: not the creator's, not an account's, not
+    one kept for an invited account; with none left, nothing changes."""
+    anna, ben = sign_up(client, "Anna"), sign_up(client, "Ben")
+    players = [{"kind": "person"}, {"kind": "person", "account": "Ben"}, {"name": "Dora", "kind": "person"}, {"kind": "bot"}]
+    g = table(client, anna, players)
+    gid, links = g["id"], tokens(g)
+    r = post(client, "/api/account/invitations/take", ben, json={"game": gid, "seat": 1})
+    assert r.status_code == 200, r.text
+    bens = r.json()["token"]
+    assert join(client, gid, 1, bens, ben).status_code == 200  # Ben opens his seat
+    r = post(client, f"/api/games/{gid}/fill", ben, json={"seat": 1, "token": bens})
+    assert r.status_code == 200, r.text
+    seats_now = client.get(f"/api/games/{gid}").json()["players"]
+    assert [(p["kind"], p["joined"]) for p in seats_now] == [("person", False), ("person", True), ("bot", True), ("bot", True)]
+    assert r.json()["status"] == "open"  # waiting for Anna, whose seat is hers
+    refused(post(client, f"/api/games/{gid}/fill", ben, json={"seat": 1, "token": bens}), "kept_seats")
+    assert opens(client, gid, 0, links[0]) and [x["seats"] for x in get(client, "/api/account/games", anna).json()["games"]] == [[0]]
+    # a table made signed out: its first seat is its creator's all the same
+    g = table(client, None, [{"kind": "person"}, {"kind": "person"}, {"kind": "bot"}])
+    assert join(client, g["id"], 1, tokens(g)[1]).status_code == 200
+    refused(post(client, f"/api/games/{g['id']}/fill", None, json={"seat": 1, "token": tokens(g)[1]}), "kept_seats")
+    assert client.get(f"/api/games/{g['id']}").json()["players"][0]["kind"] == "person"
+
+
 def test_a_rated_seat_taken_by_invitation_is_the_invited_accounts_alone(client: TestClient) -> None:
     anna, ben = sign_up(client, "Anna"), sign_up(client, "Ben")
     players = [{"name": "Host", "kind": "person"}, {"kind": "person", "account": "Ben"}, {"kind": "bot"}]

@@ -221,6 +221,12 @@ def test_a_invites_b_by_name_b_takes_the_seat_on_a_phone_a_follows_b(live: tuple
     assert [(g["game"]["id"], g["seats"]) for g in mine] == [(gid, [1])]
     assert api(anna, "GET", "/api/account/invitations")["json"]["sent"] == []  # taken: no longer pending
     shot(ben, "invitation-taken-phone-de")
+    # Anna's My games: the table waits for her alone (the new-user walk: "waiting for players")
+    anna.goto(base + "/mine")
+    anna.wait_for_function(
+        f"(document.querySelector('li[data-game=\"{gid}\"]') || {{}}).innerText?.includes('Everyone else is here: open your seat to start')"
+    )
+    assert anna.get_attribute(f'li[data-game="{gid}"]', "data-state") == "my-turn"
     # Anna, signed in on a device that holds no link of the table (no "Open my seat"), opens
     # the game's plain address: her seat, not a spectator's view (the new-user walk)
     anna.evaluate("localStorage.clear(); sessionStorage.clear()")

@@ -105,7 +105,13 @@ async def people_mean(service: GameService, game_id: str, seats: list[SeatRow]) 
 async def fill_with_bots(service: GameService, game_id: str, seat: object, token: object) -> tuple[LiveGame, str]:
     """A person who has taken a seat of a table still waiting for people starts it: its free
     seats get bots (at a rated table of the level closest to the people's mean rating, else
-    of the table's stand-in level). Returns the game and the level."""
+    of the table's stand-in level). Returns the game and the level.
+
+    Bots never take a seat kept for someone: an account's (its creator's, signed in), one an
+    account is invited to by name, or the creator's own (the first person seat, unless it is
+    open to anyone): a guest at a table of friends cannot start it without them (the new-user
+    walk: the creator found a bot in their seat). With only such seats free, nothing changes:
+    ``kept_seats``, and the table waits for those people."""
     live = await service.fetch(game_id)
     s = service._auth(live, seat, token)
     if live.row.status != "open":
@@ -117,9 +123,11 @@ async def fill_with_bots(service: GameService, game_id: str, seat: object, token
     else:
         level = live.options["standin"]
     taken = {look_key(x.name) for x in live.row.seats}
-    for i, sr in enumerate(list(live.row.seats)):
-        if sr.kind != "person" or sr.joined:
-            continue
+    kept = await kept_seats(service, live)
+    free = [i for i, sr in enumerate(live.row.seats) if sr.kind == "person" and not sr.joined and i not in kept]
+    if not free:
+        raise Refused("kept_seats", "the free seats are kept for the people invited: the game starts when they come", 409)
+    for i in free:
         name = next(n for n in (f"Bot {i + 1}", *(f"Bot {i + 1}.{k}" for k in range(2, 20))) if look_key(n) not in taken)
         taken.add(look_key(name))
 
@@ -135,6 +143,18 @@ async def fill_with_bots(service: GameService, game_id: str, seat: object, token
         if live.row.status != "open":
             break
     return live, level
+
+
+async def kept_seats(service: GameService, live: LiveGame) -> set[int]:
+    """The seats of a waiting table that bots may not take (see fill_with_bots)."""
+    gid = live.row.id
+    owners = await asyncio.to_thread(service.storage.game_owners, gid)
+    invited = await asyncio.to_thread(service.storage.invited, [(gid, i) for i in range(len(live.row.seats))])
+    kept = set(owners) | {i for _g, i in invited}
+    people = [i for i, sr in enumerate(live.row.seats) if sr.kind == "person"]
+    if people and not live.row.seats[people[0]].open:
+        kept.add(people[0])  # the creator's
+    return kept
 
 
 async def find_table(service: GameService, account: AccountRow, where: str, charge: Any = None) -> tuple[LiveGame, int, str, bool]:

@@ -49,12 +49,12 @@ WHAT = {
 TEXTS: dict[str, dict[str, tuple[str, str]]] = {
     "en": {
         "confirm": (
-            "Confirm your mail address",
+            "Kardinal & König: confirm your mail address",
             "Hello {name},\n\nplease confirm that this is your address for Kardinal & König: open this link (valid for {hours} hours, once):\n\n{link}\n\n"
             "If you did not ask for this, ignore this mail: nothing more will be sent to this address.",
         ),
         "reset": (
-            "A new password for your account",
+            "Kardinal & König: a new password for your account",
             "Hello {name},\n\nsomeone (you, we hope) asked for a new password for your account. Set one here (the link works once, for {minutes} minutes):\n\n{link}\n\n"
             "Setting it signs out every device. If you did not ask for this, ignore this mail: your password stays as it is.",
         ),
@@ -63,7 +63,7 @@ TEXTS: dict[str, dict[str, tuple[str, str]]] = {
             "Hello {name},\n\nit is your turn in your game against {others}.{deadline}\n\nOpen your seat:\n{link}\n\nWe mail you once a game until you have moved.",
         ),
         "invitation": (
-            "An invitation to a game",
+            "Kardinal & König: an invitation to a game",
             "Hello {name},\n\n{inviter} invites you to a game against {others}. {how}\n\nOpen it:\n{link}",
         ),
         "end": (
@@ -73,12 +73,12 @@ TEXTS: dict[str, dict[str, tuple[str, str]]] = {
     },
     "de": {
         "confirm": (
-            "Bestätige deine Mailadresse",
+            "Kardinal & König: bestätige deine Mailadresse",
             "Hallo {name},\n\nbitte bestätige, dass dies deine Adresse für Kardinal & König ist: öffne diesen Link (gültig {hours} Stunden, einmal):\n\n{link}\n\n"
             "Wenn du das nicht warst, beachte diese Mail nicht: an diese Adresse geht dann nichts mehr.",
         ),
         "reset": (
-            "Ein neues Passwort für dein Konto",
+            "Kardinal & König: ein neues Passwort für dein Konto",
             "Hallo {name},\n\njemand (hoffentlich du) hat ein neues Passwort für dein Konto angefordert. Setze es hier (der Link gilt einmal, {minutes} Minuten lang):\n\n{link}\n\n"
             "Damit werden alle Geräte abgemeldet. Wenn du das nicht warst, beachte diese Mail nicht: dein Passwort bleibt, wie es ist.",
         ),
@@ -87,7 +87,7 @@ TEXTS: dict[str, dict[str, tuple[str, str]]] = {
             "Hallo {name},\n\ndu bist dran in deinem Spiel gegen {others}.{deadline}\n\nÖffne deinen Platz:\n{link}\n\nWir schreiben dir einmal je Spiel, bis du gezogen hast.",
         ),
         "invitation": (
-            "Eine Einladung zu einem Spiel",
+            "Kardinal & König: eine Einladung zu einem Spiel",
             "Hallo {name},\n\n{inviter} lädt dich zu einem Spiel gegen {others} ein. {how}\n\nÖffne es:\n{link}",
         ),
         "end": (

@@ -184,7 +184,8 @@ class GamePage {
     this.msg = m;
     if (!old) this.overOnArrival = m.status === "finished"; // opened later: the result shown, the walk-through offered
     if (!old) this.firstVersion = m.version; // (chat.js: a notice since then is news)
-    if (!old && m.seat === null && m.status !== "finished" && !this.socket.holdsAny()) this.seatsOfAccount();
+    // (a finished game too: its seat has the final table's Play again and the players' chat)
+    if (!old && m.seat === null && !this.socket.holdsAny()) this.seatsOfAccount();
     if (!old && m.seat !== null) sessionStorage.removeItem(`kardinal-reseated:${this.gameId}`); // seated: a later ended link may be healed again
     if (old) this.announceNews(old, m);
     if (turnChanged) this.sel.clear();

@@ -24,6 +24,7 @@ addStrings({
     mineYourTurn: "Your turn",
     mineTheirTurn: "{name} to play",
     mineWaiting: "waiting for players",
+    mineWaitsForYou: "Everyone else is here: open your seat to start",
     mineRunning: "running",
     mineOver: "over",
     mineExpired: "expired (nobody moved for too long)",
@@ -54,6 +55,7 @@ addStrings({
     mineYourTurn: "Du bist dran",
     mineTheirTurn: "{name} ist dran",
     mineWaiting: "wartet auf Spieler",
+    mineWaitsForYou: "Alle anderen sind da: öffne deinen Platz, dann geht es los",
     mineRunning: "läuft",
     mineOver: "beendet",
     mineExpired: "abgelaufen (zu lange hat niemand gezogen)",
@@ -207,7 +209,15 @@ export class MyGames {
   rank(g) {
     if (!g.info) return 3;
     if (g.info.status === "running") return g.seats[g.info.current] !== undefined ? -1 : 0;
-    return g.info.status === "open" ? 1 : 2;
+    if (g.info.status === "open") return this.waitsForMe(g) ? -1 : 1;
+    return 2;
+  }
+
+  /** A table waiting only for seats that are mine (the others have taken theirs): it starts
+   * when I open mine. */
+  waitsForMe(g) {
+    const waiting = g.info.players.filter((p) => p.kind === "person" && !p.joined);
+    return waiting.length > 0 && waiting.every((p) => g.seats[p.seat] !== undefined);
   }
 
   render() {
@@ -249,7 +259,8 @@ export class MyGames {
     const names = info.players.map((p) => (g.seats[p.seat] !== undefined ? `${seatName(p.name, p.seat)} (${T("mineYou")})` : seatName(p.name, p.seat))).join(", ");
     let state;
     const rank = this.rank(g);
-    if (rank === -1) state = el("strong", { class: "your-turn" }, T("mineYourTurn"));
+    if (rank === -1 && info.status === "open") state = el("strong", { class: "your-turn" }, T("mineWaitsForYou"));
+    else if (rank === -1) state = el("strong", { class: "your-turn" }, T("mineYourTurn"));
     else if (rank === 0 && info.current === undefined) state = el("span", {}, T("mineRunning"));
     else if (rank === 0) state = el("span", {}, T("mineTheirTurn", { name: seatName(info.players[info.current].name, info.current) }));
     else if (rank === 1) state = el("span", {}, T("mineWaiting"));
