@@ -169,41 +169,42 @@ _DEADLINE = {
 }
 
 
-_HOW = {
+_HOW: dict[str, dict[str, str]] = {
     "en": {
         "live": "It is a live game: everyone plays at the table at the same time, and a bot plays for a player away for {away}.",
         "turn": "It is a turn-based game: you move when you have time, within {days} a turn; then a bot plays for you until you are back.",
         "turn_free": "It is a turn-based game: you move when you have time, without a time limit.",
         "rated": " It is rated.",
-        "days": ("day", "days"),
-        "minutes": ("minute", "minutes"),
     },
     "de": {
         "live": "Es ist ein Live-Spiel: alle sitzen zur gleichen Zeit am Tisch, und für eine Person, die {away} weg ist, spielt ein Bot.",
         "turn": "Es ist ein rundenbasiertes Spiel: du ziehst, wenn du Zeit hast, innerhalb von {days} je Zug; danach spielt ein Bot für dich, bis du zurück bist.",
         "turn_free": "Es ist ein rundenbasiertes Spiel: du ziehst, wenn du Zeit hast, ohne Zeitlimit.",
         "rated": " Es wird gewertet.",
-        "days": ("Tag", "Tagen"),
-        "minutes": ("Minute", "Minuten"),
     },
+}
+_HOW_UNITS = {  # (one, many): days (dative in German: "innerhalb von 3 Tagen"), minutes
+    "en": {"days": ("day", "days"), "minutes": ("minute", "minutes")},
+    "de": {"days": ("Tag", "Tagen"), "minutes": ("Minute", "Minuten")},
 }
 
 
 def how_words(options: dict[str, Any], lang: str) -> str:
     """How a table plays, as its invitation says it: live (and after how long away a bot
     plays for a person) or turn-based (and how long a turn may take), and whether it is rated."""
-    words = _HOW[lang if lang in LANGS else "en"]
+    lang = lang if lang in LANGS else "en"
+    words, units = _HOW[lang], _HOW_UNITS[lang]
     clock = options.get("clock") or {}
     if options.get("mode") == "turn":
         days = clock.get("days")
         if days:
             n = int(days)
-            text = words["turn"].format(days=f"{n} {words['days'][n != 1]}")
+            text = words["turn"].format(days=f"{n} {units['days'][n != 1]}")
         else:
             text = words["turn_free"]
     else:
         n = max(1, round(float(options.get("away", 180)) / 60))
-        text = words["live"].format(away=f"{n} {words['minutes'][n != 1]}")
+        text = words["live"].format(away=f"{n} {units['minutes'][n != 1]}")
     return text + (words["rated"] if options.get("rated") else "")
 
 
