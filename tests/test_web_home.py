@@ -244,7 +244,10 @@ def test_play_with_friends_hands_out_the_invitations(server: str, browser: Any, 
     assert [s for s, _, _ in links] == ["0", "1", "2"]
     assert all(href == text and "token=" in href for _, href, text in links)
     gid = links[0][1].split("/game/")[1].split("?")[0]
-    assert [p["name"] for p in get(server, f"/api/games/{gid}")["players"]] == ["Ann", "Ben", "Cy"]
+    info = get(server, f"/api/games/{gid}")
+    assert [p["name"] for p in info["players"]] == ["Ann", "Ben", "Cy"]
+    # live, with a clock: nobody who leaves the page open and walks away holds up the table
+    assert (info["table"]["mode"], info["table"]["clock"]) == ("live", {"move": 45, "reserve": 300, "increment": 10})
     assert page.inner_text("#open-my-seat") == says["open"]
     assert page.locator("#created button.copy").count() == 4  # each seat and the spectators' link
     assert page.locator("#created button.share").count() == (4 if touch else 0)  # only where there is a share sheet

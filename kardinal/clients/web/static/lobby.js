@@ -14,7 +14,7 @@ import { addStrings } from "./i18n.js";
 import { drawBoardPicture } from "./home-map.js";
 import { MyGames } from "./mine.js";
 import { whoAmI } from "./account-link.js";
-import { clockChoice, clockSpec, clockText } from "./clock-choice.js";
+import { CLOCK_PRESETS, clockChoice, clockSpec, clockText } from "./clock-choice.js";
 import { ratedChoice, findTableButton, ratedTag } from "./rated.js";
 
 // invitations by name and tables for friends only (social.py): for a creator signed in
@@ -59,7 +59,7 @@ addStrings({
     friendsHow: "How do you play?",
     friendsLive: "Live, now",
     friendsTurn: "Turn-based, over days",
-    friendsLiveWhy: "Everyone sits at the table now; a bot plays for anyone away for 3 minutes.",
+    friendsLiveWhy: "Everyone sits at the table now, with a clock (45 s a turn and 5 minutes in reserve): a bot plays a turn whose time runs out, and for anyone away for 3 minutes.",
     friendsTurnWhy: "Each of you moves when you have time, within a day a turn; then a bot plays until the person is back. Signed in, a mail can tell you it is your turn.",
     friendsOne: "1 friend",
     friendsMany: "{n} friends",
@@ -144,7 +144,7 @@ addStrings({
     friendsHow: "Wie spielt ihr?",
     friendsLive: "Live, jetzt",
     friendsTurn: "Rundenbasiert, über Tage",
-    friendsLiveWhy: "Alle sitzen jetzt am Tisch; ein Bot spielt für alle, die 3 Minuten weg sind.",
+    friendsLiveWhy: "Alle sitzen jetzt am Tisch, mit Uhr (45 s je Zug und 5 Minuten Reserve): ein Bot spielt einen Zug, dessen Zeit abläuft, und für alle, die 3 Minuten weg sind.",
     friendsTurnWhy: "Jede Person zieht, wenn sie Zeit hat, innerhalb eines Tages je Zug; danach spielt ein Bot, bis sie zurück ist. Angemeldet kann dir eine Mail sagen, dass du dran bist.",
     friendsOne: "1 Person",
     friendsMany: "{n} Personen",
@@ -245,6 +245,11 @@ async function copyText(text) {
   try { ok = document.execCommand("copy"); } catch (e) { ok = false; }
   area.remove();
   return ok;
+}
+
+/** The clock of a live table of Play with friends: the "standard" preset (45 s a turn, 5 min reserve). */
+function friendsClock() {
+  return { ...CLOCK_PRESETS.live.find((p) => p[0] === "standard")[1] };
 }
 
 class Lobby {
@@ -429,8 +434,9 @@ class Lobby {
       players.push({ name: this.friendNames[i] || undefined, kind: "person", account }); // unnamed: no words stored
     }
     while (players.length < 3) players.push({ name: `Bot ${players.length + 1}`, kind: "bot", level: this.botLevel });
-    const turn = this.friendsMode === "turn" ? { mode: "turn", clock: { days: 1 } } : {};
-    this.send({ players, hotseat: false, board: DEFAULT_BOARD, variants: [], ...turn });
+    // a clock either way: nobody who leaves the page open and walks away holds up the table
+    const how = this.friendsMode === "turn" ? { mode: "turn", clock: { days: 1 } } : { mode: "live", clock: friendsClock() };
+    this.send({ players, hotseat: false, board: DEFAULT_BOARD, variants: [], ...how });
   }
 
   // ------------------------------------------------------------------ bot levels in words
