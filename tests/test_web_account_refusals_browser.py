@@ -108,6 +108,7 @@ def test_a_new_player_on_a_german_phone_signs_up_and_is_refused_where_they_look(
     # a new mail address with a wrong password, the form scrolled up to the screen's top (a
     # phone's keyboard takes the lower half): the refusal comfortably in view, not pushed to
     # the top edge, the fields it answers still on the screen above it
+    page.wait_for_selector("#mail-address")  # (the e-mail section comes with its own answer, after the page's)
     page.evaluate("document.getElementById('mail-address').scrollIntoView({block: 'start'})")
     page.fill("#mail-address", "berta@example.org")
     page.fill("#mail-password", "falsches Passwort")
