@@ -108,10 +108,22 @@ def test_report_and_mute_a_line_then_the_operator_suspends_its_writer(server: st
     for path in (f"/game/{g['id']}", "/mine"):
         ben.goto(server + path)
         notice = ben.locator("body > header + #session-refused")
-        expect(notice).to_have_text(told)
+        expect(notice.locator("p")).to_have_text(told)
         assert notice.get_attribute("role") == "alert"
-        in_view(ben, "#session-refused")
+        in_view(ben, "#session-refused button")
         shot(ben, f"i43-suspended-notice-{path.split('/')[1]}-phone-de")
+    # in English too (the time in Berlin's zone still)
+    ben.click("#lang")
+    expect(notice.locator("p")).to_contain_text("This account is suspended until ")
+    expect(notice.locator("p")).to_contain_text("The reason given: “Beleidigungen")
+    expect(notice.locator("button")).to_have_text("Sign out in this browser")
+    ben.click("#lang")
+    # on a shared phone: signed out there, the notice goes, also from the next page
+    notice.locator("button", has_text="In diesem Browser abmelden").click()
+    expect(notice).to_have_count(0)
+    ben.reload()
+    expect(ben.locator("#account-link")).to_have_text("Anmelden")
+    assert ben.locator("#session-refused").count() == 0
     assert "0 open reports" in run.invoke(cli, ["admin", "reports", *data]).output
     # Anna lifts the mute on her account page
     anna.goto(server + "/account")

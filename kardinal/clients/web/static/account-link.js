@@ -7,12 +7,12 @@
 // module (the game page too) says so below its header, in the words of the sign-in's refusal.
 
 import { T, addStrings, onLangChange } from "./i18n.js";
-import { getJSON } from "./net.js";
+import { getJSON, postJSON } from "./net.js";
 import { refusalText } from "./refusals.js";
 
 addStrings({
-  en: { signInLink: "Sign in", accountLinkWhy: "Your account: sign in, sign up, sign out, password, your data", signUpLink: "Sign up", signUpLinkWhy: "Make an account: your games on every device, rated games, friends" },
-  de: { signInLink: "Anmelden", accountLinkWhy: "Dein Konto: anmelden, registrieren, abmelden, Passwort, deine Daten", signUpLink: "Registrieren", signUpLinkWhy: "Ein Konto anlegen: deine Spiele auf jedem Gerät, gewertete Spiele, Freunde" },
+  en: { signInLink: "Sign in", accountLinkWhy: "Your account: sign in, sign up, sign out, password, your data", signUpLink: "Sign up", signUpLinkWhy: "Make an account: your games on every device, rated games, friends", refusedSignOut: "Sign out in this browser" },
+  de: { signInLink: "Anmelden", accountLinkWhy: "Dein Konto: anmelden, registrieren, abmelden, Passwort, deine Daten", signUpLink: "Registrieren", signUpLinkWhy: "Ein Konto anlegen: deine Spiele auf jedem Gerät, gewertete Spiele, Freunde", refusedSignOut: "In diesem Browser abmelden" },
 });
 
 let asked = null;
@@ -30,19 +30,31 @@ export function whoAmI(again = false) {
 }
 
 /** Say below the page's header why this browser's session opens nothing (its account is
- * suspended), as an alert; nothing (and the notice gone) when it is not refused. */
+ * suspended), as an alert, with a way to sign out here (a shared computer); nothing (and
+ * the notice gone) when it is not refused. */
 function showRefusal() {
   let box = document.getElementById("session-refused");
   const header = document.querySelector("body > header");
   if (!refused || !header) { if (box) box.remove(); return; }
   if (!box) {
-    box = document.createElement("p");
+    box = document.createElement("div");
     box.id = "session-refused";
     box.className = "session-refused";
     box.setAttribute("role", "alert");
+    box.append(document.createElement("p"), document.createElement("button"));
+    box.lastChild.type = "button";
+    box.lastChild.addEventListener("click", signOutRefused);
     header.after(box);
   }
-  box.textContent = refusalText(refused, null);
+  box.firstChild.textContent = refusalText(refused, null);
+  box.lastChild.textContent = T("refusedSignOut");
+}
+
+/** This browser forgets the refused session (the account stays suspended). */
+async function signOutRefused() {
+  try { await postJSON("/api/account/signout", {}); } catch (e) { /* asked again below */ }
+  whoAmI(true);
+  await updateAccountLink();
 }
 
 const link = document.getElementById("account-link");
