@@ -788,7 +788,7 @@ def admin_suspend(
     db: AdminDb = None,
     actor: AdminActor = None,
 ) -> None:
-    """Suspend an account: its sessions end; it cannot sign in or chat until then (its games go on)."""
+    """Suspend an account: its sessions open nothing (their browsers are told why) and it cannot sign in or chat until then (its games go on)."""
     from kardinal.server.admin import when
 
     adm = _admin(data, db, actor)

@@ -75,6 +75,11 @@ def who(c: TestClient, cookies: dict[str, str]) -> Any:
     return call(c, "GET", "/api/account", {COOKIE: cookies[COOKIE]}).json()["account"]
 
 
+def refused(c: TestClient, cookies: dict[str, str]) -> Any:
+    """What asking who the session is signed in to is refused (its code)."""
+    return call(c, "GET", "/api/account", {COOKIE: cookies[COOKIE]}).json()["error"]["code"]
+
+
 def signs_in(c: TestClient, name: str, password: str) -> int:
     return int(call(c, "POST", "/api/account/signin", json={"name": name, "password": password}).status_code)
 
@@ -91,7 +96,7 @@ def test_a_suspended_account_gets_no_session_through_forgot_the_password(tmp_pat
         s = sign_up(c, "Sly")
         add_address(c, s[COOKIE], smtp, "sly@example.org")
         Admin(storage_of(c), "operator").suspend("Sly", 3)
-        assert who(c, s) is None  # its sessions ended
+        assert refused(c, s) == "suspended"  # its sessions open nothing
         assert call(c, "POST", "/api/mail/forgot", json={"who": "Sly"}).status_code == 200
         token = link(smtp.inbox.wait("sly@example.org", 2)[-1], "reset")
         r = call(c, "POST", "/api/mail/reset", json={"token": token, "password": PW2})
@@ -127,11 +132,11 @@ def test_a_session_of_a_suspended_account_opens_nothing(client: TestClient) -> N
     s = sign_up(client, "Sly")
     g = call(client, "POST", "/api/games", s, json={"players": seats("person", "bot", "bot")}).json()
     join_all(client, g)
-    # the account is suspended while a session of it is made (the suspension's end of its
-    # sessions came first): the session stays in the database, and opens nothing
+    # the account is suspended (or while a session of it is made): the session stays in the
+    # database, and opens nothing
     with storage_of(client).engine.begin() as conn:
         conn.execute(update(accounts).where(accounts.c.name == "Sly").values(suspended_until=2e9))
-    assert who(client, s) is None
+    assert refused(client, s) == "suspended"
     for method, path, body in (
         ("POST", "/api/account/seat", {"game": g["id"], "seat": 0}),  # a seat's token for a device
         ("POST", "/api/account/password", {"current": PW, "new": PW2}),
@@ -148,7 +153,7 @@ def test_every_way_to_a_session_asks_the_one_rule(client: TestClient, monkeypatc
     accounts.session_refused: made to refuse everyone, no way gives a session."""
     s = sign_up(client, "Anna")
     monkeypatch.setattr(accounts_module, "session_refused", lambda until, now, why="": Refused("suspended", "no session for anyone", 403))
-    assert who(client, s) is None
+    assert refused(client, s) == "suspended"
     for path, body in (
         ("/api/account/signup", {"name": "Bert", "password": PW}),
         ("/api/account/signin", {"name": "Anna", "password": PW}),

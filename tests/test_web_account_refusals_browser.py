@@ -45,6 +45,15 @@ def german_phone(browser: Any) -> Any:
     return page
 
 
+def german_time(suspended: str) -> str:
+    """When a suspension ends, from what ``kardinal admin suspend`` printed ("until
+    2026-12-01 13:05 UTC"), as a German page in Berlin says it ("1. Dezember 2026 um 14:05 MEZ")."""
+    until = datetime.strptime(re.search(r"until (\S+ \S+) UTC", suspended).group(1), "%Y-%m-%d %H:%M").replace(tzinfo=UTC)  # type: ignore[union-attr]
+    berlin = until.astimezone(ZoneInfo("Europe/Berlin"))
+    months = "Januar Februar März April Mai Juni Juli August September Oktober November Dezember".split()
+    return f"{berlin.day}. {months[berlin.month - 1]} {berlin.year} um {berlin:%H:%M} {'MESZ' if berlin.dst() else 'MEZ'}"
+
+
 def in_view(page: Any, selector: str) -> None:
     """The element is on the screen as it is now, without scrolling (its bounding box in the viewport)."""
     box = page.locator(selector).bounding_box()
@@ -99,6 +108,7 @@ def test_a_new_player_on_a_german_phone_signs_up_and_is_refused_where_they_look(
     # a new mail address with a wrong password, the form scrolled up to the screen's top (a
     # phone's keyboard takes the lower half): the refusal comfortably in view, not pushed to
     # the top edge, the fields it answers still on the screen above it
+    page.wait_for_selector("#mail-address")  # (the e-mail section comes with its own answer, after the page's)
     page.evaluate("document.getElementById('mail-address').scrollIntoView({block: 'start'})")
     page.fill("#mail-address", "berta@example.org")
     page.fill("#mail-password", "falsches Passwort")
@@ -178,14 +188,11 @@ def test_a_new_player_on_a_german_phone_signs_up_and_is_refused_where_they_look(
         cli, ["admin", "suspend", "Berta", "--days", "3", "--reason", "Beleidigungen im Chat", "--data", str(DATA_DIRS[server])]
     )
     assert out.exit_code == 0, out.output
-    until = datetime.strptime(re.search(r"until (\S+ \S+) UTC", out.output).group(1), "%Y-%m-%d %H:%M").replace(tzinfo=UTC)  # type: ignore[union-attr]
-    berlin = until.astimezone(ZoneInfo("Europe/Berlin"))
+    when = german_time(out.output)
     page.fill("#signin-name", "Berta")
     page.fill("#signin-password", PW)
     page.click("#signin-button")
     page.wait_for_function("(document.querySelector('#signin-form #account-note') || {}).textContent?.startsWith('Dieses Konto')")
-    months = "Januar Februar März April Mai Juni Juli August September Oktober November Dezember".split()
-    when = f"{berlin.day}. {months[berlin.month - 1]} {berlin.year} um {berlin:%H:%M} {'MESZ' if berlin.dst() else 'MEZ'}"
     refused_next_to(
         page,
         "signin",

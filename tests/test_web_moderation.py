@@ -10,6 +10,7 @@ chatting, and a report's text or a new password in the log."""
 from __future__ import annotations
 
 import logging
+import secrets
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -18,6 +19,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 from limits import parse_many
+from sqlalchemy import update
 from typer.testing import CliRunner
 from web_helpers import LENIENT, make_client, seats, tokens
 
@@ -28,6 +30,7 @@ from kardinal.server.guard import Guard
 from kardinal.server.moderation import Moderation
 from kardinal.server.refusal import Refused
 from kardinal.server.service import GameService
+from kardinal.server.storage.schema import accounts
 
 PW = "correct horse battery"
 SAME_SITE = {"origin": "http://testserver"}
@@ -206,8 +209,8 @@ def test_the_operator_acts_on_a_report(client: TestClient, caplog: pytest.LogCap
         adm.suspend("Bert", 1, report_id=rid + 100)
     adm.suspend("Bert", 3, "insults in game", rid)
     assert adm.reports() == [] and storage.report_by_id(rid).status == "acted"  # type: ignore[union-attr]
-    # suspended: its sessions ended, it cannot sign in (told only with the right password), nor chat
-    assert call(client, "GET", "/api/account", bert).json()["account"] is None
+    # suspended: its session opens nothing (told why), it cannot sign in (told only with the right password), nor chat
+    assert call(client, "GET", "/api/account", bert).json()["error"]["code"] == "suspended"
     r = call(client, "POST", "/api/account/signin", json={"name": "Bert", "password": PW})
     assert r.status_code == 403 and r.json()["error"]["code"] == "suspended" and "UTC" in r.json()["error"]["params"]["until"]
     told = r.json()["error"]["params"]
@@ -248,6 +251,49 @@ def test_the_operator_acts_on_a_report(client: TestClient, caplog: pytest.LogCap
         ("ops", "suspend", False),
     ]
     assert all(password not in str(e.detail) for e in adm.audit())
+
+
+def test_a_suspended_accounts_session_is_told_why_and_opens_the_account_again_when_it_ends(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The session of a suspended account stays: asked who it is (every page's header asks),
+    it is refused ``suspended`` with what a sign-in with the right password is told, nothing
+    more, and opens nothing; a forged cookie is a guest's; the session works again, the same
+    one, when the suspension ends. (Before: the suspension deleted the sessions, and the
+    player's pages silently showed a guest's.)"""
+    monkeypatch.setenv("KARDINAL_CONTACT", "moderation@example.org")
+    anna, bert = sign_up(client, "Anna"), sign_up(client, "Bert")
+    shared = call(client, "POST", "/api/account/signin", json={"name": "Bert", "password": PW}).cookies[COOKIE]  # another device
+    adm = Admin(service_of(client).storage, "ops")
+    adm.suspend("Bert", 3, "insults in game")
+    r = call(client, "GET", "/api/account", bert)
+    assert r.status_code == 403 and r.headers["cache-control"] == "no-store", r.text
+    assert "set-cookie" not in r.headers  # kept: the next page says it again
+    told = r.json()["error"]
+    signing_in = call(client, "POST", "/api/account/signin", json={"name": "Bert", "password": PW}).json()["error"]
+    assert told == signing_in and told["code"] == "suspended"
+    assert set(told["params"]) == {"until", "at", "why", "contact"}  # nothing of the account but that
+    assert told["params"]["why"] == "insults in game" and told["params"]["contact"] == "moderation@example.org"
+    assert abs(told["params"]["at"] - (time.time() + 3 * 86400)) < 60 and told["params"]["until"].endswith(" UTC")
+    # it opens nothing
+    r = call(client, "GET", "/api/account/games", bert)
+    assert r.status_code == 401 and r.json()["error"]["code"] == "signed_out"
+    # a forged cookie, and one signed out (this browser forgets it), are a guest's: told nothing
+    assert call(client, "POST", "/api/account/signout", shared, json={}).status_code == 200
+    for cookie in (secrets.token_urlsafe(32), shared, ""):
+        r = call(client, "GET", "/api/account", cookie)
+        assert r.status_code == 200 and r.json() == {"account": None}, (cookie, r.text)
+    assert call(client, "GET", "/api/account", anna).json()["account"]["name"] == "Anna"  # the others are not affected
+    # the suspension ends: the same session opens the account again (until it expires, as before)
+    with service_of(client).storage.engine.begin() as conn:
+        conn.execute(update(accounts).where(accounts.c.name == "Bert").values(suspended_until=time.time() - 60))
+    assert call(client, "GET", "/api/account", bert).json()["account"]["name"] == "Bert"
+    assert call(client, "GET", "/api/account/games", bert).status_code == 200
+    # suspended again and lifted by the operator: the same
+    adm.suspend("Bert", 3)
+    assert call(client, "GET", "/api/account", bert).json()["error"]["params"]["why"] == ""
+    adm.unsuspend("Bert")
+    assert call(client, "GET", "/api/account", bert).json()["account"]["name"] == "Bert"
 
 
 def test_kardinal_admin_on_the_command_line(tmp_path: Path) -> None:

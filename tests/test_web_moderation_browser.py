@@ -1,7 +1,9 @@
 """Moderation in Chromium: a player reports a chat line and mutes its writer (on a desktop,
 in English); the mute holds after a reload and is lifted from the account page; the
 operator suspends the writer with ``kardinal admin`` acting on the report, and the writer
-(on a phone, in German) is told why their next line is refused."""
+(on a phone, in German, in Berlin) is told why their next line is refused, and below the
+header of the next page they load (the game, My games) that their account is suspended,
+until when, why and whom to ask (before: silently signed out, a spectator of their game)."""
 
 from __future__ import annotations
 
@@ -9,8 +11,9 @@ from typing import Any
 
 import pytest
 from playwright.sync_api import expect
+from test_web_account_refusals_browser import german_phone, german_time, in_view
 from typer.testing import CliRunner
-from webtools import DATA_DIRS, new_page, phone, shot
+from webtools import DATA_DIRS, new_page, shot
 
 from kardinal.cli import app as cli
 
@@ -38,9 +41,9 @@ def say(page: Any, text: str) -> None:
     page.press("#chat-text", "Enter")
 
 
-def test_report_and_mute_a_line_then_the_operator_suspends_its_writer(server: str, browser: Any) -> None:
+def test_report_and_mute_a_line_then_the_operator_suspends_its_writer(server: str, browser: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     anna = new_page(browser, 1280, 900)
-    ben = phone(browser, "de-DE")
+    ben = german_phone(browser)
     sign_up(anna, server, "Anna")
     sign_up(ben, server, "Ben")
     g = anna.evaluate(
@@ -92,12 +95,35 @@ def test_report_and_mute_a_line_then_the_operator_suspends_its_writer(server: st
     out = run.invoke(cli, ["admin", "reports", *data])
     assert out.exit_code == 0 and "you play like an idiot" in out.output and "insults" in out.output, out.output
     rid = out.output.split("#", 1)[1].split()[0]
-    out = run.invoke(cli, ["admin", "suspend", "Ben", "--days", "3", "--report", rid, "--actor", "ops", *data])
+    monkeypatch.setenv("KARDINAL_CONTACT", "moderation@example.org")
+    why = "Beleidigungen im Chat gegen eine Mitspielerin"
+    out = run.invoke(cli, ["admin", "suspend", "Ben", "--days", "3", "--report", rid, "--actor", "ops", "--reason", why, *data])
     assert out.exit_code == 0 and "Ben is suspended until" in out.output
+    told = f"Dieses Konto ist bis {german_time(out.output)} gesperrt. Begründung: „{why}“. Fragen dazu an: moderation@example.org."
     say(ben, "whatever")
     ben.wait_for_function("document.querySelector('#chat-note.bad') !== null")
     assert ben.inner_text("#chat-note.bad").startswith("Dieses Konto ist bis ")
     shot(ben, "moderation-suspended-phone-de")
+    # Ben loads his game again, then My games: below the header, why his account shows nothing
+    for path in (f"/game/{g['id']}", "/mine"):
+        ben.goto(server + path)
+        notice = ben.locator("body > header + #session-refused")
+        expect(notice.locator("p")).to_have_text(told)
+        assert notice.get_attribute("role") == "alert"
+        in_view(ben, "#session-refused button")
+        shot(ben, f"i43-suspended-notice-{path.split('/')[1]}-phone-de")
+    # in English too (the time in Berlin's zone still)
+    ben.click("#lang")
+    expect(notice.locator("p")).to_contain_text("This account is suspended until ")
+    expect(notice.locator("p")).to_contain_text("The reason given: “Beleidigungen")
+    expect(notice.locator("button")).to_have_text("Sign out in this browser")
+    ben.click("#lang")
+    # on a shared phone: signed out there, the notice goes, also from the next page
+    notice.locator("button", has_text="In diesem Browser abmelden").click()
+    expect(notice).to_have_count(0)
+    ben.reload()
+    expect(ben.locator("#account-link")).to_have_text("Anmelden")
+    assert ben.locator("#session-refused").count() == 0
     assert "0 open reports" in run.invoke(cli, ["admin", "reports", *data]).output
     # Anna lifts the mute on her account page
     anna.goto(server + "/account")

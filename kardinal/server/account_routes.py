@@ -20,7 +20,7 @@ from fastapi.responses import JSONResponse
 from starlette.requests import HTTPConnection
 
 from .accounts import Accounts, SignedIn
-from .http import client_address
+from .http import client_address, refusal_response
 from .pages import root_of
 from .refusal import Refused
 from .schemas import (
@@ -121,10 +121,17 @@ def _clear_cookie(response: Response, request: Request) -> None:
 
 
 @router.get("/api/account", response_model=AccountInfo)
-async def who(request: Request, response: Response) -> AccountInfo:
-    """Who this browser is signed in as (``account``: null for a guest)."""
-    account = await maybe_signed_in(request)
-    if account is None and session_secret(request) is not None:
+async def who(request: Request, response: Response, acc: Acc) -> AccountInfo | JSONResponse:
+    """Who this browser is signed in as (``account``: null for a guest). A session of a
+    suspended account is refused ``suspended`` with what its sign-in would be told
+    (``until``, ``at``, ``why``, ``contact``) and kept: every page's header says so until the
+    suspension ends, when the session opens the account again."""
+    secret = session_secret(request)
+    try:
+        account = await acc.session_of(secret)
+    except Refused as e:
+        return refusal_response(e, {"Cache-Control": "no-store"})
+    if account is None and secret is not None:
         _clear_cookie(response, request)  # ended or expired: the browser forgets it
     response.headers["Cache-Control"] = "no-store"
     return _info(account)

@@ -12,7 +12,9 @@ say whether an account has a name; docs/play/browser.md, privacy.)
 
 One rule decides whether an account may hold a session (:func:`session_refused`: not
 while suspended); :meth:`Accounts._session`, the only maker of sessions, asks it, and so
-does :meth:`Accounts.account_of` for every request's session. Re-entering the password
+does :meth:`Accounts.session_of` for every request's session (a suspended account's
+sessions stay, refused while it is suspended: the header of every page tells their
+holder why, as the sign-in would; they work again when the suspension ends). Re-entering the password
 (:meth:`Accounts.reauth`) counts in the budgets a sign-in counts in, the device mark's
 included; a new password is a compare-and-set on the stored hash.
 
@@ -82,8 +84,8 @@ def session_refused(suspended_until: float | None, now: float, why: str = "") ->
     """The one rule of who may hold a session (None: the account may; else why not): an
     account the operator suspended (kardinal admin) may not until its suspension ends.
     Every way to a new session asks it (Accounts._session), and so does every request
-    that brings one (Accounts.account_of): a session made while the account was being
-    suspended opens nothing either."""
+    that brings one (Accounts.session_of): a session made before or while the account was
+    being suspended opens nothing until the suspension ends."""
     if suspended_until is not None and suspended_until > now:
         return suspended(suspended_until, why)
     return None
@@ -162,15 +164,31 @@ class Accounts:
         await asyncio.to_thread(self.storage.new_session, session_hash(secret), account.id, now, now + self.lifetime, old)
         return SignedIn(account, secret, int(self.lifetime))
 
-    async def account_of(self, secret: str | None) -> AccountRow | None:
-        """The account a session's secret is signed in to (None: none, ended or expired)."""
+    async def session_of(self, secret: str | None) -> AccountRow | None:
+        """The account a session's secret is signed in to (None: none, ended or expired).
+        Refused (session_refused: ``suspended``) while its account may hold no session: the
+        session stays, and whoever holds it is told what the account's owner is told at
+        sign-in (until when, the operator's reason, whom to ask), nothing more; it opens
+        the account again once the suspension ends, until it expires."""
         if not secret or len(secret) > 100:
             return None
         now = time.time()
         found = await asyncio.to_thread(self.storage.session_account, session_hash(secret), now)
-        if found is None or session_refused(found[1], now) is not None:
+        if found is None:
             return None
-        return found[0]
+        account, until, why = found
+        refused = session_refused(until, now, why)
+        if refused is not None:
+            raise refused
+        return account
+
+    async def account_of(self, secret: str | None) -> AccountRow | None:
+        """The account a session's secret opens now (None: none, ended, expired, or its
+        account suspended: :meth:`session_of`)."""
+        try:
+            return await self.session_of(secret)
+        except Refused:
+            return None
 
     async def sign_out(self, secret: str | None) -> None:
         if secret and len(secret) <= 100:

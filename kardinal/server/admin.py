@@ -82,8 +82,9 @@ class Admin:
     # -- accounts ------------------------------------------------------------------------
 
     def suspend(self, name: str, days: float, reason: str = "", report_id: int | None = None) -> float:
-        """Suspend an account for ``days`` (its sessions end; it cannot sign in or chat);
-        ``reason`` is told to its owner when refused (and kept in the audit log)."""
+        """Suspend an account for ``days`` (its sessions open nothing until then; it cannot
+        sign in or chat); ``reason`` is told to its owner when refused, also on the pages of
+        a browser signed in to it (and kept in the audit log)."""
         if not 0 < days <= 36500:
             raise AdminError("days: more than 0, at most 36500")
         reason = " ".join(reason.split())

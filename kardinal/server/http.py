@@ -24,8 +24,8 @@ from .schemas import (
 )
 
 
-def refusal_response(e: Refused) -> JSONResponse:
-    return JSONResponse({"error": e.to_json()}, status_code=e.status)
+def refusal_response(e: Refused, headers: dict[str, str] | None = None) -> JSONResponse:
+    return JSONResponse({"error": e.to_json()}, status_code=e.status, headers=headers)
 
 
 MAX_BODY = 64 * 1024  # bytes of a request body or a WebSocket message; a whole game record is about 20 KB

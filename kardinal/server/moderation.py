@@ -9,7 +9,8 @@ operator's actions (``kardinal admin``: suspend, delete, a new password; kardina
   account if the seat had one, and who reported it; the operator reads and acts on reports
   with ``kardinal admin``. Reporting needs an account or a seat at the table (a
   spectator without either cannot report), and is rate-limited per address.
-- A **suspended** account cannot sign in (its sessions ended at once) and its seats cannot
+- A **suspended** account cannot sign in, its sessions open nothing (they are kept: their
+  holder is told why, and they work again when the suspension ends) and its seats cannot
   chat; its games go on (a stand-in plays while its person is away).
 
 What the operator does that changes the seats of games (a deleted account's seats renamed,

@@ -141,9 +141,10 @@ class AccountStorage:
                 conn.execute(delete(sessions).where(sessions.c.token_hash == ending))
             conn.execute(insert(sessions).values(token_hash=token_hash, account_id=account_id, created=now, expires=expires))
 
-    def session_account(self, token_hash: str, now: float) -> tuple[AccountRow, float | None] | None:
+    def session_account(self, token_hash: str, now: float) -> tuple[AccountRow, float | None, str] | None:
         """The account a session (by its secret's hash) is signed in to, if it has not
-        expired, and until when the account is suspended (None: it is not)."""
+        expired, until when the account is suspended (None: it is not) and the operator's
+        reason ("": none given)."""
         q = (
             select(accounts)
             .join(sessions, sessions.c.account_id == accounts.c.id)
@@ -151,7 +152,9 @@ class AccountStorage:
         )
         with self.engine.connect() as conn:
             r = conn.execute(q).first()
-        return (_account(r), None if r.suspended_until is None else float(r.suspended_until)) if r is not None else None
+        if r is None:
+            return None
+        return _account(r), None if r.suspended_until is None else float(r.suspended_until), r.suspended_reason or ""
 
     def end_session(self, token_hash: str) -> None:
         self._still_there()

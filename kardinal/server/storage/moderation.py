@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 from sqlalchemy import Connection, Engine, and_, delete, insert, or_, select, update
 from sqlalchemy.exc import IntegrityError
 
-from .schema import accounts, audit, blocks, chat, mutes, reports, seat_owners, sessions
+from .schema import accounts, audit, blocks, chat, mutes, reports, seat_owners
 
 __all__ = ["ModerationStorage", "Report", "AuditEntry"]
 
@@ -223,13 +223,13 @@ class ModerationStorage:
 
     def suspend(self, account_id: int, until: float | None, reason: str = "") -> None:
         """Suspend an account until a time, for a reason its owner is told (``until`` None:
-        lift it); a suspension ends its sessions."""
+        lift it). Its sessions stay: refused while it is suspended, their holder told so
+        (Accounts.session_of); they open the account again once the suspension ends or is
+        lifted, until they expire as they would have."""
         self._still_there()
         with self._begin() as conn:
             kept = reason if until is not None and reason else None
             conn.execute(update(accounts).where(accounts.c.id == account_id).values(suspended_until=until, suspended_reason=kept))
-            if until is not None:
-                conn.execute(delete(sessions).where(sessions.c.account_id == account_id))
 
     def add_audit(self, actor: str, action: str, account_id: int | None, detail: dict[str, Any], now: float, pending: bool = False) -> int:
         self._still_there()

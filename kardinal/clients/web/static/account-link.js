@@ -2,29 +2,68 @@
 // (the pages that have an element #account-link), and beside it for a guest "Sign up",
 // straight to the sign-up form (the pages that have #signup-link: the home page). whoAmI() is shared by the pages that
 // need the account too (My games, the account page): one request per page.
+// A session of a suspended account opens nothing, and the server says why (a refusal
+// "suspended": until when, the operator's reason, whom to ask): every page that loads this
+// module (the game page too) says so below its header, in the words of the sign-in's refusal.
 
 import { T, addStrings, onLangChange } from "./i18n.js";
-import { getJSON } from "./net.js";
+import { getJSON, postJSON } from "./net.js";
+import { refusalText } from "./refusals.js";
 
 addStrings({
-  en: { signInLink: "Sign in", accountLinkWhy: "Your account: sign in, sign up, sign out, password, your data", signUpLink: "Sign up", signUpLinkWhy: "Make an account: your games on every device, rated games, friends" },
-  de: { signInLink: "Anmelden", accountLinkWhy: "Dein Konto: anmelden, registrieren, abmelden, Passwort, deine Daten", signUpLink: "Registrieren", signUpLinkWhy: "Ein Konto anlegen: deine Spiele auf jedem Gerät, gewertete Spiele, Freunde" },
+  en: { signInLink: "Sign in", accountLinkWhy: "Your account: sign in, sign up, sign out, password, your data", signUpLink: "Sign up", signUpLinkWhy: "Make an account: your games on every device, rated games, friends", refusedSignOut: "Sign out in this browser" },
+  de: { signInLink: "Anmelden", accountLinkWhy: "Dein Konto: anmelden, registrieren, abmelden, Passwort, deine Daten", signUpLink: "Registrieren", signUpLinkWhy: "Ein Konto anlegen: deine Spiele auf jedem Gerät, gewertete Spiele, Freunde", refusedSignOut: "In diesem Browser abmelden" },
 });
 
 let asked = null;
+let refused = null; // the server's refusal of this browser's session (its account suspended), or null
 
-/** The account this browser is signed in to ({id, name, created}), or null (a guest). */
+/** The account this browser is signed in to ({id, name, created}), or null (a guest, or
+ * a session the server refuses: see `refused`). */
 export function whoAmI(again = false) {
-  if (!asked || again) asked = getJSON("/api/account").then((r) => r.account).catch(() => null);
+  if (!asked || again) {
+    asked = getJSON("/api/account")
+      .then((r) => { refused = null; return r.account; })
+      .catch((e) => { refused = e.code === "suspended" ? e.error : null; return null; });
+  }
   return asked;
+}
+
+/** Say below the page's header why this browser's session opens nothing (its account is
+ * suspended), as an alert, with a way to sign out here (a shared computer); nothing (and
+ * the notice gone) when it is not refused. */
+function showRefusal() {
+  let box = document.getElementById("session-refused");
+  const header = document.querySelector("body > header");
+  if (!refused || !header) { if (box) box.remove(); return; }
+  if (!box) {
+    box = document.createElement("div");
+    box.id = "session-refused";
+    box.className = "session-refused";
+    box.setAttribute("role", "alert");
+    box.append(document.createElement("p"), document.createElement("button"));
+    box.lastChild.type = "button";
+    box.lastChild.addEventListener("click", signOutRefused);
+    header.after(box);
+  }
+  box.firstChild.textContent = refusalText(refused, null);
+  box.lastChild.textContent = T("refusedSignOut");
+}
+
+/** This browser forgets the refused session (the account stays suspended). */
+async function signOutRefused() {
+  try { await postJSON("/api/account/signout", {}); } catch (e) { /* asked again below */ }
+  whoAmI(true);
+  await updateAccountLink();
 }
 
 const link = document.getElementById("account-link");
 const signUp = document.getElementById("signup-link");
 
 export async function updateAccountLink() {
-  if (!link) return;
   const me = await whoAmI();
+  showRefusal();
+  if (!link) return;
   link.textContent = me ? me.name : T("signInLink");
   link.title = T("accountLinkWhy");
   link.dataset.signedIn = me ? "yes" : "no";
