@@ -85,6 +85,12 @@ def sign_up_on_page(page: Any, base: str, name: str, password: str = "correct ho
     page.wait_for_selector("#signed-in-as")
 
 
+# How long a page's waits and actions may take before they fail, unless a call says
+# otherwise: a hang, not a loaded machine (Playwright's own 30 s ran out on a loaded machine
+# while a finished game's replay step was fetched).
+PAGE_TIMEOUT_MS = 90_000
+
+
 def launch() -> Iterator[Any]:
     """Debian's Chromium under Playwright (the ``browser`` fixture); fails when it is missing."""
     assert Path(CHROMIUM).exists(), f"{CHROMIUM} is missing: `make test` installs it (make system)"
@@ -92,6 +98,19 @@ def launch() -> Iterator[Any]:
 
     with sync_playwright() as p:
         b = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        made, made_page = b.new_context, b.new_page
+
+        def new_context(*args: Any, **kw: Any) -> Any:
+            ctx = made(*args, **kw)
+            ctx.set_default_timeout(PAGE_TIMEOUT_MS)
+            return ctx
+
+        def new_page(*args: Any, **kw: Any) -> Any:
+            page = made_page(*args, **kw)
+            page.set_default_timeout(PAGE_TIMEOUT_MS)
+            return page
+
+        b.new_context, b.new_page = new_context, new_page  # every test's pages wait as long
         yield b
         b.close()
 
