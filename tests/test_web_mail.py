@@ -457,34 +457,6 @@ def play_turn(c: TestClient, gid: str, tok: str, rng: random.Random) -> None:
             return
 
 
-def test_no_turn_mail_to_a_player_at_the_table(tmp_path: Path, smtp: Smtp) -> None:
-    """The new-user walk (issue 43): the creator, looking at the board as the game began, got
-    "your turn" by mail. Turns that come while the seat is connected mail nothing; the first
-    one after the player left mails once."""
-    with make_client(tmp_path) as c:
-        with_clock(c)
-        secret = sign_up(c, "Anna")
-        add_address(c, secret, smtp, "anna@example.org")
-        post(c, "/api/account/notify", secret, json={"turn": True})
-        r = post(c, "/api/games", secret, json={"players": PLAYERS, "mode": "turn"})
-        gid, tok = r.json()["id"], r.json()["seats"][0]["token"]
-        rng = random.Random(7)
-        with c.websocket_connect(f"/ws/{gid}") as ws:
-            ws.send_json({"type": "hello", "seats": {"0": tok}})
-            while ws.receive_json()["type"] != "welcome":
-                pass
-            assert post(c, f"/api/games/{gid}/join", secret, json={"seat": 0, "token": tok}).status_code == 200
-            play_turn(c, gid, tok, rng)  # her first turn and the bots' (at the table all along)
-            msg = wait_for_person(c, gid, {0: tok})
-            assert msg["view"]["current"] == 0  # her second turn, still at the table
-            send_and_settle(c)
-        play_turn(c, gid, tok, rng)  # she has left: the next turn is mailed
-        mails = smtp.inbox.wait("anna@example.org", 2)
-        send_and_settle(c)
-        assert len(smtp.inbox.to("anna@example.org")) == 2, [m["Subject"] for m in smtp.inbox.to("anna@example.org")]
-        assert "your turn" in mails[1]["Subject"]
-
-
 def test_the_turn_mail_arrives_once_and_its_link_opens_the_seat(tmp_path: Path, db_url: str, smtp: Smtp) -> None:
     with make_client(tmp_path, db_url=db_url) as c:
         with_clock(c)

@@ -10,6 +10,7 @@ seats brought along, two seats at once)."""
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -425,6 +426,34 @@ def test_two_seats_of_a_rated_table_at_once_are_one_accounts_once(client: TestCl
     assert len(bens_seats(client, g["id"], ben)) == 1
     hot = table(client, ben, seats("person", "person", "bot"), hotseat=True)  # one device, every seat: not rated
     assert bens_seats(client, hot["id"], ben) == [0, 1]
+
+
+def test_play_again_does_not_seat_a_blocked_pair_together(client: TestClient) -> None:
+    """The third new-user walk (issue 43): Anna blocked Ben during a game ("no invitations or
+    tables together"), and Carl's Play again at its end seated them together again."""
+    from web_helpers import play_out
+
+    anna, ben = sign_up(client, "Anna"), sign_up(client, "Ben")
+    g = table(client, anna, [{"kind": "person"}, {"name": "Ben", "kind": "person"}, {"name": "Carl", "kind": "person"}])
+    gid, links = g["id"], tokens(g)
+    assert join(client, gid, 0, links[0], anna).status_code == 200
+    r = join(client, gid, 1, links[1], ben)
+    held = {0: links[0], 1: r.json().get("token") or links[1], 2: links[2]}
+    assert join(client, gid, 2, links[2]).status_code == 200
+    assert play_out(client, gid, held, random.Random(11))["status"] == "finished"
+    assert post(client, "/api/moderation/block", anna, json={"name": "Ben"}).status_code == 200
+    refused(post(client, f"/api/games/{gid}/again", None, json={"seats": {"2": links[2]}}), "blocked_at_table")  # Carl asks
+    assert storage(client).follow_up(gid) is None  # no game was made
+    assert post(client, "/api/moderation/block", anna, json={"name": "Ben", "on": False}).status_code == 200
+    r = post(client, f"/api/games/{gid}/again", None, json={"seats": {"2": links[2]}})
+    assert r.status_code == 200, r.text  # the block lifted: as before
+    assert storage(client).follow_up(gid) == r.json()["id"]
+    # ... where Carl, alone there, may start with bots: a table of Play again keeps no seat
+    # for those of the game before who went home (the walk: nobody could start or cancel it)
+    new, carl = r.json()["id"], r.json()["seats"]["2"]
+    assert join(client, new, carl, links[2]).status_code == 200
+    r = post(client, f"/api/games/{new}/fill", None, json={"seat": carl, "token": links[2]})
+    assert r.status_code == 200 and r.json()["status"] == "running", r.text
 
 
 def test_play_again_keeps_one_seat_of_a_rated_table_per_account(client: TestClient) -> None:

@@ -146,11 +146,17 @@ async def fill_with_bots(service: GameService, game_id: str, seat: object, token
 
 
 async def kept_seats(service: GameService, live: LiveGame) -> set[int]:
-    """The seats of a waiting table that bots may not take (see fill_with_bots)."""
+    """The seats of a waiting table that bots may not take (see fill_with_bots). At a table
+    "Play again" made, only those kept for an invitation: its people come from the game
+    before, each seat as much theirs as another's, and those there need not wait for ever
+    for one who went home (the third new-user walk: such a table could be neither started
+    nor cancelled)."""
     gid = live.row.id
-    owners = await asyncio.to_thread(service.storage.game_owners, gid)
     invited = await asyncio.to_thread(service.storage.invited, [(gid, i) for i in range(len(live.row.seats))])
-    kept = set(owners) | {i for _g, i in invited}
+    kept = {i for _g, i in invited}
+    if await asyncio.to_thread(service.storage.follows_another, gid):
+        return kept
+    kept |= set(await asyncio.to_thread(service.storage.game_owners, gid))
     people = [i for i, sr in enumerate(live.row.seats) if sr.kind == "person"]
     if people and not live.row.seats[people[0]].open:
         kept.add(people[0])  # the creator's

@@ -346,6 +346,10 @@ async def play_again(game_id: str, body: AgainRequest, request: Request, service
     the first presser's limits."""
     held = {int(k): tok for k, tok in body.seats.items()} if body.seats is not None else None
     where = addr(request)
+    # a block promises no table together again (moderation.py): no follow-up seats both
+    owners = list((await asyncio.to_thread(service.storage.game_owners, game_id)).values())
+    if len(owners) > 1 and await asyncio.to_thread(service.storage.blocked_between, owners, owners):
+        raise Refused("blocked_at_table", "someone at this table has blocked another player: make a new table instead", 409)
     new = await service.again(game_id, held, creator=where, charge=lambda: limits.spend("create", where))
     old = await service.fetch(game_id)
     follows = moved(old.row.seats, new.row.seats)

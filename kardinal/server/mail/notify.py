@@ -122,8 +122,6 @@ class GameMail:
             await asyncio.sleep(self.delay)
             if live.state.current != seat or self.turn_key(live, seat) != key or live.row.status != "running":
                 return
-            if seat in live.present:
-                return  # at the table now (this process): no mail (a later turn away from it gets one)
             wishes = await asyncio.to_thread(self.mailer.storage.mail_wishes, gid, [seat])
             if seat not in wishes:
                 return

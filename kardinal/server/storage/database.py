@@ -244,6 +244,12 @@ class Storage(
         with self.engine.connect() as conn:
             return _game_id(conn.execute(select(games.c.again).where(games.c.id == game_id)).scalar_one_or_none())
 
+    def follows_another(self, game_id: str) -> bool:
+        """Whether game ``game_id`` was started by "Play again" after another. (Not indexed:
+        asked only when a waiting table is started with bots.)"""
+        with self.engine.connect() as conn:
+            return conn.execute(select(games.c.id).where(games.c.again == game_id).limit(1)).first() is not None
+
     def get_game(self, game_id: str) -> GameRow | None:
         with self.engine.connect() as conn:
             r = conn.execute(select(games).where(games.c.id == game_id)).first()
