@@ -112,9 +112,8 @@ export class ClockLine {
     const turn = `${m.seat}:${m.version}`;
     if (warn && !m.expired && this.warned !== turn) {
       this.warned = turn;
-      const name = seatName(msg.players[m.seat].name, m.seat);
       if (turnBased) announce(T("clockUrgentYou", { h: URGENT_HOURS })); // (urgent only on the reader's own turn)
-      else announce(m.seat === msg.seat ? T("clockWarnYou") : T("clockWarn", { name }));
+      else announce(m.seat === msg.seat ? T("clockWarnYou") : T("clockWarn", { name: seatName(msg.players[m.seat].name, m.seat) }));
     }
     this.tick(m.seat !== null && !m.expired);
   }
