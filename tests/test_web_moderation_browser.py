@@ -1,9 +1,10 @@
 """Moderation in Chromium: a player reports a chat line and mutes its writer (on a desktop,
 in English); the mute holds after a reload and is lifted from the account page; the
 operator suspends the writer with ``kardinal admin`` acting on the report, and the writer
-(on a phone, in German, in Berlin) is told why their next line is refused, and below the
-header of the next page they load (the game, My games) that their account is suspended,
-until when, why and whom to ask (before: silently signed out, a spectator of their game)."""
+(on a phone, in German, in Berlin) is told at once on the game's page, which he goes on
+watching as a spectator (a bot plays for him), and below the header of the next page they
+load (the game, My games) that their account is suspended, until when, why and whom to ask
+(before: silently signed out, a spectator of their game; then: his open page played on)."""
 
 from __future__ import annotations
 
@@ -99,18 +100,29 @@ def test_report_and_mute_a_line_then_the_operator_suspends_its_writer(server: st
     why = "Beleidigungen im Chat gegen eine Mitspielerin"
     out = run.invoke(cli, ["admin", "suspend", "Ben", "--days", "3", "--report", rid, "--actor", "ops", "--reason", why, *data])
     assert out.exit_code == 0 and "Ben is suspended until" in out.output
-    told = f"Dieses Konto ist bis {german_time(out.output)} gesperrt. Begründung: „{why}“. Fragen dazu an: moderation@example.org."
-    say(ben, "whatever")
-    ben.wait_for_function("document.querySelector('#chat-note.bad') !== null")
-    assert ben.inner_text("#chat-note.bad").startswith("Dieses Konto ist bis ")
+    told = (
+        f"Dieses Konto ist bis {german_time(out.output)} gesperrt. Bis dahin siehst du deinen Spielen nur zu, und ein Bot spielt "
+        f"für dich wie für jeden, der weg ist. Begründung: „{why}“. Fragen dazu an: moderation@example.org."
+    )
+    # Ben's open page is told at once (the server's next look for the operator's work, every
+    # 5 s), where he looks, and goes on as a spectator's: his seat opens by no way until then
+    expect(ben.locator("#msg.bad")).to_have_text(told, timeout=60_000)
+    expect(ben.locator("body")).to_have_attribute("data-auth", "suspended")
+    in_view(ben, "#msg")
     shot(ben, "moderation-suspended-phone-de")
-    # Ben loads his game again, then My games: below the header, why his account shows nothing
+    # Ben loads his game again (his page kept the seat's link), then My games: below the
+    # header, why his account shows nothing; in the game, under the board, that he watches
     for path in (f"/game/{g['id']}", "/mine"):
         ben.goto(server + path)
         notice = ben.locator("body > header + #session-refused")
         expect(notice.locator("p")).to_have_text(told)
         assert notice.get_attribute("role") == "alert"
         in_view(ben, "#session-refused button")
+        if path.startswith("/game"):
+            # (said once in full: under the board, in short)
+            expect(ben.locator("#msg.bad")).to_have_text("Du schaust diesem Spiel zu: dein Konto ist gesperrt (siehe oben).")
+            expect(ben.locator("body")).to_have_attribute("data-auth", "suspended")
+            assert ben.evaluate("Object.keys(localStorage).some((k) => k.startsWith('kardinal-seats:'))")  # kept for later
         shot(ben, f"i43-suspended-notice-{path.split('/')[1]}-phone-de")
     # in English too (the time in Berlin's zone still)
     ben.click("#lang")

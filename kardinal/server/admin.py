@@ -93,13 +93,16 @@ class Admin:
         account, report = self.account(name), self._report(report_id)
         until = time.time() + days * 86400
         self.storage.suspend(account.id, until, reason)
-        self._done("suspend", account, {"name": account.name, "until": until, "reason": reason}, report)
+        seats = self.storage.unfinished_seats(account.id)  # barred by a running server (Moderation.apply_pending)
+        detail = {"name": account.name, "until": until, "reason": reason, "seats": [list(s) for s in seats]}
+        self._done("suspend", account, detail, report, pending=bool(seats))
         return until
 
     def unsuspend(self, name: str) -> None:
         account = self.account(name)
         self.storage.suspend(account.id, None)
-        self._done("unsuspend", account, {"name": account.name}, None)
+        seats = self.storage.unfinished_seats(account.id)  # opened again by a running server
+        self._done("unsuspend", account, {"name": account.name, "seats": [list(s) for s in seats]}, None, pending=bool(seats))
 
     def delete(self, name: str, reason: str = "", report_id: int | None = None) -> int:
         """Delete an account as its owner can (its games stay, its seats named "deleted

@@ -19,7 +19,7 @@ from kardinal.rules.variants import VariantError
 
 from .fair import FairSlots
 from .live import Connection, LiveGame, token_ok
-from .refusal import Refused
+from .refusal import Refused, suspended
 from .storage import (
     ChatLine,
     CorruptGame,
@@ -169,6 +169,9 @@ class ServiceCore:
     def _auth(self, live: LiveGame, seat: object, token: object) -> int:
         if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < len(live.row.seats):
             raise Refused("bad_token", "no such seat, or a wrong token", 403)
-        if not token_ok(live.row.seats[seat], token):
+        sr = live.row.seats[seat]
+        if not token_ok(sr, token):
             raise Refused("bad_token", "no such seat, or a wrong token", 403)
+        if sr.barred_now(time.time()):  # its account is suspended: no way into the seat opens it
+            raise suspended(sr.barred or 0.0, "")
         return seat

@@ -86,6 +86,7 @@ class Connection:
         self.base: tuple[int, int | None, int] | None = None  # the history it holds: (epoch, viewer, length)
         self.outbox: asyncio.Queue[AckMessage | ErrorMessage | ChatMessage | PresenceMessage | ClockMessage | None] = asyncio.Queue()
         self.revoked = False  # a token it holds opens its seat no more: it is told so and closed (ws.py)
+        self.barred: float | None = None  # ... because its account is suspended (until then): it is told that
 
     def notify(self) -> None:
         self.outbox.put_nowait(None)  # None: "send the current state"
@@ -93,9 +94,17 @@ class Connection:
     def check_tokens(self, seats: list[SeatRow]) -> bool:
         """Whether every token the connection said hello with still opens its seat (a
         seat that became an account's has a new one; a new password ends the keys of the
-        account's devices); if not, it is revoked: it gets nothing of the seat any more."""
-        if not self.revoked and not all(s < len(seats) and token_ok(seats[s], t) for s, t in self.seats.items()):
+        account's devices; a suspension bars the account's seats); if not, it is revoked:
+        it gets nothing of the seat any more."""
+        if self.revoked:
+            return False
+        if not all(s < len(seats) and token_ok(seats[s], t) for s, t in self.seats.items()):
             self.revoked = True
+        else:  # its account suspended meanwhile (kardinal.server.moderation): the seat is barred
+            now = time.time()
+            self.barred = next((seats[s].barred for s in self.seats if seats[s].barred_now(now)), None)
+            self.revoked = self.barred is not None
+        if self.revoked:
             self.notify()
         return not self.revoked
 

@@ -10,11 +10,14 @@ operator's actions (``kardinal admin``: suspend, delete, a new password; kardina
   with ``kardinal admin``. Reporting needs an account or a seat at the table (a
   spectator without either cannot report), and is rate-limited per address.
 - A **suspended** account cannot sign in, its sessions open nothing (they are kept: their
-  holder is told why, and they work again when the suspension ends) and its seats cannot
-  chat; its games go on (a stand-in plays while its person is away).
+  holder is told why, and they work again when the suspension ends), and neither do its
+  seats: no token opens them until then (a link, a device's key, a page open at the time:
+  SeatRow.barred, checked with every token), so they cannot move or chat; its games go
+  on, a stand-in playing for it as for anyone away. Its seats in a "Play again" game
+  made meanwhile are barred as well.
 
 What the operator does that changes the seats of games (a deleted account's seats renamed,
-its devices' tokens ended) is done by the running server, which may hold those games in
+its devices' tokens ended, a suspended account's seats barred) is done by the running server, which may hold those games in
 memory: the operator's command stores it in the audit log as pending, and every server
 process looks for pending work every few seconds (:meth:`Moderation.apply_pending`).
 """
@@ -139,7 +142,10 @@ class Moderation:
         for entry in await asyncio.to_thread(self.storage.audit_log, 100, True):
             rename = DELETED if entry.action == "delete" else None
             for gid, seat in entry.detail.get("seats", []):
-                await self.service.drop_seat_keys(str(gid), int(seat), rename=rename)
+                if entry.action in ("suspend", "unsuspend"):
+                    await self.service.bar_seat(str(gid), int(seat))
+                else:
+                    await self.service.drop_seat_keys(str(gid), int(seat), rename=rename)
             if await asyncio.to_thread(self.storage.audit_done, entry.id):
                 done += 1
         return done

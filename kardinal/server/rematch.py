@@ -6,11 +6,13 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections.abc import Callable
+from dataclasses import replace
 
 from .core import ServiceCore
 from .live import LiveGame
-from .refusal import Refused
+from .refusal import Refused, suspended
 from .storage import SeatRow
 from .tables import FollowedAlready, seat_number
 
@@ -63,11 +65,18 @@ class Rematch(ServiceCore):
         live = await self.fetch(game_id)
         if live.row.status != "finished":
             raise Refused("not_finished", "a new game can follow once this one is over")
+        barred: dict[int, float] = {}
         if any(s.kind == "person" for s in live.row.seats):
             if not isinstance(seats, dict) or not seats:
                 raise Refused("bad_token", "no such seat, or a wrong token", 403)
-            for k, tok in seats.items():
-                self._auth(live, seat_number(k), tok)
+            asking = [self._auth(live, seat_number(k), tok) for k, tok in seats.items()]
+            # the seats of suspended accounts (a finished game's seats are not barred): they
+            # may not ask, and their seats in the new game are barred until the suspension ends
+            barred = await asyncio.to_thread(self.storage.suspended_seats, live.row.id, time.time())
+            for seat in asking:
+                if seat in barred:
+                    found = await asyncio.to_thread(self.storage.seat_suspended, live.row.id, seat, time.time())
+                    raise suspended(*(found or (barred[seat], "")))
         async with live.again_lock:  # those who ask meanwhile wait for this one's game
             if live.again is None:  # made by another process meanwhile?
                 live.again = await asyncio.to_thread(self.storage.follow_up, live.row.id)
@@ -79,7 +88,7 @@ class Rematch(ServiceCore):
                     return await self.fetch(live.again)
                 except Refused:
                     broken = live.again  # gone (an unreadable row): make another
-            seats_now = rotated(live.row.seats)
+            seats_now = rotated([replace(s, barred=barred[i]) if i in barred else s for i, s in enumerate(live.row.seats)])
             spec = {
                 "players": [{"name": s.name, "kind": s.kind, "level": s.level} if s.kind == "bot" else {"name": s.name} for s in seats_now],
                 "hotseat": live.row.hotseat,

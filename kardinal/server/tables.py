@@ -184,7 +184,10 @@ class Tables(ServiceCore):
             for i, sr in enumerate(seats):
                 check_name_free(seats[:i], sr.name)
         else:
-            seats = [replace(sr, token_hash=o.token_hash, keys=list(o.keys)) if o.kind == "person" else sr for sr, o in zip(seats, same_as)]
+            seats = [
+                replace(sr, token_hash=o.token_hash, keys=list(o.keys), barred=o.barred) if o.kind == "person" else sr
+                for sr, o in zip(seats, same_as)
+            ]
             tokens = {}  # the people hold theirs
         counted = creator if creator is not None and all(s.kind == "bot" for s in seats) else None
         if counted is not None:
@@ -392,6 +395,22 @@ class Tables(ServiceCore):
         close = rename is not None and live.row.status == "open" and nobody_waits(live.row.seats, seat)
         if sr.keys or name != sr.name or close:
             await self._set_seat(live, seat, replace(sr, keys=[], name=name), close=close)
+
+    async def bar_seat(self, game_id: str, seat: int) -> None:
+        """The seat as its account's suspension has it now (read from the database: the
+        operator may have suspended, lifted or suspended again meanwhile): barred until the
+        suspension ends (no token opens it, the connections holding it are told and
+        closed: ws.py), or no longer."""
+        try:
+            live = await self.fetch(game_id)
+        except Refused:
+            return  # a game that cannot be read keeps its seats as they are
+        if not 0 <= seat < len(live.row.seats):
+            return
+        found = await asyncio.to_thread(self.storage.seat_suspended, game_id, seat, time.time())
+        until = None if found is None else found[0]
+        if live.row.seats[seat].barred != until:
+            await self._set_seat(live, seat, lambda sr: replace(sr, barred=until))
 
     def summary(self, row: GameRow) -> dict[str, Any]:
         live = self.live.get(row.id)

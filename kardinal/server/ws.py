@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import time
 from typing import Any
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
@@ -21,7 +22,7 @@ from .messages import ErrorMessage, json_text
 from .names import own_name
 from .origin import cross_site
 from .rated import admit
-from .refusal import Refused
+from .refusal import Refused, suspended
 from .schemas import (
     CLIENT_ID,
     CLIENT_MESSAGE,
@@ -38,6 +39,9 @@ from .storage import AccountRow
 router = APIRouter()
 
 REVOKED = 4403  # the close code of a connection whose seats' tokens ended (a spectator may come back)
+# ... and of one whose seats' account was suspended (kardinal.server.moderation): its page keeps
+# the tokens (they open the seats again once the suspension ends) and watches meanwhile
+SUSPENDED = 4423
 
 
 @router.websocket("/ws/{game_id}")
@@ -95,7 +99,7 @@ async def ws_game(ws: WebSocket, game_id: str) -> None:
                 except Refused as e:
                     if e.code == "bad_token":
                         limits.note("bad_token", client_address(ws.scope))
-                    await _send(ws, json_text(_ws_error(e)))
+                    await _send(ws, json_text(_ws_error(await _told(service, live, e, msg.seats))))
                     continue
                 conn = Connection(seats, delta=msg.delta, ack_in_state=msg.ack_in_state, presence=msg.presence)
                 welcome: dict[str, Any] = {"type": "welcome", "game": game_id, "seats": sorted(seats)}
@@ -104,7 +108,7 @@ async def ws_game(ws: WebSocket, game_id: str) -> None:
                 await _send(ws, json_text(welcome))
                 lines = await service.chat_lines(live)
                 await service.connect(live, conn)
-                sender = asyncio.create_task(_send_loop(ws, live, conn))
+                sender = asyncio.create_task(_send_loop(ws, service, live, conn))
                 conn.notify()
                 if lines:  # the chat so far, after the state (no chat message: nothing said yet)
                     conn.outbox.put_nowait(chat_message(lines))
@@ -118,7 +122,7 @@ async def ws_game(ws: WebSocket, game_id: str) -> None:
                 except Refused as e:
                     if e.code == "bad_token":
                         limits.note("bad_token", client_address(ws.scope))
-                    conn.outbox.put_nowait(_ws_error(e, msg.id))
+                    conn.outbox.put_nowait(_ws_error(await _told(service, live, e, {str(msg.seat): ""}), msg.id))
             elif isinstance(msg, ChatSay):
                 assert conn is not None  # refused before it was read: send hello first
                 try:
@@ -147,6 +151,18 @@ async def _send(ws: WebSocket, text: str) -> None:
         await ws.send_text(text)
     except RuntimeError:
         raise WebSocketDisconnect(1006) from None
+
+
+async def _told(service: GameService, live: LiveGame, e: Refused, seats: dict[str, str] | None) -> Refused:
+    """A refusal as its page is told it: ``suspended`` (a seat of a suspended account: core's
+    _auth) with the operator's reason, which the seat does not hold (its owner's page only)."""
+    if e.code != "suspended" or not seats:
+        return e
+    for k in sorted(seats):
+        found = await asyncio.to_thread(service.storage.seat_suspended, live.row.id, int(k), time.time())
+        if found is not None:
+            return suspended(*found)
+    return e
 
 
 def _ws_error(e: Refused, action_id: object = None) -> ErrorMessage:
@@ -208,7 +224,7 @@ async def _account(ws: WebSocket) -> AccountRow | None:
     return await accounts.account_of(secret)
 
 
-async def _send_loop(ws: WebSocket, live: LiveGame, conn: Connection) -> None:
+async def _send_loop(ws: WebSocket, service: GameService, live: LiveGame, conn: Connection) -> None:
     """Send a connection's outbox; a run of state notices becomes one state message. The
     acknowledgement of the connection's own action is queued right after the state notice
     its action made (GameService.submit returns it without a pause): to a connection that
@@ -218,6 +234,11 @@ async def _send_loop(ws: WebSocket, live: LiveGame, conn: Connection) -> None:
         while True:
             item = await conn.outbox.get()
             if conn.revoked:  # its tokens open its seats no more: told so, and closed
+                if conn.barred is not None:  # its account suspended: told why, the tokens kept
+                    told = await _told(service, live, suspended(conn.barred, ""), {str(s): "" for s in conn.seats})
+                    await ws.send_text(json_text(_ws_error(told)))
+                    await ws.close(code=SUSPENDED)
+                    return
                 await ws.send_text(json_text(_ws_error(Refused("bad_token", "no such seat, or a wrong token", 403))))
                 await ws.close(code=REVOKED)
                 return

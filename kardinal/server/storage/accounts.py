@@ -302,6 +302,18 @@ class AccountStorage:
         with self.engine.connect() as conn:
             return [(str(r.game_id), int(r.seat)) for r in conn.execute(q)]
 
+    def unfinished_seats(self, account_id: int) -> list[tuple[str, int]]:
+        """The account's seats in games not over yet (open or running): those a suspension
+        bars (kardinal.server.moderation)."""
+        q = (
+            select(seat_owners.c.game_id, seat_owners.c.seat)
+            .join(games, games.c.id == seat_owners.c.game_id)
+            .where(seat_owners.c.account_id == account_id, games.c.status.in_(("open", "running")))
+            .order_by(seat_owners.c.game_id, seat_owners.c.seat)
+        )
+        with self.engine.connect() as conn:
+            return [(str(r.game_id), int(r.seat)) for r in conn.execute(q)]
+
     def games_by_id(self, ids: Iterable[str]) -> dict[str, GameRow]:
         """The stored games of these ids (an unreadable one is left out)."""
         want = sorted(set(ids))

@@ -28,9 +28,18 @@ class SeatRow:
     # sha256 hex of the further tokens this seat's account handed to its other devices
     # (Tables.seat_key): each opens the seat as its own token does; newest last
     keys: list[str] = field(default_factory=list)
+    # until when (Unix time) the seat's account is suspended by the operator: no token opens
+    # the seat until then (kardinal.server.moderation); None: never, or lifted. Never shown.
+    barred: float | None = None
+
+    def barred_now(self, now: float) -> bool:
+        """Its account is suspended at ``now``: no token opens the seat."""
+        return self.barred is not None and self.barred > now
 
     def to_json(self) -> dict[str, Any]:
         extra: dict[str, Any] = {"keys": list(self.keys)} if self.keys else {}
+        if self.barred is not None:
+            extra["barred"] = self.barred
         return {
             "standin": self.standin,
             "name": self.name,

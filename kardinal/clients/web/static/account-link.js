@@ -11,8 +11,8 @@ import { getJSON, postJSON } from "./net.js";
 import { refusalText } from "./refusals.js";
 
 addStrings({
-  en: { signInLink: "Sign in", accountLinkWhy: "Your account: sign in, sign up, sign out, password, your data", signUpLink: "Sign up", signUpLinkWhy: "Make an account: your games on every device, rated games, friends", refusedSignOut: "Sign out in this browser" },
-  de: { signInLink: "Anmelden", accountLinkWhy: "Dein Konto: anmelden, registrieren, abmelden, Passwort, deine Daten", signUpLink: "Registrieren", signUpLinkWhy: "Ein Konto anlegen: deine Spiele auf jedem Gerät, gewertete Spiele, Freunde", refusedSignOut: "In diesem Browser abmelden" },
+  en: { signInLink: "Sign in", accountLinkWhy: "Your account: sign in, sign up, sign out, password, your data", signUpLink: "Sign up", signUpLinkWhy: "Make an account: your games on every device, rated games, friends", refusedSignOut: "Sign out in this browser", refusedWatch: "You watch this game: your account is suspended (see above)." },
+  de: { signInLink: "Anmelden", accountLinkWhy: "Dein Konto: anmelden, registrieren, abmelden, Passwort, deine Daten", signUpLink: "Registrieren", signUpLinkWhy: "Ein Konto anlegen: deine Spiele auf jedem Gerät, gewertete Spiele, Freunde", refusedSignOut: "In diesem Browser abmelden", refusedWatch: "Du schaust diesem Spiel zu: dein Konto ist gesperrt (siehe oben)." },
 });
 
 let asked = null;
@@ -28,6 +28,10 @@ export function whoAmI(again = false) {
   }
   return asked;
 }
+
+/** The server's refusal of this browser's session (said below the header), or null; known
+ * once whoAmI() has answered. */
+export function sessionRefused() { return refused; }
 
 /** Say below the page's header why this browser's session opens nothing (its account is
  * suspended), as an alert, with a way to sign out here (a shared computer); nothing (and

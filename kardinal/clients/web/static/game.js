@@ -38,7 +38,7 @@ import { inView } from "./inview.js";
 import { PresenceLine } from "./presence.js";
 import { ClockLine } from "./clock.js";
 import { RatedGame } from "./rated-game.js";
-import { whoAmI } from "./account-link.js";
+import { sessionRefused, whoAmI } from "./account-link.js";
 
 addStrings({
   en: {
@@ -262,11 +262,23 @@ class GamePage {
 
   onError(m) {
     if (typeof m.id === "string" && m.id.startsWith("chat-")) { this.chat.refused(m); return; }
-    this.say(T("refused", { msg: refusalText(m, this.board) }), true);
+    // (a suspension is no refused move: it is said as it is, the page goes on as a spectator's)
+    this.say(m.code === "suspended" ? refusalText(m, this.board) : T("refused", { msg: refusalText(m, this.board) }), true);
     if (m.code === "bad_token" && !this.msg) {
       // a wrong or outdated link: watch the game as a spectator instead
       document.body.dataset.auth = "bad";
       this.socket.forgetSeats();
+    }
+    if (m.code === "suspended" && this.socket.holdsAny()) {
+      // the seats' account is suspended: watch (a bot stands in as for anyone away); the
+      // refusal stays in sight, with until when, why and whom to ask; said in full once:
+      // when the header says it already (this browser is signed in to the account), in short
+      document.body.dataset.auth = "suspended";
+      this.socket.watchOnly();
+      whoAmI().then(() => {
+        const above = sessionRefused();
+        if (above && above.code === "suspended" && document.body.dataset.auth === "suspended") this.say(T("refusedWatch"), true);
+      });
     }
   }
 

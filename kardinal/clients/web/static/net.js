@@ -196,6 +196,7 @@ export class GameSocket {
         forgetTokens(this.gameId, this.seats);
         this.seats = {};
       }
+      if (ev.code === 4423) this.seats = {}; // the seats' account is suspended: watch; the tokens stay for later
       setTimeout(() => this.connect(), this.delay);
       this.delay = Math.min(5000, this.delay * 2);
     };
@@ -216,6 +217,13 @@ export class GameSocket {
   /** Watch as a spectator from now on (a wrong or outdated link). */
   forgetSeats() {
     forgetTokens(this.gameId, this.seats);
+    this.seats = {};
+    if (this.ws && this.ws.readyState === WebSocket.OPEN) this.hello(); // else: on connecting again
+  }
+
+  /** Watch as a spectator while the seats' account is suspended: this browser keeps the
+   * tokens (they open the seats again once the suspension ends, on the next visit). */
+  watchOnly() {
     this.seats = {};
     if (this.ws && this.ws.readyState === WebSocket.OPEN) this.hello(); // else: on connecting again
   }

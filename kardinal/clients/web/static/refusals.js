@@ -36,6 +36,7 @@ addStrings({
     "err.signed_out": "you are signed out: sign in again",
     "err.cross_site": "refused: the request came from another site's page",
     "err.suspended": "this account is suspended until {until}",
+    "err.suspended_seats": "until then you watch your games, and a bot plays for you as for anyone away",
     "err.suspended_why": "the reason given: “{why}”",
     "err.suspended_contact": "to ask about it, write to {contact}",
     "err.suspended_ask": "to ask about it, contact the operator of this site",
@@ -152,6 +153,7 @@ addStrings({
     "err.signed_out": "du bist abgemeldet: melde dich wieder an",
     "err.cross_site": "abgelehnt: die Anfrage kam von der Seite einer anderen Website",
     "err.suspended": "dieses Konto ist bis {until} gesperrt",
+    "err.suspended_seats": "bis dahin siehst du deinen Spielen nur zu, und ein Bot spielt für dich wie für jeden, der weg ist",
     "err.suspended_why": "Begründung: „{why}“",
     "err.suspended_contact": "Fragen dazu an: {contact}",
     "err.suspended_ask": "Fragen dazu beantwortet der Betreiber dieser Website",
@@ -281,7 +283,7 @@ function suspendedUntil(p) {
 
 /** A suspended account's refusal: until when, the operator's reason, whom to ask. */
 function suspendedText(p) {
-  const parts = [T("err.suspended", { ...p, until: suspendedUntil(p) })];
+  const parts = [T("err.suspended", { ...p, until: suspendedUntil(p) }), T("err.suspended_seats")];
   if (p.why) parts.push(T("err.suspended_why", { why: p.why }));
   parts.push(p.contact ? T("err.suspended_contact", { contact: p.contact }) : T("err.suspended_ask"));
   return parts.map((x) => sentence(x)).join(" ");

@@ -1,0 +1,148 @@
+"""A suspended account's seats (kardinal.server.moderation; SeatRow.barred): no way into
+them opens them until the suspension ends: the seat's link token over the WebSocket or
+HTTP, a key the account handed to another device, a page open when the operator suspended
+it (told why and closed with 4423: its page keeps the tokens), "Play again" (it may not ask;
+its seat in the new game is barred too). Its games go on: a bot stands in for it as for
+anyone away. Lifted, every way opens the seat again. Both databases (``db_url``).
+
+The attack: a suspended player who kept his seat's link (or an open tab) plays on, where
+his signed-in pages were told that he may not (found by the third new-user walk)."""
+
+from __future__ import annotations
+
+import random
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from starlette.websockets import WebSocketDisconnect
+from test_web_leaving import hello, next_of
+from test_web_table import app_client, play_until_turn_of, until
+from web_helpers import act, play_out, state
+
+from kardinal.server.account_routes import COOKIE
+from kardinal.server.admin import Admin
+from kardinal.server.moderation import Moderation
+from kardinal.server.service import GameService
+
+PW = "correct horse battery"
+SAME_SITE = {"origin": "http://testserver"}
+
+pytestmark = pytest.mark.usefixtures("cheap_hashes")  # Argon2id of a low cost (conftest.py)
+
+
+def call(c: TestClient, method: str, path: str, secret: str | None = None, **kw: Any) -> Any:
+    c.cookies.clear()
+    if secret is not None:
+        c.cookies.set(COOKIE, secret)
+    try:
+        return c.request(method, path, headers=SAME_SITE, **kw)
+    finally:
+        c.cookies.clear()
+
+
+def sign_up(c: TestClient, name: str) -> str:
+    r = call(c, "POST", "/api/account/signup", json={"name": name, "password": PW})
+    assert r.status_code == 200, r.text
+    return str(r.cookies[COOKIE])
+
+
+def service_of(c: TestClient) -> GameService:
+    s: GameService = c.app.state.service  # type: ignore[attr-defined]
+    return s
+
+
+def apply_pending(c: TestClient) -> int:
+    m: Moderation = c.app.state.moderation  # type: ignore[attr-defined]
+    return int(c.portal.call(m.apply_pending))  # type: ignore[attr-defined]
+
+
+def table(c: TestClient, **options: Any) -> tuple[str, dict[int, str], str, str]:
+    """A live game of Anna (seat 0) and Bert (seat 1), both accounts, and a bot; its id,
+    the seats' tokens as the accounts hold them, and the two sessions."""
+    anna, bert = sign_up(c, "Anna"), sign_up(c, "Bert")
+    players = [{"name": "Anna", "kind": "person"}, {"name": "Bert", "kind": "person"}, {"name": "Bot", "kind": "bot", "level": "random"}]
+    g = call(c, "POST", "/api/games", anna, json={"players": players, **options}).json()
+    toks = {s["seat"]: s["token"] for s in g["seats"]}
+    for seat, who in ((0, anna), (1, bert)):
+        r = call(c, "POST", f"/api/games/{g['id']}/join", who, json={"seat": seat, "token": toks[seat]})
+        assert r.status_code == 200, r.text
+        toks[seat] = r.json().get("token") or toks[seat]  # a seat that became the account's: its new token
+    return g["id"], toks, anna, bert
+
+
+def refused(r: Any, code: str = "suspended") -> dict[str, Any]:
+    assert r.status_code == 403, r.text
+    err: dict[str, Any] = r.json()["error"]
+    assert err["code"] == code, err
+    return err
+
+
+def test_no_way_into_a_suspended_accounts_seat_opens_it_and_a_bot_plays_for_it(tmp_path: Path, db_url: str) -> None:
+    rng = random.Random(3)
+    with app_client(tmp_path, db_url) as c:
+        gid, toks, anna, bert = table(c, away=2, standin="greedy")
+        key = call(c, "POST", "/api/account/seat", bert, json={"game": gid, "seat": 1}).json()["token"]  # another device's
+        adm = Admin(service_of(c).storage, "ops")
+        with c.websocket_connect(f"/ws/{gid}") as tab:  # Bert's page, open when he is suspended
+            hello(tab, {1: toks[1]})
+            assert next_of(tab, "welcome")["seats"] == [1]
+            adm.suspend("Bert", 3, "insults in game")
+            assert apply_pending(c) == 1
+            told = next_of(tab, "error")
+            assert told["code"] == "suspended" and told["params"]["why"] == "insults in game"
+            assert abs(told["params"]["at"] - (time.time() + 3 * 86400)) < 60
+            with pytest.raises(WebSocketDisconnect) as closed:
+                for _ in range(50):
+                    tab.receive_json()
+            assert closed.value.code == 4423  # (not 4403: the page keeps its tokens for later)
+        version = state(c, gid)["version"]
+        # the link's token, again over the WebSocket: refused, why said; the page may watch
+        with c.websocket_connect(f"/ws/{gid}") as tab:
+            hello(tab, {1: toks[1]})
+            err = next_of(tab, "error")
+            assert err["code"] == "suspended" and err["params"]["why"] == "insults in game"
+            hello(tab, None)
+            assert next_of(tab, "welcome")["seats"] == []
+            assert "legal" not in next_of(tab, "state")
+        # over HTTP, with the token or the device's key: the state of the seat, a move, an undo
+        for tok in (toks[1], key):
+            refused(c.get(f"/api/games/{gid}/state", params={"seat": 1, "token": tok}))
+            refused(act(c, gid, 1, tok, version, {"act": "pass", "seat": 1}))
+            refused(c.post(f"/api/games/{gid}/undo", json={"seat": 1, "token": tok, "version": version}))
+        # signed in: the session opens nothing (no new device key)
+        assert call(c, "POST", "/api/account/seat", bert, json={"game": gid, "seat": 1}).status_code in (401, 403)
+        assert state(c, gid)["version"] == version  # nothing changed
+        # the game goes on: Anna plays, and on Bert's turn a bot stands in for him
+        play_until_turn_of(c, gid, {0: toks[0]}, 1, rng)
+        until(lambda: state(c, gid)["players"][1]["standin"], what="the stand-in")
+        until(lambda: state(c, gid)["view"]["current"] != 1, what="the stand-in's move")
+        # a wrong token is still a wrong token (nothing said of the account)
+        refused(c.get(f"/api/games/{gid}/state", params={"seat": 1, "token": "x" * 24}), "bad_token")
+        # lifted: every way opens the seat again, and Bert takes it back from the stand-in
+        adm.unsuspend("Bert")
+        assert apply_pending(c) == 1
+        for tok in (toks[1], key):
+            assert c.get(f"/api/games/{gid}/state", params={"seat": 1, "token": tok}).status_code == 200
+        with c.websocket_connect(f"/ws/{gid}") as tab:
+            hello(tab, {1: toks[1]})
+            assert next_of(tab, "welcome")["seats"] == [1]
+            until(lambda: not state(c, gid)["players"][1]["standin"], what="Bert back")
+
+
+def test_a_suspended_player_cannot_ask_to_play_again_and_his_seat_in_the_new_game_is_barred(tmp_path: Path, db_url: str) -> None:
+    with app_client(tmp_path, db_url) as c:
+        gid, toks, _anna, _bert = table(c)
+        assert play_out(c, gid, {0: toks[0], 1: toks[1]}, random.Random(5))["status"] == "finished"
+        Admin(service_of(c).storage, "ops").suspend("Bert", 2, "spam")
+        assert apply_pending(c) == 0  # a finished game's seats are not barred: nothing to do
+        err = refused(c.post(f"/api/games/{gid}/again", json={"seats": {"1": toks[1]}}))
+        assert err["params"]["why"] == "spam"
+        r = c.post(f"/api/games/{gid}/again", json={"seats": {"0": toks[0]}})
+        assert r.status_code == 200, r.text
+        new = r.json()["id"]
+        # the start player moved on: old seat 1 (Bert) is new seat 0, old seat 0 (Anna) new seat 2
+        refused(c.get(f"/api/games/{new}/state", params={"seat": 0, "token": toks[1]}))
+        assert c.get(f"/api/games/{new}/state", params={"seat": 2, "token": toks[0]}).status_code == 200
