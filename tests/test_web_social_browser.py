@@ -130,6 +130,12 @@ def test_a_profile_on_a_desktop_in_english_and_a_phone_in_german(live: tuple[str
     visitor.click("#lang")  # German by the page's switch, on the desktop
     visitor.wait_for_function("document.getElementById('rating-title').textContent === 'Wertung'")
     assert visitor.inner_text("#stats-total") == "3 beendete Spiele · 1,5 Siege"
+    # each count agrees with its own number (before: "1 Siege" beside three games)
+    one = visitor.evaluate(
+        """async () => { const { T } = await import('/static/i18n.js');
+            return [T('statsTotal', { n: 1 }), T('statsTotalWins', { n: 1, w: '1' }), T('statsTotalWins', { n: 2, w: '2' })]; }"""
+    )
+    assert one == ["1 beendetes Spiel", "1 Sieg", "2 Siege"]
     assert visitor.locator("#rating-chart-title").text_content() == "Die Wertung von Clara im Lauf der Zeit"
     shot(visitor, "profile-desktop-de", full_page=True)
 

@@ -25,6 +25,7 @@ import hashlib
 import logging
 import smtplib
 import ssl
+from email.headerregistry import Address
 from email.message import EmailMessage
 from email.utils import formatdate
 from urllib.parse import urlsplit
@@ -53,6 +54,9 @@ class Permanent(Exception):
     """The mail server refused the mail itself (5xx): trying again would not help."""
 
 
+SENDER_NAME = "Kardinal & König"  # the From header's display name, in every language
+
+
 def message(m: ClaimedMail, settings: MailSettings) -> EmailMessage:
     """The mail as it is handed to the mail server, its headers made with :data:`POLICY`
     (headers.py); Permanent if it cannot be a sound mail (an address that is not one, a
@@ -68,7 +72,7 @@ def message(m: ClaimedMail, settings: MailSettings) -> EmailMessage:
 def _message(m: ClaimedMail, settings: MailSettings) -> EmailMessage:
     msg = EmailMessage(policy=POLICY)
     msg.set_content(str(m.body.get("text", "")))  # first: it replaces the Content-* headers
-    msg["From"] = settings.sender
+    msg["From"] = Address(SENDER_NAME, addr_spec=settings.sender)  # "Kardinal & König" <address>: the inbox names the site
     msg["To"] = m.to_addr
     msg["Subject"] = m.subject
     msg["Date"] = formatdate(localtime=False)

@@ -34,7 +34,8 @@ addStrings({
     chartRating: "Rating",
     chartRange: "Range (± 2σ)",
     statsTitle: "Games",
-    statsTotal: { one: "{n} finished game · {w} wins", other: "{n} finished games · {w} wins" },
+    statsTotal: { one: "{n} finished game", other: "{n} finished games" },
+    statsTotalWins: { one: "{w} win", other: "{w} wins" },
     statsNone: "No finished game yet.",
     statsPlayers: "Players",
     statsGames: "Games",
@@ -76,7 +77,8 @@ addStrings({
     chartRating: "Wertung",
     chartRange: "Bereich (± 2σ)",
     statsTitle: "Spiele",
-    statsTotal: { one: "{n} beendetes Spiel · {w} Siege", other: "{n} beendete Spiele · {w} Siege" },
+    statsTotal: { one: "{n} beendetes Spiel", other: "{n} beendete Spiele" },
+    statsTotalWins: { one: "{w} Sieg", other: "{w} Siege" },
     statsNone: "Noch kein beendetes Spiel.",
     statsPlayers: "Personen",
     statsGames: "Spiele",
@@ -208,7 +210,7 @@ class PlayerPage {
     const out = el("section", { class: "profile-part", "aria-labelledby": "stats-title" }, el("h2", { id: "stats-title", text: T("statsTitle") }));
     if (!p.games) { out.append(el("p", { id: "stats-none", text: T("statsNone") })); return out; }
     const w = (x) => num(x, Number.isInteger(x) ? 0 : 1);
-    out.append(el("p", { id: "stats-total", text: T("statsTotal", { n: p.games, w: w(p.wins) }) }),
+    out.append(el("p", { id: "stats-total", text: `${T("statsTotal", { n: p.games })} · ${T("statsTotalWins", { n: p.wins, w: w(p.wins) })}` }),
       el("div", { class: "table-scroll" }, el("table", { class: "stats", id: "stats-table" },
         el("thead", {}, el("tr", {}, ...["statsPlayers", "statsGames", "statsWins", "statsScore", "statsPlace"].map((k) => el("th", { scope: "col", text: T(k) })))),
         el("tbody", {}, ...p.by_players.map((s) => el("tr", { "data-players": s.players },
