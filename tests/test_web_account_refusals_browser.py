@@ -138,19 +138,30 @@ def test_a_new_player_on_a_german_phone_signs_up_and_is_refused_where_they_look(
     assert page.input_value("#delete-password") == "nicht meins"
     assert page.locator("#password-form #account-note").count() == 0  # the note moved to where it answers
 
-    # the friends' table inviting a name nobody has: a sentence, in an error's box, announced
+    # the friends' table inviting a name nobody has: a sentence, in an error's box, announced,
+    # under the field it refuses, which is marked (and focused), until it is changed
     page.goto(server + "/")
     page.wait_for_function("document.getElementById('account-link').textContent === 'Berta'")
     assert page.locator("#signup-link").is_hidden()  # signed in: nothing to sign up for
     page.click("#play-friends")
-    page.click("label[for=friends-1]")
-    page.fill("#friend-account-0", "Niemand-da")
+    page.click("label[for=friends-2]")
+    page.fill("#friend-account-0", "Berta-nicht")
+    page.fill("#friend-account-1", "Niemand-da")
     page.click("#friends-create")
-    bad = page.locator("#created p.bad")
+    bad = page.locator("#friends-panel p.field + p#friends-refused")
     bad.wait_for()
-    assert bad.inner_text() == "Niemand heißt Niemand-da." and bad.get_attribute("role") == "alert"
-    assert page.evaluate("getComputedStyle(document.getElementById('created')).backgroundColor") == "rgb(253, 236, 234)"
+    assert bad.inner_text() == "Niemand heißt Berta-nicht."  # the first name refused (the names are looked up in order)
+    refused = "friend-account-0"
+    assert bad.get_attribute("role") == "alert"
+    assert page.locator(f"#{refused} >> xpath=../following-sibling::p[1]").get_attribute("id") == "friends-refused"
+    assert page.get_attribute(f"#{refused}", "aria-invalid") == "true"
+    assert "friends-refused" in (page.get_attribute(f"#{refused}", "aria-describedby") or "")
+    assert page.evaluate("document.activeElement.id") == refused
+    assert page.evaluate("getComputedStyle(document.getElementById('friends-refused')).backgroundColor") == "rgb(253, 236, 234)"
+    in_view(page, "#friends-refused")
     shot(page, "i43-friends-refused-phone-de")
+    page.fill(f"#{refused}", "Anders")  # changed: no longer marked, the note gone
+    assert page.get_attribute(f"#{refused}", "aria-invalid") is None and page.locator("#friends-refused").count() == 0
     # the English words of the same refusals begin as sentences, and say their own causes
     english = page.evaluate(
         """async () => {
@@ -196,7 +207,8 @@ def test_a_new_player_on_a_german_phone_signs_up_and_is_refused_where_they_look(
     refused_next_to(
         page,
         "signin",
-        f"Dieses Konto ist bis {when} gesperrt. Begründung: „Beleidigungen im Chat“. Fragen dazu an: moderation@example.org.",
+        f"Dieses Konto ist bis {when} gesperrt. Bis dahin siehst du deinen Spielen nur zu, und ein Bot spielt für dich wie für "
+        "jeden, der weg ist. Begründung: „Beleidigungen im Chat“. Fragen dazu an: moderation@example.org.",
         [],
     )
     shot(page, "i43-suspended-phone-de")

@@ -426,6 +426,28 @@ class Lobby {
         el("button", { type: "button", id: "friends-cancel", onclick: () => { this.friendsOpen = false; this.renderWays(); this.renderFriends(); byId("play-friends").focus(); } }, T("friendsCancel"))));
   }
 
+  /** A refusal of a name invited in the friends panel (no such player, invited twice, not
+   * invitable, oneself): said under that name's field, which is marked invalid, described by
+   * it and focused (until it is changed). False if the refusal names no field there. */
+  markFriend(err, words) {
+    const codes = ["no_player", "invited_twice", "not_invitable", "invite_self"];
+    if (!err || !codes.includes(err.code) || !this.friendsOpen || !this.me) return false;
+    const key = (x) => String(x || "").trim().toLocaleLowerCase();
+    const wanted = err.code === "invite_self" ? key(this.me.name) : key(err.params && err.params.name);
+    const fields = [...document.querySelectorAll("#friends-panel input[id^=friend-account-]")];
+    const f = fields.find((x) => key(x.value) === wanted);
+    if (!f) return false;
+    const old = byId("friends-refused");
+    if (old) old.remove();
+    const note = el("p", { class: "bad", id: "friends-refused", role: "alert", text: words });
+    f.closest("p").after(note);
+    f.setAttribute("aria-invalid", "true");
+    f.setAttribute("aria-describedby", "friends-refused invite-why");
+    f.addEventListener("input", () => { f.removeAttribute("aria-invalid"); f.setAttribute("aria-describedby", "invite-why"); note.remove(); }, { once: true });
+    f.focus();
+    return true;
+  }
+
   createWithFriends() {
     const n = this.friendCount;
     const players = [{ name: this.ownName(), kind: "person" }];
@@ -611,7 +633,9 @@ class Lobby {
     } catch (e) {
       // (the key stays: the same table asked for again is the same creation)
       this.setCreating(false);
-      byId("created").replaceChildren(el("p", { class: "bad", role: "alert", text: e.error ? refusalText(e.error, null) : e.message }));
+      const words = e.error ? refusalText(e.error, null) : e.message;
+      if (this.markFriend(e.error, words)) { byId("created").replaceChildren(); return; }
+      byId("created").replaceChildren(el("p", { class: "bad", role: "alert", text: words }));
       byId("created").scrollIntoView({ block: "nearest" });
       return;
     }
