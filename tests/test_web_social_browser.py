@@ -211,6 +211,14 @@ def test_a_invites_b_by_name_b_takes_the_seat_on_a_phone_a_follows_b(live: tuple
     inv = ben.locator(f'li[data-invitation="{gid}:1"]')
     inv.wait_for()
     assert "Anna lädt dich an einen Tisch ein" in inv.inner_text()
+    # ... and says how the table is played (the walk: an invitation did not say live or turn-based)
+    assert inv.locator("[data-how]").inner_text() == "rundenbasiert" and inv.locator("[data-how]").get_attribute("data-how") == "turn"
+    # a count of games none of which waits for one's move says so (the walk: "your turn in 0")
+    counts = ben.evaluate(
+        """async () => { const { T } = await import('/static/i18n.js');
+            return [T('mineUpdatedNone', { n: 3, k: 0 }), T('mineUpdated', { n: 1, k: 1 })]; }"""
+    )
+    assert counts == ["3 Spiele · keins wartet auf deinen Zug", "1 Spiel · du bist dran in 1"]
     assert inv.locator("a.player-link").get_attribute("href") == "/player/Anna"
     no_overflow(ben)
     box = inv.locator("button[data-take]").bounding_box()

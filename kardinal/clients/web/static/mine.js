@@ -34,7 +34,9 @@ addStrings({
     mineGone: "this game cannot be found any more",
     mineYou: "you",
     mineUpdated: { one: "{n} game · your turn in {k}", other: "{n} games · your turn in {k}" },
+    mineUpdatedNone: { one: "{n} game · none waits for your move", other: "{n} games · none waits for your move" },
     turnBased: "turn-based",
+    liveTable: "live",
     mineAll: "All my games ({n})",
     invitesTitle: "Invitations",
     invitedBy: "{name} invites you to a table",
@@ -65,7 +67,9 @@ addStrings({
     mineGone: "dieses Spiel gibt es nicht mehr",
     mineYou: "du",
     mineUpdated: { one: "{n} Spiel · du bist dran in {k}", other: "{n} Spiele · du bist dran in {k}" },
+    mineUpdatedNone: { one: "{n} Spiel · keins wartet auf deinen Zug", other: "{n} Spiele · keins wartet auf deinen Zug" },
     turnBased: "rundenbasiert",
+    liveTable: "live",
     mineAll: "Alle meine Spiele ({n})",
     invitesTitle: "Einladungen",
     invitedBy: "{name} lädt dich an einen Tisch ein",
@@ -176,6 +180,12 @@ export class MyGames {
     this.load();
   }
 
+  /** How a table is played, as a tag: turn-based (over days) or live (now). */
+  howTag(g) {
+    const turn = g.table && g.table.mode === "turn";
+    return el("span", { class: "tag", "data-how": turn ? "turn" : "live" }, T(turn ? "turnBased" : "liveTable"));
+  }
+
   /** The invitations by name: to this account (take or decline), and on /mine those it sent. */
   invitations() {
     const got = this.invites.received.map((inv) => {
@@ -183,7 +193,8 @@ export class MyGames {
       const seat = g.players[inv.seat] ? seatName(g.players[inv.seat].name, inv.seat) : String(inv.seat + 1);
       return el("li", { class: "invitation", "data-invitation": `${g.id}:${inv.seat}` },
         el("span", { class: "invitation-text" }, el("strong", {}, ...(inv.by ? this.byLine(inv.by) : [T("invitedByGone")])), " · ",
-          el("span", {}, g.players.map((p) => seatName(p.name, p.seat)).join(", ")), " · ", el("span", { class: "small", text: T("inviteSeat", { seat }) })),
+          el("span", {}, g.players.map((p) => seatName(p.name, p.seat)).join(", ")), " · ", el("span", { class: "small", text: T("inviteSeat", { seat }) }),
+          " ", this.howTag(g)),
         el("button", { type: "button", class: "primary", "data-take": `${g.id}:${inv.seat}`, onclick: () => this.take(inv) }, T("takeSeat")), " ",
         el("button", { type: "button", "data-decline": `${g.id}:${inv.seat}`, onclick: () => this.decline(inv) }, T("declineInvite")));
     });
@@ -239,7 +250,7 @@ export class MyGames {
     const mine = games.filter((g) => this.rank(g) === -1).length;
     const items = games.map((g) => this.row(g));
     fill(box, el("h1", {}, T("mineTitle")), el("p", { class: "small" }, T(this.me ? "mineWhyAccount" : "mineWhy")), this.invitations(),
-      games.length ? el("p", { id: "mine-count" }, T("mineUpdated", { n: games.length, k: mine })) : null,
+      games.length ? el("p", { id: "mine-count" }, T(mine ? "mineUpdated" : "mineUpdatedNone", { n: games.length, k: mine })) : null,
       items.length ? el("ul", { class: "games mine-list" }, ...items) : el("p", { id: "mine-none" }, T("mineNone")));
   }
 
