@@ -138,6 +138,9 @@ def test_a_stranger_in_the_lobby_cannot_take_an_invited_seat(server: str, browse
     assert row.locator("[data-claim]").count() == 1  # only the seat opened to anyone
     assert row.locator(f"[data-claim='{g['id']}:2']").count() == 1
     assert row.locator(f"[data-claim='{g['id']}:1']").count() == 0
+    # the seats not open to anyone are "reserved" (for whoever holds their links: the creator's
+    # too, which "[invited]" called them), the open one "free"
+    assert "Host [reserved], Friend [reserved], Anyone [free]" in row.inner_text()
     # and the server refuses it to a stranger who asks without the page
     r = http_post(f"{server}/api/games/{g['id']}/claim", json={"seat": 1, "name": "Mallory"})
     assert r.status_code == 403 and r.json()["error"]["code"] == "seat_invited"
