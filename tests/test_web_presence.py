@@ -19,13 +19,13 @@ WORDS = {
     "en": {
         "left": "Ben has left – a bot takes over in ",
         "back": "Ben is back",
-        "standin": "Ben has left; a bot (greedy) plays for them",
+        "standin": "Ben is not at the table; a bot (greedy) plays for them meanwhile.",
         "now": "A bot now plays for Ben, until Ben comes back.",
     },
     "de": {
         "left": "Ben ist gegangen – ein Bot übernimmt in ",
         "back": "Ben ist zurück",
-        "standin": "Ben ist gegangen; ein Bot (gierig) spielt an diesem Platz, bis Ben zurückkommt.",
+        "standin": "Ben ist nicht am Tisch; ein Bot (gierig) spielt solange an diesem Platz.",
         "now": "Ein Bot spielt jetzt für Ben, bis Ben zurückkommt.",
     },
 }

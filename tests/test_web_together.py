@@ -57,11 +57,11 @@ def test_two_people_chat_one_leaves_a_bot_stands_in_and_they_come_back(server: s
         else:
             anna.wait_for_timeout(100)
     notice = anna.inner_text("#chatbox .chat-notice")
-    assert "Ben has left; a bot (greedy) plays for them" in notice
+    assert "Ben is not at the table; a bot (greedy) plays for them meanwhile." in notice
     assert "A bot plays for Ben." in anna.inner_text("#chatbox .chat-here")
     # the game log says so too, and marks the moves the bot makes for him
     anna.wait_for_selector("#log [data-event=away]", state="attached")
-    assert "Ben has left: a bot (greedy) plays for them." in anna.inner_text("#log [data-event=away]")
+    assert "Ben is not at the table: a bot (greedy) plays for them." in anna.inner_text("#log [data-event=away]")
     version = anna.evaluate("Number(document.body.dataset.version)")
     history = get(server, f"/api/games/{g['id']}/state")["view"]["history"]
     anna_turns = 0
@@ -81,9 +81,9 @@ def test_two_people_chat_one_leaves_a_bot_stands_in_and_they_come_back(server: s
     # his own page says it to him in the first person (the chat and the log, read again as it opened)
     ben.wait_for_function("[...document.querySelectorAll('#chatbox .chat-notice')].some(li => li.textContent.includes('You are back'))")
     assert "You are back and play again." in chat_texts(ben)
-    assert "You have left; a bot (greedy) plays for you until you come back." in chat_texts(ben)
+    assert "You were not at the table; a bot (greedy) plays for you until you are back." in chat_texts(ben)
     assert "Ben has" not in " ".join(chat_texts(ben)) and "Ben is back" not in " ".join(chat_texts(ben))
-    assert ben.inner_text("#log [data-event=away]") == "You have left: a bot (greedy) plays for you."
+    assert ben.inner_text("#log [data-event=away]") == "You were not at the table: a bot (greedy) plays for you."
     # his turn comes: the tab says so, and he plays it himself (nobody stands in while he is here)
     while True:
         if ben.evaluate("document.body.dataset.myTurn") == "true":

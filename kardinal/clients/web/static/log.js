@@ -7,23 +7,23 @@ import { T, lineName, listText, rulesText, boardName, addStrings, levelName } fr
 
 addStrings({
   en: {
-    logAway: "{name} has left: a bot ({level}) plays for them.",
+    logAway: "{name} is not at the table: a bot ({level}) plays for them.",
     logBack: "{name} is back.",
     logStandin: "(a bot for {name})",
     logTimeout: "{name}'s time ran out: a bot ({level}) plays this turn.",
     logTimeoutAway: "{name}'s time ran out: a bot ({level}) plays for them.",
-    logAwayYou: "You have left: a bot ({level}) plays for you.",
+    logAwayYou: "You were not at the table: a bot ({level}) plays for you.",
     logBackYou: "You are back.",
     logTimeoutYou: "Your time ran out: a bot ({level}) plays this turn for you.",
     logTimeoutAwayYou: "Your time ran out: a bot ({level}) plays for you.",
   },
   de: {
-    logAway: "{name} ist gegangen: ein Bot ({level}) spielt für sie/ihn.",
+    logAway: "{name} ist nicht am Tisch: ein Bot ({level}) spielt an diesem Platz.",
     logBack: "{name} ist zurück.",
     logStandin: "(ein Bot für {name})",
     logTimeout: "Die Zeit von {name} ist abgelaufen: ein Bot ({level}) spielt diesen Zug.",
-    logTimeoutAway: "Die Zeit von {name} ist abgelaufen: ein Bot ({level}) spielt für sie/ihn.",
-    logAwayYou: "Du bist gegangen: ein Bot ({level}) spielt für dich.",
+    logTimeoutAway: "Die Zeit von {name} ist abgelaufen: ein Bot ({level}) spielt an diesem Platz.",
+    logAwayYou: "Du warst nicht am Tisch: ein Bot ({level}) spielt für dich.",
     logBackYou: "Du bist zurück.",
     logTimeoutYou: "Deine Zeit ist abgelaufen: ein Bot ({level}) spielt diesen Zug für dich.",
     logTimeoutAwayYou: "Deine Zeit ist abgelaufen: ein Bot ({level}) spielt für dich.",
