@@ -305,11 +305,14 @@ def test_bots_started_by_a_guest_take_no_seat_kept_for_someone(client: TestClien
     assert r.status_code == 200, r.text
     bens = r.json()["token"]
     assert join(client, gid, 1, bens, ben).status_code == 200  # Ben opens his seat
+    assert client.get(f"/api/games/{gid}/fill").json() == {"seats": [2]}  # what the button would fill: Dora's alone
     r = post(client, f"/api/games/{gid}/fill", ben, json={"seat": 1, "token": bens})
     assert r.status_code == 200, r.text
     seats_now = client.get(f"/api/games/{gid}").json()["players"]
     assert [(p["kind"], p["joined"]) for p in seats_now] == [("person", False), ("person", True), ("bot", True), ("bot", True)]
     assert r.json()["status"] == "open"  # waiting for Anna, whose seat is hers
+    # ... and now nothing: the page offers no button (the walk: it offered one that was refused)
+    assert client.get(f"/api/games/{gid}/fill").json() == {"seats": []}
     refused(post(client, f"/api/games/{gid}/fill", ben, json={"seat": 1, "token": bens}), "kept_seats")
     assert opens(client, gid, 0, links[0]) and [x["seats"] for x in get(client, "/api/account/games", anna).json()["games"]] == [[0]]
     # a table made signed out: its first seat is its creator's all the same

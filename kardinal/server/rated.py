@@ -123,8 +123,7 @@ async def fill_with_bots(service: GameService, game_id: str, seat: object, token
     else:
         level = live.options["standin"]
     taken = {look_key(x.name) for x in live.row.seats}
-    kept = await kept_seats(service, live)
-    free = [i for i, sr in enumerate(live.row.seats) if sr.kind == "person" and not sr.joined and i not in kept]
+    free = await fillable(service, live)
     if not free:
         raise Refused("kept_seats", "the free seats are kept for the people invited: the game starts when they come", 409)
     for i in free:
@@ -143,6 +142,15 @@ async def fill_with_bots(service: GameService, game_id: str, seat: object, token
         if live.row.status != "open":
             break
     return live, level
+
+
+async def fillable(service: GameService, live: LiveGame) -> list[int]:
+    """The seats "Start with bots" would give bots now (fill_with_bots): the free person
+    seats of a waiting table kept for nobody (none: the table waits for its people)."""
+    if live.row.status != "open":
+        return []
+    kept = await kept_seats(service, live)
+    return [i for i, sr in enumerate(live.row.seats) if sr.kind == "person" and not sr.joined and i not in kept]
 
 
 async def kept_seats(service: GameService, live: LiveGame) -> set[int]:

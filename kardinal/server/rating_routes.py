@@ -17,10 +17,10 @@ from .account_routes import Me, maybe_signed_in
 from .http import client_address
 from .pages import root_of, static_page
 from .privacy import told_owners
-from .rated import fill_with_bots, find_table, rating_now
+from .rated import fill_with_bots, fillable, find_table, rating_now
 from .ratings import BOT_RATINGS, MU0, SIGMA0, shown
 from .results import stored_results
-from .schemas import Filled, FillSeats, FindTable, FoundTable, GameRatings, Leaderboard, MyRating
+from .schemas import Filled, FillPlan, FillSeats, FindTable, FoundTable, GameRatings, Leaderboard, MyRating
 from .service import GameService
 from .storage import AccountRow
 
@@ -159,6 +159,13 @@ async def find_me_a_table(body: FindTable, request: Request, service: Service, m
     live, seat, token, new = await find_table(service, me, where, charge=lambda: limits.spend("create", where))
     page = f"{root_of(request)}/game/{live.row.id}"
     return {"id": live.row.id, "seat": seat, "token": token, "url": f"{page}?seat={seat}&token={token}", "new": new}
+
+
+@router.get("/api/games/{game_id}/fill", response_model=FillPlan)
+async def fill_plan(game_id: str, service: Service) -> FillPlan:
+    """The seats "Start with bots" would give bots now: none while every free seat is kept
+    for someone (the page then offers no button, and says the table waits for them)."""
+    return {"seats": await fillable(service, await service.fetch(game_id))}
 
 
 @router.post("/api/games/{game_id}/fill", response_model=Filled)

@@ -943,6 +943,10 @@ class Filled(TypedDict):
     level: str  # the bots' level
 
 
+class FillPlan(TypedDict):
+    seats: list[int]  # the seats "Start with bots" would give bots now (none: the table waits for the people it keeps seats for)
+
+
 class FoundTable(TypedDict):
     """Find me a table: the seat found (or of the new table: ``new``) and its link."""
 

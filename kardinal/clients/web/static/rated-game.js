@@ -22,6 +22,8 @@ export class RatedGame {
     this.asking = false;
     this.tries = 0;
     this.error = "";
+    this.plan = null; // the seats "Start with bots" would fill now (null: not known yet)
+    this.planKey = null; // ... for these seats (who has joined)
     this.waitbox = el("section", { id: "waitbox", class: "waitbox", hidden: true });
     byId("handbox").before(this.waitbox);
     // the final table is drawn again on every change: the ratings go back under it each time
@@ -43,14 +45,30 @@ export class RatedGame {
     const mine = msg.seat !== null && msg.seat !== undefined && held[msg.seat] && msg.players[msg.seat] && msg.players[msg.seat].joined ? msg.seat : null;
     const free = msg.players.filter((p) => p.kind === "person" && !p.joined).length;
     if (msg.status !== "open" || mine === null || !free) { this.waitbox.hidden = true; this.waitbox.replaceChildren(); return; }
+    // which seats bots would take (asked again when a seat is taken): none while every free
+    // seat is kept for someone, and then no button, but why the table waits
+    const key = msg.players.map((p) => `${p.kind}:${p.joined}`).join(",");
+    if (this.planKey !== key) { this.planKey = key; this.plan = null; this.askPlan(key); }
     const rated = msg.table && msg.table.rated;
     const level = msg.table ? msg.table.standin : "";
     const levelWord = levelName(level);
+    const kept = this.plan !== null && this.plan.length === 0;
     this.waitbox.hidden = false;
     fill(this.waitbox, el("h2", { text: T("fillTitle") }),
-      el("p", { text: rated ? T("fillWhyRated") : T("fillWhy", { level: levelWord }) }),
-      el("p", {}, el("button", { type: "button", id: "fill-bots", class: "primary", onclick: (ev) => { if (ev.detail < 2) this.fill(mine, held[mine]); } }, T("fillButton"))),
+      kept ? el("p", { id: "fill-kept", text: T("fillKept") }) : el("p", { text: rated ? T("fillWhyRated") : T("fillWhy", { level: levelWord }) }),
+      this.plan && this.plan.length
+        ? el("p", {}, el("button", { type: "button", id: "fill-bots", class: "primary", onclick: (ev) => { if (ev.detail < 2) this.fill(mine, held[mine]); } }, T("fillButton")))
+        : null,
       this.error ? el("p", { class: "bad", role: "alert", text: this.error }) : null);
+  }
+
+  /** Ask which seats bots would take (GET /api/games/{id}/fill), for the seats as they are (`key`). */
+  async askPlan(key) {
+    let seats = null;
+    try { seats = (await getJSON(`/api/games/${encodeURIComponent(this.gameId)}/fill`)).seats; } catch (e) { seats = [-1]; } // unknown: the button, and the server says why if it refuses
+    if (this.planKey !== key) return;
+    this.plan = seats;
+    if (this.msg) this.renderWait(this.msg);
   }
 
   async fill(seat, token) {
