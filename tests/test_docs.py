@@ -256,6 +256,23 @@ def test_the_rules_page_in_german(pages: dict[str, str]) -> None:
     assert 'href="/rules?lang=en"' in page
 
 
+def test_what_the_file_says_of_itself_is_not_on_the_page(pages: dict[str, str]) -> None:
+    """ "How to read this file" is for the file's readers: the rules page, in either
+    language, shows the rules without it (the third new-user walk found it on the German
+    page); the file still says it."""
+    text = RULES_MD.read_text(encoding="utf-8")
+    assert "**How to read this file.**" in text and "**So ist diese Datei zu lesen.**" in text
+    for key in ("en", "de"):
+        shown = page_text(pages[key])
+        assert "How to read this file" not in shown and "So ist diese Datei zu lesen" not in shown, key
+        assert "docs/rules.md" not in shown, key
+    # the mark drops the one block after it and its German wording, nothing else
+    marked = "## A · B\n\n<!-- file only -->\n\nAbout the file.\n\n> **DE** Über die Datei.\n\nKept.\n\n> **DE** Bleibt.\n"
+    assert rules_page.problems(marked) == []
+    assert [x for x in rules_page.in_language(marked, "de").split("\n") if x.strip()] == ["## B", "Bleibt."]
+    assert [x for x in rules_page.in_language(marked, "en").split("\n") if x.strip()] == ["## A", "Kept."]
+
+
 def test_the_lobby_and_the_game_page_link_to_the_rules(pages: dict[str, str]) -> None:
     for key in ("lobby", "game"):
         assert 'id="rules-link"' in pages[key] and 'href="/rules"' in pages[key]

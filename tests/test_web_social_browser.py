@@ -233,7 +233,9 @@ def test_a_invites_b_by_name_b_takes_the_seat_on_a_phone_a_follows_b(live: tuple
     ben.wait_for_function("document.body.dataset.myTurn !== undefined", timeout=30000)
     # the table waits for Anna, whose seat bots may not take: no "Start with bots" to be
     # refused (the walk), but why it waits
-    expect(ben.locator("#fill-kept")).to_have_text("Die freien Plätze sind für die Eingeladenen reserviert: Das Spiel beginnt, wenn sie kommen.")
+    expect(ben.locator("#fill-kept")).to_have_text(
+        "Die freien Plätze sind für die Eingeladenen reserviert: Das Spiel beginnt, wenn sie kommen."
+    )
     assert ben.locator("#fill-bots").count() == 0
     mine = api(ben, "GET", "/api/account/games")["json"]["games"]
     assert [(g["game"]["id"], g["seats"]) for g in mine] == [(gid, [1])]

@@ -55,6 +55,9 @@ _DE_MARK = re.compile(r"^>[ \t]?\*\*DE\*\*[ \t]*")
 _RULE_START = re.compile(r"^R\d+(\.\d+)?$")
 _RULE_REF = re.compile(r"\bR\d+(?:\.\d+)?\b")
 _SOURCE_TAG = re.compile(r"^[A-Z]{2}$")
+# a line "<!-- file only -->" before an English block: that block and its German wording
+# are about the file itself (how to read it), for its readers, not the rules page's
+_FILE_ONLY = re.compile(r"^<!--[ \t]*file only[ \t]*-->[ \t]*$")
 
 _LABELS = {
     "en": {"title": "Rules", "toc": "Contents", "other": "Deutsch", "help": "Help"},
@@ -64,7 +67,7 @@ _LABELS = {
 
 @dataclass(frozen=True)
 class _Block:
-    kind: str  # "heading", "en", "de" or "both"
+    kind: str  # "heading", "en", "de", "both" or "file" (the mark "<!-- file only -->")
     start: int  # first line (0-based)
     end: int  # line after the last
 
@@ -82,6 +85,8 @@ def _blocks(lines: list[str]) -> list[_Block]:
             kind = "de"
         elif tok.type == "table_open":
             kind = "both"
+        elif tok.type == "html_block" and _FILE_ONLY.match(lines[start]):
+            kind = "file"
         else:
             kind = "en"
         out.append(_Block(kind, start, end))
@@ -97,6 +102,8 @@ def problems(text: str) -> list[str]:
         if pending is not None and b.kind != "de":
             found.append(f"line {pending.start + 1}: English text without its German wording (a '> **DE**' block) right after it")
             pending = None
+        if b.kind == "file":
+            continue
         if b.kind == "heading" and not _HEADING.match(lines[b.start]):
             found.append(f"line {b.start + 1}: a heading needs both titles, 'English · Deutsch': {lines[b.start]!r}")
         elif b.kind == "de":
@@ -128,8 +135,12 @@ def _split(text: str, lang: str) -> tuple[str, list[str]]:
     lines = text.splitlines()
     out = list(lines)
     anchors = []
+    dropped = 0  # blocks still to drop after a "file only" mark: the English one and its German
     for b in _blocks(lines):
-        if b.kind == "heading":
+        if b.kind == "file" or (dropped and b.kind in ("en", "de")):
+            dropped = 2 if b.kind == "file" else dropped - 1
+            out[b.start : b.end] = [""] * (b.end - b.start)
+        elif b.kind == "heading":
             m = _HEADING.match(lines[b.start])
             assert m is not None  # problems() checked it
             hashes, number, en, de = m.groups()
