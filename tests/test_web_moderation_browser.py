@@ -56,6 +56,9 @@ def test_report_and_mute_a_line_then_the_operator_suspends_its_writer(server: st
     for p in (anna, ben):
         p.wait_for_selector("#chat-text")
         p.wait_for_selector("body[data-status=running]", state="attached")
+    # the players are told who reads what they write (the walk: nothing said spectators do)
+    assert anna.inner_text("#chat-public") == "Anyone watching this game reads the chat too."
+    assert ben.inner_text("#chat-public") == "Wer diesem Spiel zuschaut, liest den Chat mit."
     say(ben, "you play like an idiot")
     anna.wait_for_function("(document.querySelector('#chatbox .chat-lines')?.textContent || '').includes('idiot')")
     assert "Ben: you play like an idiot" in lines(anna)  # the menu's ⋯ is not part of the line's text

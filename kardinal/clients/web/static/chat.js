@@ -20,6 +20,7 @@ addStrings({
     chatName: "Your name",
     chatEmpty: "Nothing said yet.",
     chatReadOnly: "Spectators read the chat; the players have not opened it to them.",
+    chatPublic: "Anyone watching this game reads the chat too.",
     chatSpectator: "spectator",
     chatSpectatorAnon: "A spectator",
     chatAway: "{name} is not at the table; a bot ({level}) plays for them meanwhile.",
@@ -43,6 +44,7 @@ addStrings({
     chatName: "Dein Name",
     chatEmpty: "Noch nichts gesagt.",
     chatReadOnly: "Zuschauer lesen den Chat; die Spieler haben ihn nicht für sie geöffnet.",
+    chatPublic: "Wer diesem Spiel zuschaut, liest den Chat mit.",
     chatSpectator: "Zuschauer",
     chatSpectatorAnon: "Ein Zuschauer",
     chatAway: "{name} ist nicht am Tisch; ein Bot ({level}) spielt solange an diesem Platz.",
@@ -137,8 +139,10 @@ export class Chat {
       this.note.className = "chat-note";
     });
     const readOnly = msg && !this.canWrite() ? el("p", { class: "chat-note" }, T("chatReadOnly")) : null;
+    // a player is told who reads what they write: spectators too (every game can be watched)
+    const public_ = !spectator && !(msg && msg.hotseat) ? el("p", { class: "chat-note small", id: "chat-public" }, T("chatPublic")) : null;
     this.form = form;
-    this.box.replaceChildren(el("h2", { id: "table-title" }, T("tableTitle")), this.here, this.signals, log, readOnly || form, this.note);
+    this.box.replaceChildren(el("h2", { id: "table-title" }, T("tableTitle")), this.here, this.signals, log, readOnly || form, public_, this.note);
     this.box.setAttribute("aria-labelledby", "table-title");
     if (this.page.signal) this.page.signal.renderControls(this.signals);
   }
