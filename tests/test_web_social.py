@@ -401,9 +401,12 @@ def test_the_inviter_withdraws_an_invitation(client: TestClient) -> None:
     assert post(client, "/api/account/invitations/withdraw", c, json=seat).json()["error"]["code"] == "no_invitation"
     assert post(client, "/api/account/invitations/withdraw", None, json=seat).status_code == 401
     assert count(client, invitations) == 1
+    assert client.get(f"/api/games/{g['id']}").json()["players"][1]["name"] == "Ben"  # named by the invitation
     r = post(client, "/api/account/invitations/withdraw", a, json=seat)
     assert r.status_code == 200 and r.json() == {"ok": True}
     assert count(client, invitations) == 0
+    # ... and unnamed again: the lobby and the table no longer show Ben at a seat kept for nobody
+    assert client.get(f"/api/games/{g['id']}").json()["players"][1]["name"] == ""
     assert get(client, "/api/account/invitations", a).json()["sent"] == []
     assert get(client, "/api/account/invitations", b).json()["received"] == []
     r = post(client, "/api/account/invitations/take", b, json=seat)

@@ -236,17 +236,23 @@ class SocialStorage:
                     )
                 )
 
-    def withdraw_invitation(self, inviter_id: int, game_id: str, seat: int) -> bool:
-        """The inviter ends an invitation it sent (the seat is kept for nobody any more);
-        False when it has none to that seat."""
+    def withdraw_invitation(self, inviter_id: int, game_id: str, seat: int) -> str | None:
+        """The inviter ends an invitation it sent (the seat is kept for nobody any more): the
+        name of the account it was for (None when it has none to that seat; "" when that
+        account is gone)."""
         self._still_there()
+        where = (invitations.c.inviter_id == inviter_id, invitations.c.game_id == game_id, invitations.c.seat == seat)
         with self._begin() as conn:
-            r = conn.execute(
-                delete(invitations).where(
-                    invitations.c.inviter_id == inviter_id, invitations.c.game_id == game_id, invitations.c.seat == seat
-                )
-            )
-        return bool(r.rowcount)
+            found = conn.execute(
+                select(accounts.c.name)
+                .select_from(invitations)
+                .outerjoin(accounts, accounts.c.id == invitations.c.account_id)
+                .where(*where)
+            ).first()
+            if found is None:
+                return None
+            conn.execute(delete(invitations).where(*where))
+        return found[0] or ""
 
     def invitations_to(self, account_id: int, limit: int = 200) -> list[dict[str, Any]]:
         """The account's pending invitations, newest first: game, seat, at, inviter's name
