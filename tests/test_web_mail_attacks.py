@@ -150,7 +150,9 @@ def kind_of(raw: bytes) -> str:
     """Which of the server's mails (texts.py) this is, by its subject as a mail client reads it."""
     subject = str(email.message_from_bytes(raw, policy=email.policy.default)["Subject"])
     for kind, (words, _text) in TEXTS["en"].items():  # "{begun}": digits and a month's name, the server's
-        if re.fullmatch(re.escape(words).replace(re.escape("{begun}"), r"\d{1,2} [A-Z][a-z]+, \d\d:\d\d"), subject):
+        pattern = re.escape(words).replace(re.escape("{begun}"), r"\d{1,2} [A-Z][a-z]+, \d\d:\d\d")
+        pattern = pattern.replace(re.escape("{kind}"), "(live|turn-based) game")  # the server's words (kind_words)
+        if re.fullmatch(pattern, subject):
             return kind
     raise AssertionError(subject)
 

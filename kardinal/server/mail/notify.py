@@ -39,7 +39,7 @@ from ..options import options_of
 from ..results import seat_results
 from ..storage import GameRow
 from .mailer import Mailer
-from .texts import begun_words, deadline_words, how_words, ordinal, others_words, result_words, seat_label
+from .texts import begun_words, deadline_words, how_words, kind_words, ordinal, others_words, result_words, seat_label
 
 __all__ = ["GameMail"]
 
@@ -219,6 +219,8 @@ class GameMail:
                     "inviter": inviter_name,
                     "others": others_words(_seats(game), seat, lang),
                     "how": how_words(game.options, lang),
+                    "kind": kind_words(game.options, lang),
+                    "begun": begun_words(game.created, lang, notify.get("tz") if isinstance(notify.get("tz"), str) else None),
                     "link": self.mailer.link(_open_path(game_id, seat)),
                     "_key": notify.get("key", ""),
                 },

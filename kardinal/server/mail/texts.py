@@ -27,11 +27,12 @@ __all__ = [
     "others_words",
     "deadline_words",
     "how_words",
+    "kind_words",
     "begun_words",
 ]
 
 LANGS = ("en", "de")
-SUBJECT_PARAMS: tuple[str, ...] = ("begun",)  # what a subject may hold: the server's words only, never a player's text
+SUBJECT_PARAMS: tuple[str, ...] = ("begun", "kind")  # what a subject may hold: the server's words only, never a player's text
 
 _SIGN = {
     "en": "\n\n-- \nKardinal & König\n",
@@ -63,7 +64,7 @@ TEXTS: dict[str, dict[str, tuple[str, str]]] = {
             "Hello {name},\n\nit is your turn in your game against {others}.{deadline}\n\nOpen your seat:\n{link}\n\nWe mail you once a game until you have moved.",
         ),
         "invitation": (
-            "Kardinal & König: an invitation to a game",
+            "Kardinal & König: an invitation to a {kind} of {begun}",
             "Hello {name},\n\n{inviter} invites you to a game against {others}. {how}\n\nOpen it:\n{link}",
         ),
         "end": (
@@ -87,7 +88,7 @@ TEXTS: dict[str, dict[str, tuple[str, str]]] = {
             "Hallo {name},\n\ndu bist dran in deinem Spiel gegen {others}.{deadline}\n\nÖffne deinen Platz:\n{link}\n\nWir schreiben dir einmal je Spiel, bis du gezogen hast.",
         ),
         "invitation": (
-            "Kardinal & König: eine Einladung zu einem Spiel",
+            "Kardinal & König: eine Einladung zum {kind} vom {begun}",
             "Hallo {name},\n\n{inviter} lädt dich zu einem Spiel gegen {others} ein. {how}\n\nÖffne es:\n{link}",
         ),
         "end": (
@@ -187,6 +188,15 @@ _HOW_UNITS = {  # (one, many): days (dative in German: "innerhalb von 3 Tagen"),
     "en": {"days": ("day", "days"), "minutes": ("minute", "minutes")},
     "de": {"days": ("Tag", "Tagen"), "minutes": ("Minute", "Minuten")},
 }
+
+
+_KIND = {"en": {"live": "live game", "turn": "turn-based game"}, "de": {"live": "Live-Spiel", "turn": "rundenbasierten Spiel"}}
+
+
+def kind_words(options: dict[str, Any], lang: str) -> str:
+    """A table's kind for an invitation's subject: "live game" or "turn-based game" (the
+    server's words: SUBJECT_PARAMS), so that two invitations are told apart in the inbox."""
+    return _KIND[lang if lang in LANGS else "en"]["turn" if options.get("mode") == "turn" else "live"]
 
 
 def how_words(options: dict[str, Any], lang: str) -> str:
