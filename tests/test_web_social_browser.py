@@ -204,7 +204,9 @@ def test_a_invites_b_by_name_b_takes_the_seat_on_a_phone_a_follows_b(live: tuple
     shot(anna, "invite-created-desktop-en")
     anna.goto(base + "/mine")
     anna.wait_for_selector(f'li[data-sent="{gid}:1"]')
-    assert "Ben is invited" in anna.inner_text(f'li[data-sent="{gid}:1"]')
+    sent = anna.inner_text(f'li[data-sent="{gid}:1"]')
+    # which table, and how it is played (the walk: two tables' invitations of Ben looked alike)
+    assert "Ben is invited (seat 2, not taken yet) to the table of Anna" in sent and "turn-based" in sent, sent
 
     # Ben, on his phone in German: My games shows the invitation; he takes the seat
     ben.goto(base + "/mine")

@@ -9,6 +9,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from playwright.sync_api import expect
 from webtools import create_game, get, http_post, new_page, open_settings, shot, stray_words, take_turn, wait_turn
 
 
@@ -73,6 +74,11 @@ def test_two_people_chat_one_leaves_a_bot_stands_in_and_they_come_back(server: s
     anna.wait_for_selector("#log [data-standin=true]", state="attached")
     assert "(a bot for Ben)" in anna.inner_text("#log [data-standin=true] >> nth=0")
     shot(anna, "together-standin")
+    # Ben's My games (his browser holds the seat) tells him a bot plays for him, and how to come back
+    mine = new_page_in(context)
+    mine.goto(f"{server}/mine")
+    expect(mine.locator(f"[data-game='{g['id']}'] .mine-standin")).to_have_text("a bot plays for you: open your seat to play again")
+    mine.close()
     # Ben comes back (the game's address; his seat's token is in his browser) and plays on
     ben = new_page_in(context)
     ben.goto(f"{server}/game/{g['id']}")

@@ -25,6 +25,7 @@ addStrings({
     mineTheirTurn: "{name} to play",
     mineWaiting: "waiting for players",
     mineWaitsForYou: "Everyone else is here: open your seat to start",
+    mineStandin: "a bot plays for you: open your seat to play again",
     mineRunning: "running",
     mineOver: "over",
     mineExpired: "expired (nobody moved for too long)",
@@ -45,7 +46,7 @@ addStrings({
     takeSeat: "Take the seat",
     declineInvite: "Decline",
     invitesSent: "Your invitations not taken yet",
-    invitePending: "{name} is invited (seat {seat}, not taken yet)",
+    invitePending: "{name} is invited (seat {seat}, not taken yet) to the table of {players}",
     withdrawInvite: "Withdraw",
     withdrawInviteWhy: "Withdraw the invitation of {name} (seat {seat})",
   },
@@ -58,6 +59,7 @@ addStrings({
     mineTheirTurn: "{name} ist dran",
     mineWaiting: "wartet auf Spieler",
     mineWaitsForYou: "Alle anderen sind da: öffne deinen Platz, dann geht es los",
+    mineStandin: "ein Bot spielt für dich: öffne deinen Platz, um wieder selbst zu spielen",
     mineRunning: "läuft",
     mineOver: "beendet",
     mineExpired: "abgelaufen (zu lange hat niemand gezogen)",
@@ -78,7 +80,7 @@ addStrings({
     takeSeat: "Platz einnehmen",
     declineInvite: "Ablehnen",
     invitesSent: "Deine Einladungen, noch nicht angenommen",
-    invitePending: "{name} ist eingeladen (Platz {seat}, noch nicht eingenommen)",
+    invitePending: "{name} ist eingeladen (Platz {seat}, noch nicht eingenommen) an den Tisch von {players}",
     withdrawInvite: "Zurückziehen",
     withdrawInviteWhy: "Die Einladung an {name} (Platz {seat}) zurückziehen",
   },
@@ -199,7 +201,8 @@ export class MyGames {
         el("button", { type: "button", "data-decline": `${g.id}:${inv.seat}`, onclick: () => this.decline(inv) }, T("declineInvite")));
     });
     const sent = this.home ? [] : this.invites.sent.map((inv) => el("li", { "data-sent": `${inv.game.id}:${inv.seat}` },
-      el("span", { text: T("invitePending", { name: inv.to, seat: inv.seat + 1 }) }), " ",
+      el("span", { text: T("invitePending", { name: inv.to, seat: inv.seat + 1, players: inv.game.players.filter((p) => p.seat !== inv.seat).map((p) => seatName(p.name, p.seat)).join(", ") }) }),
+      " ", this.howTag(inv.game), " ",
       el("a", { class: "btn", href: url(`/game/${encodeURIComponent(inv.game.id)}`) }, T("mineOpen")), " ",
       el("button", { type: "button", "data-withdraw": `${inv.game.id}:${inv.seat}`, "aria-label": T("withdrawInviteWhy", { name: inv.to, seat: inv.seat + 1 }),
         onclick: () => this.withdraw(inv) }, T("withdrawInvite"))));
@@ -282,10 +285,13 @@ export class MyGames {
     const tags = info.table && info.table.mode === "turn" ? el("span", { class: "tag" }, T("turnBased")) : null;
     const rated = ratedTag(info.table);
     // how long the one to act has before a bot takes the turn (filled in by showLeft; urgent only on one's own turn)
+    // a bot stands in at one of my seats (I was away): told, with the way back
+    const standin = info.status === "running" && info.players.some((p) => p.standin && g.seats[p.seat] !== undefined)
+      ? [" · ", el("strong", { class: "mine-standin", text: T("mineStandin") })] : [];
     const left = rank <= 0 && info.deadline !== undefined
       ? [" · ", el("span", { class: "time-left", "data-deadline": String(info.deadline), "data-yours": rank === -1 ? "true" : "false", title: deadlineTitle(info.deadline) })] : [];
     return el("li", { "data-game": g.game, "data-state": rank === -1 ? "my-turn" : info.status },
-      el("a", { href, class: "btn", onclick: (ev) => this.open(g, ev) }, T("mineOpen")), " ", state, ...left, ...(scored ? [] : [" · ", names]), " ", tags, " ", rated, rated ? " " : null,
+      el("a", { href, class: "btn", onclick: (ev) => this.open(g, ev) }, T("mineOpen")), " ", state, ...standin, ...left, ...(scored ? [] : [" · ", names]), " ", tags, " ", rated, rated ? " " : null,
       el("span", { class: "small" }, when), " ", info.status === "finished" || info.status === "expired" ? forget : null);
   }
 }
