@@ -65,9 +65,16 @@ def opens(c: TestClient, gid: str, seat: int, token: str) -> bool:
     return r.status_code == 200
 
 
-def refused(r: Any, code: str) -> None:
+def refused(r: Any, code: str) -> dict[str, Any]:
     assert r.status_code >= 400, r.text
     assert r.json()["error"]["code"] == code, r.text
+    err: dict[str, Any] = r.json()["error"]
+    return err
+
+
+def service(c: TestClient) -> GameService:
+    s: GameService = c.app.state.service  # type: ignore[attr-defined]
+    return s
 
 
 def hello(c: TestClient, gid: str, held: dict[int, str], secret: str | None = None) -> list[dict[str, Any]]:
@@ -305,14 +312,14 @@ def test_bots_started_by_a_guest_take_no_seat_kept_for_someone(client: TestClien
     assert r.status_code == 200, r.text
     bens = r.json()["token"]
     assert join(client, gid, 1, bens, ben).status_code == 200  # Ben opens his seat
-    assert client.get(f"/api/games/{gid}/fill").json() == {"seats": [2]}  # what the button would fill: Dora's alone
+    assert client.get(f"/api/games/{gid}/fill").json() == {"seats": [2], "until": None}  # what the button would fill: Dora's alone
     r = post(client, f"/api/games/{gid}/fill", ben, json={"seat": 1, "token": bens})
     assert r.status_code == 200, r.text
     seats_now = client.get(f"/api/games/{gid}").json()["players"]
     assert [(p["kind"], p["joined"]) for p in seats_now] == [("person", False), ("person", True), ("bot", True), ("bot", True)]
     assert r.json()["status"] == "open"  # waiting for Anna, whose seat is hers
     # ... and now nothing: the page offers no button (the walk: it offered one that was refused)
-    assert client.get(f"/api/games/{gid}/fill").json() == {"seats": []}
+    assert client.get(f"/api/games/{gid}/fill").json() == {"seats": [], "until": None}
     refused(post(client, f"/api/games/{gid}/fill", ben, json={"seat": 1, "token": bens}), "kept_seats")
     assert opens(client, gid, 0, links[0]) and [x["seats"] for x in get(client, "/api/account/games", anna).json()["games"]] == [[0]]
     # a table made signed out: its first seat is its creator's all the same
@@ -451,10 +458,19 @@ def test_play_again_does_not_seat_a_blocked_pair_together(client: TestClient) ->
     r = post(client, f"/api/games/{gid}/again", None, json={"seats": {"2": links[2]}})
     assert r.status_code == 200, r.text  # the block lifted: as before
     assert storage(client).follow_up(gid) == r.json()["id"]
-    # ... where Carl, alone there, may start with bots: a table of Play again keeps no seat
-    # for those of the game before who went home (the walk: nobody could start or cancel it)
+    # ... where Carl, alone there, may start with bots once the others had their while to
+    # come (the fourth walk: a bot took a seat 3 s after Play again, its person on the way),
+    # but then: a table of Play again keeps no seat for those of the game before who went
+    # home (the third walk: nobody could start or cancel it)
     new, carl = r.json()["id"], r.json()["seats"]["2"]
     assert join(client, new, carl, links[2]).status_code == 200
+    made = service(client).get(new).row.created
+    plan = client.get(f"/api/games/{new}/fill").json()
+    assert plan["seats"] == [] and made + 179 <= plan["until"] <= made + 182  # the live table's 3 minutes
+    err = refused(post(client, f"/api/games/{new}/fill", None, json={"seat": carl, "token": links[2]}), "kept_seats")
+    assert abs(err["params"]["until"] - (made + 180)) <= 1
+    service(client).get(new).row.created -= 181  # (as if the 3 minutes had passed)
+    assert client.get(f"/api/games/{new}/fill").json() == {"seats": sorted({0, 1, 2} - {carl}), "until": None}
     r = post(client, f"/api/games/{new}/fill", None, json={"seat": carl, "token": links[2]})
     assert r.status_code == 200 and r.json()["status"] == "running", r.text
 

@@ -320,3 +320,72 @@ def test_a_invites_b_by_name_b_takes_the_seat_on_a_phone_a_follows_b(live: tuple
     assert not anna.errors and not ben.errors and not stranger.errors, (anna.errors, ben.errors, stranger.errors)
     for p in (anna, ben, stranger):
         p.context.close()
+
+
+def play_out_over_http(base: str, gid: str, toks: dict[int, str], seed: int) -> None:
+    """The people's random moves over HTTP (the bots play on the server) to the game's end."""
+    import random
+
+    from webtools import http_get, http_post
+
+    rng = random.Random(seed)
+    end = time.monotonic() + 300
+    while time.monotonic() < end:
+        spec = http_get(f"{base}/api/games/{gid}/state").json()
+        if spec["status"] == "finished":
+            return
+        cur = spec["view"]["current"]
+        msg = http_get(f"{base}/api/games/{gid}/state", params={"seat": cur, "token": toks[cur]}).json() if cur in toks else {}
+        if "legal" not in msg:
+            time.sleep(0.01)
+            continue
+        body = {"seat": cur, "token": toks[cur], "version": msg["version"], "action": rng.choice(msg["legal"])}
+        assert http_post(f"{base}/api/games/{gid}/actions", json=body).status_code in (200, 409)
+    raise AssertionError("the game did not end")
+
+
+def test_play_again_keeps_the_peoples_seats_a_while_then_a_bot_may_take_one_and_its_person_is_told(
+    live: tuple[str, Any], browser: Any
+) -> None:
+    """The fourth new-user walk: Alice pressed Play again, then "Start with bots" three seconds
+    later, and a bot took Bruno's seat while he was still on the old game's page; following
+    there he was a spectator without a word why. Now the people of the game before keep
+    their seats a while (a live table's "away" time), the page says until when; after it, a
+    bot may take a seat, and its person, following, is told why they watch."""
+    from webtools import create_game, http_get, http_post
+
+    base, app = live
+    g = create_game(base, [{"name": "Alice", "kind": "person"}, {"name": "Bruno", "kind": "person"}, {"kind": "bot", "level": "random"}])
+    toks = {s["seat"]: s["token"] for s in g["seats"]}
+    for seat, tok in toks.items():
+        assert http_post(f"{base}/api/games/{g['id']}/join", json={"seat": seat, "token": tok}).status_code == 200
+    play_out_over_http(base, g["id"], toks, 3)
+    r = http_post(f"{base}/api/games/{g['id']}/again", json={"seats": {"0": toks[0]}})
+    assert r.status_code == 200, r.text
+    new, alice_seat = r.json()["id"], r.json()["seats"]["0"]
+    alice = new_page(browser)
+    alice.goto(f"{base}/game/{new}?tokens={alice_seat}:{toks[0]}")
+    expect(alice.locator("#fill-later")).to_contain_text("The players of the last game may come until ")
+    assert alice.locator("#fill-bots").count() == 0
+    shot(alice, "again-fill-later-desktop-en")
+    app.state.service.live[new].row.created -= 200  # (as if the 3 minutes had passed)
+    alice.reload()
+    alice.click("#fill-bots")
+    alice.wait_for_selector("body[data-status=running]", state="attached")
+    # Bruno follows from the old game's final table: his seat went to a bot, and he is told so
+    r = http_post(f"{base}/api/games/{g['id']}/again", json={"seats": {"1": toks[1]}})
+    assert r.status_code == 200 and r.json()["id"] == new and r.json()["seats"] == {} and r.json()["gone"] == [1]
+    bruno = new_page(browser)
+    bruno.goto(f"{base}/game/{g['id']}?seat=1&token={toks[1]}")
+    bruno.click("#final-again")
+    bruno.wait_for_url(f"**/game/{new}")
+    expect(bruno.locator("#msg.bad")).to_have_text("A bot plays this seat: the table was started without you, so you watch.")
+    expect(bruno.locator("body")).to_have_attribute("data-auth", "bot")
+    shot(bruno, "again-bot-seat-desktop-en")
+    assert "null" not in bruno.inner_text("#chatbox") and bruno.locator("#chat-public").count() == 0  # a spectator's chat
+    # ... and his old seat's token, sent to the new game's seat, is told the same by the server
+    err = http_get(f"{base}/api/games/{new}/state", params={"seat": 0, "token": toks[1]}).json()["error"]
+    assert err["code"] == "bot_seat"
+    assert not alice.errors and not bruno.errors, (alice.errors, bruno.errors)
+    alice.context.close()
+    bruno.context.close()

@@ -90,7 +90,7 @@ ERRORS: dict[int | str, dict[str, Any]] = {
     401: {"model": ErrorBody, "description": "signed_out: the operation needs an account's session"},
     403: {
         "model": ErrorBody,
-        "description": "bad_token (no such seat, or a wrong token), not allowed at this table, bad_sign_in, "
+        "description": "bad_token (no such seat, or a wrong token), bot_seat (a bot plays the seat now), not allowed at this table, bad_sign_in, "
         "wrong_password (the account's password re-entered), suspended, "
         "or cross_site (a request from another site's page)",
     },

@@ -29,6 +29,7 @@ from kardinal.bots import served_bots
 
 from .accounts import Accounts
 from .live import LiveGame
+from .messages import TableOptions
 from .names import look_key
 from .ratings import MU0, SIGMA0, closest_level
 from .refusal import Refused
@@ -123,9 +124,12 @@ async def fill_with_bots(service: GameService, game_id: str, seat: object, token
     else:
         level = live.options["standin"]
     taken = {look_key(x.name) for x in live.row.seats}
-    free = await fillable(service, live)
+    free, until = await fill_plan(service, live)
     if not free:
-        raise Refused("kept_seats", "the free seats are kept for the people invited: the game starts when they come", 409)
+        refused = Refused("kept_seats", "the free seats are kept for the people invited: the game starts when they come", 409)
+        if until is not None:  # the people of the game before may come until then
+            refused.params["until"] = int(until)
+        raise refused
     for i in free:
         name = next(n for n in (f"Bot {i + 1}", *(f"Bot {i + 1}.{k}" for k in range(2, 20))) if look_key(n) not in taken)
         taken.add(look_key(name))
@@ -144,31 +148,52 @@ async def fill_with_bots(service: GameService, game_id: str, seat: object, token
     return live, level
 
 
-async def fillable(service: GameService, live: LiveGame) -> list[int]:
-    """The seats "Start with bots" would give bots now (fill_with_bots): the free person
-    seats of a waiting table kept for nobody (none: the table waits for its people)."""
+async def fill_plan(service: GameService, live: LiveGame, now: float | None = None) -> tuple[list[int], float | None]:
+    """The seats "Start with bots" would give bots now (fill_with_bots: the free person seats
+    of a waiting table kept for nobody; none: the table waits for its people), and when it may give more: the end
+    of the time a "Play again" table keeps its people's seats (see kept_seats), while one
+    of them is free; else None."""
     if live.row.status != "open":
-        return []
-    kept = await kept_seats(service, live)
-    return [i for i, sr in enumerate(live.row.seats) if sr.kind == "person" and not sr.joined and i not in kept]
+        return [], None
+    now = time.time() if now is None else now
+    kept, until = await kept_seats(service, live, now)
+    free = [i for i, sr in enumerate(live.row.seats) if sr.kind == "person" and not sr.joined]
+    return [i for i in free if i not in kept], until if until is not None and any(i in kept for i in free) else None
 
 
-async def kept_seats(service: GameService, live: LiveGame) -> set[int]:
-    """The seats of a waiting table that bots may not take (see fill_with_bots). At a table
-    "Play again" made, only those kept for an invitation: its people come from the game
-    before, each seat as much theirs as another's, and those there need not wait for ever
-    for one who went home (the third new-user walk: such a table could be neither started
-    nor cancelled)."""
+def come_back_time(options: TableOptions) -> float:
+    """How long a "Play again" table keeps the seats of the people of the game before for
+    them: a live table its "away" time (3 minutes unless set), a turn-based one its time for a
+    turn (a day unless set; a week without a clock)."""
+    if options.get("mode") == "turn":
+        days = (options.get("clock") or {}).get("days")
+        return float(days or 7) * 86400
+    return float(options.get("away", 180))
+
+
+async def kept_seats(service: GameService, live: LiveGame, now: float | None = None) -> tuple[set[int], float | None]:
+    """The seats of a waiting table that bots may not take (see fill_with_bots), and until
+    when the people of the game before keep theirs (None: no such time). At a table "Play
+    again" made, those kept for an invitation, and for a while (come_back_time: the fourth
+    new-user walk saw a bot take a seat three seconds after Play again, its person still on
+    the old game's page) its people's: they come from the game before, each seat as much
+    theirs as another's, and after that while those there need not wait for one who went
+    home (the third walk: such a table could be neither started nor cancelled)."""
     gid = live.row.id
+    now = time.time() if now is None else now
     invited = await asyncio.to_thread(service.storage.invited, [(gid, i) for i in range(len(live.row.seats))])
     kept = {i for _g, i in invited}
     if await asyncio.to_thread(service.storage.follows_another, gid):
-        return kept
+        until = live.row.created + come_back_time(live.options)
+        if now < until:
+            kept |= {i for i, sr in enumerate(live.row.seats) if sr.kind == "person"}
+            return kept, until
+        return kept, None
     kept |= set(await asyncio.to_thread(service.storage.game_owners, gid))
     people = [i for i, sr in enumerate(live.row.seats) if sr.kind == "person"]
     if people and not live.row.seats[people[0]].open:
         kept.add(people[0])  # the creator's
-    return kept
+    return kept, None
 
 
 async def find_table(service: GameService, account: AccountRow, where: str, charge: Any = None) -> tuple[LiveGame, int, str, bool]:

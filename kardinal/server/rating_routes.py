@@ -17,7 +17,7 @@ from .account_routes import Me, maybe_signed_in
 from .http import client_address
 from .pages import root_of, static_page
 from .privacy import told_owners
-from .rated import fill_with_bots, fillable, find_table, rating_now
+from .rated import fill_plan, fill_with_bots, find_table, rating_now
 from .ratings import BOT_RATINGS, MU0, SIGMA0, shown
 from .results import stored_results
 from .schemas import Filled, FillPlan, FillSeats, FindTable, FoundTable, GameRatings, Leaderboard, MyRating
@@ -162,10 +162,12 @@ async def find_me_a_table(body: FindTable, request: Request, service: Service, m
 
 
 @router.get("/api/games/{game_id}/fill", response_model=FillPlan)
-async def fill_plan(game_id: str, service: Service) -> FillPlan:
+async def get_fill_plan(game_id: str, service: Service) -> FillPlan:
     """The seats "Start with bots" would give bots now: none while every free seat is kept
-    for someone (the page then offers no button, and says the table waits for them)."""
-    return {"seats": await fillable(service, await service.fetch(game_id))}
+    for someone (the page then offers no button, and says the table waits for them); at a
+    "Play again" table, until when its people's seats are kept for them (``until``)."""
+    seats, until = await fill_plan(service, await service.fetch(game_id))
+    return {"seats": seats, "until": None if until is None else int(until) + 1}
 
 
 @router.post("/api/games/{game_id}/fill", response_model=Filled)

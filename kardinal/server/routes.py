@@ -356,7 +356,8 @@ async def play_again(game_id: str, body: AgainRequest, request: Request, service
     # the new game's seats belong to the accounts whose seats they follow
     await asyncio.to_thread(service.storage.copy_owners, game_id, new.row.id, follows, time.time())
     seats = {str(s): n for s, n in follows.items() if held is not None and s in held}
-    return {"id": new.row.id, "status": new.row.status, "watch": f"{root_of(request)}/game/{new.row.id}", "seats": seats}
+    gone = sorted(s for s in held or {} if s not in follows)  # their seats went to bots (a table started without them)
+    return {"id": new.row.id, "status": new.row.status, "watch": f"{root_of(request)}/game/{new.row.id}", "seats": seats, "gone": gone}
 
 
 @router.get("/api/games/{game_id}/chat", response_model=None, responses={200: {"model": ChatMessage}})

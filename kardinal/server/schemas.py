@@ -591,6 +591,7 @@ class AgainAnswer(TypedDict):
     status: str
     watch: str
     seats: dict[str, int]  # the seats asked for: where each sits in the new game (the start player moved on)
+    gone: list[int]  # the seats asked for whose place in the new game a bot took (it was started without them)
 
 
 class BotRecord(TypedDict):
@@ -945,6 +946,7 @@ class Filled(TypedDict):
 
 class FillPlan(TypedDict):
     seats: list[int]  # the seats "Start with bots" would give bots now (none: the table waits for the people it keeps seats for)
+    until: int | None  # a "Play again" table: when its people's seats stop being kept for them (Unix time), while one is free
 
 
 class FoundTable(TypedDict):

@@ -142,7 +142,7 @@ export class Chat {
     // a player is told who reads what they write: spectators too (every game can be watched)
     const public_ = !spectator && !(msg && msg.hotseat) ? el("p", { class: "chat-note small", id: "chat-public" }, T("chatPublic")) : null;
     this.form = form;
-    this.box.replaceChildren(el("h2", { id: "table-title" }, T("tableTitle")), this.here, this.signals, log, readOnly || form, public_, this.note);
+    this.box.replaceChildren(...[el("h2", { id: "table-title" }, T("tableTitle")), this.here, this.signals, log, readOnly || form, public_, this.note].filter((x) => x));
     this.box.setAttribute("aria-labelledby", "table-title");
     if (this.page.signal) this.page.signal.renderControls(this.signals);
   }

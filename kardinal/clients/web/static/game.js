@@ -183,6 +183,7 @@ class GamePage {
     if (old && m.hotseat && old.seat !== m.seat) { this.say(""); this.teach.hint = null; }
     this.msg = m;
     if (!old) this.overOnArrival = m.status === "finished"; // opened later: the result shown, the walk-through offered
+    if (!old) this.toldOnArrival();
     if (!old) this.firstVersion = m.version; // (chat.js: a notice since then is news)
     // (a finished game too: its seat has the final table's Play again and the players' chat)
     if (!old && m.seat === null && !this.socket.holdsAny()) this.seatsOfAccount();
@@ -264,6 +265,10 @@ class GamePage {
     if (typeof m.id === "string" && m.id.startsWith("chat-")) { this.chat.refused(m); return; }
     // (a suspension is no refused move: it is said as it is, the page goes on as a spectator's)
     this.say(m.code === "suspended" ? refusalText(m, this.board) : T("refused", { msg: refusalText(m, this.board) }), true);
+    if (m.code === "bot_seat") { // the seat went to a bot (a table started without this person): watch
+      document.body.dataset.auth = "bot";
+      this.socket.forgetSeats();
+    }
     if (m.code === "bad_token" && !this.msg) {
       // a wrong or outdated link: watch the game as a spectator instead
       document.body.dataset.auth = "bad";
@@ -417,6 +422,19 @@ class GamePage {
     this.render();
   }
 
+  /** What the page that sent this one here asked it to say as it opens (Play again: this
+   * person's seat went to a bot), once. */
+  toldOnArrival() {
+    const key = `kardinal-told:${this.gameId}`;
+    const code = sessionStorage.getItem(key);
+    if (!code) return;
+    sessionStorage.removeItem(key);
+    if (code === "bot_seat") {
+      document.body.dataset.auth = "bot";
+      this.say(refusalText({ code }, this.board), true);
+    }
+  }
+
   /** Play again: a new game with the same players, the start player moved on one seat
    * (or the one another player started already: the server answers the same game). The
    * people keep their tokens; the answer says at which seat each now sits (hot-seat: all
@@ -431,6 +449,9 @@ class GamePage {
       const r = await postJSON(`/api/games/${encodeURIComponent(this.gameId)}/again`, { seats: held });
       const moved = {};
       for (const [s, t] of Object.entries(held)) if (r.seats && r.seats[s] !== undefined) moved[r.seats[s]] = t;
+      // a seat of this page went to a bot (the new table was started without its person):
+      // the new game's page says so as it opens, and watches
+      if (r.gone && r.gone.length && !Object.keys(moved).length) sessionStorage.setItem(`kardinal-told:${r.id}`, "bot_seat");
       location.assign(this.againURL(r.id, moved));
     } catch (e) {
       this.say(e.error ? refusalText(e.error, this.board) : e.message, true);

@@ -4,7 +4,7 @@
 // has settled the game (GET /api/games/{id}/ratings).
 
 import { byId, el, fill, swatch } from "./dom.js";
-import { T, levelName, onLangChange } from "./i18n.js";
+import { T, dateTime, levelName, onLangChange } from "./i18n.js";
 import { getJSON, postJSON } from "./net.js";
 import { refusalText } from "./refusals.js";
 import { changeText } from "./rated.js";
@@ -22,7 +22,8 @@ export class RatedGame {
     this.asking = false;
     this.tries = 0;
     this.error = "";
-    this.plan = null; // the seats "Start with bots" would fill now (null: not known yet)
+    this.plan = null; // {seats, until}: the seats "Start with bots" would fill now, ... (null: not known yet)
+    this.planTimer = 0; // asks again when the players of the game before no longer keep their seats
     this.planKey = null; // ... for these seats (who has joined)
     this.waitbox = el("section", { id: "waitbox", class: "waitbox", hidden: true });
     byId("handbox").before(this.waitbox);
@@ -52,23 +53,33 @@ export class RatedGame {
     const rated = msg.table && msg.table.rated;
     const level = msg.table ? msg.table.standin : "";
     const levelWord = levelName(level);
-    const kept = this.plan !== null && this.plan.length === 0;
+    const plan = this.plan;
+    const kept = plan !== null && plan.seats.length === 0;
+    let why;
+    if (kept && plan.until) { // a table of Play again: the players of the game before have a while to come
+      why = el("p", { id: "fill-later", text: T("fillLater", { time: dateTime(plan.until) }) });
+    } else if (kept) why = el("p", { id: "fill-kept", text: T("fillKept") });
+    else why = el("p", { text: rated ? T("fillWhyRated") : T("fillWhy", { level: levelWord }) });
     this.waitbox.hidden = false;
-    fill(this.waitbox, el("h2", { text: T("fillTitle") }),
-      kept ? el("p", { id: "fill-kept", text: T("fillKept") }) : el("p", { text: rated ? T("fillWhyRated") : T("fillWhy", { level: levelWord }) }),
-      this.plan && this.plan.length
+    fill(this.waitbox, el("h2", { text: T("fillTitle") }), why,
+      plan && plan.seats.length
         ? el("p", {}, el("button", { type: "button", id: "fill-bots", class: "primary", onclick: (ev) => { if (ev.detail < 2) this.fill(mine, held[mine]); } }, T("fillButton")))
         : null,
       this.error ? el("p", { class: "bad", role: "alert", text: this.error }) : null);
   }
 
-  /** Ask which seats bots would take (GET /api/games/{id}/fill), for the seats as they are (`key`). */
+  /** Ask which seats bots would take (GET /api/games/{id}/fill), for the seats as they are
+   * (`key`); asked again when the players of the game before no longer keep theirs. */
   async askPlan(key) {
-    let seats = null;
-    try { seats = (await getJSON(`/api/games/${encodeURIComponent(this.gameId)}/fill`)).seats; } catch (e) { seats = [-1]; } // unknown: the button, and the server says why if it refuses
+    let plan;
+    try { plan = await getJSON(`/api/games/${encodeURIComponent(this.gameId)}/fill`); } catch (e) { plan = { seats: [-1], until: null }; } // unknown: the button, and the server says why if it refuses
     if (this.planKey !== key) return;
-    this.plan = seats;
+    this.plan = plan;
     if (this.msg) this.renderWait(this.msg);
+    if (plan.until) {
+      clearTimeout(this.planTimer);
+      this.planTimer = setTimeout(() => { if (this.planKey === key) this.askPlan(key); }, Math.max(1000, plan.until * 1000 - Date.now() + 500));
+    }
   }
 
   async fill(seat, token) {

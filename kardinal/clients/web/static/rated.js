@@ -29,6 +29,7 @@ addStrings({
     fillWhyRated: "Nobody else has come yet? Start now: bots of your rating take the free seats. The game stays rated.",
     fillButton: "Start with bots",
     fillKept: "The free seats are kept for the people invited: the game starts when they come.",
+    fillLater: "The players of the last game may come until {time}; if they do not, you can start with bots then.",
     playersTitle: "Players",
     playersWhy: {
       one: "Ratings of people from rated games, best first by rating minus twice its uncertainty (a rating one can be fairly sure of). Listed after {n} rated game.",
@@ -69,6 +70,7 @@ addStrings({
     fillWhyRated: "Noch niemand gekommen? Jetzt anfangen: Bots deiner Stärke nehmen die freien Plätze. Das Spiel bleibt gewertet.",
     fillButton: "Mit Bots anfangen",
     fillKept: "Die freien Plätze sind für die Eingeladenen reserviert: Das Spiel beginnt, wenn sie kommen.",
+    fillLater: "Die Mitspieler der letzten Partie können bis {time} kommen; sonst kannst du dann mit Bots anfangen.",
     playersTitle: "Spieler",
     playersWhy: {
       one: "Wertungszahlen von Menschen aus gewerteten Spielen, die besten zuerst nach Wertungszahl minus doppelter Unsicherheit (einer Zahl, auf die man sich recht sicher verlassen kann). Aufgeführt nach {n} gewerteten Spiel.",
