@@ -538,6 +538,28 @@ def test_the_end_mail_has_the_result(tmp_path: Path, db_url: str, smtp: Smtp) ->
         assert len(smtp.inbox.to("anna@example.org")) == 2
 
 
+def test_a_shared_place_is_said_as_the_final_table_shows_it(tmp_path: Path, smtp: Smtp) -> None:
+    """The fourth new-user walk: two seats tied for second were told "Du bist 2,5. geworden"
+    and listed "2,5." where the page shows both 2nd; the next seat is 4th."""
+    with make_client(tmp_path) as c:
+        with_clock(c)
+        secret = sign_up(c, "Anna")
+        add_address(c, secret, smtp, "anna@example.org", lang="de")
+        post(c, "/api/account/notify", secret, json={"end": True})
+        gid, _tok = turn_game(c, secret)
+        seats = [("Anna", False), ("B1", True), ("B2", True), ("B3", True)]
+        table = [(0, 47, 2.5, 0.0), (1, 47, 2.5, 0.0), (2, 60, 1.0, 1.0), (3, 30, 4.0, 0.0)]  # as SeatResult has them
+        c.portal.call(c.app.state.game_mail._end, gid, [0], seats, table, 0.0)  # type: ignore[attr-defined]
+        body = text_of(smtp.inbox.wait("anna@example.org", 2)[-1])
+        assert "Du teilst dir den 2. Platz, mit 47 Punkten." in body and "2,5" not in body
+        assert "1.  B2: 60\r\n2.  Anna: 47\r\n2.  B1: 47\r\n4.  B3: 30" in body
+    from kardinal.server.mail.texts import places_shown, result_words
+
+    assert places_shown([1.0, 2.5, 2.5, 4.0]) == [1, 2, 2, 4] and places_shown([1.5, 1.5, 3.0]) == [1, 1, 3]
+    assert result_words("en", 2, 47, 0.0, tied=True) == "You share 2nd place with 47 points."
+    assert result_words("en", 3, 20, 0.0) == "You came 3rd with 20 points."
+
+
 def test_an_unnamed_seat_is_named_in_the_readers_language(tmp_path: Path, smtp: Smtp) -> None:
     """Issue 43, item 12: a seat stored with no name is "Spieler 2" in a German mail."""
     with make_client(tmp_path) as c:

@@ -39,7 +39,17 @@ from ..options import options_of
 from ..results import seat_results
 from ..storage import GameRow
 from .mailer import Mailer
-from .texts import begun_words, deadline_words, how_words, kind_words, ordinal, others_words, result_words, seat_label
+from .texts import (
+    begun_words,
+    deadline_words,
+    how_words,
+    kind_words,
+    ordinal,
+    others_words,
+    places_shown,
+    result_words,
+    seat_label,
+)
 
 __all__ = ["GameMail"]
 
@@ -162,8 +172,11 @@ class GameMail:
                 if notify.get("end") is not True:
                     continue
                 lang = str(notify.get("lang", "en"))
+                # the places as the final table shows them: seats tied share the best of theirs
+                shown = dict(zip((t[0] for t in table), places_shown([t[2] for t in table])))
                 _, score, place, win = next(t for t in table if t[0] == seat)
-                named = [(seat_label(seats[i][0], i, seats[i][1], lang), sc, p) for i, sc, p, _w in table]
+                tied = sum(1 for t in table if t[2] == place) > 1
+                named = [(seat_label(seats[i][0], i, seats[i][1], lang), sc, shown[i]) for i, sc, _p, _w in table]
                 lines = "\n".join(f"{ordinal(p, lang)}  {n}: {sc}" for n, sc, p in sorted(named, key=lambda t: (t[2], t[0])))
                 mail = self.mailer._mail(
                     f"end:{gid}:{seat}",
@@ -174,7 +187,7 @@ class GameMail:
                     {
                         "name": name,
                         "others": others_words(seats, seat, lang),
-                        "you": result_words(lang, place, score, win),
+                        "you": result_words(lang, shown[seat], score, win, tied),
                         "begun": begun_words(begun, lang, notify.get("tz") if isinstance(notify.get("tz"), str) else None),
                         "table": lines,
                         "link": self.mailer.link(_open_path(gid, seat)),

@@ -25,6 +25,7 @@ __all__ = [
     "seat_label",
     "names_list",
     "others_words",
+    "places_shown",
     "deadline_words",
     "how_words",
     "kind_words",
@@ -99,13 +100,26 @@ TEXTS: dict[str, dict[str, tuple[str, str]]] = {
 }
 
 _RESULT = {
-    "en": ("You came {place} with {score} points.", "You won with {score} points.", "You share the win with {score} points."),
+    "en": (
+        "You came {place} with {score} points.",
+        "You won with {score} points.",
+        "You share the win with {score} points.",
+        "You share {place} place with {score} points.",
+    ),
     "de": (
         "Du bist {place} geworden, mit {score} Punkten.",
         "Du hast gewonnen, mit {score} Punkten.",
         "Du teilst dir den Sieg, mit {score} Punkten.",
+        "Du teilst dir den {place} Platz, mit {score} Punkten.",
     ),
 }
+
+
+def places_shown(places: list[float]) -> list[int]:
+    """The places as the final table shows them: seats tied share the best of the places
+    they take together (two tied after the winner are both 2nd, the next is 4th), where a
+    result holds the mean of them (2.5: SeatResult.place)."""
+    return [1 + sum(1 for q in places if q < p) for p in places]
 
 
 def ordinal(place: float, lang: str) -> str:
@@ -119,14 +133,15 @@ def ordinal(place: float, lang: str) -> str:
     return f"{n}{suffix}"
 
 
-def result_words(lang: str, place: float, score: int, win: float) -> str:
-    """The seat's result in a sentence: its place and score, or its (shared) win."""
-    placed, alone, shared = _RESULT[lang if lang in LANGS else "en"]
+def result_words(lang: str, place: int, score: int, win: float, tied: bool = False) -> str:
+    """The seat's result in a sentence: its place (as shown: places_shown) and score, a
+    place it shares (``tied``), or its (shared) win."""
+    placed, alone, shared, shared_place = _RESULT[lang if lang in LANGS else "en"]
     if win >= 1:
         return alone.format(score=score)
     if win > 0:
         return shared.format(score=score)
-    return placed.format(place=ordinal(place, lang), score=score)
+    return (shared_place if tied else placed).format(place=ordinal(place, lang), score=score)
 
 
 _AND = {"en": " and ", "de": " und "}
