@@ -133,6 +133,15 @@ def test_block_hides_the_chat_and_keeps_the_two_apart(client: TestClient) -> Non
     assert carl is not None and not storage.blocked_between([a.id], [carl.id])
     assert call(client, "GET", "/api/moderation", bert).json() == {"muted": [], "blocked": [{"name": "Anna"}]}
     assert call(client, "GET", "/api/account/data", bert).json()["blocked"] == ["Anna"]
+    # ... and no table together, taken from the lobby either way (the fourth walk: "Join" seated them)
+    players = [{"name": "Host", "kind": "person"}, {"kind": "person", "open": True}, {"kind": "bot", "level": "random"}]
+    for host, guest in ((anna, bert), (bert, anna)):
+        t = call(client, "POST", "/api/games", host, json={"players": players}).json()
+        r = call(client, "POST", f"/api/games/{t['id']}/claim", guest, json={"seat": 1})
+        assert r.status_code == 409 and r.json()["error"]["code"] == "blocked_table", r.text
+        assert client.get(f"/api/games/{t['id']}").json()["players"][1]["joined"] is False  # nothing changed
+    r = call(client, "POST", f"/api/games/{t['id']}/claim", json={"seat": 1, "name": "Dora"})  # anyone else may
+    assert r.status_code == 200, r.text
     # deleting an account takes its mutes and blocks along, both ways
     assert call(client, "POST", "/api/account/delete", anna, json={"password": PW}).status_code == 200
     assert call(client, "GET", "/api/moderation", bert).json() == {"muted": [], "blocked": []}

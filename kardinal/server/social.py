@@ -167,8 +167,15 @@ class Social:
 
     async def check_claim(self, game_id: str, account: AccountRow | None) -> None:
         """Refused ``friends_only`` when the table's open seats are for its host's friends
-        and ``account`` is none of them (nor the host)."""
+        and ``account`` is none of them (nor the host); ``blocked_table`` when an account at
+        the table has blocked ``account`` or is blocked by it, without saying which (a block
+        keeps the two apart: no table together, taken from the lobby either; the fourth
+        new-user walk found the lobby's Join seating them together)."""
         row = (await self.service.fetch(game_id)).row
+        if account is not None:
+            owners = [a for a in (await asyncio.to_thread(self.storage.game_owners, game_id)).values() if a != account.id]
+            if owners and await asyncio.to_thread(self.storage.blocked_between, [account.id], owners):
+                raise Refused("blocked_table", "a block is between you and someone at this table: take a seat at another table", 409)
         if row.options.get("friends") is not True:
             return
         host = row.options.get("host")
