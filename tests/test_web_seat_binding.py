@@ -471,8 +471,13 @@ def test_play_again_does_not_seat_a_blocked_pair_together(client: TestClient) ->
     assert abs(err["params"]["until"] - (made + 180)) <= 1
     service(client).get(new).row.created -= 181  # (as if the 3 minutes had passed)
     assert client.get(f"/api/games/{new}/fill").json() == {"seats": sorted({0, 1, 2} - {carl}), "until": None}
+    assert set(storage(client).game_owners(new)) == {0, 2}  # Anna's and Ben's, as in the game before
     r = post(client, f"/api/games/{new}/fill", None, json={"seat": carl, "token": links[2]})
     assert r.status_code == 200 and r.json()["status"] == "running", r.text
+    # the seats bots took are no account's: not in Anna's or Ben's My games (the fourth walk:
+    # listed there, with an Open that did nothing)
+    assert storage(client).game_owners(new) == {}
+    assert all(x["game"]["id"] != new for who in (anna, ben) for x in get(client, "/api/account/games", who).json()["games"])
 
 
 def test_play_again_keeps_one_seat_of_a_rated_table_per_account(client: TestClient) -> None:

@@ -143,6 +143,8 @@ async def fill_with_bots(service: GameService, game_id: str, seat: object, token
         except Refused as e:
             if e.code != "seat_taken":
                 raise
+        else:  # a bot's seat is no account's (a "Play again" table's seats were their people's)
+            await asyncio.to_thread(service.storage.drop_seat_owner, live.row.id, i)
         if live.row.status != "open":
             break
     return live, level
