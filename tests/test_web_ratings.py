@@ -479,3 +479,30 @@ def test_find_me_a_table_does_not_seat_blocked_players_together(client: TestClie
     assert post(client, "/api/moderation/block", other, json={"name": "Host"}).status_code == 200  # the other way round
     found = post(client, "/api/find-table", other, json={}).json()
     assert found["new"] is True and found["id"] != g["id"]
+
+
+def test_a_rated_table_starts_with_those_at_it(client: TestClient) -> None:
+    """The fourth new-user walk: Bruno took a seat of a rated table and went away; Alice
+    started it with bots 15 minutes later, a stand-in played his whole game and he lost 252
+    points. A rated game starts with the people at the table: the seat of one who is not
+    there goes to a bot too, is no account's, and its link says so; one who is there keeps it."""
+    alice, bruno, carl = sign_up(client, "Alice"), sign_up(client, "Bruno"), sign_up(client, "Carl")
+    t = post(client, "/api/find-table", alice, json={}).json()
+    got = {}
+    for who, seat in ((bruno, 1), (carl, 2)):
+        r = post(client, f"/api/games/{t['id']}/claim", who, json={"seat": seat})
+        assert r.status_code == 200, r.text
+        got[seat] = r.json()["token"]
+    with client.websocket_connect(f"/ws/{t['id']}") as a, client.websocket_connect(f"/ws/{t['id']}") as c:
+        # Alice and Carl are at the table (their pages connected); Bruno went on elsewhere
+        for ws, seat, tok in ((a, 0, t["token"]), (c, 2, got[2])):
+            ws.send_json({"type": "hello", "seats": {str(seat): tok}})
+            assert ws.receive_json()["type"] == "welcome"
+        r = post(client, f"/api/games/{t['id']}/fill", None, json={"seat": 0, "token": t["token"]})
+        assert r.status_code == 200 and r.json()["status"] == "running", r.text
+    players = client.get(f"/api/games/{t['id']}").json()["players"]
+    assert [p["kind"] for p in players] == ["person", "bot", "person", "bot"]
+    assert set(storage_of(client).game_owners(t["id"])) == {0, 2}  # Bruno's seat is no longer his
+    r = client.get(f"/api/games/{t['id']}/state", params={"seat": 1, "token": got[1]})
+    assert r.status_code == 403 and r.json()["error"]["code"] == "bot_seat"
+    assert all(g["game"]["id"] != t["id"] for g in get(client, "/api/account/games", bruno).json()["games"])

@@ -185,7 +185,8 @@ class Presence(ServiceCore):
             try:
                 if self.storage.shared and time.monotonic() - last_mark >= PRESENCE_EVERY:
                     last_mark = time.monotonic()
-                    here = [(g.row.id, s) for g in self.live.values() if g.row.status == "running" for s in g.present]
+                    # (a waiting table's too: a rated one starts with those at it, rated.away_from_table)
+                    here = [(g.row.id, s) for g in self.live.values() if g.row.status in ("running", "open") for s in g.present]
                     await asyncio.to_thread(self.storage.mark_present, here)
                     # ... and read who is connected elsewhere, for the people here (presence messages)
                     for g in list(self.live.values()):

@@ -31,6 +31,7 @@ from .accounts import Accounts
 from .live import LiveGame
 from .messages import TableOptions
 from .names import look_key
+from .presence import PRESENCE_EVERY
 from .ratings import MU0, SIGMA0, closest_level
 from .refusal import Refused
 from .service import GameService
@@ -112,7 +113,9 @@ async def fill_with_bots(service: GameService, game_id: str, seat: object, token
     account is invited to by name, or the creator's own (the first person seat, unless it is
     open to anyone): a guest at a table of friends cannot start it without them (the new-user
     walk: the creator found a bot in their seat). With only such seats free, nothing changes:
-    ``kept_seats``, and the table waits for those people."""
+    ``kept_seats``, and the table waits for those people. A rated game starts with the
+    people at the table: the seats of those who took theirs and are not there now
+    (away_from_table) go to bots as well, and are no account's."""
     live = await service.fetch(game_id)
     s = service._auth(live, seat, token)
     if live.row.status != "open":
@@ -125,17 +128,23 @@ async def fill_with_bots(service: GameService, game_id: str, seat: object, token
         level = live.options["standin"]
     taken = {look_key(x.name) for x in live.row.seats}
     free, until = await fill_plan(service, live)
+    # a rated game starts with those here: the seat of one who took it and went away goes
+    # to a bot too (they are not rated for a game they are not at: the fourth new-user walk
+    # saw a stand-in play a whole rated game for a person gone, who lost 252 points by it)
     if not free:
         refused = Refused("kept_seats", "the free seats are kept for the people invited: the game starts when they come", 409)
         if until is not None:  # the people of the game before may come until then
             refused.params["until"] = int(until)
         raise refused
-    for i in free:
+    # (only when the game starts by it: no seat kept for someone stays free)
+    starts = all(i in free for i, sr in enumerate(live.row.seats) if sr.kind == "person" and not sr.joined)
+    gone = await away_from_table(service, live, but=s) if live.options["rated"] and starts else []
+    for i in sorted([*free, *gone]):
         name = next(n for n in (f"Bot {i + 1}", *(f"Bot {i + 1}.{k}" for k in range(2, 20))) if look_key(n) not in taken)
         taken.add(look_key(name))
 
-        def still_free(now: SeatRow) -> None:  # taken meanwhile: that person plays
-            if now.joined or now.kind != "person":
+        def still_free(now: SeatRow, i: int = i) -> None:  # taken meanwhile, or its person back: that person plays
+            if now.kind != "person" or (now.joined and (i not in gone or i in live.present)):
                 raise Refused("seat_taken", "that seat is taken")
 
         try:
@@ -161,6 +170,18 @@ async def fill_plan(service: GameService, live: LiveGame, now: float | None = No
     kept, until = await kept_seats(service, live, now)
     free = [i for i, sr in enumerate(live.row.seats) if sr.kind == "person" and not sr.joined]
     return [i for i in free if i not in kept], until if until is not None and any(i in kept for i in free) else None
+
+
+async def away_from_table(service: GameService, live: LiveGame, but: int) -> list[int]:
+    """The seats of a waiting table whose people have taken them but are not at the table
+    now (connected to no server process: the others note theirs every PRESENCE_EVERY
+    seconds), ``but`` the one asking."""
+    here = set(live.present)
+    if service.storage.shared:
+        wall = time.time()
+        seen = await asyncio.to_thread(service.storage.last_seen, live.row.id)
+        here |= {seat for seat, at in seen.items() if wall - at < 3 * PRESENCE_EVERY}
+    return [i for i, sr in enumerate(live.row.seats) if sr.kind == "person" and sr.joined and i != but and i not in here]
 
 
 def come_back_time(options: TableOptions) -> float:

@@ -174,7 +174,8 @@ class Social:
         row = (await self.service.fetch(game_id)).row
         if account is not None:
             owners = [a for a in (await asyncio.to_thread(self.storage.game_owners, game_id)).values() if a != account.id]
-            if owners and await asyncio.to_thread(self.storage.blocked_between, [account.id], owners):
+            blocked: bool = bool(owners) and await asyncio.to_thread(self.storage.blocked_between, [account.id], owners)
+            if blocked:
                 raise Refused("blocked_table", "a block is between you and someone at this table: take a seat at another table", 409)
         if row.options.get("friends") is not True:
             return

@@ -277,13 +277,6 @@ class AccountStorage:
                 )
             )
 
-    def drop_seat_owner(self, game_id: str, seat: int) -> None:
-        """The seat is nobody's any more (a bot took it: "Start with bots" at a table of
-        "Play again", whose seats were their people's)."""
-        self._still_there()
-        with self._begin() as conn:
-            conn.execute(delete(seat_owners).where(and_(seat_owners.c.game_id == game_id, seat_owners.c.seat == seat)))
-
     def game_owners(self, game_id: str) -> dict[int, int]:
         """The accounts a game's seats belong to: {seat: account id}."""
         q = select(seat_owners.c.seat, seat_owners.c.account_id).where(seat_owners.c.game_id == game_id)
