@@ -104,6 +104,12 @@ def test_a_profile_on_a_desktop_in_english_and_a_phone_in_german(live: tuple[str
     page = new_page(browser)
     sign_up(page, base, "Clara")
     gids = played(app, page, "Clara")
+    # her My games: a finished game of her account's offers no "Forget" (the fourth walk:
+    # pressed, it did nothing; the account's list keeps it)
+    page.goto(base + "/mine")
+    row = page.locator(f'li[data-game="{gids[0]}"]')
+    expect(row).to_contain_text("61")
+    assert row.locator("[data-forget]").count() == 0
     visitor = new_page(browser)  # a guest
     visitor.goto(base + "/player/clara")
     visitor.wait_for_selector("#rating-chart svg")

@@ -116,14 +116,14 @@ export class MyGames {
     const fromServer = new Map(owned.map((g) => [g.game.id, g]));
     const games = await Promise.all(held.map(async (g) => {
       const mine = fromServer.get(g.game);
-      if (mine) return { ...g, info: mine.game, error: null };
+      if (mine) return { ...g, info: mine.game, error: null, owned: true };
       try { return { ...g, info: await getJSON(`/api/games/${encodeURIComponent(g.game)}`), error: null }; }
       catch (e) { return { ...g, info: null, error: e.error || { code: "http", message: e.message } }; }
     }));
     const here = new Set(held.map((g) => g.game));
     // the account's games this browser holds no seat of: their seats, without tokens yet (open())
     for (const g of owned) {
-      if (!here.has(g.game.id)) games.push({ game: g.game.id, seats: Object.fromEntries(g.seats.map((s) => [s, null])), info: g.game, error: null });
+      if (!here.has(g.game.id)) games.push({ game: g.game.id, seats: Object.fromEntries(g.seats.map((s) => [s, null])), info: g.game, error: null, owned: true });
     }
     // asked every 15 s: drawn again only when something changed (a row, and the focus on
     // its button, is not replaced under the reader's finger or keyboard)
@@ -292,7 +292,8 @@ export class MyGames {
       ? [" · ", el("span", { class: "time-left", "data-deadline": String(info.deadline), "data-yours": rank === -1 ? "true" : "false", title: deadlineTitle(info.deadline) })] : [];
     return el("li", { "data-game": g.game, "data-state": rank === -1 ? "my-turn" : info.status },
       el("a", { href, class: "btn", onclick: (ev) => this.open(g, ev) }, T("mineOpen")), " ", state, ...standin, ...left, ...(scored ? [] : [" · ", names]), " ", tags, " ", rated, rated ? " " : null,
-      el("span", { class: "small" }, when), " ", info.status === "finished" || info.status === "expired" ? forget : null);
+      // (a game of the account's stays in its list: "Forget" would only drop this browser's link)
+      el("span", { class: "small" }, when), " ", (info.status === "finished" || info.status === "expired") && !g.owned ? forget : null);
   }
 }
 
