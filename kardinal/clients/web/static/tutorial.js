@@ -34,7 +34,8 @@ addStrings({
     tutGoOn: "Now refill your hand: click the draw pile (or a display card).",
     tutFinishedTitle: "You know the game",
     tutFinishedText: "You have played the rulebook's examples, lesson by lesson:",
-    tutFinishedMore: "The rest is in the rules; the map explains every site, coat of arms and alliance when you point at it.",
+    tutFinishedSome: "The rulebook's examples, lesson by lesson (✓: played; the others are a tap away):",
+    tutFinishedMore: "The rest is in the rules; the map explains every site, coat of arms and alliance when you point at it or tap it.",
     tutPlay: "Play a game",
     tutReadRules: "Read all the rules",
     tutAgain: "Start the tutorial again",
@@ -70,7 +71,8 @@ addStrings({
     tutGoOn: "Fülle jetzt die Hand auf: Klicke den Nachziehstapel (oder eine Karte der Auslage).",
     tutFinishedTitle: "Du kennst das Spiel",
     tutFinishedText: "Du hast die Beispiele der Spielanleitung gespielt, Lektion für Lektion:",
-    tutFinishedMore: "Der Rest steht in den Regeln; die Karte erklärt jedes Feld, Wappen und Bündnis, wenn du darauf zeigst.",
+    tutFinishedSome: "Die Beispiele der Spielanleitung, Lektion für Lektion (✓: gespielt; die anderen sind einen Tipp entfernt):",
+    tutFinishedMore: "Der Rest steht in den Regeln; die Karte erklärt jedes Feld, Wappen und Bündnis, wenn du darauf zeigst oder tippst.",
     tutPlay: "Ein Spiel spielen",
     tutReadRules: "Alle Regeln lesen",
     tutAgain: "Tutorial neu beginnen",
@@ -444,7 +446,9 @@ class TutorialPage {
       el("button", { type: "button", class: "tut-lesson" + (done.has(s.id) ? " done" : ""), onclick: () => this.go(i) },
         el("span", { class: "tut-lesson-mark", "aria-hidden": "true", text: String(i + 1) }), el("span", { class: "tut-lesson-title", text: this.words(s.title) }),
         done.has(s.id) ? el("span", { class: "tut-lesson-done", text: "✓" }) : null))));
-    byId("step-text").replaceChildren(el("span", { text: T("tutFinishedText") }), lessons, el("span", { text: T("tutFinishedMore") }));
+    // (all played, or some skipped: the end says which it was, not "played every lesson")
+    const all = this.meta.steps.every((s) => done.has(s.id));
+    byId("step-text").replaceChildren(el("span", { id: "tut-finished-text", text: T(all ? "tutFinishedText" : "tutFinishedSome") }), lessons, el("span", { text: T("tutFinishedMore") }));
     byId("step-rules").replaceChildren(el("a", { href: url("/"), class: "tut-cta", text: T("tutPlay") }), " ", ruleLink("R1", T("tutReadRules")));
     byId("task").hidden = true;
     byId("msg").replaceChildren();
