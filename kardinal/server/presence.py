@@ -125,6 +125,16 @@ class Presence(ServiceCore):
             self._tell(live)
         self.tell_presence(live, but=conn)
 
+    async def here_now(self, live: LiveGame) -> set[int]:
+        """The person seats of a game connected now to this process or (several processes)
+        lately noted by another (Storage.mark_present, every PRESENCE_EVERY seconds)."""
+        here = set(live.present)
+        if self.storage.shared:
+            wall = time.time()
+            seen = await asyncio.to_thread(self.storage.last_seen, live.row.id)
+            here |= {seat for seat, at in seen.items() if wall - at < 3 * PRESENCE_EVERY}
+        return here
+
     def disconnect(self, live: LiveGame, conn: Connection) -> None:
         """A connection closed: the seats no other connection holds are away from now."""
         live.conns.discard(conn)

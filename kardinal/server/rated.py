@@ -31,7 +31,6 @@ from .accounts import Accounts
 from .live import LiveGame
 from .messages import TableOptions
 from .names import look_key
-from .presence import PRESENCE_EVERY
 from .ratings import MU0, SIGMA0, closest_level
 from .refusal import Refused
 from .service import GameService
@@ -174,13 +173,8 @@ async def fill_plan(service: GameService, live: LiveGame, now: float | None = No
 
 async def away_from_table(service: GameService, live: LiveGame, but: int) -> list[int]:
     """The seats of a waiting table whose people have taken them but are not at the table
-    now (connected to no server process: the others note theirs every PRESENCE_EVERY
-    seconds), ``but`` the one asking."""
-    here = set(live.present)
-    if service.storage.shared:
-        wall = time.time()
-        seen = await asyncio.to_thread(service.storage.last_seen, live.row.id)
-        here |= {seat for seat, at in seen.items() if wall - at < 3 * PRESENCE_EVERY}
+    now (connected to no server process: GameService.here_now), ``but`` the one asking."""
+    here = await service.here_now(live)
     return [i for i, sr in enumerate(live.row.seats) if sr.kind == "person" and sr.joined and i != but and i not in here]
 
 
