@@ -31,11 +31,9 @@ import json
 import logging
 import time
 from collections.abc import Awaitable, Callable
-from dataclasses import replace
 from typing import Any
 
 from .guard import Guard
-from .names import UNNAMED, look_key
 from .privacy import listed, told_owners
 from .rated import one_seat
 from .refusal import Refused, no_player
@@ -304,12 +302,8 @@ class Social:
         name = await asyncio.to_thread(self.storage.withdraw_invitation, me.id, game_id, seat)
         if name is None:
             raise Refused("no_invitation", "you sent no invitation to this seat", 404)
-        live = await self.service.fetch(game_id)
-        sr = live.row.seats[seat]
-        if name and live.row.status == "open" and not sr.joined and look_key(sr.name) == look_key(name):
-            await self.service._set_seat(
-                live, seat, lambda now: replace(now, name=UNNAMED) if not now.joined and look_key(now.name) == look_key(name) else now
-            )
+        if name:
+            await self.service.unname_seat(game_id, seat, name)
 
     async def decline(self, me: AccountRow, game_id: str, seat: int) -> None:
         """Decline an invitation: the seat is nobody's kept seat any more (its link still works)."""

@@ -396,6 +396,18 @@ class Tables(ServiceCore):
         if sr.keys or name != sr.name or close:
             await self._set_seat(live, seat, replace(sr, keys=[], name=name), close=close)
 
+    async def unname_seat(self, game_id: str, seat: int, name: str) -> None:
+        """A seat not taken yet that bears ``name`` (given it by an invitation, withdrawn
+        since: social.py) is unnamed again: each page says its default name."""
+
+        def unnamed(now: SeatRow) -> SeatRow:
+            return replace(now, name=UNNAMED) if not now.joined and look_key(now.name) == look_key(name) else now
+
+        live = await self.fetch(game_id)
+        sr = live.row.seats[seat]
+        if live.row.status == "open" and unnamed(sr) is not sr:
+            await self._set_seat(live, seat, unnamed)
+
     async def bar_seat(self, game_id: str, seat: int) -> None:
         """The seat as its account's suspension has it now (read from the database: the
         operator may have suspended, lifted or suspended again meanwhile): barred until the
