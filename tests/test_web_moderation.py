@@ -341,14 +341,14 @@ def test_kardinal_admin_on_the_command_line(tmp_path: Path) -> None:
     assert out.exit_code == 0 and "Bert is deleted; 1 seat is renamed by the running server" in out.output
 
 
-def test_the_operators_contact_is_one_short_line_or_the_server_does_not_start(monkeypatch: pytest.MonkeyPatch) -> None:
-    from kardinal.server.refusal import operator_contact
+def test_the_operators_contact_is_one_short_line_or_the_server_does_not_start(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from kardinal.server.settings import SettingsError, load_settings
 
     monkeypatch.setenv("KARDINAL_CONTACT", "  write to   mod@example.org ")
-    assert operator_contact() == "write to mod@example.org"
+    assert load_settings().contact == "write to mod@example.org"
     for bad in ("x" * 201, "mod@example.org\x07"):
         monkeypatch.setenv("KARDINAL_CONTACT", bad)
-        with pytest.raises(ValueError, match="KARDINAL_CONTACT"):
-            operator_contact()
+        with pytest.raises(SettingsError, match="KARDINAL_CONTACT"):
+            make_client(tmp_path)
     monkeypatch.delenv("KARDINAL_CONTACT")
-    assert operator_contact() == ""
+    assert load_settings().contact == ""
