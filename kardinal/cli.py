@@ -508,8 +508,7 @@ def _setting(field: str, *decls: str) -> Any:
         return typer.Option(*decls)
     words = Settings.model_fields[field].description or ""
     help_text = f"{plain(words if words.startswith('`') else words[:1].upper() + words[1:])} ({env_name(field)})."
-    flag = {"is_flag": True, "flag_value": True} if Settings.model_fields[field].annotation is bool else {}
-    return typer.Option(*decls, help=help_text, show_default=plain(shown_default(field)) or False, **flag)
+    return typer.Option(*decls, help=help_text, show_default=plain(shown_default(field)) or False)
 
 
 def _settings(**given: Any) -> Any:

@@ -22,7 +22,7 @@ from __future__ import annotations
 import re
 import sys
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, get_args
 
 from pydantic import AfterValidator, BeforeValidator, Field, SecretStr, ValidationError
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -151,7 +151,11 @@ class Settings(BaseSettings):
         HINT_ITERATIONS, "the search iterations of one hint (the `hard` level's, with its fitted leaf)", ge=1, le=10_000_000
     )
     review_iterations: int = _field(REVIEW_ITERATIONS, "the search iterations per reviewed decision", ge=1, le=10_000_000)
-    pure: str = _field("", "set (e.g. `1`): run the rules core and the bots' search from their Python sources, not the compiled build")
+    pure: str = _field(
+        "",
+        "set (e.g. `1`): run the rules core and the bots' search from their Python sources, not the compiled build "
+        "(read by the rules core itself as it is imported, for every `kardinal` command)",
+    )
     clock_check: float = _field(
         1.0,
         "seconds between two looks at the tables' [clocks](operations.md#clocks) for a turn whose time ran out "
@@ -195,7 +199,7 @@ def _expected(field: str) -> str:
     """What a setting takes, in a few words: its type and bounds."""
     info = Settings.model_fields[field]
     kinds: dict[Any, str] = {int: "a whole number", float: "a number", bool: "true or false", Path: "a folder"}
-    kind = kinds.get(info.annotation, "text")
+    kind = next((kinds[t] for t in (info.annotation, *get_args(info.annotation)) if t in kinds), "text")
     if field == "log_level":
         kind = "one of debug, info, warning, error"
     words = [kind]
