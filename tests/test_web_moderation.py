@@ -21,7 +21,7 @@ from fastapi.testclient import TestClient
 from limits import parse_many
 from sqlalchemy import update
 from typer.testing import CliRunner
-from web_helpers import LENIENT, make_client, seats, tokens
+from web_helpers import LENIENT, change_settings, make_client, seats, tokens
 
 from kardinal.cli import app as cli
 from kardinal.server.account_routes import COOKIE
@@ -221,7 +221,7 @@ def test_the_operator_acts_on_a_report(client: TestClient, caplog: pytest.LogCap
     r = call(client, "POST", "/api/account/signin", json={"name": "Bert", "password": "wrong password"})
     assert r.json()["error"]["code"] == "bad_sign_in"  # the same as for any wrong password
     with pytest.raises(Refused) as e:
-        monkeypatch.setenv("KARDINAL_CONTACT", "moderation@example.org")
+        change_settings(monkeypatch, client.app, contact="moderation@example.org")
         say(client, gid, 1, "more")
     assert e.value.code == "suspended" and e.value.params["why"] == "insults in game"
     assert e.value.params["contact"] == "moderation@example.org"
@@ -265,7 +265,7 @@ def test_a_suspended_accounts_session_is_told_why_and_opens_the_account_again_wh
     more, and opens nothing; a forged cookie is a guest's; the session works again, the same
     one, when the suspension ends. (Before: the suspension deleted the sessions, and the
     player's pages silently showed a guest's.)"""
-    monkeypatch.setenv("KARDINAL_CONTACT", "moderation@example.org")
+    change_settings(monkeypatch, client.app, contact="moderation@example.org")
     anna, bert = sign_up(client, "Anna"), sign_up(client, "Bert")
     shared = call(client, "POST", "/api/account/signin", json={"name": "Bert", "password": PW}).cookies[COOKIE]  # another device
     adm = Admin(service_of(client).storage, "ops")
