@@ -107,6 +107,16 @@ def test_a_malformed_setting_stops_the_start_and_says_which(
     assert out.exit_code == 2 and re.search(said, out.output) and "Traceback" not in out.output, out.output
 
 
+def test_a_variable_that_is_no_setting_is_named_in_a_warning(monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
+    monkeypatch.setenv("KARDINAL_PROT", "9000")  # a typo of KARDINAL_PORT: ignored, but not silently
+    monkeypatch.setenv("KARDINAL_LONG", "1")  # the tests' own
+    with caplog.at_level(logging.WARNING, logger="kardinal"):
+        assert load_settings().port == 8000
+    assert [r.getMessage() for r in caplog.records] == [
+        "KARDINAL_PROT is not a setting of the server; ignored (the settings: docs/host/install.md)"
+    ]
+
+
 def test_every_malformed_setting_is_named_at_once() -> None:
     with pytest.raises(SettingsError) as e:
         load_settings(port=0, idle_days=-1)

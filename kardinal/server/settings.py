@@ -19,6 +19,8 @@ server exists); it is here so that the Host page lists it with the others.
 
 from __future__ import annotations
 
+import logging
+import os
 import re
 import sys
 from pathlib import Path
@@ -35,6 +37,8 @@ from .guard import rules_from
 __all__ = ["Settings", "SettingsError", "load_settings", "settings_table", "PREFIX"]
 
 PREFIX = "KARDINAL_"
+TEST_VARIABLES = {"KARDINAL_LONG", "KARDINAL_FUZZ", "KARDINAL_SCREENS"}  # read by the tests, not the server
+log = logging.getLogger("kardinal.web")
 MAX_CONTACT = 200  # characters of KARDINAL_CONTACT
 INSTALL_PAGE = Path(__file__).resolve().parents[2] / "docs" / "host" / "install.md"
 BEGIN = "<!-- settings: made by `python -m kardinal.server.settings` from kardinal/server/settings.py -->"
@@ -234,7 +238,11 @@ def _message(e: ValidationError) -> str:
 
 def load_settings(**given: Any) -> Settings:
     """The settings: ``given`` (a ``kardinal serve`` option, by field; None: not given)
-    over the environment over the defaults. SettingsError if one is malformed."""
+    over the environment over the defaults. SettingsError if one is malformed; a warning
+    for a ``KARDINAL_`` variable that is no setting (a typo would be ignored silently)."""
+    known = {env_name(f) for f in Settings.model_fields} | TEST_VARIABLES
+    for name in sorted(k for k in os.environ if k.upper().startswith(PREFIX) and k.upper() not in known):
+        log.warning("%s is not a setting of the server; ignored (the settings: docs/host/install.md)", name)
     try:
         return Settings(**{k: v for k, v in given.items() if v is not None})
     except ValidationError as e:
