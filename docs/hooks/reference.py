@@ -357,6 +357,13 @@ def type_name(p: Any) -> str:
     return name + (", repeatable" if repeat or getattr(p, "multiple", False) or p.nargs == -1 else "")
 
 
+def setting_variables() -> dict[str, str]:
+    """The variable of each option that mirrors a setting (kardinal.server.settings), by the option."""
+    from kardinal.server.settings import Settings, env_name, option_of
+
+    return {opt: env_name(f) for f in Settings.model_fields if (opt := option_of(f))}
+
+
 def param_row(p: Any) -> str:
     if is_option(p):
         names = ", ".join(f"`{n}`" for n in [*p.opts, *p.secondary_opts])
@@ -365,7 +372,9 @@ def param_row(p: Any) -> str:
     default = p.default
     flag_off = is_option(p) and getattr(p, "is_flag", False) and default is False
     shown = "" if callable(default) or default is None or flag_off or default == [] else f"`{default}`"
-    env = p.envvar if isinstance(p.envvar, str) else ", ".join(p.envvar or [])
+    if default is None and isinstance(getattr(p, "show_default", None), str):  # a setting's option (kardinal.server.settings)
+        shown = p.show_default
+    env = p.envvar if isinstance(p.envvar, str) else ", ".join(p.envvar or []) or setting_variables().get(p.opts[0], "")
     help_text = p.help or ""
     if p.required:
         help_text = ("Required. " + help_text).strip()
