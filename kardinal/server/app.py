@@ -158,9 +158,10 @@ def create_app(
     server's settings (default: read from the environment, kardinal.server.settings; a
     malformed one raises SettingsError); the arguments given here change them, and the
     app keeps the result on ``app.state.settings``."""
-    given = {"data": data_dir, "bot_pause": bot_pause, "docs": docs_dir, "clock_check": clock_check}
+    paths = {"data": data_dir, "docs": docs_dir}
+    given = {**{k: Path(v) for k, v in paths.items() if v is not None}, "bot_pause": bot_pause, "clock_check": clock_check}
     settings = (settings or load_settings()).model_copy(update={k: v for k, v in given.items() if v is not None})
-    storage = Storage.sqlite(Path(settings.data) / "kardinal.sqlite3") if db_url is None else Storage(db_url)
+    storage = Storage.sqlite(settings.data / "kardinal.sqlite3") if db_url is None else Storage(db_url)
     service = GameService(storage, bot_pause=settings.bot_pause, executor=executor, max_live=max_live, idle_expiry=idle_expiry)
     service.contact = settings.contact
     if clock is not None:

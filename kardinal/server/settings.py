@@ -11,7 +11,8 @@ A ``kardinal serve`` option that mirrors a setting takes its default and help fr
 field (``option`` in its extra), and a given option wins over the environment.
 
 A malformed value stops the start with :class:`SettingsError`, which names the setting and
-what it expects and never shows the value given. Not the mail settings: a missing or
+what it expects and never shows the value given (but for the part of
+``KARDINAL_RATE_LIMITS`` at fault: limits, no secret). Not the mail settings: a missing or
 malformed one turns e-mail off (kardinal.server.mail.settings says why, in the log).
 ``KARDINAL_PURE`` is read by kardinal.native itself (the rules are built before any
 server exists); it is here so that the Host page lists it with the others.
