@@ -498,48 +498,67 @@ def play(
     )
 
 
+def _setting(field: str, *decls: str) -> Any:
+    """The option of a setting (kardinal.server.settings): its help and the default it
+    shows from the setting's field; None when not given (the environment's value, else the
+    default, then)."""
+    try:
+        from kardinal.server.settings import Settings, env_name, plain, shown_default
+    except ImportError:  # without the web extra: the command says so when it runs
+        return typer.Option(*decls)
+    words = Settings.model_fields[field].description or ""
+    help_text = f"{plain(words if words.startswith('`') else words[:1].upper() + words[1:])} ({env_name(field)})."
+    return typer.Option(*decls, help=help_text, show_default=plain(shown_default(field)) or False)
+
+
+def _settings(**given: Any) -> Any:
+    """The settings (kardinal.server.settings): the options given over the environment;
+    a malformed one ends the command with its message (exit status 2)."""
+    try:
+        from kardinal.server.settings import SettingsError, load_settings
+    except ImportError as e:
+        raise _missing_web(e, "the web server") from None
+    try:
+        return load_settings(**given)
+    except SettingsError as e:
+        typer.echo(f"error: {e}", err=True)
+        raise typer.Exit(2) from None
+
+
+SettingData = Annotated[Path | None, _setting("data", "--data")]
+SettingDb = Annotated[str | None, _setting("db", "--db")]
+
+
 @app.command()
 def serve(
-    host: Annotated[str, typer.Option(envvar="KARDINAL_HOST", help="Address to listen on.")] = "127.0.0.1",
-    port: Annotated[int, typer.Option(envvar="KARDINAL_PORT", help="Port to listen on.")] = 8000,
-    data: Annotated[
-        Path, typer.Option("--data", envvar="KARDINAL_DATA", help="Directory of the SQLite game database (kardinal.sqlite3).")
-    ] = Path("data"),
-    db: Annotated[
-        str | None,
-        typer.Option(
-            "--db",
-            envvar="KARDINAL_DB",
-            help="The database instead: a SQLite file path or an SQLAlchemy URL (sqlite:///..., postgresql://...).",
-        ),
-    ] = None,
-    bot_pause: Annotated[
-        float, typer.Option(envvar="KARDINAL_BOT_PAUSE", help="Seconds a bot waits before each decision, so people can follow.")
-    ] = 0.6,
-    bot_workers: Annotated[
-        int, typer.Option(envvar="KARDINAL_BOT_WORKERS", help="Processes that run the bots (0: threads in the server process).")
-    ] = 2,
-    log_json: Annotated[
-        bool, typer.Option("--log-json", envvar="KARDINAL_LOG_JSON", help="Log JSON lines (one object per line) to stderr.")
-    ] = False,
-    log_level: Annotated[str, typer.Option(envvar="KARDINAL_LOG_LEVEL", help="debug, info (every request), warning or error.")] = "warning",
-    root_path: Annotated[
-        str,
-        typer.Option(envvar="KARDINAL_ROOT_PATH", help="The path the server lives under behind a reverse proxy (e.g. /kardinal)."),
-    ] = "",
-    forwarded_allow_ips: Annotated[
-        str,
-        typer.Option(envvar="KARDINAL_FORWARDED_ALLOW_IPS", help="Proxies whose X-Forwarded-For names the player (comma-separated)."),
-    ] = "127.0.0.1",
-    idle_days: Annotated[
-        float,
-        typer.Option(envvar="KARDINAL_IDLE_DAYS", help="Days without a move after which an unfinished game expires (0: never)."),
-    ] = 30.0,
+    host: Annotated[str | None, _setting("host", "--host")] = None,
+    port: Annotated[int | None, _setting("port", "--port")] = None,
+    data: SettingData = None,
+    db: SettingDb = None,
+    bot_pause: Annotated[float | None, _setting("bot_pause", "--bot-pause")] = None,
+    bot_workers: Annotated[int | None, _setting("bot_workers", "--bot-workers")] = None,
+    log_json: Annotated[bool | None, _setting("log_json", "--log-json")] = None,
+    log_level: Annotated[str | None, _setting("log_level", "--log-level")] = None,
+    root_path: Annotated[str | None, _setting("root_path", "--root-path")] = None,
+    forwarded_allow_ips: Annotated[str | None, _setting("forwarded_allow_ips", "--forwarded-allow-ips")] = None,
+    idle_days: Annotated[float | None, _setting("idle_days", "--idle-days")] = None,
 ) -> None:
     """Play in the browser: the lobby and live games on http://HOST:PORT/. Every option can
-    also be set by its environment variable (KARDINAL_HOST, KARDINAL_PORT, KARDINAL_DATA,
-    KARDINAL_DB, KARDINAL_BOT_PAUSE, KARDINAL_BOT_WORKERS, KARDINAL_LOG_JSON,
-    KARDINAL_LOG_LEVEL, KARDINAL_ROOT_PATH, KARDINAL_FORWARDED_ALLOW_IPS, KARDINAL_IDLE_DAYS)."""
+    also be set by its environment variable (KARDINAL_HOST, KARDINAL_PORT, ...: each
+    option's help names it); an option given wins. The other settings: docs/host/install.md."""
+    settings = _settings(
+        host=host,
+        port=port,
+        data=data,
+        db=db,
+        bot_pause=bot_pause,
+        bot_workers=bot_workers,
+        log_json=log_json,
+        log_level=log_level,
+        root_path=root_path,
+        forwarded_allow_ips=forwarded_allow_ips,
+        idle_days=idle_days,
+    )
     try:
         import uvicorn
 
@@ -551,44 +570,41 @@ def serve(
 
     from kardinal.server.logs import setup_logging
 
-    setup_logging(json_lines=log_json, level=log_level)
-    db_url = None
-    if db is not None:
-        db_url = db if "://" in db else f"sqlite:///{Path(db).resolve()}"
+    setup_logging(json_lines=settings.log_json, level=settings.log_level)
+    db_url = settings.database_url()
     executor = None
-    if bot_workers > 0:
+    if settings.bot_workers > 0:
         from kardinal.server.workers import bot_executor
 
-        executor = bot_executor(bot_workers)  # each worker ends itself when the server is gone
+        executor = bot_executor(settings.bot_workers)  # each worker ends itself when the server is gone
     from kardinal.server.storage import StorageError
 
     try:
-        application = create_app(
-            data_dir=data, db_url=db_url, bot_pause=bot_pause, executor=executor, idle_expiry=idle_days * 86400 if idle_days > 0 else None
-        )
-    except StorageError as e:
+        idle = settings.idle_days * 86400 if settings.idle_days > 0 else None
+        application = create_app(settings=settings, db_url=db_url, executor=executor, idle_expiry=idle)
+    except (StorageError, ValueError) as e:  # the database, or a setting checked as the app is made (mail: no secret)
         if executor is not None:
             executor.shutdown(wait=False)
         typer.echo(f"error: {e}", err=True)
         raise typer.Exit(2) from None
     gcpolicy.tune()  # everything is built: no garbage collection walks it again (gcpolicy)
-    where = db_url.split("@")[-1] if db_url else data / "kardinal.sqlite3"  # never a password
-    root = "/" + root_path.strip("/") if root_path.strip("/") else ""
-    typer.echo(f"Kardinal: http://{host}:{port}{root}/  (games in {where})")
+    where = db_url.split("@")[-1] if db_url else settings.data / "kardinal.sqlite3"  # never a password
+    root = "/" + settings.root_path.strip("/") if settings.root_path.strip("/") else ""
+    typer.echo(f"Kardinal: http://{settings.host}:{settings.port}{root}/  (games in {where})")
     # a WebSocket message larger than the server's request limit closes the socket (1009);
     # no per-message compression: state messages are deltas of a few KB, and compressing each
     # for each connection cost the server more time than anything else (issue 13)
     uvicorn.run(
         application,
-        host=host,
-        port=port,
+        host=settings.host,
+        port=settings.port,
         log_level="warning",
         log_config=None,  # its lines go through the server's own logging (setup_logging)
         ws_max_size=MAX_BODY,
         ws_per_message_deflate=False,
         root_path=root,
         proxy_headers=True,
-        forwarded_allow_ips=forwarded_allow_ips,
+        forwarded_allow_ips=settings.forwarded_allow_ips,
     )
 
 
@@ -637,10 +653,8 @@ def loadtest(
 @app.command()
 def backup(
     target: Annotated[Path, typer.Argument(help="The new file to write the copy to.")],
-    data: Annotated[
-        Path, typer.Option("--data", envvar="KARDINAL_DATA", help="Directory of the SQLite game database (kardinal.sqlite3).")
-    ] = Path("data"),
-    db: Annotated[str | None, typer.Option("--db", envvar="KARDINAL_DB", help="The SQLite database file, instead of --data.")] = None,
+    data: SettingData = None,
+    db: SettingDb = None,
 ) -> None:
     """Copy the server's SQLite database, safely while the server runs (SQLite's online
     backup API). For PostgreSQL use pg_dump."""
@@ -648,6 +662,8 @@ def backup(
         from kardinal.server.storage import StorageError, sqlite_backup
     except ImportError as e:
         raise _missing_web(e, "backup") from None
+    settings = _settings(data=data, db=db)
+    db, data = settings.db, settings.data
     if db is not None and "://" in db and not db.startswith("sqlite"):
         typer.echo("error: backup copies a SQLite database; for PostgreSQL use pg_dump", err=True)
         raise typer.Exit(2)
@@ -669,17 +685,13 @@ admin_app = typer.Typer(
 )
 app.add_typer(admin_app, name="admin")
 
-AdminData = Annotated[
-    Path, typer.Option("--data", envvar="KARDINAL_DATA", help="Directory of the SQLite game database (kardinal.sqlite3).")
-]
-AdminDb = Annotated[
-    str | None, typer.Option("--db", envvar="KARDINAL_DB", help="The database instead: a SQLite file or an SQLAlchemy URL.")
-]
+AdminData = SettingData
+AdminDb = SettingDb
 AdminActor = Annotated[str | None, typer.Option("--actor", help="Your name in the audit log (default: the system user).")]
 AdminReport = Annotated[int | None, typer.Option("--report", help="The report this acts on (closed as acted on).")]
 
 
-def _admin(data: Path, db: str | None, actor: str | None) -> Any:
+def _admin(data: Path | None, db: str | None, actor: str | None) -> Any:
     """The operator's tools on the server's database (as ``kardinal serve`` finds it)."""
     try:
         import getpass
@@ -688,9 +700,11 @@ def _admin(data: Path, db: str | None, actor: str | None) -> Any:
         from kardinal.server.storage import Storage, StorageError
     except ImportError as e:
         raise _missing_web(e, "admin") from None
+    settings = _settings(data=data, db=db)
+    db = settings.db
     try:
         if db is None:
-            path = data / "kardinal.sqlite3"
+            path = settings.data / "kardinal.sqlite3"
             if not path.exists():
                 typer.echo(f"error: there is no database at {path}", err=True)
                 raise typer.Exit(2)
@@ -739,7 +753,7 @@ def _show_report(r: Any, context: bool) -> None:
 @admin_app.command("reports")
 def admin_reports(
     everything: Annotated[bool, typer.Option("--all", help="Also the closed ones.")] = False,
-    data: AdminData = Path("data"),
+    data: AdminData = None,
     db: AdminDb = None,
 ) -> None:
     """The reported chat lines waiting for you (oldest first)."""
@@ -752,7 +766,7 @@ def admin_reports(
 
 @admin_app.command("report")
 def admin_report(
-    report_id: Annotated[int, typer.Argument(help="The report's number.")], data: AdminData = Path("data"), db: AdminDb = None
+    report_id: Annotated[int, typer.Argument(help="The report's number.")], data: AdminData = None, db: AdminDb = None
 ) -> None:
     """One report, with the chat lines around it as they were when it was reported."""
     adm = _admin(data, db, None)
@@ -763,7 +777,7 @@ def admin_report(
 def admin_close(
     report_id: Annotated[int, typer.Argument(help="The report's number.")],
     dismiss: Annotated[bool, typer.Option("--dismiss", help="Nothing to act on (else: acted on).")] = False,
-    data: AdminData = Path("data"),
+    data: AdminData = None,
     db: AdminDb = None,
     actor: AdminActor = None,
 ) -> None:
@@ -784,7 +798,7 @@ def admin_suspend(
         ),
     ] = "",
     report: AdminReport = None,
-    data: AdminData = Path("data"),
+    data: AdminData = None,
     db: AdminDb = None,
     actor: AdminActor = None,
 ) -> None:
@@ -799,7 +813,7 @@ def admin_suspend(
 @admin_app.command("unsuspend")
 def admin_unsuspend(
     name: Annotated[str, typer.Argument(help="The account's name.")],
-    data: AdminData = Path("data"),
+    data: AdminData = None,
     db: AdminDb = None,
     actor: AdminActor = None,
 ) -> None:
@@ -815,7 +829,7 @@ def admin_delete(
     yes: Annotated[bool, typer.Option("--yes", help="Really: this cannot be undone.")] = False,
     reason: Annotated[str, typer.Option("--reason", help="Why (kept in the audit log).")] = "",
     report: AdminReport = None,
-    data: AdminData = Path("data"),
+    data: AdminData = None,
     db: AdminDb = None,
     actor: AdminActor = None,
 ) -> None:
@@ -832,7 +846,7 @@ def admin_delete(
 @admin_app.command("new-password")
 def admin_new_password(
     name: Annotated[str, typer.Argument(help="The account's name.")],
-    data: AdminData = Path("data"),
+    data: AdminData = None,
     db: AdminDb = None,
     actor: AdminActor = None,
 ) -> None:
@@ -845,7 +859,7 @@ def admin_new_password(
 @admin_app.command("audit")
 def admin_audit(
     limit: Annotated[int, typer.Option("--limit", help="How many entries, newest first.")] = 50,
-    data: AdminData = Path("data"),
+    data: AdminData = None,
     db: AdminDb = None,
 ) -> None:
     """What operators did, newest first."""

@@ -234,12 +234,14 @@ def test_the_server_serves_the_built_site_at_docs(site: Path, tmp_path: Path) ->
 
 
 def test_the_rate_limit_kinds_are_listed_once_from_the_code(site: Path) -> None:
-    """host/install.md names KARDINAL_RATE_LIMITS once, its kinds made from the guard's
-    (docs/hooks/reference.py); the operations page's table has a row for each kind."""
+    """host/install.md names KARDINAL_RATE_LIMITS once, in the table of settings made from
+    kardinal/server/settings.py, its kinds from the guard's; the operations page's table has
+    a row for each kind."""
     from kardinal.server.guard import DEFAULTS
+    from kardinal.server.settings import settings_table
 
     source = (DOCS / "host/install.md").read_text(encoding="utf-8")
-    assert source.count("| `KARDINAL_RATE_LIMITS`") == 1 and "<!-- rate limit kinds -->" in source
+    assert source.count("| `KARDINAL_RATE_LIMITS`") == 1 and settings_table() in source
     (row,) = [r for r in re.findall(r"<tr>.*?</tr>", page(site, "host/install.md"), re.S) if "KARDINAL_RATE_LIMITS" in r]
     assert re.findall(r"<code>([a-z_]+)</code>", row.split("kinds:", 1)[1]) == list(DEFAULTS)
     operations = (DOCS / "host/operations.md").read_text(encoding="utf-8")

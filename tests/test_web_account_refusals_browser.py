@@ -16,7 +16,8 @@ from zoneinfo import ZoneInfo
 import pytest
 from test_web_mail import serve_with_mail
 from typer.testing import CliRunner
-from webtools import DATA_DIRS, shot
+from web_helpers import change_settings
+from webtools import APPS, DATA_DIRS, shot
 
 from kardinal.cli import app as cli
 
@@ -194,7 +195,7 @@ def test_a_new_player_on_a_german_phone_signs_up_and_is_refused_where_they_look(
         assert page.input_value("#signin-password") == "falsches Passwort"
 
     # suspended by the operator, with a reason and a contact: told in Berlin's time, in German
-    monkeypatch.setenv("KARDINAL_CONTACT", "moderation@example.org")
+    change_settings(monkeypatch, APPS[server], contact="moderation@example.org")
     out = CliRunner().invoke(
         cli, ["admin", "suspend", "Berta", "--days", "3", "--reason", "Beleidigungen im Chat", "--data", str(DATA_DIRS[server])]
     )

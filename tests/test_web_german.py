@@ -21,7 +21,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from webtools import BOTS4, create_game, new_page, shot, sign_up_on_page, take_turn, wait_turn
+from web_helpers import change_settings
+from webtools import APPS, BOTS4, create_game, new_page, shot, sign_up_on_page, take_turn, wait_turn
 
 STATIC = Path(__file__).resolve().parent.parent / "kardinal" / "clients" / "web" / "static"
 
@@ -123,10 +124,9 @@ def german_page(browser: Any, width: int = 1400, height: int = 950) -> Any:
 
 
 @pytest.fixture(autouse=True)
-def small_budgets(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    # the server runs in this process and reads its budgets at each request
-    monkeypatch.setenv("KARDINAL_HINT_SECONDS", "1")
-    monkeypatch.setenv("KARDINAL_REVIEW_ITERATIONS", "30")
+def small_budgets(server: str, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    # the server runs in this process: its settings are changed for each test
+    change_settings(monkeypatch, APPS[server], hint_seconds=1.0, review_iterations=30)
     yield
 
 

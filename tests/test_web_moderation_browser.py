@@ -14,7 +14,8 @@ import pytest
 from playwright.sync_api import expect
 from test_web_account_refusals_browser import german_phone, german_time, in_view
 from typer.testing import CliRunner
-from webtools import DATA_DIRS, new_page, shot
+from web_helpers import change_settings
+from webtools import APPS, DATA_DIRS, new_page, shot
 
 from kardinal.cli import app as cli
 
@@ -99,7 +100,7 @@ def test_report_and_mute_a_line_then_the_operator_suspends_its_writer(server: st
     out = run.invoke(cli, ["admin", "reports", *data])
     assert out.exit_code == 0 and "you play like an idiot" in out.output and "insults" in out.output, out.output
     rid = out.output.split("#", 1)[1].split()[0]
-    monkeypatch.setenv("KARDINAL_CONTACT", "moderation@example.org")
+    change_settings(monkeypatch, APPS[server], contact="moderation@example.org")
     why = "Beleidigungen im Chat gegen eine Mitspielerin"
     out = run.invoke(cli, ["admin", "suspend", "Ben", "--days", "3", "--report", rid, "--actor", "ops", "--reason", why, *data])
     assert out.exit_code == 0 and "Ben is suspended until" in out.output

@@ -18,7 +18,7 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import delete, insert, select
 from test_web_accounts import PW, get, post, sign_up
-from web_helpers import make_client, play_out, seats, state, tokens
+from web_helpers import change_settings, make_client, play_out, seats, state, tokens
 
 from kardinal.server.account_routes import COOKIE
 from kardinal.server.ratings import BETA, BOT_RATINGS, BOT_SIGMA, MU0, SIGMA0, closest_level, rate_game, rater
@@ -201,7 +201,7 @@ def test_two_connections_settling_at_once_rate_each_game_once(db_url: str) -> No
 
 
 def test_a_rated_game_against_bots_moves_the_rating_once(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("KARDINAL_LEADERBOARD_GAMES", "1")
+    change_settings(monkeypatch, client.app, leaderboard_games=1)
     anna = sign_up(client, "Anna")
     assert get(client, "/api/account/rating", anna).json()["games"] == 0
     g = rated_vs_bots(client, anna)
@@ -329,7 +329,7 @@ def test_every_refusal_of_a_rated_table(client: TestClient) -> None:
 
 
 def test_the_leaderboard_lists_players_with_enough_games_best_first(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("KARDINAL_LEADERBOARD_GAMES", "5")
+    change_settings(monkeypatch, client.app, leaderboard_games=5)
     st = storage_of(client)
     for name, mu, sigma, games in (("Ada", 1700, 150, 5), ("Bo", 1650, 40, 30), ("Cy", 1900, 60, 4), ("Di", 1400, 50, 9)):
         set_rating(st, account_id(client, sign_up(client, name)), mu, sigma, games)
@@ -340,7 +340,7 @@ def test_the_leaderboard_lists_players_with_enough_games_best_first(client: Test
         (2, "Ada", 1700, 300),
         (3, "Di", 1400, 100),
     ]
-    monkeypatch.setenv("KARDINAL_LEADERBOARD_GAMES", "10")
+    change_settings(monkeypatch, client.app, leaderboard_games=10)
     assert [p["name"] for p in client.get("/api/leaderboard").json()["players"]] == ["Bo"]
     assert client.get("/players").status_code == 200
 

@@ -9,7 +9,8 @@ import re
 from typing import Any
 
 import pytest
-from webtools import new_page, open_settings, phone, shot
+from web_helpers import change_settings
+from webtools import APPS, new_page, open_settings, phone, shot
 from webtools import sign_up_on_page as sign_up
 
 pytestmark = pytest.mark.browser
@@ -45,7 +46,7 @@ def play_out(page: Any) -> None:
 
 
 def test_a_rated_game_against_bots_moves_the_rating_on_a_laptop(server: str, browser: Any, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("KARDINAL_LEADERBOARD_GAMES", "1")
+    change_settings(monkeypatch, APPS[server], leaderboard_games=1)
     page = new_page(browser)
     sign_up(page, server, "Rita")
     page.wait_for_selector("#my-rating-none")

@@ -9,7 +9,8 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from webtools import HTTP_TIMEOUT, create_game, get, new_page, shot, wait_turn
+from web_helpers import change_settings
+from webtools import APPS, HTTP_TIMEOUT, create_game, get, new_page, shot, wait_turn
 
 pytestmark = pytest.mark.browser
 
@@ -18,10 +19,9 @@ BOTS3 = [{"name": n, "kind": "bot", "level": "random"} for n in ("Ada", "Ben", "
 
 
 @pytest.fixture(autouse=True)
-def small_budgets(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    # the server runs in this process and reads its budgets at each request
-    monkeypatch.setenv("KARDINAL_HINT_SECONDS", "1")
-    monkeypatch.setenv("KARDINAL_REVIEW_ITERATIONS", "30")
+def small_budgets(server: str, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    # the server runs in this process: its settings are changed for each test
+    change_settings(monkeypatch, APPS[server], hint_seconds=1.0, review_iterations=30)
     yield
 
 

@@ -33,6 +33,15 @@ def make_client(data: Path, bot_pause: float = 0.0, guard: Guard | None = None, 
     return TestClient(app)
 
 
+def change_settings(monkeypatch: Any, app: Any, **changes: Any) -> None:
+    """A running app's settings changed for one test (as if it had started with them; the
+    server reads them once at its start): ``app.state.settings``, and the operator's
+    contact the game service holds."""
+    monkeypatch.setitem(app.state._state, "settings", app.state.settings.model_copy(update=changes))
+    if "contact" in changes:
+        monkeypatch.setattr(app.state.service, "contact", changes["contact"])
+
+
 def seats(*kinds: str) -> list[dict[str, Any]]:
     """Seat specs from "person" (invited by link) / "open" (a person seat anyone may take
     from the lobby) / "bot" / "bot:level"."""

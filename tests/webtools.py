@@ -39,6 +39,7 @@ def _free_port() -> int:
 
 
 DATA_DIRS: dict[str, Path] = {}  # each live server's data folder, by its address (e.g. for kardinal admin)
+APPS: dict[str, Any] = {}  # each live server's app, by its address (e.g. to change its settings: web_helpers.change_settings)
 
 
 def serve(tmp_path_factory: pytest.TempPathFactory, **app_args: Any) -> Iterator[str]:
@@ -54,6 +55,7 @@ def serve(tmp_path_factory: pytest.TempPathFactory, **app_args: Any) -> Iterator
     app = create_app(data_dir=data, **{"bot_pause": 0.0, "guard": Guard(LENIENT), **app_args})
     port = _free_port()
     DATA_DIRS[f"http://127.0.0.1:{port}"] = data
+    APPS[f"http://127.0.0.1:{port}"] = app
     srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
     t = threading.Thread(target=srv.run, daemon=True)
     t.start()

@@ -12,9 +12,9 @@
 Neither page is a file of the repository: they cannot go stale. ``mkdocs.yml`` names this
 file under ``hooks:`` and keeps the folder out of the site (``exclude_docs``).
 
-Lists inside hand-written pages are made from the code too: each marker of MARKERS in a
-page (an HTML comment, as it reads on GitHub) is replaced as the page is built, e.g. the
-kinds ``KARDINAL_RATE_LIMITS`` takes (kardinal.server.guard.DEFAULTS) in host/install.md.
+The Host page's table of settings (host/install.md) is made from kardinal/server/settings.py
+too, but written into the page (``python -m kardinal.server.settings``; a test fails when
+it is out of date), so that it reads the same on GitHub.
 """
 
 from __future__ import annotations
@@ -29,23 +29,6 @@ from mkdocs.structure.files import File, Files
 API_PAGE = "reference/api.md"
 CLI_PAGE = "reference/cli.md"
 METHODS = ("get", "put", "post", "patch", "delete", "head", "options")
-
-
-def rate_limit_kinds() -> str:
-    """The kinds of rate limit the server has (KARDINAL_RATE_LIMITS), as the docs list them."""
-    from kardinal.server.guard import DEFAULTS
-
-    return ", ".join(f"`{kind}`" for kind in DEFAULTS)
-
-
-MARKERS = {"<!-- rate limit kinds -->": rate_limit_kinds}
-
-
-def on_page_markdown(markdown: str, page: Any, config: Any, files: Files) -> str:
-    for marker, make in MARKERS.items():
-        if marker in markdown:
-            markdown = markdown.replace(marker, make())
-    return markdown
 
 
 def on_files(files: Files, config: Any) -> Files:
@@ -374,6 +357,13 @@ def type_name(p: Any) -> str:
     return name + (", repeatable" if repeat or getattr(p, "multiple", False) or p.nargs == -1 else "")
 
 
+def setting_variables() -> dict[str, str]:
+    """The variable of each option that mirrors a setting (kardinal.server.settings), by the option."""
+    from kardinal.server.settings import Settings, env_name, option_of
+
+    return {opt: env_name(f) for f in Settings.model_fields if (opt := option_of(f))}
+
+
 def param_row(p: Any) -> str:
     if is_option(p):
         names = ", ".join(f"`{n}`" for n in [*p.opts, *p.secondary_opts])
@@ -382,7 +372,9 @@ def param_row(p: Any) -> str:
     default = p.default
     flag_off = is_option(p) and getattr(p, "is_flag", False) and default is False
     shown = "" if callable(default) or default is None or flag_off or default == [] else f"`{default}`"
-    env = p.envvar if isinstance(p.envvar, str) else ", ".join(p.envvar or [])
+    if default is None and isinstance(getattr(p, "show_default", None), str):  # a setting's option (kardinal.server.settings)
+        shown = p.show_default
+    env = p.envvar if isinstance(p.envvar, str) else ", ".join(p.envvar or []) or setting_variables().get(p.opts[0], "")
     help_text = p.help or ""
     if p.required:
         help_text = ("Required. " + help_text).strip()

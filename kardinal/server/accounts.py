@@ -35,7 +35,6 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import hmac
-import os
 import secrets
 import time
 from collections.abc import Callable
@@ -46,22 +45,14 @@ from .guard import Guard
 from .live import public_players, token_ok
 from .names import DELETED, account_keys, as_deleted, clean_name
 from .passwords import check_password, hash_password, needs_rehash, verify
-from .refusal import Refused, operator_contact, suspended
+from .refusal import Refused, suspended
 from .results import stored_results
 from .service import GameService
 from .storage import AccountRow, Storage
 
-__all__ = ["Accounts", "SignedIn", "DELETED", "session_days"]
+__all__ = ["Accounts", "SignedIn", "DELETED"]
 
 MAX_HELD = 200  # games whose seats a browser brings along at sign-up or sign-in
-
-
-def session_days() -> float:
-    """How long a session lasts (``KARDINAL_SESSION_DAYS``, default 30 days)."""
-    days = float(os.environ.get("KARDINAL_SESSION_DAYS", "30"))
-    if not 0 < days <= 3650:
-        raise ValueError("KARDINAL_SESSION_DAYS: a number of days, more than 0 and at most 3650")
-    return days
 
 
 def session_hash(secret: str) -> str:
@@ -80,14 +71,14 @@ def wrong_password() -> Refused:
     return Refused("wrong_password", "that is not the account's password", 403)
 
 
-def session_refused(suspended_until: float | None, now: float, why: str = "") -> Refused | None:
+def session_refused(suspended_until: float | None, now: float, why: str = "", contact: str = "") -> Refused | None:
     """The one rule of who may hold a session (None: the account may; else why not): an
     account the operator suspended (kardinal admin) may not until its suspension ends.
     Every way to a new session asks it (Accounts._session), and so does every request
     that brings one (Accounts.session_of): a session made before or while the account was
     being suspended opens nothing until the suspension ends."""
     if suspended_until is not None and suspended_until > now:
-        return suspended(suspended_until, why)
+        return suspended(suspended_until, why, contact)
     return None
 
 
@@ -138,19 +129,18 @@ def _budget(key: str, found: tuple[AccountRow, str] | None, device: str | None) 
 
 
 class Accounts:
-    def __init__(self, storage: Storage, service: GameService, guard: Guard, days: float | None = None) -> None:
+    def __init__(self, storage: Storage, service: GameService, guard: Guard, days: float) -> None:
         self.storage = storage
         self.service = service
         self.guard = guard
-        self.lifetime = (days if days is not None else session_days()) * 86400.0
-        operator_contact()  # a setting that cannot be told to a player: refused at startup
+        self.lifetime = days * 86400.0  # how long a session lasts (KARDINAL_SESSION_DAYS)
 
     # -- sessions --------------------------------------------------------------------
 
     async def _admit(self, account: AccountRow) -> None:
         """Refused ``suspended`` unless the account may hold a session now (session_refused)."""
         until, why = await asyncio.to_thread(self.storage.suspension, account.id) or (None, "")
-        refused = session_refused(until, time.time(), why)
+        refused = session_refused(until, time.time(), why, self.service.contact)
         if refused is not None:
             raise refused
 
@@ -177,7 +167,7 @@ class Accounts:
         if found is None:
             return None
         account, until, why = found
-        refused = session_refused(until, now, why)
+        refused = session_refused(until, now, why, self.service.contact)
         if refused is not None:
             raise refused
         return account

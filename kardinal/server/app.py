@@ -14,7 +14,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import os
 import re
 from collections.abc import AsyncIterator, Callable
 from concurrent.futures import Executor
@@ -34,17 +33,15 @@ from starlette.types import Scope
 
 from .account_routes import router as account_router
 from .accounts import Accounts
-from .clocks import CLOCK_CHECK
-from .guard import Guard
+from .guard import Guard, rules_from
 from .http import MAX_BODY, HttpEdge, client_address, invalid_body, malformed_address, refusal_response
-from .mail import GameMail, Mailer, run_sender
+from .mail import GameMail, Mailer, mail_settings, run_sender
 from .mail_routes import router as mail_router
 from .mapdata import named_board_json
 from .moderation import Moderation
 from .moderation_routes import router as moderation_router
 from .origin import cross_site
 from .pages import root_of, static_page
-from .rating_routes import leaderboard_games
 from .rating_routes import router as rating_router
 from .refusal import Refused
 from .routes import router as routes_router
@@ -58,6 +55,7 @@ from .schemas import (
     token_error,
 )
 from .service import GameService
+from .settings import Settings, load_settings
 from .settle import Settler
 from .social import Social
 from .social_routes import router as social_router
@@ -148,6 +146,7 @@ def create_app(
     docs_dir: str | Path | None = None,
     clock: Callable[[], float] | None = None,
     clock_check: float | None = None,
+    settings: Settings | None = None,
 ) -> FastAPI:
     """The app; state in ``data_dir/kardinal.sqlite3`` (or ``db_url``). ``table_check``:
     seconds between looks for people away on their turn (GameService.watch_tables);
@@ -155,19 +154,18 @@ def create_app(
     (None: never); ``docs_dir``: the built documentation site, served at ``/docs/``
     (default: KARDINAL_DOCS, else the checkout's ``site/``); ``clock``: the time source of
     the tables' clocks (Unix time; tests pass their own); ``clock_check``: seconds between
-    looks at their deadlines (default: KARDINAL_CLOCK_CHECK, else 1)."""
-    if db_url is None:
-        d = Path(data_dir) if data_dir is not None else Path(os.environ.get("KARDINAL_DATA", DEFAULT_DATA))
-        storage = Storage.sqlite(d / "kardinal.sqlite3")
-    else:
-        storage = Storage(db_url)
-    if bot_pause is None:
-        bot_pause = float(os.environ.get("KARDINAL_BOT_PAUSE", "0.6"))
-    service = GameService(storage, bot_pause=bot_pause, executor=executor, max_live=max_live, idle_expiry=idle_expiry)
+    looks at their deadlines (default: KARDINAL_CLOCK_CHECK, else 1). ``settings``: the
+    server's settings (default: read from the environment, kardinal.server.settings; a
+    malformed one raises SettingsError); the arguments given here change them, and the
+    app keeps the result on ``app.state.settings``."""
+    paths = {"data": data_dir, "docs": docs_dir}
+    given = {**{k: Path(v) for k, v in paths.items() if v is not None}, "bot_pause": bot_pause, "clock_check": clock_check}
+    settings = (settings or load_settings()).model_copy(update={k: v for k, v in given.items() if v is not None})
+    storage = Storage.sqlite(settings.data / "kardinal.sqlite3") if db_url is None else Storage(db_url)
+    service = GameService(storage, bot_pause=settings.bot_pause, executor=executor, max_live=max_live, idle_expiry=idle_expiry)
+    service.contact = settings.contact
     if clock is not None:
         service.now = clock
-    if clock_check is None:
-        clock_check = float(os.environ.get("KARDINAL_CLOCK_CHECK", str(CLOCK_CHECK)))
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -178,7 +176,7 @@ def create_app(
         shared = asyncio.create_task(service.keep_shared(stop)) if storage.shared else None
         tables = asyncio.create_task(service.watch_tables(stop, every=table_check))
         operator = asyncio.create_task(app.state.moderation.keep_applying(stop))  # kardinal admin's pending work
-        clocks = asyncio.create_task(service.watch_clocks(stop, every=clock_check))
+        clocks = asyncio.create_task(service.watch_clocks(stop, every=settings.clock_check))
         log.info("%s", mailer.reason)  # on, or off and which setting is missing (never a setting's value)
         sender = asyncio.create_task(run_sender(mailer, stop))
         yield
@@ -205,13 +203,13 @@ def create_app(
         redoc_url=None,
         responses=ERRORS,
     )
+    app.state.settings = settings
     app.state.service = service
     app.state.settler = Settler(service)  # a finished game's results and ratings (settle.py)
-    leaderboard_games()  # a wrong KARDINAL_LEADERBOARD_GAMES stops the start, not a request later
     app.openapi = lambda: _openapi(app)  # type: ignore[method-assign]
 
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
-    site = Path(docs_dir if docs_dir is not None else os.environ.get("KARDINAL_DOCS") or DOCS_SITE)
+    site = Path(settings.docs or DOCS_SITE)
     if (site / "index.html").is_file():
         # the site's links are relative: it works under /docs/ and under a proxy's root path
         app.mount("/docs", StaticFiles(directory=site, html=True), name="docs")
@@ -221,14 +219,14 @@ def create_app(
         async def no_docs(rest: str) -> HTMLResponse:
             return HTMLResponse(_NO_DOCS, status_code=404)
 
-    limits = app.state.limits = guard if guard is not None else Guard()
+    limits = app.state.limits = guard if guard is not None else Guard(rules_from(settings.rate_limits))
     if storage.shared:  # several processes on one PostgreSQL database: their budgets are one
         limits.share(storage)
-    app.state.accounts = Accounts(storage, service, limits)
+    app.state.accounts = Accounts(storage, service, limits, days=settings.session_days)
     app.state.social = Social(storage, service, limits)  # profiles, follows, invitations (social.py)
     app.state.moderation = Moderation(storage, service, limits)
-    # e-mail (mail/): settings from the environment, the queue's sender, the games' mails
-    mailer = app.state.mailer = Mailer(storage, limits)
+    # e-mail (mail/): its settings (missing or malformed: off, and the log says why), the queue's sender, the games' mails
+    mailer = app.state.mailer = Mailer(storage, limits, *mail_settings(settings.mail_values()))
     mailer.accounts = app.state.accounts
     app.state.game_mail = GameMail(mailer, now=lambda: service.now())  # the tables' clock, as set now or later
     service.on_change.append(app.state.game_mail.on_change)

@@ -73,7 +73,7 @@ class Chat(ServiceCore):
             who = live.row.seats[seat].name
             found = await asyncio.to_thread(self.storage.seat_suspended, live.row.id, seat, time.time())
             if found is not None:  # its account is suspended by the operator (kardinal admin)
-                raise suspended(*found)
+                raise suspended(*found, self.contact)
         else:
             if not live.options["spectator_chat"]:
                 raise Refused("chat_closed", "spectators may read the chat; the players have not opened it to them", 403)

@@ -60,6 +60,7 @@ class ServiceCore:
         self.idle_expiry = idle_expiry  # seconds without a change after which an unfinished game expires
         self.max_live = max_live  # games kept in memory; idle ones beyond this are reloaded from the log when needed
         self.bot_pause = bot_pause
+        self.contact = ""  # whom a suspended player asks (Settings.contact: create_app sets it)
         self.executor = executor or ThreadPoolExecutor(max_workers=2, thread_name_prefix="kardinal-bot")
         # bots think in turns: games with people first (fair.py); as many at once as workers
         self.thinking = FairSlots(getattr(self.executor, "_max_workers", 2))
@@ -177,5 +178,5 @@ class ServiceCore:
                 raise Refused("bot_seat", "a bot plays this seat: the table was started without its person", 403)
             raise Refused("bad_token", "no such seat, or a wrong token", 403)
         if sr.barred_now(time.time()):  # its account is suspended: no way into the seat opens it
-            raise suspended(sr.barred or 0.0, "")
+            raise suspended(sr.barred or 0.0, "", self.contact)
         return seat

@@ -59,7 +59,6 @@ from __future__ import annotations
 
 import logging
 import math
-import os
 import time
 from collections.abc import Callable, Sequence
 from typing import Protocol
@@ -123,14 +122,15 @@ Budget = tuple[str, str]  # (kind, addr)
 
 
 class Guard:
-    """The rate limits of one process: :meth:`spend`, :meth:`check`, :meth:`note`, and
+    """The rate limits of one process (``rules``: the defaults changed, e.g.
+    ``rules_from(settings.rate_limits)``): :meth:`spend`, :meth:`check`, :meth:`note`, and
     :meth:`take` with :meth:`give_back` or :meth:`settle`; Refused ``rate_limited`` (429,
     ``retry``: seconds) when over. ``clock``: the time source of the shared counts' windows
     (Unix time; tests pass their own)."""
 
     def __init__(self, rules: dict[str, list[RateLimitItem]] | None = None, clock: Callable[[], float] = time.time) -> None:
         # the defaults for any kind ``rules`` does not name
-        self.rules = {**RULES, **rules} if rules is not None else rules_from(os.environ.get("KARDINAL_RATE_LIMITS"))
+        self.rules = {**RULES, **rules} if rules is not None else dict(RULES)
         self.limiter = strategies.MovingWindowRateLimiter(storage.MemoryStorage())
         # when each (kind, address) was last counted: one counted nothing within its longest
         # window is under every limit, and is not looked up (the check of every move was a

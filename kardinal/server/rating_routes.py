@@ -5,7 +5,6 @@ waiting table with bots."""
 from __future__ import annotations
 
 import asyncio
-import os
 from typing import Annotated
 
 from fastapi import APIRouter, Depends, Request, Response
@@ -31,11 +30,9 @@ router = APIRouter(tags=["ratings"])
 RECENT = 50  # the account's last games whose results are made sure of (its page)
 
 
-def leaderboard_games() -> int:
-    """Rated games a player needs to be on the leaderboard (``KARDINAL_LEADERBOARD_GAMES``, default 5)."""
-    n = int(os.environ.get("KARDINAL_LEADERBOARD_GAMES", "5"))
-    if not 0 <= n <= 10000:
-        raise ValueError("KARDINAL_LEADERBOARD_GAMES: a number of games, 0 to 10000")
+def leaderboard_games(request: Request) -> int:
+    """Rated games a player needs to be on the leaderboard (``KARDINAL_LEADERBOARD_GAMES``: the app's settings)."""
+    n: int = request.app.state.settings.leaderboard_games
     return n
 
 
@@ -55,10 +52,10 @@ async def players_page(request: Request) -> HTMLResponse:
 
 
 @router.get("/api/leaderboard", response_model=Leaderboard)
-async def leaderboard(service: Service, response: Response) -> Leaderboard:
+async def leaderboard(request: Request, service: Service, response: Response) -> Leaderboard:
     """The players with at least ``min_games`` rated games, best first by mu − 2 sigma
     (``rating``: mu, ``pm``: 2 sigma, rounded); and the bots' fixed ratings, for scale."""
-    n = leaderboard_games()
+    n = leaderboard_games(request)
     rows = await asyncio.to_thread(service.storage.leaderboard, n)
     response.headers["Cache-Control"] = "no-store"
     return {
@@ -140,7 +137,7 @@ async def my_rating(request: Request, service: Service, me: Me, response: Respon
         "mu": mu,
         "sigma": sigma,
         "games": games,
-        "min_games": leaderboard_games(),
+        "min_games": leaderboard_games(request),
         "events": [
             {"game": e["game"], "at": e["at"], "before": round(e["before"]), "after": round(e["mu"]), "pm": round(2 * e["sigma"])}
             for e in events

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 from datetime import UTC, datetime
 
 from kardinal.rules.state import RuleError
@@ -60,24 +59,9 @@ def until_text(t: float) -> str:
     return datetime.fromtimestamp(t, UTC).strftime("%Y-%m-%d %H:%M UTC")
 
 
-MAX_CONTACT = 200  # characters of KARDINAL_CONTACT
-
-
-def operator_contact() -> str:
-    """Whom a player asks about the operator's decisions (``KARDINAL_CONTACT``: a mail
-    address, a web page, in the operator's words; "": not set, the player is told to
-    contact the site's operator). Refused at startup if too long or not one line."""
-    contact = " ".join(os.environ.get("KARDINAL_CONTACT", "").split())
-    if len(contact) > MAX_CONTACT or any(not ch.isprintable() for ch in contact):
-        raise ValueError(f"KARDINAL_CONTACT: one line of at most {MAX_CONTACT} printable characters")
-    return contact
-
-
-def suspended(until: float, why: str) -> Refused:
+def suspended(until: float, why: str, contact: str) -> Refused:
     """The refusal of a suspended account: until when (``until``: the time as text, in UTC;
     ``at``: the same in seconds since 1970, for the player's own time zone), the
     operator's reason (``why``, "" when none was given) and whom to ask (``contact``,
-    "" when the operator set none)."""
-    return Refused(
-        "suspended", "this account is suspended", 403, until=until_text(until), at=int(until), why=why, contact=operator_contact()
-    )
+    "" when the operator set none: Settings.contact, which the game service holds)."""
+    return Refused("suspended", "this account is suspended", 403, until=until_text(until), at=int(until), why=why, contact=contact)

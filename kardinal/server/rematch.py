@@ -76,7 +76,7 @@ class Rematch(ServiceCore):
             for seat in asking:
                 if seat in barred:
                     found = await asyncio.to_thread(self.storage.seat_suspended, live.row.id, seat, time.time())
-                    raise suspended(*(found or (barred[seat], "")))
+                    raise suspended(*(found or (barred[seat], "")), self.contact)
         async with live.again_lock:  # those who ask meanwhile wait for this one's game
             if live.again is None:  # made by another process meanwhile?
                 live.again = await asyncio.to_thread(self.storage.follow_up, live.row.id)

@@ -35,7 +35,6 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import logging
-import os
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any
@@ -43,10 +42,7 @@ from typing import Any
 from fastapi import APIRouter, Request
 
 from kardinal.bots.analysis import (
-    HINT_ITERATIONS,
-    HINT_SECONDS,
     RELATIVE,
-    REVIEW_ITERATIONS,
     VERDICTS,
     costliest,
     hint,
@@ -73,13 +69,6 @@ router = APIRouter(tags=["hints and reviews"])
 KEEP_REVIEWS = 200
 KEEP_HINTS = 500
 MAX_REVIEWING = 4  # reviews under way at once in one process; more wait to be asked again
-
-
-def _env(name: str, default: float) -> float:
-    try:
-        return float(os.environ.get(name, default))
-    except ValueError:
-        return default
 
 
 def hint_job(v: ViewData, iterations: int, seconds: float, seed: int) -> dict[str, Any]:
@@ -198,8 +187,8 @@ async def post_hint(game_id: str, body: HintRequest, request: Request) -> dict[s
     if fut is None or (fut.done() and (fut.cancelled() or fut.exception() is not None)):
         seat_view = view(live.state, seat)  # the seat's own view, nothing else
         seed = int.from_bytes(hashlib.sha256(f"hint:{live.row.id}:{seat}:{live.version}".encode()).digest()[:8], "big")
-        iterations = int(_env("KARDINAL_HINT_ITERATIONS", HINT_ITERATIONS))
-        seconds = _env("KARDINAL_HINT_SECONDS", HINT_SECONDS)
+        settings = request.app.state.settings  # KARDINAL_HINT_ITERATIONS, KARDINAL_HINT_SECONDS
+        iterations, seconds = settings.hint_iterations, settings.hint_seconds
         fut = asyncio.ensure_future(_run_hint(service, seat_view, iterations, seconds, seed))
         teaching.hints[key] = fut
         while len(teaching.hints) > KEEP_HINTS:
@@ -239,7 +228,7 @@ async def start_review(game_id: str, request: Request, body: ReviewRequest | Non
     if job is None or job.status == "failed":
         if sum(1 for j in teaching.reviews.values() if j.status == "running") >= MAX_REVIEWING:
             raise Refused("busy", f"{MAX_REVIEWING} reviews are being made; ask again in a minute", 429, max=MAX_REVIEWING)
-        iterations = int(_env("KARDINAL_REVIEW_ITERATIONS", REVIEW_ITERATIONS))
+        iterations = request.app.state.settings.review_iterations  # KARDINAL_REVIEW_ITERATIONS
         job = ReviewJob(_review_seats(live), iterations)
         teaching.reviews[live.row.id] = job
         while len(teaching.reviews) > KEEP_REVIEWS:

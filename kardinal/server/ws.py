@@ -161,7 +161,7 @@ async def _told(service: GameService, live: LiveGame, e: Refused, seats: dict[st
     for k in sorted(seats):
         found = await asyncio.to_thread(service.storage.seat_suspended, live.row.id, int(k), time.time())
         if found is not None:
-            return suspended(*found)
+            return suspended(*found, service.contact)
     return e
 
 
@@ -235,7 +235,7 @@ async def _send_loop(ws: WebSocket, service: GameService, live: LiveGame, conn: 
             item = await conn.outbox.get()
             if conn.revoked:  # its tokens open its seats no more: told so, and closed
                 if conn.barred is not None:  # its account suspended: told why, the tokens kept
-                    told = await _told(service, live, suspended(conn.barred, ""), {str(s): "" for s in conn.seats})
+                    told = await _told(service, live, suspended(conn.barred, "", service.contact), {str(s): "" for s in conn.seats})
                     await ws.send_text(json_text(_ws_error(told)))
                     await ws.close(code=SUSPENDED)
                     return

@@ -2,7 +2,7 @@
 the mails an account asks for (your turn, an invitation, a game's end) with a one-click
 unsubscribe, all sent from a queue in the database.
 
-- :mod:`.settings`: the SMTP server, the sender and the site's address, from the environment.
+- :mod:`.settings`: the SMTP server, the sender and the site's address, from the server's settings.
 - :mod:`.mailer`: addresses, confirmations, resets, opt-ins, unsubscribing; queueing.
 - :mod:`.notify`: the mails games cause (listening to the game service's changes).
 - :mod:`.texts`: the words of each mail, in English and German.

@@ -50,7 +50,7 @@ from ..storage import Storage
 from ..storage.mail import AddressBudgetSpent, QueuedMail
 from .addresses import valid_address
 from .headers import has_controls
-from .settings import MailSettings, mail_settings
+from .settings import MailSettings
 from .texts import LANGS, render, zone_of
 
 if TYPE_CHECKING:
@@ -83,9 +83,7 @@ class Mailer:
     """The mail of one server process: its settings (None: e-mail is off), the queue, and
     ``now`` (the clock tokens and retries go by; tests set their own)."""
 
-    def __init__(self, storage: Storage, guard: Guard, settings: MailSettings | None = None, reason: str = "", env: bool = True) -> None:
-        if settings is None and env:
-            settings, reason = mail_settings()
+    def __init__(self, storage: Storage, guard: Guard, settings: MailSettings | None = None, reason: str = "") -> None:
         self.storage = storage
         self.guard = guard
         self.settings = settings

@@ -1,4 +1,5 @@
-"""The mail settings, from the environment: ``KARDINAL_SMTP_URL`` (the mail server),
+"""The mail settings, as the server's settings hold them (kardinal.server.settings, read
+from the environment): ``KARDINAL_SMTP_URL`` (the mail server),
 ``KARDINAL_MAIL_FROM`` (the sender's address) and ``KARDINAL_PUBLIC_URL`` (the site's
 address as players reach it, for the links in mails). Without all three, e-mail is off:
 the site says so and nothing else changes.
@@ -11,7 +12,7 @@ never logged nor shown: :class:`SmtpServer`'s ``repr`` leaves it out.
 
 from __future__ import annotations
 
-import os
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from urllib.parse import parse_qs, unquote, urlsplit
 
@@ -57,9 +58,9 @@ def parse_smtp_url(text: str) -> SmtpServer:
     )
 
 
-def mail_settings(env: dict[str, str] | None = None) -> tuple[MailSettings | None, str]:
-    """The settings, or None and why e-mail is off (words for the operator's log; no secret)."""
-    e = os.environ if env is None else env
+def mail_settings(e: Mapping[str, str]) -> tuple[MailSettings | None, str]:
+    """The settings of the values by their variables' names (Settings.mail_values), or None
+    and why e-mail is off (words for the operator's log; no secret)."""
     url, sender, public = (e.get(k, "").strip() for k in ("KARDINAL_SMTP_URL", "KARDINAL_MAIL_FROM", "KARDINAL_PUBLIC_URL"))
     missing = [k for k, v in (("KARDINAL_SMTP_URL", url), ("KARDINAL_MAIL_FROM", sender), ("KARDINAL_PUBLIC_URL", public)) if not v]
     if missing:
