@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 EXTRAS ?= dev,web,research,docs,ray
 
-.PHONY: system jstools native compiler run test test-fast test-loaded lint typecheck imports bench bench-web install clean test-long test-research fuzz
+.PHONY: system jstools jslint native compiler run test test-fast test-loaded lint typecheck imports bench bench-web install clean test-long test-research fuzz
 
 $(STAMP): pyproject.toml requirements.lock
 	$(PY) -m venv $(VENV)
@@ -67,13 +67,21 @@ system:
 	  $(SUDO) apt-get update -q && $(SUDO) apt-get install -y -q $(NEED); \
 	fi
 
-# the tools the browser tests inject into pages (axe-core), pinned in tests/js/package-lock.json
+# the JavaScript tools: what the browser tests inject into pages (axe-core) and the checks of
+# the browser's code (TypeScript, ESLint), pinned in tests/js/package-lock.json
 JSTOOLS := tests/js/node_modules/axe-core/axe.min.js
 $(JSTOOLS): tests/js/package.json tests/js/package-lock.json | system
 	npm ci --prefix tests/js --no-audit --no-fund
 	touch $(JSTOOLS)
 
 jstools: $(JSTOOLS)
+
+# The browser's JavaScript (kardinal/clients/web/static/*.js, loaded as it is, no build
+# step): TypeScript's checker over it (kardinal/clients/web/jsconfig.json: checkJs, strict)
+# and ESLint (tests/js/eslint.config.js), both pinned in tests/js/package-lock.json.
+JSBIN := tests/js/node_modules/.bin
+jslint: jstools
+	$(JSBIN)/tsc -p kardinal/clients/web/jsconfig.json
 
 # the suite in TEST_WORKERS processes (pytest-xdist); a file's tests stay in one process,
 # so that its server, browser and database fixtures are made once.
@@ -88,7 +96,7 @@ TEST_WORKERS ?= $(shell echo $$(( $$(nproc) + 1 )))
 PYTEST = $(BIN)/pytest -q -n $(TEST_WORKERS) --dist loadfile --no-loadscope-reorder
 SUITE = $(PYTEST) --durations=15 --junitxml=build/junit.xml kardinal tests
 
-test: $(STAMP) $(NATIVE) system jstools lint typecheck imports
+test: $(STAMP) $(NATIVE) system jstools jslint lint typecheck imports
 	$(SUITE)
 
 # The suite while every core is kept busy by another process (tests/loaded.py): no test
