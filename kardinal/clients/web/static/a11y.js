@@ -4,7 +4,7 @@
 /** A way to find the focused element again after its panel is rebuilt: [selector, index]. */
 export function rememberFocus() {
   const a = document.activeElement;
-  if (!a || a === document.body || !a.isConnected) return null;
+  if (!(a instanceof HTMLElement || a instanceof SVGElement) || a === document.body || !a.isConnected) return null;
   let sel = null;
   if (a.id) sel = `#${CSS.escape(a.id)}`;
   else if (a.dataset && a.dataset.card) {
@@ -43,5 +43,5 @@ export function announce(text) {
   const p = document.createElement("p");
   p.textContent = text;
   r.append(p);
-  while (r.childElementCount > 6) r.firstElementChild.remove();
+  while (r.firstElementChild && r.childElementCount > 6) r.firstElementChild.remove();
 }

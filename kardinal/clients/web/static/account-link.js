@@ -45,13 +45,15 @@ function showRefusal() {
     box.id = "session-refused";
     box.className = "session-refused";
     box.setAttribute("role", "alert");
-    box.append(document.createElement("p"), document.createElement("button"));
-    box.lastChild.type = "button";
-    box.lastChild.addEventListener("click", signOutRefused);
+    const button = document.createElement("button");
+    button.type = "button";
+    button.addEventListener("click", signOutRefused);
+    box.append(document.createElement("p"), button);
     header.after(box);
   }
-  box.firstChild.textContent = refusalText(refused, null);
-  box.lastChild.textContent = T("refusedSignOut");
+  const [words, signOut] = box.children;
+  words.textContent = refusalText(refused, null);
+  signOut.textContent = T("refusedSignOut");
 }
 
 /** This browser forgets the refused session (the account stays suspended). */

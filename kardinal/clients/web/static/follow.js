@@ -12,7 +12,7 @@
 // land at once. When it is this page's turn, or the game is over, what is left plays fast,
 // so the pieces one decides about are on the map within moments.
 
-import { el, playerColour } from "./dom.js";
+import { byId, el, playerColour } from "./dom.js";
 import { T, addStrings, listText } from "./i18n.js";
 import { cloisterGlyph, advisorGlyph } from "./pieces.js";
 
@@ -308,6 +308,7 @@ export class Follower {
     const row = centre(document.querySelector(`#players tr[data-seat="${seat}"]`));
     if (visible(row)) return row;
     const m = document.getElementById("mapwrap") || document.getElementById("map");
+    if (!m) return row;
     const r = m.getBoundingClientRect();
     return { x: r.left + r.width / 2, y: Math.max(0, r.top) + 12 };
   }
@@ -334,7 +335,7 @@ export class Follower {
         // the cards played, over the map
         const tray = el("div", { class: "fx-tray", "data-seat": turn.seat, style: `border-color:${playerColour(turn.seat)}` },
           ...a.cards.map((k) => cardNode(board, k)));
-        const m = (document.getElementById("mapwrap") || document.getElementById("map")).getBoundingClientRect();
+        const m = (document.getElementById("mapwrap") || byId("map")).getBoundingClientRect();
         tray.style.left = `${m.left + m.width / 2}px`;
         tray.style.top = `${Math.max(8, m.top + 10)}px`;
         this.layer.append(tray);

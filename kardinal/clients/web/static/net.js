@@ -6,7 +6,7 @@
 // page's <meta name="root"> and getJSON/postJSON put it in front of "/api/...".
 
 /** The path the server lives under ("" at the root of its host). */
-export const ROOT = (document.querySelector('meta[name="root"]') || { content: "" }).content.replace(/\/$/, "");
+export const ROOT = (document.querySelector('meta[name="root"]')?.getAttribute("content") || "").replace(/\/$/, "");
 
 /** An absolute path ("/api/games") under the server's root. */
 export function url(path) { return path.startsWith("/") ? ROOT + path : path; }
@@ -75,8 +75,9 @@ export function renewSeats(gameId, tokens) {
   let changed = false;
   const seat = params.get("seat");
   if (seat !== null && params.get("token") && tokens[seat]) { params.set("token", tokens[seat]); changed = true; }
-  if (params.get("tokens")) {
-    params.set("tokens", params.get("tokens").split(",").map((part) => {
+  const held = params.get("tokens");
+  if (held) {
+    params.set("tokens", held.split(",").map((part) => {
       const i = part.indexOf(":");
       return i > 0 && tokens[part.slice(0, i)] ? `${part.slice(0, i)}:${tokens[part.slice(0, i)]}` : part;
     }).join(","));
@@ -108,7 +109,7 @@ export function tokensFromURL(search, gameId) {
     const i = part.indexOf(":");
     if (i > 0) out[part.slice(0, i)] = part.slice(i + 1);
   }
-  if (gameId === undefined && location.pathname.startsWith(ROOT + "/game/")) gameId = decodeURIComponent(location.pathname.split("/").pop());
+  if (gameId === undefined && location.pathname.startsWith(ROOT + "/game/")) gameId = decodeURIComponent(location.pathname.split("/").pop() || "");
   if (!gameId) return out;
   const all = Object.assign(storedSeats(gameId), out);
   if (Object.keys(out).length) {
@@ -146,10 +147,17 @@ export class GameSocket {
     this.gameId = gameId;
     this.seats = Object.assign({}, seats); // seat -> token
     this.handlers = handlers;
+    /** @type {WebSocket | null} the connection connect() made last */
     this.ws = null;
     this.delay = 300;
     this.counter = 0;
     this.pending = null; // the id of the action sent last, until acknowledged
+  }
+
+  /** The connection connect() made: sending before it is a fault, told as such. */
+  live() {
+    if (!this.ws) throw new Error("a game's socket sends only after connect()");
+    return this.ws;
   }
 
   holds(seat) { return Object.prototype.hasOwnProperty.call(this.seats, String(seat)); }
@@ -209,9 +217,10 @@ export class GameSocket {
 
   hello() {
     // deltas of the history, and each acknowledgement inside the state its action made
+    /** @type {{ type: "hello", delta: boolean, ack_in_state: boolean, presence: boolean, seats?: Record<string, string> }} */
     const hello = { type: "hello", delta: true, ack_in_state: true, presence: true };
     if (this.holdsAny()) hello.seats = this.seats;
-    this.ws.send(JSON.stringify(hello));
+    this.live().send(JSON.stringify(hello));
   }
 
   /** Watch as a spectator from now on (a wrong or outdated link). */
@@ -232,19 +241,19 @@ export class GameSocket {
   sendAction(action, version) {
     const id = `${Date.now().toString(36)}-${(this.counter++).toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
     this.pending = id;
-    this.ws.send(JSON.stringify({ type: "action", id, seat: action.seat, token: this.seats[action.seat], version, action }));
+    this.live().send(JSON.stringify({ type: "action", id, seat: action.seat, token: this.seats[action.seat], version, action }));
     return id;
   }
 
   /** Say something in the game's chat (`name`: a spectator's). */
   sendChat(text, name) {
     const id = `chat-${(this.counter++).toString(36)}`;
-    this.ws.send(JSON.stringify(name ? { type: "chat", id, text, name } : { type: "chat", id, text }));
+    this.live().send(JSON.stringify(name ? { type: "chat", id, text, name } : { type: "chat", id, text }));
     return id;
   }
 
   /** Take back this seat's placement (before drawing), expected at state `version`. */
   sendUndo(seat, version) {
-    this.ws.send(JSON.stringify({ type: "undo", seat, token: this.seats[seat], version }));
+    this.live().send(JSON.stringify({ type: "undo", seat, token: this.seats[seat], version }));
   }
 }

@@ -1,0 +1,79 @@
+// The shapes of what the server sends, for TypeScript's checker (`make jslint`): JSDoc
+// types only, no code; a module names them with `/** @import { ErrorData } from "./messages.js" */`
+// and the browser never loads this file. They follow kardinal/server/messages.py and
+// schemas.py (the TypedDicts of the same names); a field the pages do not read may be left out.
+
+/**
+ * A refusal (messages.py ErrorData): a stable code, English words, parameters to say it
+ * in any language; a refusal by the rules has the rule ("R4.3") and the rules' own code.
+ * @typedef {object} ErrorData
+ * @property {string} code
+ * @property {string} message
+ * @property {Record<string, string | number>} [params]
+ * @property {string} [rule]
+ * @property {string} [reason]
+ */
+
+/**
+ * A seat as anyone may see it (messages.py PlayerData).
+ * @typedef {object} PlayerData
+ * @property {number} seat
+ * @property {string} name
+ * @property {"person" | "bot"} kind
+ * @property {string | null} level
+ * @property {boolean} joined
+ * @property {boolean} open
+ * @property {boolean} standin
+ * @property {boolean} present
+ */
+
+/**
+ * How a table plays (messages.py TableOptions).
+ * @typedef {object} TableOptions
+ * @property {"live" | "turn"} mode
+ * @property {number} away
+ * @property {string} standin
+ * @property {boolean} hints
+ * @property {boolean} spectator_chat
+ * @property {boolean} public
+ * @property {boolean} [friends]
+ * @property {{ move?: number, reserve?: number, increment?: number, days?: number } | null} clock
+ * @property {boolean} rated
+ */
+
+/**
+ * A game as the lobby and "My games" list it (schemas.py GameSummary).
+ * @typedef {object} GameSummary
+ * @property {string} id
+ * @property {number} created
+ * @property {string} status
+ * @property {boolean} hotseat
+ * @property {string} board
+ * @property {string[]} variants
+ * @property {TableOptions} table
+ * @property {PlayerData[]} players
+ * @property {number} [current]
+ * @property {number} [deadline]
+ * @property {number} [version]
+ * @property {number[]} [scores]
+ */
+
+/**
+ * An invitation by name, to the account (`by`: who invited it; null: a deleted account)
+ * or from it (`to`), with its game (schemas.py InvitationInfo).
+ * @typedef {object} InvitationInfo
+ * @property {GameSummary} game
+ * @property {number} seat
+ * @property {number} at
+ * @property {string | null} [by]
+ * @property {string} [to]
+ */
+
+/**
+ * The account's invitations (schemas.py Invitations).
+ * @typedef {object} Invitations
+ * @property {InvitationInfo[]} received
+ * @property {InvitationInfo[]} sent
+ */
+
+export {};
