@@ -305,7 +305,6 @@ export class Teach {
 
   hintPart() {
     const page = this.page;
-    const msg = page.msg;
     const mine = page.legal().length > 0;
     if (!mine || !this.info) return [];
     if (!this.info.hints) return [el("p", { class: "tc-note", id: "hints-off", text: T("tcHintsOff") })];
