@@ -82,7 +82,7 @@ jstools: $(JSTOOLS)
 # The type errors not fixed yet may only become fewer: JS_TYPE_ERRORS is lowered as they
 # are (1,351 with strict at the start; the jsconfig says which checks wait).
 JSBIN := tests/js/node_modules/.bin
-JS_TYPE_ERRORS := 136
+JS_TYPE_ERRORS := 104
 jslint: jstools
 	@out=$$($(JSBIN)/tsc -p kardinal/clients/web/jsconfig.json); n=$$(printf '%s\n' "$$out" | grep -c 'error TS'); \
 	  if [ $$n -gt $(JS_TYPE_ERRORS) ]; then printf '%s\n' "$$out"; echo "$$n type errors in the browser's code: more than the $(JS_TYPE_ERRORS) not fixed yet"; exit 1; fi; \

@@ -9,7 +9,7 @@ export function rememberFocus() {
   if (a.id) sel = `#${CSS.escape(a.id)}`;
   else if (a.dataset && a.dataset.card) {
     const zone = a.closest("[data-zone]");
-    sel = (zone ? `[data-zone="${zone.dataset.zone}"] ` : "") + `[data-card="${CSS.escape(a.dataset.card)}"]`;
+    sel = (zone ? `[data-zone="${zone.getAttribute("data-zone")}"] ` : "") + `[data-card="${CSS.escape(a.dataset.card)}"]`;
   } else if (a.dataset && a.dataset.pile) sel = `[data-pile="${CSS.escape(a.dataset.pile)}"]`;
   if (!sel) return { el: a, sel: null, zone: null };
   const same = [...document.querySelectorAll(sel)];

@@ -5,6 +5,7 @@
 
 import { el } from "./dom.js";
 import { T, addStrings } from "./i18n.js";
+/** @import { ClockOptions } from "./messages.js" */
 
 addStrings({
   en: {
@@ -31,7 +32,8 @@ addStrings({
   },
 });
 
-/** The presets: live and turn-based, each with its API numbers (null: no clock). */
+/** The presets: live and turn-based, each with its API numbers (null: no clock).
+ * @type {Readonly<Record<"live" | "turn", [string, ClockOptions | null, string][]>>} */
 export const CLOCK_PRESETS = Object.freeze({
   live: [["none", null, "clockNone"], ["quick", { move: 20, reserve: 120, increment: 5 }, "clockQuick"],
     ["standard", { move: 45, reserve: 300, increment: 10 }, "clockStandard"]],

@@ -344,10 +344,11 @@ export class Follower {
         const flights = this.targets(turn).map((t, i) => {
           const to = centre(t.node) || from;
           return wait(i * 160 * f).then(() => this.fly(pieceNode(t.type, turn.seat), from, to, 700 * f)).then(() => {
-            if (!t.node) return;
-            t.node.classList.remove("fx-pending");
-            t.node.classList.add("fx-land");
-            setTimeout(() => t.node.classList.remove("fx-land"), 700);
+            const node = t.node;
+            if (!node) return;
+            node.classList.remove("fx-pending");
+            node.classList.add("fx-land");
+            setTimeout(() => node.classList.remove("fx-land"), 700);
           });
         });
         await Promise.all(flights);

@@ -249,7 +249,8 @@ async function copyText(text) {
 
 /** The clock of a live table of Play with friends: the "standard" preset (45 s a turn, 5 min reserve). */
 function friendsClock() {
-  return { ...CLOCK_PRESETS.live.find((p) => p[0] === "standard")[1] };
+  const standard = CLOCK_PRESETS.live.find((p) => p[0] === "standard");
+  return { ...(standard && standard[1]) };
 }
 
 class Lobby {
@@ -278,6 +279,8 @@ class Lobby {
     this.friendAccounts = ["", "", "", ""]; // accounts invited by name (signed in)
     this.invited = {}; // the last created table's seats kept for accounts: {seat: name}
     this.mine = new MyGames("my-games", true, 5);
+    /** @type {() => void} the header's words anew (initHeader's, once start() wired it) */
+    this.refreshHeader = () => {};
   }
 
   async start() {

@@ -28,6 +28,16 @@
  */
 
 /**
+ * A table's clock (messages.py ClockOptions): live, `move` seconds a turn, then the
+ * `reserve`, which gains `increment` after each turn; turn-based, `days` a turn.
+ * @typedef {object} ClockOptions
+ * @property {number} [move]
+ * @property {number} [reserve]
+ * @property {number} [increment]
+ * @property {number} [days]
+ */
+
+/**
  * How a table plays (messages.py TableOptions).
  * @typedef {object} TableOptions
  * @property {"live" | "turn"} mode
@@ -37,7 +47,7 @@
  * @property {boolean} spectator_chat
  * @property {boolean} public
  * @property {boolean} [friends]
- * @property {{ move?: number, reserve?: number, increment?: number, days?: number } | null} clock
+ * @property {ClockOptions | null} clock
  * @property {boolean} rated
  */
 

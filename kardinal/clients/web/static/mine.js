@@ -132,7 +132,8 @@ export class MyGames {
 
   /** The time left of each turn shown (the rows stay: only their words change). */
   showLeft() {
-    for (const span of byId(this.boxId).querySelectorAll("span[data-deadline]")) {
+    for (const span of byId(this.boxId).querySelectorAll("[data-deadline]")) {
+      if (!(span instanceof HTMLElement)) continue;
       const { text, urgent } = leftUntil(Number(span.dataset.deadline), span.dataset.yours === "true");
       if (span.textContent !== text) span.textContent = text;
       span.classList.toggle("urgent", urgent);

@@ -277,6 +277,7 @@ export function sentence(words, params) {
 function suspendedUntil(p) {
   const at = Number(p.at);
   if (!p.at || !Number.isFinite(at)) return p.until;
+  /** @type {Intl.DateTimeFormatOptions} */
   const how = { year: "numeric", month: "long", day: "numeric", hour: "2-digit", minute: "2-digit", timeZoneName: "short" };
   return new Intl.DateTimeFormat(lang() === "de" ? "de-DE" : "en-GB", how).format(new Date(at * 1000));
 }
