@@ -66,11 +66,12 @@ const PHONE = "(max-width: 900px), (max-height: 560px) and (orientation: landsca
 
 class GamePage {
   constructor() {
-    this.gameId = decodeURIComponent(location.pathname.split("/").pop());
+    this.gameId = decodeURIComponent(location.pathname.split("/").pop() || "");
     this.msg = null; // the latest state message
     this.replay = null; // a replay message while stepping through a finished game
     this.revealed = null; // hot-seat: the seat whose hand was shown
     this.board = null; // the Board of this game (view.board)
+    /** @type {GameMap | null} drawn once the board is loaded */
     this.map = null;
     this.wantBoard = null; // the board id being loaded
     this.variantWords = {}; // variant name -> the server's description (a fallback for the text table)
@@ -83,6 +84,17 @@ class GamePage {
       onClock: (m) => this.clock.heard(m),
       onClose: () => { byId("status").textContent = T("disconnected"); },
     });
+    // the page's parts, made by start():
+    /** @type {Follower} */ this.follower;
+    /** @type {ScoringOverlay} */ this.scoring;
+    /** @type {MapZoom} */ this.zoom;
+    /** @type {Teach} */ this.teach;
+    /** @type {TurnSignal} */ this.signal;
+    /** @type {Chat} */ this.chat;
+    /** @type {Since} */ this.since;
+    /** @type {PresenceLine} */ this.presence;
+    /** @type {ClockLine} */ this.clock;
+    /** @type {RatedGame} */ this.rated;
   }
 
   start() {
@@ -98,7 +110,7 @@ class GamePage {
     // Escape: one step back in the choice (a dialog or overlay that is open takes it first)
     document.addEventListener("keydown", (ev) => {
       if (ev.key !== "Escape" || ev.defaultPrevented || document.querySelector("dialog[open]")) return;
-      if (ev.target.closest && ev.target.closest("input, textarea, select")) return; // typing: not a step back
+      if (ev.target instanceof Element && ev.target.closest("input, textarea, select")) return; // typing: not a step back
       if (this.sel.back()) { ev.preventDefault(); this.say(""); this.render(); }
     });
     // on a phone the line about the others' turns and its controls sit in the side panel, right under the hand (seen without scrolling)
@@ -473,7 +485,7 @@ class GamePage {
   }
 
   draw() {
-    if (!this.msg || !this.board) { byId("status").textContent = T("connecting"); return; }
+    if (!this.msg || !this.board || !this.map) { byId("status").textContent = T("connecting"); return; }
     const msg = this.msg;
     const v = this.view();
     const board = this.board;

@@ -55,7 +55,7 @@ export class RatedGame {
 
   async fill(seat, token) {
     const b = findId("fill-bots");
-    if (b) b.disabled = true;
+    if (b instanceof HTMLButtonElement) b.disabled = true;
     try {
       await postJSON(`/api/games/${encodeURIComponent(this.gameId)}/fill`, { seat, token });
       this.error = "";

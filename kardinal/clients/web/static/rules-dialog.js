@@ -6,7 +6,7 @@
 //
 // Any link with a data-rule attribute opens the dialog too (one listener on the document).
 
-import { el, byId } from "./dom.js";
+import { el, findId } from "./dom.js";
 import { T, lang, addStrings, onLangChange } from "./i18n.js";
 import { url } from "./net.js";
 
@@ -179,4 +179,4 @@ export function keepRulesLinked(node) {
 }
 
 // the refusal line of the game page: "Refused: R4.3: …" links to R4.3
-keepRulesLinked(byId("msg"));
+keepRulesLinked(findId("msg")); // the game page has one; the others import this module too

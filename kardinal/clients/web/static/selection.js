@@ -18,6 +18,11 @@ export class Selection {
   /** legal(): the record actions this page may send now ([] when it may not act). */
   constructor(legal) {
     this.legal = legal;
+    // set by clear():
+    /** @type {string[]} the cards chosen, in order */ this.cards;
+    /** @type {string | null} */ this.country;
+    /** @type {string[]} the cloister sites chosen */ this.sites;
+    /** @type {number} the advisors placed */ this.advisors;
     this.clear();
   }
 

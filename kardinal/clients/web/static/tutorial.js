@@ -118,7 +118,7 @@ class TrySelection extends Selection {
     if (!this.cards.length || !this.country || !this.pieces()) return null;
     return {
       seat: this.seat(), act: "place", country: this.country, cards: this.cards.slice().sort(),
-      pieces: this.sites.map((site) => ({ type: "cloister", site })).concat(Array.from({ length: this.advisors }, () => ({ type: "advisor" }))),
+      pieces: [...this.sites.map((site) => ({ type: "cloister", site })), ...Array.from({ length: this.advisors }, () => ({ type: "advisor" }))],
     };
   }
 
@@ -175,7 +175,9 @@ class TutorialPage {
   constructor() {
     this.meta = null; // GET /api/tutorial
     this.board = null;
+    /** @type {GameMap | null} drawn once the board is loaded */
     this.map = null;
+    /** @type {MapZoom} made by start() */ this.zoom;
     this.index = 0;
     this.actions = []; // the accepted actions of this step
     this.res = null; // the server's latest answer for this step
@@ -192,7 +194,7 @@ class TutorialPage {
     onLangChange(() => { this.zoom.labels(); this.render(); });
     document.addEventListener("keydown", (ev) => {
       if (ev.key !== "Escape" || ev.defaultPrevented || document.querySelector("dialog[open]")) return;
-      if (ev.target.closest && ev.target.closest("input, textarea, select")) return; // typing: not a step back
+      if (ev.target instanceof Element && ev.target.closest("input, textarea, select")) return; // typing: not a step back
       if (this.sel.back()) { ev.preventDefault(); this.render(); }
     });
     byId("prev").addEventListener("click", () => this.go(this.index - 1));
@@ -299,7 +301,7 @@ class TutorialPage {
   }
 
   draw() {
-    if (!this.meta || !this.res) { byId("status").textContent = "…"; return; }
+    if (!this.meta || !this.res || !this.map) { byId("status").textContent = "…"; return; }
     const step = this.step();
     const n = this.meta.steps.length;
     const v = this.res.view;
@@ -328,7 +330,7 @@ class TutorialPage {
     this.renderFeedback();
     this.renderResult();
     byId("prev").textContent = T("tutPrev");
-    byId("prev").disabled = this.index === 0;
+    byId("prev", HTMLButtonElement).disabled = this.index === 0;
     byId("retry").textContent = T("tutRetry");
     byId("next").hidden = false;
     byId("next").textContent = this.res.done ? T("tutNext") : T("tutSkip");
@@ -451,7 +453,7 @@ class TutorialPage {
     byId("msg").className = "";
     byId("result").replaceChildren();
     byId("prev").textContent = T("tutPrev");
-    byId("prev").disabled = false;
+    byId("prev", HTMLButtonElement).disabled = false;
     byId("retry").textContent = T("tutAgain");
     byId("next").hidden = true;
     byId("handbox").replaceChildren();
