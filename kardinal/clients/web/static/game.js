@@ -17,6 +17,7 @@ import { byId, el } from "./dom.js";
 import { T, seatName, onLangChange, rulesText, variantText, boardName, boardAbout, addStrings, levelName } from "./i18n.js";
 import { loadBoard } from "./board.js";
 import { GameSocket, getJSON, postJSON, storeSeats, tokensFromURL, url } from "./net.js";
+/** @import { Seats } from "./net.js" */
 import { GameMap } from "./map.js";
 import { MapZoom } from "./zoom.js";
 import { rememberFocus, restoreFocus, announce } from "./a11y.js";
@@ -224,6 +225,7 @@ class GamePage {
       const own = ((await getJSON("/api/account/games")).games || []).find((g) => g.game && g.game.id === this.gameId);
       const again = `kardinal-reseated:${this.gameId}`; // once: never a loop of reloads
       if (own && own.seats.length && !sessionStorage.getItem(again) && !this.socket.holdsAny()) {
+        /** @type {Seats} */
         const got = {};
         for (const s of own.seats) got[s] = (await postJSON("/api/account/seat", { game: this.gameId, seat: Number(s) })).token;
         storeSeats(this.gameId, got);

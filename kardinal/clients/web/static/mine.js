@@ -11,6 +11,7 @@ import { allStoredSeats, forgetStoredSeats, getJSON, postJSON, storeSeats, url }
 import { whoAmI } from "./account-link.js";
 import { initHeader } from "./header.js";
 /** @import { Invitations } from "./messages.js" */
+/** @import { Seats } from "./net.js" */
 import { refusalText } from "./refusals.js";
 import { profileLink } from "./profile-link.js";
 
@@ -146,6 +147,7 @@ export class MyGames {
     if (!missing.length) return;
     ev.preventDefault();
     try {
+      /** @type {Seats} */
       const got = {};
       for (const s of missing) got[s] = (await postJSON("/api/account/seat", { game: g.game, seat: Number(s) })).token;
       storeSeats(g.game, got);
