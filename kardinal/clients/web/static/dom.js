@@ -8,6 +8,7 @@ export const PLAYER_COLOURS = Object.freeze(["#d1342f", "#2a62c9", "#2f9e44", "#
 /** Each seat's second cue beside its colour (red and green differ little in lightness):
  * a shape drawn on every piece and swatch. */
 export const PLAYER_MARKS = Object.freeze(["circle", "square", "triangle", "diamond", "star"]);
+/** @type {Record<string, string>} */
 const MARK_CHARS = { circle: "●", square: "■", triangle: "▲", diamond: "◆", star: "★" };
 
 /** The dark outline every piece has: it, not the player's colour, carries the 3:1 contrast
@@ -151,8 +152,8 @@ export function svg(tag, attrs) {
   return e;
 }
 
-/** A round swatch in a seat's colour with the seat's mark on it. */
-/** @param {number} seat */
+/** A round swatch in a seat's colour with the seat's mark on it.
+ * @param {number} seat */
 export function swatch(seat) {
   return el("span", { class: "swatch", "data-mark": playerMark(seat), style: `background:${playerColour(seat)};color:${markInk(seat)}`, "aria-hidden": "true" },
     MARK_CHARS[playerMark(seat)]);

@@ -371,7 +371,7 @@ class GamePage {
     }
     if (selected) this.sel.removeCard(kid);
     else if (!this.sel.addCard(kid)) {
-      this.say(T("noCard", { card: this.board.cardName(kid) }), true);
+      this.say(T("noCard", { card: this.board?.cardName(kid) }), true);
       return;
     }
     this.say("");
@@ -391,8 +391,8 @@ class GamePage {
   clickSite(sid) {
     if (this.sel.empty && !this.replay) this.cardFirst();
     if (this.replay || this.sel.empty) return;
-    if (!this.sel.toggleSite(sid, this.board.siteCountry(sid))) {
-      this.say(T("noSite", { site: this.board.siteName(sid) }), true);
+    if (!this.sel.toggleSite(sid, this.board?.siteCountry(sid))) {
+      this.say(T("noSite", { site: this.board?.siteName(sid) }), true);
       return;
     }
     this.say("");
@@ -408,7 +408,7 @@ class GamePage {
       const m = v.advisor_limit[cid];
       const n = v.advisors[cid].reduce((x, y) => x + y, 0) + (this.sel.country === cid ? this.sel.advisors : 0) + 1;
       const key = m === 0 ? "noCoatEmpty" : n > m ? "noCoatFull" : "noCoat";
-      this.say(T(key, { country: this.board.countryName(cid), n, m }), true);
+      this.say(T(key, { country: this.board?.countryName(cid), n, m }), true);
       return;
     }
     this.say("");

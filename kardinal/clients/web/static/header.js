@@ -22,7 +22,8 @@ function docsLink() {
   a.setAttribute("hreflang", "en");
 }
 
-/** Wire the header; aboutText() gives the dialog's text (it may change, e.g. with the board). */
+/** Wire the header; aboutText() gives the dialog's text (it may change, e.g. with the board).
+ * @param {() => string} aboutText */
 export function initHeader(aboutText) {
   const update = () => {
     document.documentElement.lang = lang();

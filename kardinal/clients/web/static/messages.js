@@ -86,4 +86,71 @@
  * @property {InvitationInfo[]} sent
  */
 
+/**
+ * A kind of card (mapdata.py board_json "cards"): its countries (two; a joker pair is two cards).
+ * @typedef {object} CardKind
+ * @property {string} id
+ * @property {string} short
+ * @property {string[]} countries
+ * @property {number} count
+ */
+
+/**
+ * A country of the board (board_json "countries"), with its place on the map.
+ * @typedef {object} CountryData
+ * @property {string} id
+ * @property {string} name_de
+ * @property {string} [name_en]
+ * @property {number} ring
+ * @property {string} colour
+ * @property {string[]} sites
+ * @property {[number, number]} coat
+ * @property {number[][][]} region
+ */
+
+/**
+ * A cloister site (board_json "sites"), with its place and label on the map.
+ * @typedef {object} SiteData
+ * @property {string} id
+ * @property {string} name
+ * @property {string} [name_en]
+ * @property {string} country
+ * @property {number} lat
+ * @property {number} lon
+ * @property {[number, number]} xy
+ * @property {[number, number, string]} [label]
+ * @property {number[][]} cell
+ */
+
+/**
+ * An alliance of two countries (board_json "alliances").
+ * @typedef {object} AllianceData
+ * @property {number} number
+ * @property {string[]} countries
+ * @property {boolean} across
+ * @property {[number, number]} xy
+ * @property {number[][]} route
+ */
+
+/**
+ * A board as GET /api/board gives it (mapdata.py board_json): what the browser draws and names.
+ * @typedef {object} BoardData
+ * @property {string} id
+ * @property {string} name
+ * @property {string} about
+ * @property {boolean} reconstruction
+ * @property {number} width
+ * @property {number} height
+ * @property {string} sea
+ * @property {any} legend
+ * @property {any} coast
+ * @property {any} borders
+ * @property {CardKind[]} cards
+ * @property {CountryData[]} countries
+ * @property {SiteData[]} sites
+ * @property {[string, string][]} roads
+ * @property {AllianceData[]} alliances
+ * @property {{ cloisters: number, advisors: number }} supply
+ */
+
 export {};

@@ -26,8 +26,10 @@ addStrings({
 const ICON = url("/static/favicon.svg");
 const ICON_TURN = url("/static/favicon-turn.svg");
 
+/** @param {string} key */
 function pref(key) { try { return localStorage.getItem(key) === "on"; } catch (e) { return false; } }
 
+/** @param {string} key @param {boolean} on */
 function setPref(key, on) { try { localStorage.setItem(key, on ? "on" : "off"); } catch (e) { /* private mode */ } }
 
 export class TurnSignal {

@@ -282,7 +282,7 @@ class TutorialPage {
 
   clickCountry(cid) { if (this.sel.chooseCountry(cid)) this.render(); }
 
-  clickSite(sid) { if (this.sel.toggleSite(sid, this.board.siteCountry(sid))) this.render(); }
+  clickSite(sid) { if (this.sel.toggleSite(sid, this.board?.siteCountry(sid))) this.render(); }
 
   clickCoat(cid) { if (this.sel.clickCoat(cid)) this.render(); }
 
@@ -408,7 +408,7 @@ class TutorialPage {
 
   /** The scoring a step shows: countries (R9), alliances (R10), chains (R11). */
   scoringEls(sc) {
-    if (!sc) return [];
+    if (!sc || !this.board) return [];
     const B = this.board;
     const out = [];
     for (const c of sc.countries || []) {
