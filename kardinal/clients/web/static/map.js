@@ -134,11 +134,13 @@ export class GameMap {
     this.build();
   }
 
-  /** A site's point [x, y] in SVG coordinates (for animations). */
-  sitePoint(sid) { const s = this.board.sites.get(sid); return s ? s.xy.slice() : [0, 0]; }
+  /** A site's point [x, y] in SVG coordinates (for animations).
+   * @param {string} sid @returns {[number, number]} */
+  sitePoint(sid) { const s = this.board.sites.get(sid); return s ? [s.xy[0], s.xy[1]] : [0, 0]; }
 
-  /** The middle of a country's coat of arms [x, y] in SVG coordinates. */
-  coatPoint(cid) { const c = this.board.countries.get(cid); return c ? c.coat.slice() : [0, 0]; }
+  /** The middle of a country's coat of arms [x, y] in SVG coordinates.
+   * @param {string} cid @returns {[number, number]} */
+  coatPoint(cid) { const c = this.board.countries.get(cid); return c ? [c.coat[0], c.coat[1]] : [0, 0]; }
 
   build() {
     const B = this.board.data;
@@ -527,6 +529,7 @@ export class GameMap {
       const slots = Math.max(total, limit);
       const perRow = slots > 8 ? 5 : 4;
       const rows = Math.max(1, Math.ceil(slots / perRow));
+      /** @param {number} k @returns {[number, number]} the k-th advisor's place on the coat */
       const at = (k) => {
         const row = Math.floor(k / perRow), inRow = Math.min(perRow, slots - row * perRow);
         const step = perRow === 5 ? 10 : 12;
