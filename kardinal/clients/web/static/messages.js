@@ -87,6 +87,21 @@
  */
 
 /**
+ * A piece a placement puts down (record.py PieceData): a cloister on a site, or an advisor.
+ * @typedef {{ type: "cloister", site: string } | { type: "advisor", site?: undefined }} PieceData
+ */
+
+/** @typedef {{ seat: number, act: "place", country: string, cards: string[], pieces: PieceData[] }} PlaceAction */
+/** @typedef {{ seat: number, act: "draw", from: "deck" | "display", card?: string }} DrawAction */
+/** @typedef {{ seat: number, act: "exchange", discard: string, from: "deck" | "display", card?: string }} ExchangeAction */
+/** @typedef {{ seat: number, act: "pass" }} PassAction */
+
+/**
+ * One decision, as records and the legal moves say it (record.py RecordAction).
+ * @typedef {PlaceAction | DrawAction | ExchangeAction | PassAction} RecordAction
+ */
+
+/**
  * A kind of card (mapdata.py board_json "cards"): its countries (two; a joker pair is two cards).
  * @typedef {object} CardKind
  * @property {string} id

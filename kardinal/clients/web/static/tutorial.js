@@ -13,6 +13,7 @@ import { GameMap } from "./map.js";
 import { MapZoom } from "./zoom.js";
 import { rememberFocus, restoreFocus } from "./a11y.js";
 import { Selection, placeSites } from "./selection.js";
+/** @import { PlaceAction } from "./messages.js" */
 import { renderHand, renderTable } from "./hand.js";
 import { refusalText } from "./refusals.js";
 import { ruleLink } from "./rules-dialog.js";
@@ -113,19 +114,21 @@ class TrySelection extends Selection {
 
   pieces() { return this.sites.length + this.advisors; }
 
-  /** The placement chosen so far, as a record action (null while incomplete). */
+  /** The placement chosen so far, as a record action (null while incomplete).
+   * @returns {PlaceAction | null} */
   exact() {
     if (!this.cards.length || !this.country || !this.pieces()) return null;
     return {
       seat: this.seat(), act: "place", country: this.country, cards: this.cards.slice().sort(),
-      pieces: [...this.sites.map((site) => ({ type: "cloister", site })), ...Array.from({ length: this.advisors }, () => ({ type: "advisor" }))],
+      pieces: [...this.sites.map((site) => /** @type {const} */ ({ type: "cloister", site })), ...Array.from({ length: this.advisors }, () => /** @type {const} */ ({ type: "advisor" }))],
     };
   }
 
   matches() {
     const real = super.matches();
     if (real.length || !this.cards.length) return real;
-    return [{ act: "place", country: this.country, cards: this.cards, pieces: [] }]; // for the hint: what to click next
+    // for the hint: what to click next (a placement in part: perhaps no country yet)
+    return [/** @type {PlaceAction} */ ({ seat: this.seat(), act: "place", country: this.country, cards: this.cards, pieces: [] })];
   }
 
   // an exchange: one card chosen, then a display card or the pile (the exchange step's task;
