@@ -29,7 +29,7 @@ export function markInk(seat) { return playerColour(seat) === "#e0b000" ? "#1b1b
  * The element with this id, which the page's HTML or its scripts always make: one missing
  * (or not of the `kind` asked for: HTMLInputElement, HTMLDialogElement...) is a fault, told
  * at once with its id, not as "cannot read properties of null" later.
- * @template {HTMLElement} [E=HTMLElement]
+ * @template {HTMLElement | SVGElement} [E=HTMLElement]
  * @param {string} id
  * @param {{ new (): E }} [kind]
  * @returns {E}

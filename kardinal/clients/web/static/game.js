@@ -105,7 +105,7 @@ class GamePage {
     this.scoring = new ScoringOverlay({ gameId: this.gameId, board: () => this.board, map: () => this.map, onAgain: () => this.playAgain() });
     onLangChange(() => this.scoring.texts());
     GameMap.label(byId("map"));
-    this.zoom = new MapZoom(byId("mapwrap"), byId("map"), { toggle: byId("zoom"), more: byId("zoom-more"), less: byId("zoom-less") },
+    this.zoom = new MapZoom(byId("mapwrap"), byId("map", SVGSVGElement), { toggle: byId("zoom", HTMLButtonElement), more: byId("zoom-more", HTMLButtonElement), less: byId("zoom-less", HTMLButtonElement) },
       () => Boolean(this.map && this.map.selecting));
     onLangChange(() => { this.zoom.labels(); this.follower.texts(); this.render(); });
     // Escape: one step back in the choice (a dialog or overlay that is open takes it first)

@@ -192,7 +192,7 @@ class TutorialPage {
   async start() {
     byId("lang").addEventListener("click", () => setLang(otherLang()));
     GameMap.label(byId("map"));
-    this.zoom = new MapZoom(byId("mapwrap"), byId("map"), { toggle: byId("zoom"), more: byId("zoom-more"), less: byId("zoom-less") },
+    this.zoom = new MapZoom(byId("mapwrap"), byId("map", SVGSVGElement), { toggle: byId("zoom", HTMLButtonElement), more: byId("zoom-more", HTMLButtonElement), less: byId("zoom-less", HTMLButtonElement) },
       () => Boolean(this.map && this.map.selecting));
     onLangChange(() => { this.zoom.labels(); this.render(); });
     document.addEventListener("keydown", (ev) => {
