@@ -102,6 +102,15 @@
  */
 
 /**
+ * One decision in a view's history (rules/view.py HistoryEntry): the action, its notation,
+ * and what it caused (rules/view.py EventData: a scoring, cards revealed...).
+ * @typedef {object} HistoryEntry
+ * @property {RecordAction} action
+ * @property {string} notation
+ * @property {({ type: string } & Record<string, any>)[]} events
+ */
+
+/**
  * A kind of card (mapdata.py board_json "cards"): its countries (two; a joker pair is two cards).
  * @typedef {object} CardKind
  * @property {string} id
