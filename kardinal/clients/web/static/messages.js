@@ -87,6 +87,15 @@
  */
 
 /**
+ * The leaderboard (schemas.py Leaderboard): the rated players, and the bots' fixed ratings.
+ * @typedef {object} Leaderboard
+ * @property {number} min_games rated games a player needs to be listed
+ * @property {{ rank: number, name: string, rating: number, pm: number, mu: number, sigma: number, games: number }[]} players
+ * @property {{ level: string, rating: number, low: number, high: number, measured: boolean }[]} bots
+ * @property {number} newcomer the rating a player starts with
+ */
+
+/**
  * A piece a placement puts down (record.py PieceData): a cloister on a site, or an advisor.
  * @typedef {{ type: "cloister", site: string } | { type: "advisor", site?: undefined }} PieceData
  */
@@ -151,7 +160,7 @@
  * @typedef {object} AllianceData
  * @property {number} number
  * @property {string[]} countries
- * @property {boolean} across
+ * @property {string} across "land" or "sea"
  * @property {[number, number]} xy
  * @property {number[][]} route
  */
