@@ -53,3 +53,14 @@ def test_english_and_german_say_the_same_things_with_the_same_parameters() -> No
     assert en.keys() == de.keys()
     for key in en:
         assert set(re.findall(r"\{(\w+)\}", en[key])) == set(re.findall(r"\{(\w+)\}", de[key])), key
+
+
+def test_no_code_has_two_texts_in_one_language() -> None:
+    # a key written twice in one table: the later text silently replaced the earlier one
+    # ("busy" checking passwords was told as "reviewing other games")
+    js = (STATIC / "refusals.js").read_text(encoding="utf-8")
+    for lang in ("en", "de"):
+        block = re.search(rf"\n  {lang}: \{{\n(.*?)\n  \}},", js, re.S)
+        assert block, lang
+        keys = re.findall(r'^\s*"((?:err|rule)\.[a-z_]+)":', block.group(1), re.M)
+        assert sorted(k for k in set(keys) if keys.count(k) > 1) == [], lang

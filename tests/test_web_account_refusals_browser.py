@@ -170,7 +170,8 @@ def test_a_new_player_on_a_german_phone_signs_up_and_is_refused_where_they_look(
             const { setLang } = await import('/static/i18n.js');
             setLang('en');
             const out = [{code: 'wrong_password'}, {code: 'bad_password', params: {min: 8, max: 256}},
-              {code: 'no_player', params: {name: 'Nobody-here'}}, {code: 'not_your_turn', params: {name: 'anna'}}].map((e) => refusalText(e, null));
+              {code: 'no_player', params: {name: 'Nobody-here'}}, {code: 'not_your_turn', params: {name: 'anna'}},
+              {code: 'busy', params: {}}, {code: 'busy', params: {max: 4}}].map((e) => refusalText(e, null));
             setLang('de');
             return out;
         }"""
@@ -180,6 +181,8 @@ def test_a_new_player_on_a_german_phone_signs_up_and_is_refused_where_they_look(
         "A password has 8 to 256 characters.",
         "There is no player called Nobody-here.",
         "It is anna's turn.",
+        "The server is busy checking passwords; try again in a moment.",  # passwords.py's busy
+        "The server is reviewing other games; try again in a minute.",  # teach.py's (with max)
     ]
 
     # signed out, a wrong password: the same words for no such name and a wrong password

@@ -30,7 +30,7 @@ from fastapi.responses import HTMLResponse
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
-from .pages import html_page
+from .pages import html_page, page_text
 
 __all__ = ["LANGS", "problems", "in_language", "render", "rules_text", "pick_lang", "rules_response"]
 
@@ -292,7 +292,7 @@ def pick_lang(query: str | None, accept_language: str | None) -> str:
 
 
 def _template() -> Template:
-    return Template(resources.files("kardinal.clients.web").joinpath("static", "rules.html").read_text(encoding="utf-8"))
+    return Template(page_text("rules.html"))
 
 
 @lru_cache(maxsize=8)

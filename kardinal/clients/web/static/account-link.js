@@ -9,17 +9,21 @@
 import { T, addStrings, onLangChange } from "./i18n.js";
 import { getJSON, postJSON } from "./net.js";
 import { refusalText } from "./refusals.js";
+/** @import { ErrorData } from "./messages.js" */
 
 addStrings({
   en: { signInLink: "Sign in", accountLinkWhy: "Your account: sign in, sign up, sign out, password, your data", signUpLink: "Sign up", signUpLinkWhy: "Make an account: your games on every device, rated games, friends", refusedSignOut: "Sign out in this browser", refusedWatch: "You watch this game: your account is suspended (see above)." },
   de: { signInLink: "Anmelden", accountLinkWhy: "Dein Konto: anmelden, registrieren, abmelden, Passwort, deine Daten", signUpLink: "Registrieren", signUpLinkWhy: "Ein Konto anlegen: deine Spiele auf jedem Gerät, gewertete Spiele, Freunde", refusedSignOut: "In diesem Browser abmelden", refusedWatch: "Du schaust diesem Spiel zu: dein Konto ist gesperrt (siehe oben)." },
 });
 
+/** @type {Promise<{ id: number, name: string, created: number } | null> | null} the account asked for once */
 let asked = null;
-let refused = null; // the server's refusal of this browser's session (its account suspended), or null
+/** @type {ErrorData | null} the server's refusal of this browser's session (its account suspended), or null */
+let refused = null;
 
 /** The account this browser is signed in to ({id, name, created}), or null (a guest, or
- * a session the server refuses: see `refused`). */
+ * a session the server refuses: see `refused`).
+ * @returns {Promise<{ id: number, name: string, created: number } | null>} */
 export function whoAmI(again = false) {
   if (!asked || again) {
     asked = getJSON("/api/account")
@@ -45,13 +49,15 @@ function showRefusal() {
     box.id = "session-refused";
     box.className = "session-refused";
     box.setAttribute("role", "alert");
-    box.append(document.createElement("p"), document.createElement("button"));
-    box.lastChild.type = "button";
-    box.lastChild.addEventListener("click", signOutRefused);
+    const button = document.createElement("button");
+    button.type = "button";
+    button.addEventListener("click", signOutRefused);
+    box.append(document.createElement("p"), button);
     header.after(box);
   }
-  box.firstChild.textContent = refusalText(refused, null);
-  box.lastChild.textContent = T("refusedSignOut");
+  const [words, signOut] = box.children;
+  words.textContent = refusalText(refused, null);
+  signOut.textContent = T("refusedSignOut");
 }
 
 /** This browser forgets the refused session (the account stays suspended). */

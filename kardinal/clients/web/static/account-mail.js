@@ -103,7 +103,7 @@ export class MailSection {
       el("label", { for: "mail-address" }, el("span", { text: T("mailAddress") }), address),
       el("label", { for: "mail-password" }, el("span", { text: T("mailPasswordToo") }),
         el("input", { id: "mail-password", name: "mail-password", type: "password", autocomplete: "current-password", required: true, maxlength: 256 })),
-    ], T("mailSave"), () => this.save(byId("mail-address").value));
+    ], T("mailSave"), () => this.save(byId("mail-address", HTMLInputElement).value));
     if (st.email) {
       form.append(el("button", { type: "button", id: "mail-remove", onclick: () => this.save("") }, T("mailRemove")));
     }
@@ -120,8 +120,8 @@ export class MailSection {
   }
 
   async save(email) {
-    const password = byId("mail-password").value;
-    if (!password) { byId("mail-password").reportValidity(); return; }
+    const password = byId("mail-password", HTMLInputElement).value;
+    if (!password) { byId("mail-password", HTMLInputElement).reportValidity(); return; }
     try {
       this.status = await postJSON("/api/account/email", { email, password, lang: lang(), tz: timeZone() });
       this.page.say("good", email ? T("mailSent", { email }) : T("mailRemoved"), "mail");
@@ -152,7 +152,7 @@ export function forgotForm(page, enabled) {
       el("input", { id: "forgot-who", name: "forgot-who", type: "text", autocomplete: "username", required: true, maxlength: 254 })),
   ], T("forgotButton"), async () => {
     try {
-      await postJSON("/api/mail/forgot", { who: byId("forgot-who").value });
+      await postJSON("/api/mail/forgot", { who: byId("forgot-who", HTMLInputElement).value });
       page.say("good", T("forgotSent"), "forgot");
     } catch (e) {
       page.say("bad", words(e), "forgot", ["forgot-who"]);

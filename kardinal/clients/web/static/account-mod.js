@@ -26,17 +26,18 @@ addStrings({
 
 /** A section for the signed-in account page: who is muted and blocked. */
 export function moderationSection() {
-  const box = el("section", { id: "moderation" }, el("h2", { text: T("modListTitle") }));
+  const title = el("h2", { text: T("modListTitle") });
+  const box = el("section", { id: "moderation" }, title);
   const fillIn = async () => {
     let lists;
-    try { lists = await getJSON("/api/moderation"); } catch (e) { box.replaceChildren(box.firstChild, el("p", { class: "bad", text: e.error ? refusalText(e.error) : e.message })); return; }
+    try { lists = await getJSON("/api/moderation"); } catch (e) { box.replaceChildren(title, el("p", { class: "bad", text: e.error ? refusalText(e.error) : e.message })); return; }
     const group = (label, people, path, undo) => (people.length ? [el("p", { class: "small", text: label }), el("ul", { class: "mod-list" }, ...people.map((p) =>
       el("li", {}, el("button", { type: "button", "data-name": p.name, onclick: async () => {
         try { await postJSON(path, { name: p.name, on: false }); } catch (e) { /* gone meanwhile: the list is read again */ }
         fillIn();
       } }, T(undo, { name: p.name })))))] : []);
     const parts = [...group(T("modListMuted"), lists.muted, "/api/moderation/mute", "modUnmuteName"), ...group(T("modListBlocked"), lists.blocked, "/api/moderation/block", "modUnblockName")];
-    box.replaceChildren(box.firstChild, ...(parts.length ? parts : [el("p", { class: "small", text: T("modListNone") })]));
+    box.replaceChildren(title, ...(parts.length ? parts : [el("p", { class: "small", text: T("modListNone") })]));
   };
   fillIn();
   return box;

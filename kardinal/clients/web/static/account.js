@@ -3,7 +3,7 @@
 // the account. The session is a cookie no script can read (HttpOnly): this page only asks
 // the server who is signed in.
 
-import { byId, el, fill, keepInput } from "./dom.js";
+import { byId, el, fill, findId, keepInput } from "./dom.js";
 import { T, addStrings, onLangChange } from "./i18n.js";
 import { allStoredSeats, forgetStoredSeats, getJSON, postJSON, storeSeats, url } from "./net.js";
 import { initHeader } from "./header.js";
@@ -115,8 +115,9 @@ function inSight(note) {
 class AccountPage {
   constructor() {
     this.me = null;
-    // what the page says: {kind: "good" | "bad", text, at, fields}, shown in the form it
-    // answers (`at`: its id; null: above the forms) and naming the fields it refuses
+    /** what the page says, shown in the form it answers (`at`: its id; null: above the
+     * forms) and naming the fields it refuses
+     * @type {{ kind: "good" | "bad", text: string, at?: string | null, fields?: string[] } | null} */
     this.note = null;
     this.follows = null; // {following, followers} of the account
     this.mail = new MailSection(this); // e-mail (account-mail.js)
@@ -168,15 +169,18 @@ class AccountPage {
    * looks after sending it; a refusal names the fields it refuses (`fields`: their ids).
    * Done: the forms start empty again. Refused: everything typed stays, passwords too
    * (the reader mends a typo instead of typing it all again; the page is theirs). */
+  /** @param {"good" | "bad"} kind @param {string} text @param {string | null} [at] @param {string[]} [fields] */
   say(kind, text, at = null, fields = []) {
     this.note = { kind, text: sentence(text), at, fields };
     this.render(kind === "good" ? { values: false } : {});
-    const shown = byId("account-note");
+    const shown = findId("account-note");
     if (shown && at) inSight(shown);
   }
 
   /** Post to the server; refused: said in the form `at`, marking the fields `fields`
    * names (a list of ids, or ids by the refusal's code). */
+  /** @param {string} path @param {object} body @param {(r: any) => unknown} done @param {string | null} [at]
+   * @param {string[] | Record<string, string[]>} [fields] the fields a refusal names (by its code) */
   async send(path, body, done, at = null, fields = []) {
     try {
       const r = await postJSON(path, body);
@@ -198,15 +202,15 @@ class AccountPage {
   markRefused() {
     const note = this.note;
     if (!note || note.kind !== "bad") return;
-    for (const id of note.fields) {
-      const f = byId(id);
+    for (const id of note.fields || []) {
+      const f = findId(id);
       if (!f) continue;
       f.setAttribute("aria-invalid", "true");
       f.setAttribute("aria-describedby", "account-note");
       f.addEventListener("input", () => {
         f.removeAttribute("aria-invalid");
         f.removeAttribute("aria-describedby");
-        note.fields = note.fields.filter((x) => x !== id);
+        note.fields = (note.fields || []).filter((x) => x !== id);
       }, { once: true });
     }
   }
@@ -247,11 +251,11 @@ class AccountPage {
       this.followLists(),
       this.mail.render(),
       this.form("password", T("newPasswordTitle"), [field("current-password", T("currentPassword"), "password", "current-password"), field("new-password", T("newPassword"), "password", "new-password", T("accountPasswordHint"))],
-        T("newPasswordButton"), () => this.send("/api/account/password", { current: byId("current-password").value, new: byId("new-password").value },
+        T("newPasswordButton"), () => this.send("/api/account/password", { current: byId("current-password", HTMLInputElement).value, new: byId("new-password", HTMLInputElement).value },
           () => this.say("good", T("newPasswordDone"), "password"), "password", { wrong_password: ["current-password"], bad_password: ["new-password"] })),
       this.form("delete", T("deleteTitle"), [el("p", { class: "small", text: T("deleteWhy") }), field("delete-password", T("accountPassword"), "password", "current-password")], T("deleteButton"), () => {
         if (!confirm(T("deleteSure", { name: me.name }))) return;
-        this.send("/api/account/delete", { password: byId("delete-password").value }, () => this.signedOut(T("deleted")), "delete", ["delete-password"]);
+        this.send("/api/account/delete", { password: byId("delete-password", HTMLInputElement).value }, () => this.signedOut(T("deleted")), "delete", ["delete-password"]);
       }, "danger")));
     // the muted and blocked players: asked for once, not at every drawing (the page below
     // them would move while a reader looks at it)
@@ -278,8 +282,8 @@ class AccountPage {
   }
 
   async signIn(which, path, fields) {
-    const name = byId(`${which}-name`).value;
-    await this.send(path, { name, password: byId(`${which}-password`).value, held: held() }, async (r) => {
+    const name = byId(`${which}-name`, HTMLInputElement).value;
+    await this.send(path, { name, password: byId(`${which}-password`, HTMLInputElement).value, held: held() }, async (r) => {
       this.me = r.account;
       // the seats brought along that became the account's now: their new tokens (those of before end)
       for (const [game, tokens] of Object.entries(r.tokens || {})) storeSeats(game, tokens);

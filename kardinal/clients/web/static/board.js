@@ -4,10 +4,12 @@
 
 import { lang, placeName } from "./i18n.js";
 import { getJSON } from "./net.js";
+/** @import { AllianceData, BoardData } from "./messages.js" */
 
 const NEUTRAL = "#e8e0d0"; // a country the data gives no colour
 
 export class Board {
+  /** @param {BoardData} data */
   constructor(data) {
     this.data = data;
     this.id = data.id || data.name;
@@ -16,43 +18,55 @@ export class Board {
     this.sites = new Map(data.sites.map((s) => [s.id, s]));
   }
 
+  /** @param {string} cid */
   colour(cid) { const c = this.countries.get(cid); return (c && c.colour) || NEUTRAL; }
 
+  /** @param {string} cid */
   countryName(cid) {
     const c = this.countries.get(cid);
     if (!c) return cid;
     return (lang() === "en" ? c.name_en : c.name_de) || c.name_de || cid;
   }
 
+  /** @param {string} sid */
   siteName(sid) {
     const s = this.sites.get(sid);
     return s ? placeName(s.name, s.name_en) : sid;
   }
 
+  /** @param {string} sid */
   siteCountry(sid) { const s = this.sites.get(sid); return s ? s.country : null; }
 
-  /** A card kind by its countries: "Frankreich/Lothringen" (a joker pair is two such cards). */
+  /** A card kind by its countries: "Frankreich/Lothringen" (a joker pair is two such cards).
+   * @param {string} kid */
   cardName(kid) {
     const k = this.kinds.get(kid);
     return k ? k.countries.map((c) => this.countryName(c)).join("/") : kid;
   }
 
-  /** The board file's short code of a kind (for records and the terminal; the page shows names). */
+  /** The board file's short code of a kind (for records and the terminal; the page shows names).
+   * @param {string} kid */
   cardShort(kid) { const k = this.kinds.get(kid); return k ? k.short : kid; }
 
+  /** @param {string} kid */
   cardCountries(kid) { const k = this.kinds.get(kid); return k ? k.countries : []; }
 
+  /** @param {AllianceData} a */
   allianceName(a) { return `${a.number}: ${a.countries.map((c) => this.countryName(c)).join("–")}`; }
 
-  /** "2× Franken/Lothringen, Bayern/Burgund": a {kind: count} pile by its countries' names (no codes). */
+  /** "2× Franken/Lothringen, Bayern/Burgund": a {kind: count} pile by its countries' names (no codes).
+   * @param {Record<string, number> | null | undefined} counts */
   pileText(counts) {
     return Object.entries(counts || {}).filter(([, n]) => n > 0).map(([k, n]) => (n > 1 ? `${n}× ` : "") + this.cardName(k)).join(", ");
   }
 }
 
-const loaded = new Map(); // board id -> Promise<Board>
+/** @type {Map<string, Promise<Board>>} board id -> the board, loaded once per page */
+const loaded = new Map();
 
-/** The board with this id (once per page); undefined: the server's default board. */
+/** The board with this id (once per page); undefined: the server's default board.
+ * @param {string} [id]
+ * @returns {Promise<Board>} */
 export function loadBoard(id) {
   const key = id || "";
   if (!loaded.has(key)) {
@@ -60,6 +74,7 @@ export function loadBoard(id) {
     const p = getJSON(url).then((data) => new Board(data));
     p.catch(() => loaded.delete(key)); // a failed load may be tried again
     loaded.set(key, p);
+    return p;
   }
-  return loaded.get(key);
+  return /** @type {Promise<Board>} */ (loaded.get(key)); // has(key) above
 }

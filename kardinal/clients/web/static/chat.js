@@ -79,6 +79,14 @@ export class Chat {
     this.built = false;
     this.shown = ""; // what the list shows (to redraw only on change)
     this.mod = new ChatModeration(this, () => { this.shown = ""; this.render(); }); // mute, block, report
+    // made by build(), the first time the chat is shown:
+    /** @type {HTMLOListElement} */ this.list;
+    /** @type {HTMLParagraphElement} */ this.here;
+    /** @type {HTMLDivElement} */ this.signals;
+    /** @type {HTMLParagraphElement} */ this.note;
+    /** @type {HTMLInputElement} */ this.input;
+    /** @type {HTMLInputElement | null} a spectator's name */ this.nameInput;
+    /** @type {HTMLFormElement} */ this.form;
     onLangChange(() => { this.built = false; this.shown = ""; this.render(); });
   }
 

@@ -165,7 +165,7 @@ export class ChatModeration {
       canReport: Boolean(this.me) || this.chat.page.socket.holdsAny(),
     });
     const d = el("details", { class: "chat-menu" });
-    d.addEventListener("toggle", () => { if (d.open) d.parentElement.scrollIntoView({ block: "nearest" }); });
+    d.addEventListener("toggle", () => { if (d.open) d.parentElement?.scrollIntoView({ block: "nearest" }); });
     const close = () => { d.open = false; };
     const what = {
       mute: [T("modMute", { name: lineName(x) }), () => this.setMute(x, true)],

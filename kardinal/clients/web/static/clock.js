@@ -10,7 +10,7 @@
 // up, the server's bot plays (clock-choice.js says the rules; the chat and the log say it
 // happened: chat.js, log.js).
 
-import { el, swatch } from "./dom.js";
+import { el, pagePart, swatch } from "./dom.js";
 import { T, seatName, addStrings, onLangChange } from "./i18n.js";
 import { announce } from "./a11y.js";
 import { clock } from "./presence.js";
@@ -60,7 +60,7 @@ export class ClockLine {
     this.warned = null; // the turn (seat:version) whose last seconds were said
     this.timer = null;
     this.box = el("div", { id: "clockline", class: "clockline", role: "group", "aria-label": T("clockTitle"), hidden: true });
-    document.querySelector("body > header").after(this.box);
+    pagePart("body > header").after(this.box);
     onLangChange(() => { this.box.setAttribute("aria-label", T("clockTitle")); this.render(); });
   }
 

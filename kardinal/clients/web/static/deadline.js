@@ -31,7 +31,8 @@ addStrings({
   },
 });
 
-/** A span of seconds in words: days and hours, hours and minutes, or minutes. */
+/** A span of seconds in words: days and hours, hours and minutes, or minutes.
+ * @param {number} seconds */
 export function spanText(seconds) {
   const s = Math.max(0, Math.floor(seconds));
   if (s >= 86400) return T("leftDays", { n: Math.floor(s / 86400), h: Math.floor((s % 86400) / 3600) });
@@ -42,19 +43,22 @@ export function spanText(seconds) {
 
 /** The time left of a turn: {text, urgent, up} ("2 days 23 h left"; up once it ran out).
  * `yours`: the turn is the reader's own: urgent in its last URGENT_HOURS (and once it ran
- * out); another's turn is never urgent to them. */
+ * out); another's turn is never urgent to them.
+ * @param {number} seconds @param {boolean} yours */
 export function timeLeft(seconds, yours) {
   if (seconds <= 0) return { text: T("timeUp"), urgent: Boolean(yours), up: true };
   const urgent = Boolean(yours) && seconds <= URGENT_HOURS * 3600;
   return { text: T(urgent ? "timeLeftUrgent" : "timeLeft", { time: spanText(seconds) }), urgent, up: false };
 }
 
-/** The time left until `deadline` (Unix time, seconds) by this browser's clock (`yours`: as timeLeft). */
+/** The time left until `deadline` (Unix time, seconds) by this browser's clock (`yours`: as timeLeft).
+ * @param {number} deadline @param {boolean} yours */
 export function leftUntil(deadline, yours) {
   return timeLeft(deadline - Date.now() / 1000, yours);
 }
 
-/** When the turn runs out, in the page's language and this browser's time zone (a title). */
+/** When the turn runs out, in the page's language and this browser's time zone (a title).
+ * @param {number} deadline */
 export function deadlineTitle(deadline) {
   return T("deadlineAt", { when: dateTime(deadline) });
 }

@@ -12,7 +12,7 @@
 // land at once. When it is this page's turn, or the game is over, what is left plays fast,
 // so the pieces one decides about are on the map within moments.
 
-import { el, playerColour } from "./dom.js";
+import { byId, el, playerColour } from "./dom.js";
 import { T, addStrings, listText } from "./i18n.js";
 import { cloisterGlyph, advisorGlyph } from "./pieces.js";
 
@@ -308,6 +308,7 @@ export class Follower {
     const row = centre(document.querySelector(`#players tr[data-seat="${seat}"]`));
     if (visible(row)) return row;
     const m = document.getElementById("mapwrap") || document.getElementById("map");
+    if (!m) return row;
     const r = m.getBoundingClientRect();
     return { x: r.left + r.width / 2, y: Math.max(0, r.top) + 12 };
   }
@@ -334,7 +335,7 @@ export class Follower {
         // the cards played, over the map
         const tray = el("div", { class: "fx-tray", "data-seat": turn.seat, style: `border-color:${playerColour(turn.seat)}` },
           ...a.cards.map((k) => cardNode(board, k)));
-        const m = (document.getElementById("mapwrap") || document.getElementById("map")).getBoundingClientRect();
+        const m = (document.getElementById("mapwrap") || byId("map")).getBoundingClientRect();
         tray.style.left = `${m.left + m.width / 2}px`;
         tray.style.top = `${Math.max(8, m.top + 10)}px`;
         this.layer.append(tray);
@@ -343,10 +344,11 @@ export class Follower {
         const flights = this.targets(turn).map((t, i) => {
           const to = centre(t.node) || from;
           return wait(i * 160 * f).then(() => this.fly(pieceNode(t.type, turn.seat), from, to, 700 * f)).then(() => {
-            if (!t.node) return;
-            t.node.classList.remove("fx-pending");
-            t.node.classList.add("fx-land");
-            setTimeout(() => t.node.classList.remove("fx-land"), 700);
+            const node = t.node;
+            if (!node) return;
+            node.classList.remove("fx-pending");
+            node.classList.add("fx-land");
+            setTimeout(() => node.classList.remove("fx-land"), 700);
           });
         });
         await Promise.all(flights);

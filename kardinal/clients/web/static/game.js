@@ -17,6 +17,7 @@ import { byId, el } from "./dom.js";
 import { T, seatName, onLangChange, rulesText, variantText, boardName, boardAbout, addStrings, levelName } from "./i18n.js";
 import { loadBoard } from "./board.js";
 import { GameSocket, getJSON, postJSON, storeSeats, tokensFromURL, url } from "./net.js";
+/** @import { Seats } from "./net.js" */
 import { GameMap } from "./map.js";
 import { MapZoom } from "./zoom.js";
 import { rememberFocus, restoreFocus, announce } from "./a11y.js";
@@ -66,11 +67,12 @@ const PHONE = "(max-width: 900px), (max-height: 560px) and (orientation: landsca
 
 class GamePage {
   constructor() {
-    this.gameId = decodeURIComponent(location.pathname.split("/").pop());
+    this.gameId = decodeURIComponent(location.pathname.split("/").pop() || "");
     this.msg = null; // the latest state message
     this.replay = null; // a replay message while stepping through a finished game
     this.revealed = null; // hot-seat: the seat whose hand was shown
     this.board = null; // the Board of this game (view.board)
+    /** @type {GameMap | null} drawn once the board is loaded */
     this.map = null;
     this.wantBoard = null; // the board id being loaded
     this.variantWords = {}; // variant name -> the server's description (a fallback for the text table)
@@ -83,6 +85,17 @@ class GamePage {
       onClock: (m) => this.clock.heard(m),
       onClose: () => { byId("status").textContent = T("disconnected"); },
     });
+    // the page's parts, made by start():
+    /** @type {Follower} */ this.follower;
+    /** @type {ScoringOverlay} */ this.scoring;
+    /** @type {MapZoom} */ this.zoom;
+    /** @type {Teach} */ this.teach;
+    /** @type {TurnSignal} */ this.signal;
+    /** @type {Chat} */ this.chat;
+    /** @type {Since} */ this.since;
+    /** @type {PresenceLine} */ this.presence;
+    /** @type {ClockLine} */ this.clock;
+    /** @type {RatedGame} */ this.rated;
   }
 
   start() {
@@ -92,13 +105,13 @@ class GamePage {
     this.scoring = new ScoringOverlay({ gameId: this.gameId, board: () => this.board, map: () => this.map, onAgain: () => this.playAgain() });
     onLangChange(() => this.scoring.texts());
     GameMap.label(byId("map"));
-    this.zoom = new MapZoom(byId("mapwrap"), byId("map"), { toggle: byId("zoom"), more: byId("zoom-more"), less: byId("zoom-less") },
+    this.zoom = new MapZoom(byId("mapwrap"), byId("map", SVGSVGElement), { toggle: byId("zoom", HTMLButtonElement), more: byId("zoom-more", HTMLButtonElement), less: byId("zoom-less", HTMLButtonElement) },
       () => Boolean(this.map && this.map.selecting));
     onLangChange(() => { this.zoom.labels(); this.follower.texts(); this.render(); });
     // Escape: one step back in the choice (a dialog or overlay that is open takes it first)
     document.addEventListener("keydown", (ev) => {
       if (ev.key !== "Escape" || ev.defaultPrevented || document.querySelector("dialog[open]")) return;
-      if (ev.target.closest && ev.target.closest("input, textarea, select")) return; // typing: not a step back
+      if (ev.target instanceof Element && ev.target.closest("input, textarea, select")) return; // typing: not a step back
       if (this.sel.back()) { ev.preventDefault(); this.say(""); this.render(); }
     });
     // on a phone the line about the others' turns and its controls sit in the side panel, right under the hand (seen without scrolling)
@@ -213,6 +226,7 @@ class GamePage {
       const own = ((await getJSON("/api/account/games")).games || []).find((g) => g.game && g.game.id === this.gameId);
       const again = `kardinal-reseated:${this.gameId}`; // once: never a loop of reloads
       if (own && own.seats.length && !sessionStorage.getItem(again) && !this.socket.holdsAny()) {
+        /** @type {Seats} */
         const got = {};
         for (const s of own.seats) got[s] = (await postJSON("/api/account/seat", { game: this.gameId, seat: Number(s) })).token;
         storeSeats(this.gameId, got);
@@ -362,7 +376,7 @@ class GamePage {
     }
     if (selected) this.sel.removeCard(kid);
     else if (!this.sel.addCard(kid)) {
-      this.say(T("noCard", { card: this.board.cardName(kid) }), true);
+      this.say(T("noCard", { card: this.board?.cardName(kid) }), true);
       return;
     }
     this.say("");
@@ -382,8 +396,8 @@ class GamePage {
   clickSite(sid) {
     if (this.sel.empty && !this.replay) this.cardFirst();
     if (this.replay || this.sel.empty) return;
-    if (!this.sel.toggleSite(sid, this.board.siteCountry(sid))) {
-      this.say(T("noSite", { site: this.board.siteName(sid) }), true);
+    if (!this.sel.toggleSite(sid, this.board?.siteCountry(sid))) {
+      this.say(T("noSite", { site: this.board?.siteName(sid) }), true);
       return;
     }
     this.say("");
@@ -399,7 +413,7 @@ class GamePage {
       const m = v.advisor_limit[cid];
       const n = v.advisors[cid].reduce((x, y) => x + y, 0) + (this.sel.country === cid ? this.sel.advisors : 0) + 1;
       const key = m === 0 ? "noCoatEmpty" : n > m ? "noCoatFull" : "noCoat";
-      this.say(T(key, { country: this.board.countryName(cid), n, m }), true);
+      this.say(T(key, { country: this.board?.countryName(cid), n, m }), true);
       return;
     }
     this.say("");
@@ -494,7 +508,7 @@ class GamePage {
   }
 
   draw() {
-    if (!this.msg || !this.board) { byId("status").textContent = T("connecting"); return; }
+    if (!this.msg || !this.board || !this.map) { byId("status").textContent = T("connecting"); return; }
     const msg = this.msg;
     const v = this.view();
     const board = this.board;

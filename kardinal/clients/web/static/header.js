@@ -1,7 +1,7 @@
 // The header the pages share: the language button and the About dialog, which links the
 // documentation (/docs/: playing, hosting, the code).
 
-import { byId, el } from "./dom.js";
+import { byId, el, findId } from "./dom.js";
 import { T, addStrings, lang, otherLang, setLang, onLangChange } from "./i18n.js";
 import { url } from "./net.js";
 
@@ -12,17 +12,18 @@ addStrings({
 
 /** The About dialog's link to the documentation (made once, named in the page's language). */
 function docsLink() {
-  let a = byId("about-docs");
+  let a = findId("about-docs");
   if (!a) {
     a = el("a", { id: "about-docs", href: url("/docs/") });
     byId("about-text").after(el("p", {}, a));
   }
   a.textContent = T("docsLink");
   a.title = T("docsLinkWhy");
-  a.hreflang = "en";
+  a.setAttribute("hreflang", "en");
 }
 
-/** Wire the header; aboutText() gives the dialog's text (it may change, e.g. with the board). */
+/** Wire the header; aboutText() gives the dialog's text (it may change, e.g. with the board).
+ * @param {() => string} aboutText */
 export function initHeader(aboutText) {
   const update = () => {
     document.documentElement.lang = lang();
@@ -34,7 +35,7 @@ export function initHeader(aboutText) {
     docsLink();
   };
   byId("lang").addEventListener("click", () => setLang(otherLang()));
-  byId("about-btn").addEventListener("click", () => { update(); byId("about").showModal(); });
+  byId("about-btn").addEventListener("click", () => { update(); byId("about", HTMLDialogElement).showModal(); });
   onLangChange(update);
   update();
   return update;

@@ -3,6 +3,10 @@
 // state, read with lang() and changed with setLang() (which tells whoever listens).
 // Names of countries and sites come from the board data (board.js), not from here.
 
+/** A text; its plural forms ({one, other}); or a keyed sub-table (boardNames, levelNames).
+ * @typedef {string | Record<string, string>} Text */
+
+/** @type {Record<string, Record<string, Text>>} each language's texts by key */
 const TEXTS = {
   en: {
     title: "Kardinal & König",
@@ -268,6 +272,7 @@ const TEXTS = {
 
 // English exonyms of the board's (German) site names, for an English page (BOARD.md).
 // Used only where the board data brings no English name of its own (site.name_en).
+/** @type {Record<string, string>} */
 const EXONYMS = {
   Köln: "Cologne", Straßburg: "Strasbourg", Konstanz: "Constance", Zürich: "Zurich", Wien: "Vienna",
   Genf: "Geneva", Mailand: "Milan", Genua: "Genoa", Venedig: "Venice", Nürnberg: "Nuremberg", Würzburg: "Wurzburg",
@@ -279,11 +284,13 @@ function stored() {
   try { return localStorage.getItem("kardinal-lang"); } catch (e) { return null; }
 }
 
+/** @type {string} */
 let current = (() => {
   const s = stored();
   if (s && TEXTS[s]) return s;
   return (navigator.language || "en").toLowerCase().startsWith("de") ? "de" : "en";
 })();
+/** @type {Set<(lang: string) => void>} */
 const listeners = new Set();
 
 /** The page's language ("en" or "de"). */
@@ -296,18 +303,21 @@ export function locale() {
   return own.find((l) => l.toLowerCase().split("-")[0] === current) || current;
 }
 
-/** A moment (seconds since 1970) as a date and time in the page's language and the browser's locale. */
+/** A moment (seconds since 1970) as a date and time in the page's language and the browser's locale.
+ * @param {number} seconds */
 export function dateTime(seconds) {
   return new Date(seconds * 1000).toLocaleString(locale(), { dateStyle: "medium", timeStyle: "short" });
 }
 
-/** The plural category ("one", "other") of the number n in the page's language. */
+/** The plural category ("one", "other") of the number n in the page's language.
+ * @param {unknown} n */
 export function plural(n) {
   return new Intl.PluralRules(current).select(Number(n));
 }
 
 /** A number in the page's language: num(-6.73, 1) is "−6.7" in English, "−6,7" in German;
- * thousands are grouped ("1,200" / "1.200"). `digits` (default 0) is the number of decimals. */
+ * thousands are grouped ("1,200" / "1.200"). `digits` (default 0) is the number of decimals.
+ * @param {number | string} x */
 export function num(x, digits = 0) {
   const s = new Intl.NumberFormat(current, { minimumFractionDigits: digits, maximumFractionDigits: digits }).format(Number(x));
   return s.replace(/^-/, "−"); // the minus sign, not a hyphen
@@ -319,7 +329,8 @@ export function otherLang() { return current === "de" ? "en" : "de"; }
 /** A text of the table in the page's language, with {name} replaced from vars (and the
  * words of a touch screen on one: touchWords). */
 /** A seat's name in this page's language: an unnamed seat (stored with no name, "") is
- * "Player 2" ("Spieler 2"); ``seat`` counts from 0. */
+ * "Player 2" ("Spieler 2"); ``seat`` counts from 0.
+ * @param {string | null | undefined} name @param {number} seat */
 export function seatName(name, seat) {
   if (!name) return `${T("player")} ${seat + 1}`;
   // a deleted account's seat is stored as "deleted player" (with a number when taken): said in the page's language
@@ -327,12 +338,14 @@ export function seatName(name, seat) {
   return deleted ? T("deletedPlayer") + (deleted[1] || "") : name;
 }
 
-/** Who said a chat line (or is named by its notice): its seat's name, or a spectator's. */
+/** Who said a chat line (or is named by its notice): its seat's name, or a spectator's.
+ * @param {{ seat?: number | null, name?: string | null }} x */
 export function lineName(x) {
   if (x.seat === null || x.seat === undefined) return x.name || T("chatSpectatorAnon"); // a spectator who gave no name
   return seatName(x.name, x.seat);
 }
 
+/** @param {string} key @param {Record<string, unknown>} [vars] @returns {string} */
 export function T(key, vars) {
   let s = (TEXTS[current] && TEXTS[current][key]) ?? TEXTS.en[key] ?? key;
   // a text with plural forms ({one, other}) is chosen by the number vars.n
@@ -343,6 +356,7 @@ export function T(key, vars) {
 }
 
 // "Click" where the finger taps: the action's word on a screen whose main pointer is a finger
+/** @type {[RegExp, (...m: string[]) => string][]} */
 const TOUCH_WORDS = [
   [/\bClick(ing|ed|s)?\b/g, (m, e) => "Tap" + ({ ing: "ping", ed: "ped", s: "s" }[e] || "")],
   [/\bclick(ing|ed|s)?\b/g, (m, e) => "tap" + ({ ing: "ping", ed: "ped", s: "s" }[e] || "")],
@@ -355,7 +369,8 @@ export function touchScreen() {
 }
 
 /** A text with the words of clicking turned into those of tapping on a touch screen
- * ("Click" -> "Tap", "Klicke" -> "Tippe"); unchanged elsewhere. */
+ * ("Click" -> "Tap", "Klicke" -> "Tippe"); unchanged elsewhere.
+ * @param {string} s */
 export function touchWords(s) {
   if (!touchScreen() || !/lick/.test(s)) return s;
   for (const [re, f] of TOUCH_WORDS) s = s.replace(re, f);
@@ -364,7 +379,8 @@ export function touchWords(s) {
 
 /** Add a module's own texts to the table: addStrings({en: {...}, de: {...}}). A module
  * (the tutorial, the scoring overlay, ...) keeps its words beside its code this way;
- * a key already in the table is an error, so two modules cannot fight over one word. */
+ * a key already in the table is an error, so two modules cannot fight over one word.
+ * @param {Record<string, Record<string, Text>>} tables */
 export function addStrings(tables) {
   for (const [l, table] of Object.entries(tables)) {
     if (!TEXTS[l]) throw new Error(`addStrings: unknown language ${l}`);
@@ -375,13 +391,17 @@ export function addStrings(tables) {
   }
 }
 
-/** An entry of a keyed sub-table (boardNames, variantTexts), or undefined. */
+/** An entry of a keyed sub-table (boardNames, variantTexts), or undefined.
+ * @param {string} table @param {string} id
+ * @returns {string | undefined} */
 function lookup(table, id) {
   const own = TEXTS[current] && TEXTS[current][table];
-  return (own && own[id]) ?? (TEXTS.en[table] && TEXTS.en[table][id]);
+  const en = TEXTS.en[table];
+  return (typeof own === "object" ? own[id] : undefined) ?? (typeof en === "object" ? en[id] : undefined);
 }
 
-/** Switch the language: remembered in the browser, set on <html lang>, and told to listeners. */
+/** Switch the language: remembered in the browser, set on <html lang>, and told to listeners.
+ * @param {string} l */
 export function setLang(l) {
   if (!TEXTS[l]) return;
   current = l;
@@ -390,36 +410,42 @@ export function setLang(l) {
   for (const f of listeners) f(l);
 }
 
-/** Call f(lang) whenever the language changes. */
+/** Call f(lang) whenever the language changes.
+ * @param {(lang: string) => void} f */
 export function onLangChange(f) { listeners.add(f); }
 
-/** A site's name in the page's language (the board's name, or its English form). */
+/** A site's name in the page's language (the board's name, or its English form).
+ * @param {string} name @param {string} [nameEn] */
 export function placeName(name, nameEn) {
   if (current !== "en") return name;
   return nameEn || EXONYMS[name] || name;
 }
 
-/** A list of words: "a, b and c". */
+/** A list of words: "a, b and c".
+ * @param {string[]} items */
 export function listText(items) {
   if (items.length <= 1) return items.join("");
   return items.slice(0, -1).join(T("listSep")) + T("and") + items[items.length - 1];
 }
 
-/** The rules a game is played by: "Rules: as written" or "Variant: joker-anywhere". */
+/** The rules a game is played by: "Rules: as written" or "Variant: joker-anywhere".
+ * @param {string[] | undefined} variants */
 export function rulesText(variants) {
   const v = variants || [];
   if (!v.length) return T("rulesAsWritten");
   return T(v.length === 1 ? "variantOne" : "variantMany", { names: v.join(", ") });
 }
 
-/** What a variant changes, in the page's language; `fallback` (the server's words) for one this table lacks. */
+/** What a variant changes, in the page's language; `fallback` (the server's words) for one this table lacks.
+ * @param {string} name @param {string} [fallback] */
 export function variantText(name, fallback) {
   return lookup("variantTexts", name) || fallback || name;
 }
 
 /** A bot level's measured strength in the page's language, from the server's English
  * ("won 59% of 200 games against three greedy (95% interval 54-65%)"); words of a form
- * this page does not know are shown as they came. */
+ * this page does not know are shown as they came.
+ * @param {string | null | undefined} words */
 export function strengthText(words) {
   if (!words) return "";
   if (words === "loses almost every game") return T("strengthLoses");
@@ -432,12 +458,14 @@ export function strengthText(words) {
 }
 
 /** A bot level's name in the page's language, as a sentence says it ("a bot (greedy)"; its
- * id where the table has no other word); the lists' "Greedy": :func:`levelTitle`. */
+ * id where the table has no other word); the lists' "Greedy": :func:`levelTitle`.
+ * @param {string} id */
 export function levelName(id) {
   return lookup("levelNames", id) || id;
 }
 
-/** A bot level's name at the head of a list item ("Greedy", "Gierig"). */
+/** A bot level's name at the head of a list item ("Greedy", "Gierig").
+ * @param {string} id */
 export function levelTitle(id) {
   const name = levelName(id);
   return name.charAt(0).toUpperCase() + name.slice(1);
@@ -445,6 +473,7 @@ export function levelTitle(id) {
 
 // The boards' About in German: the translation of the English text in each board's file
 // (which cannot carry it: a board file's every key is part of its digest, which records keep).
+/** @type {Record<string, Record<string, string>>} */
 const BOARD_ABOUT = {
   de: {
     standard: "Eine Rekonstruktion des Spielplans von Kardinal & König (Goldsieber 2000): Die gezählten Klosterfelder und Bündnisse je Land und die übrigen bekannten Tatsachen stimmen, der Rest wurde aus Städten und Straßen des 12. Jahrhunderts neu aufgebaut.",
@@ -452,13 +481,15 @@ const BOARD_ABOUT = {
   },
 };
 
-/** What a board is (its About), in the page's language where a translation is known, else the board file's own English. */
+/** What a board is (its About), in the page's language where a translation is known, else the board file's own English.
+ * @param {{ id?: string, name?: string, about?: string }} data */
 export function boardAbout(data) {
   const own = BOARD_ABOUT[current];
-  return (own && own[data.id || data.name]) || data.about || "";
+  return (own && own[data.id || data.name || ""]) || data.about || "";
 }
 
-/** A board's name for a person: a known id with a word on what it is, else the id. */
+/** A board's name for a person: a known id with a word on what it is, else the id.
+ * @param {string} id */
 export function boardName(id) {
   return lookup("boardNames", id) || id;
 }

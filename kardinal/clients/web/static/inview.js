@@ -4,18 +4,20 @@
 // scrolls the panel (and, if need be, the page) until the node's top is just below the held
 // hand, or all of it is seen. It never scrolls what is already in view.
 
-/** The height of what stays stuck at the top of the scrolling `side` (the held hand), unless `node` is in it. */
+/** The height of what stays stuck at the top of the scrolling `side` (the held hand), unless `node` is in it.
+ * @param {Element} side @param {Element} node */
 function heldHeight(side, node) {
   let h = 0;
   for (const c of side.children) {
     if (c === node || c.contains(node)) continue;
     const st = getComputedStyle(c);
-    if (st.position === "sticky" && st.top !== "auto" && c.offsetHeight) h = Math.max(h, c.getBoundingClientRect().bottom - side.getBoundingClientRect().top);
+    if (st.position === "sticky" && st.top !== "auto" && c instanceof HTMLElement && c.offsetHeight) h = Math.max(h, c.getBoundingClientRect().bottom - side.getBoundingClientRect().top);
   }
   return Math.max(0, h);
 }
 
-/** Bring `node` into view: inside the side panel below its held hand, else as the browser does. */
+/** Bring `node` into view: inside the side panel below its held hand, else as the browser does.
+ * @param {Element | null | undefined} node */
 export function inView(node) {
   if (!node || !node.isConnected) return;
   const side = node.closest("#side");

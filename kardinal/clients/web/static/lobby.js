@@ -4,7 +4,7 @@
 // browser's games, the open tables, and the full table settings folded away: create a game
 // (persons and bots, the board, rule variants) and list the games.
 
-import { byId, el, fill, keepInput } from "./dom.js";
+import { byId, el, fill, findId, keepInput, pagePart } from "./dom.js";
 import { T, seatName, dateTime, lang, onLangChange, rulesText, variantText, boardName, boardAbout, levelTitle } from "./i18n.js";
 import { getJSON, postJSON, storeSeat, url } from "./net.js";
 import { loadBoard } from "./board.js";
@@ -249,7 +249,8 @@ async function copyText(text) {
 
 /** The clock of a live table of Play with friends: the "standard" preset (45 s a turn, 5 min reserve). */
 function friendsClock() {
-  return { ...CLOCK_PRESETS.live.find((p) => p[0] === "standard")[1] };
+  const standard = CLOCK_PRESETS.live.find((p) => p[0] === "standard");
+  return { ...(standard && standard[1]) };
 }
 
 class Lobby {
@@ -278,6 +279,8 @@ class Lobby {
     this.friendAccounts = ["", "", "", ""]; // accounts invited by name (signed in)
     this.invited = {}; // the last created table's seats kept for accounts: {seat: name}
     this.mine = new MyGames("my-games", true, 5);
+    /** @type {() => void} the header's words anew (initHeader's, once start() wired it) */
+    this.refreshHeader = () => {};
   }
 
   async start() {
@@ -591,8 +594,8 @@ class Lobby {
   setCreating(on) {
     this.creating = on;
     for (const id of ["create-btn", "play-now", "friends-create"]) {
-      const b = byId(id);
-      if (!b) continue;
+      const b = findId(id);
+      if (!(b instanceof HTMLButtonElement)) continue;
       b.disabled = on;
       if (on) b.setAttribute("aria-busy", "true"); else b.removeAttribute("aria-busy");
     }
@@ -742,7 +745,7 @@ class Lobby {
     const seen = JSON.stringify([lang(), data.games]);
     if (seen === this.gamesSeen) return;
     this.gamesSeen = seen;
-    keepInput(document.querySelector("main"), () => this.drawGames(data)); // (#games and #other-games)
+    keepInput(pagePart("main"), () => this.drawGames(data)); // (#games and #other-games)
   }
 
   drawGames(data) {

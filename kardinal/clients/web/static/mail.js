@@ -115,7 +115,7 @@ class MailPage {
         el("button", { type: "submit", id: "reset-button" }, T("resetButton")));
       f.addEventListener("submit", (ev) => {
         ev.preventDefault();
-        this.post("/api/mail/reset", { token: this.value, password: byId("reset-password").value }, "resetDone").then(() => { if (this.done) { whoAmI(true); updateAccountLink(); } });
+        this.post("/api/mail/reset", { token: this.value, password: byId("reset-password", HTMLInputElement).value }, "resetDone").then(() => { if (this.done) { whoAmI(true); updateAccountLink(); } });
       });
       body = [el("h1", { text: T("resetTitle") }), note, this.done ? el("p", {}, el("a", { class: "btn", id: "to-mine", href: url("/mine") }, T("toMine"))) : f];
     } else if (this.what === "unsubscribe") {
@@ -134,9 +134,10 @@ class MailPage {
 
   /** Open the seat: this browser's own token if it holds one, else one through the session. */
   async open() {
-    const dot = (this.value || "").lastIndexOf(".");
-    const game = this.value.slice(0, dot);
-    const seat = Number(this.value.slice(dot + 1));
+    const value = this.value || "";
+    const dot = value.lastIndexOf(".");
+    const game = value.slice(0, dot);
+    const seat = Number(value.slice(dot + 1));
     const gameUrl = url(`/game/${encodeURIComponent(game)}`);
     if (!game || !Number.isInteger(seat)) { this.what = null; this.render(); return; }
     if ((storedSeats(game) || {})[seat]) { location.replace(gameUrl); return; }

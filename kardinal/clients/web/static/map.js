@@ -92,6 +92,14 @@ const path = (pts, close) => (pts.length ? "M" + pts.map((p) => `${p[0]},${p[1]}
 
 const SHIELD = "M-27,-27 H27 V4 Q27,24 0,35 Q-27,24 -27,4 Z";
 
+/**
+ * What the player has chosen so far (selection.js), as the map marks it.
+ * @typedef {{ sites: string[], country: string | null, advisors: number, cards?: string[] }} MapChoice
+ */
+
+/** @type {MapChoice} nothing chosen */
+const NO_CHOICE = Object.freeze({ sites: [], country: null, advisors: 0 });
+
 export class GameMap {
   /** handlers: onCountry(cid), onSite(sid), onCoat(cid), and optionally name(seat) for the popups. */
   /** The map's name for screen readers, in the page's language, before the board is drawn
@@ -111,17 +119,28 @@ export class GameMap {
     this.standing = null;
     this.selecting = false;
     this.pointer = "mouse";
-    this.targets = null; // the latest highlight(): what a choice can still reach
+    /** @type {{ any: boolean, sites: Set<string>, coats: Set<string> } | null} the latest highlight(): what a choice can still reach */
+    this.targets = null;
+    /** @type {MapChoice | null} */
     this.sel = null;
     this.zoom = null; // a MapZoom (zoom.js), set by the page: the keyboard's focus is kept in the frame
+    // made by build():
+    /** @type {SVGGElement} */ this.allianceGroup;
+    /** @type {SVGGElement} */ this.fxLayer;
+    /** @type {HTMLElement} the explanation shown over the map */ this.popup;
+    /** @type {HTMLElement} */ this.help;
+    /** @type {SVGGElement[]} the sites and coats of arms, one roving tab stop */ this.items;
+    /** @type {Map<string, Set<string>>} each site's neighbours along the roads */ this.roads;
     this.build();
   }
 
-  /** A site's point [x, y] in SVG coordinates (for animations). */
-  sitePoint(sid) { const s = this.board.sites.get(sid); return s ? s.xy.slice() : [0, 0]; }
+  /** A site's point [x, y] in SVG coordinates (for animations).
+   * @param {string} sid @returns {[number, number]} */
+  sitePoint(sid) { const s = this.board.sites.get(sid); return s ? [s.xy[0], s.xy[1]] : [0, 0]; }
 
-  /** The middle of a country's coat of arms [x, y] in SVG coordinates. */
-  coatPoint(cid) { const c = this.board.countries.get(cid); return c ? c.coat.slice() : [0, 0]; }
+  /** The middle of a country's coat of arms [x, y] in SVG coordinates.
+   * @param {string} cid @returns {[number, number]} */
+  coatPoint(cid) { const c = this.board.countries.get(cid); return c ? [c.coat[0], c.coat[1]] : [0, 0]; }
 
   build() {
     const B = this.board.data;
@@ -247,7 +266,7 @@ export class GameMap {
     // the keyboard: the sites and coats of arms in one roving tab stop
     this.items = [...this.siteEls.values(), ...this.coatEls.values()];
     this.roads = new Map(B.sites.map((s) => [s.id, new Set()]));
-    for (const [a, b] of B.roads) { this.roads.get(a).add(b); this.roads.get(b).add(a); }
+    for (const [a, b] of B.roads) { this.roads.get(a)?.add(b); this.roads.get(b)?.add(a); }
     this.rove(this.siteEls.values().next().value);
     m.addEventListener("keydown", (ev) => this.keyDown(ev));
     m.addEventListener("focusin", (ev) => {
@@ -305,11 +324,11 @@ export class GameMap {
   choosable() {
     const t = this.targets;
     if (!t || !t.any) return [];
-    const sel = this.sel || { sites: [], country: null, advisors: 0 };
+    const sel = this.sel || NO_CHOICE;
     return this.items.filter((g) => {
       const sid = g.getAttribute("data-site");
       if (sid) return t.sites.has(sid) || sel.sites.includes(sid);
-      const cid = g.getAttribute("data-coat");
+      const cid = g.getAttribute("data-coat") || "";
       return t.coats.has(cid) || (sel.country === cid && sel.advisors > 0);
     });
   }
@@ -357,13 +376,15 @@ export class GameMap {
     row("mapLegendSite", 77, svg("circle", { cx: 18, cy: 77, r: 6, class: "legend-spot" }));
     const land = svg("g", {});
     land.append(svg("circle", { cx: 18, cy: 97, r: 9, class: "alliance-dot" }));
-    land.append(svg("text", { x: 18, y: 100.5, class: "alliance-num", text: "" }));
-    land.lastChild.textContent = "n";
+    const landNum = svg("text", { x: 18, y: 100.5, class: "alliance-num" });
+    landNum.textContent = "n";
+    land.append(landNum);
     row("mapLegendLand", 97, land);
     const sea = svg("g", { class: "legend-sea" });
     sea.append(svg("path", { d: "M18,107 L28,117 L18,127 L8,117 Z", class: "alliance-dot", transform: "translate(0,-1) scale(1)" }));
-    sea.append(svg("text", { x: 18, y: 120, class: "alliance-num" }));
-    sea.lastChild.textContent = "n";
+    const seaNum = svg("text", { x: 18, y: 120, class: "alliance-num" });
+    seaNum.textContent = "n";
+    sea.append(seaNum);
     row("mapLegendSea", 117, sea);
     return g;
   }
@@ -398,7 +419,7 @@ export class GameMap {
     p.hidden = false;
     p.dataset.for = g.dataset.key;
     this.markAllies(g.dataset.countries);
-    const host = p.parentElement.getBoundingClientRect();
+    const host = (p.parentElement || this.root).getBoundingClientRect();
     const r = g.getBoundingClientRect();
     const w = p.offsetWidth, h = p.offsetHeight;
     let left = r.left + r.width / 2 - host.left - w / 2;
@@ -508,6 +529,7 @@ export class GameMap {
       const slots = Math.max(total, limit);
       const perRow = slots > 8 ? 5 : 4;
       const rows = Math.max(1, Math.ceil(slots / perRow));
+      /** @param {number} k @returns {[number, number]} the k-th advisor's place on the coat */
       const at = (k) => {
         const row = Math.floor(k / perRow), inRow = Math.min(perRow, slots - row * perRow);
         const step = perRow === 5 ? 10 : 12;
@@ -532,7 +554,7 @@ export class GameMap {
     const B = this.board, v = this.view;
     if (!v) return;
     const t = this.targets || { sites: new Set(), coats: new Set() };
-    const sel = this.sel || { sites: [], country: null, advisors: 0 };
+    const sel = this.sel || NO_CHOICE;
     for (const [sid, g] of this.siteEls) {
       const owner = v.sites[sid];
       const state = owner === undefined ? T("a11yFree") : T("a11yCloisterOf", { name: this.name(owner) });

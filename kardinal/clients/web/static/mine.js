@@ -10,6 +10,8 @@ import { T, seatName, addStrings, dateTime, onLangChange } from "./i18n.js";
 import { allStoredSeats, forgetStoredSeats, getJSON, postJSON, storeSeats, url } from "./net.js";
 import { whoAmI } from "./account-link.js";
 import { initHeader } from "./header.js";
+/** @import { Invitations } from "./messages.js" */
+/** @import { Seats } from "./net.js" */
 import { refusalText } from "./refusals.js";
 import { profileLink } from "./profile-link.js";
 
@@ -95,7 +97,8 @@ export class MyGames {
     this.home = home;
     this.limit = limit;
     this.me = null; // the account signed in to, if any
-    this.invites = { received: [], sent: [] }; // invitations by name (signed in)
+    /** @type {Invitations} invitations by name (signed in) */
+    this.invites = { received: [], sent: [] };
   }
 
   async start() {
@@ -137,6 +140,7 @@ export class MyGames {
   /** The time left of each turn shown (the rows stay: only their words change). */
   showLeft() {
     for (const span of byId(this.boxId).querySelectorAll("[data-deadline]")) {
+      if (!(span instanceof HTMLElement)) continue;
       const { text, urgent } = leftUntil(Number(span.dataset.deadline), span.dataset.yours === "true");
       if (span.textContent !== text) span.textContent = text;
       span.classList.toggle("urgent", urgent);
@@ -149,6 +153,7 @@ export class MyGames {
     if (!missing.length) return;
     ev.preventDefault();
     try {
+      /** @type {Seats} */
       const got = {};
       for (const s of missing) got[s] = (await postJSON("/api/account/seat", { game: g.game, seat: Number(s) })).token;
       storeSeats(g.game, got);

@@ -5,14 +5,21 @@
 // live under a path (`kardinal serve --root-path /kardinal`); the server names it in the
 // page's <meta name="root"> and getJSON/postJSON put it in front of "/api/...".
 
-/** The path the server lives under ("" at the root of its host). */
-export const ROOT = (document.querySelector('meta[name="root"]') || { content: "" }).content.replace(/\/$/, "");
+/** @import { ErrorData } from "./messages.js" */
 
-/** An absolute path ("/api/games") under the server's root. */
+/** The seats a browser holds in a game: each seat's number (as a string) to its token.
+ * @typedef {Record<string, string>} Seats */
+
+/** The path the server lives under ("" at the root of its host). */
+export const ROOT = (document.querySelector('meta[name="root"]')?.getAttribute("content") || "").replace(/\/$/, "");
+
+/** An absolute path ("/api/games") under the server's root.
+ * @param {string} path */
 export function url(path) { return path.startsWith("/") ? ROOT + path : path; }
 
 /** An HTTP error with the server's refusal ({"error": {"code", "message", "params", ...}}) as `error`. */
 export class HttpError extends Error {
+  /** @param {number} status @param {ErrorData} error */
   constructor(status, error) {
     super(error.message);
     this.status = status;
@@ -21,6 +28,7 @@ export class HttpError extends Error {
   }
 }
 
+/** @param {Response} r */
 async function answer(r) {
   let data = null;
   try { data = await r.json(); } catch (e) { /* not JSON */ }
@@ -31,32 +39,40 @@ async function answer(r) {
   return data;
 }
 
+/** @param {string} path */
 export async function getJSON(path) { return answer(await fetch(url(path))); }
 
+/** @param {string} path @param {unknown} body */
 export async function postJSON(path, body) {
   return answer(await fetch(url(path), { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) }));
 }
 
-/** The storage key of the seats this browser holds in a game. */
+/** The storage key of the seats this browser holds in a game.
+ * @param {string} gameId */
 function seatsKey(gameId) { return `kardinal-seats:${gameId}`; }
 
-/** The seats this browser holds in a game: {seat: token}, from its storage. */
+/** The seats this browser holds in a game: {seat: token}, from its storage.
+ * @param {string} gameId
+ * @returns {Seats} */
 export function storedSeats(gameId) {
   try { return JSON.parse(localStorage.getItem(seatsKey(gameId)) || "{}") || {}; } catch (e) { return {}; }
 }
 
-/** Keep seats of a game in this browser's storage ({seat: token}, added to those it holds). */
+/** Keep seats of a game in this browser's storage ({seat: token}, added to those it holds).
+ * @param {string} gameId @param {Seats} seats */
 export function storeSeats(gameId, seats) {
   try { localStorage.setItem(seatsKey(gameId), JSON.stringify(Object.assign(storedSeats(gameId), seats))); } catch (e) { /* private mode */ }
 }
 
-/** Forget the seats this browser holds in a game (a wrong or outdated link). */
+/** Forget the seats this browser holds in a game (a wrong or outdated link).
+ * @param {string} gameId */
 export function forgetStoredSeats(gameId) {
   try { localStorage.removeItem(seatsKey(gameId)); } catch (e) { /* private mode */ }
 }
 
 /** Forget those of the seats this browser holds in a game whose tokens are these ({seat: token}: a token that
- * opens its seat no more), keeping any other (a newer token another page of this browser stored meanwhile). */
+ * opens its seat no more), keeping any other (a newer token another page of this browser stored meanwhile).
+ * @param {string} gameId @param {Seats} seats */
 export function forgetTokens(gameId, seats) {
   const kept = storedSeats(gameId);
   for (const [s, t] of Object.entries(seats)) if (kept[s] === t) delete kept[s];
@@ -68,15 +84,17 @@ export function forgetTokens(gameId, seats) {
 
 /** A seat's new tokens ({seat: token}: it became the signed-in account's, and the tokens of before
  * open it no more): kept in this browser's storage, and in the page's address if it still holds them
- * there (no storage: the link stays the key). */
+ * there (no storage: the link stays the key).
+ * @param {string} gameId @param {Seats} tokens */
 export function renewSeats(gameId, tokens) {
   storeSeats(gameId, tokens);
   const params = new URLSearchParams(location.search);
   let changed = false;
   const seat = params.get("seat");
   if (seat !== null && params.get("token") && tokens[seat]) { params.set("token", tokens[seat]); changed = true; }
-  if (params.get("tokens")) {
-    params.set("tokens", params.get("tokens").split(",").map((part) => {
+  const held = params.get("tokens");
+  if (held) {
+    params.set("tokens", held.split(",").map((part) => {
       const i = part.indexOf(":");
       return i > 0 && tokens[part.slice(0, i)] ? `${part.slice(0, i)}:${tokens[part.slice(0, i)]}` : part;
     }).join(","));
@@ -88,7 +106,8 @@ export function renewSeats(gameId, tokens) {
 }
 
 /** Keep a seat's token in this browser (the home page: the creator's own seat of a new
- * table, so that "My games" lists it before its link is opened). */
+ * table, so that "My games" lists it before its link is opened).
+ * @param {string} gameId @param {number} seat @param {string} token */
 export function storeSeat(gameId, seat, token) {
   try { localStorage.setItem(seatsKey(gameId), JSON.stringify({ ...storedSeats(gameId), [seat]: token })); } catch (e) { /* private mode */ }
 }
@@ -99,16 +118,21 @@ export function storeSeat(gameId, seat, token) {
  * (so they do not stay in the history, a bookmark or a shared screen; the server also
  * sends no Referer), together with those stored from an earlier visit. `gameId`: the game
  * page's own game unless given.
+ * @param {string} search
+ * @param {string} [gameId]
+ * @returns {Seats}
  */
 export function tokensFromURL(search, gameId) {
   const params = new URLSearchParams(search);
+  /** @type {Seats} */
   const out = {};
-  if (params.get("seat") !== null && params.get("token")) out[params.get("seat")] = params.get("token");
+  const seat = params.get("seat"), token = params.get("token");
+  if (seat !== null && token) out[seat] = token;
   for (const part of (params.get("tokens") || "").split(",")) {
     const i = part.indexOf(":");
     if (i > 0) out[part.slice(0, i)] = part.slice(i + 1);
   }
-  if (gameId === undefined && location.pathname.startsWith(ROOT + "/game/")) gameId = decodeURIComponent(location.pathname.split("/").pop());
+  if (gameId === undefined && location.pathname.startsWith(ROOT + "/game/")) gameId = decodeURIComponent(location.pathname.split("/").pop() || "");
   if (!gameId) return out;
   const all = Object.assign(storedSeats(gameId), out);
   if (Object.keys(out).length) {
@@ -122,8 +146,9 @@ export function tokensFromURL(search, gameId) {
   return all;
 }
 
-/** Every game this browser holds a seat in: [{game, seats: {seat: token}}] ("My games"). */
+/** Every game this browser holds a seat in ("My games"). */
 export function allStoredSeats() {
+  /** @type {{ game: string, seats: Seats }[]} */
   const out = [];
   try {
     for (let i = 0; i < localStorage.length; i++) {
@@ -142,16 +167,33 @@ export function allStoredSeats() {
  * It says hello with the seats it holds, and connects again after a drop.
  */
 export class GameSocket {
+  /**
+   * @param {string} gameId
+   * @param {Seats} seats
+   * @param {{ onState: (m: any) => void, onError: (m: any) => void, onAck?: (m: any) => void, onChat?: (m: any) => void,
+   *   onPresence?: (m: any) => void, onClock?: (m: any) => void, onClose?: (ev: CloseEvent) => void }} handlers
+   *   (the messages' shapes: kardinal/server/messages.py)
+   */
   constructor(gameId, seats, handlers) {
     this.gameId = gameId;
-    this.seats = Object.assign({}, seats); // seat -> token
+    /** @type {Seats} */
+    this.seats = Object.assign({}, seats);
     this.handlers = handlers;
+    /** @type {WebSocket | null} the connection connect() made last */
     this.ws = null;
     this.delay = 300;
     this.counter = 0;
-    this.pending = null; // the id of the action sent last, until acknowledged
+    /** @type {string | null} the id of the action sent last, until acknowledged */
+    this.pending = null;
   }
 
+  /** The connection connect() made: sending before it is a fault, told as such. */
+  live() {
+    if (!this.ws) throw new Error("a game's socket sends only after connect()");
+    return this.ws;
+  }
+
+  /** @param {number | string} seat */
   holds(seat) { return Object.prototype.hasOwnProperty.call(this.seats, String(seat)); }
 
   holdsAny() { return Object.keys(this.seats).length > 0; }
@@ -161,8 +203,10 @@ export class GameSocket {
     const ws = new WebSocket(`${proto}//${location.host}${ROOT}/ws/${encodeURIComponent(this.gameId)}`);
     this.ws = ws;
     ws.onopen = () => { this.delay = 300; this.hello(); };
-    let held = null; // the view's history as this connection last sent it
-    let heldSeat = null; // whose view that history is (a hot-seat page's changes with the turn)
+    /** @type {unknown[] | null} the view's history as this connection last sent it */
+    let held = null;
+    /** @type {number | null} whose view that history is (a hot-seat page's changes with the turn) */
+    let heldSeat = null;
     ws.onmessage = (ev) => {
       const m = JSON.parse(ev.data);
       if (m.type === "welcome") {
@@ -202,6 +246,7 @@ export class GameSocket {
     };
   }
 
+  /** @param {{ id: string }} ack */
   acknowledged(ack) {
     if (ack.id === this.pending) this.pending = null;
     if (this.handlers.onAck) this.handlers.onAck(ack);
@@ -209,9 +254,10 @@ export class GameSocket {
 
   hello() {
     // deltas of the history, and each acknowledgement inside the state its action made
+    /** @type {{ type: "hello", delta: boolean, ack_in_state: boolean, presence: boolean, seats?: Record<string, string> }} */
     const hello = { type: "hello", delta: true, ack_in_state: true, presence: true };
     if (this.holdsAny()) hello.seats = this.seats;
-    this.ws.send(JSON.stringify(hello));
+    this.live().send(JSON.stringify(hello));
   }
 
   /** Watch as a spectator from now on (a wrong or outdated link). */
@@ -228,23 +274,26 @@ export class GameSocket {
     if (this.ws && this.ws.readyState === WebSocket.OPEN) this.hello(); // else: on connecting again
   }
 
-  /** Send a record action for its seat, expected to apply to state `version`. */
+  /** Send a record action for its seat, expected to apply to state `version`.
+   * @param {{ seat: number }} action @param {number} version */
   sendAction(action, version) {
     const id = `${Date.now().toString(36)}-${(this.counter++).toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
     this.pending = id;
-    this.ws.send(JSON.stringify({ type: "action", id, seat: action.seat, token: this.seats[action.seat], version, action }));
+    this.live().send(JSON.stringify({ type: "action", id, seat: action.seat, token: this.seats[action.seat], version, action }));
     return id;
   }
 
-  /** Say something in the game's chat (`name`: a spectator's). */
+  /** Say something in the game's chat (`name`: a spectator's).
+   * @param {string} text @param {string} [name] */
   sendChat(text, name) {
     const id = `chat-${(this.counter++).toString(36)}`;
-    this.ws.send(JSON.stringify(name ? { type: "chat", id, text, name } : { type: "chat", id, text }));
+    this.live().send(JSON.stringify(name ? { type: "chat", id, text, name } : { type: "chat", id, text }));
     return id;
   }
 
-  /** Take back this seat's placement (before drawing), expected at state `version`. */
+  /** Take back this seat's placement (before drawing), expected at state `version`.
+   * @param {number} seat @param {number} version */
   sendUndo(seat, version) {
-    this.ws.send(JSON.stringify({ type: "undo", seat, token: this.seats[seat], version }));
+    this.live().send(JSON.stringify({ type: "undo", seat, token: this.seats[seat], version }));
   }
 }

@@ -26,15 +26,19 @@ addStrings({
 const ICON = url("/static/favicon.svg");
 const ICON_TURN = url("/static/favicon-turn.svg");
 
+/** @param {string} key */
 function pref(key) { try { return localStorage.getItem(key) === "on"; } catch (e) { return false; } }
 
+/** @param {string} key @param {boolean} on */
 function setPref(key, on) { try { localStorage.setItem(key, on ? "on" : "off"); } catch (e) { /* private mode */ } }
 
 export class TurnSignal {
   constructor(page) {
     this.page = page;
     this.baseTitle = document.title;
+    /** @type {boolean | null} whether it was the reader's turn when last said (null: say it again) */
     this.myTurn = false;
+    /** @type {AudioContext | null} */
     this.audio = null;
     this.controls = null;
     onLangChange(() => { if (this.controls) this.renderControls(this.controls); this.myTurn = null; this.render(); });
@@ -68,7 +72,8 @@ export class TurnSignal {
   /** A short two-note chime (Web Audio; the first click on the page unlocks it). */
   beep() {
     try {
-      if (!this.audio) this.audio = new (window.AudioContext || window.webkitAudioContext)();
+      // webkitAudioContext: older Safari's name for it, which the DOM's types do not list
+      if (!this.audio) this.audio = new (window.AudioContext || /** @type {any} */ (window).webkitAudioContext)();
       const ctx = this.audio;
       if (ctx.state === "suspended") ctx.resume();
       [660, 880].forEach((f, i) => {

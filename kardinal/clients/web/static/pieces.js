@@ -5,7 +5,8 @@
 
 import { svg, playerColour, playerMark, markInk, PIECE_OUTLINE } from "./dom.js";
 
-/** A seat's mark (circle, square, ...) of size s centred on (x, y). */
+/** A seat's mark (circle, square, ...) of size s centred on (x, y).
+ * @param {number} seat @param {number} x @param {number} y @param {number} s */
 export function markGlyph(seat, x, y, s) {
   const ink = markInk(seat);
   const r = s / 2;
@@ -29,7 +30,8 @@ export function markGlyph(seat, x, y, s) {
 // A church of about 24 x 22 px around (0, 0): nave with a pitched roof, a tower with a spire.
 const CHURCH = "M-11,10 V-1 L-4,-7 L3,-1 V-9 L6.5,-16 L10,-9 V10 Z";
 
-/** A cloister of this seat, its door at (x, y) + a little below. */
+/** A cloister of this seat, its door at (x, y) + a little below.
+ * @param {number} seat @param {number} x @param {number} y */
 export function cloisterGlyph(seat, x, y) {
   const g = svg("g", { class: `piece cloister seat-${seat}`, transform: `translate(${x},${y}) scale(1.15)`, "pointer-events": "none" });
   g.append(svg("path", { d: CHURCH, fill: playerColour(seat), stroke: PIECE_OUTLINE, "stroke-width": 1.6, "stroke-linejoin": "round" }));
@@ -41,7 +43,8 @@ export function cloisterGlyph(seat, x, y) {
 // A figure of about 12 x 17 px: a head and a bell-shaped robe.
 const FIGURE = "M-5.5,8 Q-6,1 -2.6,-1.5 A4,4 0 1 1 2.6,-1.5 Q6,1 5.5,8 Z";
 
-/** An advisor of this seat standing at (x, y) (the middle of its robe). */
+/** An advisor of this seat standing at (x, y) (the middle of its robe).
+ * @param {number} seat @param {number} x @param {number} y */
 export function advisorGlyph(seat, x, y) {
   const g = svg("g", { class: `piece advisor pip seat-${seat}`, transform: `translate(${x},${y})`, "pointer-events": "none" });
   g.append(svg("path", { d: FIGURE, fill: playerColour(seat), stroke: PIECE_OUTLINE, "stroke-width": 1.3, "stroke-linejoin": "round" }));
@@ -49,7 +52,8 @@ export function advisorGlyph(seat, x, y) {
   return g;
 }
 
-/** An empty place for an advisor under the limit. */
+/** An empty place for an advisor under the limit.
+ * @param {number} x @param {number} y */
 export function advisorSlot(x, y) {
   return svg("path", { d: FIGURE, transform: `translate(${x},${y})`, class: "slot", "pointer-events": "none" });
 }

@@ -198,8 +198,8 @@ class PlayerPage {
         tableTitle: T("chartNumbers"),
       });
       const numbers = chart.querySelector("details"); // stays open across a change of language
-      numbers.open = Boolean(this.numbersOpen);
-      numbers.addEventListener("toggle", () => { this.numbersOpen = numbers.open; });
+      if (numbers) numbers.open = Boolean(this.numbersOpen);
+      numbers?.addEventListener("toggle", () => { this.numbersOpen = numbers.open; });
       out.append(chart);
     }
     return out;

@@ -7,9 +7,13 @@ import { T, levelName, num, onLangChange } from "./i18n.js";
 import { getJSON, url } from "./net.js";
 import { initHeader } from "./header.js";
 import { ratingText } from "./rated.js";
+/** @import { Leaderboard } from "./messages.js" */
 
 class PlayersPage {
-  constructor() { this.data = null; }
+  constructor() {
+    /** @type {Leaderboard | null} GET /api/leaderboard */
+    this.data = null;
+  }
 
   async start() {
     initHeader(() => T("playersWhy", { n: this.data ? this.data.min_games : 5 }));

@@ -6,7 +6,7 @@
 // over, the chat and the game log say so (chat.js, log.js). Nothing private is in it: a
 // name, a seat, seconds.
 
-import { el } from "./dom.js";
+import { el, pagePart } from "./dom.js";
 import { T, seatName, addStrings, onLangChange } from "./i18n.js";
 import { announce } from "./a11y.js";
 
@@ -47,7 +47,7 @@ export class PresenceLine {
     this.seen = new Set(); // seats this page has seen here: they "left", the others are "not here"
     this.timer = null;
     this.box = el("div", { id: "presence", class: "presence", "aria-label": T("awayTitle"), hidden: true });
-    document.querySelector("body > header").after(this.box);
+    pagePart("body > header").after(this.box);
     onLangChange(() => { this.box.setAttribute("aria-label", T("awayTitle")); this.render(); });
   }
 

@@ -3,6 +3,7 @@
 import { el } from "./dom.js";
 import { url } from "./net.js";
 
+/** @param {string} name @param {Record<string, string>} [attrs] */
 export function profileLink(name, attrs = {}) {
   return el("a", { href: url(`/player/${encodeURIComponent(name)}`), class: "player-link", ...attrs }, name);
 }

@@ -3,7 +3,7 @@
 // game, every account's rating change ("1,500 ± 700 → 1,538 ± 640 (+38)") once the server
 // has settled the game (GET /api/games/{id}/ratings).
 
-import { byId, el, fill, swatch } from "./dom.js";
+import { byId, el, fill, findId, swatch } from "./dom.js";
 import { T, dateTime, levelName, onLangChange } from "./i18n.js";
 import { getJSON, postJSON } from "./net.js";
 import { refusalText } from "./refusals.js";
@@ -28,7 +28,7 @@ export class RatedGame {
     this.waitbox = el("section", { id: "waitbox", class: "waitbox", hidden: true });
     byId("handbox").before(this.waitbox);
     // the final table is drawn again on every change: the ratings go back under it each time
-    const fin = byId("finalbox");
+    const fin = findId("finalbox");
     if (fin) new MutationObserver(() => this.under(fin)).observe(fin, { childList: true });
     onLangChange(() => { if (this.msg) this.render(this.msg); });
   }
@@ -37,7 +37,7 @@ export class RatedGame {
     this.msg = msg;
     this.renderWait(msg);
     if (msg.status === "finished" && msg.table && msg.table.rated && !this.ratings && !this.asking && this.tries < TRIES) this.ask();
-    const fin = byId("finalbox");
+    const fin = findId("finalbox");
     if (fin) this.under(fin);
   }
 
@@ -83,8 +83,8 @@ export class RatedGame {
   }
 
   async fill(seat, token) {
-    const b = byId("fill-bots");
-    if (b) b.disabled = true;
+    const b = findId("fill-bots");
+    if (b instanceof HTMLButtonElement) b.disabled = true;
     try {
       await postJSON(`/api/games/${encodeURIComponent(this.gameId)}/fill`, { seat, token });
       this.error = "";
@@ -102,14 +102,14 @@ export class RatedGame {
       if (r.settled) this.ratings = r;
     } catch (e) { /* asked again below */ }
     this.asking = false;
-    const fin = byId("finalbox");
+    const fin = findId("finalbox");
     if (fin) this.under(fin);
     if (!this.ratings && this.tries < TRIES) setTimeout(() => this.ask(), EVERY);
   }
 
   /** The ratings' part of the final table (kept at its end). */
   under(fin) {
-    const old = byId("final-ratings");
+    const old = findId("final-ratings");
     if (fin.hidden || !fin.firstChild || !this.msg || !(this.msg.table && this.msg.table.rated)) { if (old) old.remove(); return; }
     const box = this.ratingsBox();
     if (old && old.dataset.key === box.dataset.key && fin.lastChild === old) return;

@@ -93,7 +93,8 @@ addStrings({
   },
 });
 
-/** A rating as people see it: "1.612 ± 140" (German) / "1,612 ± 140". */
+/** A rating as people see it: "1.612 ± 140" (German) / "1,612 ± 140".
+ * @param {number} r @param {number} pm */
 export function ratingText(r, pm) { return T("ratingValue", { r: num(r), pm: num(pm) }); }
 
 /** A signed change: "+38" / "−12" / "±0". */

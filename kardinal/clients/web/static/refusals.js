@@ -75,7 +75,7 @@ addStrings({
     "err.chat_closed": "spectators may read the chat; the players have not opened it to them",
     "err.hints_off": "hints were not agreed to when this game was created",
     "err.expired": "this game expired: nobody moved for too long",
-    "err.busy": "the server is reviewing other games; try again in a minute",
+    "err.busy_reviews": "the server is reviewing other games; try again in a minute",
     // the rules' refusals (reason codes of RuleError)
     "rule.game_over": "the game is over",
     "rule.not_your_turn": "it is not your turn",
@@ -194,7 +194,7 @@ addStrings({
     "err.chat_closed": "Zuschauer können den Chat lesen; die Spieler haben ihn nicht für sie geöffnet",
     "err.hints_off": "Tipps wurden beim Anlegen dieses Spiels nicht vereinbart",
     "err.expired": "dieses Spiel ist abgelaufen: zu lange hat niemand gezogen",
-    "err.busy": "der Server wertet gerade andere Spiele aus; versuche es in einer Minute noch einmal",
+    "err.busy_reviews": "der Server wertet gerade andere Spiele aus; versuche es in einer Minute noch einmal",
     "rule.game_over": "das Spiel ist zu Ende",
     "rule.not_your_turn": "du bist nicht am Zug",
     "rule.must_draw": "fülle zuerst die Hand auf: nimm eine Karte aus der Auslage oder vom Stapel",
@@ -281,6 +281,7 @@ export function sentence(words, params) {
 function suspendedUntil(p) {
   const at = Number(p.at);
   if (!p.at || !Number.isFinite(at)) return p.until;
+  /** @type {Intl.DateTimeFormatOptions} */
   const how = { year: "numeric", month: "long", day: "numeric", hour: "2-digit", minute: "2-digit", timeZoneName: "short" };
   return new Intl.DateTimeFormat(lang() === "de" ? "de-DE" : "en-GB", how).format(new Date(at * 1000));
 }
@@ -308,6 +309,7 @@ export function refusalText(err, board) {
     if (err.reason === "advisor_limit" && Number(p.limit) === 0) key = "rule.advisor_limit_empty";
   } else {
     key = "err." + err.code;
+    if (err.code === "busy" && p.max !== undefined) key = "err.busy_reviews"; // teach.py's (with max), not passwords.py's
     p.message = err.message;
     // a malformed request that names the part the server could not read: that part in words
     if (err.code === "malformed" && p.field !== undefined && p.field !== null && p.field !== "") {

@@ -5,6 +5,7 @@
 import { el, fill } from "./dom.js";
 import { T, addStrings } from "./i18n.js";
 import "./scoring.js"; // the scoring texts (scShowInter, scShowFinal)
+/** @import { HistoryEntry } from "./messages.js" */
 
 addStrings({
   en: {
@@ -34,7 +35,8 @@ addStrings({
 });
 
 /** The steps (numbers of decisions) at which a turn is complete: 0, the end of each turn
- * (a placement with its draws, an exchange or a pass), and the whole game. */
+ * (a placement with its draws, an exchange or a pass), and the whole game.
+ * @param {HistoryEntry[] | null | undefined} history */
 export function turnBounds(history) {
   const h = history || [];
   const out = [0];
@@ -43,14 +45,16 @@ export function turnBounds(history) {
   return out;
 }
 
-/** The turn a step lies in: the last bound at or before it (the replay's "Turn k of n"). */
+/** The turn a step lies in: the last bound at or before it (the replay's "Turn k of n").
+ * @param {number[]} bounds @param {number} step */
 export function turnOf(bounds, step) {
   let k = 0;
   while (k + 1 < bounds.length && bounds[k + 1] <= step) k++;
   return k;
 }
 
-/** Where the replay stands, in one counter: "Turn 9 of 40 · step 25". */
+/** Where the replay stands, in one counter: "Turn 9 of 40 · step 25".
+ * @param {HistoryEntry[] | null | undefined} history @param {number} step */
 export function replayWhere(history, step) {
   const bounds = turnBounds(history);
   return `${T("rpTurn", { k: turnOf(bounds, step), n: bounds.length - 1 })} · ${T("rpStep", { s: step })}`;

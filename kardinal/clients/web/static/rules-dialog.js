@@ -6,7 +6,7 @@
 //
 // Any link with a data-rule attribute opens the dialog too (one listener on the document).
 
-import { el, byId } from "./dom.js";
+import { el, findId } from "./dom.js";
 import { T, lang, addStrings, onLangChange } from "./i18n.js";
 import { url } from "./net.js";
 
@@ -58,8 +58,8 @@ function build() {
     el("div", { class: "rules-dialog-head" }, title, el("span", { class: "spacer" }), page, close), toc, text);
   // links inside the text: another rule, or a section, in the dialog itself
   dialog.addEventListener("click", (ev) => {
-    const a = ev.target.closest("a[href^='#']");
-    if (a && dialog.contains(a)) { ev.preventDefault(); show(decodeURIComponent(a.getAttribute("href").slice(1))); }
+    const a = ev.target instanceof Element ? ev.target.closest("a[href^='#']") : null;
+    if (a && dialog.contains(a)) { ev.preventDefault(); show(decodeURIComponent((a.getAttribute("href") || "#").slice(1))); }
   });
   dialog.addEventListener("click", (ev) => { if (ev.target === dialog) dialog.close(); }); // a click on the backdrop
   document.body.append(dialog);
@@ -140,7 +140,7 @@ export function linkRules(node) {
   const walker = document.createTreeWalker(node, NodeFilter.SHOW_TEXT);
   const hits = [];
   for (let t = walker.nextNode(); t; t = walker.nextNode()) {
-    if (t.parentElement && t.parentElement.closest("a, button, [data-rule]")) continue;
+    if (!(t instanceof Text) || (t.parentElement && t.parentElement.closest("a, button, [data-rule]"))) continue;
     RULE.lastIndex = 0;
     if (RULE.test(t.data)) hits.push(t);
   }
@@ -164,11 +164,11 @@ export function ruleLink(rule, label) {
 }
 
 document.addEventListener("click", (ev) => {
-  const a = ev.target.closest && ev.target.closest("a[data-rule]");
+  const a = ev.target instanceof Element ? ev.target.closest("a[data-rule]") : null;
   if (!a || ev.button !== 0 || ev.ctrlKey || ev.metaKey || ev.shiftKey) return; // a new tab: the rules page
   if (dialog && dialog.contains(a)) return;
   ev.preventDefault();
-  openRule(a.dataset.rule);
+  openRule(a.getAttribute("data-rule"));
 });
 
 /** Keep the rule numbers in `node` linked as its text changes (the refusal line of a page). */
@@ -179,4 +179,4 @@ export function keepRulesLinked(node) {
 }
 
 // the refusal line of the game page: "Refused: R4.3: …" links to R4.3
-keepRulesLinked(byId("msg"));
+keepRulesLinked(findId("msg")); // the game page has one; the others import this module too

@@ -21,14 +21,14 @@ const info = document.getElementById("rules-info");
 function update() {
   if (link) {
     link.textContent = T("rules");
-    link.href = url("/rules?lang=" + lang());
-    link.hreflang = lang();
+    link.setAttribute("href", url("/rules?lang=" + lang()));
+    link.setAttribute("hreflang", lang());
   }
   if (tutorial) {
     tutorial.textContent = T("tutorialLink");
     tutorial.title = T("tutorialWhy");
   }
-  if (info) info.href = url(`/rules?lang=${lang()}#R14`);
+  if (info) info.setAttribute("href", url(`/rules?lang=${lang()}#R14`));
   if (mine) {
     mine.textContent = T("myGames");
     mine.title = T("myGamesWhy");
@@ -36,7 +36,7 @@ function update() {
   if (help) {
     help.textContent = T("helpLink");
     help.title = T("helpWhy");
-    help.href = url("/docs/");
+    help.setAttribute("href", url("/docs/"));
   }
 }
 if (link) {

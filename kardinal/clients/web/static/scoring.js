@@ -188,7 +188,7 @@ export class ScoringOverlay {
     const sc = this.data.scoring[kind];
     if (!sc) return;
     const a = document.activeElement;
-    if (!this.box) this.before = a && a !== document.body ? a : null;
+    if (!this.box) this.before = (a instanceof HTMLElement || a instanceof SVGElement) && a !== document.body ? a : null;
     this.takeFocus = !auto || !this.before;
     this.kind = kind;
     this.steps = this.buildSteps(kind, sc);
@@ -267,7 +267,7 @@ export class ScoringOverlay {
     if (!this.isOpen || ev.altKey || ev.ctrlKey || ev.metaKey) return;
     const t = ev.target;
     if (t && (t.tagName === "INPUT" || t.tagName === "TEXTAREA" || t.tagName === "SELECT")) return;
-    if (t && t !== document.body && !this.box.contains(t)) return; // the keys of the map, the hand, ... stay theirs
+    if (t && t !== document.body && !this.box?.contains(t)) return; // the keys of the map, the hand, ... stay theirs
     if (ev.key === "ArrowRight" || ev.key === "PageDown") { this.go(this.at + 1); ev.preventDefault(); }
     else if (ev.key === "ArrowLeft" || ev.key === "PageUp") { this.go(this.at - 1); ev.preventDefault(); }
     else if (ev.key === "Escape") { this.close(); ev.preventDefault(); }
@@ -453,7 +453,7 @@ export class ScoringOverlay {
     step.map();
     const next = box.querySelector("#sc-next") || box.querySelector("#sc-again") || box.querySelector("#sc-close");
     const inside = box.contains(document.activeElement) || document.activeElement === document.body;
-    if (next && (this.takeFocus || inside)) next.focus({ preventScroll: true });
+    if (next instanceof HTMLElement && (this.takeFocus || inside)) next.focus({ preventScroll: true });
     this.takeFocus = false;
   }
 

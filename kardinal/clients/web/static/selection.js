@@ -2,22 +2,37 @@
 // advisors), always among the legal moves the server sent. Nothing here knows the rules:
 // a choice is possible exactly when some legal move contains it.
 
+/** @import { PlaceAction, RecordAction } from "./messages.js" */
+
+/** @param {string[]} cards */
 function key(cards) { return cards.slice().sort().join(","); }
 
-/** Whether the multiset `big` contains the multiset `small`. */
+/** Whether the multiset `big` contains the multiset `small`.
+ * @param {string[]} big @param {string[]} small */
 function contains(big, small) {
   const b = big.slice();
   for (const x of small) { const i = b.indexOf(x); if (i < 0) return false; b.splice(i, 1); }
   return true;
 }
 
-export function placeSites(a) { return a.pieces.filter((p) => p.type === "cloister").map((p) => p.site); }
+/** @param {PlaceAction} a */
+export function placeSites(a) { return a.pieces.flatMap((p) => (p.type === "cloister" ? [p.site] : [])); }
+/** @param {PlaceAction} a */
 export function placeAdvisors(a) { return a.pieces.filter((p) => p.type === "advisor").length; }
 
+/** @param {RecordAction} a @returns {a is PlaceAction} */
+function isPlace(a) { return a.act === "place"; }
+
 export class Selection {
-  /** legal(): the record actions this page may send now ([] when it may not act). */
+  /** legal(): the record actions this page may send now ([] when it may not act).
+   * @param {() => RecordAction[]} legal */
   constructor(legal) {
     this.legal = legal;
+    // set by clear():
+    /** @type {string[]} the cards chosen, in order */ this.cards;
+    /** @type {string | null} */ this.country;
+    /** @type {string[]} the cloister sites chosen */ this.sites;
+    /** @type {number} the advisors placed */ this.advisors;
     this.clear();
   }
 
@@ -30,7 +45,7 @@ export class Selection {
 
   get empty() { return this.cards.length === 0; }
 
-  places() { return this.legal().filter((a) => a.act === "place"); }
+  places() { return this.legal().filter(isPlace); }
 
   /** The placements that agree with the selection so far. */
   matches() {
@@ -50,12 +65,14 @@ export class Selection {
     return this.legal().filter((a) => a.act === "exchange" && a.discard === this.cards[0]);
   }
 
+  /** @param {string} kid */
   canAddCard(kid) {
     const want = this.cards.concat([kid]);
     return this.legal().some((a) => (a.act === "place" && contains(a.cards, want)) || (a.act === "exchange" && want.length === 1 && a.discard === kid));
   }
 
-  /** Select one more card of this kind (false: no legal move uses it with the others). */
+  /** Select one more card of this kind (false: no legal move uses it with the others).
+   * @param {string} kid */
   addCard(kid) {
     if (!this.canAddCard(kid)) return false;
     this.cards.push(kid);
@@ -63,20 +80,23 @@ export class Selection {
     return true;
   }
 
+  /** @param {string} kid */
   removeCard(kid) {
     const i = this.cards.lastIndexOf(kid);
     if (i >= 0) this.cards.splice(i, 1);
     this.country = null; this.sites = []; this.advisors = 0;
   }
 
-  /** Choose the country (a click on its land); false if no placement goes there. */
+  /** Choose the country (a click on its land); false if no placement goes there.
+   * @param {string} cid */
   chooseCountry(cid) {
     if (!this.matches().some((a) => a.country === cid)) return false;
     if (this.country !== cid) { this.country = cid; this.sites = []; this.advisors = 0; }
     return true;
   }
 
-  /** A click on a site of country `cid`: unselect it, or select it (false: no placement allows it). */
+  /** A click on a site of country `cid`: unselect it, or select it (false: no placement allows it).
+   * @param {string} sid @param {string | null | undefined} cid */
   toggleSite(sid, cid) {
     if (this.sites.includes(sid)) {
       this.sites = this.sites.filter((x) => x !== sid);
@@ -84,12 +104,13 @@ export class Selection {
     }
     const want = this.sites.concat([sid]);
     if (!this.matches().some((a) => a.country === cid && contains(placeSites(a), want))) return false;
-    this.country = cid;
+    this.country = cid ?? null;
     this.sites.push(sid);
     return true;
   }
 
-  /** A click on a coat of arms: one more advisor there, or one fewer once none more fits; false if neither. */
+  /** A click on a coat of arms: one more advisor there, or one fewer once none more fits; false if neither.
+   * @param {string} cid */
   clickCoat(cid) {
     if (this.matches().some((a) => a.country === cid && placeAdvisors(a) > this.advisors)) {
       this.country = cid;
@@ -110,13 +131,16 @@ export class Selection {
     return false;
   }
 
-  /** The draw or exchange that takes from `source` (a display card's kind, or "deck"), or null. */
+  /** The draw or exchange that takes from `source` (a display card's kind, or "deck"), or null.
+   * @param {string} source */
   takeFrom(source) {
-    const same = (a) => (source === "deck" ? a.from === "deck" : a.card === source);
+    /** @param {RecordAction} a */
+    const same = (a) => (a.act === "draw" || a.act === "exchange") && (source === "deck" ? a.from === "deck" : a.card === source);
     return this.legal().find((a) => a.act === "draw" && same(a)) || this.exchanges().find(same) || null;
   }
 
-  /** Whether taking from `source` is possible now. */
+  /** Whether taking from `source` is possible now.
+   * @param {string} source */
   canTake(source) { return this.takeFrom(source) !== null; }
 
   /** What the map should mark: countries, sites and coats a click can still add. */

@@ -38,6 +38,7 @@ addStrings({
  * turns a bot played for it (`stoodIn(start)`: the turn beginning at that history index
  * was a stand-in's) do not end the span: they are listed (`standin: true`), at most as many.
  * history: the history entries; current: the seat to act; players: how many.
+ * @param {(start: number) => boolean} [stoodIn]
  */
 export function sinceTurns(history, seat, current, players, stoodIn = () => false) {
   let at = 0;
@@ -53,7 +54,7 @@ export function sinceTurns(history, seat, current, players, stoodIn = () => fals
   let start = end;
   const standin = (t) => t.seat === seat && stoodIn(t.start);
   while (start > 0 && (turns[start - 1].seat !== seat || standin(turns[start - 1]))) start -= 1;
-  const span = turns.slice(start, end).map((t) => (t.seat === seat ? { ...t, standin: true } : t));
+  const span = turns.slice(start, end).map((t) => ({ ...t, standin: t.seat === seat }));
   const theirs = new Set(span.filter((t) => !t.standin).slice(-others));
   const bots = new Set(span.filter((t) => t.standin).slice(-others));
   return span.filter((t) => theirs.has(t) || bots.has(t));

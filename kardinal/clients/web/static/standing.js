@@ -3,6 +3,7 @@
 
 import { el, swatch } from "./dom.js";
 import { T, seatName, addStrings } from "./i18n.js";
+/** @import { Board } from "./board.js" */
 
 addStrings({
   en: {
@@ -23,10 +24,15 @@ addStrings({
   },
 });
 
-/** The alliances panel. ctx: {board, players, standing (msg.standing) or null, open}. */
+/**
+ * The alliances panel. ctx: {board, players, standing (msg.standing) or null}.
+ * @param {HTMLElement} box
+ * @param {{ board: Board, players: { name: string }[],
+ *   standing: { alliances?: { number: number, holders: number[], points: number }[] } | null }} ctx
+ */
 export function renderAlliances(box, { board, players, standing }) {
   if (!standing || !standing.alliances) { box.replaceChildren(); return; }
-  const wasOpen = box.querySelector("details") ? box.querySelector("details").open : false;
+  const wasOpen = box.querySelector("details")?.open ?? false;
   const byNumber = new Map(standing.alliances.map((a) => [a.number, a]));
   const rows = board.data.alliances.map((a) => {
     const s = byNumber.get(a.number) || { holders: [], points: 0 };

@@ -305,10 +305,10 @@ export class Teach {
 
   hintPart() {
     const page = this.page;
-    const msg = page.msg;
     const mine = page.legal().length > 0;
     if (!mine || !this.info) return [];
     if (!this.info.hints) return [el("p", { class: "tc-note", id: "hints-off", text: T("tcHintsOff") })];
+    /** @type {HTMLElement[]} */
     const out = [el("p", {}, el("button", {
       type: "button", id: "hint-btn", title: T("tcHintWhy"), disabled: this.asking !== null,
       onclick: () => this.askHint(),
@@ -490,7 +490,7 @@ export class Teach {
     const at = this.page.replay ? this.page.replay.step : total;
     g.append(svg("line", { x1: x(at), x2: x(at), y1: TOP, y2: H - B, class: "tc-now" }));
     g.addEventListener("click", (ev) => {
-      if (ev.target.classList.contains("tc-dot")) return;
+      if (ev.target instanceof Element && ev.target.classList.contains("tc-dot")) return;
       const r = g.getBoundingClientRect();
       const step = Math.round(((ev.clientX - r.left) * (W / r.width) - L) / (W - L - 4) * total);
       const near = pts.reduce((best, c) => (Math.abs(c.step - step) < Math.abs(best.step - step) ? c : best), pts[0]);

@@ -13,6 +13,7 @@ import { GameMap } from "./map.js";
 import { MapZoom } from "./zoom.js";
 import { rememberFocus, restoreFocus } from "./a11y.js";
 import { Selection, placeSites } from "./selection.js";
+/** @import { PlaceAction } from "./messages.js" */
 import { renderHand, renderTable } from "./hand.js";
 import { refusalText } from "./refusals.js";
 import { ruleLink } from "./rules-dialog.js";
@@ -115,19 +116,21 @@ class TrySelection extends Selection {
 
   pieces() { return this.sites.length + this.advisors; }
 
-  /** The placement chosen so far, as a record action (null while incomplete). */
+  /** The placement chosen so far, as a record action (null while incomplete).
+   * @returns {PlaceAction | null} */
   exact() {
     if (!this.cards.length || !this.country || !this.pieces()) return null;
     return {
       seat: this.seat(), act: "place", country: this.country, cards: this.cards.slice().sort(),
-      pieces: this.sites.map((site) => ({ type: "cloister", site })).concat(Array.from({ length: this.advisors }, () => ({ type: "advisor" }))),
+      pieces: [...this.sites.map((site) => /** @type {const} */ ({ type: "cloister", site })), ...Array.from({ length: this.advisors }, () => /** @type {const} */ ({ type: "advisor" }))],
     };
   }
 
   matches() {
     const real = super.matches();
     if (real.length || !this.cards.length) return real;
-    return [{ act: "place", country: this.country, cards: this.cards, pieces: [] }]; // for the hint: what to click next
+    // for the hint: what to click next (a placement in part: perhaps no country yet)
+    return [/** @type {PlaceAction} */ ({ seat: this.seat(), act: "place", country: this.country, cards: this.cards, pieces: [] })];
   }
 
   // an exchange: one card chosen, then a display card or the pile (the exchange step's task;
@@ -177,7 +180,9 @@ class TutorialPage {
   constructor() {
     this.meta = null; // GET /api/tutorial
     this.board = null;
+    /** @type {GameMap | null} drawn once the board is loaded */
     this.map = null;
+    /** @type {MapZoom} made by start() */ this.zoom;
     this.index = 0;
     this.actions = []; // the accepted actions of this step
     this.res = null; // the server's latest answer for this step
@@ -189,12 +194,12 @@ class TutorialPage {
   async start() {
     byId("lang").addEventListener("click", () => setLang(otherLang()));
     GameMap.label(byId("map"));
-    this.zoom = new MapZoom(byId("mapwrap"), byId("map"), { toggle: byId("zoom"), more: byId("zoom-more"), less: byId("zoom-less") },
+    this.zoom = new MapZoom(byId("mapwrap"), byId("map", SVGSVGElement), { toggle: byId("zoom", HTMLButtonElement), more: byId("zoom-more", HTMLButtonElement), less: byId("zoom-less", HTMLButtonElement) },
       () => Boolean(this.map && this.map.selecting));
     onLangChange(() => { this.zoom.labels(); this.render(); });
     document.addEventListener("keydown", (ev) => {
       if (ev.key !== "Escape" || ev.defaultPrevented || document.querySelector("dialog[open]")) return;
-      if (ev.target.closest && ev.target.closest("input, textarea, select")) return; // typing: not a step back
+      if (ev.target instanceof Element && ev.target.closest("input, textarea, select")) return; // typing: not a step back
       if (this.sel.back()) { ev.preventDefault(); this.render(); }
     });
     byId("prev").addEventListener("click", () => this.go(this.index - 1));
@@ -282,7 +287,7 @@ class TutorialPage {
 
   clickCountry(cid) { if (this.sel.chooseCountry(cid)) this.render(); }
 
-  clickSite(sid) { if (this.sel.toggleSite(sid, this.board.siteCountry(sid))) this.render(); }
+  clickSite(sid) { if (this.sel.toggleSite(sid, this.board?.siteCountry(sid))) this.render(); }
 
   clickCoat(cid) { if (this.sel.clickCoat(cid)) this.render(); }
 
@@ -301,7 +306,7 @@ class TutorialPage {
   }
 
   draw() {
-    if (!this.meta || !this.res) { byId("status").textContent = "…"; return; }
+    if (!this.meta || !this.res || !this.map) { byId("status").textContent = "…"; return; }
     const step = this.step();
     const n = this.meta.steps.length;
     const v = this.res.view;
@@ -330,7 +335,7 @@ class TutorialPage {
     this.renderFeedback();
     this.renderResult();
     byId("prev").textContent = T("tutPrev");
-    byId("prev").disabled = this.index === 0;
+    byId("prev", HTMLButtonElement).disabled = this.index === 0;
     byId("retry").textContent = T("tutRetry");
     byId("next").hidden = false;
     byId("next").textContent = this.res.done ? T("tutNext") : T("tutSkip");
@@ -408,7 +413,7 @@ class TutorialPage {
 
   /** The scoring a step shows: countries (R9), alliances (R10), chains (R11). */
   scoringEls(sc) {
-    if (!sc) return [];
+    if (!sc || !this.board) return [];
     const B = this.board;
     const out = [];
     for (const c of sc.countries || []) {
@@ -455,7 +460,7 @@ class TutorialPage {
     byId("msg").className = "";
     byId("result").replaceChildren();
     byId("prev").textContent = T("tutPrev");
-    byId("prev").disabled = false;
+    byId("prev", HTMLButtonElement).disabled = false;
     byId("retry").textContent = T("tutAgain");
     byId("next").hidden = true;
     byId("handbox").replaceChildren();

@@ -25,11 +25,15 @@ export const MAX = 8;
 const SHIELD = 30;
 const NAMES_FROM = 0.55; // site names are drawn from this many screen px per map unit on
 
+/** @param {number} x @param {number} lo @param {number} hi */
 const clamp = (x, lo, hi) => Math.max(lo, Math.min(hi, x));
 
 export class MapZoom {
   /** wrap: the scrolling frame; svg: the map; buttons: {toggle, more, less} (optional);
-   * selecting(): whether a tap on the map would choose something now. */
+   * selecting(): whether a tap on the map would choose something now.
+   * @param {HTMLElement} wrap @param {SVGSVGElement} svg
+   * @param {{ toggle?: HTMLButtonElement, more?: HTMLButtonElement, less?: HTMLButtonElement }} [buttons]
+   * @param {() => boolean} [selecting] */
   constructor(wrap, svg, buttons, selecting) {
     this.wrap = wrap;
     this.svg = svg;
@@ -104,10 +108,11 @@ export class MapZoom {
     if (b.less) { b.less.setAttribute("aria-label", T("zoomLess")); b.less.title = T("zoomLess"); b.less.disabled = !zoomed; }
   }
 
-  /** Zoom to z keeping the map point under the screen point (x, y) there (default: the frame's middle). */
+  /** Zoom to z keeping the map point under the screen point (x, y) there (default: the frame's middle).
+   * @param {number} z @param {number} [x] @param {number} [y] */
   zoomAt(z, x, y) {
     const wr = this.wrap.getBoundingClientRect();
-    if (x === undefined) { x = wr.left + this.wrap.clientWidth / 2; y = wr.top + this.wrap.clientHeight / 2; }
+    if (x === undefined || y === undefined) { x = wr.left + this.wrap.clientWidth / 2; y = wr.top + this.wrap.clientHeight / 2; }
     const r = this.svg.getBoundingClientRect();
     const fx = (x - r.left) / r.width, fy = (y - r.top) / r.height;
     this.z = clamp(z, 1, MAX);
@@ -115,7 +120,8 @@ export class MapZoom {
     this.keep(fx, fy, x, y);
   }
 
-  /** Scroll so that the map's fraction (fx, fy) is at the screen point (x, y). */
+  /** Scroll so that the map's fraction (fx, fy) is at the screen point (x, y).
+   * @param {number} fx @param {number} fy @param {number} x @param {number} y */
   keep(fx, fy, x, y) {
     const r = this.svg.getBoundingClientRect();
     this.wrap.scrollLeft += r.left + fx * r.width - x;
@@ -124,14 +130,16 @@ export class MapZoom {
 
   whole() { this.z = 1; this.apply(); this.wrap.scrollLeft = 0; this.wrap.scrollTop = 0; }
 
-  /** Scroll so that a map element's middle is in the frame's middle (as far as the map goes). */
+  /** Scroll so that a map element's middle is in the frame's middle (as far as the map goes).
+   * @param {Element} node */
   centre(node) {
     const r = node.getBoundingClientRect(), w = this.wrap.getBoundingClientRect();
     this.wrap.scrollLeft += r.left + r.width / 2 - (w.left + this.wrap.clientWidth / 2);
     this.wrap.scrollTop += r.top + r.height / 2 - (w.top + this.wrap.clientHeight / 2);
   }
 
-  /** Bring a map element into the frame (the keyboard's focus on an enlarged map). */
+  /** Bring a map element into the frame (the keyboard's focus on an enlarged map).
+   * @param {Element} node */
   reveal(node) {
     const r = node.getBoundingClientRect(), w = this.wrap.getBoundingClientRect();
     const m = 24;
@@ -216,7 +224,8 @@ export class MapZoom {
   }
 
   /** The screen distance between the target nearest to (x, y) and its nearest neighbour,
-   * when that target lies within TARGET px of the point and the neighbour closer than TARGET to it; else 0. */
+   * when that target lies within TARGET px of the point and the neighbour closer than TARGET to it; else 0.
+   * @param {number} x @param {number} y */
   crowded(x, y) {
     const pts = [...this.svg.querySelectorAll("[data-site] .spot, [data-coat] .shield")].map((n) => {
       const r = n.getBoundingClientRect();

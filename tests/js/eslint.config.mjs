@@ -1,0 +1,19 @@
+// ESLint over the browser's JavaScript (kardinal/clients/web/static/*.js: ES modules the
+// browser loads as they are): the recommended rules, the browser's globals. `make jslint`
+// runs it from the repository's root, where the paths below start:
+// tests/js/node_modules/.bin/eslint -c tests/js/eslint.config.mjs kardinal/clients/web/static
+import js from "@eslint/js";
+import globals from "globals";
+
+export default [
+  {
+    files: ["kardinal/clients/web/static/*.js"],
+    ...js.configs.recommended,
+    languageOptions: { ecmaVersion: 2022, sourceType: "module", globals: { ...globals.browser } },
+    rules: {
+      ...js.configs.recommended.rules,
+      // a caught error left unread is named on purpose: `catch (e) { /* why it is ignored */ }`
+      "no-unused-vars": ["error", { caughtErrors: "none" }],
+    },
+  },
+];
