@@ -437,13 +437,17 @@ class Lobby {
     if (!err || !codes.includes(err.code) || !this.friendsOpen || !this.me) return false;
     const key = (x) => String(x || "").trim().toLocaleLowerCase();
     const wanted = err.code === "invite_self" ? key(this.me.name) : key(err.params && err.params.name);
-    const fields = [...document.querySelectorAll("#friends-panel input[id^=friend-account-]")];
-    const f = fields.find((x) => key(x.value) === wanted);
-    if (!f) return false;
-    const old = byId("friends-refused");
+    /** @type {HTMLInputElement | null} */
+    let f = null;
+    for (const x of document.querySelectorAll("#friends-panel input[id^=friend-account-]")) {
+      if (x instanceof HTMLInputElement && key(x.value) === wanted) { f = x; break; }
+    }
+    const row = f && f.closest("p");
+    if (!f || !row) return false;
+    const old = findId("friends-refused");
     if (old) old.remove();
     const note = el("p", { class: "bad", id: "friends-refused", role: "alert", text: words });
-    f.closest("p").after(note);
+    row.after(note);
     f.setAttribute("aria-invalid", "true");
     f.setAttribute("aria-describedby", "friends-refused invite-why");
     f.addEventListener("input", () => { f.removeAttribute("aria-invalid"); f.setAttribute("aria-describedby", "invite-why"); note.remove(); }, { once: true });
