@@ -20,8 +20,8 @@ STATIC = Path(web.__file__).parent / "static"
 PAGES = {
     "/": ["home", "rules-link", "tutorial-link", "mine-link", "players-link", "account-link", "signup-link", "lang", "about-btn"],
     "/mine": ["lobby-link", "rules-link", "tutorial-link", "account-link", "lang", "about-btn"],
-    "/account": ["lobby-link", "mine-link", "players-link", "account-link*", "lang", "about-btn"],
-    "/game/g1": ["lobby-link", "status", "rules-info", "rules-link", "lang", "about-btn"],
+    "/account": ["lobby-link", "rules-link", "mine-link", "players-link", "account-link*", "lang", "about-btn"],
+    "/game/g1": ["lobby-link", "status", "rules-info", "rules-link", "mine-link", "lang", "about-btn"],
     "/players": ["lobby-link", "mine-link", "players-link*", "account-link", "lang", "about-btn"],
     "/player/anna": ["lobby-link", "mine-link", "account-link", "lang", "about-btn"],
     "/mail": ["lobby-link", "mine-link", "account-link", "lang", "about-btn"],
