@@ -543,13 +543,13 @@ def serve(
     try:
         import uvicorn
 
-        from kardinal.server import gcpolicy
-        from kardinal.server.app import create_app
-        from kardinal.server.http import MAX_BODY
+        from kardinal.server.web import gcpolicy
+        from kardinal.server.web.app import create_app
+        from kardinal.server.web.http import MAX_BODY
     except ImportError as e:
         raise _missing_web(e, "the web server") from None
 
-    from kardinal.server.logs import setup_logging
+    from kardinal.server.web.logs import setup_logging
 
     setup_logging(json_lines=log_json, level=log_level)
     db_url = None
@@ -557,7 +557,7 @@ def serve(
         db_url = db if "://" in db else f"sqlite:///{Path(db).resolve()}"
     executor = None
     if bot_workers > 0:
-        from kardinal.server.workers import bot_executor
+        from kardinal.server.play.workers import bot_executor
 
         executor = bot_executor(bot_workers)  # each worker ends itself when the server is gone
     from kardinal.server.storage import StorageError
@@ -684,7 +684,7 @@ def _admin(data: Path, db: str | None, actor: str | None) -> Any:
     try:
         import getpass
 
-        from kardinal.server.admin import Admin
+        from kardinal.server.community.admin import Admin
         from kardinal.server.storage import Storage, StorageError
     except ImportError as e:
         raise _missing_web(e, "admin") from None
@@ -704,7 +704,7 @@ def _admin(data: Path, db: str | None, actor: str | None) -> Any:
 
 
 def _admin_run(fn: Any) -> Any:
-    from kardinal.server.admin import AdminError
+    from kardinal.server.community.admin import AdminError
 
     try:
         return fn()
@@ -719,7 +719,7 @@ def _count(n: int, thing: str) -> str:
 
 
 def _show_report(r: Any, context: bool) -> None:
-    from kardinal.server.admin import when
+    from kardinal.server.community.admin import when
 
     writer = (
         f"{r.name} (seat {r.seat}{', an account' if r.account_id is not None else ', a guest'})"
@@ -789,7 +789,7 @@ def admin_suspend(
     actor: AdminActor = None,
 ) -> None:
     """Suspend an account: its sessions open nothing (their browsers are told why) and it cannot sign in or chat until then (its games go on)."""
-    from kardinal.server.admin import when
+    from kardinal.server.community.admin import when
 
     adm = _admin(data, db, actor)
     until = _admin_run(lambda: adm.suspend(name, days, reason, report))
@@ -849,7 +849,7 @@ def admin_audit(
     db: AdminDb = None,
 ) -> None:
     """What operators did, newest first."""
-    from kardinal.server.admin import when
+    from kardinal.server.community.admin import when
 
     adm = _admin(data, db, None)
     for e in adm.audit(limit):

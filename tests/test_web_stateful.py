@@ -47,8 +47,8 @@ from kardinal.rules.board import get_board
 from kardinal.rules.record import action_of, move_of, replay
 from kardinal.rules.state import State, new_game
 from kardinal.rules.view import view
-from kardinal.server.chat import MAX_CHAT
-from kardinal.server.names import BAD_IN_NAME
+from kardinal.server.common.names import BAD_IN_NAME
+from kardinal.server.play.chat import MAX_CHAT
 from kardinal.server.schemas import SERVER_MESSAGE
 
 pytestmark = pytest.mark.fuzz  # left out of make test-fast; make fuzz sizes it up

@@ -14,7 +14,7 @@ file under ``hooks:`` and keeps the folder out of the site (``exclude_docs``).
 
 Lists inside hand-written pages are made from the code too: each marker of MARKERS in a
 page (an HTML comment, as it reads on GitHub) is replaced as the page is built, e.g. the
-kinds ``KARDINAL_RATE_LIMITS`` takes (kardinal.server.guard.DEFAULTS) in host/install.md.
+kinds ``KARDINAL_RATE_LIMITS`` takes (kardinal.server.common.guard.DEFAULTS) in host/install.md.
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ METHODS = ("get", "put", "post", "patch", "delete", "head", "options")
 
 def rate_limit_kinds() -> str:
     """The kinds of rate limit the server has (KARDINAL_RATE_LIMITS), as the docs list them."""
-    from kardinal.server.guard import DEFAULTS
+    from kardinal.server.common.guard import DEFAULTS
 
     return ", ".join(f"`{kind}`" for kind in DEFAULTS)
 
@@ -59,7 +59,7 @@ def on_files(files: Files, config: Any) -> Files:
 
 def openapi_document() -> dict[str, Any]:
     """The server's OpenAPI document, from an app on a throwaway data folder."""
-    from kardinal.server.app import create_app
+    from kardinal.server.web.app import create_app
 
     with tempfile.TemporaryDirectory() as tmp:
         return create_app(data_dir=tmp).openapi()

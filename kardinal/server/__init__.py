@@ -6,6 +6,6 @@ plays), its database, its bots' worker pool, and the browser's pages (kardinal.c
 
 from __future__ import annotations
 
-from .app import create_app
+from .web.app import create_app
 
 __all__ = ["create_app"]

@@ -26,11 +26,11 @@ from kardinal.bots import served_bots
 from kardinal.rules.board import get_board, installed_boards
 from kardinal.rules.variants import VARIANTS
 
-from .messages import (
+from .common.refusal import ErrorData
+from .play.messages import (
     AckMessage,
     ChatMessage,
     ClockMessage,
-    ErrorData,
     ErrorMessage,
     PlayerData,
     PresenceMessage,
