@@ -508,7 +508,7 @@ def test_migration_8_on_a_database_made_by_the_previous_code(db_url: str, tmp_pa
         f"""
         import json
         from fastapi.testclient import TestClient
-        from kardinal.server.web.app import create_app
+        from kardinal.server.app import create_app  # where the app was in that commit
         with TestClient(create_app(db_url={db_url!r}, bot_pause=0.0)) as c:
             g = c.post("/api/games", json={{"players": [{{"kind": "person"}}, {{"kind": "bot"}}, {{"kind": "bot"}}]}}).json()
             print(json.dumps(g))

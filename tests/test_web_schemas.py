@@ -16,7 +16,7 @@ from fastapi.testclient import TestClient
 from pydantic import ValidationError
 from web_helpers import create, join_all, make_client, state, tokens
 
-from kardinal.server.schemas import CLIENT_MESSAGE, SERVER_MESSAGE
+from kardinal.server.play.schemas import CLIENT_MESSAGE, SERVER_MESSAGE
 
 SURROGATE = '"\\ud800"'  # a lone surrogate: valid JSON, not storable as UTF-8
 HUGE = "1" + "0" * 5000  # beyond Python's 4,300 digits for int()

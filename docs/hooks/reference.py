@@ -238,7 +238,8 @@ def api_page(doc: dict[str, Any]) -> str:
         "",
         f"This page is made from the server's own OpenAPI document ({info['title']} {info['version']}) when the site is "
         "built; a running server shows the same document interactively at `/api/docs` and as JSON at `/openapi.json`. "
-        "The declarations live in `kardinal/server/schemas.py`: every body and message is checked against its "
+        "The declarations live beside each domain's routes (`kardinal/server/play/schemas.py`, `community/schemas.py`, "
+        "`mail/schemas.py`, `web/schemas.py`; what they share in `common/schemas.py`): every body and message is checked against its "
         "declaration before the server acts on it (exact types, no unknown fields, bounded numbers and lengths, no "
         "control characters or lone surrogates in text).",
         "",

@@ -20,23 +20,12 @@ from fastapi.responses import JSONResponse
 from starlette.requests import HTTPConnection
 
 from ..common.refusal import Refused
-from ..schemas import (
-    AccountInfo,
-    DeleteAccount,
-    Done,
-    HeldSeats,
-    MyGames,
-    NewPassword,
-    SeatKeyRequest,
-    SeatToken,
-    SignIn,
-    SignOut,
-    SignUp,
-)
+from ..common.schemas import Done
 from ..storage import AccountRow
 from ..web.http import client_address, refusal_response
 from ..web.pages import root_of
 from .accounts import Accounts, SignedIn
+from .schemas import AccountInfo, DeleteAccount, HeldSeats, MyGames, NewPassword, SeatKeyRequest, SeatToken, SignIn, SignOut, SignUp
 from .social import Social
 
 __all__ = ["router", "COOKIE", "DEVICE_COOKIE", "session_secret", "signed_in", "maybe_signed_in"]

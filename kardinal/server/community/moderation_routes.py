@@ -7,10 +7,10 @@ from typing import Annotated
 
 from fastapi import APIRouter, Depends, Request, Response
 
-from ..schemas import ModerationLists, MuteAnswer, MuteRequest, ReportAnswer, ReportRequest, Silenced
 from ..web.http import client_address
 from .account_routes import Me, maybe_signed_in
 from .moderation import Moderation
+from .schemas import ModerationLists, MuteAnswer, MuteRequest, ReportAnswer, ReportRequest, Silenced
 
 __all__ = ["router"]
 

@@ -14,7 +14,6 @@ from fastapi.responses import HTMLResponse
 from kardinal.bots import levels
 
 from ..play.service import GameService
-from ..schemas import Filled, FillSeats, FindTable, FoundTable, GameRatings, Leaderboard, MyRating
 from ..storage import AccountRow
 from ..web.http import client_address
 from ..web.pages import root_of, static_page
@@ -23,6 +22,7 @@ from .privacy import told_owners
 from .rated import fill_with_bots, find_table, rating_now
 from .ratings import BOT_RATINGS, MU0, SIGMA0, shown
 from .results import stored_results
+from .schemas import Filled, FillSeats, FindTable, FoundTable, GameRatings, Leaderboard, MyRating
 
 __all__ = ["router", "leaderboard_games"]
 

@@ -10,10 +10,11 @@ from fastapi import APIRouter, Depends, Request, Response
 from fastapi.responses import HTMLResponse
 
 from ..common.refusal import Refused
-from ..schemas import Done, Following, FollowLists, FollowRequest, InvitationRequest, Invitations, Profile, SeatToken
+from ..common.schemas import Done
 from ..storage import AccountRow
 from ..web.pages import static_page
 from .account_routes import Acc, Me, maybe_signed_in
+from .schemas import Following, FollowLists, FollowRequest, InvitationRequest, Invitations, Profile, SeatToken
 from .social import Social
 
 __all__ = ["router"]

@@ -15,11 +15,12 @@ from fastapi import APIRouter, Request, Response
 from fastapi.responses import HTMLResponse
 
 from ..common.refusal import Refused
+from ..common.schemas import Done
 from ..community.account_routes import Me, _set_cookie, device_of, session_secret
-from ..schemas import Done, Forgot, MailLink, MailOn, MailStatus, ResetPassword, SetEmail, SetNotify, Unsubscribed
 from ..web.http import client_address
 from ..web.pages import static_page
 from . import Mailer
+from .schemas import Forgot, MailLink, MailOn, MailStatus, ResetPassword, SetEmail, SetNotify, Unsubscribed
 
 __all__ = ["router"]
 

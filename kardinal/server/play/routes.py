@@ -26,7 +26,14 @@ from ..community.account_routes import maybe_signed_in
 from ..community.accounts import Accounts
 from ..community.rated import admit, check_creation
 from ..community.social import Social
-from ..schemas import (
+from ..storage import AccountRow
+from ..web.http import client_address
+from ..web.mapdata import named_board_json
+from ..web.pages import root_of
+from .chat import chat_message
+from .messages import AckMessage, ChatMessage, ReplayMessage, ScoringMessage, StateMessage
+from .rematch import moved
+from .schemas import (
     ActionRequest,
     AgainAnswer,
     AgainRequest,
@@ -43,13 +50,6 @@ from ..schemas import (
     UndoRequest,
     VariantList,
 )
-from ..storage import AccountRow
-from ..web.http import client_address
-from ..web.mapdata import named_board_json
-from ..web.pages import root_of
-from .chat import chat_message
-from .messages import AckMessage, ChatMessage, ReplayMessage, ScoringMessage, StateMessage
-from .rematch import moved
 from .service import GameService
 
 router = APIRouter(tags=["games"])

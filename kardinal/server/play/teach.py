@@ -59,9 +59,9 @@ from kardinal.rules.view import ViewData, view
 from ..common.guard import Guard
 from ..common.names import seat_name
 from ..common.refusal import Refused
-from ..schemas import HintAnswer, HintRequest, ReviewRequest, ReviewStatus, TeachInfo
 from .fair import BOTS_ONLY, PEOPLE
 from .live import LiveGame
+from .schemas import HintAnswer, HintRequest, ReviewRequest, ReviewStatus, TeachInfo
 from .service import GameService
 
 __all__ = ["router", "hint_job"]

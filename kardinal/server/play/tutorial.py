@@ -40,10 +40,10 @@ from kardinal.rules.state import MAIN, RuleError, State
 from kardinal.rules.view import view
 
 from ..common.refusal import Refused
-from ..schemas import TutorialAttempt
 from ..web.pages import static_page
 from ..web.rules_page import LANGS, pick_lang, render, rules_text
 from .live import standing
+from .schemas import TutorialAttempt
 
 __all__ = ["router", "Step", "Tutorial", "tutorial", "step_state", "attempt", "TutorialError"]
 

@@ -15,25 +15,17 @@ from pydantic import ValidationError
 from ..common.guard import Guard
 from ..common.names import own_name
 from ..common.refusal import Refused, suspended
+from ..common.schemas import CLIENT_ID, token_error
 from ..community.account_routes import session_secret
 from ..community.accounts import Accounts
 from ..community.rated import admit
-from ..schemas import (
-    CLIENT_ID,
-    CLIENT_MESSAGE,
-    ActionMessage,
-    ChatSay,
-    HelloMessage,
-    PingMessage,
-    UndoMessage,
-    token_error,
-)
 from ..storage import AccountRow
 from ..web.http import client_address, invalid_body, parse_json
 from ..web.origin import cross_site
 from .chat import chat_message
 from .live import Connection, LiveGame
 from .messages import ErrorMessage, json_text
+from .schemas import CLIENT_MESSAGE, ActionMessage, ChatSay, HelloMessage, PingMessage, UndoMessage
 from .service import GameService
 
 router = APIRouter()

@@ -34,6 +34,7 @@ from starlette.types import Scope
 
 from ..common.guard import Guard
 from ..common.refusal import Refused
+from ..common.schemas import token_error
 from ..community.account_routes import router as account_router
 from ..community.accounts import Accounts
 from ..community.moderation import Moderation
@@ -47,24 +48,18 @@ from ..mail import GameMail, Mailer, run_sender
 from ..mail.routes import router as mail_router
 from ..play.clocks import CLOCK_CHECK
 from ..play.routes import router as routes_router
+from ..play.schemas import CLIENT_MESSAGE, SERVER_MESSAGE
 from ..play.service import GameService
 from ..play.teach import router as teach_router
 from ..play.tutorial import router as tutorial_router
 from ..play.ws import router as ws_router
-from ..schemas import (
-    CLIENT_MESSAGE,
-    SERVER_MESSAGE,
-    ErrorBody,
-    Health,
-    Readiness,
-    token_error,
-)
 from ..storage import Storage, StorageError
 from .http import MAX_BODY, HttpEdge, client_address, invalid_body, malformed_address, refusal_response
 from .mapdata import named_board_json
 from .origin import cross_site
 from .pages import root_of, static_page
 from .rules_page import rules_response
+from .schemas import ErrorBody, Health, Readiness
 
 __all__ = ["create_app", "DEFAULT_DATA"]
 

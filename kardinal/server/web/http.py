@@ -17,11 +17,8 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from ..common.names import MAX_NAME
 from ..common.refusal import Refused
+from ..common.schemas import first_error, token_error
 from ..play.chat import MAX_CHAT
-from ..schemas import (
-    first_error,
-    token_error,
-)
 
 
 def refusal_response(e: Refused, headers: dict[str, str] | None = None) -> JSONResponse:
