@@ -9,6 +9,6 @@
 - :mod:`.schemas`: the API's models that several domains share (seats' tokens, names,
   the answer ``Done``, a validation error in the API's words).
 
-May import: the rules core, the bots' list, and the storage's rows (for types). Nothing
+May import: the rules core, pydantic, and the storage's rows (for types only). Nothing
 of play, community, mail or web (an import-linter contract in pyproject.toml).
 """

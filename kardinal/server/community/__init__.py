@@ -7,6 +7,8 @@ admin.py); their HTTP sides (account_routes.py, social_routes.py, rating_routes.
 moderation_routes.py) with their models in schemas.py.
 
 May import: the rules core, the bots' list, the storage, common, and of play only what
-play offers (:mod:`..play.service` and :mod:`..play.live`), never play's internals;
-web's edge (http, pages) for its routes. Nothing of mail (an import-linter contract).
+play offers (:mod:`..play.service`, :mod:`..play.live`, :mod:`..play.schemas`), never
+play's internals;
+web's edge (http, pages) for its routes only: its services know no web framework, web or
+routes. Nothing of mail (import-linter contracts in pyproject.toml).
 """

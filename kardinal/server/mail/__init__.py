@@ -12,8 +12,10 @@ unsubscribe, all sent from a queue in the database.
 
 May import: the storage, common, community (an account, its password, a game's results)
 and of play what a mail tells (a game in memory, its options, a seat's deadline); its
-routes, web's edge. Play and community import nothing of mail: it listens to what changed
-(app.py hands the game service its listener), an import-linter contract.
+routes also web's edge (the other modules know no web framework, web or routes). Play
+and community import nothing of mail: it listens to what changed (web/app.py hands the
+game service its listener). Import-linter contracts (pyproject.toml) check both: mail's
+services know no web code, and play and community know nothing of mail.
 """
 
 from .mailer import KINDS, Mailer

@@ -8,13 +8,15 @@ WebSocket and the state answers carry. Beside it, its HTTP side: routes.py (the 
 API), ws.py (the WebSocket), teach.py (hints and reviews), tutorial.py, with their
 models in schemas.py.
 
-What play offers the other domains: :class:`.service.GameService` (its public methods)
-and :mod:`.live` (a game in memory, :class:`LiveGame`, its public players, a seat token's
-check). The rest is play's own.
+What play offers the other domains: :class:`.service.GameService` (its public methods),
+:mod:`.live` (a game in memory, :class:`LiveGame`, its public players, a seat token's
+check) and :mod:`.schemas` (its API's models: a game as the lobby lists it). The rest is
+play's own.
 
 May import: the rules core, the bots, the storage and common. The game service (every
 module but routes, ws, teach and tutorial) imports nothing of community, mail or web, and
-nothing of the web framework; its HTTP side may import community's sign-in and rated
-tables, and web's edge (http, pages, mapdata). Play imports nothing of mail: mail
-listens to what changed.
+nothing of the web framework; its HTTP side may import community's sign-in (account_routes)
+and services (accounts, rated tables, friends-only tables) and web's edge (http, pages,
+mapdata, rules_page). Play imports nothing of mail: mail listens to what changed.
+Import-linter contracts (pyproject.toml) check the game service's and mail's parts.
 """
