@@ -2,6 +2,12 @@
 plays), its database, its bots' worker pool, and the browser's pages (kardinal.clients.web).
 
 ``create_app()`` builds the ASGI app; ``kardinal serve`` runs it under uvicorn.
+
+Grouped by domain, each package's docstring saying what it owns and may import:
+``play/`` (the games being played: the game service, its routes and WebSocket),
+``community/`` (accounts, social, ratings, moderation), ``mail/``, ``web/`` (the app
+that wires them, the request's edge, pages and the map), ``storage/`` (the database) and
+``common/`` (what every domain uses: the refusal, names, rate limits).
 """
 
 from __future__ import annotations
