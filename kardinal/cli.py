@@ -499,11 +499,11 @@ def play(
 
 
 def _setting(field: str, *decls: str) -> Any:
-    """The option of a setting (kardinal.server.settings): its help and the default it
+    """The option of a setting (kardinal.server.common.settings): its help and the default it
     shows from the setting's field; None when not given (the environment's value, else the
     default, then)."""
     try:
-        from kardinal.server.settings import Settings, env_name, plain, shown_default
+        from kardinal.server.common.settings import Settings, env_name, plain, shown_default
     except ImportError:  # without the web extra: the command says so when it runs
         return typer.Option(*decls)
     words = Settings.model_fields[field].description or ""
@@ -512,10 +512,10 @@ def _setting(field: str, *decls: str) -> Any:
 
 
 def _settings(**given: Any) -> Any:
-    """The settings (kardinal.server.settings): the options given over the environment;
+    """The settings (kardinal.server.common.settings): the options given over the environment;
     a malformed one ends the command with its message (exit status 2)."""
     try:
-        from kardinal.server.settings import SettingsError, load_settings
+        from kardinal.server.common.settings import SettingsError, load_settings
     except ImportError as e:
         raise _missing_web(e, "the web server") from None
     try:
@@ -562,19 +562,19 @@ def serve(
     try:
         import uvicorn
 
-        from kardinal.server import gcpolicy
-        from kardinal.server.app import create_app
-        from kardinal.server.http import MAX_BODY
+        from kardinal.server.web import gcpolicy
+        from kardinal.server.web.app import create_app
+        from kardinal.server.web.http import MAX_BODY
     except ImportError as e:
         raise _missing_web(e, "the web server") from None
 
-    from kardinal.server.logs import setup_logging
+    from kardinal.server.web.logs import setup_logging
 
     setup_logging(json_lines=settings.log_json, level=settings.log_level)
     db_url = settings.database_url()
     executor = None
     if settings.bot_workers > 0:
-        from kardinal.server.workers import bot_executor
+        from kardinal.server.play.workers import bot_executor
 
         executor = bot_executor(settings.bot_workers)  # each worker ends itself when the server is gone
     from kardinal.server.storage import StorageError
@@ -696,7 +696,7 @@ def _admin(data: Path | None, db: str | None, actor: str | None) -> Any:
     try:
         import getpass
 
-        from kardinal.server.admin import Admin
+        from kardinal.server.community.admin import Admin
         from kardinal.server.storage import Storage, StorageError
     except ImportError as e:
         raise _missing_web(e, "admin") from None
@@ -718,7 +718,7 @@ def _admin(data: Path | None, db: str | None, actor: str | None) -> Any:
 
 
 def _admin_run(fn: Any) -> Any:
-    from kardinal.server.admin import AdminError
+    from kardinal.server.community.admin import AdminError
 
     try:
         return fn()
@@ -733,7 +733,7 @@ def _count(n: int, thing: str) -> str:
 
 
 def _show_report(r: Any, context: bool) -> None:
-    from kardinal.server.admin import when
+    from kardinal.server.community.admin import when
 
     writer = (
         f"{r.name} (seat {r.seat}{', an account' if r.account_id is not None else ', a guest'})"
@@ -803,7 +803,7 @@ def admin_suspend(
     actor: AdminActor = None,
 ) -> None:
     """Suspend an account: its sessions open nothing (their browsers are told why) and it cannot sign in or chat until then (its games go on)."""
-    from kardinal.server.admin import when
+    from kardinal.server.community.admin import when
 
     adm = _admin(data, db, actor)
     until = _admin_run(lambda: adm.suspend(name, days, reason, report))
@@ -863,7 +863,7 @@ def admin_audit(
     db: AdminDb = None,
 ) -> None:
     """What operators did, newest first."""
-    from kardinal.server.admin import when
+    from kardinal.server.community.admin import when
 
     adm = _admin(data, db, None)
     for e in adm.audit(limit):

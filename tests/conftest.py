@@ -278,7 +278,7 @@ def cheap_hashes(monkeypatch: pytest.MonkeyPatch) -> None:
     checked in test_web_accounts.py's test_production_cost)."""
     from argon2 import PasswordHasher
 
-    from kardinal.server import passwords
+    from kardinal.server.community import passwords
 
     monkeypatch.setattr(passwords, "HASHER", PasswordHasher(time_cost=1, memory_cost=1024, parallelism=1))
 

@@ -514,7 +514,7 @@ def test_web_map_layout_of_the_installed_boards(board_id: str, sites: int) -> No
     """The browser's map is computed from the board data: every site inside the map with a cell
     of land, every coat and alliance marker inside it, no two markers on top of each other."""
     pytest.importorskip("fastapi")
-    from kardinal.server.mapdata import board_json
+    from kardinal.server.web.mapdata import board_json
 
     b = board_json(get_board(board_id))
     assert len(b["sites"]) == sites and len(b["alliances"]) == 15

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from web_helpers import make_client
 
-from kardinal.server import rules_page
+from kardinal.server.web import rules_page
 
 ROOT = Path(__file__).resolve().parents[1]
 RULES_MD = ROOT / "docs" / "rules.md"

@@ -103,7 +103,7 @@ def test_strict_mode_fails_on_a_broken_link_an_unknown_anchor_and_a_page_left_ou
 
 @pytest.fixture(scope="module")
 def openapi() -> dict[str, Any]:
-    from kardinal.server.app import create_app
+    from kardinal.server.web.app import create_app
 
     with tempfile.TemporaryDirectory() as tmp:
         return create_app(data_dir=tmp).openapi()
@@ -214,7 +214,7 @@ def test_the_server_serves_the_built_site_at_docs(site: Path, tmp_path: Path) ->
     that says how to build one."""
     from fastapi.testclient import TestClient
 
-    from kardinal.server.app import create_app
+    from kardinal.server.web.app import create_app
 
     with TestClient(create_app(data_dir=tmp_path / "data", docs_dir=site)) as c:
         home = c.get("/docs/")
@@ -235,10 +235,10 @@ def test_the_server_serves_the_built_site_at_docs(site: Path, tmp_path: Path) ->
 
 def test_the_rate_limit_kinds_are_listed_once_from_the_code(site: Path) -> None:
     """host/install.md names KARDINAL_RATE_LIMITS once, in the table of settings made from
-    kardinal/server/settings.py, its kinds from the guard's; the operations page's table has
+    kardinal/server/common/settings.py, its kinds from the guard's; the operations page's table has
     a row for each kind."""
-    from kardinal.server.guard import DEFAULTS
-    from kardinal.server.settings import settings_table
+    from kardinal.server.common.guard import DEFAULTS
+    from kardinal.server.common.settings import settings_table
 
     source = (DOCS / "host/install.md").read_text(encoding="utf-8")
     assert source.count("| `KARDINAL_RATE_LIMITS`") == 1 and settings_table() in source

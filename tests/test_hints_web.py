@@ -57,7 +57,7 @@ def test_a_hint_is_three_legal_moves_best_first_for_the_seat_to_act(client: Test
 
 def test_a_hint_comes_from_the_seats_view_only(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
     """R13: the search is given view(state, seat) and nothing else."""
-    import kardinal.server.teach as teach
+    import kardinal.server.play.teach as teach
 
     seen: list[Any] = []
     real = teach.hint_job
@@ -128,7 +128,7 @@ def test_review_of_a_finished_game(client: TestClient, monkeypatch: pytest.Monke
     end = play_out(client, gid, toks, random.Random(4))
     assert end["status"] == "finished"
     # a process makes a few reviews at once; beyond, it says so and starts nothing
-    import kardinal.server.teach as teach
+    import kardinal.server.play.teach as teach
 
     with monkeypatch.context() as m:
         m.setattr(teach, "MAX_REVIEWING", 0)

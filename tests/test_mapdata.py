@@ -1,4 +1,4 @@
-"""The browser's map, computed from the board data (kardinal/server/mapdata.py): every
+"""The browser's map, computed from the board data (kardinal/server/web/mapdata.py): every
 country one piece where its roads join its sites, every site on its own country, no two
 countries on top of each other, islands apart, markers where they belong, and colours with
 at least 3:1 contrast (WCAG 2) where one sits on another."""
@@ -18,8 +18,8 @@ import pytest
 pytest.importorskip("fastapi")
 
 from kardinal.rules.board import Board, get_board, load_board  # noqa: E402
-from kardinal.server.mapdata import COUNTRY_COLOURS, SEA_COLOUR, board_json, contrast  # noqa: E402
-from kardinal.server.mapraster import GAP  # noqa: E402
+from kardinal.server.web.mapdata import COUNTRY_COLOURS, SEA_COLOUR, board_json, contrast  # noqa: E402
+from kardinal.server.web.mapraster import GAP  # noqa: E402
 
 STATIC = Path(__file__).resolve().parent.parent / "kardinal" / "clients" / "web" / "static"
 Ring = list[list[float]]

@@ -1,4 +1,4 @@
-"""Results of finished games (kardinal.server.results; migration 9): places by R12.1,
+"""Results of finished games (kardinal.server.community.results; migration 9): places by R12.1,
 stored once, and filled in for a game finished before they were stored."""
 
 from __future__ import annotations
@@ -10,8 +10,8 @@ from pathlib import Path
 from sqlalchemy import delete
 from web_helpers import create, join_all, make_client, play_out, tokens
 
-from kardinal.server.results import stored_results
-from kardinal.server.service import GameService
+from kardinal.server.community.results import stored_results
+from kardinal.server.play.service import GameService
 from kardinal.server.storage.schema import results
 
 

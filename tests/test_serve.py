@@ -73,7 +73,7 @@ def test_serve_takes_its_options_from_the_environment_and_answers_health_checks(
 def test_readyz_says_unavailable_when_the_database_is_not(tmp_path: Path) -> None:
     from fastapi.testclient import TestClient
 
-    from kardinal.server.app import create_app
+    from kardinal.server.web.app import create_app
 
     app = create_app(data_dir=tmp_path, bot_pause=0.0)
     with TestClient(app) as client:
@@ -266,8 +266,8 @@ def test_serve_freezes_what_it_built_before_it_serves(tmp_path: Path, monkeypatc
     from typer.testing import CliRunner
 
     from kardinal.cli import app
-    from kardinal.server import logs
-    from kardinal.server.gcpolicy import GEN0
+    from kardinal.server.web import logs
+    from kardinal.server.web.gcpolicy import GEN0
 
     seen: list[tuple[int, int]] = []
     monkeypatch.setattr(uvicorn, "run", lambda *a, **k: seen.append((gc.get_freeze_count(), gc.get_threshold()[0])))

@@ -1,4 +1,4 @@
-"""The server's settings in one place (issue 44): kardinal/server/settings.py reads every
+"""The server's settings in one place (issue 44): kardinal/server/common/settings.py reads every
 ``KARDINAL_*`` variable once, refuses a malformed one at the start with its name and what
 it takes (never its value), a ``kardinal serve`` option wins over the environment, and the
 Host page's table is the class's."""
@@ -16,8 +16,8 @@ from fastapi.testclient import TestClient
 from typer.testing import CliRunner
 
 from kardinal.cli import app as cli
-from kardinal.server.app import create_app
-from kardinal.server.settings import INSTALL_PAGE, Settings, SettingsError, env_name, load_settings, settings_table, with_table
+from kardinal.server.common.settings import INSTALL_PAGE, Settings, SettingsError, env_name, load_settings, settings_table, with_table
+from kardinal.server.web.app import create_app
 
 ROOT = Path(__file__).resolve().parents[1]
 SECRET = "pa55-w0rd-xyz"  # a password in a URL: never in a message or a log
@@ -38,7 +38,7 @@ def clean_env(monkeypatch: pytest.MonkeyPatch) -> None:
 
 ENV_READERS = {"environ", "getenv", "getenvb"}
 ALLOWED = {
-    ROOT / "kardinal/server/settings.py",  # the one place
+    ROOT / "kardinal/server/common/settings.py",  # the one place
     # below the server's layer: KARDINAL_PURE picks the rules' build as they are imported,
     # for every kardinal command, before any server or settings exist
     ROOT / "kardinal/native.py",
@@ -61,7 +61,7 @@ def env_reads(path: Path) -> list[str]:
 
 def test_no_module_but_the_settings_reads_the_environment() -> None:
     reads = [r for p in sorted((ROOT / "kardinal").rglob("*.py")) if p not in ALLOWED for r in env_reads(p)]
-    assert reads == [], "read the setting in kardinal/server/settings.py and pass it on: " + ", ".join(reads)
+    assert reads == [], "read the setting in kardinal/server/common/settings.py and pass it on: " + ", ".join(reads)
     # native reads its one variable, the one the Host page lists for it
     assert [r.split(":")[0] for r in env_reads(ROOT / "kardinal/native.py")] == ["kardinal/native.py"]
     assert '"KARDINAL_PURE"' in (ROOT / "kardinal/native.py").read_text(encoding="utf-8") and "pure" in Settings.model_fields
@@ -242,7 +242,7 @@ def test_the_options_show_their_settings_defaults_and_variables() -> None:
 
 def test_the_host_pages_table_is_made_from_the_settings() -> None:
     page = INSTALL_PAGE.read_text(encoding="utf-8")
-    assert with_table(page) == page, "run: python -m kardinal.server.settings"
+    assert with_table(page) == page, "run: python -m kardinal.server.common.settings"
     named = re.findall(r"^\| `(KARDINAL_[A-Z_]+)` \|", page, re.M)
     assert named == [env_name(f) for f in Settings.model_fields]  # each once, none missing
     assert settings_table().count("\n") == len(Settings.model_fields) + 1

@@ -1,4 +1,4 @@
-"""The tutorial's steps (static/tutorial.toml, kardinal/server/tutorial.py): every step's
+"""The tutorial's steps (static/tutorial.toml, kardinal/server/play/tutorial.py): every step's
 position is valid, its solution is accepted and does the task, its wrong attempts are
 refused for the reason the data names; the routes; the rules for the dialog."""
 
@@ -17,8 +17,8 @@ from web_helpers import make_client
 from kardinal.rules.breakdown import chain_breakdown
 from kardinal.rules.record import parse_position
 from kardinal.rules.state import MAIN
-from kardinal.server.rules_page import render, rules_text
-from kardinal.server.tutorial import Step, TutorialError, attempt, parse_tutorial, position_of, step_state, tutorial
+from kardinal.server.play.tutorial import Step, TutorialError, attempt, parse_tutorial, position_of, step_state, tutorial
+from kardinal.server.web.rules_page import render, rules_text
 
 T = tutorial()
 STEPS = {s.id: (i, s) for i, s in enumerate(T.steps)}

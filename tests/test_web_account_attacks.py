@@ -21,12 +21,12 @@ from sqlalchemy import update
 from test_web_mail import Smtp, add_address, link, smtp  # noqa: F401 - smtp: the fixture
 from web_helpers import LENIENT, join_all, make_client, play_out, seats, tokens
 
-from kardinal.server import accounts as accounts_module
-from kardinal.server.account_routes import COOKIE, DEVICE_COOKIE
-from kardinal.server.accounts import Accounts
-from kardinal.server.admin import Admin
-from kardinal.server.guard import Guard
-from kardinal.server.refusal import Refused
+from kardinal.server.common.guard import Guard
+from kardinal.server.common.refusal import Refused
+from kardinal.server.community import accounts as accounts_module
+from kardinal.server.community.account_routes import COOKIE, DEVICE_COOKIE
+from kardinal.server.community.accounts import Accounts
+from kardinal.server.community.admin import Admin
 from kardinal.server.storage import Storage
 from kardinal.server.storage.schema import accounts
 

@@ -1,4 +1,4 @@
-"""Accounts (kardinal.server.accounts, account_routes, origin): sign up, sign in and out,
+"""Accounts (kardinal.server.community.accounts, account_routes, origin): sign up, sign in and out,
 sessions in a cookie, a new password, deleting an account and its data; the seats that
 belong to an account ("My games" on any device, a seat's token for another device). Each
 on SQLite and PostgreSQL (the ``db_url`` fixture).
@@ -26,12 +26,12 @@ from limits import parse_many
 from sqlalchemy import select
 from web_helpers import LENIENT, create, join_all, make_client, seats, state, tokens, wait_for_person
 
-from kardinal.server import passwords
-from kardinal.server.account_routes import COOKIE
-from kardinal.server.accounts import Accounts
-from kardinal.server.guard import Guard
-from kardinal.server.live import hash_token
-from kardinal.server.refusal import Refused
+from kardinal.server.common.guard import Guard
+from kardinal.server.common.refusal import Refused
+from kardinal.server.community import passwords
+from kardinal.server.community.account_routes import COOKIE
+from kardinal.server.community.accounts import Accounts
+from kardinal.server.play.live import hash_token
 from kardinal.server.storage import MIGRATIONS, Storage
 from kardinal.server.storage.schema import accounts as accounts_table
 from kardinal.server.storage.schema import sessions as sessions_table
@@ -508,7 +508,7 @@ def test_migration_8_on_a_database_made_by_the_previous_code(db_url: str, tmp_pa
         f"""
         import json
         from fastapi.testclient import TestClient
-        from kardinal.server.app import create_app
+        from kardinal.server.app import create_app  # where the app was in that commit
         with TestClient(create_app(db_url={db_url!r}, bot_pause=0.0)) as c:
             g = c.post("/api/games", json={{"players": [{{"kind": "person"}}, {{"kind": "bot"}}, {{"kind": "bot"}}]}}).json()
             print(json.dumps(g))

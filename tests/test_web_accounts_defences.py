@@ -15,9 +15,9 @@ from fastapi.testclient import TestClient
 from limits import parse_many
 from web_helpers import LENIENT, join_all, make_client, seats, state, tokens, wait_for_person
 
-from kardinal.server.account_routes import COOKIE, DEVICE_COOKIE
-from kardinal.server.accounts import Accounts, device_mark, device_nonce
-from kardinal.server.guard import Guard
+from kardinal.server.common.guard import Guard
+from kardinal.server.community.account_routes import COOKIE, DEVICE_COOKIE
+from kardinal.server.community.accounts import Accounts, device_mark, device_nonce
 from kardinal.server.storage import Storage
 
 PW = "correct horse battery"

@@ -158,7 +158,7 @@ def test_play_again_hotseat_runs_at_once(client: TestClient) -> None:
 def test_where_the_people_went_is_found_by_their_tokens_also_in_an_older_follow_up() -> None:
     """A follow-up made before the start player moved on kept the seats: the seats answered
     are found by the token hashes, so they hold for both."""
-    from kardinal.server.rematch import moved, rotated
+    from kardinal.server.play.rematch import moved, rotated
     from kardinal.server.storage import SeatRow
 
     old = [

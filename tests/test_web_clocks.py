@@ -1,4 +1,4 @@
-"""The tables' clocks (kardinal.server.clocks), on SQLite and PostgreSQL, with a time source
+"""The tables' clocks (kardinal.server.play.clocks), on SQLite and PostgreSQL, with a time source
 the tests move on by hand (create_app(clock=...)) and deadlines looked at when the test asks
 (check_clocks): no test sleeps. Live: time a turn, then the reserve, the increment; a turn
 whose time ran out is played by the stand-in (ordinary moves of the seat) and the log says
@@ -19,10 +19,10 @@ from fastapi.testclient import TestClient
 from web_helpers import LENIENT, act, play_out, seats, state, tokens
 
 from kardinal.rules.record import record_of, replay
-from kardinal.server.app import create_app
-from kardinal.server.guard import Guard
-from kardinal.server.service import GameService
+from kardinal.server.common.guard import Guard
+from kardinal.server.play.service import GameService
 from kardinal.server.storage.clocks import NO_DEADLINE
+from kardinal.server.web.app import create_app
 
 LIVE = {"move": 20, "reserve": 60, "increment": 10}
 
@@ -215,7 +215,7 @@ def test_a_crashed_server_gives_back_the_time_since_its_last_stamp(tmp_path: Pat
     """No stop in order (killed): the last stamp says when it was last known running. A
     start that finds the server down gives back every running deadline's time, and only
     those: a bot's turn (no deadline) stays as it was. The first start gives nothing back."""
-    from kardinal.server.clocks import ALIVE_EVERY
+    from kardinal.server.play.clocks import ALIVE_EVERY
     from kardinal.server.storage import Storage
     from kardinal.server.storage.clocks import ClockRow
 
@@ -256,7 +256,7 @@ def test_a_process_started_beside_a_running_one_gives_nothing_back(pg: Any) -> N
     """PostgreSQL, several processes: while one runs (stamped lately, not stopped) the server
     is not down, whatever another's start finds; processes that start at once after the
     server was down give the time back once, not once each."""
-    from kardinal.server.clocks import ALIVE_EVERY
+    from kardinal.server.play.clocks import ALIVE_EVERY
     from kardinal.server.storage import Storage
     from kardinal.server.storage.clocks import ClockRow
 
@@ -423,8 +423,8 @@ def test_bad_clock_options_are_refused_and_change_nothing(tmp_path: Path, mode: 
         assert r.status_code == 400, r.text
         assert r.json()["error"]["code"] == "malformed"
         assert service(client).storage.game_ids("open") + service(client).storage.game_ids("running") == before
-    from kardinal.server.options import table_options
-    from kardinal.server.refusal import Refused
+    from kardinal.server.common.refusal import Refused
+    from kardinal.server.play.options import table_options
 
     with pytest.raises(Refused):
         table_options({"mode": mode, "clock": clock})
@@ -432,8 +432,8 @@ def test_bad_clock_options_are_refused_and_change_nothing(tmp_path: Path, mode: 
 
 def test_no_clock_by_default_none_for_a_hot_seat_and_play_again_keeps_it(tmp_path: Path) -> None:
     t = FakeTime()
-    from kardinal.server.options import options_of, table_options
-    from kardinal.server.refusal import Refused
+    from kardinal.server.common.refusal import Refused
+    from kardinal.server.play.options import options_of, table_options
 
     assert table_options({})["clock"] is None
     with pytest.raises(Refused):

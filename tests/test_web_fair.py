@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 from web_helpers import make_client
 
-from kardinal.server.fair import BOTS_ONLY, PEOPLE, FairSlots
-from kardinal.server.tables import MAX_BOT_GAMES
+from kardinal.server.play.fair import BOTS_ONLY, PEOPLE, FairSlots
+from kardinal.server.play.tables import MAX_BOT_GAMES
 
 
 def test_people_go_before_bots_only_and_each_kind_in_turn() -> None:

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
-from kardinal.server.app import create_app
+from kardinal.server.web.app import create_app
 
 BOTS3 = {"players": [{"kind": "bot", "level": "random"}] * 3}
 

@@ -16,12 +16,12 @@ from fastapi.testclient import TestClient
 from test_web_table import app_client, new_game, play_until_turn_of, until
 from web_helpers import LENIENT, state
 
-from kardinal.server.app import create_app
-from kardinal.server.guard import Guard
-from kardinal.server.live import Connection
-from kardinal.server.presence import PRESENCE_EVERY, presence_of
-from kardinal.server.service import GameService
+from kardinal.server.common.guard import Guard
+from kardinal.server.play.live import Connection
+from kardinal.server.play.presence import PRESENCE_EVERY, presence_of
+from kardinal.server.play.service import GameService
 from kardinal.server.storage import Storage
+from kardinal.server.web.app import create_app
 
 PEOPLE2 = [{"name": "Anna", "kind": "person"}, {"name": "Ben", "kind": "person"}, {"name": "Bot", "kind": "bot", "level": "random"}]
 

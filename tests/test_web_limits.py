@@ -12,7 +12,7 @@ import pytest
 from fastapi.testclient import TestClient
 from web_helpers import create, join_all, make_client, tokens
 
-from kardinal.server.http import MAX_BODY, MAX_DEPTH
+from kardinal.server.web.http import MAX_BODY, MAX_DEPTH
 
 
 @pytest.fixture
@@ -84,8 +84,8 @@ def test_bad_websocket_messages_are_answered_and_the_socket_stays(client: TestCl
 
 
 def strict_client(tmp_path: Path) -> TestClient:
-    from kardinal.server.app import create_app
-    from kardinal.server.guard import RULES, Guard
+    from kardinal.server.common.guard import RULES, Guard
+    from kardinal.server.web.app import create_app
 
     return TestClient(create_app(data_dir=tmp_path, bot_pause=0.0, guard=Guard(RULES)))
 
@@ -146,8 +146,8 @@ def test_wrong_tokens_over_the_websocket_count(tmp_path: Path) -> None:
 
 
 def test_the_limits_can_be_set_from_the_environment(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from kardinal.server.app import create_app
-    from kardinal.server.guard import rules_from
+    from kardinal.server.common.guard import rules_from
+    from kardinal.server.web.app import create_app
 
     assert [str(r) for r in rules_from("create=2/minute")["create"]] == ["2 per 1 minute"]
     assert [str(r) for r in rules_from(None)["create"]] == ["30 per 1 minute"]
@@ -160,8 +160,8 @@ def test_the_limits_can_be_set_from_the_environment(tmp_path: Path, monkeypatch:
 
 
 def test_the_guard_looks_up_only_addresses_it_counted_within_their_window() -> None:
-    from kardinal.server.guard import Guard, rules_from
-    from kardinal.server.refusal import Refused
+    from kardinal.server.common.guard import Guard, rules_from
+    from kardinal.server.common.refusal import Refused
 
     guard = Guard(rules_from("bad_token=3/minute"))
     for _ in range(3):
@@ -180,8 +180,8 @@ def test_the_guard_looks_up_only_addresses_it_counted_within_their_window() -> N
 def test_guessing_is_slowed_under_a_root_path_too(tmp_path: Path) -> None:
     """Behind a reverse proxy with --root-path, a request's path begins with the root (as
     uvicorn gives it); the guard of the requests that carry tokens sees it as the app's."""
-    from kardinal.server.app import create_app
-    from kardinal.server.guard import RULES, Guard
+    from kardinal.server.common.guard import RULES, Guard
+    from kardinal.server.web.app import create_app
 
     app = create_app(data_dir=tmp_path, bot_pause=0.0, guard=Guard(RULES))
     with TestClient(app, root_path="/kardinal") as c:

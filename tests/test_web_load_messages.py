@@ -20,7 +20,7 @@ from kardinal.rules.events import Drew, IntermediateScoring, LastRound
 from kardinal.rules.record import rewind
 from kardinal.rules.state import new_game
 from kardinal.rules.view import history_entry
-from kardinal.server.live import Connection, LiveGame, standing
+from kardinal.server.play.live import Connection, LiveGame, standing
 from kardinal.server.storage import DuplicateAction, GameRow, PendingAction, SeatRow, Storage
 
 
@@ -237,7 +237,7 @@ def test_group_commit_writes_every_action_and_refuses_a_taken_one(tmp_path: Path
 def test_games_nobody_uses_leave_memory_and_come_back(client: TestClient) -> None:
     """A finished game nobody looks at leaves memory after FINISHED_KEPT seconds (and a
     running one after IDLE_KEPT), never while connected; asked for again, it is read back."""
-    from kardinal.server.presence import FINISHED_KEPT, IDLE_KEPT
+    from kardinal.server.play.presence import FINISHED_KEPT, IDLE_KEPT
 
     service = client.app.state.service  # type: ignore[attr-defined]
     g = create(client, "person", "person", "person")
@@ -259,7 +259,7 @@ def test_a_large_audience_gets_every_change_and_the_players_first(client: TestCl
     spectators a moment later, all of them, with the newest state."""
     import asyncio
 
-    from kardinal.server.presence import SPECTATORS_AT_ONCE
+    from kardinal.server.play.presence import SPECTATORS_AT_ONCE
 
     service = client.app.state.service  # type: ignore[attr-defined]
     g = create(client, "person", "person", "person")
@@ -284,7 +284,7 @@ def test_a_large_audience_gets_every_change_and_the_players_first(client: TestCl
 def test_a_larger_audience_is_told_less_often() -> None:
     """Up to SPECTATORS_PER_PAUSE spectators: every SPECTATORS_PAUSE; beyond, the pause
     grows with the audience (the rounds of sends keep about the same share of the server)."""
-    from kardinal.server.presence import SPECTATORS_PAUSE, SPECTATORS_PER_PAUSE, spectators_pause
+    from kardinal.server.play.presence import SPECTATORS_PAUSE, SPECTATORS_PER_PAUSE, spectators_pause
 
     assert spectators_pause(51) == spectators_pause(SPECTATORS_PER_PAUSE) == SPECTATORS_PAUSE
     assert spectators_pause(1000) == pytest.approx(SPECTATORS_PAUSE * 1000 / SPECTATORS_PER_PAUSE)
@@ -294,7 +294,7 @@ def test_a_larger_audience_is_told_less_often() -> None:
 def test_no_more_than_finished_max_finished_games_stay(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
     """However many games end a minute, at most FINISHED_MAX finished ones nobody looks at
     stay in memory (the most recently asked for); running ones are not counted."""
-    import kardinal.server.presence as presence
+    import kardinal.server.play.presence as presence
 
     monkeypatch.setattr(presence, "FINISHED_MAX", 3)
     service = client.app.state.service  # type: ignore[attr-defined]

@@ -30,7 +30,7 @@ from fastapi.testclient import TestClient
 from sqlalchemy import select
 from web_helpers import act, make_client, play_out, state, wait_for_person
 
-from kardinal.server.account_routes import COOKIE
+from kardinal.server.community.account_routes import COOKIE
 from kardinal.server.mail import Mailer
 from kardinal.server.storage.mail import QueuedMail
 from kardinal.server.storage.schema import mail_queue, mail_tokens

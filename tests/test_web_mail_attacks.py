@@ -45,8 +45,8 @@ from test_web_mail import (
 )
 from web_helpers import LENIENT, make_client, play_out, wait_for_person
 
-from kardinal.server.account_routes import COOKIE
-from kardinal.server.guard import Guard
+from kardinal.server.common.guard import Guard
+from kardinal.server.community.account_routes import COOKIE
 from kardinal.server.mail.addresses import valid_address
 from kardinal.server.mail.headers import POLICY, HeaderProblem
 from kardinal.server.mail.mailer import KINDS

@@ -19,7 +19,7 @@ from test_web_accounts import get, post, sign_up
 from test_web_clocks import FakeTime, call, client_for, service
 from web_helpers import act, play_out, seats, wait_for_person
 
-from kardinal.server.clocks import seat_deadline
+from kardinal.server.play.clocks import seat_deadline
 
 pytestmark = pytest.mark.usefixtures("cheap_hashes")
 

@@ -1,4 +1,4 @@
-"""Moderation (kardinal.server.moderation, moderation_routes, admin; migration 10), on
+"""Moderation (kardinal.server.community.moderation, moderation_routes, admin; migration 10), on
 SQLite and PostgreSQL: muting and blocking a player, reporting a chat line with its
 context, and the operator's ``kardinal admin`` acting on a report: suspending (no sign-in,
 no chat), deleting (seats renamed by the running server), a new password, the audit log.
@@ -24,12 +24,12 @@ from typer.testing import CliRunner
 from web_helpers import LENIENT, change_settings, make_client, seats, tokens
 
 from kardinal.cli import app as cli
-from kardinal.server.account_routes import COOKIE
-from kardinal.server.admin import Admin, AdminError
-from kardinal.server.guard import Guard
-from kardinal.server.moderation import Moderation
-from kardinal.server.refusal import Refused
-from kardinal.server.service import GameService
+from kardinal.server.common.guard import Guard
+from kardinal.server.common.refusal import Refused
+from kardinal.server.community.account_routes import COOKIE
+from kardinal.server.community.admin import Admin, AdminError
+from kardinal.server.community.moderation import Moderation
+from kardinal.server.play.service import GameService
 from kardinal.server.storage.schema import accounts
 
 PW = "correct horse battery"
@@ -351,7 +351,7 @@ def test_kardinal_admin_on_the_command_line(tmp_path: Path) -> None:
 
 
 def test_the_operators_contact_is_one_short_line_or_the_server_does_not_start(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from kardinal.server.settings import SettingsError, load_settings
+    from kardinal.server.common.settings import SettingsError, load_settings
 
     monkeypatch.setenv("KARDINAL_CONTACT", "  write to   mod@example.org ")
     assert load_settings().contact == "write to mod@example.org"

@@ -12,8 +12,8 @@ import pytest
 from fastapi.testclient import TestClient
 from web_helpers import create, make_client
 
-from kardinal.server.names import name_key
-from kardinal.server.passwords import _hash as hash_password_now
+from kardinal.server.common.names import name_key
+from kardinal.server.community.passwords import _hash as hash_password_now
 
 
 @pytest.fixture

@@ -12,7 +12,7 @@ from fastapi.testclient import TestClient
 from web_helpers import make_client
 
 import kardinal.clients.web as web
-from kardinal.server.app import create_app
+from kardinal.server.web.app import create_app
 
 STATIC = Path(web.__file__).parent / "static"
 
@@ -77,7 +77,7 @@ def test_no_page_file_repeats_the_shared_parts() -> None:
 
 
 def test_a_part_that_does_not_exist_is_named() -> None:
-    from kardinal.server.pages import expand_parts
+    from kardinal.server.web.pages import expand_parts
 
     with pytest.raises(ValueError, match="no part 'sidebar'"):
         expand_parts("<body>\n<!--part: sidebar-->\n</body>")

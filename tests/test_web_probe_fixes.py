@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from starlette.websockets import WebSocketDisconnect
 
-from kardinal.server.http import MALFORMED_CLOSE
+from kardinal.server.web.http import MALFORMED_CLOSE
 from tests.web_helpers import make_client
 
 # every route the probe answered 500 on, and a few more that look a game or a name up

@@ -400,13 +400,13 @@ def test_nothing_is_told_before_the_database_has_the_action(tmp_path: Path) -> N
 
 
 def create_app_for(tmp_path: Path) -> Any:
-    from kardinal.server.app import create_app
+    from kardinal.server.web.app import create_app
 
     return create_app(data_dir=tmp_path, bot_pause=0.0)
 
 
 def test_idle_games_leave_memory_and_come_back_from_the_log(tmp_path: Path) -> None:
-    from kardinal.server.app import create_app
+    from kardinal.server.web.app import create_app
 
     with TestClient(create_app(data_dir=tmp_path, bot_pause=0.0, max_live=2)) as client:
         service = client.app.state.service  # type: ignore[attr-defined]

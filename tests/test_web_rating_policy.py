@@ -1,4 +1,4 @@
-"""The rating policy against farming (kardinal.server.ratings, options, clocks): a win counts
+"""The rating policy against farming (kardinal.server.community.ratings, options, clocks): a win counts
 only as far as the seats beaten show (ratings.REACH), a seat a bot stands in for at the end
 is rated last (ratings.forfeited), and a rated table always has a clock and the weakest
 stand-in (options.RATED_CLOCK, RATED_STANDIN), so that walking away from a losing game
@@ -22,11 +22,11 @@ from test_web_accounts import get, post, sign_up
 from test_web_clocks import FakeTime, call, chat_kinds, service
 from web_helpers import LENIENT, seats, state, tokens
 
-from kardinal.server.app import create_app
-from kardinal.server.guard import Guard
-from kardinal.server.options import RATED_CLOCK
-from kardinal.server.ratings import BOT_RATINGS, BOT_SIGMA, MU0, REACH, SIGMA0, rater
+from kardinal.server.common.guard import Guard
+from kardinal.server.community.ratings import BOT_RATINGS, BOT_SIGMA, MU0, REACH, SIGMA0, rater
+from kardinal.server.play.options import RATED_CLOCK
 from kardinal.server.storage import SeatResult, SeatRow
+from kardinal.server.web.app import create_app
 
 pytestmark = pytest.mark.usefixtures("cheap_hashes")  # Argon2id of a low cost (conftest.py)
 

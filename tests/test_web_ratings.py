@@ -1,4 +1,4 @@
-"""Ratings (kardinal.server.ratings, settle, rated, rating_routes): the rating math on the
+"""Ratings (kardinal.server.community.ratings, settle, rated, rating_routes): the rating math on the
 bots' scale, a finished game settled exactly once (also by two database connections at the
 same time, and after its update failed), rated tables and every refusal, the leaderboard,
 find me a table, starting a waiting table with bots, and an account's deletion and data.
@@ -20,8 +20,8 @@ from sqlalchemy import delete, insert, select
 from test_web_accounts import PW, get, post, sign_up
 from web_helpers import change_settings, make_client, play_out, seats, state, tokens
 
-from kardinal.server.account_routes import COOKIE
-from kardinal.server.ratings import BETA, BOT_RATINGS, BOT_SIGMA, MU0, SIGMA0, closest_level, rate_game, rater
+from kardinal.server.community.account_routes import COOKIE
+from kardinal.server.community.ratings import BETA, BOT_RATINGS, BOT_SIGMA, MU0, SIGMA0, closest_level, rate_game, rater
 from kardinal.server.storage import SeatResult, SeatRow, Storage
 from kardinal.server.storage.schema import rating_events, ratings, seat_owners
 

@@ -22,15 +22,15 @@ from fastapi.testclient import TestClient
 from web_helpers import LENIENT, make_client, state
 
 from kardinal.rules.record import action_of
-from kardinal.server import tables
-from kardinal.server.app import create_app
-from kardinal.server.fair import BOTS_ONLY, PEOPLE
-from kardinal.server.guard import Guard
-from kardinal.server.live import Connection, LiveGame
-from kardinal.server.refusal import Refused
-from kardinal.server.service import GameService
+from kardinal.server.common.guard import Guard
+from kardinal.server.common.refusal import Refused
+from kardinal.server.play import tables
+from kardinal.server.play.fair import BOTS_ONLY, PEOPLE
+from kardinal.server.play.live import Connection, LiveGame
+from kardinal.server.play.service import GameService
+from kardinal.server.play.tables import MAX_BOT_GAMES
 from kardinal.server.storage import PendingAction, Storage
-from kardinal.server.tables import MAX_BOT_GAMES
+from kardinal.server.web.app import create_app
 
 T = TypeVar("T")
 A, B = "192.0.2.1", "192.0.2.2"  # two addresses

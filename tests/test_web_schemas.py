@@ -16,7 +16,7 @@ from fastapi.testclient import TestClient
 from pydantic import ValidationError
 from web_helpers import create, join_all, make_client, state, tokens
 
-from kardinal.server.schemas import CLIENT_MESSAGE, SERVER_MESSAGE
+from kardinal.server.play.schemas import CLIENT_MESSAGE, SERVER_MESSAGE
 
 SURROGATE = '"\\ud800"'  # a lone surrogate: valid JSON, not storable as UTF-8
 HUGE = "1" + "0" * 5000  # beyond Python's 4,300 digits for int()
@@ -87,8 +87,8 @@ def test_malformed_numbers_and_nesting_are_refused(client: TestClient) -> None:
 
 def test_a_malformed_token_is_a_wrong_token_and_counts(tmp_path: Path) -> None:
     """``"token": "\\ud800"`` was a 500 and never counted toward the guessing budget."""
-    from kardinal.server.app import create_app
-    from kardinal.server.guard import RULES, Guard
+    from kardinal.server.common.guard import RULES, Guard
+    from kardinal.server.web.app import create_app
 
     with TestClient(create_app(data_dir=tmp_path, bot_pause=0.0, guard=Guard(RULES))) as c:
         g = create(c, "person", "person", "bot")

@@ -40,8 +40,8 @@ from schemathesis.specs.openapi.checks import (
 from web_helpers import LENIENT, seats
 
 from kardinal.rules.record import action_of
-from kardinal.server.app import create_app
-from kardinal.server.guard import Guard
+from kardinal.server.common.guard import Guard
+from kardinal.server.web.app import create_app
 
 pytestmark = pytest.mark.fuzz  # left out of make test-fast; make fuzz sizes it up
 FUZZ = os.environ.get("KARDINAL_FUZZ") == "1"

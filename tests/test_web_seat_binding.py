@@ -23,10 +23,10 @@ from test_web_accounts import PW, get, post, sign_in, sign_up
 from test_web_robust import joined, people, run_two, until
 from web_helpers import act, make_client, seats, tokens, wait_for_person
 
-from kardinal.server.account_routes import COOKIE
-from kardinal.server.accounts import Accounts
-from kardinal.server.live import Connection
-from kardinal.server.service import GameService
+from kardinal.server.community.account_routes import COOKIE
+from kardinal.server.community.accounts import Accounts
+from kardinal.server.play.live import Connection
+from kardinal.server.play.service import GameService
 from kardinal.server.storage import Storage
 from kardinal.server.storage.schema import seat_owners
 
@@ -142,7 +142,7 @@ def test_the_old_link_is_dead_before_the_game_a_signed_in_join_starts(client: Te
     """The join that takes the last seat starts the game: the seat's old link must end in
     the same change, or its holder (the creator) can play the first turn in between (an
     attacker's probe did, in 8 of 8 games, looping on the state and the actions)."""
-    from kardinal.server.live import LiveGame, token_ok
+    from kardinal.server.play.live import LiveGame, token_ok
 
     anna = sign_up(client, "Anna")
     g = table(client, None, seats("person", "person", "bot"))  # made signed out; seat 1 joined as a guest

@@ -15,7 +15,7 @@ from fastapi.testclient import TestClient
 from test_web_accounts import PW, get, post, sign_up
 from web_helpers import make_client, tokens
 
-from kardinal.server.names import UNNAMED, seat_name
+from kardinal.server.common.names import UNNAMED, seat_name
 
 pytestmark = pytest.mark.usefixtures("cheap_hashes")  # Argon2id of a low cost (conftest.py)
 
@@ -137,7 +137,7 @@ def test_an_accounts_name_another_seat_has_leaves_the_seat_unnamed(client: TestC
 def test_a_deleted_accounts_seat_is_named_in_the_readers_language() -> None:
     """A deleted account's seat is stored as "deleted player" (a number after it when that
     is taken); each reader says it in its language."""
-    from kardinal.server.names import DELETED, seat_name
+    from kardinal.server.common.names import DELETED, seat_name
 
     assert seat_name(DELETED, 1, "de") == "gelöschter Spieler"
     assert seat_name(DELETED + " 2", 3, "de") == "gelöschter Spieler 2"

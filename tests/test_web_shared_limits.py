@@ -1,4 +1,4 @@
-"""Rate limits shared by the processes of one PostgreSQL database (kardinal.server.guard,
+"""Rate limits shared by the processes of one PostgreSQL database (kardinal.server.common.guard,
 storage/limits.py): two apps on one database (each its own game service and guard, as two
 processes have) keep to one budget, a sign-in's password checks and sign-ups alike; the
 windows follow the guard's clock (a time source the test moves on: nothing waits for
@@ -18,11 +18,11 @@ from limits import parse_many
 from test_web_accounts import PW, post, sign_up
 from test_web_clocks import FakeTime
 
-from kardinal.server import accounts as accounts_module
-from kardinal.server.app import create_app
-from kardinal.server.guard import Guard
-from kardinal.server.refusal import Refused
+from kardinal.server.common.guard import Guard
+from kardinal.server.common.refusal import Refused
+from kardinal.server.community import accounts as accounts_module
 from kardinal.server.storage import Storage
+from kardinal.server.web.app import create_app
 
 pytestmark = pytest.mark.usefixtures("cheap_hashes")  # Argon2id of a low cost (conftest.py)
 

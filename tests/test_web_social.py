@@ -1,4 +1,4 @@
-"""Players among themselves (kardinal.server.social, social_routes): profiles, following,
+"""Players among themselves (kardinal.server.community.social, social_routes): profiles, following,
 invitations by name, tables open to friends only. Each on SQLite and PostgreSQL (the
 ``db_url`` fixture).
 
@@ -23,7 +23,7 @@ from sqlalchemy import func, insert, select, update
 from test_web_accounts import PW, get, post, sign_up
 from web_helpers import LENIENT, make_client, play_out, tokens
 
-from kardinal.server.guard import Guard
+from kardinal.server.common.guard import Guard
 from kardinal.server.storage import SeatResult, Storage
 from kardinal.server.storage.schema import follows, games, invitations, rating_events, ratings, results, seat_owners
 

@@ -34,8 +34,8 @@ def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Any]]:
     from web_helpers import LENIENT
     from webtools import _free_port
 
-    from kardinal.server.app import create_app
-    from kardinal.server.guard import Guard
+    from kardinal.server.common.guard import Guard
+    from kardinal.server.web.app import create_app
 
     app = create_app(data_dir=tmp_path_factory.mktemp("social"), bot_pause=0.0, guard=Guard(LENIENT))
     port = _free_port()

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from conftest import B, game, put_advisors, put_cloisters
 
-from kardinal.server.live import standing
+from kardinal.server.play.live import standing
 
 
 def test_an_alliance_scores_for_the_seat_holding_both_majorities() -> None:

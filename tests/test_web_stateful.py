@@ -47,9 +47,9 @@ from kardinal.rules.board import get_board
 from kardinal.rules.record import action_of, move_of, replay
 from kardinal.rules.state import State, new_game
 from kardinal.rules.view import view
-from kardinal.server.chat import MAX_CHAT
-from kardinal.server.names import BAD_IN_NAME
-from kardinal.server.schemas import SERVER_MESSAGE
+from kardinal.server.common.names import BAD_IN_NAME
+from kardinal.server.play.chat import MAX_CHAT
+from kardinal.server.play.schemas import SERVER_MESSAGE
 
 pytestmark = pytest.mark.fuzz  # left out of make test-fast; make fuzz sizes it up
 FUZZ = os.environ.get("KARDINAL_FUZZ") == "1"
@@ -149,7 +149,7 @@ JSONISH = st.recursive(
 )
 INDEX = st.integers(0, 2**16)
 # control characters (but white space) and lone surrogates: refused by the declared messages
-# (kardinal/server/schemas.py), stripped from a chat line by the service before them
+# (kardinal/server/common/schemas.py), stripped from a chat line by the service before them
 BAD_TEXT = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff]")
 
 

@@ -1,4 +1,4 @@
-"""A suspended account's seats (kardinal.server.moderation; SeatRow.barred): no way into
+"""A suspended account's seats (kardinal.server.community.moderation; SeatRow.barred): no way into
 them opens them until the suspension ends: the seat's link token over the WebSocket or
 HTTP, a key the account handed to another device, a page open when the operator suspended
 it (told why and closed with 4423: its page keeps the tokens), "Play again" (it may not ask;
@@ -22,10 +22,10 @@ from test_web_leaving import hello, next_of
 from test_web_table import app_client, play_until_turn_of, until
 from web_helpers import act, play_out, state
 
-from kardinal.server.account_routes import COOKIE
-from kardinal.server.admin import Admin
-from kardinal.server.moderation import Moderation
-from kardinal.server.service import GameService
+from kardinal.server.community.account_routes import COOKIE
+from kardinal.server.community.admin import Admin
+from kardinal.server.community.moderation import Moderation
+from kardinal.server.play.service import GameService
 
 PW = "correct horse battery"
 SAME_SITE = {"origin": "http://testserver"}

@@ -15,8 +15,8 @@ import pytest
 from fastapi.testclient import TestClient
 from web_helpers import LENIENT, act, state
 
-from kardinal.server.app import create_app
-from kardinal.server.guard import Guard
+from kardinal.server.common.guard import Guard
+from kardinal.server.web.app import create_app
 
 
 def app_client(tmp_path: Path, db_url: str, guard: Guard | None = None) -> TestClient:

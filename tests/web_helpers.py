@@ -10,8 +10,8 @@ from typing import Any
 from fastapi.testclient import TestClient
 from limits import parse_many
 
-from kardinal.server.app import create_app
-from kardinal.server.guard import Guard
+from kardinal.server.common.guard import Guard
+from kardinal.server.web.app import create_app
 
 # the protocol tests send many requests, right and wrong, from one address in a moment;
 # the production rate limits are tested in test_web_limits.py

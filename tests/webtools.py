@@ -48,8 +48,8 @@ def serve(tmp_path_factory: pytest.TempPathFactory, **app_args: Any) -> Iterator
     import uvicorn
     from web_helpers import LENIENT  # the browser tests are not about rate limits (test_web_limits.py is)
 
-    from kardinal.server.app import create_app
-    from kardinal.server.guard import Guard
+    from kardinal.server.common.guard import Guard
+    from kardinal.server.web.app import create_app
 
     data = tmp_path_factory.mktemp("web")
     app = create_app(data_dir=data, **{"bot_pause": 0.0, "guard": Guard(LENIENT), **app_args})

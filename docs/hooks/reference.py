@@ -12,8 +12,8 @@
 Neither page is a file of the repository: they cannot go stale. ``mkdocs.yml`` names this
 file under ``hooks:`` and keeps the folder out of the site (``exclude_docs``).
 
-The Host page's table of settings (host/install.md) is made from kardinal/server/settings.py
-too, but written into the page (``python -m kardinal.server.settings``; a test fails when
+The Host page's table of settings (host/install.md) is made from kardinal/server/common/settings.py
+too, but written into the page (``python -m kardinal.server.common.settings``; a test fails when
 it is out of date), so that it reads the same on GitHub.
 """
 
@@ -42,7 +42,7 @@ def on_files(files: Files, config: Any) -> Files:
 
 def openapi_document() -> dict[str, Any]:
     """The server's OpenAPI document, from an app on a throwaway data folder."""
-    from kardinal.server.app import create_app
+    from kardinal.server.web.app import create_app
 
     with tempfile.TemporaryDirectory() as tmp:
         return create_app(data_dir=tmp).openapi()
@@ -221,7 +221,8 @@ def api_page(doc: dict[str, Any]) -> str:
         "",
         f"This page is made from the server's own OpenAPI document ({info['title']} {info['version']}) when the site is "
         "built; a running server shows the same document interactively at `/api/docs` and as JSON at `/openapi.json`. "
-        "The declarations live in `kardinal/server/schemas.py`: every body and message is checked against its "
+        "The declarations live beside each domain's routes (`kardinal/server/play/schemas.py`, `community/schemas.py`, "
+        "`mail/schemas.py`, `web/schemas.py`; what they share in `common/schemas.py`): every body and message is checked against its "
         "declaration before the server acts on it (exact types, no unknown fields, bounded numbers and lengths, no "
         "control characters or lone surrogates in text).",
         "",
@@ -358,8 +359,8 @@ def type_name(p: Any) -> str:
 
 
 def setting_variables() -> dict[str, str]:
-    """The variable of each option that mirrors a setting (kardinal.server.settings), by the option."""
-    from kardinal.server.settings import Settings, env_name, option_of
+    """The variable of each option that mirrors a setting (kardinal.server.common.settings), by the option."""
+    from kardinal.server.common.settings import Settings, env_name, option_of
 
     return {opt: env_name(f) for f in Settings.model_fields if (opt := option_of(f))}
 
@@ -372,7 +373,7 @@ def param_row(p: Any) -> str:
     default = p.default
     flag_off = is_option(p) and getattr(p, "is_flag", False) and default is False
     shown = "" if callable(default) or default is None or flag_off or default == [] else f"`{default}`"
-    if default is None and isinstance(getattr(p, "show_default", None), str):  # a setting's option (kardinal.server.settings)
+    if default is None and isinstance(getattr(p, "show_default", None), str):  # a setting's option (kardinal.server.common.settings)
         shown = p.show_default
     env = p.envvar if isinstance(p.envvar, str) else ", ".join(p.envvar or []) or setting_variables().get(p.opts[0], "")
     help_text = p.help or ""

@@ -7,6 +7,15 @@ unsubscribe, all sent from a queue in the database.
 - :mod:`.notify`: the mails games cause (listening to the game service's changes).
 - :mod:`.texts`: the words of each mail, in English and German.
 - :mod:`.sender`: the loop that sends the queue, once each, retrying a failing server.
+- :mod:`.routes`: its HTTP side: the page ``/mail`` that mailed links open, and the routes
+  under ``/api/mail`` and ``/api/account`` that set an address and what it wants mailed.
+
+May import: the storage, common, community (an account, its password, a game's results)
+and of play what a mail tells (a game in memory, its options, a seat's deadline); its
+routes also web's edge (the other modules know no web framework, web or routes). Play
+and community import nothing of mail: it listens to what changed (web/app.py hands the
+game service its listener). Import-linter contracts (pyproject.toml) check both: mail's
+services know no web code, and play and community know nothing of mail.
 """
 
 from .mailer import KINDS, Mailer

@@ -42,10 +42,10 @@ import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from ..guard import Guard
-from ..names import name_key
-from ..passwords import check_password
-from ..refusal import Refused
+from ..common.guard import Guard
+from ..common.names import name_key
+from ..common.refusal import Refused
+from ..community.passwords import check_password
 from ..storage import Storage
 from ..storage.mail import AddressBudgetSpent, QueuedMail
 from .addresses import valid_address
@@ -54,7 +54,7 @@ from .settings import MailSettings
 from .texts import LANGS, render, zone_of
 
 if TYPE_CHECKING:
-    from ..accounts import Accounts, SignedIn
+    from ..community.accounts import Accounts, SignedIn
     from ..storage import AccountRow
 
 __all__ = ["Mailer", "KINDS", "CONFIRM_HOURS", "RESET_MINUTES"]

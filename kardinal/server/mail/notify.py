@@ -33,10 +33,10 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from ..clocks import seat_deadline
-from ..live import LiveGame
-from ..options import options_of
-from ..results import seat_results
+from ..community.results import seat_results
+from ..play.clocks import seat_deadline
+from ..play.live import LiveGame
+from ..play.options import options_of
 from ..storage import GameRow
 from .mailer import Mailer
 from .texts import (

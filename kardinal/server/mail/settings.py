@@ -1,4 +1,4 @@
-"""The mail settings, as the server's settings hold them (kardinal.server.settings, read
+"""The mail settings, as the server's settings hold them (kardinal.server.common.settings, read
 from the environment): ``KARDINAL_SMTP_URL`` (the mail server),
 ``KARDINAL_MAIL_FROM`` (the sender's address) and ``KARDINAL_PUBLIC_URL`` (the site's
 address as players reach it, for the links in mails). Without all three, e-mail is off:

@@ -15,7 +15,7 @@ from datetime import UTC, datetime
 from typing import Any
 from zoneinfo import ZoneInfo
 
-from ..names import UNNAMED, seat_name
+from ..common.names import UNNAMED, seat_name
 
 __all__ = [
     "render",

@@ -1,6 +1,6 @@
 """Accounts in the database: the accounts, their sessions (stored as hashes of the
 cookies' secrets), and the seats that belong to them. No password or secret is ever read
-back out of here but a password's hash, to verify it (kardinal.server.accounts)."""
+back out of here but a password's hash, to verify it (kardinal.server.community.accounts)."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.exc import IntegrityError
 
-from ..names import KEY_MARK, account_keys
+from ..common.names import KEY_MARK, account_keys
 from .rows import AccountRow, ChatLine, CorruptGame, GameRow, SeatRow, _row
 from .schema import accounts, chat, games, rating_events, ratings, seat_owners, sessions
 
@@ -304,7 +304,7 @@ class AccountStorage:
 
     def unfinished_seats(self, account_id: int) -> list[tuple[str, int]]:
         """The account's seats in games not over yet (open or running): those a suspension
-        bars (kardinal.server.moderation)."""
+        bars (kardinal.server.community.moderation)."""
         q = (
             select(seat_owners.c.game_id, seat_owners.c.seat)
             .join(games, games.c.id == seat_owners.c.game_id)

@@ -1,4 +1,4 @@
-"""Tables' clocks in the database (kardinal.server.clocks): a row per game with a clock,
+"""Tables' clocks in the database (kardinal.server.play.clocks): a row per game with a clock,
 the game's version it was written for, the seat whose time runs, its deadline (epoch
 seconds; NO_DEADLINE while no time runs) and every seat's reserve. Several processes act on
 a deadline once: the one whose compare-and-set (claim_clock) changes the row.

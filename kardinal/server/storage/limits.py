@@ -1,5 +1,5 @@
 """Rate limits' counts in the database (migration 12's ``rate_counts``), for the processes
-that share a PostgreSQL database (kardinal.server.guard): each count is changed by one
+that share a PostgreSQL database (kardinal.server.common.guard): each count is changed by one
 statement that returns the new value, so that every process sees every other's at once.
 
 The statements run on a small pool of their own in autocommit (PostgreSQL): a count is one

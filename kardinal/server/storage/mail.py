@@ -27,7 +27,7 @@ from sqlalchemy import Connection, Engine, and_, delete, func, insert, or_, sele
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 
-from ..names import account_keys
+from ..common.names import account_keys
 from .schema import ADDRESS_LOCK, accounts, mail_queue, mail_sends, mail_tokens, seat_owners
 
 

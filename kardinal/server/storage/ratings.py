@@ -18,7 +18,7 @@ from .schema import accounts, rating_events, ratings, seat_owners
 __all__ = ["RatingStorage", "Update"]
 
 # a game's rating update: the ratings of its seats that belong to accounts ({seat: (mu, sigma)})
-# in, their ratings after the game out (kardinal.server.ratings.rater)
+# in, their ratings after the game out (kardinal.server.community.ratings.rater)
 Update = Callable[[dict[int, tuple[float, float]]], dict[int, tuple[float, float]]]
 
 

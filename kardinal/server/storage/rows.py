@@ -29,7 +29,7 @@ class SeatRow:
     # (Tables.seat_key): each opens the seat as its own token does; newest last
     keys: list[str] = field(default_factory=list)
     # until when (Unix time) the seat's account is suspended by the operator: no token opens
-    # the seat until then (kardinal.server.moderation); None: never, or lifted. Never shown.
+    # the seat until then (kardinal.server.community.moderation); None: never, or lifted. Never shown.
     barred: float | None = None
 
     def barred_now(self, now: float) -> bool:
@@ -54,7 +54,7 @@ class SeatRow:
 
 @dataclass(frozen=True)
 class SeatResult:
-    """What a seat of a finished game came to (kardinal.server.results)."""
+    """What a seat of a finished game came to (kardinal.server.community.results)."""
 
     seat: int
     players: int

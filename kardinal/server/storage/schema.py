@@ -130,7 +130,7 @@ seat_owners = Table(
 
 # what each seat of a finished game came to (migration 9): written when a game ends, so
 # that a profile and a rating never replay games; games finished before are filled in
-# when first asked for (kardinal.server.ratings)
+# when first asked for (kardinal.server.community.ratings)
 results = Table(
     "results",
     metadata,
@@ -145,7 +145,7 @@ results = Table(
 )
 
 # an account's rating (migration 9): openskill's Plackett-Luce model, mu and sigma on the
-# scale of kardinal.server.ratings; an account without a row has the newcomer's rating
+# scale of kardinal.server.community.ratings; an account without a row has the newcomer's rating
 ratings = Table(
     "ratings",
     metadata,
@@ -289,7 +289,7 @@ audit = Table(
 )
 
 # the server's processes (migration 11): when each was last known to run, so that a start
-# after the server was down gives the tables' clocks that time back (kardinal.server.clocks)
+# after the server was down gives the tables' clocks that time back (kardinal.server.play.clocks)
 server_processes = Table(
     "server_processes",
     metadata,
@@ -299,7 +299,7 @@ server_processes = Table(
 )
 
 # rate limits' counts (migration 12), kept here when several processes share a PostgreSQL
-# database so that each budget holds across them (kardinal.server.guard): one row per
+# database so that each budget holds across them (kardinal.server.common.guard): one row per
 # budget and window ("signin_name/60"), key (an address, a name's key, an account) and the
 # window's start (epoch seconds, a multiple of its length); ``until``: when the row can go
 rate_counts = Table(

@@ -1,6 +1,6 @@
 // The shapes of what the server sends, for TypeScript's checker (`make jslint`): JSDoc
 // types only, no code; a module names them with `/** @import { ErrorData } from "./messages.js" */`
-// and the browser never loads this file. They follow kardinal/server/messages.py and
+// and the browser never loads this file. They follow kardinal/server/play/messages.py and
 // schemas.py (the TypedDicts of the same names); a field the pages do not read may be left out.
 
 /**

@@ -172,7 +172,7 @@ export class GameSocket {
    * @param {Seats} seats
    * @param {{ onState: (m: any) => void, onError: (m: any) => void, onAck?: (m: any) => void, onChat?: (m: any) => void,
    *   onPresence?: (m: any) => void, onClock?: (m: any) => void, onClose?: (ev: CloseEvent) => void }} handlers
-   *   (the messages' shapes: kardinal/server/messages.py)
+   *   (the messages' shapes: kardinal/server/play/messages.py)
    */
   constructor(gameId, seats, handlers) {
     this.gameId = gameId;

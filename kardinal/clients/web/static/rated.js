@@ -1,7 +1,7 @@
 // Ratings in the pages: the words (English and German), a rating as people see it
 // ("1612 ± 140": mu and twice its uncertainty), the lobby's "Rated" choice and "Find me a
 // table", and the mark of a rated table in the lists. The server computes every number
-// (kardinal.server.ratings); this module only says them.
+// (kardinal.server.community.ratings); this module only says them.
 
 import { el, fill } from "./dom.js";
 import { T, addStrings, dateTime, num, onLangChange } from "./i18n.js";

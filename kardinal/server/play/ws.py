@@ -1,0 +1,247 @@
+"""The WebSocket of a game (``/ws/{game_id}``): a client says hello with the seats it
+holds, then sends actions, undos, chat lines and pings (ClientMessage); it gets a state
+message after every change, and acknowledgements, refusals and the chat (ServerMessage)."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+from typing import Any
+
+from fastapi import APIRouter, WebSocket, WebSocketDisconnect
+from pydantic import ValidationError
+
+from ..common.guard import Guard
+from ..common.names import own_name
+from ..common.refusal import Refused, suspended
+from ..common.schemas import CLIENT_ID, token_error
+from ..community.account_routes import session_secret
+from ..community.accounts import Accounts
+from ..community.rated import admit
+from ..storage import AccountRow
+from ..web.http import client_address, invalid_body, parse_json
+from ..web.origin import cross_site
+from .chat import chat_message
+from .live import Connection, LiveGame
+from .messages import ErrorMessage, json_text
+from .schemas import CLIENT_MESSAGE, ActionMessage, ChatSay, HelloMessage, PingMessage, UndoMessage
+from .service import GameService
+
+router = APIRouter()
+
+REVOKED = 4403  # the close code of a connection whose seats' tokens ended (a spectator may come back)
+# ... and of one whose seats' account was suspended (kardinal.server.community.moderation): its page keeps
+# the tokens (they open the seats again once the suspension ends) and watches meanwhile
+SUSPENDED = 4423
+
+
+@router.websocket("/ws/{game_id}")
+async def ws_game(ws: WebSocket, game_id: str) -> None:
+    service: GameService = ws.app.state.service
+    limits: Guard = ws.app.state.limits
+    await ws.accept()
+    try:
+        live = await service.fetch(game_id)
+    except Refused as e:
+        with contextlib.suppress(WebSocketDisconnect, RuntimeError):  # the client may be gone already
+            await _send(ws, json_text(_ws_error(e)))
+            await ws.close(code=4404)
+        return
+    conn: Connection | None = None
+    sender: asyncio.Task[None] | None = None
+    try:
+        while True:
+            frame = await ws.receive()
+            if frame["type"] == "websocket.disconnect":
+                break
+            text = frame.get("text")
+            data: Any = None
+            try:
+                if text is None:
+                    raise Refused("malformed", "messages are JSON text, not binary", 400)
+                data = parse_json(text)
+                if conn is None and isinstance(data, dict) and data.get("type") in ("action", "undo", "chat"):
+                    raise Refused("malformed", "send hello first", 400)
+                try:
+                    msg = CLIENT_MESSAGE.validate_python(data)
+                except ValidationError as e:
+                    errors = e.errors()
+                    if isinstance(data, dict) and data.get("type") in ("hello", "action", "undo") and token_error(errors, message=True):
+                        limits.note("bad_token", client_address(ws.scope))  # a malformed token is a wrong one
+                    raise invalid_body(errors, message=True) from None
+            except Refused as e:
+                await _send(ws, json_text(_ws_error(e, data.get("id") if isinstance(data, dict) else None)))
+                continue
+            # the message as sent (checked: exactly what its declaration accepts)
+            assert isinstance(data, dict)
+            if isinstance(msg, (HelloMessage, ActionMessage, UndoMessage)):  # these carry seat tokens
+                try:
+                    limits.check("bad_token", client_address(ws.scope))
+                except Refused as e:
+                    await _send(ws, json_text(_ws_error(e, data.get("id"))))
+                    continue
+            if isinstance(msg, HelloMessage):
+                if conn is not None:
+                    if not conn.revoked:  # (revoked: closing, the page says hello again on its next connection)
+                        await _send(ws, json_text(_ws_error(Refused("malformed", "hello was already sent", 400))))
+                    continue
+                try:
+                    seats, renewed = await _hello_seats(service, live, msg.seats, ws)
+                except Refused as e:
+                    if e.code == "bad_token":
+                        limits.note("bad_token", client_address(ws.scope))
+                    await _send(ws, json_text(_ws_error(await _told(service, live, e, msg.seats))))
+                    continue
+                conn = Connection(seats, delta=msg.delta, ack_in_state=msg.ack_in_state, presence=msg.presence)
+                welcome: dict[str, Any] = {"type": "welcome", "game": game_id, "seats": sorted(seats)}
+                if renewed:  # seats that became the account's: their new tokens (the old ones end)
+                    welcome["tokens"] = {str(s): t for s, t in sorted(renewed.items())}
+                await _send(ws, json_text(welcome))
+                lines = await service.chat_lines(live)
+                await service.connect(live, conn)
+                sender = asyncio.create_task(_send_loop(ws, service, live, conn))
+                conn.notify()
+                if lines:  # the chat so far, after the state (no chat message: nothing said yet)
+                    conn.outbox.put_nowait(chat_message(lines))
+                service.tell_presence(live, to=conn)  # who is here (hello "presence" only)
+                service.tell_clock(live, to=conn)  # the table's clock, if it has one (hello "presence" only)
+            elif isinstance(msg, (ActionMessage, UndoMessage)):
+                assert conn is not None  # refused before it was read: send hello first
+                try:
+                    done = await (service.submit(game_id, data) if isinstance(msg, ActionMessage) else service.undo(game_id, data))
+                    conn.outbox.put_nowait(done)
+                except Refused as e:
+                    if e.code == "bad_token":
+                        limits.note("bad_token", client_address(ws.scope))
+                    conn.outbox.put_nowait(_ws_error(await _told(service, live, e, {str(msg.seat): ""}), msg.id))
+            elif isinstance(msg, ChatSay):
+                assert conn is not None  # refused before it was read: send hello first
+                try:
+                    if conn.revoked:  # its seats' tokens ended: it speaks for no seat (it is closing)
+                        raise Refused("bad_token", "no such seat, or a wrong token", 403)
+                    limits.spend("chat", client_address(ws.scope))
+                    await service.say(game_id, conn.seats, msg.text, msg.name)
+                except Refused as e:
+                    conn.outbox.put_nowait(_ws_error(e, msg.id))
+            elif isinstance(msg, PingMessage):
+                await _send(ws, json_text({"type": "pong"}))
+    except WebSocketDisconnect:
+        pass
+    finally:
+        if conn is not None:
+            service.disconnect(live, conn)
+        if sender is not None:
+            sender.cancel()
+
+
+async def _send(ws: WebSocket, text: str) -> None:
+    """Send, or end the connection's loop as a disconnect when the socket is closed already:
+    uvicorn closes it itself on a frame that is no UTF-8 (1007), and a send then raises
+    RuntimeError (the client's doing, no server error: it logged a traceback each time)."""
+    try:
+        await ws.send_text(text)
+    except RuntimeError:
+        raise WebSocketDisconnect(1006) from None
+
+
+async def _told(service: GameService, live: LiveGame, e: Refused, seats: dict[str, str] | None) -> Refused:
+    """A refusal as its page is told it: ``suspended`` (a seat of a suspended account: core's
+    _auth) with the operator's reason, which the seat does not hold (its owner's page only)."""
+    if e.code != "suspended" or not seats:
+        return e
+    for k in sorted(seats):
+        found = await asyncio.to_thread(service.storage.seat_suspended, live.row.id, int(k), time.time())
+        if found is not None:
+            return suspended(*found, service.contact)
+    return e
+
+
+def _ws_error(e: Refused, action_id: object = None) -> ErrorMessage:
+    """A refusal over the WebSocket; the action's id is echoed only if it is a valid one."""
+    echo = action_id if isinstance(action_id, str) and CLIENT_ID.fullmatch(action_id) else None
+    return {"type": "error", "id": echo, **e.to_json()}
+
+
+async def _hello_seats(
+    service: GameService, live: LiveGame, seats: dict[str, str] | None, ws: WebSocket
+) -> tuple[dict[int, str], dict[int, str]]:
+    """Check every token of a hello (its seat keys are digits: HelloMessage); a person who
+    connects has joined their seat (a rated table's seat: signed in, rated.admit). Seats
+    opened signed in (the session's cookie, from a page of this site: origin.py) become
+    the account's (a seat of another account stays its); one that becomes the account's
+    gets a new token (Accounts.own). Returns the seats with the tokens the connection
+    holds, and the new tokens."""
+    if seats is None:
+        return {}, {}
+    out: dict[int, str] = {}
+    for k, tok in seats.items():
+        seat = int(k)
+        service._auth(live, seat, tok)
+        out[seat] = tok
+    if not out:
+        return out, {}
+    accounts: Accounts = ws.app.state.accounts
+    account = await _account(ws)
+    kept: set[int] = set()  # seats kept for the account by admit (a rated table)
+    try:
+        if live.options["rated"] and any(not live.row.seats[s].joined for s in out):
+            for seat in out:
+                if await admit(accounts, live, seat, account):
+                    kept.add(seat)
+        for seat, tok in out.items():
+            # signed in, an unnamed seat takes the account's name (while the table is open)
+            named = own_name(live.row.seats, seat, account.name) if account is not None and live.row.status == "open" else None
+            await service.join(live.row.id, seat, tok, named)
+    except BaseException:
+        if account is not None:
+            for seat in kept:
+                await asyncio.to_thread(service.storage.release_seat, live.row.id, seat, account.id)
+        raise
+    renewed: dict[int, str] = {}
+    if account is not None:
+        for seat, tok in out.items():
+            new = await accounts.own(account, live.row.id, seat, tok, seat in kept)
+            if new is not None:
+                renewed[seat] = out[seat] = new
+    return out, renewed
+
+
+async def _account(ws: WebSocket) -> AccountRow | None:
+    """The account of the WebSocket's session cookie, from a page of this site (origin.py)."""
+    secret = session_secret(ws)
+    if not secret or cross_site({**ws.scope, "type": "http", "method": "POST"}) is not None:
+        return None
+    accounts: Accounts = ws.app.state.accounts
+    return await accounts.account_of(secret)
+
+
+async def _send_loop(ws: WebSocket, service: GameService, live: LiveGame, conn: Connection) -> None:
+    """Send a connection's outbox; a run of state notices becomes one state message. The
+    acknowledgement of the connection's own action is queued right after the state notice
+    its action made (GameService.submit returns it without a pause): to a connection that
+    asked for it (``ack_in_state``), it goes inside that state message."""
+    queued = conn.outbox._queue  # type: ignore[attr-defined]
+    try:
+        while True:
+            item = await conn.outbox.get()
+            if conn.revoked:  # its tokens open its seats no more: told so, and closed
+                if conn.barred is not None:  # its account suspended: told why, the tokens kept
+                    told = await _told(service, live, suspended(conn.barred, "", service.contact), {str(s): "" for s in conn.seats})
+                    await ws.send_text(json_text(_ws_error(told)))
+                    await ws.close(code=SUSPENDED)
+                    return
+                await ws.send_text(json_text(_ws_error(Refused("bad_token", "no such seat, or a wrong token", 403))))
+                await ws.close(code=REVOKED)
+                return
+            if item is None:
+                while queued and queued[0] is None:
+                    conn.outbox.get_nowait()
+                text = live.text_for(conn)
+                if conn.ack_in_state and queued and queued[0] is not None and queued[0]["type"] == "ack":
+                    text = f'{text[:-1]},"ack":{json_text(conn.outbox.get_nowait())}}}'
+                await ws.send_text(text)
+            else:
+                await ws.send_text(json_text(item))
+    except Exception:
+        return
