@@ -185,7 +185,7 @@ def serve_as(monkeypatch: pytest.MonkeyPatch, args: list[str]) -> dict[str, Any]
     """What ``kardinal serve ARGS`` hands uvicorn and the app (nothing is served)."""
     import uvicorn
 
-    from kardinal.server import gcpolicy, logs
+    from kardinal.server.web import gcpolicy, logs
 
     seen: dict[str, Any] = {}
 
@@ -251,7 +251,7 @@ def test_the_host_pages_table_is_made_from_the_settings() -> None:
 
 
 def test_the_table_writer_refuses_a_stale_page(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from kardinal.server import settings
+    from kardinal.server.common import settings
 
     stale = tmp_path / "install.md"
     stale.write_text(INSTALL_PAGE.read_text(encoding="utf-8").replace("| `KARDINAL_PORT` |", "| `KARDINAL_PORTS` |"), encoding="utf-8")

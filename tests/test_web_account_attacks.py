@@ -152,7 +152,9 @@ def test_every_way_to_a_session_asks_the_one_rule(client: TestClient, monkeypatc
     """Sign-up, sign-in, a new password and every request's session all ask
     accounts.session_refused: made to refuse everyone, no way gives a session."""
     s = sign_up(client, "Anna")
-    monkeypatch.setattr(accounts_module, "session_refused", lambda until, now, why="": Refused("suspended", "no session for anyone", 403))
+    monkeypatch.setattr(
+        accounts_module, "session_refused", lambda until, now, why="", contact="": Refused("suspended", "no session for anyone", 403)
+    )
     assert refused(client, s) == "suspended"
     for path, body in (
         ("/api/account/signup", {"name": "Bert", "password": PW}),

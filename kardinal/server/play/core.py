@@ -162,7 +162,7 @@ class ServiceCore:
             if sr.kind == "bot" and isinstance(token, str) and token:  # (a bot's seat has no token to guess)
                 # e.g. a "Play again" table started with bots after its people's while to come:
                 # the page that followed there is told why it watches
-                raise Refused("bot_seat", "a bot plays this seat: the table was started without its person", 403)
+                raise Refused("bot_seat", "a bot plays this seat", 403)
             raise Refused("bad_token", "no such seat, or a wrong token", 403)
         if sr.barred_now(time.time()):  # its account is suspended: no way into the seat opens it
             raise suspended(sr.barred or 0.0, "", self.contact)
