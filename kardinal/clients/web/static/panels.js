@@ -4,7 +4,7 @@
 import { el, swatch } from "./dom.js";
 import { T, seatName, addStrings, levelName } from "./i18n.js";
 /** @import { Board } from "./board.js" */
-/** @import { PlayerData } from "./messages.js" */
+/** @import { HistoryEntry, PlayerData } from "./messages.js" */
 
 /** The points by category and seat (rules/state.py breakdown; the by-country and
  * by-alliance lists: each seat's points there, null until that scoring).
@@ -17,17 +17,34 @@ import { T, seatName, addStrings, levelName } from "./i18n.js";
  * @property {Record<string, number[]> | null} final_by_country
  * @property {Record<string, number[]> | null} by_alliance
  */
-/** What the panels read of a player's view of the game (rules/view.py ViewData).
- * @typedef {object} PanelView
+/** A seat's view of the game (rules/view.py ViewData; its docstring says each field).
+ * @typedef {object} ViewData
+ * @property {string} format
+ * @property {string} board
  * @property {number} players
+ * @property {number | null} seat
  * @property {number} current
  * @property {string} phase
- * @property {number[] | null} [winners]
- * @property {Record<string, number>[]} [known] each seat's cards known to all (R13.1)
- * @property {number[]} scores
- * @property {{ cloisters: number, advisors: number }[]} supply
+ * @property {Record<string, number>} [hand] the seat's own hand (a seat's view only)
  * @property {number[]} hand_sizes
+ * @property {Record<string, number>[]} known each seat's cards known to all (R13.1)
+ * @property {string[]} display
+ * @property {number} deck_size
+ * @property {Record<string, number>} discard
+ * @property {Record<string, number>} removed
+ * @property {Record<string, number>} sites
+ * @property {Record<string, number[]>} cloisters
+ * @property {Record<string, number[]>} advisors
+ * @property {Record<string, number>} advisor_limit
+ * @property {{ cloisters: number, advisors: number }[]} supply
+ * @property {number[]} scores
+ * @property {number[]} turns
+ * @property {number} exhaustions
+ * @property {boolean} final_round
  * @property {Breakdown} breakdown
+ * @property {number[] | null} winners
+ * @property {string[]} variants
+ * @property {HistoryEntry[] | null} [history]
  */
 /** A seat as the panels name it (PlayerData; a replay's players too).
  * @typedef {Pick<PlayerData, "name" | "kind" | "level">} Seated */
@@ -54,7 +71,7 @@ addStrings({
 });
 
 /** The status line. g: {msg, view, hidden (hot-seat hand not shown), watching}.
- * @param {{ msg: { status: string, players: PlayerData[], seat: number | null, legal?: unknown } | null, view: PanelView, hidden: boolean, watching: boolean }} g */
+ * @param {{ msg: { status: string, players: PlayerData[], seat: number | null, legal?: unknown } | null, view: ViewData, hidden: boolean, watching: boolean }} g */
 export function turnText(g) {
   const { msg, view } = g;
   if (!msg) return T("connecting");
@@ -78,7 +95,7 @@ export function turnText(g) {
  * display and not possibly played since), and every hand in a replay. */
 // (a card's name "Franken/Aragon" may break after its slash, never inside a country's name: "\u200b")
 /** @param {HTMLElement} box
- * @param {{ board: Board, players: Seated[], view: PanelView, mySeat: number | null, hands: Record<string, number>[] | null }} what
+ * @param {{ board: Board, players: Seated[], view: ViewData, mySeat: number | null, hands: Record<string, number>[] | null }} what
  *   (`hands`: every seat's hand, in a replay) */
 export function renderPlayers(box, { board, players, view, mySeat, hands }) {
   const rows = players.map((p, i) => {
@@ -119,7 +136,7 @@ function scoreTable(title, rows, players) {
 
 /** The scorings so far (the view's breakdown) and, once the game is over, the final standings.
  * @param {HTMLElement} box
- * @param {{ board: Board, players: Seated[], view: PanelView, onScoring?: ((kind: "intermediate" | "final") => void) | null }} what */
+ * @param {{ board: Board, players: Seated[], view: ViewData, onScoring?: ((kind: "intermediate" | "final") => void) | null }} what */
 export function renderScoring(box, { board, players, view, onScoring }) {
   box.replaceChildren();
   const bd = view.breakdown;
