@@ -4,8 +4,23 @@
 
 import { byId, el } from "./dom.js";
 import { T, addStrings, lang } from "./i18n.js";
-import { getJSON, postJSON } from "./net.js";
-import { refusalText } from "./refusals.js";
+import { HttpError, getJSON, postJSON } from "./net.js";
+import { errorText } from "./refusals.js";
+
+/** The mails an account may want (mail/schemas.py NotifyWishes).
+ * @typedef {{ turn: boolean, invitation: boolean, end: boolean }} NotifyWishes */
+/** GET /api/account/email (mail/schemas.py MailStatus): the account's address, whether it is
+ * confirmed, which mails it wants; `enabled`: whether this server sends mail.
+ * @typedef {{ enabled: boolean, email: string | null, confirmed: boolean, notify: NotifyWishes }} MailStatus */
+/**
+ * What the sections here need of the account page (account.js AccountPage): draw it again,
+ * a form, a note said in a form (`at`: its id; `fields`: the ids of the fields it refuses).
+ * @typedef {object} MailPage
+ * @property {() => void} render
+ * @property {(id: string, title: string, fields: (Node | string | null)[], button: string, submit: () => void, kind?: string) => HTMLFormElement} form
+ * @property {(kind: "good" | "bad", text: string, at?: string | null, fields?: string[]) => void} say
+ * @property {(at: string | null) => HTMLElement | null} noteAt
+ */
 
 /** The browser's time zone ("Europe/Berlin"; "" if it has none): the times in its mails. */
 function timeZone() {
@@ -67,20 +82,21 @@ addStrings({
   },
 });
 
-/** Whether this server sends mail (asked once a page). */
+/** Whether this server sends mail (asked once a page).
+ * @type {Promise<boolean> | null} */
 let mailOn = null;
 export function mailEnabled() {
   if (mailOn === null) mailOn = getJSON("/api/mail").then((r) => r.enabled).catch(() => false);
   return mailOn;
 }
 
-function words(e) { return e.error ? refusalText(e.error, null) : e.message; }
-
 /** The account page's e-mail section (signed in): `page` is the AccountPage (form(), say()). */
 export class MailSection {
+  /** @param {MailPage} page */
   constructor(page) {
     this.page = page;
-    this.status = null; // {enabled, email, confirmed, notify}
+    /** @type {MailStatus | null} */
+    this.status = null;
   }
 
   async load() {
@@ -107,6 +123,7 @@ export class MailSection {
     if (st.email) {
       form.append(el("button", { type: "button", id: "mail-remove", onclick: () => this.save("") }, T("mailRemove")));
     }
+    /** @type {[keyof NotifyWishes, string][]} each mail and its words' key */
     const kinds = [["turn", "mailWantTurn"], ["invitation", "mailWantInvitation"], ["end", "mailWantEnd"]];
     const wants = st.confirmed
       ? el("fieldset", { class: "account-form mail-wants", id: "mail-wants" }, el("legend", { text: T("mailWant") }),
@@ -119,6 +136,7 @@ export class MailSection {
     return el("section", { id: "mail-section" }, form, wants);
   }
 
+  /** @param {string} email the new address ("": none) */
   async save(email) {
     const password = byId("mail-password", HTMLInputElement).value;
     if (!password) { byId("mail-password", HTMLInputElement).reportValidity(); return; }
@@ -126,21 +144,23 @@ export class MailSection {
       this.status = await postJSON("/api/account/email", { email, password, lang: lang(), tz: timeZone() });
       this.page.say("good", email ? T("mailSent", { email }) : T("mailRemoved"), "mail");
     } catch (e) {
-      this.page.say("bad", words(e), "mail", e.error && e.error.code === "wrong_password" ? ["mail-password"] : ["mail-address"]);
+      this.page.say("bad", errorText(e), "mail", e instanceof HttpError && e.error.code === "wrong_password" ? ["mail-password"] : ["mail-address"]);
     }
   }
 
+  /** @param {keyof NotifyWishes} kind @param {boolean} on */
   async want(kind, on) {
     try {
       this.status = await postJSON("/api/account/notify", { [kind]: on });
       this.page.say("good", T("mailSaved"), "mail-wants");
     } catch (e) {
-      this.page.say("bad", words(e), "mail-wants", [`mail-want-${kind}`]);
+      this.page.say("bad", errorText(e), "mail-wants", [`mail-want-${kind}`]);
     }
   }
 }
 
-/** "Forgot the password?" (signed out): the same answer whatever the name or address. */
+/** "Forgot the password?" (signed out): the same answer whatever the name or address.
+ * @param {MailPage} page @param {boolean} enabled whether this server sends mail */
 export function forgotForm(page, enabled) {
   const box = el("details", { class: "account-form forgot", id: "forgot" }, el("summary", { id: "forgot-open", text: T("forgotTitle") }));
   if (!enabled) {
@@ -155,7 +175,7 @@ export function forgotForm(page, enabled) {
       await postJSON("/api/mail/forgot", { who: byId("forgot-who", HTMLInputElement).value });
       page.say("good", T("forgotSent"), "forgot");
     } catch (e) {
-      page.say("bad", words(e), "forgot", ["forgot-who"]);
+      page.say("bad", errorText(e), "forgot", ["forgot-who"]);
     }
   });
   box.append(f);

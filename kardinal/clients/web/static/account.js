@@ -5,9 +5,9 @@
 
 import { byId, el, fill, findId, keepInput } from "./dom.js";
 import { T, addStrings, onLangChange } from "./i18n.js";
-import { allStoredSeats, forgetStoredSeats, getJSON, postJSON, storeSeats, url } from "./net.js";
+import { HttpError, allStoredSeats, forgetStoredSeats, getJSON, postJSON, storeSeats, url } from "./net.js";
 import { initHeader } from "./header.js";
-import { refusalText, sentence } from "./refusals.js";
+import { errorText, sentence } from "./refusals.js";
 import { updateAccountLink, whoAmI } from "./account-link.js";
 import { moderationSection } from "./account-mod.js";
 import { profileLink } from "./profile-link.js";
@@ -93,11 +93,14 @@ addStrings({
 
 /** The seats this browser holds, as the server takes them: {game: {seat: token}}. */
 function held() {
+  /** @type {Record<string, import("./net.js").Seats>} */
   const out = {};
   for (const g of allStoredSeats().slice(0, 200)) out[g.game] = g.seats;
   return out;
 }
 
+/** A labelled field of a form (`hint`: said after the label).
+ * @param {string} id @param {string} label @param {"text" | "password"} type @param {string} autocomplete @param {string} [hint] */
 function field(id, label, type, autocomplete, hint) {
   return el("label", { for: id }, el("span", { text: label + (hint ? ` (${hint})` : "") }),
     el("input", { id, name: id, type, autocomplete, required: true, maxlength: type === "password" ? 256 : 24, minlength: type === "password" && autocomplete === "new-password" ? 8 : null }));
@@ -105,25 +108,33 @@ function field(id, label, type, autocomplete, hint) {
 
 /** Bring a note said in a form into sight together with its form (the fields it names, the
  * button just pressed), scrolling no more than needed; a form taller than the screen: the
- * note in the middle of it (never at an edge). */
+ * note in the middle of it (never at an edge).
+ * @param {HTMLElement} note */
 function inSight(note) {
   const form = note.parentElement;
   if (form && form.getBoundingClientRect().height <= innerHeight) form.scrollIntoView({ block: "nearest" });
   else note.scrollIntoView({ block: "center" });
 }
 
+/** The account's followings (community/schemas.py FollowLists).
+ * @typedef {{ following: { name: string, since: number }[], followers: { name: string, since: number }[] }} FollowLists */
+
 class AccountPage {
   constructor() {
+    /** @type {{ id: number, name: string, created: number } | null} the signed-in account */
     this.me = null;
     /** what the page says, shown in the form it answers (`at`: its id; null: above the
      * forms) and naming the fields it refuses
      * @type {{ kind: "good" | "bad", text: string, at?: string | null, fields?: string[] } | null} */
     this.note = null;
-    this.follows = null; // {following, followers} of the account
+    /** @type {FollowLists | null} of the account */
+    this.follows = null;
     this.mail = new MailSection(this); // e-mail (account-mail.js)
     this.mailOn = false;
-    this.modBox = null; // the muted and blocked players' section (account-mod.js)
-    this.rating = null; // the account's rating section (rated.js)
+    /** @type {HTMLElement | null} the muted and blocked players' section (account-mod.js) */
+    this.modBox = null;
+    /** @type {HTMLElement | null} the account's rating section (rated.js) */
+    this.rating = null;
   }
 
   async start() {
@@ -154,6 +165,7 @@ class AccountPage {
   followLists() {
     if (!this.follows) return null;
     const { following, followers } = this.follows;
+    /** @param {{ name: string }} f */
     const stop = (f) => el("button", { type: "button", "data-unfollow": f.name, "aria-label": T("stopFollowing", { name: f.name }),
       onclick: () => this.send("/api/account/follow", { name: f.name, follow: false }, () => this.loadFollows(), "follows") }, "×");
     return el("div", { class: "follow-lists" },
@@ -186,12 +198,13 @@ class AccountPage {
       const r = await postJSON(path, body);
       await done(r);
     } catch (e) {
-      const named = Array.isArray(fields) ? fields : (e.error && fields[e.error.code]) || [];
-      this.say("bad", e.error ? refusalText(e.error, null) : e.message, at, named);
+      const named = Array.isArray(fields) ? fields : (e instanceof HttpError && fields[e.error.code]) || [];
+      this.say("bad", errorText(e), at, named);
     }
   }
 
-  /** The note, if it belongs at `at` (a form's id; null: above the forms). */
+  /** The note, if it belongs at `at` (a form's id; null: above the forms).
+   * @param {string | null} at */
   noteAt(at) {
     const n = this.note;
     if (!n || (n.at || null) !== at) return null;
@@ -224,6 +237,7 @@ class AccountPage {
     this.markRefused();
   }
 
+  /** @param {HTMLElement} box */
   draw(box) {
     document.title = `Kardinal & König — ${T("accountTitle")}`;
     const note = this.noteAt(null);
@@ -260,7 +274,7 @@ class AccountPage {
     // the muted and blocked players: asked for once, not at every drawing (the page below
     // them would move while a reader looks at it)
     this.modBox = this.modBox || moderationSection();
-    box.firstChild.insertBefore(this.modBox, byId("delete-form"));
+    byId("delete-form").before(this.modBox); // in the account box, above the delete form
   }
 
   /** The account's rating and rated games (rated.js), filled when the server answers:
@@ -274,6 +288,9 @@ class AccountPage {
     return this.rating;
   }
 
+  /** A form `${id}-form` with its fields, its button and its note; `kind`: the button's class ("danger").
+   * @param {string} id @param {string} title @param {(Node | string | null)[]} fields @param {string} button
+   * @param {() => void} submit @param {string} [kind] */
   form(id, title, fields, button, submit, kind) {
     const f = el("form", { class: "account-form", id: `${id}-form` }, el("h2", { text: title }), ...fields,
       el("button", { type: "submit", id: `${id}-button`, class: kind || null }, button), this.noteAt(id));
@@ -281,6 +298,8 @@ class AccountPage {
     return f;
   }
 
+  /** Sign in or up (`which`: the form), bringing this browser's seats along.
+   * @param {"signin" | "signup"} which @param {string} path @param {string[] | Record<string, string[]>} fields the fields a refusal names */
   async signIn(which, path, fields) {
     const name = byId(`${which}-name`, HTMLInputElement).value;
     await this.send(path, { name, password: byId(`${which}-password`, HTMLInputElement).value, held: held() }, async (r) => {
@@ -301,7 +320,9 @@ class AccountPage {
 
   // Signing out, this browser forgets the seats of the account's games (a shared computer
   // keeps no way into them); signing in again brings them back through "My games".
+  /** @param {boolean} everywhere every device's session, not only this browser's */
   async signOut(everywhere) {
+    /** @type {{ game: { id: string } }[]} GET /api/account/games (MyGames), as far as read here */
     let games = [];
     try { games = (await getJSON("/api/account/games")).games || []; } catch (e) { /* signed out already: nothing to forget */ }
     await this.send("/api/account/signout", everywhere ? { everywhere: true } : {}, () => {
@@ -310,6 +331,7 @@ class AccountPage {
     }, "actions");
   }
 
+  /** @param {string} [text] what the page says once signed out */
   async signedOut(text) {
     this.me = null;
     this.mail.status = null;

@@ -12,7 +12,7 @@
 import { el } from "./dom.js";
 import { T, lineName, addStrings } from "./i18n.js";
 import { getJSON, postJSON } from "./net.js";
-import { refusalText } from "./refusals.js";
+import { errorText } from "./refusals.js";
 import { whoAmI } from "./account-link.js";
 
 addStrings({
@@ -64,24 +64,52 @@ addStrings({
   },
 });
 
+/**
+ * A line of a game's chat, or a notice to the table (play/messages.py ChatLineData;
+ * `seat` null: a spectator's).
+ * @typedef {object} ChatLine
+ * @property {number} idx
+ * @property {number} at
+ * @property {number} version
+ * @property {number | null} seat
+ * @property {string} kind "say", "away", "back", "timeout", "timeout_away"
+ * @property {string} name
+ * @property {string} text
+ */
+/** What this module needs of the chat (chat.js Chat): its game page's id and socket, and
+ * where it says things.
+ * @typedef {{ page: { gameId: string, socket: import("./net.js").GameSocket }, tell: (text: string, bad?: boolean) => void }} ModChat */
+/** @typedef {"mute" | "unmute" | "block" | "unblock" | "report"} MenuAction */
+
+/** @param {string} gameId */
 const key = (gameId) => `kardinal-muted:${gameId}`;
 
 /** The actions a line's menu offers, by what its writer is to the reader: muted, blocked
  * (either, both or none), whether they can be blocked at all (signed in, a seat's line)
  * and whether the reader may report. Each list applies on its own: muted, "Unmute" and
- * still "Block"; blocked, "Unblock" and still "Mute"; both, "Unmute" and "Unblock". */
+ * still "Block"; blocked, "Unblock" and still "Mute"; both, "Unmute" and "Unblock".
+ * @param {{ muted: boolean, blocked: boolean, canBlock: boolean, canReport: boolean }} who
+ * @returns {MenuAction[]} */
 export function menuActions({ muted, blocked, canBlock, canReport }) {
-  return [muted ? "unmute" : "mute", ...(canBlock ? [blocked ? "unblock" : "block"] : []), ...(canReport ? ["report"] : [])];
+  /** @type {MenuAction[]} */
+  const acts = [muted ? "unmute" : "mute"];
+  if (canBlock) acts.push(blocked ? "unblock" : "block");
+  if (canReport) acts.push("report");
+  return acts;
 }
 
 export class ChatModeration {
-  /** chat: the Chat; onChange: redraw its lines. */
+  /** chat: the Chat; onChange: redraw its lines.
+   * @param {ModChat} chat @param {() => void} onChange */
   constructor(chat, onChange) {
     this.chat = chat;
     this.onChange = onChange;
-    this.mutedSeats = new Set(); // seats the account muted (from the server)
-    this.blockedSeats = new Set(); // seats the account blocked (from the server)
-    this.local = this.readLocal(); // {seats: [...], names: [...]} muted by this browser in this game
+    /** @type {Set<number>} seats the account muted (from the server) */
+    this.mutedSeats = new Set();
+    /** @type {Set<number>} seats the account blocked (from the server) */
+    this.blockedSeats = new Set();
+    this.local = this.readLocal(); // muted by this browser in this game
+    /** @type {{ id: number, name: string, created: number } | null} the signed-in account */
     this.me = null;
     this.version = 0; // changes when what is muted changes (the chat's redraw key)
     this.load();
@@ -89,6 +117,8 @@ export class ChatModeration {
 
   get gameId() { return this.chat.page.gameId; }
 
+  /** The seats and (spectators') names this browser muted in this game.
+   * @returns {{ seats: number[], names: string[] }} */
   readLocal() {
     try { return JSON.parse(localStorage.getItem(key(this.gameId)) || "null") || { seats: [], names: [] }; } catch (e) { return { seats: [], names: [] }; }
   }
@@ -111,32 +141,41 @@ export class ChatModeration {
 
   changed() { this.version += 1; this.onChange(); }
 
+  /** @param {ChatLine} x */
   muted(x) {
     if (x.seat === null) return this.local.names.includes(x.name);
     return this.mutedSeats.has(x.seat) || this.local.seats.includes(x.seat);
   }
 
+  /** @param {ChatLine} x */
   blocked(x) { return x.seat !== null && this.blockedSeats.has(x.seat); }
 
-  /** Whether the line is hidden (muted or blocked), and the words that stand for it. */
+  /** Whether the line is hidden (muted or blocked), and the words that stand for it.
+   * @param {ChatLine} x */
   hidden(x) { return this.muted(x) || this.blocked(x); }
 
+  /** @param {ChatLine} x */
   hiddenText(x) { return T(this.blocked(x) ? "modBlockedLine" : "modMutedLine", { name: lineName(x) }); }
 
-  /** Whether this line gets a menu: another's line (a player's or a spectator's). */
+  /** Whether this line gets a menu: another's line (a player's or a spectator's).
+   * @param {ChatLine} x */
   hasMenu(x) {
     return x.kind === "say" && !(x.seat !== null && this.chat.page.socket.holds(x.seat));
   }
 
+  /** @param {string} text @param {boolean} [bad] a refusal */
   say(text, bad) { this.chat.tell(text, bad); }
 
+  /** Mute (on) or unmute a line's writer: an account's seat, on every device (the server
+   * says "account"); else by this browser in this game.
+   * @param {ChatLine} x @param {boolean} on */
   async setMute(x, on) {
     const name = x.name;
     let scope = "game";
     if (this.me && x.seat !== null) {
-      try { scope = (await postJSON("/api/moderation/mute", { game: this.gameId, seat: x.seat, on })).scope; } catch (e) { this.say(e.error ? refusalText(e.error) : e.message, true); return; }
+      try { scope = (await postJSON("/api/moderation/mute", { game: this.gameId, seat: x.seat, on })).scope; } catch (e) { this.say(errorText(e), true); return; }
     }
-    if (scope === "account") {
+    if (scope === "account" && x.seat !== null) { // "account": only ever for a seat (asked above)
       if (on) this.mutedSeats.add(x.seat); else this.mutedSeats.delete(x.seat);
     }
     if (x.seat === null) this.local.names = on ? [...new Set([...this.local.names, name])] : this.local.names.filter((n) => n !== name);
@@ -147,18 +186,22 @@ export class ChatModeration {
   }
 
   /** Block (on) or unblock a line's writer: an account, on every device; a seat without
-   * one is muted by this browser in this game instead. */
+   * one is muted by this browser in this game instead.
+   * @param {ChatLine} x @param {boolean} [on] */
   async block(x, on = true) {
+    const seat = x.seat;
+    if (seat === null) return; // a spectator's line: its menu has no Block (menuActions: canBlock)
     try {
-      const r = await postJSON("/api/moderation/block", { game: this.gameId, seat: x.seat, on });
-      if (r.scope === "account") { if (on) this.blockedSeats.add(x.seat); else this.blockedSeats.delete(x.seat); }
-      else if (on) { this.local.seats = [...new Set([...this.local.seats, x.seat])]; this.saveLocal(); }
+      const r = await postJSON("/api/moderation/block", { game: this.gameId, seat, on });
+      if (r.scope === "account") { if (on) this.blockedSeats.add(seat); else this.blockedSeats.delete(seat); }
+      else if (on) { this.local.seats = [...new Set([...this.local.seats, seat])]; this.saveLocal(); }
       this.say(T(on ? "modBlocked" : "modUnblocked", { name: lineName(x) }));
       this.changed();
-    } catch (e) { this.say(e.error ? refusalText(e.error) : e.message, true); }
+    } catch (e) { this.say(errorText(e), true); }
   }
 
-  /** The line's menu: a disclosure (keyboard and touch alike) with its actions. */
+  /** The line's menu: a disclosure (keyboard and touch alike) with its actions.
+   * @param {ChatLine} x */
   menu(x) {
     const acts = menuActions({
       muted: this.muted(x), blocked: this.blocked(x), canBlock: Boolean(this.me) && x.seat !== null,
@@ -167,6 +210,7 @@ export class ChatModeration {
     const d = el("details", { class: "chat-menu" });
     d.addEventListener("toggle", () => { if (d.open) d.parentElement?.scrollIntoView({ block: "nearest" }); });
     const close = () => { d.open = false; };
+    /** @type {Record<MenuAction, [string, () => unknown, string?]>} each action's words, deed and title */
     const what = {
       mute: [T("modMute", { name: lineName(x) }), () => this.setMute(x, true)],
       unmute: [T("modUnmute", { name: lineName(x) }), () => this.setMute(x, false)],
@@ -174,6 +218,7 @@ export class ChatModeration {
       unblock: [T("modUnblock", { name: lineName(x) }), () => this.block(x, false)],
       report: [T("modReport"), () => this.report(x)],
     };
+    /** @param {MenuAction} id */
     const item = (id) => {
       const [text, fn, title] = what[id];
       return el("button", { type: "button", class: "chat-menu-item", "data-act": id, title, onclick: () => { close(); fn(); } }, text);
@@ -184,7 +229,8 @@ export class ChatModeration {
     return d;
   }
 
-  /** Ask why, then send the report (the line's index; the server keeps its context). */
+  /** Ask why, then send the report (the line's index; the server keeps its context).
+   * @param {ChatLine} x */
   report(x) {
     const reason = el("textarea", { id: "report-reason", maxlength: 500, rows: 3, required: true, placeholder: T("modReasonHint") });
     const note = el("p", { class: "report-note", role: "status" });
@@ -203,7 +249,7 @@ export class ChatModeration {
         await postJSON("/api/moderation/report", { game: this.gameId, line: x.idx, reason: reason.value, seats });
         dialog.close();
         this.say(T("modReported"));
-      } catch (e) { note.textContent = e.error ? refusalText(e.error) : e.message; note.className = "report-note bad"; }
+      } catch (e) { note.textContent = errorText(e); note.className = "report-note bad"; }
     });
     dialog.append(form);
     dialog.addEventListener("close", () => dialog.remove());

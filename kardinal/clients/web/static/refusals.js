@@ -6,6 +6,15 @@
 // the server's English words, so a newer server never leaves the player without a reason.
 
 import { addStrings, lang, T } from "./i18n.js";
+import { HttpError } from "./net.js";
+/** @import { ErrorData } from "./messages.js" */
+/** @import { Board } from "./board.js" */
+
+/** A refusal as the pages hold one: the server's ErrorData, or only its code (a refusal the
+ * page itself makes, e.g. game.js's "not_your_turn" before asking the server).
+ * @typedef {Pick<ErrorData, "code"> & Partial<ErrorData>} Refusal */
+/** A refusal's parameters as refusalText fills them in (names for ids, `message`, `n`).
+ * @typedef {Record<string, string | number | undefined>} Params */
 
 addStrings({
   en: {
@@ -248,9 +257,11 @@ addStrings({
 });
 
 /** A part of a request in words: "players.0.name" -> "the name of player 1"; a path this
- * page has no words for stays as it is. */
+ * page has no words for stays as it is.
+ * @param {string | number} path */
 export function fieldText(path) {
   const parts = String(path).split(".");
+  /** @param {string} key @param {Record<string, unknown>} [vars] */
   const known = (key, vars) => (T(key) !== key ? T(key, vars) : null);
   if (parts[0] === "players" && parts.length > 1 && /^\d+$/.test(parts[1])) {
     const n = Number(parts[1]) + 1;
@@ -267,7 +278,8 @@ export function fieldText(path) {
 }
 
 /** Words as a sentence of their own: a capital letter first, a full stop last (unless
- * they begin with a name given in `params`, which stays as its owner wrote it). */
+ * they begin with a name given in `params`, which stays as its owner wrote it).
+ * @param {unknown} words @param {Record<string, unknown>} [params] */
 export function sentence(words, params) {
   const text = String(words ?? "").trim();
   if (!text) return text;
@@ -277,7 +289,8 @@ export function sentence(words, params) {
 }
 
 /** When a suspension ends, in the reader's language and time zone (the browser's);
- * the server's words (UTC) if the time is not given. */
+ * the server's words (UTC) if the time is not given.
+ * @param {Params} p the refusal's params (`at`: seconds, `until`: words) */
 function suspendedUntil(p) {
   const at = Number(p.at);
   if (!p.at || !Number.isFinite(at)) return p.until;
@@ -286,7 +299,8 @@ function suspendedUntil(p) {
   return new Intl.DateTimeFormat(lang() === "de" ? "de-DE" : "en-GB", how).format(new Date(at * 1000));
 }
 
-/** A suspended account's refusal: until when, the operator's reason, whom to ask. */
+/** A suspended account's refusal: until when, the operator's reason, whom to ask.
+ * @param {Params} p the refusal's params */
 function suspendedText(p) {
   const parts = [T("err.suspended", { ...p, until: suspendedUntil(p) }), T("err.suspended_seats")];
   if (p.why) parts.push(T("err.suspended_why", { why: p.why }));
@@ -295,13 +309,15 @@ function suspendedText(p) {
 }
 
 /** The words of a refusal in the page's language, as sentences ("It is Anna's turn.");
- * `board` (a Board, or null) names ids. */
+ * `board` (a Board, or null) names ids.
+ * @param {Refusal} err @param {Board | null} [board] */
 export function refusalText(err, board) {
+  /** @type {Params} (message: undefined for a refusal of a code only, as before) */
   const p = { ...(err.params || {}) };
   if (board) {
-    if (p.country !== undefined) p.country = board.countryName(p.country);
-    if (p.site !== undefined) p.site = board.siteName(p.site);
-    if (p.card !== undefined) p.card = board.cardName(p.card);
+    if (p.country !== undefined) p.country = board.countryName(String(p.country));
+    if (p.site !== undefined) p.site = board.siteName(String(p.site));
+    if (p.card !== undefined) p.card = board.cardName(String(p.card));
   }
   let key;
   if (err.code === "illegal" && err.reason) {
@@ -322,4 +338,13 @@ export function refusalText(err, board) {
   if (words === key) words = err.message || err.code; // a code this page does not know yet
   words = sentence(words, err.params);
   return err.rule ? `${err.rule}: ${words}` : words;
+}
+
+/** The words of an error caught from the network (getJSON, postJSON): the server's refusal
+ * in the page's language (net.js HttpError), else the error's own message (a failed
+ * fetch: "Failed to fetch").
+ * @param {unknown} e @param {Board | null} [board] */
+export function errorText(e, board) {
+  if (e instanceof HttpError) return refusalText(e.error, board);
+  return e instanceof Error ? e.message : String(e);
 }

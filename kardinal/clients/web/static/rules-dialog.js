@@ -33,29 +33,43 @@ addStrings({
 
 const RULE = /\bR\d+(?:\.\d+)?\b/g;
 const TURN = "how-a-turn-goes--so-geht-ein-zug"; // docs/rules.md's first section: how a turn goes, in a few sentences
-const loaded = new Map(); // language -> Promise of {html, toc}
-let dialog = null;
-let shownLang = null;
-let wanted = null; // the rule the dialog should show
+/** GET /api/rules (the rules in one language): docs/rules.md as HTML, and its sections.
+ * @typedef {{ html: string, toc: { anchor: string, title: string }[] }} RulesData */
+/** The dialog and its parts, once built.
+ * @typedef {{ dialog: HTMLDialogElement, title: HTMLElement, page: HTMLAnchorElement, close: HTMLButtonElement, toc: HTMLElement, text: HTMLElement }} Parts */
 
+/** @type {Map<string, Promise<RulesData>>} language -> the rules, asked for once */
+const loaded = new Map();
+/** @type {Parts | null} */
+let built = null;
+/** @type {string | null} the language of the rules the dialog holds */
+let shownLang = null;
+/** @type {string | null} the rule the dialog should show */
+let wanted = null;
+
+/** @param {string} l a language */
 function rules(l) {
-  if (!loaded.has(l)) {
-    const p = fetch(url(`/api/rules?lang=${l}`)).then((r) => { if (!r.ok) throw new Error(r.statusText); return r.json(); });
+  let p = loaded.get(l);
+  if (!p) {
+    p = fetch(url(`/api/rules?lang=${l}`)).then((r) => { if (!r.ok) throw new Error(r.statusText); return r.json(); });
     p.catch(() => loaded.delete(l));
     loaded.set(l, p);
   }
-  return loaded.get(l);
+  return p;
 }
 
+/** The dialog, made the first time (its parts kept, not looked for again).
+ * @returns {Parts} */
 function build() {
-  if (dialog) return dialog;
+  if (built) return built;
   const title = el("h2", { id: "rules-dialog-title" });
   const page = el("a", { class: "rules-as-page", target: "_blank", rel: "noopener" });
   const close = el("button", { type: "button", class: "rules-close", onclick: () => dialog.close() }, "×");
   const toc = el("nav", { class: "rules-dialog-toc" });
   const text = el("article", { class: "rules-text", tabindex: "-1" });
-  dialog = el("dialog", { id: "rules-dialog", class: "rules-dialog", "aria-labelledby": "rules-dialog-title" },
+  const dialog = el("dialog", { id: "rules-dialog", class: "rules-dialog", "aria-labelledby": "rules-dialog-title" },
     el("div", { class: "rules-dialog-head" }, title, el("span", { class: "spacer" }), page, close), toc, text);
+  built = { dialog, title, page, close, toc, text };
   // links inside the text: another rule, or a section, in the dialog itself
   dialog.addEventListener("click", (ev) => {
     const a = ev.target instanceof Element ? ev.target.closest("a[href^='#']") : null;
@@ -64,30 +78,30 @@ function build() {
   dialog.addEventListener("click", (ev) => { if (ev.target === dialog) dialog.close(); }); // a click on the backdrop
   document.body.append(dialog);
   onLangChange(() => { if (dialog.open) fill(); });
-  return dialog;
+  return built;
 }
 
+/** Show the rule or section `anchor` (its id; null or none there: the top).
+ * @param {string | null} anchor */
 function show(anchor) {
   wanted = anchor;
-  const text = dialog.querySelector(".rules-text");
+  const { dialog, text } = build();
   for (const x of text.querySelectorAll(".target")) x.classList.remove("target");
   const target = anchor ? text.querySelector(`[id="${CSS.escape(anchor)}"]`) : null;
   if (target) {
     target.classList.add("target");
     target.scrollIntoView({ block: "start" });
   } else text.scrollTop = 0;
-  dialog.dataset.rule = target ? anchor : "";
+  dialog.dataset.rule = target && anchor ? anchor : "";
 }
 
 async function fill() {
   const l = lang();
-  const d = build();
-  d.querySelector("#rules-dialog-title").textContent = T("rulesDialogTitle");
-  const page = d.querySelector(".rules-as-page");
+  const { dialog: d, title, page, close, toc, text } = build();
+  title.textContent = T("rulesDialogTitle");
   page.textContent = T("rulesAsPage");
   page.href = url(`/rules?lang=${l}`) + (wanted ? `#${wanted}` : "");
-  d.querySelector(".rules-close").setAttribute("aria-label", T("close"));
-  const text = d.querySelector(".rules-text");
+  close.setAttribute("aria-label", T("close"));
   if (shownLang !== l) {
     text.replaceChildren(el("p", { text: T("rulesLoading") }));
     d.dataset.loaded = "";
@@ -100,7 +114,6 @@ async function fill() {
     }
     text.innerHTML = data.html; // the server's rendering of docs/rules.md (the /rules page's text)
     turnBox(text);
-    const toc = d.querySelector(".rules-dialog-toc");
     toc.setAttribute("aria-label", T("rulesContents"));
     const turn = data.toc.find((x) => x.anchor === TURN);
     toc.replaceChildren(...(turn ? [el("a", { href: `#${TURN}`, title: turn.title, class: "rules-toc-turn" }, T("rulesTurn"))] : []),
@@ -113,31 +126,38 @@ async function fill() {
 }
 
 /** The turn in a few sentences, the first thing the dialog shows: its heading and text
- * framed as one box, before the full rules and their sources. */
+ * framed as one box, before the full rules and their sources.
+ * @param {HTMLElement} text */
 function turnBox(text) {
   const h = text.querySelector(`h2[id="${TURN}"]`);
   if (!h) return;
   const box = el("section", { class: "rules-turn", id: "rules-turn" });
   h.before(box);
-  for (let n = h; n && !(n !== h && /^H[12]$/.test(n.tagName));) {
+  /** @type {Element | null} */
+  let n = h;
+  while (n && !(n !== h && /^H[12]$/.test(n.tagName))) {
+    /** @type {Element | null} */
     const next = n.nextElementSibling;
     box.append(n);
     n = next;
   }
 }
 
-/** Open the rules dialog in the page's language at rule `rule` ("R4.3"; none: the top). */
+/** Open the rules dialog in the page's language at rule `rule` ("R4.3"; none: the top).
+ * @param {string | null} [rule] */
 export function openRule(rule) {
-  const d = build();
+  const d = build().dialog;
   wanted = rule || null;
   if (!d.open) d.showModal();
   return fill();
 }
 
-/** Turn every rule number ("R4.3") in the text nodes of `node` into a link opening it. */
+/** Turn every rule number ("R4.3") in the text nodes of `node` into a link opening it.
+ * @param {Node | null} node */
 export function linkRules(node) {
   if (!node) return;
   const walker = document.createTreeWalker(node, NodeFilter.SHOW_TEXT);
+  /** @type {Text[]} */
   const hits = [];
   for (let t = walker.nextNode(); t; t = walker.nextNode()) {
     if (!(t instanceof Text) || (t.parentElement && t.parentElement.closest("a, button, [data-rule]"))) continue;
@@ -145,6 +165,7 @@ export function linkRules(node) {
     if (RULE.test(t.data)) hits.push(t);
   }
   for (const t of hits) {
+    /** @type {(string | HTMLAnchorElement)[]} */
     const parts = [];
     let pos = 0;
     RULE.lastIndex = 0;
@@ -158,7 +179,8 @@ export function linkRules(node) {
   }
 }
 
-/** A link to one rule: it opens the dialog there (and, opened in a new tab, the rules page). */
+/** A link to one rule: it opens the dialog there (and, opened in a new tab, the rules page).
+ * @param {string} rule @param {string} [label] the link's words (else the rule's number) */
 export function ruleLink(rule, label) {
   return el("a", { class: "rule-link", href: url(`/rules?lang=${lang()}#${rule}`), "data-rule": rule, title: T("rulesShow", { rule }) }, label || rule);
 }
@@ -166,12 +188,13 @@ export function ruleLink(rule, label) {
 document.addEventListener("click", (ev) => {
   const a = ev.target instanceof Element ? ev.target.closest("a[data-rule]") : null;
   if (!a || ev.button !== 0 || ev.ctrlKey || ev.metaKey || ev.shiftKey) return; // a new tab: the rules page
-  if (dialog && dialog.contains(a)) return;
+  if (built && built.dialog.contains(a)) return;
   ev.preventDefault();
   openRule(a.getAttribute("data-rule"));
 });
 
-/** Keep the rule numbers in `node` linked as its text changes (the refusal line of a page). */
+/** Keep the rule numbers in `node` linked as its text changes (the refusal line of a page).
+ * @param {Node | null} node */
 export function keepRulesLinked(node) {
   if (!node) return;
   linkRules(node);

@@ -8,12 +8,15 @@
 import { byId, el, swatch } from "./dom.js";
 import { T, lang, otherLang, setLang, onLangChange, addStrings, listText, touchWords } from "./i18n.js";
 import { loadBoard } from "./board.js";
-import { getJSON, postJSON, url } from "./net.js";
+import { HttpError, getJSON, postJSON, url } from "./net.js";
 import { GameMap } from "./map.js";
 import { MapZoom } from "./zoom.js";
 import { rememberFocus, restoreFocus } from "./a11y.js";
 import { Selection, placeSites } from "./selection.js";
-/** @import { PlaceAction } from "./messages.js" */
+/** @import { PlaceAction, RecordAction } from "./messages.js" */
+/** @import { Board } from "./board.js" */
+/** @import { ViewData } from "./panels.js" */
+/** @import { Refusal } from "./refusals.js" */
 import { renderHand, renderTable } from "./hand.js";
 import { refusalText } from "./refusals.js";
 import { ruleLink } from "./rules-dialog.js";
@@ -97,10 +100,58 @@ addStrings({
 
 const DONE_KEY = "kardinal-tutorial-done";
 
+/** Words in each language ({en, de}; tutorial.toml).
+ * @typedef {Record<string, string>} Words */
+/**
+ * A step as GET /api/tutorial gives it (play/tutorial.py Step.public: no position, no solution).
+ * @typedef {object} TutorialStep
+ * @property {string} id
+ * @property {number} seat the learner's
+ * @property {string[]} rules the rules it teaches ("R4.3")
+ * @property {Words} title
+ * @property {Words} text
+ * @property {Words} task
+ * @property {Words} done
+ * @property {string} end
+ * @property {string[]} show
+ */
+/** GET /api/tutorial (play/tutorial.py Tutorial.public).
+ * @typedef {{ board: string, players: string[], steps: TutorialStep[] }} TutorialMeta */
+/** A country's scoring (rules/breakdown.py CountryBreakdown): each seat's cloisters, place and points.
+ * @typedef {{ country: string, cloisters: number[], places: number[], points: number[], total: number }} CountryBreakdown */
+/** An alliance's scoring (rules/breakdown.py AllianceBreakdown).
+ * @typedef {{ number: number, across: string, countries: string[], advisors: number[][], majority: number[][], qualifies: number[], value: number, points: number[] }} AllianceBreakdown */
+/** A seat's chains (rules/breakdown.py ChainBreakdown).
+ * @typedef {{ seat: number, paths: string[][], points: number }} ChainBreakdown */
+/** The scoring a step shows (play/tutorial.py _scoring; `points`: the intermediate scoring's).
+ * @typedef {{ countries?: CountryBreakdown[], alliances?: AllianceBreakdown[], chains?: ChainBreakdown[], points?: number[] }} StepScoring */
+/** A legal move that is not the step's task: why, and what it would have scored.
+ * @typedef {{ why: Words, scoring: StepScoring | null }} Goal */
+/** Who would score each alliance now (play/messages.py Standing).
+ * @typedef {{ alliances: { number: number, holders: number[], points: number }[] }} Standing */
+/**
+ * A step after the actions sent (play/tutorial.py attempt): GET and POST /api/tutorial/{step}.
+ * @typedef {object} StepAnswer
+ * @property {number} step
+ * @property {Refusal | null} refusal the rules refused the last action
+ * @property {Goal | null} goal the last action was legal, but not the task
+ * @property {number} accepted
+ * @property {boolean} done
+ * @property {boolean} placed
+ * @property {ViewData} view
+ * @property {RecordAction[]} legal
+ * @property {Standing} standing
+ * @property {{ name: string }[]} players
+ * @property {StepScoring | null} scoring
+ */
+/** What the page says of the last attempt.
+ * @typedef {{ kind: "refused", refusal: Refusal } | { kind: "wrong", goal: Goal } | { kind: "done" } | { kind: "goon" }} Feedback */
+
 /** The game's Selection, but free: the learner may choose any cards, country and pieces
  * (up to two) and send them; the server says whether the rules allow it. The map still
  * marks what the rules allow (the legal moves), as in the game. */
 class TrySelection extends Selection {
+  /** @param {() => RecordAction[]} legal @param {() => Record<string, number>} hand the learner's @param {() => number} seat the learner's */
   constructor(legal, hand, seat) {
     super(legal);
     this.hand = hand;
@@ -109,6 +160,7 @@ class TrySelection extends Selection {
 
   placing() { return this.legal().some((a) => a.act === "place"); }
 
+  /** @param {string} kid */
   canAddCard(kid) {
     const held = this.hand()[kid] || 0;
     return this.placing() && this.cards.length < 3 && this.cards.filter((k) => k === kid).length < held;
@@ -137,14 +189,18 @@ class TrySelection extends Selection {
   // elsewhere the server says what the step asks instead)
   exchanges() { return super.exchanges(); }
 
-  use(cid) { if (this.country !== cid) { this.country = cid; this.sites = []; this.advisors = 0; } }
+  /** Place in country `cid` (another than before: its sites and advisors chosen start again).
+   * @param {string | null | undefined} cid */
+  use(cid) { if (this.country !== cid) { this.country = cid ?? null; this.sites = []; this.advisors = 0; } }
 
+  /** @param {string} cid */
   chooseCountry(cid) {
     if (!this.cards.length) return false;
     this.use(cid);
     return true;
   }
 
+  /** @param {string} sid @param {string | null | undefined} cid */
   toggleSite(sid, cid) {
     if (!this.cards.length) return false;
     if (this.sites.includes(sid)) { this.sites = this.sites.filter((x) => x !== sid); return true; }
@@ -154,6 +210,7 @@ class TrySelection extends Selection {
     return true;
   }
 
+  /** @param {string} cid */
   clickCoat(cid) {
     if (!this.cards.length) return false;
     this.use(cid);
@@ -166,7 +223,9 @@ class TrySelection extends Selection {
   targets() {
     const M = this.cards.length ? super.matches() : [];
     const countries = new Set(M.map((a) => a.country));
+    /** @type {Set<string>} */
     const sites = new Set();
+    /** @type {Set<string>} */
     const coats = new Set();
     for (const a of M) {
       for (const s of placeSites(a)) if (!this.sites.includes(s)) sites.add(s);
@@ -178,15 +237,20 @@ class TrySelection extends Selection {
 
 class TutorialPage {
   constructor() {
-    this.meta = null; // GET /api/tutorial
+    /** @type {TutorialMeta | null} GET /api/tutorial */
+    this.meta = null;
+    /** @type {Board | null} */
     this.board = null;
     /** @type {GameMap | null} drawn once the board is loaded */
     this.map = null;
     /** @type {MapZoom} made by start() */ this.zoom;
     this.index = 0;
-    this.actions = []; // the accepted actions of this step
-    this.res = null; // the server's latest answer for this step
-    this.feedback = null; // {kind: "wrong"|"refused"|"done", ...}
+    /** @type {RecordAction[]} the accepted actions of this step */
+    this.actions = [];
+    /** @type {StepAnswer | null} the server's latest answer for this step */
+    this.res = null;
+    /** @type {Feedback | null} */
+    this.feedback = null;
     this.finished = false;
     this.sel = new TrySelection(() => (this.res ? this.res.legal : []), () => (this.res ? this.res.view.hand || {} : {}), () => this.step().seat);
   }
@@ -205,41 +269,62 @@ class TutorialPage {
     byId("prev").addEventListener("click", () => this.go(this.index - 1));
     byId("next").addEventListener("click", () => this.go(this.index + 1));
     byId("retry").addEventListener("click", () => this.go(this.index));
-    this.meta = await getJSON("/api/tutorial");
-    this.board = await loadBoard(this.meta.board);
+    /** @type {TutorialMeta} */
+    const meta = await getJSON("/api/tutorial");
+    this.meta = meta;
+    this.board = await loadBoard(meta.board);
     this.map = new GameMap(byId("map"), this.board, {
-      onCountry: (cid) => this.clickCountry(cid),
-      onSite: (sid) => this.clickSite(sid),
-      onCoat: (cid) => this.clickCoat(cid),
-      name: (seat) => this.meta.players[seat],
+      onCountry: (/** @type {string} */ cid) => this.clickCountry(cid),
+      onSite: (/** @type {string} */ sid) => this.clickSite(sid),
+      onCoat: (/** @type {string} */ cid) => this.clickCoat(cid),
+      name: (/** @type {number} */ seat) => meta.players[seat],
     });
     this.map.zoom = this.zoom;
     const m = /^#(\d+)$/.exec(location.hash);
-    await this.go(m ? Math.min(Number(m[1]) - 1, this.meta.steps.length - 1) : 0);
+    await this.go(m ? Math.min(Number(m[1]) - 1, meta.steps.length - 1) : 0);
   }
 
-  step() { return this.meta.steps[this.index]; }
+  /** The tutorial's steps and players, which start() reads before anything asks for them. */
+  known() {
+    if (!this.meta) throw new Error("the tutorial's steps are read by start()");
+    return this.meta;
+  }
 
+  /** The server's answer for this step, which draw() waits for before it draws. */
+  answer() {
+    if (!this.res) throw new Error("the step is drawn once the server has answered");
+    return this.res;
+  }
+
+  step() { return this.known().steps[this.index]; }
+
+  /** Words in the page's language (English if a step has none in it).
+   * @param {Words | null | undefined} w */
   words(w) { return touchWords((w && (w[lang()] || w.en)) || ""); } // "Tap" on a touch screen
 
-  name(seat) { return this.meta.players[seat]; }
+  /** @param {number} seat */
+  name(seat) { return this.known().players[seat]; }
 
   doneSteps() { try { return new Set(JSON.parse(localStorage.getItem(DONE_KEY) || "[]")); } catch (e) { return new Set(); } }
 
+  /** @param {string} id a step's */
   markDone(id) {
     const d = this.doneSteps();
     d.add(id);
     try { localStorage.setItem(DONE_KEY, JSON.stringify([...d])); } catch (e) { /* private mode: not remembered */ }
   }
 
+  /** To step `i` (0: the first; past the last: the end).
+   * @param {number} i */
   async go(i) {
     if (i < 0) return;
+    const meta = this.known();
     this.sel.clear();
     this.feedback = null;
     this.actions = [];
-    if (i >= this.meta.steps.length) {
+    if (i >= meta.steps.length) {
       this.finished = true;
-      this.index = this.meta.steps.length - 1;
+      this.index = meta.steps.length - 1;
       history.replaceState(null, "", "#end");
       this.render();
       return;
@@ -253,14 +338,17 @@ class TutorialPage {
     byId("side").scrollTop = 0;
   }
 
+  /** Try an action: the server checks it by the rules and by the step's task.
+   * @param {RecordAction} action */
   async send(action) {
     const step = this.step();
     document.body.dataset.status = "checking";
+    /** @type {StepAnswer} */
     let res;
     try {
       res = await postJSON(`/api/tutorial/${encodeURIComponent(step.id)}`, { actions: this.actions.concat([action]) });
     } catch (e) {
-      this.feedback = { kind: "refused", refusal: e.error || { code: "malformed", message: e.message, params: {} } };
+      this.feedback = { kind: "refused", refusal: e instanceof HttpError ? e.error : { code: "malformed", message: e instanceof Error ? e.message : String(e), params: {} } };
       this.render();
       return;
     }
@@ -278,6 +366,7 @@ class TutorialPage {
 
   // ------------------------------------------------------------ clicks
 
+  /** @param {string} kid @param {boolean} selected */
   clickCard(kid, selected) {
     if (!this.res || !this.res.legal.length) return;
     if (selected) this.sel.removeCard(kid);
@@ -285,12 +374,16 @@ class TutorialPage {
     this.render();
   }
 
+  /** @param {string} cid */
   clickCountry(cid) { if (this.sel.chooseCountry(cid)) this.render(); }
 
+  /** @param {string} sid */
   clickSite(sid) { if (this.sel.toggleSite(sid, this.board?.siteCountry(sid))) this.render(); }
 
+  /** @param {string} cid */
   clickCoat(cid) { if (this.sel.clickCoat(cid)) this.render(); }
 
+  /** @param {string} source a display card's kind, or "deck" */
   clickTake(source) {
     const a = this.sel.takeFrom(source);
     if (a) this.send(a);
@@ -306,7 +399,7 @@ class TutorialPage {
   }
 
   draw() {
-    if (!this.meta || !this.res || !this.map) { byId("status").textContent = "…"; return; }
+    if (!this.meta || !this.res || !this.map || !this.board) { byId("status").textContent = "…"; return; }
     const step = this.step();
     const n = this.meta.steps.length;
     const v = this.res.view;
@@ -344,19 +437,20 @@ class TutorialPage {
     renderHand(byId("handbox"), {
       board: this.board, view: v, sel: this.sel, hidden: false, playerName: this.name(step.seat),
       title: `${T("hand")} — ${this.name(step.seat)}`,
-      onCard: (k, selected) => this.clickCard(k, selected),
-      onSend: (a) => this.send(a),
+      onCard: (/** @type {string} */ k, /** @type {boolean} */ selected) => this.clickCard(k, selected),
+      onSend: (/** @type {RecordAction} */ a) => this.send(a),
       onClear: () => { this.sel.clear(); this.render(); },
       onReveal: () => {},
     });
-    renderTable(byId("table"), { board: this.board, view: v, sel: this.sel, onTake: (s) => this.clickTake(s) });
+    renderTable(byId("table"), { board: this.board, view: v, sel: this.sel, onTake: (/** @type {string} */ s) => this.clickTake(s) });
   }
 
   /** Outline on the map what the scoring shown is about: the countries scored, the two
    * countries of each alliance, the sites of each chain (by the map's data attributes). */
   focus() {
     const f = this.feedback;
-    const sc = this.finished ? null : f && f.kind === "wrong" ? f.goal.scoring : this.res.done ? this.res.scoring : null;
+    const res = this.answer();
+    const sc = this.finished ? null : f && f.kind === "wrong" ? f.goal.scoring : res.done ? res.scoring : null;
     const countries = new Set();
     const sites = new Set();
     for (const c of (sc && sc.countries) || []) countries.add(c.country);
@@ -371,7 +465,7 @@ class TutorialPage {
   renderSteps() {
     const done = this.doneSteps();
     const box = byId("steps");
-    box.replaceChildren(...this.meta.steps.map((s, i) => el("li", {},
+    box.replaceChildren(...this.known().steps.map((s, i) => el("li", {},
       el("button", {
         type: "button", class: "tut-pill" + (i === this.index && !this.finished ? " current" : "") + (done.has(s.id) ? " done" : ""),
         "data-step": s.id, "aria-current": i === this.index && !this.finished ? "step" : null,
@@ -404,20 +498,26 @@ class TutorialPage {
 
   renderResult() {
     const box = byId("result");
-    const sc = this.res.done ? this.res.scoring : null;
+    const res = this.answer();
+    const sc = res.done ? res.scoring : null;
     const parts = sc ? this.scoringEls(sc) : [];
     box.replaceChildren(...(parts.length ? [el("div", { class: "small", text: T("tutScored") }), ...parts] : []));
   }
 
+  /** @param {number[]} seats */
   who(seats) { return seats.length ? listText(seats.map((s) => this.name(s))) : T("tutNobody"); }
 
-  /** The scoring a step shows: countries (R9), alliances (R10), chains (R11). */
+  /** The scoring a step shows: countries (R9), alliances (R10), chains (R11).
+   * @param {StepScoring | null} sc */
   scoringEls(sc) {
     if (!sc || !this.board) return [];
     const B = this.board;
+    /** @type {HTMLElement[]} */
     const out = [];
     for (const c of sc.countries || []) {
-      const rows = c.cloisters.map((k, seat) => [k, seat]).filter(([k]) => k > 0).sort((a, b) => b[0] - a[0]);
+      /** @type {[number, number][]} each seat's cloisters there, and the seat */
+      const pairs = c.cloisters.map((k, seat) => [k, seat]);
+      const rows = pairs.filter(([k]) => k > 0).sort((a, b) => b[0] - a[0]);
       out.push(el("table", { class: "tut-score", "data-country": c.country },
         el("caption", { text: T("tutCountry", { country: B.countryName(c.country), total: c.total }) }),
         el("tr", {}, el("th", { text: T("tutPlayer") }), el("th", { text: T("tutCloisters") }), el("th", { text: T("tutPlace") }), el("th", { text: T("tutPoints") })),
@@ -447,12 +547,12 @@ class TutorialPage {
     if (this.zoom && this.zoom.z > 1) this.zoom.whole(); // the whole map, not the corner of the last lesson
     // the lessons in their order, each one a way back to it
     const done = this.doneSteps();
-    const lessons = el("ol", { class: "tut-summary", id: "tut-summary" }, ...this.meta.steps.map((s, i) => el("li", { "data-step": s.id },
+    const lessons = el("ol", { class: "tut-summary", id: "tut-summary" }, ...this.known().steps.map((s, i) => el("li", { "data-step": s.id },
       el("button", { type: "button", class: "tut-lesson" + (done.has(s.id) ? " done" : ""), onclick: () => this.go(i) },
         el("span", { class: "tut-lesson-mark", "aria-hidden": "true", text: String(i + 1) }), el("span", { class: "tut-lesson-title", text: this.words(s.title) }),
         done.has(s.id) ? el("span", { class: "tut-lesson-done", text: "✓" }) : null))));
     // (all played, or some skipped: the end says which it was, not "played every lesson")
-    const all = this.meta.steps.every((s) => done.has(s.id));
+    const all = this.known().steps.every((s) => done.has(s.id));
     byId("step-text").replaceChildren(el("span", { id: "tut-finished-text", text: T(all ? "tutFinishedText" : "tutFinishedSome") }), lessons, el("span", { text: T("tutFinishedMore") }));
     byId("step-rules").replaceChildren(el("a", { href: url("/"), class: "tut-cta", text: T("tutPlay") }), " ", ruleLink("R1", T("tutReadRules")));
     byId("task").hidden = true;
@@ -471,5 +571,5 @@ class TutorialPage {
 const page = new TutorialPage();
 // the end page's buttons: Back goes to the last step, "again" to the first, Play to the lobby
 byId("retry").addEventListener("click", (ev) => { if (page.finished) { ev.stopImmediatePropagation(); page.go(0); } }, true);
-byId("prev").addEventListener("click", (ev) => { if (page.finished) { ev.stopImmediatePropagation(); page.go(page.meta.steps.length - 1); } }, true);
+byId("prev").addEventListener("click", (ev) => { if (page.finished) { ev.stopImmediatePropagation(); page.go(page.known().steps.length - 1); } }, true);
 page.start();
