@@ -299,7 +299,7 @@ class Lobby {
     if (!this.boards.includes(this.board)) this.board = this.boards[0];
     this.seats = this.defaultSeats(this.count);
     this.loadAbout();
-    loadBoard(DEFAULT_BOARD).then((b) => drawBoardPicture(byId("home-map"), b)).catch(() => { byId("intro-board").hidden = true; });
+    loadBoard(DEFAULT_BOARD).then((b) => drawBoardPicture(byId("home-map", SVGSVGElement), b)).catch(() => { byId("intro-board").hidden = true; });
     this.renderAll();
     this.mine.load();
     whoAmI().then((me) => { this.me = me; if (me) this.renderAll(); });
