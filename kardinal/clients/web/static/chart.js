@@ -9,7 +9,24 @@ const W = 640;
 const H = 240;
 const PAD = { left: 70, right: 14, top: 14, bottom: 34 };
 
-/** Round "nice" ticks between lo and hi (about n of them). */
+/** A point of the line: y at x, and its band from lo to hi (both or neither).
+ * @typedef {{ x: number, y: number, lo?: number, hi?: number }} ChartPoint */
+
+/** The caller's texts: the picture's title and description, a value as text (full: in the
+ * table, else on the axis), the table's column headers and its summary.
+ * @typedef {object} ChartOptions
+ * @property {string} [id]
+ * @property {string} title
+ * @property {string} desc
+ * @property {(x: number, full?: boolean) => string} xText
+ * @property {(y: number, full?: boolean) => string} yText
+ * @property {[string, string, string]} headers
+ * @property {string} tableTitle
+ */
+
+/** Round "nice" ticks between lo and hi (about n of them).
+ * @param {number} lo @param {number} hi @param {number} n
+ * @returns {number[]} */
 function ticks(lo, hi, n) {
   const span = hi - lo || 1;
   const raw = span / n;
@@ -24,6 +41,9 @@ function ticks(lo, hi, n) {
  * A line chart of points [{x, y, lo, hi}] in x order (lo/hi: the band, may be absent).
  * opts: {id, title, desc, xText(x), yText(y), headers: [x, y, band]} — the texts are the
  * caller's (translated). Returns a <figure>.
+ * @param {ChartPoint[]} points
+ * @param {ChartOptions} opts
+ * @returns {HTMLElement}
  */
 export function lineChart(points, opts) {
   const id = opts.id || "chart";
@@ -41,8 +61,8 @@ export function lineChart(points, opts) {
   let [y0, y1] = [Math.min(...ys), Math.max(...ys)];
   const margin = (y1 - y0) * 0.08 || 1;
   y0 -= margin; y1 += margin;
-  const px = (x) => PAD.left + ((x - x0) / (x1 - x0)) * (W - PAD.left - PAD.right);
-  const py = (y) => H - PAD.bottom - ((y - y0) / (y1 - y0)) * (H - PAD.top - PAD.bottom);
+  const px = (/** @type {number} */ x) => PAD.left + ((x - x0) / (x1 - x0)) * (W - PAD.left - PAD.right);
+  const py = (/** @type {number} */ y) => H - PAD.bottom - ((y - y0) / (y1 - y0)) * (H - PAD.top - PAD.bottom);
   const axis = svg("g", { class: "chart-axis", "aria-hidden": "true" });
   for (const v of ticks(y0, y1, 4)) {
     axis.append(svg("line", { x1: PAD.left, x2: W - PAD.right, y1: py(v), y2: py(v), class: "chart-grid" }));
@@ -58,8 +78,8 @@ export function lineChart(points, opts) {
   });
   pic.append(axis);
   if (points.some((p) => p.lo !== undefined)) {
-    const top = points.map((p) => `${px(p.x)},${py(p.hi)}`);
-    const bottom = points.map((p) => `${px(p.x)},${py(p.lo)}`).reverse();
+    const top = points.map((p) => `${px(p.x)},${py(p.hi ?? p.y)}`);
+    const bottom = points.map((p) => `${px(p.x)},${py(p.lo ?? p.y)}`).reverse();
     pic.append(svg("polygon", { points: [...top, ...bottom].join(" "), class: "chart-band", "aria-hidden": "true" }));
   }
   pic.append(svg("polyline", { points: points.map((p) => `${px(p.x)},${py(p.y)}`).join(" "), class: "chart-line", "aria-hidden": "true" }));
@@ -68,7 +88,7 @@ export function lineChart(points, opts) {
   const table = el("table", { class: "chart-table" },
     el("thead", {}, el("tr", {}, el("th", { scope: "col", text: hx }), el("th", { scope: "col", text: hy }), el("th", { scope: "col", text: hb }))),
     el("tbody", {}, ...points.map((p) => el("tr", {}, el("td", { text: opts.xText(p.x, true) }), el("td", { text: opts.yText(p.y, true) }),
-      el("td", { text: p.lo !== undefined ? `${opts.yText(p.lo, true)} – ${opts.yText(p.hi, true)}` : "" })))));
+      el("td", { text: p.lo !== undefined ? `${opts.yText(p.lo, true)} – ${opts.yText(p.hi ?? p.y, true)}` : "" })))));
   fig.append(pic, el("details", { class: "chart-numbers" }, el("summary", { text: opts.tableTitle }), table));
   return fig;
 }

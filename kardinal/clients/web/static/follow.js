@@ -63,6 +63,20 @@ addStrings({
   },
 });
 
+/** @typedef {import("./messages.js").HistoryEntry} HistoryEntry */
+/** @typedef {import("./messages.js").PlaceAction} PlaceAction */
+/** @typedef {import("./board.js").Board} Board */
+
+/** A turn: a seat's main decision and the draws after it (turnsOf).
+ * @typedef {{ seat: number, entries: HistoryEntry[] }} Turn */
+/** A turn waiting to be shown: `again` (Replay last round) at its own `speed`.
+ * @typedef {Turn & { again?: boolean, speed?: string }} QueuedTurn */
+/** What turnSummary names things by: the board, and a seat's name.
+ * @typedef {{ board: Board, name: (seat: number) => string }} SummaryContext */
+/** A point on the screen (CSS pixels).
+ * @typedef {{ x: number, y: number }} Point */
+
+/** @type {Record<string, number>} a speed's name -> its factor on the times shown (0: not shown) */
 const SPEEDS = { off: 0, slow: 1.7, normal: 1, fast: 0.45 };
 const STORE = "kardinal-follow-speed";
 
@@ -74,8 +88,10 @@ function storedSpeed() {
   return "normal";
 }
 
-/** Split history entries into turns: a main decision (place, exchange, pass) and the draws after it. */
+/** Split history entries into turns: a main decision (place, exchange, pass) and the draws after it.
+ * @param {HistoryEntry[]} entries @returns {Turn[]} */
 export function turnsOf(entries) {
+  /** @type {Turn[]} */
   const turns = [];
   for (const e of entries) {
     const last = turns[turns.length - 1];
@@ -85,7 +101,8 @@ export function turnsOf(entries) {
   return turns;
 }
 
-/** Whether a placement uses a joker (R4.3): a pair of the same card for one piece. */
+/** Whether a placement uses a joker (R4.3): a pair of the same card for one piece.
+ * @param {PlaceAction} action */
 export function usesJoker(action) {
   const cards = action.cards || [];
   const pieces = (action.pieces || []).length;
@@ -93,9 +110,13 @@ export function usesJoker(action) {
   return pair && (cards.length === 3 || pieces === 1);
 }
 
-/** The places a turn's pieces went to: {sites: [cloister sites], coats: [countries given an advisor]}. */
+/** The places a turn's pieces went to: {sites: [cloister sites], coats: [countries given an advisor]}.
+ * @param {Turn} turn */
 export function placesOf(turn) {
-  const sites = [], coats = [];
+  /** @type {string[]} */
+  const sites = [];
+  /** @type {string[]} */
+  const coats = [];
   for (const e of turn.entries) {
     const a = e.action;
     if (a.act !== "place") continue;
@@ -107,12 +128,15 @@ export function placesOf(turn) {
   return { sites, coats };
 }
 
+/** @param {number} n @param {string} one @param {string} many */
 function countText(n, one, many) { return n === 1 ? T(one) : T(many, { n }); }
 
-/** One turn in a line: "Ben: 2 cloisters in Italy with a joker; took Franconia/Aragon from the display". */
+/** One turn in a line: "Ben: 2 cloisters in Italy with a joker; took Franconia/Aragon from the display".
+ * @param {Turn} turn @param {SummaryContext} ctx */
 export function turnSummary(turn, ctx) {
   const { board } = ctx;
   const name = ctx.name(turn.seat);
+  /** @type {string[]} */
   const parts = [];
   let pile = 0;
   for (const e of turn.entries) {
@@ -120,18 +144,19 @@ export function turnSummary(turn, ctx) {
     if (a.act === "place") {
       const ncl = a.pieces.filter((p) => p.type === "cloister").length;
       const nadv = a.pieces.length - ncl;
+      /** @type {string[]} */
       const pieces = [];
       if (ncl) pieces.push(countText(ncl, "fxCloisters1", "fxCloistersN"));
       if (nadv) pieces.push(countText(nadv, "fxAdvisors1", "fxAdvisorsN"));
       parts.push(T("fxPlace", { name, pieces: listText(pieces), country: board.countryName(a.country) }) + (usesJoker(a) ? T("fxJoker") : ""));
     } else if (a.act === "exchange") {
-      const took = a.from === "deck" ? T("fxTookPile") : T("fxTookDisplay", { card: board.cardName(a.card) });
+      const took = a.from === "deck" ? T("fxTookPile") : T("fxTookDisplay", { card: board.cardName(a.card ?? "") });
       parts.push(T("fxExchange", { name, card: board.cardName(a.discard), took }));
     } else if (a.act === "pass") {
       parts.push(T("fxPass", { name }));
     } else if (a.act === "draw") {
       if (a.from === "deck") pile += 1;
-      else parts.push(T("fxDrewDisplay", { card: board.cardName(a.card) }));
+      else parts.push(T("fxDrewDisplay", { card: board.cardName(a.card ?? "") }));
     }
   }
   if (pile) parts.push(countText(pile, "fxDrewPile1", "fxDrewPileN"));
@@ -140,9 +165,10 @@ export function turnSummary(turn, ctx) {
   return (main ? "" : `${name}: `) + parts.join("; ");
 }
 
-const wait = (ms) => new Promise((r) => setTimeout(r, ms));
+const wait = (/** @type {number} */ ms) => new Promise((r) => setTimeout(r, ms));
 
-/** The centre of an element on the screen, or null if it is not laid out. */
+/** The centre of an element on the screen, or null if it is not laid out.
+ * @param {Element | null} node @returns {Point | null} */
 function centre(node) {
   if (!node) return null;
   const r = node.getBoundingClientRect();
@@ -150,11 +176,13 @@ function centre(node) {
   return { x: r.left + r.width / 2, y: r.top + r.height / 2 };
 }
 
+/** @param {Point | null} p */
 function visible(p) {
   return p && p.x >= 0 && p.y >= 0 && p.x <= window.innerWidth && p.y <= window.innerHeight;
 }
 
-/** A flying piece: the map's own picture of a cloister or an advisor (colour and mark), enlarged. */
+/** A flying piece: the map's own picture of a cloister or an advisor (colour and mark), enlarged.
+ * @param {"cloister" | "advisor"} type @param {number} seat */
 function pieceNode(type, seat) {
   const s = document.createElementNS("http://www.w3.org/2000/svg", "svg");
   s.setAttribute("viewBox", "-14 -18 28 30");
@@ -164,7 +192,8 @@ function pieceNode(type, seat) {
   return el("div", { class: `fx-piece fx-${type}`, "data-seat": seat }, s);
 }
 
-/** A card as it flies: one band per country it names, in the country's colour, with its name. */
+/** A card as it flies: one band per country it names, in the country's colour, with its name.
+ * @param {Board} board @param {string} kid */
 function cardNode(board, kid) {
   const cs = board.cardCountries(kid);
   return el("div", { class: "fx-card", "data-card": kid },
@@ -172,14 +201,17 @@ function cardNode(board, kid) {
 }
 
 export class Follower {
-  /** page: {board(), name(seat), mapBox (element)}; the follow bar is built into `bar`. */
+  /** page: {board(), name(seat)}; the follow bar is built into `bar`.
+   * @param {{ board: () => Board | null, name: (seat: number) => string }} page @param {HTMLElement} bar */
   constructor(page, bar) {
     this.page = page;
     this.bar = bar;
     this.speed = storedSpeed();
-    this.queue = []; // turns still to show
+    /** @type {QueuedTurn[]} turns still to show */
+    this.queue = [];
     this.running = false;
-    this.seen = null; // the history length shown so far (null: nothing yet)
+    /** @type {number | null} the history length shown so far (null: nothing yet) */
+    this.seen = null;
     this.layer = el("div", { class: "fx-layer", "aria-hidden": "true" });
     document.body.append(this.layer);
     this.line = el("p", { id: "follow-line", class: "follow-line" }); // read out by the page's live region (#announce), not twice
@@ -208,6 +240,7 @@ export class Follower {
   /**
    * A new state message arrived (already drawn). New decisions by others are queued to be
    * shown. `mySeat`: the seat this page plays (its own decisions are not shown again).
+   * @param {HistoryEntry[]} history @param {number | null | undefined} mySeat @param {number} players
    */
   update(history, mySeat, players, hurry = false) {
     this.players = players;
@@ -235,6 +268,7 @@ export class Follower {
     this.enqueue(round, true, speed);
   }
 
+  /** @param {QueuedTurn[]} turns @param {boolean} again @param {string} [speed] */
   enqueue(turns, again, speed) {
     for (const t of turns) {
       t.again = again;
@@ -244,13 +278,20 @@ export class Follower {
     }
     // at most a round of the others' turns waits; the older ones land at once
     const cap = Math.max(1, (this.players || 2) - 1);
-    if (!again) while (this.queue.length > cap) this.hideNone(this.queue.shift());
+    if (!again) {
+      while (this.queue.length > cap) {
+        const t = this.queue.shift();
+        if (t) this.hideNone(t);
+      }
+    }
     document.body.dataset.following = String(this.queue.length);
     if (!this.running) this.run();
   }
 
-  /** The sites and coats a turn's pieces go to (hidden until they land). */
+  /** The sites and coats a turn's pieces go to (hidden until they land).
+   * @param {Turn} turn */
   targets(turn) {
+    /** @type {{ type: "cloister" | "advisor", node: Element | null }[]} */
     const out = [];
     for (const e of turn.entries) {
       const a = e.action;
@@ -264,6 +305,7 @@ export class Follower {
     return out;
   }
 
+  /** @param {QueuedTurn} turn */
   hidePieces(turn) {
     if (!SPEEDS[turn.speed || this.speed]) return;
     for (const t of this.targets(turn)) if (t.node && t.type === "cloister") t.node.classList.add("fx-pending");
@@ -284,16 +326,17 @@ export class Follower {
     try {
       while (this.queue.length) {
         const turn = this.queue.shift();
+        if (!turn) break; // (the loop's condition: there is one)
         document.body.dataset.following = String(this.queue.length);
         const f = SPEEDS[turn.speed || this.speed];
         const board = this.page.board();
         if (!board) continue;
         this.line.textContent = turnSummary(turn, { board, name: (s) => this.page.name(s) });
-        this.line.dataset.seat = turn.seat;
+        this.line.dataset.seat = String(turn.seat);
         this.line.style.borderColor = playerColour(turn.seat);
         if (!f) { this.hideNone(turn); continue; }
         // a long queue plays faster (the game goes on meanwhile)
-        await this.show(turn, f * (this.hurry && !turn.again ? 0.3 : 1) / (this.queue.length > 2 ? 2.5 : 1));
+        await this.show(turn, board, f * (this.hurry && !turn.again ? 0.3 : 1) / (this.queue.length > 2 ? 2.5 : 1));
       }
     } finally {
       this.running = false;
@@ -301,9 +344,11 @@ export class Follower {
     }
   }
 
+  /** @param {Turn} turn */
   hideNone(turn) { for (const t of this.targets(turn)) if (t.node) t.node.classList.remove("fx-pending"); }
 
-  /** Where a player's things come from: their row in the players panel, else the top of the map. */
+  /** Where a player's things come from: their row in the players panel, else the top of the map.
+   * @param {number} seat @returns {Point | null} */
   origin(seat) {
     const row = centre(document.querySelector(`#players tr[data-seat="${seat}"]`));
     if (visible(row)) return row;
@@ -313,6 +358,7 @@ export class Follower {
     return { x: r.left + r.width / 2, y: Math.max(0, r.top) + 12 };
   }
 
+  /** @param {HTMLElement} node @param {Point} from @param {Point} to @param {number} ms */
   fly(node, from, to, ms) {
     node.style.left = `${from.x}px`;
     node.style.top = `${from.y}px`;
@@ -326,9 +372,11 @@ export class Follower {
     return anim.finished.catch(() => {}).then(() => node.remove());
   }
 
-  async show(turn, f) {
-    const board = this.page.board();
+  /** Show a turn on `board` (the page's, run() has it), its times by factor f.
+   * @param {QueuedTurn} turn @param {Board} board @param {number} f */
+  async show(turn, board, f) {
     const from = this.origin(turn.seat);
+    if (!from) return; // no players panel and no map: nowhere to fly from
     for (const e of turn.entries) {
       const a = e.action;
       if (a.act === "place") {

@@ -6,7 +6,7 @@
 
 import { byId, el, fill, findId, keepInput, pagePart } from "./dom.js";
 import { T, seatName, dateTime, lang, onLangChange, rulesText, variantText, boardName, boardAbout, levelTitle } from "./i18n.js";
-import { getJSON, postJSON, storeSeat, url } from "./net.js";
+import { HttpError, getJSON, postJSON, storeSeat, url } from "./net.js";
 import { loadBoard } from "./board.js";
 import { initHeader } from "./header.js";
 import { refusalText } from "./refusals.js";
@@ -223,16 +223,68 @@ function newKey() {
   return btoa(String.fromCharCode(...bytes)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
 }
 
+/** @typedef {import("./messages.js").BoardData} BoardData */
+/** @typedef {import("./messages.js").ErrorData} ErrorData */
+/** @typedef {import("./messages.js").GameSummary} GameSummary */
+
+/** A seat of the form's table: a person (invited by link; `open`: anyone may take it from
+ * the list; `account`: kept for an account), or a bot of `level`.
+ * @typedef {{ name: string, kind: "person" | "bot", level: string, open?: boolean, account?: string }} SeatChoice */
+/** How the form's table plays (renderTable); `clocks`: clock-choice.js's preset per mode.
+ * @typedef {object} TableChoice
+ * @property {"live" | "turn"} mode
+ * @property {number} awayMinutes
+ * @property {string} standin
+ * @property {boolean} hints
+ * @property {boolean} spectator_chat
+ * @property {boolean} public
+ * @property {boolean} friends
+ * @property {boolean} rated
+ * @property {Record<string, string>} [clocks]
+ */
+/** A seat in a request to create a game (POST /api/games).
+ * @typedef {{ name?: string, kind: "person" | "bot", level?: string, open?: boolean, account?: string }} NewPlayer */
+/** A request to create a game: its players and the rest of the table's options.
+ * @typedef {{ players: NewPlayer[], hotseat: boolean, board: string, variants: string[], key?: string } & Record<string, unknown>} NewTable */
+/** The server's answer to a created game: a link per seat (the creator's first), the
+ * spectators' link; one link for all seats of a hot-seat game.
+ * @typedef {object} CreatedGame
+ * @property {string} id
+ * @property {string} [hotseat_url]
+ * @property {{ seat: number, name: string | null, url: string, token: string }[]} seats
+ * @property {string} watch
+ * @property {boolean} [public]
+ */
+/** What the server says of a bot level (GET /api/bots about): how it plays, its time, how strong it measured.
+ * @typedef {object} LevelAbout
+ * @property {string} [summary]
+ * @property {number} [seconds]
+ * @property {string} [strength]
+ * @property {{ percent: number, games: number, against: string, low?: number | null, high?: number | null }} [record]
+ */
+
+/** The words of a failed request: the server's refusal, else the error's own message.
+ * @param {unknown} e @returns {string} */
+function failureText(e) {
+  if (e instanceof HttpError) return refusalText(e.error, null);
+  return e instanceof Error ? e.message : String(e);
+}
+
+/** @param {string} key */
 function remembered(key) { try { return localStorage.getItem(key) || ""; } catch (e) { return ""; } }
+/** @param {string} key @param {string} value */
 function remember(key, value) { try { localStorage.setItem(key, value); } catch (e) { /* private mode */ } }
 
-/** A number as the page's language writes it (0.4 / 0,4). */
+/** A number as the page's language writes it (0.4 / 0,4).
+ * @param {number | null | undefined} x */
 function num(x) { return Number(x).toLocaleString(lang() === "de" ? "de-DE" : "en-GB", { maximumFractionDigits: 1 }); }
 
-/** "one friend" / "3 friends": a text "singular|plural" by n. */
+/** "one friend" / "3 friends": a text "singular|plural" by n.
+ * @param {string} key @param {number} n */
 function plural(key, n) { const [one, many] = T(key).split("|"); return n === 1 ? one : many.replace("{n}", String(n)); }
 
-/** Put text on the clipboard: the Clipboard API (a secure page), else the older copy command. */
+/** Put text on the clipboard: the Clipboard API (a secure page), else the older copy command.
+ * @param {string} text */
 async function copyText(text) {
   if (navigator.clipboard && window.isSecureContext) {
     try { await navigator.clipboard.writeText(text); return true; } catch (e) { /* refused: try the old way */ }
@@ -256,20 +308,30 @@ function friendsClock() {
 class Lobby {
   constructor() {
     this.levels = ["random"]; // weakest first (the server's order)
-    this.levelAbout = {}; // level -> {summary, seconds, strength, record}
+    /** @type {Record<string, LevelAbout>} level -> {summary, seconds, strength, record} */
+    this.levelAbout = {};
+    /** @type {TableChoice} */
     this.table = { mode: "live", awayMinutes: 3, standin: "medium", hints: false, spectator_chat: false, public: true, friends: false, rated: false };
-    this.me = null; // the signed-in account (rated tables, Find me a table: rated.js; invitations, friends only)
-    this.variants = {}; // name -> the server's one-line description
+    /** @type {{ id: number, name: string, created: number } | null} the signed-in account (rated tables, Find me a table: rated.js; invitations, friends only) */
+    this.me = null;
+    /** @type {Record<string, string>} name -> the server's one-line description */
+    this.variants = {};
     this.boards = [DEFAULT_BOARD];
     this.count = 4;
+    /** @type {SeatChoice[]} */
     this.seats = [];
-    this.chosenVariants = new Set(); // default: the rules as written
+    /** @type {Set<string>} default: the rules as written */
+    this.chosenVariants = new Set();
     this.board = DEFAULT_BOARD;
-    this.aboutBoard = null; // the chosen board's data (its About text)
-    this.last = null; // the last created game's answer
+    /** @type {BoardData | null} the chosen board's data (its About text) */
+    this.aboutBoard = null;
+    /** @type {CreatedGame | null} the last created game's answer */
+    this.last = null;
     this.creating = false; // a request to create a game is on its way
-    this.createKey = null; // the key of the creation the form stands for (see createGame)
-    this.keyFor = null; // the request that key was made for (without the key)
+    /** @type {string | null} the key of the creation the form stands for (see createGame) */
+    this.createKey = null;
+    /** @type {string | null} the request that key was made for (without the key) */
+    this.keyFor = null;
     this.myName = remembered(NAME_KEY); // the home page's "Your name"
     this.botLevel = remembered(LEVEL_KEY) || PLAY_NOW_LEVEL; // the bots of Play now and Play with friends
     this.friendsOpen = false; // the panel of Play with friends
@@ -277,7 +339,10 @@ class Lobby {
     this.friendCount = 2;
     this.friendNames = ["", "", "", ""];
     this.friendAccounts = ["", "", "", ""]; // accounts invited by name (signed in)
-    this.invited = {}; // the last created table's seats kept for accounts: {seat: name}
+    /** @type {Record<string, string>} the last created table's seats kept for accounts: {seat: name} */
+    this.invited = {};
+    /** @type {string | undefined} the list of games last drawn (loadGames) */
+    this.gamesSeen = undefined;
     this.mine = new MyGames("my-games", true, 5);
     /** @type {() => void} the header's words anew (initHeader's, once start() wired it) */
     this.refreshHeader = () => {};
@@ -299,7 +364,7 @@ class Lobby {
     if (!this.boards.includes(this.board)) this.board = this.boards[0];
     this.seats = this.defaultSeats(this.count);
     this.loadAbout();
-    loadBoard(DEFAULT_BOARD).then((b) => drawBoardPicture(byId("home-map"), b)).catch(() => { byId("intro-board").hidden = true; });
+    loadBoard(DEFAULT_BOARD).then((b) => drawBoardPicture(byId("home-map", SVGSVGElement), b)).catch(() => { byId("intro-board").hidden = true; });
     this.renderAll();
     this.mine.load();
     whoAmI().then((me) => { this.me = me; if (me) this.renderAll(); });
@@ -325,7 +390,9 @@ class Lobby {
     return (b.reconstruction ? T("reconstruction") + " " : "") + boardAbout(b);
   }
 
+  /** @param {number} n @returns {SeatChoice[]} */
   defaultSeats(n) {
+    /** @type {SeatChoice[]} */
     const out = [];
     for (let i = 0; i < n; i++) {
       const old = this.seats[i];
@@ -358,9 +425,10 @@ class Lobby {
 
   /** The three ways in, and under them the name and the bots' level they use. */
   renderWays() {
+    /** @param {"button" | "a"} tag @param {Record<string, unknown>} attrs @param {string} title @param {string} why */
     const way = (tag, attrs, title, why) => el(tag, { class: "way", ...attrs }, el("span", { class: "way-title", text: title }), el("span", { class: "way-why", text: why }));
     const now = way("button", { type: "button", id: "play-now", disabled: this.creating ? true : null, "aria-busy": this.creating ? "true" : null,
-      onclick: (ev) => { if (ev.detail < 2) this.playNow(); } }, T("playNow"), T("playNowWhy"));
+      onclick: (/** @type {MouseEvent} */ ev) => { if (ev.detail < 2) this.playNow(); } }, T("playNow"), T("playNowWhy"));
     const learn = way("a", { href: url("/tutorial"), id: "learn" }, T("learn"), T("learnWhy"));
     const friends = way("button", { type: "button", id: "play-friends", "aria-expanded": this.friendsOpen ? "true" : "false", "aria-controls": "friends-panel",
       onclick: () => { this.friendsOpen = !this.friendsOpen; this.renderWays(); this.renderFriends(); if (this.friendsOpen) byId("friends-panel").scrollIntoView({ block: "nearest", behavior: "smooth" }); } },
@@ -373,7 +441,7 @@ class Lobby {
     const options = el("div", { class: "home-options" },
       el("p", { class: "field" }, el("label", { for: "my-name", text: T("yourNameLabel") }), name),
       el("div", { class: "field" }, el("label", { for: "bot-level", text: T("botsLabel") }), level, this.levelWords(this.botLevel, "bot-level-about")));
-    const find = this.me ? findTableButton(this.me, (text) => fill(byId("created"), el("p", { class: "bad", role: "alert", text }))) : null;
+    const find = this.me ? findTableButton(this.me, (/** @type {string} */ text) => fill(byId("created"), el("p", { class: "bad", role: "alert", text }))) : null;
     fill(byId("ways"), el("h2", { id: "ways-title", class: "sr-only", text: T("waysTitle") }), el("div", { class: "way-list" }, now, learn, friends, find), options);
   }
 
@@ -383,6 +451,7 @@ class Lobby {
 
   /** One tap: the player and three bots of the chosen level, straight to the board. */
   playNow() {
+    /** @type {NewPlayer[]} */
     const players = [{ name: this.ownName(), kind: "person" }];
     for (let i = 1; i < 4; i++) players.push({ name: `Bot ${i + 1}`, kind: "bot", level: this.botLevel });
     this.send({ players, hotseat: false, board: DEFAULT_BOARD, variants: [] });
@@ -425,17 +494,18 @@ class Lobby {
       ...names,
       this.me ? el("p", { class: "small", id: "invite-why", text: T("inviteAccountWhy") }) : null,
       el("p", { class: "buttons-row" },
-        el("button", { type: "button", id: "friends-create", class: "big", disabled: this.creating ? true : null, onclick: (ev) => { if (ev.detail < 2) this.createWithFriends(); } }, T("friendsCreate")),
+        el("button", { type: "button", id: "friends-create", class: "big", disabled: this.creating ? true : null, onclick: (/** @type {MouseEvent} */ ev) => { if (ev.detail < 2) this.createWithFriends(); } }, T("friendsCreate")),
         el("button", { type: "button", id: "friends-cancel", onclick: () => { this.friendsOpen = false; this.renderWays(); this.renderFriends(); byId("play-friends").focus(); } }, T("friendsCancel"))));
   }
 
   /** A refusal of a name invited in the friends panel (no such player, invited twice, not
    * invitable, oneself): said under that name's field, which is marked invalid, described by
-   * it and focused (until it is changed). False if the refusal names no field there. */
+   * it and focused (until it is changed). False if the refusal names no field there.
+   * @param {ErrorData | undefined} err @param {string} words */
   markFriend(err, words) {
     const codes = ["no_player", "invited_twice", "not_invitable", "invite_self"];
     if (!err || !codes.includes(err.code) || !this.friendsOpen || !this.me) return false;
-    const key = (x) => String(x || "").trim().toLocaleLowerCase();
+    const key = (/** @type {unknown} */ x) => String(x || "").trim().toLocaleLowerCase();
     const wanted = err.code === "invite_self" ? key(this.me.name) : key(err.params && err.params.name);
     /** @type {HTMLInputElement | null} */
     let f = null;
@@ -457,6 +527,7 @@ class Lobby {
 
   createWithFriends() {
     const n = this.friendCount;
+    /** @type {NewPlayer[]} */
     const players = [{ name: this.ownName(), kind: "person" }];
     for (let i = 0; i < n; i++) {
       const account = (this.me && this.friendAccounts[i]) || undefined; // the seat takes the account's name unless named
@@ -470,19 +541,24 @@ class Lobby {
 
   // ------------------------------------------------------------------ bot levels in words
 
+  /** @param {string} l */
   levelWord(l) { return levelTitle(l); }
 
+  /** @param {string} l */
   levelTime(l) {
     const a = this.levelAbout[l];
     return a && a.seconds ? T("thinksUpTo", { s: num(a.seconds) }) : T("thinksAtOnce");
   }
 
-  /** A level in a list: "Medium – thinks up to 0.4 s a move". */
+  /** A level in a list: "Medium – thinks up to 0.4 s a move".
+   * @param {string} l */
   levelOption(l) { return T("levelOption", { name: this.levelWord(l), time: this.levelTime(l) }); }
 
   /** What a level is, in a player's words, and behind "Details" how it plays and how
-   * strong it measured (both in the page's language). */
+   * strong it measured (both in the page's language).
+   * @param {string} l @param {string} id */
   levelWords(l, id) {
+    /** @type {LevelAbout} */
     const a = this.levelAbout[l] || {};
     const plainKey = `levelPlain.${l}`;
     const plain = T(plainKey) !== plainKey ? T(plainKey) : (a.summary || "");
@@ -537,9 +613,10 @@ class Lobby {
       kind.addEventListener("change", () => { s.kind = kind.value === "bot" ? "bot" : "person"; s.open = kind.value === "open"; this.renderCreate(); });
       let level = null;
       if (s.kind === "bot") { // a person has no level
-        level = el("select", { id: `level-${i}`, "aria-label": `${T("level")} ${i + 1}` });
-        for (const l of this.levels) level.append(el("option", { value: l, selected: l === s.level ? true : null, text: this.levelOption(l) }));
-        level.addEventListener("change", () => { s.level = level.value; this.renderCreate(); });
+        const select = el("select", { id: `level-${i}`, "aria-label": `${T("level")} ${i + 1}` });
+        for (const l of this.levels) select.append(el("option", { value: l, selected: l === s.level ? true : null, text: this.levelOption(l) }));
+        select.addEventListener("change", () => { s.level = select.value; this.renderCreate(); });
+        level = select;
       }
       const about = level ? this.levelWords(s.level, `level-about-${i}`) : null;
       let account = null;
@@ -553,7 +630,7 @@ class Lobby {
     const rated = this.table.rated && this.me; // a rated table has no hot-seat
     const hot = el("input", { type: "checkbox", id: "hotseat", disabled: rated ? true : null });
     const create = el("button", { type: "button", id: "create-btn", class: "big", disabled: this.creating ? true : null, "aria-busy": this.creating ? "true" : null,
-      onclick: (ev) => { if (ev.detail < 2) this.createGame(hot.checked); } }, T("create")); // (the second click of a double click: nothing)
+      onclick: (/** @type {MouseEvent} */ ev) => { if (ev.detail < 2) this.createGame(hot.checked); } }, T("create")); // (the second click of a double click: nothing)
     byId("create").replaceChildren(el("h2", { text: T("newGame") }), el("p", {}, count),
       el("table", { class: "seats" }, el("thead", {}, el("tr", {}, el("th", { text: T("seat") }), el("th", { text: T("name") }), el("th", { text: T("seatKind") }), el("th", { text: T("level") }))), el("tbody", {}, ...rows)),
       this.renderRules(),
@@ -565,6 +642,7 @@ class Lobby {
    * the spectators' chat, listed in the lobby or not. */
   renderTable() {
     const t = this.table;
+    /** @param {"live" | "turn"} value @param {string} text */
     const radio = (value, text) => {
       const r = el("input", { type: "radio", name: "mode", id: `mode-${value}`, value, checked: t.mode === value ? true : null });
       r.addEventListener("change", () => { if (r.checked) { t.mode = value; this.renderCreate(); } });
@@ -575,6 +653,7 @@ class Lobby {
     const standin = el("select", { id: "standin", "aria-label": T("standinLabel") });
     for (const l of this.levels) standin.append(el("option", { value: l, selected: l === t.standin ? true : null, text: this.levelOption(l) }));
     standin.addEventListener("change", () => { t.standin = standin.value; });
+    /** @param {"hints" | "spectator_chat" | "public" | "friends"} key @param {string} id @param {string} text */
     const box = (key, id, text) => {
       const b = el("input", { type: "checkbox", id, checked: t[key] ? true : null });
       b.addEventListener("change", () => { t[key] = b.checked; });
@@ -590,11 +669,12 @@ class Lobby {
       box("spectator_chat", "spectator-chat", T("spectatorChat")),
       box("public", "public", T("publicLabel")),
       this.me ? box("friends", "friends-only", T("friendsOnlyLabel")) : null,
-      ratedChoice(this.me, t.rated, (on) => { t.rated = on; this.renderCreate(); byId("rated").focus(); }));
+      ratedChoice(this.me, t.rated, (/** @type {boolean} */ on) => { t.rated = on; this.renderCreate(); byId("rated").focus(); }));
   }
 
   /** The buttons that create a table show whether a creation is on its way (pressed again
-   * meanwhile: nothing). */
+   * meanwhile: nothing).
+   * @param {boolean} on */
   setCreating(on) {
     this.creating = on;
     for (const id of ["create-btn", "play-now", "friends-create"]) {
@@ -605,7 +685,8 @@ class Lobby {
     }
   }
 
-  /** Create the game the form describes. */
+  /** Create the game the form describes.
+   * @param {boolean} hotseat */
   createGame(hotseat) {
     const players = this.seats.slice(0, this.count).map((s, i) => ({
       // a person's seat left unnamed stores no words (each page says "Player 2" in its language)
@@ -627,12 +708,14 @@ class Lobby {
    * per intended creation: the same table asked for again (a double click, a retry after a
    * network error) sends the same key, and the server gives one game for it; a created game
    * or another table makes a new one. While the request is on its way the buttons are
-   * disabled. One person: straight to the board; more: their invitations. */
+   * disabled. One person: straight to the board; more: their invitations.
+   * @param {NewTable} body */
   async send(body) {
     if (this.creating) return;
     const form = JSON.stringify(body);
     if (!this.createKey || this.keyFor !== form) { this.createKey = newKey(); this.keyFor = form; }
     body = { ...body, key: this.createKey };
+    /** @type {CreatedGame} */
     let data;
     this.setCreating(true);
     try {
@@ -640,15 +723,18 @@ class Lobby {
     } catch (e) {
       // (the key stays: the same table asked for again is the same creation)
       this.setCreating(false);
-      const words = e.error ? refusalText(e.error, null) : e.message;
-      if (this.markFriend(e.error, words)) { byId("created").replaceChildren(); return; }
+      const words = failureText(e);
+      if (this.markFriend(e instanceof HttpError ? e.error : undefined, words)) { byId("created").replaceChildren(); return; }
       byId("created").replaceChildren(el("p", { class: "bad", role: "alert", text: words }));
       byId("created").scrollIntoView({ block: "nearest" });
       return;
     }
     this.createKey = null; // created: the next creation is another
     this.last = data;
-    this.invited = Object.fromEntries(body.players.map((p, i) => [i, p.account]).filter(([, a]) => a));
+    /** @type {Record<string, string>} */
+    const invited = {};
+    body.players.forEach((p, i) => { if (p.account) invited[i] = p.account; });
+    this.invited = invited;
     // on to the game's page: the buttons stay disabled until it has gone (or comes back: pageshow)
     if (data.hotseat_url) { location.href = data.hotseat_url; return; }
     if (data.seats.length === 1) { location.href = data.seats[0].url; return; }
@@ -669,8 +755,9 @@ class Lobby {
    * phone's share sheet where there is one; "Open my seat" for the first person's seat. */
   renderCreated() {
     if (!this.last) return;
-    const abs = (u) => location.origin + u;
+    const abs = (/** @type {string} */ u) => location.origin + u;
     const status = el("p", { id: "copy-status", class: "sr-only", role: "status" });
+    /** @param {string} id @param {string} text @param {string} name */
     const copy = (id, text, name) => {
       const b = el("button", { type: "button", class: "copy", id, onclick: async () => {
         const ok = await copyText(text);
@@ -680,6 +767,7 @@ class Lobby {
       } }, T("copyLink"));
       return b;
     };
+    /** @param {string} id @param {string} text @param {string} link */
     const share = (id, text, link) => (navigator.share ? el("button", { type: "button", class: "share", id,
       onclick: () => { navigator.share({ title: T("shareTitle"), text, url: link }).catch(() => { /* closed, or not allowed */ }); } }, T("shareLink")) : null);
     const mine = this.last.seats[0];
@@ -703,8 +791,9 @@ class Lobby {
       this.last.public === false ? el("p", { class: "small", text: T("private") }) : null, status);
   }
 
+  /** @param {GameSummary} g */
   gameRow(g) {
-    const names = g.players.map((p) => seatName(p.name, p.seat) + (p.kind === "bot" ? ` (${this.levelWord(p.level)})` : "") + (p.kind === "person" && !p.joined ? ` [${T(p.open ? "free" : "invitedSeat")}]` : "")).join(", ");
+    const names = g.players.map((p) => seatName(p.name, p.seat) + (p.kind === "bot" ? ` (${this.levelWord(p.level ?? "")})` : "") + (p.kind === "person" && !p.joined ? ` [${T(p.open ? "free" : "invitedSeat")}]` : "")).join(", ");
     const turnBased = g.table && g.table.mode === "turn";
     const actions = el("span", {});
     actions.append(el("a", { href: url(`/game/${g.id}`), class: "btn" }, g.status === "finished" ? T("replay") : T("watch")));
@@ -718,24 +807,27 @@ class Lobby {
     const when = dateTime(g.created);
     const score = g.scores && g.status !== "open" ? ` — ${g.scores.join(" : ")}` : "";
     const variants = g.variants || [];
+    /** @type {HTMLElement[]} */
     const tags = [];
     if (variants.length) tags.push(el("span", { class: "tag variant", title: variants.map((n) => variantText(n, this.variants[n])).join(" "), text: rulesText(variants) }));
     if (g.board && g.board !== DEFAULT_BOARD) tags.push(el("span", { class: "tag board", text: T("boardOf", { name: g.board }) }));
     if (turnBased) tags.push(el("span", { class: "tag", text: T("turnBased") }));
     if (g.table && g.table.friends) tags.push(el("span", { class: "tag", text: T("friendsOnlyTag") }));
     if (g.table && g.table.clock) tags.push(el("span", { class: "tag clock", text: `${T("clockLabel")}: ${clockText(g.table.clock)}` }));
-    if (ratedTag(g.table)) tags.push(ratedTag(g.table));
+    const rated = ratedTag(g.table);
+    if (rated) tags.push(rated);
     return el("li", { "data-game": g.id, "data-variants": variants.join(" "), "data-board": g.board || "" },
       el("span", { class: "small", text: when + " · " }), names + score + " ", ...tags.flatMap((t) => [t, " "]), actions);
   }
 
+  /** @param {string} gid @param {number} seat */
   async claim(gid, seat) {
     const name = prompt(T("yourName"), this.me ? this.me.name : "") || "";
     try {
       const data = await postJSON(`/api/games/${gid}/claim`, { seat, name });
       location.href = data.url;
     } catch (e) {
-      alert(e.error ? refusalText(e.error, null) : e.message);
+      alert(failureText(e));
       this.loadGames();
     }
   }
@@ -752,6 +844,7 @@ class Lobby {
     keepInput(pagePart("main"), () => this.drawGames(data)); // (#games and #other-games)
   }
 
+  /** @param {{ games: GameSummary[] }} data */
   drawGames(data) {
     const open = data.games.filter((g) => g.status === "open").slice(0, 30);
     fill(byId("games"), el("h2", { text: T("openTables") }),

@@ -7,7 +7,7 @@
 
 import { byId, el, fill } from "./dom.js";
 import { T, addStrings, onLangChange } from "./i18n.js";
-import { postJSON, storeSeats, storedSeats, url } from "./net.js";
+import { HttpError, postJSON, storeSeats, storedSeats, url } from "./net.js";
 import { initHeader } from "./header.js";
 import { refusalText } from "./refusals.js";
 import { whoAmI, updateAccountLink } from "./account-link.js";
@@ -66,13 +66,23 @@ addStrings({
   },
 });
 
+/** The words of a failed request: the server's refusal, else the error's own message.
+ * @param {unknown} e @returns {string} */
+function failureText(e) {
+  if (e instanceof HttpError) return refusalText(e.error, null);
+  return e instanceof Error ? e.message : String(e);
+}
+
 class MailPage {
   constructor() {
     const h = new URLSearchParams(location.hash.slice(1));
     this.what = ["confirm", "reset", "unsubscribe", "open"].find((k) => h.has(k)) || null;
     this.value = this.what ? h.get(this.what) : null;
+    /** @type {{ kind: "good" | "bad", text: string } | null} the page's last word */
     this.note = null;
     this.done = false;
+    /** @type {HTMLElement | null} a link under the note (sign in, the game) */
+    this.extra = null;
     // the token leaves the address bar (and the history) at once
     if (this.what && this.what !== "open") history.replaceState(null, "", location.pathname + location.search);
   }
@@ -85,18 +95,22 @@ class MailPage {
     if (this.what === "open") await this.open();
   }
 
+  /** @param {"good" | "bad"} kind @param {string} text */
   say(kind, text) {
     this.note = { kind, text: text ? text.charAt(0).toUpperCase() + text.slice(1) : text };
     this.render();
   }
 
+  /** Post `body` to `path`; done: say T(doneKey, vars), else the refusal.
+   * @param {string} path @param {Record<string, unknown>} body @param {string} doneKey
+   * @param {Record<string, unknown>} [vars] */
   async post(path, body, doneKey, vars) {
     try {
       await postJSON(path, body);
       this.done = true;
       this.say("good", T(doneKey, vars));
     } catch (e) {
-      this.say("bad", e.error ? refusalText(e.error, null) : e.message);
+      this.say("bad", failureText(e));
     }
   }
 
@@ -154,7 +168,7 @@ class MailPage {
       location.replace(gameUrl);
     } catch (e) {
       this.extra = el("p", {}, el("a", { class: "btn", id: "open-game", href: gameUrl }, T("toGame")));
-      this.say("bad", e.error && e.error.code === "not_your_seat" ? T("openNotYours") : (e.error ? refusalText(e.error, null) : e.message));
+      this.say("bad", e instanceof HttpError && e.error.code === "not_your_seat" ? T("openNotYours") : failureText(e));
     }
   }
 }

@@ -8,6 +8,38 @@ import { svg, el, playerColour } from "./dom.js";
 import { T, addStrings, listText } from "./i18n.js";
 import { placeSites, placeAdvisors } from "./selection.js";
 import { cloisterGlyph, advisorGlyph, advisorSlot, markGlyph } from "./pieces.js";
+/** @import { AllianceData, HistoryEntry } from "./messages.js" */
+/** @import { Board } from "./board.js" */
+/** @import { MapZoom } from "./zoom.js" */
+
+/**
+ * What the map shows of a game's view (rules/view.py): each taken site's owner, each
+ * country's advisors per seat and its limit (R4.8), and the history (the last placement).
+ * @typedef {object} MapView
+ * @property {Record<string, number>} sites
+ * @property {Record<string, number[]>} advisors
+ * @property {Record<string, number>} advisor_limit
+ * @property {HistoryEntry[]} [history]
+ */
+
+/** Who would score each alliance if the game ended now (the state message's standing).
+ * @typedef {{ alliances?: { number: number, holders: number[], points: number }[] }} MapStanding */
+
+/** What the map's clicks go to; name(seat): a seat's name in the popups.
+ * @typedef {object} MapHandlers
+ * @property {(cid: string) => void} onCountry
+ * @property {(sid: string) => void} onSite
+ * @property {(cid: string) => void} onCoat
+ * @property {(seat: number) => string} [name]
+ */
+
+/** What a choice can still reach (Selection.targets()).
+ * @typedef {{ any: boolean, sites: Set<string>, coats: Set<string>, countries: Set<string> }} MapTargets */
+
+/** A popup's contents. @typedef {() => (Node | string)[]} MapInfo */
+
+/** A site, coat of arms, country or alliance of the map, with what it explains and does (explain()).
+ * @typedef {SVGGElement & { _info?: MapInfo, _act?: (() => void) | null }} MapItem */
 
 addStrings({
   en: {
@@ -78,7 +110,9 @@ addStrings({
   },
 });
 
-/** The sites and the country (if advisors went there) of the last placement in a view's history. */
+/** The sites and the country (if advisors went there) of the last placement in a view's history.
+ * @param {{ history?: HistoryEntry[] }} view
+ * @returns {{ sites: Set<string>, country: string | null }} */
 export function lastPlacement(view) {
   const h = view.history || [];
   for (let i = h.length - 1; i >= 0; i--) {
@@ -88,7 +122,25 @@ export function lastPlacement(view) {
   return { sites: new Set(), country: null };
 }
 
+/** An SVG path through the points [x, y] (close: back to the first).
+ * @param {number[][]} pts @param {boolean} [close] */
 const path = (pts, close) => (pts.length ? "M" + pts.map((p) => `${p[0]},${p[1]}`).join(" L") + (close ? " Z" : "") : "");
+
+/** A site the board's data names (its countries, its roads): always among its sites.
+ * @param {Board} board @param {string} sid */
+function siteOf(board, sid) {
+  const s = board.sites.get(sid);
+  if (!s) throw new Error(`the board has no site ${sid}`);
+  return s;
+}
+
+/** A part build() made in a map element (.building, .pips, .limit, ...).
+ * @param {Element} g @param {string} selector @returns {SVGElement} */
+function part(g, selector) {
+  const e = g.querySelector(selector);
+  if (!(e instanceof SVGElement)) throw new Error(`the map element has no ${selector}`);
+  return e;
+}
 
 const SHIELD = "M-27,-27 H27 V4 Q27,24 0,35 Q-27,24 -27,4 Z";
 
@@ -103,19 +155,27 @@ const NO_CHOICE = Object.freeze({ sites: [], country: null, advisors: 0 });
 export class GameMap {
   /** handlers: onCountry(cid), onSite(sid), onCoat(cid), and optionally name(seat) for the popups. */
   /** The map's name for screen readers, in the page's language, before the board is drawn
-   * (the page's HTML names it in English until then). */
+   * (the page's HTML names it in English until then).
+   * @param {Element} root */
   static label(root) {
     root.setAttribute("aria-label", T("mapName"));
   }
 
+  /** @param {HTMLElement | SVGSVGElement} root the map's <svg> (the pages find it by byId, an HTMLElement to the checker)
+   * @param {Board} board @param {MapHandlers} handlers */
   constructor(root, board, handlers) {
     this.root = root;
     this.board = board;
     this.handlers = handlers;
+    /** @type {Map<string, MapItem>} */
     this.siteEls = new Map();
+    /** @type {Map<string, MapItem>} */
     this.coatEls = new Map();
+    /** @type {Map<string, MapItem>} */
     this.countryEls = new Map();
+    /** @type {MapView | null} */
     this.view = null;
+    /** @type {MapStanding | null} */
     this.standing = null;
     this.selecting = false;
     this.pointer = "mouse";
@@ -123,13 +183,18 @@ export class GameMap {
     this.targets = null;
     /** @type {MapChoice | null} */
     this.sel = null;
-    this.zoom = null; // a MapZoom (zoom.js), set by the page: the keyboard's focus is kept in the frame
+    /** @type {MapZoom | null} set by the page: the keyboard's focus is kept in the frame */
+    this.zoom = null;
+    /** @type {MapItem | null} the one map element the Tab key stops at */
+    this.roving = null;
+    /** @type {{ info: MapInfo, g: MapItem } | null} the popup shown, and over what */
+    this.shown = null;
     // made by build():
     /** @type {SVGGElement} */ this.allianceGroup;
     /** @type {SVGGElement} */ this.fxLayer;
     /** @type {HTMLElement} the explanation shown over the map */ this.popup;
     /** @type {HTMLElement} */ this.help;
-    /** @type {SVGGElement[]} the sites and coats of arms, one roving tab stop */ this.items;
+    /** @type {MapItem[]} the sites and coats of arms, one roving tab stop */ this.items;
     /** @type {Map<string, Set<string>>} each site's neighbours along the roads */ this.roads;
     this.build();
   }
@@ -160,7 +225,7 @@ export class GameMap {
     m.append(svg("rect", { x: 0, y: 0, width: B.width, height: B.height, class: "sea", fill: B.sea || "#35648c" }));
     m.append(svg("rect", { x: 0, y: 0, width: B.width, height: B.height, fill: "url(#waves)", "pointer-events": "none" }));
 
-    const coast = (B.coast || []).map((p) => path(p)).join(" ");
+    const coast = (B.coast || []).map((/** @type {number[][]} */ p) => path(p)).join(" ");
     m.append(svg("path", { d: coast, class: "shallows" }));
 
     const regions = svg("g", { class: "regions" });
@@ -168,18 +233,18 @@ export class GameMap {
       const g = svg("g", { class: "country", "data-country": c.id });
       const fill = this.board.colour(c.id);
       if (c.region) g.append(svg("path", { d: c.region.map((r) => path(r, true)).join(" "), fill, "fill-rule": "evenodd", class: "land" }));
-      else for (const sid of c.sites) g.append(svg("polygon", { points: this.board.sites.get(sid).cell.map((p) => p.join(",")).join(" "), fill, class: "land" }));
+      else for (const sid of c.sites) g.append(svg("polygon", { points: siteOf(this.board, sid).cell.map((p) => p.join(",")).join(" "), fill, class: "land" }));
       this.explain(g, () => this.countryInfo(c.id), () => this.handlers.onCountry(c.id), false);
       regions.append(g);
       this.countryEls.set(c.id, g);
     }
     m.append(regions);
-    m.append(svg("path", { d: (B.borders || []).map((p) => path(p)).join(" "), class: "border-line" }));
+    m.append(svg("path", { d: (B.borders || []).map((/** @type {number[][]} */ p) => path(p)).join(" "), class: "border-line" }));
     m.append(svg("path", { d: coast, class: "coast-line" }));
 
     const roads = svg("g", { class: "roads" });
     for (const [a, b] of B.roads) {
-      const sa = this.board.sites.get(a), sb = this.board.sites.get(b);
+      const sa = siteOf(this.board, a), sb = siteOf(this.board, b);
       const [x1, y1] = sa.xy, [x2, y2] = sb.xy;
       roads.append(svg("line", { x1, y1, x2, y2, class: sa.country === sb.country ? "road" : "road border" }));
     }
@@ -205,7 +270,7 @@ export class GameMap {
       }
       g.append(svg("circle", { cx: x, cy: y, r: 7.5, class: "alliance-core" }));
       const tx = svg("text", { x, y: y + 4, class: "alliance-num" });
-      tx.textContent = a.number;
+      tx.textContent = String(a.number);
       g.append(tx);
       this.explain(g, () => this.allianceInfo(a), null, true, a.countries);
       al.append(g);
@@ -247,14 +312,15 @@ export class GameMap {
     }
     m.append(sites);
 
-    if (B.legend) m.append(this.buildLegend(...B.legend));
+    if (B.legend) m.append(this.buildLegend(B.legend[0], B.legend[1])); // its corner [x, y] (mapdata.py)
 
     this.fxLayer = svg("g", { class: "fx", "pointer-events": "none" });
     m.append(this.fxLayer);
 
-    m.addEventListener("pointerdown", (ev) => { this.pointer = ev.pointerType || "mouse"; }, true);
+    m.addEventListener("pointerdown", (ev) => { this.pointer = (ev instanceof PointerEvent && ev.pointerType) || "mouse"; }, true);
     this.popup = el("div", { class: "map-info", role: "tooltip", hidden: true });
     const host = m.closest("#mapbox") || m.parentElement;
+    if (!host) throw new Error("the map is not in the page");
     const old = host.querySelector(":scope > .map-info");
     if (old) old.remove();
     host.append(this.popup);
@@ -268,9 +334,10 @@ export class GameMap {
     this.roads = new Map(B.sites.map((s) => [s.id, new Set()]));
     for (const [a, b] of B.roads) { this.roads.get(a)?.add(b); this.roads.get(b)?.add(a); }
     this.rove(this.siteEls.values().next().value);
-    m.addEventListener("keydown", (ev) => this.keyDown(ev));
+    m.addEventListener("keydown", (ev) => { if (ev instanceof KeyboardEvent) this.keyDown(ev); });
     m.addEventListener("focusin", (ev) => {
-      const g = ev.target.closest && ev.target.closest("[data-site], [data-coat]");
+      /** @type {MapItem | null} (the sites and coats of arms: explain() made them) */
+      const g = ev.target instanceof Element ? ev.target.closest("[data-site], [data-coat]") : null;
       if (!g) return;
       this.rove(g);
       // the keyboard's focus, not a tap's or a click's: the element under a finger or the mouse
@@ -280,10 +347,11 @@ export class GameMap {
       if (this.zoom && keys) this.zoom.reveal(g);
       if (g._info && keys) this.showInfo(g._info, g);
     });
-    m.addEventListener("focusout", (ev) => { if (!m.contains(ev.relatedTarget)) this.hideInfo(); });
+    m.addEventListener("focusout", (ev) => { if (!(ev instanceof FocusEvent && ev.relatedTarget instanceof Node && m.contains(ev.relatedTarget))) this.hideInfo(); });
   }
 
-  /** The one map element the Tab key stops at. */
+  /** The one map element the Tab key stops at.
+   * @param {MapItem | null | undefined} g */
   rove(g) {
     if (!g || this.roving === g) return;
     if (this.roving) this.roving.setAttribute("tabindex", "-1");
@@ -291,19 +359,23 @@ export class GameMap {
     this.roving = g;
   }
 
-  /** A map element's place, country and (sites) neighbours along the roads. */
+  /** A map element's place, country and (sites) neighbours along the roads.
+   * @param {Element} g */
   itemOf(g) {
     const sid = g.getAttribute("data-site");
     if (sid) return { xy: this.sitePoint(sid), country: this.board.siteCountry(sid), roads: this.roads.get(sid) || new Set(), id: sid };
-    const cid = g.getAttribute("data-coat");
+    const cid = g.getAttribute("data-coat") || ""; // (not a site: a coat of arms)
     return { xy: this.coatPoint(cid), country: cid, roads: new Set(), id: cid };
   }
 
   /** The element an arrow key leads to from g: the nearest in that direction, along a road
-   * first, then within the country, then any. */
+   * first, then within the country, then any.
+   * @param {MapItem} g @param {number} dx @param {number} dy */
   neighbour(g, dx, dy) {
     const a = this.itemOf(g);
-    let best = null, cost = Infinity;
+    /** @type {MapItem | null} */
+    let best = null;
+    let cost = Infinity;
     for (const h of this.items) {
       if (h === g) continue;
       const b = this.itemOf(h);
@@ -333,10 +405,14 @@ export class GameMap {
     });
   }
 
+  /** @param {KeyboardEvent} ev */
   keyDown(ev) {
-    const g = ev.target.closest && ev.target.closest("[data-site], [data-coat]");
+    /** @type {MapItem | null} (the sites and coats of arms: explain() made them) */
+    const g = ev.target instanceof Element ? ev.target.closest("[data-site], [data-coat]") : null;
     if (!g || ev.altKey || ev.ctrlKey || ev.metaKey) return;
+    /** @type {Record<string, [number, number]>} */
     const dirs = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
+    /** @type {MapItem | null | undefined} */
     let to = null;
     if (dirs[ev.key]) to = this.neighbour(g, ...dirs[ev.key]);
     else if (ev.key === "PageDown" || ev.key === "PageUp") {
@@ -358,11 +434,13 @@ export class GameMap {
     if (to) to.focus();
   }
 
-  /** The key to the map's signs, in a corner of open sea (its texts set by update()). */
+  /** The key to the map's signs, in a corner of open sea (its texts set by update()).
+   * @param {number} x @param {number} y */
   buildLegend(x, y) {
     const g = svg("g", { class: "legend", transform: `translate(${x},${y})`, "pointer-events": "none" });
     g.append(svg("rect", { x: 0, y: 0, width: 196, height: 132, rx: 8, class: "legend-box" }));
     g.append(svg("text", { x: 98, y: 18, class: "legend-title", "data-text": "mapLegend" }));
+    /** @param {string} k @param {number} yy @param {SVGElement} glyph */
     const row = (k, yy, glyph) => {
       g.append(glyph);
       g.append(svg("text", { x: 36, y: yy + 4, class: "legend-text", "data-text": k }));
@@ -389,16 +467,18 @@ export class GameMap {
     return g;
   }
 
-  /** Hover (mouse) and tap (touch, when nothing is selected) show what info() says; other clicks act. */
+  /** Hover (mouse) and tap (touch, when nothing is selected) show what info() says; other clicks act.
+   * @param {MapItem} g @param {MapInfo} info @param {(() => void) | null} act @param {boolean} [hover]
+   * @param {string[]} [countries] */
   explain(g, info, act, hover = true, countries = []) {
     g.dataset.countries = countries.join(" ");
     g._info = info;
     g._act = act;
     if (hover) {
-      g.addEventListener("pointerenter", (ev) => { if (ev.pointerType === "mouse") this.showInfo(info, g); });
-      g.addEventListener("pointerleave", (ev) => { if (ev.pointerType === "mouse") this.hideInfo(); });
+      g.addEventListener("pointerenter", (/** @type {PointerEvent} */ ev) => { if (ev.pointerType === "mouse") this.showInfo(info, g); });
+      g.addEventListener("pointerleave", (/** @type {PointerEvent} */ ev) => { if (ev.pointerType === "mouse") this.hideInfo(); });
     }
-    g.addEventListener("click", (ev) => {
+    g.addEventListener("click", (/** @type {MouseEvent} */ ev) => {
       ev.stopPropagation();
       const touch = this.pointer === "touch" || this.pointer === "pen";
       if (!act || (touch && !this.selecting)) {
@@ -409,9 +489,10 @@ export class GameMap {
       this.hideInfo();
       act();
     });
-    g.dataset.key = g.getAttribute("data-site") || g.getAttribute("data-coat") || g.getAttribute("data-alliance") || g.getAttribute("data-country");
+    g.dataset.key = g.getAttribute("data-site") || g.getAttribute("data-coat") || g.getAttribute("data-alliance") || g.getAttribute("data-country") || "";
   }
 
+  /** @param {MapInfo} info @param {MapItem} g */
   showInfo(info, g) {
     const p = this.popup;
     this.shown = { info, g };
@@ -433,18 +514,21 @@ export class GameMap {
 
   hideInfo() { this.popup.hidden = true; this.popup.dataset.for = ""; this.shown = null; this.markAllies(""); }
 
-  /** Outline the two countries of the alliance being explained. */
+  /** Outline the two countries of the alliance being explained.
+   * @param {string | undefined} ids */
   markAllies(ids) {
     const set = new Set((ids || "").split(" ").filter(Boolean));
     for (const [cid, g] of this.countryEls) g.classList.toggle("ally", set.has(cid));
   }
 
+  /** @param {number} seat */
   name(seat) {
     if (this.handlers.name) return this.handlers.name(seat);
     return `${T("seat")} ${seat + 1}`;
   }
 
-  /** A player's name after their swatch, for the popups. */
+  /** A player's name after their swatch, for the popups.
+   * @param {number} seat */
   who(seat) {
     const s = svg("svg", { width: 14, height: 14, viewBox: "-7 -7 14 14", class: "who" });
     s.append(svg("circle", { r: 6.5, fill: playerColour(seat), stroke: "#1b1b1b", "stroke-width": 1 }));
@@ -452,15 +536,17 @@ export class GameMap {
     return el("span", { class: "who-name" }, s, " " + this.name(seat));
   }
 
+  /** @param {string} sid */
   siteInfo(sid) {
     const B = this.board;
     const owner = this.view ? this.view.sites[sid] : undefined;
     return [
-      el("b", { text: B.siteName(sid) }), " ", el("span", { text: T("mapSiteIn", { country: B.countryName(B.siteCountry(sid)) }) }),
+      el("b", { text: B.siteName(sid) }), " ", el("span", { text: T("mapSiteIn", { country: B.countryName(B.siteCountry(sid) ?? "") }) }),
       el("div", {}, owner === undefined ? T("mapFreeSite") : el("span", {}, T("mapCloisterOf", { name: "" }).trim(), " ", this.who(owner))),
     ];
   }
 
+  /** @param {string} cid */
   coatInfo(cid) {
     const B = this.board;
     const v = this.view;
@@ -475,8 +561,10 @@ export class GameMap {
     ];
   }
 
+  /** @param {string} cid */
   countryInfo(cid) { return this.coatInfo(cid); }
 
+  /** @param {AllianceData} a */
   allianceInfo(a) {
     const B = this.board;
     const [ca, cb] = a.countries.map((c) => B.countryName(c));
@@ -496,7 +584,8 @@ export class GameMap {
     return out;
   }
 
-  /** Show a view (and, if given, who would score each alliance now): pieces, names in the page's language, limits, the last placement. */
+  /** Show a view (and, if given, who would score each alliance now): pieces, names in the page's language, limits, the last placement.
+   * @param {MapView} view @param {MapStanding | null} [standing] */
   update(view, standing) {
     const B = this.board;
     this.view = view;
@@ -506,22 +595,22 @@ export class GameMap {
     const last = lastPlacement(view);
     for (const [sid, g] of this.siteEls) {
       const owner = view.sites[sid];
-      const building = g.querySelector(".building");
+      const building = part(g, ".building");
       if (building.dataset.owner !== String(owner)) {
         building.replaceChildren();
         if (owner !== undefined) building.append(cloisterGlyph(owner, ...this.sitePoint(sid)));
         building.dataset.owner = String(owner);
       }
       const name = B.siteName(sid);
-      g.querySelector(".site-name").textContent = name;
+      part(g, ".site-name").textContent = name;
       g.classList.toggle("taken", owner !== undefined);
       g.classList.toggle("last", last.sites.has(sid));
     }
     for (const [cid, g] of this.coatEls) {
       const name = B.countryName(cid);
       g.classList.toggle("last", last.country === cid);
-      g.querySelector(".country-name").textContent = name;
-      const pips = g.querySelector(".pips");
+      part(g, ".country-name").textContent = name;
+      const pips = part(g, ".pips");
       pips.replaceChildren();
       const adv = view.advisors[cid] || [];
       const total = adv.reduce((a, b) => a + b, 0);
@@ -538,13 +627,13 @@ export class GameMap {
       let k = 0;
       adv.forEach((n, seat) => { for (let j = 0; j < n; j++, k++) pips.append(advisorGlyph(seat, ...at(k))); });
       for (; k < slots; k++) pips.append(advisorSlot(...at(k)));
-      g.querySelector(".limit").textContent = ` ${total}/${limit}`; // the space: its name reads "England 1/2" (a11yCoat)
+      part(g, ".limit").textContent = ` ${total}/${limit}`; // the space: its name reads "England 1/2" (a11yCoat)
     }
     for (const g of this.allianceGroup.children) {
       const a = this.board.data.alliances.find((x) => String(x.number) === g.getAttribute("data-alliance"));
-      g.setAttribute("aria-label", B.allianceName(a));
+      if (a) g.setAttribute("aria-label", B.allianceName(a)); // (build() drew one per alliance)
     }
-    for (const t of this.root.querySelectorAll(".legend [data-text]")) t.textContent = T(t.dataset.text);
+    for (const t of this.root.querySelectorAll(".legend [data-text]")) t.textContent = T(t.getAttribute("data-text") || "");
     this.names();
     if (this.shown) this.showInfo(this.shown.info, this.shown.g); // the popup follows the game
   }
@@ -559,7 +648,7 @@ export class GameMap {
       const owner = v.sites[sid];
       const state = owner === undefined ? T("a11yFree") : T("a11yCloisterOf", { name: this.name(owner) });
       const extra = sel.sites.includes(sid) ? T("a11yChosen") : t.sites.has(sid) ? T("a11yCanChoose") : "";
-      g.setAttribute("aria-label", T("a11ySite", { site: B.siteName(sid), country: B.countryName(B.siteCountry(sid)), state }) + (extra ? `; ${extra}` : ""));
+      g.setAttribute("aria-label", T("a11ySite", { site: B.siteName(sid), country: B.countryName(B.siteCountry(sid) ?? ""), state }) + (extra ? `; ${extra}` : ""));
       if (sel.sites.includes(sid)) g.setAttribute("aria-pressed", "true"); else g.removeAttribute("aria-pressed");
     }
     for (const [cid, g] of this.coatEls) {
@@ -573,7 +662,8 @@ export class GameMap {
     }
   }
 
-  /** Mark what the selection can still reach (Selection.targets()) and what it holds. */
+  /** Mark what the selection can still reach (Selection.targets()) and what it holds.
+   * @param {MapTargets} targets @param {MapChoice} sel */
   highlight(targets, sel) {
     this.selecting = Boolean(targets.any || (sel && (sel.cards || []).length));
     this.targets = targets;
@@ -594,6 +684,6 @@ export class GameMap {
     this.names();
     // Tab into the map lands on the first place a choice can reach
     const can = this.choosable();
-    if (can.length && !this.root.contains(document.activeElement) && !can.includes(this.roving)) this.rove(can[0]);
+    if (can.length && !this.root.contains(document.activeElement) && !(this.roving && can.includes(this.roving))) this.rove(can[0]);
   }
 }

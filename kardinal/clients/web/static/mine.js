@@ -7,10 +7,10 @@
 
 import { byId, el, fill, keepInput } from "./dom.js";
 import { T, seatName, addStrings, dateTime, onLangChange } from "./i18n.js";
-import { allStoredSeats, forgetStoredSeats, getJSON, postJSON, storeSeats, url } from "./net.js";
+import { HttpError, allStoredSeats, forgetStoredSeats, getJSON, postJSON, storeSeats, url } from "./net.js";
 import { whoAmI } from "./account-link.js";
 import { initHeader } from "./header.js";
-/** @import { Invitations } from "./messages.js" */
+/** @import { ErrorData, GameSummary, InvitationInfo, Invitations } from "./messages.js" */
 /** @import { Seats } from "./net.js" */
 import { refusalText } from "./refusals.js";
 import { profileLink } from "./profile-link.js";
@@ -88,15 +88,41 @@ addStrings({
   },
 });
 
+/** A game in the list: its seats this browser holds (a seat's token, or null: the account's,
+ * its token not yet asked for), the game as the server tells it (null: it could not, `error`
+ * says why), and whether it is the account's.
+ * @typedef {object} MyGame
+ * @property {string} game
+ * @property {Record<string, string | null>} seats
+ * @property {GameSummary | null} info
+ * @property {ErrorData | null} error
+ * @property {boolean} [owned]
+ */
+
+/** A failed request as a refusal: the server's, or the error's message as one.
+ * @param {unknown} e @returns {ErrorData} */
+function refusalOf(e) {
+  if (e instanceof HttpError) return e.error;
+  return { code: "http", message: e instanceof Error ? e.message : String(e) };
+}
+
+/** The words of a failed request: the server's refusal, else the error's own message.
+ * @param {unknown} e @returns {string} */
+function failureText(e) { return e instanceof HttpError ? refusalText(e.error, null) : refusalOf(e).message; }
+
 /** The list of this browser's games: on its own page (/mine), or the first few of them on
  * the home page (`home`: a section that stays hidden while there are none). */
 export class MyGames {
   constructor(boxId = "mine", home = false, limit = Infinity) {
-    this.games = []; // [{game, seats: {seat: token | null}, info | null, error | null}]
+    /** @type {MyGame[]} */
+    this.games = [];
     this.boxId = boxId;
     this.home = home;
     this.limit = limit;
-    this.me = null; // the account signed in to, if any
+    /** @type {{ id: number, name: string, created: number } | null} the account signed in to, if any */
+    this.me = null;
+    /** @type {string | undefined} what was last drawn (load) */
+    this.seen = undefined;
     /** @type {Invitations} invitations by name (signed in) */
     this.invites = { received: [], sent: [] };
   }
@@ -111,17 +137,19 @@ export class MyGames {
   async load() {
     const held = allStoredSeats();
     this.me = await whoAmI();
+    /** @type {{ game: GameSummary, seats: number[] }[]} the account's games and its seats in them */
     let owned = [];
     if (this.me) {
       try { owned = (await getJSON("/api/account/games")).games; } catch (e) { owned = []; }
       try { this.invites = await getJSON("/api/account/invitations"); } catch (e) { this.invites = { received: [], sent: [] }; }
     } else this.invites = { received: [], sent: [] };
     const fromServer = new Map(owned.map((g) => [g.game.id, g]));
+    /** @type {MyGame[]} */
     const games = await Promise.all(held.map(async (g) => {
       const mine = fromServer.get(g.game);
       if (mine) return { ...g, info: mine.game, error: null, owned: true };
       try { return { ...g, info: await getJSON(`/api/games/${encodeURIComponent(g.game)}`), error: null }; }
-      catch (e) { return { ...g, info: null, error: e.error || { code: "http", message: e.message } }; }
+      catch (e) { return { ...g, info: null, error: refusalOf(e) }; }
     }));
     const here = new Set(held.map((g) => g.game));
     // the account's games this browser holds no seat of: their seats, without tokens yet (open())
@@ -147,7 +175,8 @@ export class MyGames {
     }
   }
 
-  /** Open a game: the seats of the account this browser holds no token of get one first. */
+  /** Open a game: the seats of the account this browser holds no token of get one first.
+   * @param {MyGame} g @param {MouseEvent} ev */
   async open(g, ev) {
     const missing = Object.keys(g.seats).filter((s) => !g.seats[s]);
     if (!missing.length) return;
@@ -159,35 +188,39 @@ export class MyGames {
       storeSeats(g.game, got);
       location.href = url(`/game/${encodeURIComponent(g.game)}`);
     } catch (e) {
-      alert(e.error ? refusalText(e.error, null) : e.message);
+      alert(failureText(e));
     }
   }
 
   /** Take a seat this account is invited to: it becomes the account's, and this browser
-   * gets its token (in the answer, never in an address) and opens the game. */
+   * gets its token (in the answer, never in an address) and opens the game.
+   * @param {InvitationInfo} inv */
   async take(inv) {
     try {
       const r = await postJSON("/api/account/invitations/take", { game: inv.game.id, seat: inv.seat });
       storeSeats(r.game, { [r.seat]: r.token });
       location.href = url(`/game/${encodeURIComponent(r.game)}`);
     } catch (e) {
-      alert(e.error ? refusalText(e.error, null) : e.message);
+      alert(failureText(e));
       this.load();
     }
   }
 
-  /** Withdraw an invitation this account sent: the seat is kept for nobody any more. */
+  /** Withdraw an invitation this account sent: the seat is kept for nobody any more.
+   * @param {InvitationInfo} inv */
   async withdraw(inv) {
     try { await postJSON("/api/account/invitations/withdraw", { game: inv.game.id, seat: inv.seat }); } catch (e) { /* gone already */ }
     this.load();
   }
 
+  /** @param {InvitationInfo} inv */
   async decline(inv) {
     try { await postJSON("/api/account/invitations/decline", { game: inv.game.id, seat: inv.seat }); } catch (e) { /* gone already */ }
     this.load();
   }
 
-  /** How a table is played, as a tag: turn-based (over days) or live (now). */
+  /** How a table is played, as a tag: turn-based (over days) or live (now).
+   * @param {GameSummary} g */
   howTag(g) {
     const turn = g.table && g.table.mode === "turn";
     return el("span", { class: "tag", "data-how": turn ? "turn" : "live" }, T(turn ? "turnBased" : "liveTable"));
@@ -218,23 +251,27 @@ export class MyGames {
       sent.length ? el("h3", { text: T("invitesSent") }) : null, sent.length ? el("ul", { class: "games invites-sent" }, ...sent) : null);
   }
 
-  /** "{name} invites you": the name a link to their profile. */
+  /** "{name} invites you": the name a link to their profile.
+   * @param {string} name */
   byLine(name) {
     const [before, after] = T("invitedBy", { name: "\u0000" }).split("\u0000");
     return [before, profileLink(name), after];
   }
 
-  /** Whose turn: -1 my turn, 0 running, 1 open, 2 finished, 3 unreadable (the order shown). */
+  /** Whose turn: -1 my turn, 0 running, 1 open, 2 finished, 3 unreadable (the order shown).
+   * @param {MyGame} g */
   rank(g) {
     if (!g.info) return 3;
-    if (g.info.status === "running") return g.seats[g.info.current] !== undefined ? -1 : 0;
+    if (g.info.status === "running") return g.info.current !== undefined && g.seats[g.info.current] !== undefined ? -1 : 0;
     if (g.info.status === "open") return this.waitsForMe(g) ? -1 : 1;
     return 2;
   }
 
   /** A table waiting only for seats that are mine (the others have taken theirs): it starts
-   * when I open mine. */
+   * when I open mine.
+   * @param {MyGame} g */
   waitsForMe(g) {
+    if (!g.info) return false; // rank() asks only of a game it knows
     const waiting = g.info.players.filter((p) => p.kind === "person" && !p.joined);
     return waiting.length > 0 && waiting.every((p) => g.seats[p.seat] !== undefined);
   }
@@ -245,6 +282,7 @@ export class MyGames {
     this.showLeft();
   }
 
+  /** @param {HTMLElement} box */
   draw(box) {
     const games = [...this.games].sort((a, b) => this.rank(a) - this.rank(b) || ((b.info && b.info.created) || 0) - ((a.info && a.info.created) || 0));
     if (this.home) {
@@ -262,17 +300,20 @@ export class MyGames {
       items.length ? el("ul", { class: "games mine-list" }, ...items) : el("p", { id: "mine-none" }, T("mineNone")));
   }
 
-  /** A finished game's scores, each after whose it is: "Anna 57 · you 43 · Player 3 40". */
+  /** A finished game's scores, each after whose it is: "Anna 57 · you 43 · Player 3 40".
+   * @param {MyGame} g */
   scoreLine(g) {
+    if (!g.info || !g.info.scores) return ""; // row() asks only of a game with scores
     const names = new Map(g.info.players.map((p) => [p.seat, p.name]));
     return g.info.scores.map((score, seat) => `${g.seats[seat] !== undefined ? T("mineYou") : seatName(names.get(seat), seat)} ${score}`).join(" · ");
   }
 
+  /** @param {MyGame} g */
   row(g) {
     const href = url(`/game/${encodeURIComponent(g.game)}`);
     const forget = el("button", { type: "button", class: "forget", title: T("mineForgetWhy"), "data-forget": g.game, onclick: () => { forgetStoredSeats(g.game); this.load(); } }, T("mineForget"));
     if (!g.info) {
-      return el("li", { "data-game": g.game, "data-state": "gone" }, el("span", {}, `${g.game}: ${g.error && g.error.code === "no_game" ? T("mineGone") : refusalText(g.error, null)} `), forget);
+      return el("li", { "data-game": g.game, "data-state": "gone" }, el("span", {}, `${g.game}: ${!g.error || g.error.code === "no_game" ? T("mineGone") : refusalText(g.error, null)} `), forget);
     }
     const info = g.info;
     const names = info.players.map((p) => (g.seats[p.seat] !== undefined ? `${seatName(p.name, p.seat)} (${T("mineYou")})` : seatName(p.name, p.seat))).join(", ");
@@ -280,8 +321,10 @@ export class MyGames {
     const rank = this.rank(g);
     if (rank === -1 && info.status === "open") state = el("strong", { class: "your-turn" }, T("mineWaitsForYou"));
     else if (rank === -1) state = el("strong", { class: "your-turn" }, T("mineYourTurn"));
-    else if (rank === 0 && info.current === undefined) state = el("span", {}, T("mineRunning"));
-    else if (rank === 0) state = el("span", {}, T("mineTheirTurn", { name: seatName(info.players[info.current].name, info.current) }));
+    else if (rank === 0) {
+      state = info.current === undefined ? el("span", {}, T("mineRunning"))
+        : el("span", {}, T("mineTheirTurn", { name: seatName(info.players[info.current].name, info.current) }));
+    }
     else if (rank === 1) state = el("span", {}, T("mineWaiting"));
     else if (info.status === "expired") state = el("span", {}, T("mineExpired"));
     else state = el("span", {}, `${T("mineOver")}${info.scores ? " — " + this.scoreLine(g) : ""}`);
@@ -296,7 +339,7 @@ export class MyGames {
     const left = rank <= 0 && info.deadline !== undefined
       ? [" · ", el("span", { class: "time-left", "data-deadline": String(info.deadline), "data-yours": rank === -1 ? "true" : "false", title: deadlineTitle(info.deadline) })] : [];
     return el("li", { "data-game": g.game, "data-state": rank === -1 ? "my-turn" : info.status },
-      el("a", { href, class: "btn", onclick: (ev) => this.open(g, ev) }, T("mineOpen")), " ", state, ...standin, ...left, ...(scored ? [] : [" · ", names]), " ", tags, " ", rated, rated ? " " : null,
+      el("a", { href, class: "btn", onclick: (/** @type {MouseEvent} */ ev) => this.open(g, ev) }, T("mineOpen")), " ", state, ...standin, ...left, ...(scored ? [] : [" · ", names]), " ", tags, " ", rated, rated ? " " : null,
       // (a game of the account's stays in its list: "Forget" would only drop this browser's link)
       el("span", { class: "small" }, when), " ", (info.status === "finished" || info.status === "expired") && !g.owned ? forget : null);
   }

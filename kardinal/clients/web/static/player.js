@@ -5,11 +5,51 @@
 
 import { byId, el, fill } from "./dom.js";
 import { T, seatName, addStrings, dateTime, locale, num, onLangChange } from "./i18n.js";
-import { getJSON, postJSON, url } from "./net.js";
+import { HttpError, getJSON, postJSON, url } from "./net.js";
 import { initHeader } from "./header.js";
 import { refusalText } from "./refusals.js";
 import { whoAmI } from "./account-link.js";
 import { lineChart } from "./chart.js";
+/** @import { ErrorData } from "./messages.js" */
+
+/** A finished or running game of the player's, newest first (social.py _last_games):
+ * place, score, win and of (the number of players) once its results are stored.
+ * @typedef {object} ProfileGame
+ * @property {string} game
+ * @property {"finished" | "running" | "open"} status
+ * @property {number} at
+ * @property {number} seat
+ * @property {string} name
+ * @property {string[]} players
+ * @property {boolean} public
+ * @property {number} [place]
+ * @property {number} [score]
+ * @property {number} [win]
+ * @property {number} [of]
+ */
+
+/** A player's profile as GET /api/players/<name> gives it (social.py Social.profile).
+ * @typedef {object} Profile
+ * @property {string} name
+ * @property {number} since
+ * @property {number} games
+ * @property {number} wins
+ * @property {{ players: number, games: number, wins: number, score: number, place: number }[]} by_players
+ * @property {{ mu: number, sigma: number, games: number } | null} rating
+ * @property {{ at: number, mu: number, sigma: number }[]} history
+ * @property {ProfileGame[]} last
+ * @property {number} follows
+ * @property {number} followers
+ * @property {boolean} me
+ * @property {boolean} following
+ */
+
+/** A failed request as a refusal: the server's, or the error's message as one.
+ * @param {unknown} e @returns {ErrorData} */
+function refusalOf(e) {
+  if (e instanceof HttpError) return e.error;
+  return { code: "http", message: e instanceof Error ? e.message : String(e) };
+}
 
 addStrings({
   en: {
@@ -106,18 +146,26 @@ function nameFromPath() {
   try { return decodeURIComponent(location.pathname.slice(i + "/player/".length)); } catch (e) { return ""; }
 }
 
-/** A rating as shown: whole numbers on a scale of hundreds, one decimal on a smaller one. */
+/** A rating as shown: whole numbers on a scale of hundreds, one decimal on a smaller one.
+ * @param {number} x @param {number} scale */
 function rate(x, scale) { return num(x, Math.abs(scale) >= 100 ? 0 : 1); }
 
+/** @param {number} seconds */
 function day(seconds) { return new Date(seconds * 1000).toLocaleDateString(locale(), { dateStyle: "medium" }); }
 
 class PlayerPage {
   constructor() {
     this.name = nameFromPath();
+    /** @type {Profile | null} */
     this.p = null;
+    /** @type {ErrorData | null} why there is no profile */
     this.error = null;
+    /** @type {{ id: number, name: string, created: number } | null} the viewer's account */
     this.me = null;
+    /** @type {{ kind: "good" | "bad", text: string } | null} the follow button's last word */
     this.note = null;
+    /** the rating's numbers unfolded (kept across a change of language) */
+    this.numbersOpen = false;
   }
 
   async start() {
@@ -128,18 +176,21 @@ class PlayerPage {
   }
 
   async load() {
-    try { this.p = await getJSON(`/api/players/${encodeURIComponent(this.name)}`); this.error = null; } catch (e) { this.p = null; this.error = e.error || { code: "http", message: e.message }; }
+    try { this.p = await getJSON(`/api/players/${encodeURIComponent(this.name)}`); this.error = null; } catch (e) { this.p = null; this.error = refusalOf(e); }
     this.render();
   }
 
+  /** @param {boolean} on */
   async follow(on) {
+    const p = this.p;
+    if (!p) return; // the button is shown with a profile only
     try {
-      const r = await postJSON("/api/account/follow", { name: this.p.name, follow: on });
-      this.note = r.following ? { kind: "good", text: T("followingNow", { name: this.p.name }) } : null;
+      const r = await postJSON("/api/account/follow", { name: p.name, follow: on });
+      this.note = r.following ? { kind: "good", text: T("followingNow", { name: p.name }) } : null;
       await this.load();
       byId("follow-button").focus();
     } catch (e) {
-      this.note = { kind: "bad", text: e.error ? refusalText(e.error, null) : e.message };
+      this.note = { kind: "bad", text: e instanceof HttpError ? refusalText(e.error, null) : refusalOf(e).message };
       this.render();
     }
   }
@@ -158,14 +209,14 @@ class PlayerPage {
     fill(box, el("div", { class: "profile" },
       el("h1", { id: "profile-name", text: p.name }),
       el("p", { class: "small", id: "profile-since", text: `${T("profileSince", { date: day(p.since) })} · ${T("followCounts", { a: num(p.follows), b: num(p.followers) })}` }),
-      this.followPart(),
-      this.ratingPart(),
-      this.statsPart(),
-      this.lastPart()));
+      this.followPart(p),
+      this.ratingPart(p),
+      this.statsPart(p),
+      this.lastPart(p)));
   }
 
-  followPart() {
-    const p = this.p;
+  /** @param {Profile} p */
+  followPart(p) {
     if (p.me) return el("p", { id: "profile-you" }, T("profileYou"), " ", el("a", { href: url("/account") }, T("profileAccount")));
     if (!this.me) return el("p", { class: "small", id: "follow-sign-in" }, el("a", { href: url("/account") }, T("followSignIn", { name: p.name })));
     return el("p", { class: "follow-row" },
@@ -175,8 +226,8 @@ class PlayerPage {
         : el("span", { role: "status", id: "follow-note", text: this.note ? this.note.text : (p.following ? T("followingNow", { name: p.name }) : "") }));
   }
 
-  ratingPart() {
-    const p = this.p;
+  /** @param {Profile} p */
+  ratingPart(p) {
     const out = el("section", { class: "profile-part", "aria-labelledby": "rating-title" }, el("h2", { id: "rating-title", text: T("ratingTitle") }));
     if (!p.rating) { out.append(el("p", { id: "not-rated", text: T("notRated") })); return out; }
     const { mu, sigma, games } = p.rating;
@@ -187,7 +238,7 @@ class PlayerPage {
     if (h.length) {
       const pts = h.map((e) => ({ x: e.at, y: e.mu, lo: e.mu - 2 * e.sigma, hi: e.mu + 2 * e.sigma }));
       const mus = h.map((e) => e.mu);
-      const r = (x) => rate(x, mu);
+      const r = (/** @type {number} */ x) => rate(x, mu);
       const chart = lineChart(pts, {
         id: "rating-chart",
         title: T("chartTitle", { name: p.name }),
@@ -205,11 +256,11 @@ class PlayerPage {
     return out;
   }
 
-  statsPart() {
-    const p = this.p;
+  /** @param {Profile} p */
+  statsPart(p) {
     const out = el("section", { class: "profile-part", "aria-labelledby": "stats-title" }, el("h2", { id: "stats-title", text: T("statsTitle") }));
     if (!p.games) { out.append(el("p", { id: "stats-none", text: T("statsNone") })); return out; }
-    const w = (x) => num(x, Number.isInteger(x) ? 0 : 1);
+    const w = (/** @type {number} */ x) => num(x, Number.isInteger(x) ? 0 : 1);
     out.append(el("p", { id: "stats-total", text: `${T("statsTotal", { n: p.games })} · ${T("statsTotalWins", { n: p.wins, w: w(p.wins) })}` }),
       el("div", { class: "table-scroll" }, el("table", { class: "stats", id: "stats-table" },
         el("thead", {}, el("tr", {}, ...["statsPlayers", "statsGames", "statsWins", "statsScore", "statsPlace"].map((k) => el("th", { scope: "col", text: T(k) })))),
@@ -220,8 +271,8 @@ class PlayerPage {
     return out;
   }
 
-  lastPart() {
-    const p = this.p;
+  /** @param {Profile} p */
+  lastPart(p) {
     const out = el("section", { class: "profile-part", "aria-labelledby": "last-title" }, el("h2", { id: "last-title", text: T("lastTitle") }));
     if (!p.last.length) { out.append(el("p", { text: T("lastNone") })); return out; }
     out.append(el("ul", { class: "games profile-games", id: "last-games" }, ...p.last.map((g) => {
