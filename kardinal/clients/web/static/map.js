@@ -19,7 +19,7 @@ import { cloisterGlyph, advisorGlyph, advisorSlot, markGlyph } from "./pieces.js
  * @property {Record<string, number>} sites
  * @property {Record<string, number[]>} advisors
  * @property {Record<string, number>} advisor_limit
- * @property {HistoryEntry[]} [history]
+ * @property {HistoryEntry[] | null} [history]
  */
 
 /** Who would score each alliance if the game ended now (the state message's standing).
@@ -111,7 +111,7 @@ addStrings({
 });
 
 /** The sites and the country (if advisors went there) of the last placement in a view's history.
- * @param {{ history?: HistoryEntry[] }} view
+ * @param {{ history?: HistoryEntry[] | null }} view
  * @returns {{ sites: Set<string>, country: string | null }} */
 export function lastPlacement(view) {
   const h = view.history || [];
