@@ -18,6 +18,72 @@ import { T, seatName, onLangChange, rulesText, variantText, boardName, boardAbou
 import { loadBoard } from "./board.js";
 import { GameSocket, getJSON, postJSON, storeSeats, tokensFromURL, url } from "./net.js";
 /** @import { Seats } from "./net.js" */
+/** @import { Board } from "./board.js" */
+/** @import { ErrorData, PlayerData, TableOptions, HistoryEntry, RecordAction, InvitationInfo } from "./messages.js" */
+
+// The shapes of the WebSocket's game messages this page reads (messages.py StateMessage,
+// ReplayMessage; rules/view.py ViewData), kept here as messages.js has them not yet.
+
+/**
+ * A seat's view of the game (rules/view.py ViewData; `hand` only for a seat).
+ * @typedef {object} ViewData
+ * @property {string} board
+ * @property {number} players
+ * @property {number | null} [seat]
+ * @property {number} current
+ * @property {string} phase
+ * @property {Record<string, number>} [hand]
+ * @property {number[]} hand_sizes
+ * @property {Record<string, number>[]} [known]
+ * @property {string[]} display
+ * @property {number} deck_size
+ * @property {Record<string, number>} discard
+ * @property {Record<string, number>} removed
+ * @property {Record<string, number>} sites
+ * @property {Record<string, number[]>} cloisters
+ * @property {Record<string, number[]>} advisors
+ * @property {Record<string, number>} advisor_limit
+ * @property {{ cloisters: number, advisors: number }[]} supply
+ * @property {number[]} scores
+ * @property {number[]} turns
+ * @property {number} exhaustions
+ * @property {boolean} final_round
+ * @property {Record<string, unknown>} breakdown
+ * @property {number[] | null} winners
+ * @property {string[]} variants
+ * @property {HistoryEntry[] | null} [history]
+ */
+
+/**
+ * The game as one seat (or a spectator) may see it (messages.py StateMessage; `legal` only
+ * for the seat to act; net.js has put a history delta back into `view.history`).
+ * @typedef {object} StateMessage
+ * @property {"state"} type
+ * @property {string} game
+ * @property {string} status open, running, finished
+ * @property {boolean} hotseat
+ * @property {number} version
+ * @property {PlayerData[]} players
+ * @property {TableOptions} table
+ * @property {number | null} seat
+ * @property {ViewData} view
+ * @property {{ intermediate?: number, last_round?: number }} marks
+ * @property {{ alliances: { number: number, holders: number[], points: number }[] }} standing
+ * @property {RecordAction[]} [legal]
+ * @property {string} [again] the game "Play again" started after this finished one
+ */
+
+/**
+ * A finished game after `step` actions: the spectator's view and every hand (messages.py ReplayMessage).
+ * @typedef {object} ReplayMessage
+ * @property {"replay"} type
+ * @property {string} game
+ * @property {number} step
+ * @property {number} total
+ * @property {PlayerData[]} players
+ * @property {ViewData} view
+ * @property {Record<string, number>[]} hands
+ */
 import { GameMap } from "./map.js";
 import { MapZoom } from "./zoom.js";
 import { rememberFocus, restoreFocus, announce } from "./a11y.js";
@@ -65,17 +131,23 @@ addStrings({
  * and of phones turned (a short window). */
 const PHONE = "(max-width: 900px), (max-height: 560px) and (orientation: landscape)";
 
-class GamePage {
+export class GamePage {
   constructor() {
     this.gameId = decodeURIComponent(location.pathname.split("/").pop() || "");
-    this.msg = null; // the latest state message
-    this.replay = null; // a replay message while stepping through a finished game
-    this.revealed = null; // hot-seat: the seat whose hand was shown
-    this.board = null; // the Board of this game (view.board)
+    /** @type {StateMessage | null} the latest state message */
+    this.msg = null;
+    /** @type {ReplayMessage | null} a replay message while stepping through a finished game */
+    this.replay = null;
+    /** @type {number | null} hot-seat: the seat whose hand was shown */
+    this.revealed = null;
+    /** @type {Board | null} the Board of this game (view.board) */
+    this.board = null;
     /** @type {GameMap | null} drawn once the board is loaded */
     this.map = null;
-    this.wantBoard = null; // the board id being loaded
-    this.variantWords = {}; // variant name -> the server's description (a fallback for the text table)
+    /** @type {string | null} the board id being loaded */
+    this.wantBoard = null;
+    /** @type {Record<string, string>} variant name -> the server's description (a fallback for the text table) */
+    this.variantWords = {};
     this.sel = new Selection(() => this.legal());
     this.socket = new GameSocket(this.gameId, tokensFromURL(location.search), {
       onState: (m) => this.onState(m),
@@ -140,9 +212,16 @@ class GamePage {
 
   // ------------------------------------------------------------ what the page knows
 
-  view() { return this.replay ? this.replay.view : this.msg.view; }
+  /** The latest state message, for what runs only once one came (draw() and what it drew:
+   * the clicks, the replay); before it, an error as before (a TypeError then). */
+  state() {
+    if (!this.msg) throw new Error("no state message yet");
+    return this.msg;
+  }
 
-  players() { return this.replay ? this.replay.players : this.msg.players; }
+  view() { return this.replay ? this.replay.view : this.state().view; }
+
+  players() { return this.replay ? this.replay.players : this.state().players; }
 
   name(seat) { const p = this.msg && this.msg.players[seat]; return p ? seatName(p.name, seat) : `${T("seat")} ${seat + 1}`; }
 
@@ -409,7 +488,7 @@ class GamePage {
     if (this.replay || this.sel.empty) return;
     if (!this.sel.clickCoat(cid)) {
       // the reason: the country's limit (no cloister there yet, or full), else the cards
-      const v = this.msg.view;
+      const v = this.state().view;
       const m = v.advisor_limit[cid];
       const n = v.advisors[cid].reduce((x, y) => x + y, 0) + (this.sel.country === cid ? this.sel.advisors : 0) + 1;
       const key = m === 0 ? "noCoatEmpty" : n > m ? "noCoatFull" : "noCoat";
@@ -473,7 +552,7 @@ class GamePage {
   }
 
   /** Whether only bots play this game (anyone may start the next one). */
-  bots() { return Boolean(this.msg) && this.msg.players.every((p) => p.kind === "bot"); }
+  bots() { return this.msg !== null && this.msg.players.every((p) => p.kind === "bot"); }
 
   /** The new game's page with the seats this browser holds there ({seat: token}; the page
    * stores them and takes them out of the address). */
@@ -493,7 +572,9 @@ class GamePage {
   }
 
   undo() {
-    this.socket.sendUndo(this.msg.seat, this.msg.version);
+    const msg = this.state();
+    if (msg.seat === null) return; // (canUndo: a seat to act)
+    this.socket.sendUndo(msg.seat, msg.version);
     this.sel.clear();
     this.say("");
   }
@@ -514,7 +595,7 @@ class GamePage {
     const board = this.board;
     const body = document.body;
     body.dataset.status = msg.status;
-    body.dataset.version = msg.version;
+    body.dataset.version = String(msg.version);
     body.dataset.phase = v.phase;
     body.dataset.myTurn = this.legal().length ? "true" : "false";
     body.dataset.replay = this.replay ? String(this.replay.step) : "";
