@@ -16,10 +16,12 @@
 import { byId, el } from "./dom.js";
 import { T, seatName, onLangChange, rulesText, variantText, boardName, boardAbout, addStrings, levelName } from "./i18n.js";
 import { loadBoard } from "./board.js";
-import { GameSocket, getJSON, postJSON, storeSeats, tokensFromURL, url } from "./net.js";
+import { GameSocket, HttpError, getJSON, postJSON, storeSeats, tokensFromURL, url } from "./net.js";
 /** @import { Seats } from "./net.js" */
 /** @import { Board } from "./board.js" */
-/** @import { ErrorData, PlayerData, TableOptions, HistoryEntry, RecordAction, InvitationInfo } from "./messages.js" */
+/** @import { ErrorData, PlayerData, TableOptions, HistoryEntry, RecordAction, InvitationInfo, GameSummary } from "./messages.js" */
+/** @import { ChatLineData } from "./chat.js" */
+/** @import { EventData } from "./log.js" */
 
 // The shapes of the WebSocket's game messages this page reads (messages.py StateMessage,
 // ReplayMessage; rules/view.py ViewData), kept here as messages.js has them not yet.
@@ -127,6 +129,12 @@ addStrings({
   de: { cardFirst: "Wähle zuerst eine oder zwei Karten deiner Hand, dann, wohin ihre Steine kommen.", undo: "Einsatz zurücknehmen", undoWhy: "Die eben gesetzten Steine zurücknehmen und die Karten zurückbekommen; möglich, bis du eine Karte ziehst." },
 });
 
+/** A caught error in words: the server's refusal (net.js HttpError), else the error's message.
+ * @param {unknown} e @param {Board | null} board */
+function caughtText(e, board) {
+  return e instanceof HttpError ? refusalText(e.error, board) : e instanceof Error ? e.message : String(e);
+}
+
 /** The layouts of phones and tablets held upright (style.css: the map above the side panel)
  * and of phones turned (a short window). */
 const PHONE = "(max-width: 900px), (max-height: 560px) and (orientation: landscape)";
@@ -168,11 +176,16 @@ export class GamePage {
     /** @type {PresenceLine} */ this.presence;
     /** @type {ClockLine} */ this.clock;
     /** @type {RatedGame} */ this.rated;
+    // set by the first state message (onState) and by a notice of this seat's time run out (timedOut):
+    /** @type {boolean | undefined} the game was over when the page opened */ this.overOnArrival;
+    /** @type {number | undefined} the game's version when the page opened */ this.firstVersion;
+    /** @type {ChatLineData | null | undefined} a live turn of this seat that ran out, until said (sayTimeout) */ this.timeout;
+    /** @type {string | null | undefined} what was said of it */ this.timeoutText;
   }
 
   start() {
     initHeader(() => this.aboutText());
-    this.follower = new Follower({ board: () => this.board, name: (s) => this.name(s) }, byId("followbar"));
+    this.follower = new Follower({ board: () => this.board, name: (/** @type {number} */ s) => this.name(s) }, byId("followbar"));
     // the scorings as events: an overlay over the map, never holding the game back
     this.scoring = new ScoringOverlay({ gameId: this.gameId, board: () => this.board, map: () => this.map, onAgain: () => this.playAgain() });
     onLangChange(() => this.scoring.texts());
@@ -223,6 +236,7 @@ export class GamePage {
 
   players() { return this.replay ? this.replay.players : this.state().players; }
 
+  /** @param {number} seat */
   name(seat) { const p = this.msg && this.msg.players[seat]; return p ? seatName(p.name, seat) : `${T("seat")} ${seat + 1}`; }
 
   hidden() { return Boolean(this.msg && this.msg.hotseat && this.revealed !== this.msg.seat); }
@@ -237,10 +251,12 @@ export class GamePage {
   /** The history as this page may show it: the kind of a card drawn from the pile only for
    * the seat whose hand is shown (R13.2). A hot-seat page gets the history of the seat to
    * act: behind the curtain that seat's own draws are not shown (the person at the screen
-   * may be another), and an entry kept from an earlier viewer never tells its draw. */
+   * may be another), and an entry kept from an earlier viewer never tells its draw.
+   * @param {HistoryEntry[] | null | undefined} history
+   * @returns {HistoryEntry[]} */
   shownHistory(history) {
     const me = this.viewer();
-    const secret = (ev) => ev.type === "drew" && ev.kind !== null && ev.kind !== undefined && ev.seat !== me;
+    const secret = (/** @type {EventData} */ ev) => ev.type === "drew" && ev.kind !== null && ev.kind !== undefined && ev.seat !== me;
     return (history || []).map((entry) => (!(entry.events || []).some(secret) ? entry
       : { ...entry, events: entry.events.map((ev) => (secret(ev) ? { ...ev, kind: null } : ev)) }));
   }
@@ -259,6 +275,7 @@ export class GamePage {
     return `${T("boardOf", { name: boardName(this.board.id) })}. ` + (b.reconstruction ? T("reconstruction") + " " : "") + boardAbout(b) + rules;
   }
 
+  /** @param {string[] | null | undefined} variants */
   rulesLine(variants) {
     const v = variants || [];
     return v.length ? `${rulesText(v)} — ${v.map((n) => variantText(n, this.variantWords[n]).replace(/\.$/, "")).join("; ")}` : rulesText(v);
@@ -266,6 +283,7 @@ export class GamePage {
 
   // ------------------------------------------------------------ messages
 
+  /** @param {StateMessage} m */
   onState(m) {
     const old = this.msg;
     const turnChanged = !old || old.seat !== m.seat || old.view.current !== m.view.current || old.version !== m.version;
@@ -302,7 +320,7 @@ export class GamePage {
   async seatsOfAccount() {
     if (!(await whoAmI())) return;
     try {
-      const own = ((await getJSON("/api/account/games")).games || []).find((g) => g.game && g.game.id === this.gameId);
+      const own = ((await getJSON("/api/account/games")).games || []).find((/** @type {{ game: GameSummary, seats: number[] }} */ g) => g.game && g.game.id === this.gameId); // (schemas.py MyGame)
       const again = `kardinal-reseated:${this.gameId}`; // once: never a loop of reloads
       if (own && own.seats.length && !sessionStorage.getItem(again) && !this.socket.holdsAny()) {
         /** @type {Seats} */
@@ -323,7 +341,7 @@ export class GamePage {
   async offerInvitedSeat() {
     let inv;
     try { inv = await getJSON("/api/account/invitations"); } catch (e) { return; }
-    const mine = (inv.received || []).find((i) => i.game && i.game.id === this.gameId);
+    const mine = (inv.received || []).find((/** @type {InvitationInfo} */ i) => i.game && i.game.id === this.gameId);
     if (!mine || this.socket.holdsAny()) return;
     const take = async () => {
       try {
@@ -331,19 +349,20 @@ export class GamePage {
         storeSeats(r.game, { [r.seat]: r.token });
         location.reload();
       } catch (e) {
-        this.say(e.error ? refusalText(e.error, this.board) : e.message, true);
+        this.say(caughtText(e, this.board), true);
       }
     };
     this.say(T("invitedHere", { by: mine.by || T("deletedPlayer"), seat: this.name(mine.seat) }));
     byId("msg").append(" ", el("button", { type: "button", id: "take-invited", class: "primary", onclick: take }, T("takeInvitedSeat")));
   }
 
-  /** Read out the others' new decisions and every scoring since the last message. */
+  /** Read out the others' new decisions and every scoring since the last message.
+   * @param {StateMessage} old @param {StateMessage} m */
   announceNews(old, m) {
     const before = (old.view.history || []).length;
     const h = m.view.history || [];
     if (h.length <= before || !this.board) return;
-    const ctx = { board: this.board, name: (s) => this.name(s) };
+    const ctx = { board: this.board, name: (/** @type {number} */ s) => this.name(s) };
     for (const entry of h.slice(before)) {
       const a = entry.action;
       if (a.seat !== m.seat || m.hotseat) announce(describeAction(a, ctx));
@@ -354,6 +373,7 @@ export class GamePage {
     }
   }
 
+  /** @param {ErrorData & { type: "error", id?: string | null }} m (messages.py ErrorMessage) */
   onError(m) {
     if (typeof m.id === "string" && m.id.startsWith("chat-")) { this.chat.refused(m); return; }
     // (a suspension is no refused move: it is said as it is, the page goes on as a spectator's)
@@ -380,7 +400,8 @@ export class GamePage {
     }
   }
 
-  /** Load and draw the board of this game (once; again only if the view names another). */
+  /** Load and draw the board of this game (once; again only if the view names another).
+   * @param {string} id */
   useBoard(id) {
     if ((this.board && this.board.id === id) || this.wantBoard === id) return;
     this.wantBoard = id;
@@ -388,21 +409,22 @@ export class GamePage {
       if (this.wantBoard !== id) return;
       this.board = board;
       this.map = new GameMap(byId("map"), board, {
-        onCountry: (cid) => this.clickCountry(cid),
-        onSite: (sid) => this.clickSite(sid),
-        onCoat: (cid) => this.clickCoat(cid),
-        name: (seat) => this.name(seat),
+        onCountry: (/** @type {string} */ cid) => this.clickCountry(cid),
+        onSite: (/** @type {string} */ sid) => this.clickSite(sid),
+        onCoat: (/** @type {string} */ cid) => this.clickCoat(cid),
+        name: (/** @type {number} */ seat) => this.name(seat),
       });
       this.map.zoom = this.zoom;
       this.render();
     }).catch((e) => {
       this.wantBoard = null;
-      this.say(e.error ? refusalText(e.error, this.board) : e.message, true);
+      this.say(caughtText(e, this.board), true);
     });
   }
 
   // ------------------------------------------------------------ clicks
 
+  /** @param {string} text @param {boolean} [bad] */
   say(text, bad) {
     const m = byId("msg");
     m.textContent = text || "";
@@ -415,7 +437,8 @@ export class GamePage {
 
   /** A live turn of this page's seat ran out (the chat's notice, as it came): said where the
    * player looks, under their hand (#msg: read out at once), in the first person; once the
-   * bot's turn is over, with what it played ("Since your last turn" lists it too). */
+   * bot's turn is over, with what it played ("Since your last turn" lists it too).
+   * @param {ChatLineData} notice */
   timedOut(notice) {
     this.timeout = notice;
     this.timeoutText = null;
@@ -441,6 +464,7 @@ export class GamePage {
     inView(m);
   }
 
+  /** @param {RecordAction} action */
   send(action) {
     if (!this.msg) return;
     this.socket.sendAction(action, this.msg.version);
@@ -448,6 +472,7 @@ export class GamePage {
     this.render();
   }
 
+  /** @param {string} kid @param {boolean} selected */
   clickHandCard(kid, selected) {
     if (!this.legal().length) { // out of turn: say why nothing happens
       if (!this.replay && this.msg && this.msg.status === "running") this.say(turnText({ msg: this.msg, view: this.msg.view, hidden: this.hidden(), watching: false }), true);
@@ -462,6 +487,7 @@ export class GamePage {
     this.render();
   }
 
+  /** @param {string} cid */
   clickCountry(cid) {
     if (this.replay || this.sel.empty) return;
     if (this.sel.chooseCountry(cid)) this.render();
@@ -472,6 +498,7 @@ export class GamePage {
     if (this.legal().some((a) => a.act === "place")) this.say(T("cardFirst"));
   }
 
+  /** @param {string} sid */
   clickSite(sid) {
     if (this.sel.empty && !this.replay) this.cardFirst();
     if (this.replay || this.sel.empty) return;
@@ -483,6 +510,7 @@ export class GamePage {
     this.render();
   }
 
+  /** @param {string} cid */
   clickCoat(cid) {
     if (this.sel.empty && !this.replay) this.cardFirst();
     if (this.replay || this.sel.empty) return;
@@ -499,17 +527,19 @@ export class GamePage {
     this.render();
   }
 
+  /** @param {string} source */
   clickTake(source) {
     const action = this.sel.takeFrom(source);
     if (action) this.send(action);
     else if (this.legal().length) this.say(T("noTake"), true);
   }
 
+  /** @param {number} step */
   async loadReplay(step) {
     try {
       this.replay = await getJSON(`/api/games/${encodeURIComponent(this.gameId)}/replay/${step}`);
     } catch (e) {
-      this.say(e.error ? refusalText(e.error, this.board) : e.message, true);
+      this.say(caughtText(e, this.board), true);
       return;
     }
     this.render();
@@ -540,6 +570,7 @@ export class GamePage {
     }
     try {
       const r = await postJSON(`/api/games/${encodeURIComponent(this.gameId)}/again`, { seats: held });
+      /** @type {Seats} */
       const moved = {};
       for (const [s, t] of Object.entries(held)) if (r.seats && r.seats[s] !== undefined) moved[r.seats[s]] = t;
       // a seat of this page went to a bot (the new table was started without its person):
@@ -547,7 +578,7 @@ export class GamePage {
       if (r.gone && r.gone.length && !Object.keys(moved).length) sessionStorage.setItem(`kardinal-told:${r.id}`, "bot_seat");
       location.assign(this.againURL(r.id, moved));
     } catch (e) {
-      this.say(e.error ? refusalText(e.error, this.board) : e.message, true);
+      this.say(caughtText(e, this.board), true);
     }
   }
 
@@ -555,7 +586,8 @@ export class GamePage {
   bots() { return this.msg !== null && this.msg.players.every((p) => p.kind === "bot"); }
 
   /** The new game's page with the seats this browser holds there ({seat: token}; the page
-   * stores them and takes them out of the address). */
+   * stores them and takes them out of the address).
+   * @param {string} id @param {Seats} seats */
   againURL(id, seats) {
     const q = Object.keys(seats).length ? "?tokens=" + Object.entries(seats).map(([s, t]) => `${s}:${encodeURIComponent(t)}`).join(",") : "";
     return url(`/game/${encodeURIComponent(id)}${q}`);
@@ -652,7 +684,7 @@ export class GamePage {
       hidden: Boolean(this.replay) || msg.status !== "running",
       stoodIn: (i) => stoodIn(this.chat.notices(), msg.seat, i, msg.view.history),
     });
-    renderScoring(byId("scoring"), { board, players: this.players(), view: v, onScoring: (kind) => this.scoring.open(kind) });
+    renderScoring(byId("scoring"), { board, players: this.players(), view: v, onScoring: (/** @type {string} */ kind) => this.scoring.open(kind) });
     byId("log-title").textContent = T("log");
     renderLog(byId("log"), { board, name: (s) => this.name(s), history: this.shownHistory(v.history), variants: v.variants, boardId: board.id,
       notices: this.chat ? this.chat.notices() : [], yours: (n) => Boolean(this.chat && this.chat.yours(n)) });
