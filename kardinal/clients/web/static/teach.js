@@ -415,7 +415,9 @@ export class Teach {
 
   /** @param {HintAnswer} h */
   hintList(h) {
-    const board = this.board();
+    // drawn once the board is loaded (render() returns before); read as it is, not by board():
+    // tests/test_web_teach.py calls this with no board, for passes, which name nothing
+    const board = /** @type {Board} */ (this.page.board);
     // of all the search's iterations (the options shown are the most searched of them)
     const total = Math.max(h.iterations || 0, h.options.reduce((a, o) => a + (o.visits || 0), 0));
     const list = el("ol", { id: "hint-list", class: "tc-options", "data-how": h.how });
