@@ -8,6 +8,21 @@ import { el } from "./dom.js";
 import { T, seatName, lineName, addStrings, onLangChange, levelName } from "./i18n.js";
 import { refusalText } from "./refusals.js";
 import { ChatModeration } from "./chatmod.js";
+/** @import { GamePage } from "./game.js" */
+/** @import { ErrorData } from "./messages.js" */
+
+/**
+ * A line of a game's chat, or a notice to the table (messages.py ChatLineData; `kind` "say",
+ * "away", "back", "timeout", "timeout_away"; a notice's `text` names the bot's level).
+ * @typedef {object} ChatLineData
+ * @property {number} idx
+ * @property {number} at Unix time
+ * @property {number} version the game's number of actions then
+ * @property {number | null} seat null: a spectator
+ * @property {string} kind
+ * @property {string} name
+ * @property {string} text
+ */
 
 const MAX = 300; // characters in a line (the server's MAX_CHAT)
 
@@ -63,7 +78,7 @@ addStrings({
   },
 });
 
-// the table's notices: their words about another seat, and to this page's own seat
+/** @type {Record<string, [string, string]>} the table's notices: their words about another seat, and to this page's own seat */
 const NOTICES = {
   away: ["chatAway", "chatAwayYou"],
   back: ["chatBack", "chatBackYou"],
@@ -72,10 +87,12 @@ const NOTICES = {
 };
 
 export class Chat {
+  /** @param {GamePage} page @param {HTMLElement} box */
   constructor(page, box) {
     this.page = page;
     this.box = box;
-    this.lines = []; // ChatLineData, by idx
+    /** @type {ChatLineData[]} by idx */
+    this.lines = [];
     this.built = false;
     this.shown = ""; // what the list shows (to redraw only on change)
     this.mod = new ChatModeration(this, () => { this.shown = ""; this.render(); }); // mute, block, report
@@ -90,12 +107,14 @@ export class Chat {
     onLangChange(() => { this.built = false; this.shown = ""; this.render(); });
   }
 
-  /** Say something under the chat (what a moderation step did, or why it was refused). */
+  /** Say something under the chat (what a moderation step did, or why it was refused).
+   * @param {string} text @param {boolean} [bad] */
   tell(text, bad) {
     if (this.note) { this.note.textContent = text; this.note.className = bad ? "chat-note bad" : "chat-note"; }
   }
 
-  /** New lines from the server (all kept lines right after connecting). */
+  /** New lines from the server (all kept lines right after connecting).
+   * @param {ChatLineData[]} lines */
   heard(lines) {
     const have = new Set(this.lines.map((x) => x.idx));
     for (const x of lines) if (!have.has(x.idx)) this.lines.push(x);
@@ -112,7 +131,8 @@ export class Chat {
   /** The table's notices (away, back, a turn's time ran out), for the game log. */
   notices() { return this.lines.filter((x) => x.kind !== "say"); }
 
-  /** A refusal of a line this page sent: said under the chat's form. */
+  /** A refusal of a line this page sent: said under the chat's form.
+   * @param {ErrorData} m */
   refused(m) {
     if (this.note) { this.note.textContent = refusalText(m); this.note.className = "chat-note bad"; }
   }
@@ -150,20 +170,22 @@ export class Chat {
     // a player is told who reads what they write: spectators too (every game can be watched)
     const public_ = !spectator && !(msg && msg.hotseat) ? el("p", { class: "chat-note small", id: "chat-public" }, T("chatPublic")) : null;
     this.form = form;
-    this.box.replaceChildren(...[el("h2", { id: "table-title" }, T("tableTitle")), this.here, this.signals, log, readOnly || form, public_, this.note].filter((x) => x));
+    this.box.replaceChildren(...[el("h2", { id: "table-title" }, T("tableTitle")), this.here, this.signals, log, readOnly || form, public_, this.note].filter((x) => x !== null));
     this.box.setAttribute("aria-labelledby", "table-title");
     if (this.page.signal) this.page.signal.renderControls(this.signals);
   }
 
   /** A line's words: a notice about this page's own seat in the first person (also when
-   * read again as the page opens), about another's by name; what a person said as it is. */
+   * read again as the page opens), about another's by name; what a person said as it is.
+   * @param {ChatLineData} x */
   lineText(x) {
     const words = NOTICES[x.kind];
     if (!words) return x.text;
     return T(words[this.yours(x) ? 1 : 0], { name: lineName(x), level: levelName(x.text) });
   }
 
-  /** Whether a notice is about this page's own seat (said to it in the first person, here and in the log; not at a hot-seat table). */
+  /** Whether a notice is about this page's own seat (said to it in the first person, here and in the log; not at a hot-seat table).
+   * @param {{ seat: number | null }} x */
   yours(x) { return x.seat !== null && !(this.page.msg && this.page.msg.hotseat) && this.page.socket.holds(x.seat); }
 
   render() {

@@ -16,6 +16,22 @@ import { announce } from "./a11y.js";
 import { clock } from "./presence.js";
 import { clockText } from "./clock-choice.js";
 import { URGENT_HOURS, timeLeft } from "./deadline.js";
+/** @import { GamePage } from "./game.js" */
+/** @import { ClockOptions } from "./messages.js" */
+
+/**
+ * A table's clock (messages.py ClockMessage): durations in seconds from this message.
+ * @typedef {object} ClockMessage
+ * @property {"clock"} type
+ * @property {string} game
+ * @property {number} version
+ * @property {number | null} seat whose clock runs (null: none)
+ * @property {number | null} remaining their seconds left in all
+ * @property {number | null} move_left of which the turn's own time
+ * @property {(number | null)[]} reserves each seat's reserve at the start of its turn (null: no clock, a bot's)
+ * @property {boolean} expired
+ * @property {ClockOptions} clock
+ */
 
 const WARN = 10; // seconds: the last ones show in red, and are said once
 
@@ -44,7 +60,8 @@ addStrings({
   },
 });
 
-/** A span of seconds: m:ss under an hour, else hours and minutes, or days and hours. */
+/** A span of seconds: m:ss under an hour, else hours and minutes, or days and hours.
+ * @param {number} seconds */
 export function left(seconds) {
   const s = Math.max(0, Math.ceil(seconds));
   if (s < 3600) return clock(s);
@@ -53,18 +70,23 @@ export function left(seconds) {
 }
 
 export class ClockLine {
+  /** @param {GamePage} page */
   constructor(page) {
     this.page = page;
-    this.m = null; // the latest clock message
+    /** @type {ClockMessage | null} the latest clock message */
+    this.m = null;
     this.at = 0; // performance.now() when it came
-    this.warned = null; // the turn (seat:version) whose last seconds were said
+    /** @type {string | null} the turn (seat:version) whose last seconds were said */
+    this.warned = null;
+    /** @type {ReturnType<typeof setInterval> | null} */
     this.timer = null;
     this.box = el("div", { id: "clockline", class: "clockline", role: "group", "aria-label": T("clockTitle"), hidden: true });
     pagePart("body > header").after(this.box);
     onLangChange(() => { this.box.setAttribute("aria-label", T("clockTitle")); this.render(); });
   }
 
-  /** A clock message. */
+  /** A clock message.
+   * @param {ClockMessage} m */
   heard(m) {
     this.m = m;
     this.at = performance.now();
@@ -76,9 +98,10 @@ export class ClockLine {
     const m = this.m;
     const on = Boolean(m && msg && msg.status === "running" && !this.page.replay);
     this.box.hidden = !on;
-    if (!on) { this.tick(false); return; }
+    if (!on || !m || !msg) { this.tick(false); return; }
     const gone = (performance.now() - this.at) / 1000;
     const turnBased = m.clock && m.clock.days !== undefined;
+    /** @type {HTMLElement[]} */
     const chips = [];
     let warn = false;
     msg.players.forEach((p, seat) => {
@@ -90,13 +113,13 @@ export class ClockLine {
       let state = "idle";
       if (running && m.expired) { time = T("clockUp"); state = "up"; }
       else if (running && turnBased) { // days: the time left in words, urgent in its last hours (deadline.js)
-        const t = timeLeft(m.remaining - gone, this.page.socket.holds(seat)); // urgent to the one to act only
+        const t = timeLeft((m.remaining ?? 0) - gone, this.page.socket.holds(seat)); // urgent to the one to act only
         time = t.text;
         state = t.urgent ? "warn" : "turn";
         warn = warn || t.urgent;
       } else if (running) {
-        const all = Math.max(0, m.remaining - gone);
-        const own = Math.max(0, m.move_left - gone);
+        const all = Math.max(0, (m.remaining ?? 0) - gone); // (a running seat's: never null)
+        const own = Math.max(0, (m.move_left ?? 0) - gone);
         state = own > 0 ? "turn" : "reserve";
         time = own > 0 && !turnBased && reserve > 0 ? T("clockPlus", { move: left(own), reserve: left(reserve) })
           : own > 0 ? left(own) : `${left(all)} (${T("clockReserve")})`;
@@ -110,7 +133,7 @@ export class ClockLine {
     this.box.dataset.warn = warn ? "true" : "false";
     // the last seconds said once a turn (the countdown itself is not read out)
     const turn = `${m.seat}:${m.version}`;
-    if (warn && !m.expired && this.warned !== turn) {
+    if (warn && !m.expired && this.warned !== turn && m.seat !== null) { // (warn: a seat's clock runs)
       this.warned = turn;
       if (turnBased) announce(T("clockUrgentYou", { h: URGENT_HOURS })); // (urgent only on the reader's own turn)
       else announce(m.seat === msg.seat ? T("clockWarnYou") : T("clockWarn", { name: seatName(msg.players[m.seat].name, m.seat) }));
@@ -118,6 +141,7 @@ export class ClockLine {
     this.tick(m.seat !== null && !m.expired);
   }
 
+  /** @param {boolean} on */
   tick(on) {
     if (on && !this.timer) this.timer = setInterval(() => this.render(), 250);
     else if (!on && this.timer) { clearInterval(this.timer); this.timer = null; }

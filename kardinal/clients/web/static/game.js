@@ -16,8 +16,76 @@
 import { byId, el } from "./dom.js";
 import { T, seatName, onLangChange, rulesText, variantText, boardName, boardAbout, addStrings, levelName } from "./i18n.js";
 import { loadBoard } from "./board.js";
-import { GameSocket, getJSON, postJSON, storeSeats, tokensFromURL, url } from "./net.js";
+import { GameSocket, HttpError, getJSON, postJSON, storeSeats, tokensFromURL, url } from "./net.js";
 /** @import { Seats } from "./net.js" */
+/** @import { Board } from "./board.js" */
+/** @import { ErrorData, PlayerData, TableOptions, HistoryEntry, RecordAction, InvitationInfo, GameSummary } from "./messages.js" */
+/** @import { ChatLineData } from "./chat.js" */
+/** @import { EventData } from "./log.js" */
+
+// The shapes of the WebSocket's game messages this page reads (messages.py StateMessage,
+// ReplayMessage; rules/view.py ViewData), kept here as messages.js has them not yet.
+
+/**
+ * A seat's view of the game (rules/view.py ViewData; `hand` only for a seat).
+ * @typedef {object} ViewData
+ * @property {string} board
+ * @property {number} players
+ * @property {number | null} [seat]
+ * @property {number} current
+ * @property {string} phase
+ * @property {Record<string, number>} [hand]
+ * @property {number[]} hand_sizes
+ * @property {Record<string, number>[]} [known]
+ * @property {string[]} display
+ * @property {number} deck_size
+ * @property {Record<string, number>} discard
+ * @property {Record<string, number>} removed
+ * @property {Record<string, number>} sites
+ * @property {Record<string, number[]>} cloisters
+ * @property {Record<string, number[]>} advisors
+ * @property {Record<string, number>} advisor_limit
+ * @property {{ cloisters: number, advisors: number }[]} supply
+ * @property {number[]} scores
+ * @property {number[]} turns
+ * @property {number} exhaustions
+ * @property {boolean} final_round
+ * @property {Record<string, unknown>} breakdown
+ * @property {number[] | null} winners
+ * @property {string[]} variants
+ * @property {HistoryEntry[] | null} [history]
+ */
+
+/**
+ * The game as one seat (or a spectator) may see it (messages.py StateMessage; `legal` only
+ * for the seat to act; net.js has put a history delta back into `view.history`).
+ * @typedef {object} StateMessage
+ * @property {"state"} type
+ * @property {string} game
+ * @property {string} status open, running, finished
+ * @property {boolean} hotseat
+ * @property {number} version
+ * @property {PlayerData[]} players
+ * @property {TableOptions} table
+ * @property {number | null} seat
+ * @property {ViewData} view
+ * @property {{ intermediate?: number, last_round?: number }} marks
+ * @property {{ alliances: { number: number, holders: number[], points: number }[] }} standing
+ * @property {RecordAction[]} [legal]
+ * @property {string} [again] the game "Play again" started after this finished one
+ */
+
+/**
+ * A finished game after `step` actions: the spectator's view and every hand (messages.py ReplayMessage).
+ * @typedef {object} ReplayMessage
+ * @property {"replay"} type
+ * @property {string} game
+ * @property {number} step
+ * @property {number} total
+ * @property {PlayerData[]} players
+ * @property {ViewData} view
+ * @property {Record<string, number>[]} hands
+ */
 import { GameMap } from "./map.js";
 import { MapZoom } from "./zoom.js";
 import { rememberFocus, restoreFocus, announce } from "./a11y.js";
@@ -61,21 +129,33 @@ addStrings({
   de: { cardFirst: "Wähle zuerst eine oder zwei Karten deiner Hand, dann, wohin ihre Steine kommen.", undo: "Einsatz zurücknehmen", undoWhy: "Die eben gesetzten Steine zurücknehmen und die Karten zurückbekommen; möglich, bis du eine Karte ziehst." },
 });
 
+/** A caught error in words: the server's refusal (net.js HttpError), else the error's message.
+ * @param {unknown} e @param {Board | null} board */
+function caughtText(e, board) {
+  return e instanceof HttpError ? refusalText(e.error, board) : e instanceof Error ? e.message : String(e);
+}
+
 /** The layouts of phones and tablets held upright (style.css: the map above the side panel)
  * and of phones turned (a short window). */
 const PHONE = "(max-width: 900px), (max-height: 560px) and (orientation: landscape)";
 
-class GamePage {
+export class GamePage {
   constructor() {
     this.gameId = decodeURIComponent(location.pathname.split("/").pop() || "");
-    this.msg = null; // the latest state message
-    this.replay = null; // a replay message while stepping through a finished game
-    this.revealed = null; // hot-seat: the seat whose hand was shown
-    this.board = null; // the Board of this game (view.board)
+    /** @type {StateMessage | null} the latest state message */
+    this.msg = null;
+    /** @type {ReplayMessage | null} a replay message while stepping through a finished game */
+    this.replay = null;
+    /** @type {number | null} hot-seat: the seat whose hand was shown */
+    this.revealed = null;
+    /** @type {Board | null} the Board of this game (view.board) */
+    this.board = null;
     /** @type {GameMap | null} drawn once the board is loaded */
     this.map = null;
-    this.wantBoard = null; // the board id being loaded
-    this.variantWords = {}; // variant name -> the server's description (a fallback for the text table)
+    /** @type {string | null} the board id being loaded */
+    this.wantBoard = null;
+    /** @type {Record<string, string>} variant name -> the server's description (a fallback for the text table) */
+    this.variantWords = {};
     this.sel = new Selection(() => this.legal());
     this.socket = new GameSocket(this.gameId, tokensFromURL(location.search), {
       onState: (m) => this.onState(m),
@@ -96,11 +176,16 @@ class GamePage {
     /** @type {PresenceLine} */ this.presence;
     /** @type {ClockLine} */ this.clock;
     /** @type {RatedGame} */ this.rated;
+    // set by the first state message (onState) and by a notice of this seat's time run out (timedOut):
+    /** @type {boolean | undefined} the game was over when the page opened */ this.overOnArrival;
+    /** @type {number | undefined} the game's version when the page opened */ this.firstVersion;
+    /** @type {ChatLineData | null | undefined} a live turn of this seat that ran out, until said (sayTimeout) */ this.timeout;
+    /** @type {string | null | undefined} what was said of it */ this.timeoutText;
   }
 
   start() {
     initHeader(() => this.aboutText());
-    this.follower = new Follower({ board: () => this.board, name: (s) => this.name(s) }, byId("followbar"));
+    this.follower = new Follower({ board: () => this.board, name: (/** @type {number} */ s) => this.name(s) }, byId("followbar"));
     // the scorings as events: an overlay over the map, never holding the game back
     this.scoring = new ScoringOverlay({ gameId: this.gameId, board: () => this.board, map: () => this.map, onAgain: () => this.playAgain() });
     onLangChange(() => this.scoring.texts());
@@ -140,10 +225,18 @@ class GamePage {
 
   // ------------------------------------------------------------ what the page knows
 
-  view() { return this.replay ? this.replay.view : this.msg.view; }
+  /** The latest state message, for what runs only once one came (draw() and what it drew:
+   * the clicks, the replay); before it, an error as before (a TypeError then). */
+  state() {
+    if (!this.msg) throw new Error("no state message yet");
+    return this.msg;
+  }
 
-  players() { return this.replay ? this.replay.players : this.msg.players; }
+  view() { return this.replay ? this.replay.view : this.state().view; }
 
+  players() { return this.replay ? this.replay.players : this.state().players; }
+
+  /** @param {number} seat */
   name(seat) { const p = this.msg && this.msg.players[seat]; return p ? seatName(p.name, seat) : `${T("seat")} ${seat + 1}`; }
 
   hidden() { return Boolean(this.msg && this.msg.hotseat && this.revealed !== this.msg.seat); }
@@ -158,10 +251,12 @@ class GamePage {
   /** The history as this page may show it: the kind of a card drawn from the pile only for
    * the seat whose hand is shown (R13.2). A hot-seat page gets the history of the seat to
    * act: behind the curtain that seat's own draws are not shown (the person at the screen
-   * may be another), and an entry kept from an earlier viewer never tells its draw. */
+   * may be another), and an entry kept from an earlier viewer never tells its draw.
+   * @param {HistoryEntry[] | null | undefined} history
+   * @returns {HistoryEntry[]} */
   shownHistory(history) {
     const me = this.viewer();
-    const secret = (ev) => ev.type === "drew" && ev.kind !== null && ev.kind !== undefined && ev.seat !== me;
+    const secret = (/** @type {EventData} */ ev) => ev.type === "drew" && ev.kind !== null && ev.kind !== undefined && ev.seat !== me;
     return (history || []).map((entry) => (!(entry.events || []).some(secret) ? entry
       : { ...entry, events: entry.events.map((ev) => (secret(ev) ? { ...ev, kind: null } : ev)) }));
   }
@@ -180,6 +275,7 @@ class GamePage {
     return `${T("boardOf", { name: boardName(this.board.id) })}. ` + (b.reconstruction ? T("reconstruction") + " " : "") + boardAbout(b) + rules;
   }
 
+  /** @param {string[] | null | undefined} variants */
   rulesLine(variants) {
     const v = variants || [];
     return v.length ? `${rulesText(v)} — ${v.map((n) => variantText(n, this.variantWords[n]).replace(/\.$/, "")).join("; ")}` : rulesText(v);
@@ -187,6 +283,7 @@ class GamePage {
 
   // ------------------------------------------------------------ messages
 
+  /** @param {StateMessage} m */
   onState(m) {
     const old = this.msg;
     const turnChanged = !old || old.seat !== m.seat || old.view.current !== m.view.current || old.version !== m.version;
@@ -223,7 +320,7 @@ class GamePage {
   async seatsOfAccount() {
     if (!(await whoAmI())) return;
     try {
-      const own = ((await getJSON("/api/account/games")).games || []).find((g) => g.game && g.game.id === this.gameId);
+      const own = ((await getJSON("/api/account/games")).games || []).find((/** @type {{ game: GameSummary, seats: number[] }} */ g) => g.game && g.game.id === this.gameId); // (schemas.py MyGame)
       const again = `kardinal-reseated:${this.gameId}`; // once: never a loop of reloads
       if (own && own.seats.length && !sessionStorage.getItem(again) && !this.socket.holdsAny()) {
         /** @type {Seats} */
@@ -244,7 +341,7 @@ class GamePage {
   async offerInvitedSeat() {
     let inv;
     try { inv = await getJSON("/api/account/invitations"); } catch (e) { return; }
-    const mine = (inv.received || []).find((i) => i.game && i.game.id === this.gameId);
+    const mine = (inv.received || []).find((/** @type {InvitationInfo} */ i) => i.game && i.game.id === this.gameId);
     if (!mine || this.socket.holdsAny()) return;
     const take = async () => {
       try {
@@ -252,19 +349,20 @@ class GamePage {
         storeSeats(r.game, { [r.seat]: r.token });
         location.reload();
       } catch (e) {
-        this.say(e.error ? refusalText(e.error, this.board) : e.message, true);
+        this.say(caughtText(e, this.board), true);
       }
     };
     this.say(T("invitedHere", { by: mine.by || T("deletedPlayer"), seat: this.name(mine.seat) }));
     byId("msg").append(" ", el("button", { type: "button", id: "take-invited", class: "primary", onclick: take }, T("takeInvitedSeat")));
   }
 
-  /** Read out the others' new decisions and every scoring since the last message. */
+  /** Read out the others' new decisions and every scoring since the last message.
+   * @param {StateMessage} old @param {StateMessage} m */
   announceNews(old, m) {
     const before = (old.view.history || []).length;
     const h = m.view.history || [];
     if (h.length <= before || !this.board) return;
-    const ctx = { board: this.board, name: (s) => this.name(s) };
+    const ctx = { board: this.board, name: (/** @type {number} */ s) => this.name(s) };
     for (const entry of h.slice(before)) {
       const a = entry.action;
       if (a.seat !== m.seat || m.hotseat) announce(describeAction(a, ctx));
@@ -275,6 +373,7 @@ class GamePage {
     }
   }
 
+  /** @param {ErrorData & { type: "error", id?: string | null }} m (messages.py ErrorMessage) */
   onError(m) {
     if (typeof m.id === "string" && m.id.startsWith("chat-")) { this.chat.refused(m); return; }
     // (a suspension is no refused move: it is said as it is, the page goes on as a spectator's)
@@ -301,7 +400,8 @@ class GamePage {
     }
   }
 
-  /** Load and draw the board of this game (once; again only if the view names another). */
+  /** Load and draw the board of this game (once; again only if the view names another).
+   * @param {string} id */
   useBoard(id) {
     if ((this.board && this.board.id === id) || this.wantBoard === id) return;
     this.wantBoard = id;
@@ -309,21 +409,22 @@ class GamePage {
       if (this.wantBoard !== id) return;
       this.board = board;
       this.map = new GameMap(byId("map"), board, {
-        onCountry: (cid) => this.clickCountry(cid),
-        onSite: (sid) => this.clickSite(sid),
-        onCoat: (cid) => this.clickCoat(cid),
-        name: (seat) => this.name(seat),
+        onCountry: (/** @type {string} */ cid) => this.clickCountry(cid),
+        onSite: (/** @type {string} */ sid) => this.clickSite(sid),
+        onCoat: (/** @type {string} */ cid) => this.clickCoat(cid),
+        name: (/** @type {number} */ seat) => this.name(seat),
       });
       this.map.zoom = this.zoom;
       this.render();
     }).catch((e) => {
       this.wantBoard = null;
-      this.say(e.error ? refusalText(e.error, this.board) : e.message, true);
+      this.say(caughtText(e, this.board), true);
     });
   }
 
   // ------------------------------------------------------------ clicks
 
+  /** @param {string} text @param {boolean} [bad] */
   say(text, bad) {
     const m = byId("msg");
     m.textContent = text || "";
@@ -336,7 +437,8 @@ class GamePage {
 
   /** A live turn of this page's seat ran out (the chat's notice, as it came): said where the
    * player looks, under their hand (#msg: read out at once), in the first person; once the
-   * bot's turn is over, with what it played ("Since your last turn" lists it too). */
+   * bot's turn is over, with what it played ("Since your last turn" lists it too).
+   * @param {ChatLineData} notice */
   timedOut(notice) {
     this.timeout = notice;
     this.timeoutText = null;
@@ -362,6 +464,7 @@ class GamePage {
     inView(m);
   }
 
+  /** @param {RecordAction} action */
   send(action) {
     if (!this.msg) return;
     this.socket.sendAction(action, this.msg.version);
@@ -369,6 +472,7 @@ class GamePage {
     this.render();
   }
 
+  /** @param {string} kid @param {boolean} selected */
   clickHandCard(kid, selected) {
     if (!this.legal().length) { // out of turn: say why nothing happens
       if (!this.replay && this.msg && this.msg.status === "running") this.say(turnText({ msg: this.msg, view: this.msg.view, hidden: this.hidden(), watching: false }), true);
@@ -383,6 +487,7 @@ class GamePage {
     this.render();
   }
 
+  /** @param {string} cid */
   clickCountry(cid) {
     if (this.replay || this.sel.empty) return;
     if (this.sel.chooseCountry(cid)) this.render();
@@ -393,6 +498,7 @@ class GamePage {
     if (this.legal().some((a) => a.act === "place")) this.say(T("cardFirst"));
   }
 
+  /** @param {string} sid */
   clickSite(sid) {
     if (this.sel.empty && !this.replay) this.cardFirst();
     if (this.replay || this.sel.empty) return;
@@ -404,12 +510,13 @@ class GamePage {
     this.render();
   }
 
+  /** @param {string} cid */
   clickCoat(cid) {
     if (this.sel.empty && !this.replay) this.cardFirst();
     if (this.replay || this.sel.empty) return;
     if (!this.sel.clickCoat(cid)) {
       // the reason: the country's limit (no cloister there yet, or full), else the cards
-      const v = this.msg.view;
+      const v = this.state().view;
       const m = v.advisor_limit[cid];
       const n = v.advisors[cid].reduce((x, y) => x + y, 0) + (this.sel.country === cid ? this.sel.advisors : 0) + 1;
       const key = m === 0 ? "noCoatEmpty" : n > m ? "noCoatFull" : "noCoat";
@@ -420,17 +527,19 @@ class GamePage {
     this.render();
   }
 
+  /** @param {string} source */
   clickTake(source) {
     const action = this.sel.takeFrom(source);
     if (action) this.send(action);
     else if (this.legal().length) this.say(T("noTake"), true);
   }
 
+  /** @param {number} step */
   async loadReplay(step) {
     try {
       this.replay = await getJSON(`/api/games/${encodeURIComponent(this.gameId)}/replay/${step}`);
     } catch (e) {
-      this.say(e.error ? refusalText(e.error, this.board) : e.message, true);
+      this.say(caughtText(e, this.board), true);
       return;
     }
     this.render();
@@ -461,6 +570,7 @@ class GamePage {
     }
     try {
       const r = await postJSON(`/api/games/${encodeURIComponent(this.gameId)}/again`, { seats: held });
+      /** @type {Seats} */
       const moved = {};
       for (const [s, t] of Object.entries(held)) if (r.seats && r.seats[s] !== undefined) moved[r.seats[s]] = t;
       // a seat of this page went to a bot (the new table was started without its person):
@@ -468,15 +578,16 @@ class GamePage {
       if (r.gone && r.gone.length && !Object.keys(moved).length) sessionStorage.setItem(`kardinal-told:${r.id}`, "bot_seat");
       location.assign(this.againURL(r.id, moved));
     } catch (e) {
-      this.say(e.error ? refusalText(e.error, this.board) : e.message, true);
+      this.say(caughtText(e, this.board), true);
     }
   }
 
   /** Whether only bots play this game (anyone may start the next one). */
-  bots() { return Boolean(this.msg) && this.msg.players.every((p) => p.kind === "bot"); }
+  bots() { return this.msg !== null && this.msg.players.every((p) => p.kind === "bot"); }
 
   /** The new game's page with the seats this browser holds there ({seat: token}; the page
-   * stores them and takes them out of the address). */
+   * stores them and takes them out of the address).
+   * @param {string} id @param {Seats} seats */
   againURL(id, seats) {
     const q = Object.keys(seats).length ? "?tokens=" + Object.entries(seats).map(([s, t]) => `${s}:${encodeURIComponent(t)}`).join(",") : "";
     return url(`/game/${encodeURIComponent(id)}${q}`);
@@ -493,7 +604,9 @@ class GamePage {
   }
 
   undo() {
-    this.socket.sendUndo(this.msg.seat, this.msg.version);
+    const msg = this.state();
+    if (msg.seat === null) return; // (canUndo: a seat to act)
+    this.socket.sendUndo(msg.seat, msg.version);
     this.sel.clear();
     this.say("");
   }
@@ -514,7 +627,7 @@ class GamePage {
     const board = this.board;
     const body = document.body;
     body.dataset.status = msg.status;
-    body.dataset.version = msg.version;
+    body.dataset.version = String(msg.version);
     body.dataset.phase = v.phase;
     body.dataset.myTurn = this.legal().length ? "true" : "false";
     body.dataset.replay = this.replay ? String(this.replay.step) : "";
@@ -571,7 +684,7 @@ class GamePage {
       hidden: Boolean(this.replay) || msg.status !== "running",
       stoodIn: (i) => stoodIn(this.chat.notices(), msg.seat, i, msg.view.history),
     });
-    renderScoring(byId("scoring"), { board, players: this.players(), view: v, onScoring: (kind) => this.scoring.open(kind) });
+    renderScoring(byId("scoring"), { board, players: this.players(), view: v, onScoring: (/** @type {string} */ kind) => this.scoring.open(kind) });
     byId("log-title").textContent = T("log");
     renderLog(byId("log"), { board, name: (s) => this.name(s), history: this.shownHistory(v.history), variants: v.variants, boardId: board.id,
       notices: this.chat ? this.chat.notices() : [], yours: (n) => Boolean(this.chat && this.chat.yours(n)) });

@@ -3,9 +3,31 @@
 
 import { el } from "./dom.js";
 import { T } from "./i18n.js";
+/** @import { Board } from "./board.js" */
+/** @import { Selection } from "./selection.js" */
+/** @import { RecordAction } from "./messages.js" */
+/** @import { ViewData } from "./game.js" */
+
+/**
+ * What the hand shows and does (renderHand): the board, the view, the selection, the
+ * player's name and the hand's title; hidden: a hot-seat hand not shown yet; the handlers.
+ * @typedef {object} HandContext
+ * @property {Board} board
+ * @property {ViewData} view
+ * @property {Selection} sel
+ * @property {boolean} hidden
+ * @property {string} playerName
+ * @property {string} title
+ * @property {() => void} onReveal
+ * @property {(kid: string, selected: boolean) => void} onCard
+ * @property {(action: RecordAction) => void} onSend
+ * @property {() => void} onClear
+ */
 
 /** A card as a button: one band per country it names, in the country's colour with its name
- * in the page's language (no codes); a card of one country is all its colour. */
+ * in the page's language (no codes); a card of one country is all its colour.
+ * @param {Board} board @param {string} kid @param {Record<string, string | null> | null | undefined} attrs
+ * @param {(() => void) | null | undefined} onclick */
 export function cardEl(board, kid, attrs, onclick) {
   const name = board.cardName(kid);
   // its name is its text: the countries, as read out and as seen
@@ -22,10 +44,12 @@ const FITTED = new Map(); // "name|width" -> the font size that fits it
 
 /** Shrink the names on the cards in `root` until no word is wider than its band (a name
  * never breaks inside a word: "Lothringen", "Frankreich" on a phone's narrow card). Words
- * that would need less than MIN_PX still break (style.css: the .squeezed class). */
+ * that would need less than MIN_PX still break (style.css: the .squeezed class).
+ * @param {ParentNode} root */
 export function fitCardNames(root) {
   const MIN_PX = 8.5;
   for (const n of root.querySelectorAll(".card .cname")) {
+    if (!(n instanceof HTMLElement)) continue; // (cardEl's <span>s)
     n.style.fontSize = "";
     n.classList.remove("squeezed");
     const w = n.clientWidth;
@@ -46,7 +70,9 @@ export function fitCardNames(root) {
   }
 }
 
-/** The display, the draw pile, the discard pile and the cards removed at setup. */
+/** The display, the draw pile, the discard pile and the cards removed at setup.
+ * @param {HTMLElement} box
+ * @param {{ board: Board, view: ViewData, sel: Selection, onTake: (source: string) => void }} ctx */
 export function renderTable(box, { board, view, sel, onTake }) {
   const disp = el("div", { class: "display", "data-zone": "display" });
   for (const kid of view.display) {
@@ -66,6 +92,7 @@ export function renderTable(box, { board, view, sel, onTake }) {
  * ctx: board, view, sel (Selection), acting (may act now), playerName, hidden (hot-seat:
  * the hand is not shown yet), title, and the handlers onReveal, onCard(kid, selected),
  * onSend(action), onClear.
+ * @param {HTMLElement} box @param {HandContext} ctx
  */
 export function renderHand(box, ctx) {
   const { board, view, sel } = ctx;
@@ -76,11 +103,13 @@ export function renderHand(box, ctx) {
   }
   box.append(el("h2", { text: ctx.title }));
   const hand = el("div", { class: "hand", "data-zone": "hand" });
+  /** @type {Record<string, number>} */
   const selCount = {};
   for (const k of sel.cards) selCount[k] = (selCount[k] || 0) + 1;
   const L = sel.legal();
-  for (const k of Object.keys(view.hand).sort()) {
-    for (let j = 0; j < view.hand[k]; j++) {
+  const cards = view.hand || {}; // (a seat's view: the page draws no hand without one)
+  for (const k of Object.keys(cards).sort()) {
+    for (let j = 0; j < cards[k]; j++) {
       const selected = j < (selCount[k] || 0);
       const can = selected || sel.canAddCard(k);
       hand.append(cardEl(board, k, { class: "card" + (selected ? " selected" : "") + (can && L.length ? " legal" : ""), "aria-pressed": selected ? "true" : "false" },

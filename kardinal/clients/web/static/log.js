@@ -4,6 +4,27 @@
 
 import { el, swatch } from "./dom.js";
 import { T, lineName, listText, rulesText, boardName, addStrings, levelName } from "./i18n.js";
+/** @import { Board } from "./board.js" */
+/** @import { HistoryEntry, RecordAction } from "./messages.js" */
+/** @import { ChatLineData } from "./chat.js" */
+
+/** @typedef {HistoryEntry["events"][number]} EventData an event of a history entry (rules/events.py EventData: its fields by its type) */
+
+/** @typedef {{ board: Board, name: (seat: number) => string }} DescribeContext the board and the players' names */
+
+/**
+ * What the log shows: the board, the names, the history (the view's), the rule variants,
+ * the board's id, and the table's notices (from the chat) with yours(notice): whether one
+ * is about the page's own seat.
+ * @typedef {object} LogContext
+ * @property {Board} board
+ * @property {(seat: number) => string} name
+ * @property {HistoryEntry[] | null | undefined} history
+ * @property {string[]} variants
+ * @property {string} boardId
+ * @property {ChatLineData[]} notices
+ * @property {(notice: ChatLineData) => boolean} yours
+ */
 
 addStrings({
   en: {
@@ -30,7 +51,7 @@ addStrings({
   },
 });
 
-// the table's notices: their words about another seat, and to the page's own seat
+/** @type {Record<string, [string, string]>} the table's notices: their words about another seat, and to the page's own seat */
 const NOTICES = {
   away: ["logAway", "logAwayYou"],
   back: ["logBack", "logBackYou"],
@@ -41,20 +62,25 @@ const NOTICES = {
 /** The table's notices (a person left and a bot stands in; they came back; a turn's time
  * ran out: clock.js): a line, and which seats a bot played for after how many decisions.
  * notices: chat lines of kind "away"/"back"/"timeout"/"timeout_away" ({version, seat, name, text});
- * yours(notice): whether it is about the page's own seat (said in the first person). */
+ * yours(notice): whether it is about the page's own seat (said in the first person).
+ * @param {ChatLineData[] | null | undefined} notices @param {((notice: ChatLineData) => boolean) | null | undefined} yours */
 function noticeLines(notices, yours) {
-  const at = new Map(); // number of decisions -> [li]
+  /** @type {Map<number, HTMLLIElement[]>} number of decisions -> [li] */
+  const at = new Map();
   for (const n of notices || []) {
     if (!NOTICES[n.kind]) continue;
     const text = T(NOTICES[n.kind][yours && yours(n) ? 1 : 0], { name: lineName(n), level: levelName(n.text) });
-    if (!at.has(n.version)) at.set(n.version, []);
-    at.get(n.version).push(el("li", { class: "event", "data-event": n.kind, "data-after": n.version }, text));
+    const lis = at.get(n.version) || [];
+    at.set(n.version, lis);
+    lis.push(el("li", { class: "event", "data-event": n.kind, "data-after": n.version }, text));
   }
   return at;
 }
 
 /** Whether a bot stood in for ``seat`` at its decision number ``i`` (0-based): it left, or
- * its time ran out (turn-based: until it came back; live: for the rest of that turn). */
+ * its time ran out (turn-based: until it came back; live: for the rest of that turn).
+ * @param {ChatLineData[] | null | undefined} notices @param {number | null} seat @param {number} i
+ * @param {HistoryEntry[] | null | undefined} history */
 export function stoodIn(notices, seat, i, history) {
   let away = false;
   for (const n of notices || []) {
@@ -68,6 +94,8 @@ export function stoodIn(notices, seat, i, history) {
 /**
  * One decision in words. ctx: board (Board), name(seat) -> the player's name.
  * action: a record action ({seat, act, ...}).
+ * @param {RecordAction} action @param {DescribeContext} ctx
+ * @returns {string}
  */
 export function describeAction(action, ctx) {
   const { board } = ctx;
@@ -76,20 +104,21 @@ export function describeAction(action, ctx) {
     case "pass":
       return T("logPass", { name });
     case "draw":
-      return action.from === "deck" ? T("logDrawDeck", { name }) : T("logDrawDisplay", { name, card: board.cardName(action.card) });
+      return action.from === "deck" ? T("logDrawDeck", { name }) : T("logDrawDisplay", { name, card: board.cardName(action.card ?? "") }); // (from the display: always a card)
     case "exchange": {
-      const took = action.from === "deck" ? T("logFromDeck") : T("logFromDisplay", { card: board.cardName(action.card) });
+      const took = action.from === "deck" ? T("logFromDeck") : T("logFromDisplay", { card: board.cardName(action.card ?? "") });
       return T("logExchange", { name, card: board.cardName(action.discard), took });
     }
     case "place": {
       const pieces = action.pieces.map((p) => (p.type === "cloister" ? T("logCloister", { site: board.siteName(p.site) }) : T("logAdvisor")));
       return T("logPlace", { name, cards: action.cards.map((k) => board.cardName(k)).join(" + "), country: board.countryName(action.country), pieces: pieces.join(T("and")) });
     }
-    default:
-      return `${name}: ${action.act}`;
+    default: // an act this page does not know (a newer server's): the checker knows only the four
+      return `${name}: ${/** @type {{ act: string }} */ (action).act}`;
   }
 }
 
+/** @param {number[]} points @param {DescribeContext} ctx */
 function pointsText(points, ctx) {
   return points.map((n, seat) => T("logPoints", { name: ctx.name(seat), n })).join(", ");
 }
@@ -97,6 +126,8 @@ function pointsText(points, ctx) {
 /**
  * An event that gets a line of its own in the log: {kind, text}, or null for an event
  * that belongs to the decision's line (drew, revealed) or is unknown.
+ * @param {EventData} ev @param {DescribeContext} ctx
+ * @returns {{ kind: string, text: string } | null}
  */
 export function describeEvent(ev, ctx) {
   switch (ev.type) {
@@ -109,7 +140,7 @@ export function describeEvent(ev, ctx) {
       return { kind: "last_round", text: T("logLastRound", { name: ctx.name(ev.last_seat) }) };
     case "game_ended": {
       const end = T(ev.reason === "blocked" ? "logFinalBlocked" : "logFinalPile", { points: pointsText(ev.scores, ctx) });
-      const names = listText(ev.winners.map((s) => ctx.name(s)));
+      const names = listText(ev.winners.map((/** @type {number} */ s) => ctx.name(s)));
       return { kind: "final", text: end + " " + T(ev.winners.length > 1 ? "logWinners" : "logWinner", { names }) };
     }
     default:
@@ -117,12 +148,14 @@ export function describeEvent(ev, ctx) {
   }
 }
 
-/** The part of a decision's line that its events add: the cards turned up into the display. */
+/** The part of a decision's line that its events add: the cards turned up into the display.
+ * @param {EventData[]} events @param {DescribeContext} ctx */
 function inlineEvents(events, ctx) {
+  /** @type {string[]} */
   const parts = [];
   let drew = null;
   for (const ev of events) {
-    if (ev.type === "revealed" && ev.kinds.length) parts.push(T("logRevealed", { cards: ev.kinds.map((k) => ctx.board.cardName(k)).join(", ") }));
+    if (ev.type === "revealed" && ev.kinds.length) parts.push(T("logRevealed", { cards: ev.kinds.map((/** @type {string} */ k) => ctx.board.cardName(k)).join(", ") }));
     // the kind of a card drawn from the pile: only the seat that drew it sees it (R13.2)
     if (ev.type === "drew" && ev.kind) drew = T("logYouDrew", { card: ctx.board.cardName(ev.kind) });
   }
@@ -133,6 +166,7 @@ function inlineEvents(events, ctx) {
  * The log's items. ctx: board, name(seat), history (the view's), variants, boardId,
  * the players' count, notices (the table's, from the chat) and yours(notice) (whether one
  * is about the page's own seat); the game's rules and board head the log.
+ * @param {LogContext} ctx
  */
 export function logItems(ctx) {
   const items = [el("li", { class: "event rules", "data-event": "rules" },
@@ -155,6 +189,7 @@ export function logItems(ctx) {
   return items;
 }
 
+/** @param {HTMLElement} ol @param {LogContext} ctx */
 export function renderLog(ol, ctx) {
   ol.replaceChildren(...logItems(ctx));
   ol.scrollTop = ol.scrollHeight;

@@ -5,6 +5,7 @@
 import { el } from "./dom.js";
 import { T, addStrings, onLangChange } from "./i18n.js";
 import { url } from "./net.js";
+/** @import { GamePage } from "./game.js" */
 
 addStrings({
   en: {
@@ -33,6 +34,7 @@ function pref(key) { try { return localStorage.getItem(key) === "on"; } catch (e
 function setPref(key, on) { try { localStorage.setItem(key, on ? "on" : "off"); } catch (e) { /* private mode */ } }
 
 export class TurnSignal {
+  /** @param {GamePage} page */
   constructor(page) {
     this.page = page;
     this.baseTitle = document.title;
@@ -40,6 +42,7 @@ export class TurnSignal {
     this.myTurn = false;
     /** @type {AudioContext | null} */
     this.audio = null;
+    /** @type {HTMLElement | null} */
     this.controls = null;
     onLangChange(() => { if (this.controls) this.renderControls(this.controls); this.myTurn = null; this.render(); });
   }
@@ -58,7 +61,7 @@ export class TurnSignal {
     document.body.dataset.signal = now ? "turn" : "";
     const icon = document.querySelector("link[rel=icon]");
     if (icon) icon.setAttribute("href", now ? ICON_TURN : ICON);
-    if (began && !this.page.msg.hotseat) {
+    if (began && this.page.msg && !this.page.msg.hotseat) { // (began: a state message came)
       if (pref("kardinal-sound")) this.beep();
       if (pref("kardinal-notify") && document.hidden && "Notification" in window && Notification.permission === "granted") {
         try {
@@ -92,7 +95,8 @@ export class TurnSignal {
     } catch (e) { /* no audio */ }
   }
 
-  /** The two check boxes (in the table box of chat.js), for people holding a seat. */
+  /** The two check boxes (in the table box of chat.js), for people holding a seat.
+   * @param {HTMLElement} box */
   renderControls(box) {
     this.controls = box;
     const msg = this.page.msg;

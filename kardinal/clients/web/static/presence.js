@@ -9,6 +9,26 @@
 import { el, pagePart } from "./dom.js";
 import { T, seatName, addStrings, onLangChange } from "./i18n.js";
 import { announce } from "./a11y.js";
+/** @import { GamePage, StateMessage } from "./game.js" */
+
+/**
+ * A person not at the table (messages.py AwayData).
+ * @typedef {object} AwayData
+ * @property {number} seat
+ * @property {string} name
+ * @property {number | null} standin_in seconds until a bot may play for them (null: never)
+ */
+
+/**
+ * Who is at a running table now (messages.py PresenceMessage).
+ * @typedef {object} PresenceMessage
+ * @property {"presence"} type
+ * @property {string} game
+ * @property {number[]} here
+ * @property {AwayData[]} away
+ */
+
+/** @typedef {{ seat: number, name: string, until: number | null }} Away one away, `until`: performance.now() ms when a bot may take over (null: never) */
 
 addStrings({
   en: {
@@ -33,25 +53,32 @@ addStrings({
   },
 });
 
-/** Seconds as m:ss (the same in both languages). */
+/** Seconds as m:ss (the same in both languages).
+ * @param {number} seconds */
 export function clock(seconds) {
   const s = Math.max(0, Math.ceil(seconds));
   return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
 }
 
 export class PresenceLine {
+  /** @param {GamePage} page */
   constructor(page) {
     this.page = page;
-    this.here = null; // the person seats here now (any server process), once told
-    this.away = []; // {seat, name, until: performance.now() ms when a bot may take over, or null}
-    this.seen = new Set(); // seats this page has seen here: they "left", the others are "not here"
+    /** @type {Set<number> | null} the person seats here now (any server process), once told */
+    this.here = null;
+    /** @type {Away[]} */
+    this.away = [];
+    /** @type {Set<number>} seats this page has seen here: they "left", the others are "not here" */
+    this.seen = new Set();
+    /** @type {ReturnType<typeof setInterval> | null} */
     this.timer = null;
     this.box = el("div", { id: "presence", class: "presence", "aria-label": T("awayTitle"), hidden: true });
     pagePart("body > header").after(this.box);
     onLangChange(() => { this.box.setAttribute("aria-label", T("awayTitle")); this.render(); });
   }
 
-  /** A presence message. */
+  /** A presence message.
+   * @param {PresenceMessage} m */
   heard(m) {
     const now = performance.now();
     const before = new Set(this.away.map((a) => a.seat));
@@ -63,11 +90,13 @@ export class PresenceLine {
     for (const a of this.away) if (!before.has(a.seat)) announce(this.text(a, now));
   }
 
-  /** Seen here in a state message (a page that came after them). */
+  /** Seen here in a state message (a page that came after them).
+   * @param {StateMessage} msg */
   noteState(msg) {
     for (const p of msg.players) if (p.present) this.seen.add(p.seat);
   }
 
+  /** @param {Away} a @param {number} now performance.now() */
   text(a, now) {
     const name = seatName(a.name, a.seat);
     const who = T(this.seen.has(a.seat) ? "awayLeft" : "awayNotHere", { name });

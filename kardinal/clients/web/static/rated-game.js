@@ -5,26 +5,45 @@
 
 import { byId, el, fill, findId, swatch } from "./dom.js";
 import { T, dateTime, levelName, onLangChange } from "./i18n.js";
-import { getJSON, postJSON } from "./net.js";
+import { getJSON, postJSON, HttpError } from "./net.js";
 import { refusalText } from "./refusals.js";
 import { changeText } from "./rated.js";
+/** @import { Seats } from "./net.js" */
+/** @import { StateMessage } from "./game.js" */
+
+/**
+ * A game's rating changes (community/schemas.py GameRatings; `seats`: by seat, RatingChange).
+ * @typedef {object} GameRatings
+ * @property {string} game
+ * @property {boolean} rated
+ * @property {boolean} settled
+ * @property {Record<string, { name: string, before: number, after: number, change: number, pm: number, pm_before: number }>} seats
+ */
+
+/** @typedef {{ seats: number[], until: number | null }} FillPlan the seats "Start with bots" would fill now, and until when (Unix time) the players of the game before keep theirs */
 
 const TRIES = 30; // asks for the settled ratings, ...
 const EVERY = 1000; // ... this many ms apart
 
 export class RatedGame {
-  /** ``seats()``: the seats this page holds ({seat: token}). */
+  /** ``seats()``: the seats this page holds ({seat: token}).
+   * @param {string} gameId @param {() => Seats} seats */
   constructor(gameId, seats) {
     this.gameId = gameId;
     this.seats = seats;
+    /** @type {StateMessage | null} */
     this.msg = null;
-    this.ratings = null; // the settled answer
+    /** @type {GameRatings | null} the settled answer */
+    this.ratings = null;
     this.asking = false;
     this.tries = 0;
     this.error = "";
-    this.plan = null; // {seats, until}: the seats "Start with bots" would fill now, ... (null: not known yet)
-    this.planTimer = 0; // asks again when the players of the game before no longer keep their seats
-    this.planKey = null; // ... for these seats (who has joined)
+    /** @type {FillPlan | null} the seats "Start with bots" would fill now, ... (null: not known yet) */
+    this.plan = null;
+    /** @type {ReturnType<typeof setTimeout> | undefined} asks again when the players of the game before no longer keep their seats */
+    this.planTimer = undefined;
+    /** @type {string | null} ... for these seats (who has joined) */
+    this.planKey = null;
     this.waitbox = el("section", { id: "waitbox", class: "waitbox", hidden: true });
     byId("handbox").before(this.waitbox);
     // the final table is drawn again on every change: the ratings go back under it each time
@@ -33,6 +52,7 @@ export class RatedGame {
     onLangChange(() => { if (this.msg) this.render(this.msg); });
   }
 
+  /** @param {StateMessage} msg */
   render(msg) {
     this.msg = msg;
     this.renderWait(msg);
@@ -41,6 +61,7 @@ export class RatedGame {
     if (fin) this.under(fin);
   }
 
+  /** @param {StateMessage} msg */
   renderWait(msg) {
     const held = this.seats();
     const mine = msg.seat !== null && msg.seat !== undefined && held[msg.seat] && msg.players[msg.seat] && msg.players[msg.seat].joined ? msg.seat : null;
@@ -63,14 +84,16 @@ export class RatedGame {
     this.waitbox.hidden = false;
     fill(this.waitbox, el("h2", { text: T("fillTitle") }), why,
       plan && plan.seats.length
-        ? el("p", {}, el("button", { type: "button", id: "fill-bots", class: "primary", onclick: (ev) => { if (ev.detail < 2) this.fill(mine, held[mine]); } }, T("fillButton")))
+        ? el("p", {}, el("button", { type: "button", id: "fill-bots", class: "primary", onclick: (/** @type {MouseEvent} */ ev) => { if (ev.detail < 2) this.fill(mine, held[mine]); } }, T("fillButton")))
         : null,
       this.error ? el("p", { class: "bad", role: "alert", text: this.error }) : null);
   }
 
   /** Ask which seats bots would take (GET /api/games/{id}/fill), for the seats as they are
-   * (`key`); asked again when the players of the game before no longer keep theirs. */
+   * (`key`); asked again when the players of the game before no longer keep theirs.
+   * @param {string} key */
   async askPlan(key) {
+    /** @type {FillPlan} */
     let plan;
     try { plan = await getJSON(`/api/games/${encodeURIComponent(this.gameId)}/fill`); } catch (e) { plan = { seats: [-1], until: null }; } // unknown: the button, and the server says why if it refuses
     if (this.planKey !== key) return;
@@ -82,6 +105,7 @@ export class RatedGame {
     }
   }
 
+  /** @param {number} seat @param {string} token */
   async fill(seat, token) {
     const b = findId("fill-bots");
     if (b instanceof HTMLButtonElement) b.disabled = true;
@@ -89,7 +113,7 @@ export class RatedGame {
       await postJSON(`/api/games/${encodeURIComponent(this.gameId)}/fill`, { seat, token });
       this.error = "";
     } catch (e) {
-      this.error = e.error ? refusalText(e.error, null) : e.message;
+      this.error = e instanceof HttpError ? refusalText(e.error, null) : String(e instanceof Error ? e.message : e);
       if (this.msg) this.renderWait(this.msg);
     }
   }
@@ -107,7 +131,8 @@ export class RatedGame {
     if (!this.ratings && this.tries < TRIES) setTimeout(() => this.ask(), EVERY);
   }
 
-  /** The ratings' part of the final table (kept at its end). */
+  /** The ratings' part of the final table (kept at its end).
+   * @param {HTMLElement} fin */
   under(fin) {
     const old = findId("final-ratings");
     if (fin.hidden || !fin.firstChild || !this.msg || !(this.msg.table && this.msg.table.rated)) { if (old) old.remove(); return; }

@@ -60,14 +60,30 @@ export function replayWhere(history, step) {
   return `${T("rpTurn", { k: turnOf(bounds, step), n: bounds.length - 1 })} · ${T("rpStep", { s: step })}`;
 }
 
-/** Step through a finished game. r: {step, total, replaying, history (the whole game's),
- * marks ({intermediate, last_round}), go(step), live(), recordURL, fileName,
- * onScoring(kind) (open a scoring overlay)}. */
+/**
+ * What the replay box steps through: a finished game's steps, its history (the whole
+ * game's), its marks, and what its buttons do (onScoring: open a scoring overlay).
+ * @typedef {object} ReplayBox
+ * @property {number} step
+ * @property {number} total
+ * @property {boolean} replaying
+ * @property {HistoryEntry[] | null | undefined} history
+ * @property {{ intermediate?: number, last_round?: number } | null} [marks]
+ * @property {(step: number) => void} go
+ * @property {() => void} live
+ * @property {string} recordURL
+ * @property {string} fileName
+ * @property {((kind: string) => void) | null} [onScoring]
+ * @property {string | null} [again]
+ */
+
+/** Step through a finished game (null: no box).
+ * @param {HTMLElement} box @param {ReplayBox | null} r */
 export function renderReplayBox(box, r) {
   box.replaceChildren();
   if (!r) return;
   const bounds = turnBounds(r.history);
-  const go = (s) => r.go(Math.max(0, Math.min(r.total, s)));
+  const go = (/** @type {number} */ s) => r.go(Math.max(0, Math.min(r.total, s)));
   const k = turnOf(bounds, r.step);
   const turns = bounds.length - 1;
   // one counter: the turn, and the step (decision) within the game beside it, smaller
@@ -82,6 +98,8 @@ export function renderReplayBox(box, r) {
   slider.addEventListener("change", () => go(bounds[Number(slider.value)]));
   const back = () => go(bounds[r.step > bounds[k] ? k : Math.max(0, k - 1)]);
   const marks = r.marks || {};
+  const onScoring = r.onScoring;
+  /** @param {string} id @param {string} text @param {number | null | undefined} step */
   const jump = (id, text, step) => (step === undefined || step === null ? null
     : el("button", { type: "button", id, class: step === r.step ? "on" : "", onclick: () => go(step) }, text));
   fill(box, el("h2", { text: T("replay") }),
@@ -100,9 +118,9 @@ export function renderReplayBox(box, r) {
       jump("rp-jump-last-round", T("rpLastRound"), marks.last_round),
       jump("rp-jump-end", T("rpEnd"), r.total)),
     el("div", { class: "replay-jumps" },
-      marks.intermediate !== undefined && r.onScoring
-        ? el("button", { type: "button", id: "rp-show-inter", onclick: () => r.onScoring("intermediate") }, T("scShowInter")) : null,
-      r.onScoring ? el("button", { type: "button", id: "rp-show-final", onclick: () => r.onScoring("final") }, T("scShowFinal")) : null),
+      marks.intermediate !== undefined && onScoring
+        ? el("button", { type: "button", id: "rp-show-inter", onclick: () => onScoring("intermediate") }, T("scShowInter")) : null,
+      onScoring ? el("button", { type: "button", id: "rp-show-final", onclick: () => onScoring("final") }, T("scShowFinal")) : null),
     el("p", {}, el("a", { href: r.recordURL, download: r.fileName, id: "download" }, T("record"))),
     r.again ? el("p", { class: "again" }, T("scAgainReady"), " ", el("a", { href: r.again, id: "rp-again" }, T("scGoAgain"))) : null);
 }

@@ -16,6 +16,82 @@ import { el, fill, svg, swatch, playerColour } from "./dom.js";
 import { T, seatName, addStrings } from "./i18n.js";
 import { getJSON } from "./net.js";
 import { inView } from "./inview.js";
+/** @import { Board } from "./board.js" */
+/** @import { GameMap } from "./map.js" */
+/** @import { HistoryEntry, PlayerData } from "./messages.js" */
+
+// The scoring message (GET /api/games/{id}/scoring: messages.py ScoringMessage, the
+// breakdown of rules/breakdown.py), kept here as messages.js has it not yet.
+
+/** @typedef {{ country: string, cloisters: number[], places: number[], points: number[], total: number }} CountryBreakdown one country's ranking (R9) */
+
+/**
+ * An alliance in the final scoring (R10): each country's advisors per seat, its majority,
+ * who holds both (`qualifies`), what that is worth and the points per seat.
+ * @typedef {object} AllianceBreakdown
+ * @property {number} number
+ * @property {string} across
+ * @property {string[]} countries
+ * @property {number[][]} advisors
+ * @property {number[][]} majority
+ * @property {number[]} qualifies
+ * @property {number} value
+ * @property {number[]} points
+ */
+
+/** @typedef {{ seat: number, paths: string[][], points: number }} ChainBreakdown a seat's scoring paths (R11) */
+
+/** @typedef {{ step: number, countries: CountryBreakdown[], points: number[] }} IntermediateBreakdown */
+
+/**
+ * The final scoring: the parts per seat add up to `scores`; `order`: the seats from first
+ * to last (points, then pieces left, R12.1).
+ * @typedef {object} FinalBreakdown
+ * @property {number} step
+ * @property {string} reason
+ * @property {CountryBreakdown[]} countries
+ * @property {AllianceBreakdown[]} alliances_detail
+ * @property {ChainBreakdown[]} chains_detail
+ * @property {number[]} intermediate
+ * @property {number[]} cloisters
+ * @property {number[]} alliances
+ * @property {number[]} chains
+ * @property {number[]} scores
+ * @property {number[]} pieces_left
+ * @property {number[]} winners
+ * @property {number[]} order
+ */
+
+/**
+ * @typedef {object} ScoringMessage
+ * @property {string} game
+ * @property {number} version
+ * @property {PlayerData[]} players
+ * @property {{ players: number, intermediate: IntermediateBreakdown | null, final: FinalBreakdown | null }} scoring
+ */
+
+/** @typedef {"intermediate" | "final"} ScoringKind */
+
+/** @typedef {{ id: string, title: string, body: () => (HTMLElement | null)[], map: () => void }} Step one step of the walk-through: its panel and what it marks on the map */
+
+/**
+ * The final table's inputs (renderFinal).
+ * @typedef {object} FinalInfo
+ * @property {boolean} finished
+ * @property {string | null} again the follow-up's id
+ * @property {boolean} canAgain this page may start it
+ * @property {() => void} onAgain
+ * @property {string} newGame the lobby's address
+ */
+
+/**
+ * What the overlay needs of the page.
+ * @typedef {object} ScoringContext
+ * @property {string} gameId
+ * @property {() => Board | null} board
+ * @property {() => GameMap | null} map
+ * @property {(() => void) | null} onAgain the page starts the next game (null: it cannot)
+ */
 
 addStrings({
   en: {
@@ -132,7 +208,8 @@ addStrings({
   },
 });
 
-/** Which scorings a history holds: {intermediate: bool, final: bool}. */
+/** Which scorings a history holds: {intermediate: bool, final: bool}.
+ * @param {HistoryEntry[] | null | undefined} history */
 export function scoringsIn(history) {
   const out = { intermediate: false, final: false };
   for (const h of history || []) {
@@ -147,15 +224,27 @@ export function scoringsIn(history) {
 const FOCUS_SEL = "[data-country], [data-coat], [data-site], [data-alliance]";
 
 export class ScoringOverlay {
-  /** ctx: {gameId, board(), map(), name(seat), onAgain()|null (the page starts the next game)}. */
+  /** ctx: {gameId, board(), map(), name(seat), onAgain()|null (the page starts the next game)}.
+   * @param {ScoringContext} ctx */
   constructor(ctx) {
     this.ctx = ctx;
-    this.data = null; // the scoring message
-    this.kind = null; // "intermediate" | "final" while open
+    /** @type {ScoringMessage | null} the scoring message */
+    this.data = null;
+    /** @type {ScoringKind | null} while open */
+    this.kind = null;
+    /** @type {Step[]} */
     this.steps = [];
     this.at = 0;
+    /** @type {HTMLElement | null} */
     this.box = null;
+    /** @type {SVGGElement | null} */
     this.fx = null;
+    // set as it opens, and by renderFinal:
+    /** @type {HTMLElement | SVGElement | null | undefined} where the keyboard's focus was before the overlay took it */ this.before;
+    /** @type {boolean | undefined} */ this.takeFocus;
+    /** @type {ScoringMessage | undefined} the scoring message of the final table (fetched once) */ this.finalData;
+    /** @type {boolean | undefined} */ this.finalAsked;
+    /** @type {[HTMLElement, FinalInfo] | null | undefined} the final table asked for before its data came */ this.lastFinal;
     this.seenKey = `kardinal-scoring-seen:${ctx.gameId}`;
     document.addEventListener("keydown", (ev) => this.key(ev));
   }
@@ -164,11 +253,13 @@ export class ScoringOverlay {
 
   /** Open a scoring the first time its event shows in a live history (once per game and
    * browser). offerOnly: the game was over when the page opened: its result is on the page
-   * and the walk-through is offered (renderFinal), not opened. */
+   * and the walk-through is offered (renderFinal), not opened.
+   * @param {HistoryEntry[]} history @param {boolean} [offerOnly] */
   notice(history, offerOnly = false) {
     const has = scoringsIn(history);
     const seen = new Set((sessionStorage.getItem(this.seenKey) || "").split(",").filter(Boolean));
     if (offerOnly && has.final) { seen.add("intermediate"); seen.add("final"); }
+    /** @type {ScoringKind | null} */
     const kind = has.final && !seen.has("final") ? "final" : has.intermediate && !seen.has("intermediate") && !has.final ? "intermediate" : null;
     if (has.final) seen.add("intermediate");
     if (!kind) { sessionStorage.setItem(this.seenKey, [...seen].join(",")); return; }
@@ -178,15 +269,18 @@ export class ScoringOverlay {
   }
 
   /** Open a scoring; one that opens by itself (auto) leaves the keyboard's focus where it is
-   * (the live region has read the scoring out), one asked for takes it. */
+   * (the live region has read the scoring out), one asked for takes it.
+   * @param {string} kind "intermediate" or "final" @param {boolean} [auto] */
   async open(kind, auto = false) {
+    /** @type {ScoringMessage} */
+    let data;
     try {
-      this.data = await getJSON(`/api/games/${encodeURIComponent(this.ctx.gameId)}/scoring`);
+      data = this.data = await getJSON(`/api/games/${encodeURIComponent(this.ctx.gameId)}/scoring`);
     } catch (e) {
       return;
     }
-    const sc = this.data.scoring[kind];
-    if (!sc) return;
+    const sc = kind === "final" ? data.scoring.final : kind === "intermediate" ? data.scoring.intermediate : null;
+    if (!sc || (kind !== "final" && kind !== "intermediate")) return;
     const a = document.activeElement;
     if (!this.box) this.before = (a instanceof HTMLElement || a instanceof SVGElement) && a !== document.body ? a : null;
     this.takeFocus = !auto || !this.before;
@@ -217,6 +311,7 @@ export class ScoringOverlay {
    * follow-up's id or null), canAgain (this page may start it: it holds a seat, or only bots
    * play), onAgain(), newGame (the lobby's address)}; the standings come from the scoring
    * message (fetched once).
+   * @param {HTMLElement} box @param {FinalInfo} f
    */
   renderFinal(box, f) {
     if (!f.finished) { box.hidden = true; box.replaceChildren(); return; }
@@ -234,8 +329,9 @@ export class ScoringOverlay {
       return;
     }
     this.lastFinal = null;
-    const players = this.finalData.players;
-    const pname = (p) => (players[p] ? seatName(players[p].name, p) : `${T("seat")} ${p + 1}`);
+    const players = this.finalData ? this.finalData.players : []; // (sc: from finalData)
+    const pname = (/** @type {number} */ p) => (players[p] ? seatName(players[p].name, p) : `${T("seat")} ${p + 1}`);
+    /** @type {HTMLTableRowElement[]} */
     const rows = [];
     let place = 0;
     sc.order.forEach((p, i) => {
@@ -263,9 +359,10 @@ export class ScoringOverlay {
         el("button", { type: "button", id: "final-walk", onclick: () => this.open("final") }, T("finWalk"))));
   }
 
+  /** @param {KeyboardEvent} ev */
   key(ev) {
     if (!this.isOpen || ev.altKey || ev.ctrlKey || ev.metaKey) return;
-    const t = ev.target;
+    const t = ev.target instanceof Element ? ev.target : null; // (a key's target: an element, or the document)
     if (t && (t.tagName === "INPUT" || t.tagName === "TEXTAREA" || t.tagName === "SELECT")) return;
     if (t && t !== document.body && !this.box?.contains(t)) return; // the keys of the map, the hand, ... stay theirs
     if (ev.key === "ArrowRight" || ev.key === "PageDown") { this.go(this.at + 1); ev.preventDefault(); }
@@ -273,6 +370,7 @@ export class ScoringOverlay {
     else if (ev.key === "Escape") { this.close(); ev.preventDefault(); }
   }
 
+  /** @param {number} k */
   go(k) {
     if (k < 0 || k >= this.steps.length) return;
     this.at = k;
@@ -281,29 +379,43 @@ export class ScoringOverlay {
 
   /** Texts again in the page's language (the language was switched). */
   texts() {
-    if (!this.isOpen) return;
-    this.steps = this.buildSteps(this.kind, this.data.scoring[this.kind]);
+    if (!this.isOpen || !this.kind || !this.data) return;
+    const sc = this.kind === "final" ? this.data.scoring.final : this.data.scoring.intermediate;
+    if (!sc) return;
+    this.steps = this.buildSteps(this.kind, sc);
     this.show();
   }
 
   // ------------------------------------------------------------ the steps
 
-  players() { return this.data.players; }
+  players() { return this.data ? this.data.players : []; }
 
+  /** The board (the overlay opens only over a drawn map, its board loaded). */
+  board() {
+    const b = this.ctx.board();
+    if (!b) throw new Error("no board yet");
+    return b;
+  }
+
+  /** @param {number} seat */
   pname(seat) { const p = this.players()[seat]; return p ? seatName(p.name, seat) : `${T("seat")} ${seat + 1}`; }
 
+  /** @param {number[]} seats */
   names(seats) { return seats.map((s) => this.pname(s)).join(", "); }
 
+  /** @param {ScoringKind} kind @param {IntermediateBreakdown | FinalBreakdown} sc
+   * @returns {Step[]} */
   buildSteps(kind, sc) {
-    const B = this.ctx.board();
+    const B = this.board();
+    /** @type {Step[]} */
     const steps = [];
-    const final = kind === "final";
+    const final = kind === "final" && "order" in sc ? sc : null; // the final scoring's breakdown (its fields read only then)
     const empty = sc.countries.filter((c) => c.total === 0).map((c) => B.countryName(c.country));
     steps.push({
       id: "intro",
       title: final ? T("scFinalTitle") : T("scInterTitle"),
       body: () => [
-        el("p", { text: final ? T("scFinalIntro", { reason: T(sc.reason === "blocked" ? "scReasonBlocked" : "scReasonPile") }) : T("scInterIntro") }),
+        el("p", { text: final ? T("scFinalIntro", { reason: T(final.reason === "blocked" ? "scReasonBlocked" : "scReasonPile") }) : T("scInterIntro") }),
         empty.length ? el("p", { class: "sc-note", text: T("scEmptyCountries", { names: empty.join(", ") }) }) : null,
       ],
       map: () => {},
@@ -318,7 +430,7 @@ export class ScoringOverlay {
       });
     }
     if (final) {
-      for (const a of sc.alliances_detail) {
+      for (const a of final.alliances_detail) {
         if (a.value === 0) continue;
         steps.push({
           id: `alliance-${a.number}`,
@@ -330,29 +442,32 @@ export class ScoringOverlay {
       steps.push({
         id: "chains",
         title: T("scChainsTitle"),
-        body: () => this.chainsBody(sc),
-        map: () => this.showChains(sc),
+        body: () => this.chainsBody(final),
+        map: () => this.showChains(final),
       });
     }
-    steps.push({ id: "totals", title: T("scTotalsTitle"), body: () => this.totalsBody(kind, sc), map: () => {} });
+    steps.push({ id: "totals", title: T("scTotalsTitle"), body: () => this.totalsBody(sc), map: () => {} });
     return steps;
   }
 
+  /** @param {CountryBreakdown} c */
   rankingTable(c) {
     const seats = [...c.cloisters.keys()].filter((p) => c.cloisters[p] > 0).sort((a, b) => c.places[a] - c.places[b] || a - b);
     const head = el("tr", {}, el("th", { text: T("scPlace") }), el("th", {}), el("th", { class: "num", text: T("scCloisters") }), el("th", { class: "num", text: T("scPoints") }));
     const rows = seats.map((p) => el("tr", { "data-seat": p },
       el("td", { class: "num", text: `${c.places[p]}.` }),
       el("td", {}, swatch(p), " " + this.pname(p)),
-      el("td", { class: "num", text: c.cloisters[p] }),
+      el("td", { class: "num", text: String(c.cloisters[p]) }),
       el("td", { class: "num pts", text: `+${c.points[p]}` })));
     return el("table", { class: "sc-rank" }, el("thead", {}, head), el("tbody", {}, ...rows));
   }
 
+  /** @param {AllianceBreakdown} a */
   allianceBody(a) {
-    const B = this.ctx.board();
+    const B = this.board();
     const n = this.players().length;
     const head = el("tr", {}, el("th", {}), ...a.countries.map((cid) => el("th", { class: "num", text: B.countryName(cid) })), el("th", { class: "num", text: T("scPoints") }));
+    /** @type {HTMLTableRowElement[]} */
     const rows = [];
     for (let p = 0; p < n; p++) {
       if (!a.advisors[0][p] && !a.advisors[1][p]) continue;
@@ -372,8 +487,9 @@ export class ScoringOverlay {
     ];
   }
 
+  /** @param {FinalBreakdown} sc */
   chainsBody(sc) {
-    const B = this.ctx.board();
+    const B = this.board();
     const items = sc.chains_detail.filter((c) => c.points > 0).map((c) => el("li", { "data-seat": c.seat },
       swatch(c.seat), ` ${this.pname(c.seat)}: +${c.points} — `,
       c.paths.map((p) => `${p.map((s) => B.siteName(s)).join("–")} (${T("scChainOf", { n: p.length })})`).join("; ")));
@@ -383,16 +499,18 @@ export class ScoringOverlay {
     ];
   }
 
-  totalsBody(kind, sc) {
+  /** @param {IntermediateBreakdown | FinalBreakdown} sc */
+  totalsBody(sc) {
     const n = this.players().length;
     const seats = [...Array(n).keys()];
-    if (kind === "intermediate") {
+    if (!("order" in sc)) { // the intermediate scoring (the final one's breakdown has the order)
       const rows = seats.map((p) => el("tr", { "data-seat": p }, el("td", {}, swatch(p), " " + this.pname(p)), el("td", { class: "num pts", text: sc.points[p] })));
       return [el("table", { class: "sc-totals", id: "sc-totals" },
         el("caption", { text: T("scInterTotals") }),
         el("thead", {}, el("tr", {}, el("th", {}), el("th", { class: "num", text: T("scPoints") }))),
         el("tbody", {}, ...rows))];
     }
+    /** @type {["intermediate" | "cloisters" | "alliances" | "chains", string][]} */
     const cols = [["intermediate", "scIntermediate"], ["cloisters", "scCloisterPts"], ["alliances", "scAlliancePts"], ["chains", "scChainPts"]];
     const head = el("tr", {}, el("th", {}), ...cols.map(([, k], i) => el("th", { class: "num", text: (i ? "+ " : "") + T(k) })), el("th", { class: "num", text: "= " + T("scTotal") }));
     const rows = sc.order.map((p) => el("tr", { "data-seat": p, class: sc.winners.includes(p) ? "sc-win" : "" },
@@ -421,8 +539,9 @@ export class ScoringOverlay {
   show() {
     const step = this.steps[this.at];
     const last = this.at === this.steps.length - 1;
-    const again = this.kind === "final" && last && this.ctx.onAgain
-      ? el("button", { type: "button", id: "sc-again", class: "primary", onclick: () => this.ctx.onAgain() }, T("scAgain")) : null;
+    const onAgain = this.ctx.onAgain;
+    const again = this.kind === "final" && last && onAgain
+      ? el("button", { type: "button", id: "sc-again", class: "primary", onclick: () => onAgain() }, T("scAgain")) : null;
     const nav = el("div", { class: "sc-nav" },
       el("button", { type: "button", id: "sc-back", disabled: this.at === 0, onclick: () => this.go(this.at - 1) }, "◀ " + T("scBack")),
       el("span", { class: "sc-count", id: "sc-count", text: T("scStep", { k: this.at + 1, n: this.steps.length }) }),
@@ -430,7 +549,7 @@ export class ScoringOverlay {
       last ? null : el("button", { type: "button", id: "sc-skip", onclick: () => this.go(this.steps.length - 1) }, T("scSkip")),
       again,
       el("button", { type: "button", id: "sc-close", onclick: () => this.close() }, T("scClose")));
-    const body = [].concat(step.body()).filter(Boolean);
+    const body = step.body().filter((x) => x !== null);
     const box = el("section", {
       id: "scoring-overlay", class: `sc-overlay sc-${this.kind}` + (step.id === "totals" ? " sc-wide" : ""),
       role: "dialog", "aria-modal": "false", "aria-labelledby": "sc-title", "data-step": step.id, "data-kind": this.kind,
@@ -474,17 +593,19 @@ export class ScoringOverlay {
     return this.fx;
   }
 
+  /** @param {string} sid @returns {[number, number]} */
   sitePoint(sid) {
     const map = this.ctx.map();
     if (map && map.sitePoint) return map.sitePoint(sid);
-    const s = this.ctx.board().sites.get(sid);
+    const s = this.board().sites.get(sid);
     return s ? s.xy : [0, 0];
   }
 
+  /** @param {string} cid @returns {[number, number]} */
   coatPoint(cid) {
     const map = this.ctx.map();
     if (map && map.coatPoint) return map.coatPoint(cid);
-    const c = this.ctx.board().countries.get(cid);
+    const c = this.board().countries.get(cid);
     return c ? c.coat : [0, 0];
   }
 
@@ -499,17 +620,20 @@ export class ScoringOverlay {
     if (this.fx) this.fx.replaceChildren();
   }
 
+  /** @param {Set<string>} countries @param {Set<string>} sites @param {Set<string>} alliances */
   focus(countries, sites, alliances) {
     const root = this.root();
     if (!root) return;
     root.classList.add("sc-focus-mode");
     for (const e of root.querySelectorAll(FOCUS_SEL)) {
+      if (!(e instanceof SVGElement || e instanceof HTMLElement)) continue; // (the map's parts)
       const d = e.dataset;
       const on = (d.country && countries.has(d.country)) || (d.coat && countries.has(d.coat)) || (d.site && sites.has(d.site)) || (d.alliance && alliances.has(d.alliance));
       if (on) e.classList.add("sc-focus");
     }
   }
 
+  /** @param {SVGGElement} g @param {number[]} at @param {string} text @param {number | null} seat @param {string} [cls] */
   badge(g, [x, y], text, seat, cls) {
     const w = 8 + 7.5 * String(text).length;
     const b = svg("g", { class: "sc-badge " + (cls || ""), transform: `translate(${x},${y})` });
@@ -520,8 +644,9 @@ export class ScoringOverlay {
     g.append(b);
   }
 
+  /** @param {CountryBreakdown} c */
   showCountry(c) {
-    const B = this.ctx.board();
+    const B = this.board();
     const g = this.layer();
     const country = B.countries.get(c.country);
     const sites = new Set(country ? country.sites : []);
@@ -537,8 +662,9 @@ export class ScoringOverlay {
     seats.forEach((p, i) => this.badge(g, [cx + 46, cy - 18 + i * 23], `${c.places[p]}. +${c.points[p]}`, p));
   }
 
+  /** @param {AllianceBreakdown} a */
   showAlliance(a) {
-    const B = this.ctx.board();
+    const B = this.board();
     const g = this.layer();
     const sites = new Set();
     for (const cid of a.countries) for (const s of (B.countries.get(cid) || { sites: [] }).sites) sites.add(s);
@@ -557,6 +683,7 @@ export class ScoringOverlay {
     else this.badge(g, [mid[0], mid[1] - 24], "0", null, "sc-big");
   }
 
+  /** @param {FinalBreakdown} sc */
   showChains(sc) {
     const g = this.layer();
     const sites = new Set();

@@ -13,6 +13,28 @@
 import { el, svg, swatch, playerColour } from "./dom.js";
 import { T, addStrings } from "./i18n.js";
 import { turnsOf, turnSummary, placesOf } from "./follow.js";
+/** @import { Board } from "./board.js" */
+/** @import { GameMap } from "./map.js" */
+/** @import { MapZoom } from "./zoom.js" */
+/** @import { HistoryEntry } from "./messages.js" */
+
+/**
+ * A turn to show: its seat and entries (follow.js turnsOf), a key, the index of its first
+ * entry in the history, and whether a bot played it for this page's seat.
+ * @typedef {{ seat: number, entries: HistoryEntry[], key: string, start: number, standin?: boolean }} SinceTurn
+ */
+
+/** @typedef {{ board: Board, name: (seat: number) => string }} SinceContext the board and the players' names */
+
+/**
+ * What "since your last turn" shows of the page (game.js): its board, map and zoom (null
+ * until made) and the players' names.
+ * @typedef {object} SincePage
+ * @property {() => Board | null} board
+ * @property {() => GameMap | null} map
+ * @property {() => MapZoom | null} zoom
+ * @property {(seat: number) => string} name
+ */
 
 addStrings({
   en: {
@@ -38,11 +60,15 @@ addStrings({
  * turns a bot played for it (`stoodIn(start)`: the turn beginning at that history index
  * was a stand-in's) do not end the span: they are listed (`standin: true`), at most as many.
  * history: the history entries; current: the seat to act; players: how many.
+ * @param {HistoryEntry[] | null | undefined} history @param {number | null | undefined} seat
+ * @param {number} current @param {number} players
  * @param {(start: number) => boolean} [stoodIn]
+ * @returns {SinceTurn[]}
  */
 export function sinceTurns(history, seat, current, players, stoodIn = () => false) {
   let at = 0;
-  const turns = turnsOf(history || []).map((t, i) => {
+  /** @type {SinceTurn[]} */
+  const turns = turnsOf(history || []).map((/** @type {{ seat: number, entries: HistoryEntry[] }} */ t, /** @type {number} */ i) => {
     const start = at;
     at += t.entries.length;
     return { ...t, key: `${t.seat}@${i}`, start };
@@ -52,7 +78,7 @@ export function sinceTurns(history, seat, current, players, stoodIn = () => fals
   let end = turns.length;
   if (current === seat) while (end > 0 && turns[end - 1].seat === seat) end -= 1;
   let start = end;
-  const standin = (t) => t.seat === seat && stoodIn(t.start);
+  const standin = (/** @type {SinceTurn} */ t) => t.seat === seat && stoodIn(t.start);
   while (start > 0 && (turns[start - 1].seat !== seat || standin(turns[start - 1]))) start -= 1;
   const span = turns.slice(start, end).map((t) => ({ ...t, standin: t.seat === seat }));
   const theirs = new Set(span.filter((t) => !t.standin).slice(-others));
@@ -61,14 +87,17 @@ export function sinceTurns(history, seat, current, players, stoodIn = () => fals
 }
 
 /** A turn's line: its main decision and the cards taken from the display (a card from the
- * pile is nobody's business, and that one was drawn takes room a phone does not have). */
+ * pile is nobody's business, and that one was drawn takes room a phone does not have).
+ * @param {{ seat: number, entries: HistoryEntry[] }} turn @param {SinceContext} ctx
+ * @returns {string} */
 export function sinceText(turn, ctx) {
   const shown = turn.entries.filter((e) => !(e.action.act === "draw" && e.action.from === "deck"));
   return turnSummary({ seat: turn.seat, entries: shown.length ? shown : turn.entries }, ctx);
 }
 
 /** What a bot played for a seat (a turn's entries), without the seat's name, for "a bot
- * played for you: …" ("2 cloisters in Burgundy"; "it exchanged Savoy for …"). */
+ * played for you: …" ("2 cloisters in Burgundy"; "it exchanged Savoy for …").
+ * @param {HistoryEntry[]} entries @param {{ board: Board }} ctx */
 export function standinMoves(entries, ctx) {
   const mark = "\u0001";
   const text = sinceText({ seat: entries[0].action.seat, entries }, { ...ctx, name: () => mark });
@@ -76,29 +105,35 @@ export function standinMoves(entries, ctx) {
 }
 
 export class Since {
-  /** page: {board(), map(), zoom(), name(seat)}; box: the element above the hand. */
+  /** page: {board(), map(), zoom(), name(seat)}; box: the element above the hand.
+   * @param {SincePage} page @param {HTMLElement} box */
   constructor(page, box) {
     this.page = page;
     this.box = box;
-    this.pinned = null; // the key of the line whose places stay marked
+    /** @type {string | null} the key of the line whose places stay marked */
+    this.pinned = null;
+    /** @type {SinceTurn[]} */
     this.turns = [];
+    /** @type {SVGGElement | null} */
     this.fx = null;
   }
 
   /** Draw the lines. seat: this page's seat (null: a spectator); hidden: nothing to say
-   * (a replay, a finished game, a hot-seat curtain before the first turn). */
+   * (a replay, a finished game, a hot-seat curtain before the first turn).
+   * @param {{ history: HistoryEntry[], seat: number | null, current: number, players: number, hidden: boolean,
+   *   stoodIn: (start: number) => boolean }} what */
   render({ history, seat, current, players, hidden, stoodIn }) {
     const board = this.page.board();
     this.turns = hidden || !board ? [] : sinceTurns(history, seat, current, players, stoodIn);
     if (!this.turns.some((t) => t.key === this.pinned)) this.pinned = null;
-    if (!this.turns.length) {
+    if (!this.turns.length || !board) { // (no board: no turns)
       this.box.replaceChildren();
       this.box.hidden = true;
       this.mark(null);
       return;
     }
     this.box.hidden = false;
-    const ctx = { board, name: (s) => this.page.name(s) };
+    const ctx = { board, name: (/** @type {number} */ s) => this.page.name(s) };
     const forYou = { board, name: () => T("sinceBotForYou") };
     const lines = this.turns.map((t) => {
       const text = sinceText(t, t.standin ? forYou : ctx);
@@ -124,10 +159,11 @@ export class Since {
 
   pinnedTurn() { return this.turns.find((t) => t.key === this.pinned) || null; }
 
-  /** Tap a line: its places stay marked (tapped again: unmarked); on an enlarged map they are brought into view. */
+  /** Tap a line: its places stay marked (tapped again: unmarked); on an enlarged map they are brought into view.
+   * @param {string} key */
   pin(key) {
     this.pinned = this.pinned === key ? null : key;
-    for (const b of this.box.querySelectorAll("button.since-line")) b.setAttribute("aria-pressed", String(b.dataset.key === this.pinned));
+    for (const b of this.box.querySelectorAll("button.since-line")) if (b instanceof HTMLElement) b.setAttribute("aria-pressed", String(b.dataset.key === this.pinned));
     const turn = this.pinnedTurn();
     this.mark(turn);
     const zoom = this.page.zoom();
@@ -135,7 +171,8 @@ export class Since {
     if (turn && first && zoom && zoom.z > 1) zoom.centre(first);
   }
 
-  /** Mark a turn's places on the map (null: none): the sites and coats of arms, ringed in the player's colour. */
+  /** Mark a turn's places on the map (null: none): the sites and coats of arms, ringed in the player's colour.
+   * @param {SinceTurn | null} turn */
   mark(turn) {
     for (const n of document.querySelectorAll("#map .since-mark")) n.classList.remove("since-mark");
     if (this.fx) this.fx.replaceChildren();

@@ -6,9 +6,67 @@
 
 import { el, svg, playerColour, swatch } from "./dom.js";
 import { T, addStrings, num } from "./i18n.js";
-import { getJSON, postJSON } from "./net.js";
+import { getJSON, postJSON, HttpError } from "./net.js";
 import { turnBounds, turnOf } from "./replay.js";
 import { inView } from "./inview.js";
+/** @import { Board } from "./board.js" */
+/** @import { RecordAction } from "./messages.js" */
+/** @import { GamePage } from "./game.js" */
+
+// The answers of teach.py (server/play/schemas.py TeachInfo, HintAnswer, ReviewStatus; the
+// review itself: bots/analysis.py Review), as this module reads them.
+
+/**
+ * One option of a hint, best first: its action and what the search found of it.
+ * @typedef {object} HintOption
+ * @property {RecordAction} action
+ * @property {string} notation
+ * @property {number} visits
+ * @property {number | null} value
+ * @property {number | null} margin
+ * @property {number | null} worth
+ * @property {number | null} [gain]
+ * @property {number | null} vs_best
+ */
+
+/**
+ * The best moves for the asking seat (`how`: search, draw or only).
+ * @typedef {object} HintAnswer
+ * @property {number} version
+ * @property {number} seat
+ * @property {string} how
+ * @property {HintOption[]} options
+ * @property {number} iterations
+ */
+
+/** @typedef {{ version: number, seat: number, data: HintAnswer }} Hint the latest hint, for the position it was asked at */
+
+/**
+ * A rated decision of the review: its index in the history, its seat and the seat's own
+ * turn number, its cost (points), its verdict (null: none) and the move played and the best one.
+ * @typedef {object} RatedDecision
+ * @property {number} index
+ * @property {number} seat
+ * @property {number} turn
+ * @property {number} cost
+ * @property {string | null} [verdict]
+ * @property {{ action: RecordAction, gain?: number | null }} played
+ * @property {{ action: RecordAction, gain?: number | null }} best
+ */
+
+/**
+ * A finished game's review (bots/analysis.py Review.to_json): each seat's chance to win
+ * after each step, the rated decisions, each seat's costliest (their indices, by seat).
+ * @typedef {object} Review
+ * @property {number[]} seats
+ * @property {{ step: number, chances: number[] }[]} chances
+ * @property {RatedDecision[]} decisions
+ * @property {Record<string, number[]>} [costliest]
+ */
+
+/** @typedef {{ status: string, done?: number, total?: number, review?: Review }} ReviewStatus "none", "running" with its progress, "done" with the review, or "failed" */
+
+/** @typedef {{ hints: boolean, finished: boolean, review?: ReviewStatus }} TeachInfo */
 
 addStrings({
   en: {
@@ -146,12 +204,13 @@ addStrings({
 });
 
 // a signed number of points to one decimal; what rounds to zero is "0.0" (not "±0.0", "−0.0")
-const signed = (x) => (Math.abs(x) < 0.05 ? "" : x > 0 ? "+" : "−") + num(Math.abs(x), 1);
+const signed = (/** @type {number} */ x) => (Math.abs(x) < 0.05 ? "" : x > 0 ? "+" : "−") + num(Math.abs(x), 1);
 
 // points to one decimal in the page's language ("2.1", "2,1"; a minus sign, not a hyphen)
-const points = (x) => (x < -0.05 ? "−" : "") + num(Math.abs(x), 1);
+const points = (/** @type {number} */ x) => (x < -0.05 ? "−" : "") + num(Math.abs(x), 1);
 
-/** "Playing {cards} for {pieces} instead would have gained {cost} points more." */
+/** "Playing {cards} for {pieces} instead would have gained {cost} points more."
+ * @param {Board} board @param {RecordAction} a @param {string} cost */
 function insteadText(board, a, cost) {
   if (a.act !== "place") return T("tcInsteadOther", { move: actionText(board, a), cost });
   const sites = (a.pieces || []).filter((p) => p.type === "cloister").map((p) => board.siteName(p.site));
@@ -166,14 +225,17 @@ function insteadText(board, a, cost) {
   return T("tcInsteadPlace", { cards, pieces, cost });
 }
 
+/** Why a hint or a review was refused, in words (net.js HttpError: its code; else "http").
+ * @param {unknown} e */
 function errorText(e) {
-  const code = (e && (e.code || (e.error && e.error.code))) || "http";
+  const code = (e instanceof HttpError && (e.code || e.error.code)) || "http";
   const key = "tcErr_" + code;
   const t = T(key);
   return t === key ? T("tcErr_other", { code }) : t;
 }
 
-/** A record action in words, with the board's names. */
+/** A record action in words, with the board's names.
+ * @param {Board} board @param {RecordAction} a */
 export function actionText(board, a) {
   if (a.act === "place") {
     const parts = [];
@@ -185,36 +247,53 @@ export function actionText(board, a) {
     const cards = (a.cards || []).map((k) => board.cardName(k)).join(", ");
     return `${T("tcPlace", { pieces: pieces.charAt(0).toUpperCase() + pieces.slice(1), country: board.countryName(a.country) })} (${T("tcPlaceCards", { cards })})`;
   }
-  if (a.act === "exchange") return T("tcExchange", { card: board.cardName(a.discard), take: a.from === "deck" ? T("tcFromPile") : board.cardName(a.card) });
-  if (a.act === "draw") return a.from === "deck" ? T("tcDrawPile") : T("tcDrawCard", { card: board.cardName(a.card) });
+  if (a.act === "exchange") return T("tcExchange", { card: board.cardName(a.discard), take: a.from === "deck" ? T("tcFromPile") : board.cardName(a.card ?? "") }); // (from the display: a card)
+  if (a.act === "draw") return a.from === "deck" ? T("tcDrawPile") : T("tcDrawCard", { card: board.cardName(a.card ?? "") });
   return T("tcPass");
 }
 
-/** A seat's three costliest decisions, costliest first (a review made before the server named them). */
+/** A seat's three costliest decisions, costliest first (a review made before the server named them).
+ * @param {RatedDecision[]} decisions @param {number} seat */
 function costliestOf(decisions, seat) {
   return decisions.filter((d) => d.seat === seat && d.cost > 0).sort((a, b) => b.cost - a.cost || a.index - b.index).slice(0, 3).map((d) => d.index);
 }
 
 export class Teach {
+  /** @param {GamePage} page @param {HTMLElement} box */
   constructor(page, box) {
     this.page = page;
     this.box = box;
-    this.info = null; // GET /teach: {hints, finished, review}
-    this.infoKey = null; // the status it was loaded for
-    this.hint = null; // {version, seat, data} of the latest hint
-    this.asking = null; // the version a hint is being asked for
+    /** @type {TeachInfo | null} GET /teach: {hints, finished, review} */
+    this.info = null;
+    /** @type {string | null} the status it was loaded for */
+    this.infoKey = null;
+    /** @type {Hint | null} the latest hint */
+    this.hint = null;
+    /** @type {number | null} the version a hint is being asked for */
+    this.asking = null;
     this.error = "";
-    this.review = null; // GET /review's answer
+    /** @type {ReviewStatus | null} GET /review's answer */
+    this.review = null;
     this.polling = false;
-    this.focus = null; // the rated decision shown on the map (review)
+    /** @type {RatedDecision | null} the rated decision shown on the map (review) */
+    this.focus = null;
+    /** @type {SVGGElement | null} */
     this.fx = null;
+  }
+
+  /** The game's board (drawn only once it is loaded: render() returns before). */
+  board() {
+    const b = this.page.board;
+    if (!b) throw new Error("no board yet");
+    return b;
   }
 
   get url() { return `/api/games/${encodeURIComponent(this.page.gameId)}`; }
 
+  /** @param {string} status */
   loadInfo(status) {
     this.infoKey = status;
-    getJSON(`${this.url}/teach`).then((info) => {
+    getJSON(`${this.url}/teach`).then((/** @type {TeachInfo} */ info) => {
       this.info = info;
       if (info.review && info.review.status !== "none") this.setReview(info.review);
       this.page.render();
@@ -223,12 +302,14 @@ export class Teach {
 
   async askHint() {
     const msg = this.page.msg;
+    if (!msg || msg.seat === null) return; // (the button: for the seat to act)
     const seat = msg.seat;
     const token = this.page.socket.seats[seat];
     this.asking = msg.version;
     this.error = "";
     this.page.render();
     try {
+      /** @type {HintAnswer} */
       const h = await postJSON(`${this.url}/hint`, { seat, token, version: msg.version });
       this.hint = { version: h.version, seat, data: h };
     } catch (e) {
@@ -245,7 +326,8 @@ export class Teach {
   }
 
   /** On an enlarged map (a phone), move the frame to the marks of a hint or a review: the
-   * marked group if it fits in the frame, else the whole map. */
+   * marked group if it fits in the frame, else the whole map.
+   * @param {string} selector */
   bringIntoView(selector) {
     const zoom = this.page.zoom;
     const g = this.fx && this.fx.querySelector(selector);
@@ -265,12 +347,13 @@ export class Teach {
     this.page.render();
   }
 
+  /** @param {ReviewStatus} r */
   setReview(r) {
     this.review = r;
     if (r.status === "running" && !this.polling) {
       this.polling = true;
       const poll = () => {
-        getJSON(`${this.url}/review`).then((next) => {
+        getJSON(`${this.url}/review`).then((/** @type {ReviewStatus} */ next) => {
           this.review = next;
           this.page.render();
           if (next.status === "running") setTimeout(poll, 700);
@@ -281,7 +364,8 @@ export class Teach {
     }
   }
 
-  /** Show a rated decision: the replay goes to the position before it, the map shows both moves. */
+  /** Show a rated decision: the replay goes to the position before it, the map shows both moves.
+   * @param {RatedDecision} d */
   show(d) {
     this.focus = d;
     this.page.loadReplay(d.index).then(() => this.bringIntoView("[data-review=better]"));
@@ -295,6 +379,7 @@ export class Teach {
     this.box.replaceChildren();
     if (!msg || !page.board) return;
     if (this.infoKey !== msg.status) this.loadInfo(msg.status);
+    /** @type {HTMLElement[]} */
     const parts = [];
     if (msg.status === "running") parts.push(...this.hintPart());
     if (msg.status === "finished") parts.push(...this.reviewPart());
@@ -328,8 +413,11 @@ export class Teach {
     return h;
   }
 
+  /** @param {HintAnswer} h */
   hintList(h) {
-    const board = this.page.board;
+    // drawn once the board is loaded (render() returns before); read as it is, not by board():
+    // tests/test_web_teach.py calls this with no board, for passes, which name nothing
+    const board = /** @type {Board} */ (this.page.board);
     // of all the search's iterations (the options shown are the most searched of them)
     const total = Math.max(h.iterations || 0, h.options.reduce((a, o) => a + (o.visits || 0), 0));
     const list = el("ol", { id: "hint-list", class: "tc-options", "data-how": h.how });
@@ -364,9 +452,10 @@ export class Teach {
       const bar = el("progress", { id: "review-progress", max: r.total || 1, value: r.done || 0, "aria-label": text });
       return [el("p", { class: "tc-note", id: "review-status", text }), bar];
     }
-    return this.reviewDone(r.review);
+    return r.review ? this.reviewDone(r.review) : []; // (done: with the review)
   }
 
+  /** @param {Review} rv */
   reviewDone(rv) {
     const page = this.page;
     const out = [this.chart(rv)];
@@ -380,10 +469,11 @@ export class Teach {
     // a decision's turn is the one the replay shows for it ("Turn k of n"); d.turn counts its player's own
     const bounds = turnBounds(page.msg ? page.msg.view.history : []);
     const byIndex = new Map(rv.decisions.map((d) => [d.index, d]));
+    /** @type {Set<number>} */
     const shown = new Set();
     // each seat's three costliest decisions, however small, with the better move and what it would have changed
     for (const seat of rv.seats) {
-      const top = ((rv.costliest || {})[String(seat)] || costliestOf(rv.decisions, seat)).map((i) => byIndex.get(i)).filter(Boolean);
+      const top = ((rv.costliest || {})[String(seat)] || costliestOf(rv.decisions, seat)).map((i) => byIndex.get(i)).filter((d) => d !== undefined);
       const name = page.name(seat);
       if (!top.length) {
         out.push(el("p", { class: "tc-note review-none", "data-seat": seat, text: T("tcNoneCost", { name }) }));
@@ -415,7 +505,8 @@ export class Teach {
   }
 
   /** One of the costliest decisions: its turn and cost (a button to the position), the move
-   * played and the better one, and what the better one would have changed, in words. */
+   * played and the better one, and what the better one would have changed, in words.
+   * @param {RatedDecision} d @param {number[]} bounds */
   costlyItem(d, bounds) {
     const page = this.page;
     const on = this.focus && this.focus.index === d.index && page.replay && page.replay.step === d.index;
@@ -424,26 +515,28 @@ export class Teach {
       el("button", { type: "button", class: "tc-slip", title: T("tcCostWhy"), onclick: () => this.show(d) },
         swatch(d.seat), " ", T(d.verdict ? "tcCostlyVerdict" : "tcCostly", vars)),
       this.pair(d),
-      el("div", { class: "tc-instead", text: insteadText(page.board, d.best.action, points(d.cost)) }));
+      el("div", { class: "tc-instead", text: insteadText(this.board(), d.best.action, points(d.cost)) }));
     const g = d.played.gain, b = d.best.gain;
     if (g !== null && g !== undefined && b !== null && b !== undefined) item.append(el("div", { class: "tc-gains", text: T("tcGains", { g: points(g), b: points(b) }) }));
     return item;
   }
 
+  /** @param {RatedDecision} d */
   pair(d) {
-    const board = this.page.board;
+    const board = this.board();
     return el("div", { class: "tc-pair" },
       el("div", { class: "tc-played-line" }, el("b", { text: T("tcPlayed") + ": " }), actionText(board, d.played.action)),
       el("div", { class: "tc-better-line" }, el("b", { text: T("tcBetter") + ": " }), actionText(board, d.best.action)));
   }
 
-  /** Every player's chance to win after each turn: one line per seat; the replay's step marked. */
+  /** Every player's chance to win after each turn: one line per seat; the replay's step marked.
+   * @param {Review} rv */
   chart(rv) {
     const W = 300, H = 120, L = 28, B = 16, TOP = 6;
     const pts = rv.chances;
     const total = pts.length ? pts[pts.length - 1].step || 1 : 1;
-    const x = (step) => L + (W - L - 4) * (step / total);
-    const y = (p) => TOP + (H - TOP - B) * (1 - p);
+    const x = (/** @type {number} */ step) => L + (W - L - 4) * (step / total);
+    const y = (/** @type {number} */ p) => TOP + (H - TOP - B) * (1 - p);
     const g = svg("svg", { id: "win-chart", class: "tc-chart", viewBox: `0 0 ${W} ${H}`, role: "img", "aria-label": T("tcChartLabel") });
     for (const p of [0, 0.5, 1]) {
       g.append(svg("line", { x1: L, x2: W - 4, y1: y(p), y2: y(p), class: "tc-grid" }));
@@ -533,24 +626,31 @@ export class Teach {
   }
 
   /** The cards the best hint plays, discards or takes, outlined in the hand and on the table
-   * (the hand and the table are drawn anew before each render, so nothing needs undoing). */
+   * (the hand and the table are drawn anew before each render, so nothing needs undoing).
+   * @param {RecordAction} a */
   markCards(a) {
+    /** @param {string} selector @param {number} n */
     const pick = (selector, n) => {
       const found = Array.from(document.querySelectorAll(selector)).filter((e) => !e.classList.contains("tc-hinted"));
       for (const e of found.slice(0, n)) e.classList.add("tc-hinted");
     };
-    const inHand = (kid) => pick(`[data-zone=hand] .card[data-card="${CSS.escape(kid)}"]`, 1);
-    const take = (from, kid) => (from === "deck" ? pick(".pile[data-pile=deck]", 1) : pick(`[data-zone=display] .card[data-card="${CSS.escape(kid)}"]`, 1));
+    const inHand = (/** @type {string} */ kid) => pick(`[data-zone=hand] .card[data-card="${CSS.escape(kid)}"]`, 1);
+    /** @param {string} from @param {string | undefined} kid */
+    const take = (from, kid) => (from === "deck" ? pick(".pile[data-pile=deck]", 1) : pick(`[data-zone=display] .card[data-card="${CSS.escape(kid ?? "")}"]`, 1)); // (from the display: a card)
     if (a.act === "place") for (const kid of a.cards || []) inHand(kid);
     else if (a.act === "exchange") { inHand(a.discard); take(a.from, a.card); }
     else if (a.act === "draw") take(a.from, a.card);
   }
 
-  /** Rings on the sites and the coat of arms a placement uses, with a label. */
+  /** Rings on the sites and the coat of arms a placement uses, with a label.
+   * @param {SVGGElement} fx @param {RecordAction} a @param {string} kind @param {string} label
+   * @param {Record<string, string | number>} attrs */
   mark(fx, a, kind, label, attrs) {
     if (!a || a.act !== "place") return;
     const map = this.page.map;
+    if (!map) return; // (drawMap: only on a drawn map)
     const g = svg("g", { class: `tc-mark tc-${kind}`, ...attrs });
+    /** @param {number} x @param {number} y @param {number} r */
     const ring = (x, y, r) => {
       g.append(svg("circle", { cx: x, cy: y, r, class: "tc-ring" }));
       const b = svg("g", { class: "tc-badge", transform: `translate(${x + r * 0.75},${y - r * 0.75})` });

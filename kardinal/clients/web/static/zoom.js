@@ -151,6 +151,7 @@ export class MapZoom {
 
   // ------------------------------------------------------------ touch
 
+  /** @param {TouchEvent} ev */
   touchStart(ev) {
     if (ev.touches.length === 2) {
       ev.preventDefault();
@@ -165,6 +166,7 @@ export class MapZoom {
     }
   }
 
+  /** @param {TouchEvent} ev */
   touchMove(ev) {
     if (this.pinch && ev.touches.length === 2) {
       ev.preventDefault();
@@ -180,12 +182,13 @@ export class MapZoom {
     }
   }
 
-  /** A double tap on the sea or the land zooms in there (at the largest zoom: the whole map). */
+  /** A double tap on the sea or the land zooms in there (at the largest zoom: the whole map).
+   * @param {TouchEvent} ev */
   touchEnd(ev) {
     if (this.pinch) { if (ev.touches.length < 2) this.pinch = null; return; }
     if (ev.touches.length || !this.start || this.start.moved || ev.changedTouches.length !== 1) { this.lastTap = null; return; }
     const t = ev.changedTouches[0];
-    const onPiece = ev.target.closest && ev.target.closest("[data-site], [data-coat]");
+    const onPiece = ev.target instanceof Element && ev.target.closest("[data-site], [data-coat]");
     const now = ev.timeStamp;
     const prev = this.lastTap;
     this.lastTap = onPiece ? null : { x: t.clientX, y: t.clientY, at: now };
@@ -199,7 +202,8 @@ export class MapZoom {
   }
 
   /** Before a click reaches the map: swallow the one ending a pinch or a double tap, and
-   * zoom in first where a finger cannot tell the targets apart. */
+   * zoom in first where a finger cannot tell the targets apart.
+   * @param {MouseEvent} ev */
   click(ev) {
     if (performance.now() < this.swallowUntil) { this.swallowUntil = 0; ev.stopPropagation(); ev.preventDefault(); return; }
     if (this.pointer === "mouse" || !this.selecting()) return;
@@ -214,9 +218,10 @@ export class MapZoom {
   }
 
   /** Whether the tap is on a coat of arms drawn at least SHIELD px wide on the screen: a
-   * site's touch area never reaches onto a coat (map.js), so the tap means that coat. */
+   * site's touch area never reaches onto a coat (map.js), so the tap means that coat.
+   * @param {MouseEvent} ev */
   onShield(ev) {
-    const coat = ev.target && ev.target.closest && ev.target.closest("[data-coat]");
+    const coat = ev.target instanceof Element && ev.target.closest("[data-coat]");
     const shield = coat && coat.querySelector(".shield");
     if (!shield) return false;
     const r = shield.getBoundingClientRect();
