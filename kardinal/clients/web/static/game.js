@@ -26,35 +26,8 @@ import { GameSocket, HttpError, getJSON, postJSON, storeSeats, tokensFromURL, ur
 // The shapes of the WebSocket's game messages this page reads (messages.py StateMessage,
 // ReplayMessage; rules/view.py ViewData), kept here as messages.js has them not yet.
 
-/**
- * A seat's view of the game (rules/view.py ViewData; `hand` only for a seat).
- * @typedef {object} ViewData
- * @property {string} board
- * @property {number} players
- * @property {number | null} [seat]
- * @property {number} current
- * @property {string} phase
- * @property {Record<string, number>} [hand]
- * @property {number[]} hand_sizes
- * @property {Record<string, number>[]} [known]
- * @property {string[]} display
- * @property {number} deck_size
- * @property {Record<string, number>} discard
- * @property {Record<string, number>} removed
- * @property {Record<string, number>} sites
- * @property {Record<string, number[]>} cloisters
- * @property {Record<string, number[]>} advisors
- * @property {Record<string, number>} advisor_limit
- * @property {{ cloisters: number, advisors: number }[]} supply
- * @property {number[]} scores
- * @property {number[]} turns
- * @property {number} exhaustions
- * @property {boolean} final_round
- * @property {Record<string, unknown>} breakdown
- * @property {number[] | null} winners
- * @property {string[]} variants
- * @property {HistoryEntry[] | null} [history]
- */
+/** A seat's view of the game (rules/view.py ViewData): one typedef, panels.js's.
+ * @typedef {import("./panels.js").ViewData} ViewData */
 
 /**
  * The game as one seat (or a spectator) may see it (messages.py StateMessage; `legal` only
