@@ -69,6 +69,13 @@ def test_address_mails_and_a_new_password_on_a_desktop_in_english(mail_server: t
     assert page.inner_text("#mail-state").startswith("anna@example.org — waiting")
     shot(page, "mail-account-waiting-desktop", full_page=True)
 
+    # a link garbled on its way (a token of the wrong form): said as a mail link's refusal,
+    # not a seat's (the fifth walk: "This link does not hold that seat")
+    page.goto(server + "/mail#confirm=not-a-token")
+    page.wait_for_selector("#mail-note.bad")
+    assert "seat" not in page.inner_text("#mail-note")
+    page.console_errors.clear()  # (the refused request's 403, as a browser logs it)
+    page.goto(server + "/account")  # (a new page: the next link's hash is read as it loads)
     # the mailed link: the page posts its token and takes it out of the address bar
     (mail,) = smtp.inbox.wait("anna@example.org")
     page.goto(server + "/mail#confirm=" + link(mail, "confirm", PUBLIC))

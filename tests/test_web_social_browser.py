@@ -242,7 +242,7 @@ def test_a_invites_b_by_name_b_takes_the_seat_on_a_phone_a_follows_b(live: tuple
     # the table waits for Anna, whose seat bots may not take: no "Start with bots" to be
     # refused (the walk), but why it waits
     expect(ben.locator("#fill-kept")).to_have_text(
-        "Die freien Plätze sind für die Eingeladenen reserviert: Das Spiel beginnt, wenn sie kommen."
+        "Die freien Plätze sind für die erwarteten Mitspieler reserviert: Das Spiel beginnt, wenn sie kommen."
     )
     assert ben.locator("#fill-bots").count() == 0
     mine = api(ben, "GET", "/api/account/games")["json"]["games"]
@@ -393,5 +393,39 @@ def test_play_again_keeps_the_peoples_seats_a_while_then_a_bot_may_take_one_and_
     err = http_get(f"{base}/api/games/{new}/state", params={"seat": 0, "token": toks[1]}).json()["error"]
     assert err["code"] == "bot_seat"
     assert not alice.errors and not bruno.errors, (alice.errors, bruno.errors)
+    alice.context.close()
+    bruno.context.close()
+
+
+def test_a_refused_join_is_said_in_its_row_and_a_seat_a_bot_took_is_said_in_my_games(live: tuple[str, Any], browser: Any) -> None:
+    """The fifth new-user walk: the lobby's Join, refused (a block between the two), showed
+    nothing; and My games listed a game whose seat a bot had taken as "Bot 2 (you)"."""
+    base, _app = live
+    alice, bruno = new_page(browser), new_page(browser)
+    sign_up(alice, base, "Alicia")
+    sign_up(bruno, base, "Brunold")
+    assert api(alice, "POST", "/api/moderation/block", {"name": "Brunold"})["status"] == 200
+    players = [{"kind": "person"}, {"kind": "person", "open": True}, {"kind": "bot", "level": "random"}]
+    made = api(alice, "POST", "/api/games", {"players": players})["json"]
+    bruno.goto(base + "/")
+    bruno.locator(f'#games li[data-game="{made["id"]}"] button[data-claim]').click()
+    note = bruno.locator(f'#games li[data-game="{made["id"]}"] .claim-refused')
+    expect(note).to_have_text("A block is between you and someone at this table: take a seat at another table.")
+    assert note.get_attribute("role") == "alert"
+    # a game whose seat this browser held is a bot's now: not "(you)", but why
+    g = api(
+        alice,
+        "POST",
+        "/api/games",
+        {"players": [{"kind": "person"}, {"kind": "bot", "level": "random"}, {"kind": "bot", "level": "random"}]},
+    )
+    gid, tok = g["json"]["id"], g["json"]["seats"][0]["token"]
+    assert api(alice, "POST", f"/api/games/{gid}/join", {"seat": 0, "token": tok})["status"] == 200
+    bruno.evaluate(f"localStorage.setItem('kardinal-seats:{gid}', JSON.stringify({{'1': 'x'.repeat(24)}}))")  # (as a claim left it)
+    bruno.goto(base + "/mine")
+    row = bruno.locator(f'li[data-game="{gid}"]')
+    expect(row.locator(".mine-lost")).to_have_text("begun without you: a bot plays the seat you had")
+    assert "(you)" not in row.inner_text()
+    assert not bruno.errors, bruno.errors
     alice.context.close()
     bruno.context.close()

@@ -130,7 +130,7 @@ async def fill_with_bots(service: GameService, game_id: str, seat: object, token
     # to a bot too (they are not rated for a game they are not at: the fourth new-user walk
     # saw a stand-in play a whole rated game for a person gone, who lost 252 points by it)
     if not free:
-        refused = Refused("kept_seats", "the free seats are kept for the people invited: the game starts when they come", 409)
+        refused = Refused("kept_seats", "the free seats are kept for the players expected here: the game starts when they come", 409)
         if until is not None:  # the people of the game before may come until then
             refused.params["until"] = int(until)
         raise refused

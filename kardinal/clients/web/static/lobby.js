@@ -827,8 +827,13 @@ class Lobby {
       const data = await postJSON(`/api/games/${gid}/claim`, { seat, name });
       location.href = data.url;
     } catch (e) {
-      alert(failureText(e));
-      this.loadGames();
+      // said in the table's row, where the player tapped (an alert may be blocked or unseen)
+      const row = document.querySelector(`#games li[data-game="${CSS.escape(gid)}"]`);
+      if (row) {
+        const old = row.querySelector(".claim-refused");
+        if (old) old.remove();
+        row.append(el("p", { class: "bad claim-refused", role: "alert", text: failureText(e) }));
+      } else alert(failureText(e));
     }
   }
 

@@ -69,7 +69,8 @@ addStrings({
 /** The words of a failed request: the server's refusal, else the error's own message.
  * @param {unknown} e @returns {string} */
 function failureText(e) {
-  if (e instanceof HttpError) return refusalText(e.error, null);
+  // a token of the wrong form is refused as a seat's would be (bad_token): here it is a mail's link
+  if (e instanceof HttpError) return refusalText(e.error.code === "bad_token" ? { ...e.error, code: "bad_mail_link" } : e.error, null);
   return e instanceof Error ? e.message : String(e);
 }
 

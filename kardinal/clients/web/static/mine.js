@@ -28,6 +28,7 @@ addStrings({
     mineWaiting: "waiting for players",
     mineWaitsForYou: "Everyone else is here: open your seat to start",
     mineStandin: "a bot plays for you: open your seat to play again",
+    mineLost: "begun without you: a bot plays the seat you had",
     mineRunning: "running",
     mineOver: "over",
     mineExpired: "expired (nobody moved for too long)",
@@ -62,6 +63,7 @@ addStrings({
     mineWaiting: "wartet auf Spieler",
     mineWaitsForYou: "Alle anderen sind da: öffne deinen Platz, dann geht es los",
     mineStandin: "ein Bot spielt für dich: öffne deinen Platz, um wieder selbst zu spielen",
+    mineLost: "ohne dich begonnen: an deinem früheren Platz spielt ein Bot",
     mineRunning: "läuft",
     mineOver: "beendet",
     mineExpired: "abgelaufen (zu lange hat niemand gezogen)",
@@ -262,9 +264,20 @@ export class MyGames {
    * @param {MyGame} g */
   rank(g) {
     if (!g.info) return 3;
+    if (this.lost(g)) return 2; // (a bot plays the seat: nothing to do there)
     if (g.info.status === "running") return g.info.current !== undefined && g.seats[g.info.current] !== undefined ? -1 : 0;
     if (g.info.status === "open") return this.waitsForMe(g) ? -1 : 1;
     return 2;
+  }
+
+  /** Every seat this browser held of the game is a bot's now: the table was started
+   * without me (a rated table, or one of "Play again", after its people's while to come).
+   * @param {MyGame} g @returns {boolean} */
+  lost(g) {
+    const info = g.info;
+    if (!info || info.status === "open") return false;
+    const held = Object.keys(g.seats).map(Number);
+    return held.length > 0 && held.every((s) => info.players[s] !== undefined && info.players[s].kind === "bot");
   }
 
   /** A table waiting only for seats that are mine (the others have taken theirs): it starts
@@ -316,10 +329,12 @@ export class MyGames {
       return el("li", { "data-game": g.game, "data-state": "gone" }, el("span", {}, `${g.game}: ${!g.error || g.error.code === "no_game" ? T("mineGone") : refusalText(g.error, null)} `), forget);
     }
     const info = g.info;
-    const names = info.players.map((p) => (g.seats[p.seat] !== undefined ? `${seatName(p.name, p.seat)} (${T("mineYou")})` : seatName(p.name, p.seat))).join(", ");
+    const mine = (/** @type {import("./messages.js").PlayerData} */ p) => g.seats[p.seat] !== undefined && p.kind === "person";
+    const names = info.players.map((p) => (mine(p) ? `${seatName(p.name, p.seat)} (${T("mineYou")})` : seatName(p.name, p.seat))).join(", ");
     let state;
     const rank = this.rank(g);
-    if (rank === -1 && info.status === "open") state = el("strong", { class: "your-turn" }, T("mineWaitsForYou"));
+    if (this.lost(g)) state = el("span", { class: "mine-lost" }, T("mineLost"));
+    else if (rank === -1 && info.status === "open") state = el("strong", { class: "your-turn" }, T("mineWaitsForYou"));
     else if (rank === -1) state = el("strong", { class: "your-turn" }, T("mineYourTurn"));
     else if (rank === 0) {
       state = info.current === undefined ? el("span", {}, T("mineRunning"))

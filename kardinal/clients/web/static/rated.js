@@ -39,7 +39,7 @@ addStrings({
     fillWhy: "Nobody else has come yet? Start now: bots take the free seats ({level}).",
     fillWhyRated: "Nobody else has come yet? Start now: bots of your rating take the free seats, and those of anyone not at the table now. The game stays rated.",
     fillButton: "Start with bots",
-    fillKept: "The free seats are kept for the people invited: the game starts when they come.",
+    fillKept: "The free seats are kept for the players expected here: the game starts when they come.",
     fillLater: "The players of the last game may come until {time}; if they do not, you can start with bots then.",
     playersTitle: "Players",
     playersWhy: {
@@ -80,7 +80,7 @@ addStrings({
     fillWhy: "Noch niemand gekommen? Jetzt anfangen: Bots nehmen die freien Plätze ({level}).",
     fillWhyRated: "Noch niemand gekommen? Jetzt anfangen: Bots deiner Stärke nehmen die freien Plätze und die aller, die gerade nicht am Tisch sind. Das Spiel bleibt gewertet.",
     fillButton: "Mit Bots anfangen",
-    fillKept: "Die freien Plätze sind für die Eingeladenen reserviert: Das Spiel beginnt, wenn sie kommen.",
+    fillKept: "Die freien Plätze sind für die erwarteten Mitspieler reserviert: Das Spiel beginnt, wenn sie kommen.",
     fillLater: "Die Mitspieler der letzten Partie können bis {time} kommen; sonst kannst du dann mit Bots anfangen.",
     playersTitle: "Spieler",
     playersWhy: {
