@@ -19,39 +19,14 @@ import pytest
 from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 from test_web_leaving import hello, next_of
+from test_web_moderation import call, service_of, sign_up
 from test_web_table import app_client, play_until_turn_of, until
 from web_helpers import act, play_out, state
 
-from kardinal.server.community.account_routes import COOKIE
 from kardinal.server.community.admin import Admin
 from kardinal.server.community.moderation import Moderation
-from kardinal.server.play.service import GameService
-
-PW = "correct horse battery"
-SAME_SITE = {"origin": "http://testserver"}
 
 pytestmark = pytest.mark.usefixtures("cheap_hashes")  # Argon2id of a low cost (conftest.py)
-
-
-def call(c: TestClient, method: str, path: str, secret: str | None = None, **kw: Any) -> Any:
-    c.cookies.clear()
-    if secret is not None:
-        c.cookies.set(COOKIE, secret)
-    try:
-        return c.request(method, path, headers=SAME_SITE, **kw)
-    finally:
-        c.cookies.clear()
-
-
-def sign_up(c: TestClient, name: str) -> str:
-    r = call(c, "POST", "/api/account/signup", json={"name": name, "password": PW})
-    assert r.status_code == 200, r.text
-    return str(r.cookies[COOKIE])
-
-
-def service_of(c: TestClient) -> GameService:
-    s: GameService = c.app.state.service  # type: ignore[attr-defined]
-    return s
 
 
 def apply_pending(c: TestClient) -> int:
