@@ -489,20 +489,20 @@ def test_a_rated_table_starts_with_those_at_it(client: TestClient) -> None:
     alice, bruno, carl = sign_up(client, "Alice"), sign_up(client, "Bruno"), sign_up(client, "Carl")
     t = post(client, "/api/find-table", alice, json={}).json()
     got = {}
-    for who, seat in ((bruno, 1), (carl, 2)):
+    for who, seat in ((bruno, 3), (carl, 1)):  # (the absent seat after the free one: the game starts as the last is filled)
         r = post(client, f"/api/games/{t['id']}/claim", who, json={"seat": seat})
         assert r.status_code == 200, r.text
         got[seat] = r.json()["token"]
     with client.websocket_connect(f"/ws/{t['id']}") as a, client.websocket_connect(f"/ws/{t['id']}") as c:
         # Alice and Carl are at the table (their pages connected); Bruno went on elsewhere
-        for ws, seat, tok in ((a, 0, t["token"]), (c, 2, got[2])):
+        for ws, seat, tok in ((a, 0, t["token"]), (c, 1, got[1])):
             ws.send_json({"type": "hello", "seats": {str(seat): tok}})
             assert ws.receive_json()["type"] == "welcome"
         r = post(client, f"/api/games/{t['id']}/fill", None, json={"seat": 0, "token": t["token"]})
         assert r.status_code == 200 and r.json()["status"] == "running", r.text
     players = client.get(f"/api/games/{t['id']}").json()["players"]
-    assert [p["kind"] for p in players] == ["person", "bot", "person", "bot"]
-    assert set(storage_of(client).game_owners(t["id"])) == {0, 2}  # Bruno's seat is no longer his
-    r = client.get(f"/api/games/{t['id']}/state", params={"seat": 1, "token": got[1]})
+    assert [p["kind"] for p in players] == ["person", "person", "bot", "bot"]
+    assert set(storage_of(client).game_owners(t["id"])) == {0, 1}  # Bruno's seat is no longer his
+    r = client.get(f"/api/games/{t['id']}/state", params={"seat": 3, "token": got[3]})
     assert r.status_code == 403 and r.json()["error"]["code"] == "bot_seat"
     assert all(g["game"]["id"] != t["id"] for g in get(client, "/api/account/games", bruno).json()["games"])

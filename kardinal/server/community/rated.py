@@ -126,18 +126,19 @@ async def fill_with_bots(service: GameService, game_id: str, seat: object, token
         level = live.options["standin"]
     taken = {look_key(x.name) for x in live.row.seats}
     free, until = await fill_plan(service, live)
-    # a rated game starts with those here: the seat of one who took it and went away goes
-    # to a bot too (they are not rated for a game they are not at: the fourth new-user walk
-    # saw a stand-in play a whole rated game for a person gone, who lost 252 points by it)
     if not free:
         refused = Refused("kept_seats", "the free seats are kept for the players expected here: the game starts when they come", 409)
         if until is not None:  # the people of the game before may come until then
             refused.params["until"] = int(until)
         raise refused
-    # (only when the game starts by it: no seat kept for someone stays free)
+    # a rated game starts with those here: the seat of one who took it and went away goes
+    # to a bot too (they are not rated for a game they are not at: the fourth new-user walk
+    # saw a stand-in play a whole rated game for a person gone, who lost 252 points by it);
+    # only when the game starts by it (no seat kept for someone stays free), and those seats
+    # first: the last free seat filled starts the game
     starts = all(i in free for i, sr in enumerate(live.row.seats) if sr.kind == "person" and not sr.joined)
     gone = await away_from_table(service, live, but=s) if live.options["rated"] and starts else []
-    for i in sorted([*free, *gone]):
+    for i in [*gone, *free]:
         name = next(n for n in (f"Bot {i + 1}", *(f"Bot {i + 1}.{k}" for k in range(2, 20))) if look_key(n) not in taken)
         taken.add(look_key(name))
 
