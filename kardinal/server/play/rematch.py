@@ -65,7 +65,7 @@ class Rematch(ServiceCore):
         live = await self.fetch(game_id)
         if live.row.status != "finished":
             raise Refused("not_finished", "a new game can follow once this one is over")
-        barred: dict[int, float] = {}
+        barred: dict[int, tuple[float, str]] = {}  # {seat: (until, why)}
         if any(s.kind == "person" for s in live.row.seats):
             if not isinstance(seats, dict) or not seats:
                 raise Refused("bad_token", "no such seat, or a wrong token", 403)
@@ -75,8 +75,7 @@ class Rematch(ServiceCore):
             barred = await asyncio.to_thread(self.storage.suspended_seats, live.row.id, time.time())
             for seat in asking:
                 if seat in barred:
-                    found = await asyncio.to_thread(self.storage.seat_suspended, live.row.id, seat, time.time())
-                    raise suspended(*(found or (barred[seat], "")), self.contact)
+                    raise suspended(*barred[seat], self.contact)
         async with live.again_lock:  # those who ask meanwhile wait for this one's game
             if live.again is None:  # made by another process meanwhile?
                 live.again = await asyncio.to_thread(self.storage.follow_up, live.row.id)
@@ -88,7 +87,7 @@ class Rematch(ServiceCore):
                     return await self.fetch(live.again)
                 except Refused:
                     broken = live.again  # gone (an unreadable row): make another
-            seats_now = rotated([replace(s, barred=barred[i]) if i in barred else s for i, s in enumerate(live.row.seats)])
+            seats_now = rotated([replace(s, barred=barred[i][0]) if i in barred else s for i, s in enumerate(live.row.seats)])
             spec = {
                 "players": [{"name": s.name, "kind": s.kind, "level": s.level} if s.kind == "bot" else {"name": s.name} for s in seats_now],
                 "hotseat": live.row.hotseat,

@@ -375,17 +375,23 @@ class Tables(ServiceCore):
         await self._set_seat(live, seat, replace(sr, keys=[*sr.keys, hash_token(tok)][-MAX_KEYS:]), claimed)
         return tok
 
+    async def _operators_seat(self, game_id: str, seat: int) -> LiveGame | None:
+        """The game of a seat the operator's pending work names (kardinal admin), or None:
+        a game that cannot be read, or no such seat, keeps its seats as they are."""
+        try:
+            live = await self.fetch(game_id)
+        except Refused:
+            return None
+        return live if 0 <= seat < len(live.row.seats) else None
+
     async def drop_seat_keys(self, game_id: str, seat: int, rename: str | None = None) -> None:
         """The tokens handed to an account's devices end (its password changed, or it was
         deleted); ``rename``: the seat's new name (a number after it if another seat has it),
         its account deleted: a table still open that nobody else waits at and nobody holds
         a link to (nobody_waits: a "Find me a table" table, say) closes ("expired": the lobby
         lists it no more)."""
-        try:
-            live = await self.fetch(game_id)
-        except Refused:
-            return  # a game that cannot be read keeps its seats as they are
-        if not 0 <= seat < len(live.row.seats):
+        live = await self._operators_seat(game_id, seat)
+        if live is None:
             return
         sr = live.row.seats[seat]
         name = sr.name
@@ -413,11 +419,8 @@ class Tables(ServiceCore):
         operator may have suspended, lifted or suspended again meanwhile): barred until the
         suspension ends (no token opens it, the connections holding it are told and
         closed: ws.py), or no longer."""
-        try:
-            live = await self.fetch(game_id)
-        except Refused:
-            return  # a game that cannot be read keeps its seats as they are
-        if not 0 <= seat < len(live.row.seats):
+        live = await self._operators_seat(game_id, seat)
+        if live is None:
             return
         found = await asyncio.to_thread(self.storage.seat_suspended, game_id, seat, time.time())
         until = None if found is None else found[0]

@@ -210,15 +210,15 @@ class ModerationStorage:
             r = conn.execute(q).first()
         return None if r is None or r[0] is None else (float(r[0]), r[1] or "")
 
-    def suspended_seats(self, game_id: str, now: float) -> dict[int, float]:
-        """The seats of a game whose accounts are suspended at ``now``: until when."""
+    def suspended_seats(self, game_id: str, now: float) -> dict[int, tuple[float, str]]:
+        """The seats of a game whose accounts are suspended at ``now``: until when, and why."""
         q = (
-            select(seat_owners.c.seat, accounts.c.suspended_until)
+            select(seat_owners.c.seat, accounts.c.suspended_until, accounts.c.suspended_reason)
             .join(accounts, seat_owners.c.account_id == accounts.c.id)
             .where(seat_owners.c.game_id == game_id, accounts.c.suspended_until > now)
         )
         with self.engine.connect() as conn:
-            return {int(r[0]): float(r[1]) for r in conn.execute(q)}
+            return {int(r[0]): (float(r[1]), r[2] or "") for r in conn.execute(q)}
 
     def seat_suspended(self, game_id: str, seat: int, now: float) -> tuple[float, str] | None:
         """Until when the account a seat belongs to is suspended, and why (None: not, or no account)."""
