@@ -57,12 +57,18 @@ def last_person(live: LiveGame, seat: int) -> bool:
     return all(live.acting_level(i) is not None for i in range(len(live.row.seats)) if i != seat)
 
 
+def lately(noted: float, wall: float) -> bool:
+    """A note of presence by another process (Storage.mark_present, every PRESENCE_EVERY
+    seconds) is recent enough at ``wall`` (time.time()) to count the person as there."""
+    return wall - noted < 3 * PRESENCE_EVERY
+
+
 def seen_elsewhere(live: LiveGame, seat: int, now: float, wall: float) -> bool:
     """Several processes: the person of ``seat``, connected to none here, is connected to
     another process (noted there since they left here, and lately: Storage.mark_present
     notes every PRESENCE_EVERY seconds). ``now``: time.monotonic(); ``wall``: time.time()."""
     seen = live.seen.get(seat)
-    if seen is None or wall - seen >= 3 * PRESENCE_EVERY:
+    if seen is None or not lately(seen, wall):
         return False
     gone = live.gone.get(seat)
     return gone is None or seen > wall - (now - gone)  # a note from before they left here is this process's own
@@ -133,7 +139,7 @@ class Presence(ServiceCore):
         if self.storage.shared:
             wall = time.time()
             seen = await asyncio.to_thread(self.storage.last_seen, live.row.id)
-            here |= {seat for seat, at in seen.items() if wall - at < 3 * PRESENCE_EVERY}
+            here |= {seat for seat, at in seen.items() if lately(at, wall)}
         return here
 
     def disconnect(self, live: LiveGame, conn: Connection) -> None:
