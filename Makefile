@@ -84,6 +84,7 @@ jstools: $(JSTOOLS)
 JSBIN := tests/js/node_modules/.bin
 jslint: jstools
 	$(JSBIN)/tsc -p kardinal/clients/web/jsconfig.json
+	$(JSBIN)/tsc -p kardinal/clients/web/jsconfig.worker.json
 	$(JSBIN)/eslint -c tests/js/eslint.config.mjs kardinal/clients/web/static
 
 # the suite in TEST_WORKERS processes (pytest-xdist); a file's tests stay in one process,

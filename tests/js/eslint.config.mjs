@@ -16,4 +16,9 @@ export default [
       "no-unused-vars": ["error", { caughtErrors: "none" }],
     },
   },
+  {
+    // the service worker's scripts (sw.js, sw-push.js): classic scripts with a worker's globals
+    files: ["kardinal/clients/web/static/sw.js", "kardinal/clients/web/static/sw-push.js"],
+    languageOptions: { sourceType: "script", globals: { ...globals.serviceworker } },
+  },
 ];

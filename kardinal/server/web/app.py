@@ -55,7 +55,9 @@ from ..storage import Storage, StorageError
 from .http import MAX_BODY, HttpEdge, client_address, invalid_body, malformed_address, refusal_response
 from .mapdata import named_board_json
 from .origin import cross_site
-from .pages import root_of, static_page
+from .pages import root_of, static_page, version_header
+from .pwa import Shell
+from .pwa import router as pwa_router
 from .rules_page import rules_response
 from .schemas import ErrorBody, Health, Readiness
 
@@ -142,6 +144,7 @@ def create_app(
     clock: Callable[[], float] | None = None,
     clock_check: float | None = None,
     settings: Settings | None = None,
+    static_dir: Path | None = None,
 ) -> FastAPI:
     """The app; state in ``data_dir/kardinal.sqlite3`` (or ``db_url``). ``table_check``:
     seconds between looks for people away on their turn (GameService.watch_tables);
@@ -152,7 +155,8 @@ def create_app(
     looks at their deadlines (default: KARDINAL_CLOCK_CHECK, else 1). ``settings``: the
     server's settings (default: read from the environment, kardinal.server.common.settings; a
     malformed one raises SettingsError); the arguments given here change them, and the
-    app keeps the result on ``app.state.settings``."""
+    app keeps the result on ``app.state.settings``. ``static_dir``: the browser's files
+    (default: the package's; tests give a copy to change)."""
     paths = {"data": data_dir, "docs": docs_dir}
     given = {**{k: Path(v) for k, v in paths.items() if v is not None}, "bot_pause": bot_pause, "clock_check": clock_check}
     settings = (settings or load_settings()).model_copy(update={k: v for k, v in given.items() if v is not None})
@@ -203,7 +207,9 @@ def create_app(
     app.state.settler = Settler(service)  # a finished game's results and ratings (settle.py)
     app.openapi = lambda: _openapi(app)  # type: ignore[method-assign]
 
-    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    static = static_dir or STATIC
+    app.state.shell = Shell.of(static)  # the static files' version, for the service worker (pwa.py)
+    app.mount("/static", StaticFiles(directory=static), name="static")
     site = Path(settings.docs or DOCS_SITE)
     if (site / "index.html").is_file():
         # the site's links are relative: it works under /docs/ and under a proxy's root path
@@ -325,7 +331,9 @@ def create_app(
     @app.get("/rules", include_in_schema=False)
     def rules_page(request: Request, lang: str | None = None) -> Response:  # sync: reads docs/rules.md
         """The rules (docs/rules.md) in English or German: ``?lang=de``, else the browser's language."""
-        return rules_response(lang, request.headers.get("accept-language"), root_of(request))
+        page = rules_response(lang, request.headers.get("accept-language"), root_of(request))
+        page.headers.update(version_header(request))
+        return page
 
     app.include_router(routes_router)  # the games' HTTP API (routes.py)
     app.include_router(ws_router)  # the games' WebSocket (ws.py)
@@ -334,4 +342,5 @@ def create_app(
     app.include_router(moderation_router)  # mute, block, report (moderation_routes.py)
     app.include_router(mail_router)  # e-mail: addresses, resets, unsubscribing, the /mail page (mail/routes.py)
     app.include_router(rating_router)  # ratings, the leaderboard, find me a table (rating_routes.py)
+    app.include_router(pwa_router)  # the installable app: manifest, service worker, offline page (pwa.py)
     return app

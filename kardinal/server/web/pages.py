@@ -23,7 +23,7 @@ from importlib import resources
 from fastapi import Request
 from fastapi.responses import HTMLResponse
 
-__all__ = ["expand_parts", "html_page", "page_text", "root_of", "static_page"]
+__all__ = ["expand_parts", "html_page", "page_text", "root_of", "static_page", "version_header"]
 
 _ABSOLUTE = re.compile(r'(\s(?:href|src|action)=")/(?!/)')
 _PART = re.compile(r"^<!--([a-z-]+)-->\n", re.M)  # a part's start in parts.html
@@ -84,6 +84,13 @@ def page_text(name: str) -> str:
     return expand_parts(_read(name))
 
 
+def version_header(request: Request) -> dict[str, str]:
+    """The header that names the version of the static files a page belongs to (the
+    service worker's, pwa.py), or none where the app keeps no such version."""
+    shell = getattr(request.app.state, "shell", None)
+    return {"X-Kardinal-Version": shell.version} if shell is not None else {}
+
+
 def static_page(request: Request, name: str) -> HTMLResponse:
     """One of the static pages (index.html, game.html, ...) for this request's root."""
-    return HTMLResponse(html_page(page_text(name), root_of(request)))
+    return HTMLResponse(html_page(page_text(name), root_of(request)), headers=version_header(request))

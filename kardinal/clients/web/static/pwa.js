@@ -1,0 +1,47 @@
+// The installable app, on every page (parts.html's head loads this module): the service
+// worker registered (sw.js, served at /sw.js by pwa.py), and the header's "Install" button
+// shown where the browser offers to install the app (its beforeinstallprompt event: Chrome
+// and Edge); hidden where it does not, and once the app is installed or runs installed.
+
+import { T, addStrings, onLangChange } from "./i18n.js";
+import { url } from "./net.js";
+
+addStrings({
+  en: { install: "Install app", installWhy: "Put Kardinal & König on this device's home screen or desktop, as an app of its own" },
+  de: { install: "App installieren", installWhy: "Kardinal & König als eigene App auf den Startbildschirm oder Desktop dieses Geräts legen" },
+});
+
+if ("serviceWorker" in navigator) {
+  navigator.serviceWorker.register(url("/sw.js"), { scope: url("/") }).catch((e) => console.warn("no service worker:", e));
+}
+
+/** The browser's offer to install, kept until the button is pressed.
+ * @typedef {Event & { prompt: () => Promise<unknown>, userChoice: Promise<{ outcome: string }> }} InstallPrompt */
+/** @type {InstallPrompt | null} */
+let offer = null;
+const button = document.getElementById("install");
+
+function update() {
+  if (!button) return;
+  button.textContent = T("install");
+  button.title = T("installWhy");
+  button.hidden = offer === null || matchMedia("(display-mode: standalone)").matches;
+}
+
+window.addEventListener("beforeinstallprompt", (event) => {
+  event.preventDefault(); // the page's own button, not the browser's bar
+  offer = /** @type {InstallPrompt} */ (event);
+  update();
+});
+window.addEventListener("appinstalled", () => { offer = null; update(); });
+if (button) {
+  button.addEventListener("click", async () => {
+    if (!offer) return;
+    const asked = offer;
+    offer = null; // an offer can be shown once
+    update();
+    await asked.prompt();
+  });
+}
+onLangChange(update);
+update();
