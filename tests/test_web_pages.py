@@ -18,14 +18,15 @@ STATIC = Path(web.__file__).parent / "static"
 
 # each page's address and the items its header has (the page's own link marked current)
 PAGES = {
-    "/": ["home", "rules-link", "tutorial-link", "mine-link", "players-link", "account-link", "signup-link", "lang", "about-btn"],
-    "/mine": ["lobby-link", "rules-link", "tutorial-link", "account-link", "lang", "about-btn"],
+    "/": ["home", "rules-link", "tutorial-link", "mine-link", "players-link", "account-link", "signup-link", "install", "lang", "about-btn"],
+    "/mine": ["lobby-link", "rules-link", "tutorial-link", "account-link", "install", "lang", "about-btn"],
     "/account": ["lobby-link", "rules-link", "mine-link", "players-link", "account-link*", "lang", "about-btn"],
     "/game/g1": ["lobby-link", "status", "rules-info", "rules-link", "mine-link", "lang", "about-btn"],
     "/players": ["lobby-link", "mine-link", "players-link*", "account-link", "lang", "about-btn"],
     "/player/anna": ["lobby-link", "mine-link", "account-link", "lang", "about-btn"],
     "/mail": ["lobby-link", "mine-link", "account-link", "lang", "about-btn"],
     "/tutorial": ["lobby-link", "status", "rules-link", "docs-link", "lang"],
+    "/offline": ["lobby-link"],
 }
 
 

@@ -11,7 +11,7 @@ addStrings({
   },
   de: {
     offlineTitle: "Keine Verbindung",
-    offlineText: "Dieses Gerät erreicht den Server von Kardinal & König gerade nicht: Es ist offline, oder der Server ist es. Deine Spiele sind auf dem Server gespeichert und warten auf dich.",
+    offlineText: "Dieses Gerät erreicht den Server von Kardinal & König gerade nicht: Entweder ist das Gerät offline oder der Server. Deine Spiele sind auf dem Server gespeichert und warten auf dich.",
     offlineRetry: "Noch einmal versuchen",
   },
 });

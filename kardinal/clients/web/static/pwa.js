@@ -7,8 +7,8 @@ import { T, addStrings, onLangChange } from "./i18n.js";
 import { url } from "./net.js";
 
 addStrings({
-  en: { install: "Install app", installWhy: "Put Kardinal & König on this device's home screen or desktop, as an app of its own" },
-  de: { install: "App installieren", installWhy: "Kardinal & König als eigene App auf den Startbildschirm oder Desktop dieses Geräts legen" },
+  en: { install: "Install", installWhy: "Install Kardinal & König as an app: on this device's home screen or desktop, in a window of its own" },
+  de: { install: "Installieren", installWhy: "Kardinal & König als App installieren: auf dem Startbildschirm oder Desktop dieses Geräts, in einem eigenen Fenster" },
 });
 
 if ("serviceWorker" in navigator) {
