@@ -27,7 +27,7 @@ PAGES = {
     "/mail": ["lobby-link", "mine-link", "account-link", "lang", "about-btn"],
     "/tutorial": ["lobby-link", "status", "rules-link", "docs-link", "lang"],
     "/offline": ["lobby-link"],
-}
+}  # fmt: skip
 
 
 def _header_items(page: str) -> list[str]:

@@ -131,7 +131,9 @@ def app_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, 
 
 
 def _context(playwright: Any, profile: Path, **kw: Any) -> Any:
-    ctx = playwright.chromium.launch_persistent_context(str(profile), executable_path=CHROMIUM, args=["--no-sandbox"], timezone_id="UTC", **kw)
+    ctx = playwright.chromium.launch_persistent_context(
+        str(profile), executable_path=CHROMIUM, args=["--no-sandbox"], timezone_id="UTC", **kw
+    )
     ctx.set_default_timeout(PAGE_TIMEOUT_MS)
     return ctx
 

@@ -103,16 +103,21 @@ def launch() -> Iterator[Any]:
         made, made_page = b.new_context, b.new_page
 
         def new_context(*args: Any, **kw: Any) -> Any:
+            kw.setdefault("service_workers", "block")  # see below
             ctx = made(*args, **kw)
             ctx.set_default_timeout(PAGE_TIMEOUT_MS)
             return ctx
 
         def new_page(*args: Any, **kw: Any) -> Any:
+            kw.setdefault("service_workers", "block")
             page = made_page(*args, **kw)
             page.set_default_timeout(PAGE_TIMEOUT_MS)
             return page
 
-        b.new_context, b.new_page = new_context, new_page  # every test's pages wait as long
+        # every test's pages wait as long; and without the installed app's service worker (its
+        # first visit fetches every static file once more: a fifth more time for the home
+        # page's tests), which test_web_pwa.py tests in a profile of its own
+        b.new_context, b.new_page = new_context, new_page
         yield b
         b.close()
 

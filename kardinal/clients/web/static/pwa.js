@@ -11,8 +11,14 @@ addStrings({
   de: { install: "Installieren", installWhy: "Kardinal & König als App installieren: auf dem Startbildschirm oder Desktop dieses Geräts, in einem eigenen Fenster" },
 });
 
-if ("serviceWorker" in navigator) {
+/** The worker registered (or found registered: then the browser checks it for a new version). */
+function register() {
   navigator.serviceWorker.register(url("/sw.js"), { scope: url("/") }).catch((e) => console.warn("no service worker:", e));
+}
+// once the page has loaded: the worker's first fetch of every static file does not slow the page's own
+if ("serviceWorker" in navigator) {
+  if (document.readyState === "complete") register();
+  else window.addEventListener("load", register, { once: true });
 }
 
 /** The browser's offer to install, kept until the button is pressed.
