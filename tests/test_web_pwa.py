@@ -15,6 +15,7 @@ nothing installs: the browser tests open a persistent context of their own.
 from __future__ import annotations
 
 import json
+import random
 import re
 import shutil
 import struct
@@ -23,9 +24,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import webtools
 from fastapi.testclient import TestClient
 from web_helpers import make_client
-from webtools import APPS, CHROMIUM, PAGE_TIMEOUT_MS, serve, shot
+from webtools import APPS, BOTS4, CHROMIUM, PAGE_TIMEOUT_MS, create_game, serve, shot, take_turn, wait_turn
 
 import kardinal.clients.web as web
 from kardinal.server.web.app import create_app
@@ -160,7 +162,7 @@ def _release(base: str, static: Path, mark: str) -> str:
     return str(app.state.shell.version)
 
 
-def _check_the_app(page: Any, base: str, static: Path, name: str, offline_title: str, offline_words: str) -> None:
+def _check_the_app(page: Any, base: str, static: Path, name: str, offline_title: str, offline_words: str, touch: bool = False) -> None:
     """The installable app's checks on one page (desktop or phone), in the page's language."""
     from playwright.sync_api import expect
 
@@ -198,6 +200,16 @@ def _check_the_app(page: Any, base: str, static: Path, name: str, offline_title:
     kept = page.evaluate(f"caches.open('kardinal-{new}').then(c => c.match('/static/style.css')).then(r => r.text())")
     assert f"/* release for {name} */" in kept
     assert f"/* release for {name} */" in page.evaluate("fetch('/static/style.css').then(r => r.text())")
+    # a game under the worker: live over its WebSocket (the bots' moves arrive), a move is taken
+    game = create_game(base, BOTS4[:3] + [{"name": "Ann", "kind": "person"}])
+    (seat,) = game["seats"]  # the person's invitation (seat 3)
+    page.goto(base + seat["url"])
+    assert page.evaluate("navigator.serviceWorker.controller !== null")
+    assert wait_turn(page)  # after three bots' moves, each sent over the socket
+    before = webtools.version(page)
+    assert before >= 3
+    take_turn(page, random.Random(46), touch=touch)
+    page.wait_for_function(f"Number(document.body.dataset.version) > {before}")
     assert page.errors == [], page.errors
 
 
@@ -230,6 +242,6 @@ def test_a_phone_in_german_installs_the_app_offline_page_in_german_and_a_release
     ctx = _context(playwright, tmp_path / "profile", **phone)
     try:
         page = _watched(ctx.pages[0] if ctx.pages else ctx.new_page())
-        _check_the_app(page, base, static, "phone", "Keine Verbindung", "erreicht den Server von Kardinal & König gerade nicht")
+        _check_the_app(page, base, static, "phone", "Keine Verbindung", "erreicht den Server von Kardinal & König gerade nicht", touch=True)
     finally:
         ctx.close()

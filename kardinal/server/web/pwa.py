@@ -18,7 +18,9 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 
 from fastapi import APIRouter, Request
@@ -45,21 +47,32 @@ class Shell:
 
     @classmethod
     def of(cls, directory: Path) -> Shell:
-        """The shell of ``directory`` as its files are now (read once: the server's start)."""
-        digest = hashlib.sha256()
-        kept = []
-        for path in sorted(p for p in directory.rglob("*") if p.is_file()):
-            name = path.relative_to(directory).as_posix()
-            digest.update(name.encode() + b"\0" + path.read_bytes() + b"\0")
-            if path.suffix in PRECACHED and name not in WORKER_FILES:
-                kept.append(name)
-        return cls(directory, tuple(kept), digest.hexdigest()[:16])
+        """The shell of ``directory`` as its files are now (the server's start); read again
+        only when a file's size or time of change differs (many apps in one test run)."""
+        files = []
+        for folder, _dirs, names in os.walk(directory):
+            for name in names:
+                stat = os.stat(os.path.join(folder, name))
+                files.append((Path(folder, name).relative_to(directory).as_posix(), stat.st_size, stat.st_mtime_ns))
+        return _shell_of(directory, tuple(sorted(files)))
 
     def worker(self) -> str:
         """The service worker's script with this version and its files written in."""
         text = (self.directory / "sw.js").read_text(encoding="utf-8")
         text = text.replace('"__VERSION__"', json.dumps(self.version), 1)
         return text.replace('["__FILES__"]', json.dumps(["static/" + f for f in self.files]), 1)
+
+
+@lru_cache(maxsize=8)
+def _shell_of(directory: Path, files: tuple[tuple[str, int, int], ...]) -> Shell:
+    """The shell of ``directory``'s ``files`` (name, size, time of change), hashed."""
+    digest = hashlib.sha256()
+    kept = []
+    for name, _size, _changed in files:
+        digest.update(name.encode() + b"\0" + (directory / name).read_bytes() + b"\0")
+        if name.endswith(PRECACHED) and name not in WORKER_FILES:
+            kept.append(name)
+    return Shell(directory, tuple(kept), digest.hexdigest()[:16])
 
 
 router = APIRouter(include_in_schema=False)
