@@ -35,6 +35,7 @@ function update() {
 }
 
 window.addEventListener("beforeinstallprompt", (event) => {
+  if (!button) return; // a page without the button (a game): the browser's own offer
   event.preventDefault(); // the page's own button, not the browser's bar
   offer = /** @type {InstallPrompt} */ (event);
   update();
