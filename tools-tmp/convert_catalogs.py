@@ -21,9 +21,9 @@ import re
 import subprocess
 import sys
 import tomllib
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
-from datetime import UTC, datetime
 
 from babel.messages.catalog import Catalog
 from babel.messages.pofile import write_po
@@ -41,8 +41,16 @@ DROPPED = {"language"}
 # messages the new code has that the old tables lack (English and German; a language
 # converted from an old revision gets them untranslated, and the check names them)
 ADDED: dict[str, dict[str, str]] = {
-    "en": {"languageLabel": "Language", "languageWhy": "The language of the pages (and, when you are signed in, of your mails)"},
-    "de": {"languageLabel": "Sprache", "languageWhy": "Die Sprache der Seiten (und, wenn du angemeldet bist, deiner Mails)"},
+    "en": {
+        "languageLabel": "Language",
+        "languageWhy": "The language of the pages (and, when you are signed in, of your mails)",
+        "err.bad_lang": "There are no words in that language here (the languages: {langs}).",
+    },
+    "de": {
+        "languageLabel": "Sprache",
+        "languageWhy": "Die Sprache der Seiten (und, wenn du angemeldet bist, deiner Mails)",
+        "err.bad_lang": "Diese Sprache gibt es hier nicht (die Sprachen: {langs}).",
+    },
 }
 
 # message id -> language -> text, or (for plurals) language -> {category: text}
@@ -315,7 +323,9 @@ def main() -> None:
         with (out / f"{lang}.po").open("wb") as f:
             write_po(f, cat, width=0)
         if lang == "en":  # the template a new language starts from: the English, untranslated
-            template = Catalog(header_comment=HEADER, project="Kardinal", version="1", creation_date=WHEN, msgid_bugs_address="", fuzzy=False)
+            template = Catalog(
+                header_comment=HEADER, project="Kardinal", version="1", creation_date=WHEN, msgid_bugs_address="", fuzzy=False
+            )
             for m in cat:
                 if m.id:
                     template.add(m.id, ("",) * 2 if isinstance(m.id, tuple) else "", context=m.context)
