@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from webtools import new_page, phone, shot
+from webtools import choose_lang, new_page, phone, shot
 
 pytestmark = pytest.mark.browser
 
@@ -124,7 +124,7 @@ def test_the_account_page_on_a_phone_in_english_and_a_guests_seats_come_along(se
     mine = page.evaluate("async () => (await (await fetch('/api/account/games')).json()).games.map((g) => g.game.id)")
     assert mine == [made["id"]]
     # German by the page's switch, then sign out
-    page.click("#lang")
+    choose_lang(page, "de")
     page.wait_for_function("document.getElementById('signed-in-as').textContent === 'Angemeldet als Berta'")
     page.click("#sign-out")
     page.wait_for_selector("#signin-form")

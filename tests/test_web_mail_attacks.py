@@ -45,6 +45,7 @@ from test_web_mail import (
 )
 from web_helpers import LENIENT, make_client, play_out, wait_for_person
 
+from kardinal.server.common.catalog import text
 from kardinal.server.common.guard import Guard
 from kardinal.server.community.account_routes import COOKIE
 from kardinal.server.mail.addresses import valid_address
@@ -52,7 +53,6 @@ from kardinal.server.mail.headers import POLICY, HeaderProblem
 from kardinal.server.mail.mailer import KINDS
 from kardinal.server.mail.sender import MAX_ATTEMPTS, Permanent, message
 from kardinal.server.mail.settings import mail_settings
-from kardinal.server.common.catalog import text
 from kardinal.server.mail.texts import MAILS
 from kardinal.server.storage.mail import ClaimedMail, QueuedMail
 from kardinal.server.storage.schema import accounts, mail_queue, mail_tokens
