@@ -928,8 +928,12 @@ def test_the_language_chosen_on_a_page_is_the_accounts_and_its_mails(tmp_path: P
             assert r.status_code == 400, (bad, r.text)
             assert r.json()["error"]["code"] in ("bad_lang", "malformed"), r.text
         assert mailer(c).storage.mail_address(1).notify["lang"] == "en"  # type: ignore[union-attr]
+        assert get(c, "/api/account", secret).json()["account"]["lang"] == "en"
         r = post(c, "/api/account/lang", secret, json={"lang": "de"})
         assert r.status_code == 200 and r.json() == {"ok": True}, r.text
+        # the account's language, for a page on another device that has chosen none
+        assert get(c, "/api/account", secret).json()["account"]["lang"] == "de"
+        assert get(c, "/api/account", sign_up(c, "Bert")).json()["account"]["lang"] is None  # never said
         post(c, "/api/account/notify", secret, json={"end": True})
         g = post(c, "/api/games", secret, json={"players": PLAYERS}).json()
         toks = {s["seat"]: s["token"] for s in g["seats"]}

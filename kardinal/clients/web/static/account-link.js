@@ -11,14 +11,14 @@ import { getJSON, postJSON } from "./net.js";
 import { refusalText } from "./refusals.js";
 /** @import { ErrorData } from "./messages.js" */
 
-/** @type {Promise<{ id: number, name: string, created: number } | null> | null} the account asked for once */
+/** @type {Promise<{ id: number, name: string, created: number, lang?: string | null } | null> | null} the account asked for once */
 let asked = null;
 /** @type {ErrorData | null} the server's refusal of this browser's session (its account suspended), or null */
 let refused = null;
 
 /** The account this browser is signed in to ({id, name, created}), or null (a guest, or
  * a session the server refuses: see `refused`).
- * @returns {Promise<{ id: number, name: string, created: number } | null>} */
+ * @returns {Promise<{ id: number, name: string, created: number, lang?: string | null } | null>} */
 export function whoAmI(again = false) {
   if (!asked || again) {
     asked = getJSON("/api/account")

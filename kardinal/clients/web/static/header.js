@@ -2,7 +2,7 @@
 // documentation (/docs/: playing, hosting, the code).
 
 import { byId, el, findId } from "./dom.js";
-import { T, lang, languages, setLang, onLangChange } from "./i18n.js";
+import { T, lang, languages, setLang, onLangChange, stored } from "./i18n.js";
 import { postJSON, url } from "./net.js";
 import { whoAmI } from "./account-link.js";
 
@@ -20,7 +20,8 @@ function docsLink() {
 
 /** The header's language choice (#lang: the catalogs' languages, each named in its own
  * words): choosing one switches the page, and for an account signed in it becomes the
- * account's language (its mails are written in it). */
+ * account's language (its mails are written in it). A browser that has chosen none takes
+ * the language of the account signed in on it. */
 export function initLanguageChoice() {
   const select = byId("lang", HTMLSelectElement);
   for (const [code, name] of Object.entries(languages())) select.append(el("option", { value: code, lang: code, text: name }));
@@ -37,6 +38,11 @@ export function initLanguageChoice() {
   });
   onLangChange(update);
   update();
+  if (!stored()) {
+    whoAmI().then((me) => {
+      if (me && me.lang && me.lang !== lang() && me.lang in languages()) setLang(me.lang);
+    });
+  }
 }
 
 /** Wire the header; aboutText() gives the dialog's text (it may change, e.g. with the board).

@@ -23,7 +23,8 @@ async function loadCatalog(wanted) {
   return r.json();
 }
 
-function stored() {
+/** The language this browser chose on a page (remembered), or null. */
+export function stored() {
   try { return localStorage.getItem("kardinal-lang"); } catch (e) { return null; }
 }
 
