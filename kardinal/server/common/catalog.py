@@ -160,15 +160,14 @@ def ordinal(lang: str, place: float) -> str:
 
 @cache
 def browser_catalog(lang: str) -> tuple[bytes, str]:
-    """The browser's catalog of a language (JSON: its code, every language's own name,
-    its messages by key with English where it has none, plural forms by CLDR category)
-    and its ETag (a digest of the text)."""
+    """The browser's catalog of a language (JSON: its code; every language's own name, in
+    the order of the language choice, English first; its messages by key, with English
+    where it has none, plural forms by CLDR category) and its ETag (a digest of the text)."""
     have = languages()
     texts = {**have[DEFAULT].texts, **have[lang].texts}
     body = json.dumps(
         {"lang": lang, "langs": {code: language.name for code, language in have.items()}, "texts": texts},
         ensure_ascii=False,
         separators=(",", ":"),
-        sort_keys=True,
     ).encode()
     return body, '"' + hashlib.sha256(body).hexdigest()[:20] + '"'
