@@ -1,26 +1,24 @@
 """Every refusal reaches the page as a code with parameters, and the page has words for
-every code in English and German (static/refusals.js): a code added to the rules or the
-server without its words fails here."""
+every code in every language (the catalogs, kardinal/locale/<lang>.po: messages ``err.<code>``
+and ``rule.<code>``, said by static/refusals.js): a code added to the rules or the server
+without its words fails here."""
 
 from __future__ import annotations
 
 import re
 from pathlib import Path
 
-import kardinal.clients.web as web
+import pytest
+
 import kardinal.rules.state as state
 import kardinal.server as server
-
-STATIC = Path(web.__file__).parent / "static"
+from kardinal.server.common import catalog
 
 
 def _texts(lang: str) -> dict[str, str]:
-    js = (STATIC / "refusals.js").read_text(encoding="utf-8")
-    block = re.search(rf"\n  {lang}: \{{\n(.*?)\n  \}},", js, re.S)
-    assert block, f"no {lang} table in refusals.js"
-    # a text is a string, or its plural forms ({ one: "...", other: "..." }), read as one
-    found = re.findall(r'"((?:err|rule)\.[a-z_]+)": (?:"([^"]*)"|\{([^}]*)\})', block.group(1))
-    return {k: text or " / ".join(re.findall(r'"([^"]*)"', forms)) for k, text, forms in found}
+    """The refusals' words of a language's catalog (a text with plural forms read as one)."""
+    found = catalog.read_catalog(catalog.LOCALE_DIR / f"{lang}.po").texts
+    return {k: v if isinstance(v, str) else " / ".join(v.values()) for k, v in found.items() if k.startswith(("err.", "rule."))}
 
 
 def _rule_codes() -> set[str]:
@@ -41,26 +39,25 @@ def test_the_code_lists_are_read() -> None:
     assert {"bad_token", "not_your_turn", "stale_version", "malformed", "no_game"} <= _server_codes()
 
 
-def test_every_refusal_has_words_in_english_and_german() -> None:
-    for lang in ("en", "de"):
-        texts = _texts(lang)
-        missing = {f"rule.{c}" for c in _rule_codes()} | {f"err.{c}" for c in _server_codes() - {"illegal"}}
-        assert missing - texts.keys() == set(), lang
+@pytest.mark.parametrize("lang", catalog.langs())
+def test_every_refusal_has_words_in_every_language(lang: str) -> None:
+    texts = _texts(lang)
+    missing = {f"rule.{c}" for c in _rule_codes()} | {f"err.{c}" for c in _server_codes() - {"illegal"}}
+    assert missing - texts.keys() == set(), lang
 
 
-def test_english_and_german_say_the_same_things_with_the_same_parameters() -> None:
-    en, de = _texts("en"), _texts("de")
-    assert en.keys() == de.keys()
+@pytest.mark.parametrize("lang", [lang for lang in catalog.langs() if lang != "en"])
+def test_every_language_says_the_same_things_with_the_same_parameters(lang: str) -> None:
+    en, own = _texts("en"), _texts(lang)
+    assert en.keys() == own.keys()
     for key in en:
-        assert set(re.findall(r"\{(\w+)\}", en[key])) == set(re.findall(r"\{(\w+)\}", de[key])), key
+        assert set(re.findall(r"\{(\w+)\}", en[key])) == set(re.findall(r"\{(\w+)\}", own[key])), key
 
 
 def test_no_code_has_two_texts_in_one_language() -> None:
-    # a key written twice in one table: the later text silently replaced the earlier one
-    # ("busy" checking passwords was told as "reviewing other games")
-    js = (STATIC / "refusals.js").read_text(encoding="utf-8")
-    for lang in ("en", "de"):
-        block = re.search(rf"\n  {lang}: \{{\n(.*?)\n  \}},", js, re.S)
-        assert block, lang
-        keys = re.findall(r'^\s*"((?:err|rule)\.[a-z_]+)":', block.group(1), re.M)
-        assert sorted(k for k in set(keys) if keys.count(k) > 1) == [], lang
+    # a key written twice in one catalog: one text silently replaced the other ("busy"
+    # checking passwords was once told as "reviewing other games")
+    for path in sorted(catalog.LOCALE_DIR.glob("*.po")):
+        keys = re.findall(r'^msgctxt "((?:err|rule)\.[a-z_]+)"$', path.read_text(encoding="utf-8"), re.M)
+        assert len(keys) > 50, path.name
+        assert sorted(k for k in set(keys) if keys.count(k) > 1) == [], path.name

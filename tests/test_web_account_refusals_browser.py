@@ -168,11 +168,11 @@ def test_a_new_player_on_a_german_phone_signs_up_and_is_refused_where_they_look(
         """async () => {
             const { refusalText } = await import('/static/refusals.js');
             const { setLang } = await import('/static/i18n.js');
-            setLang('en');
+            await setLang('en');
             const out = [{code: 'wrong_password'}, {code: 'bad_password', params: {min: 8, max: 256}},
               {code: 'no_player', params: {name: 'Nobody-here'}}, {code: 'not_your_turn', params: {name: 'anna'}},
               {code: 'busy', params: {}}, {code: 'busy', params: {max: 4}}].map((e) => refusalText(e, null));
-            setLang('de');
+            await setLang('de');
             return out;
         }"""
     )

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from webtools import new_page, phone, shot
+from webtools import choose_lang, new_page, phone, shot
 
 pytestmark = pytest.mark.browser
 
@@ -124,7 +124,7 @@ def test_the_account_page_on_a_phone_in_english_and_a_guests_seats_come_along(se
     mine = page.evaluate("async () => (await (await fetch('/api/account/games')).json()).games.map((g) => g.game.id)")
     assert mine == [made["id"]]
     # German by the page's switch, then sign out
-    page.click("#lang")
+    choose_lang(page, "de")
     page.wait_for_function("document.getElementById('signed-in-as').textContent === 'Angemeldet als Berta'")
     page.click("#sign-out")
     page.wait_for_selector("#signin-form")
@@ -237,3 +237,48 @@ def test_a_link_opened_signed_in_gets_a_new_token_that_the_page_keeps(server: st
     assert not page.errors and not other.errors, (page.errors, other.errors)
     page.context.close()
     other.context.close()
+
+
+def test_the_language_chosen_while_signed_in_is_the_accounts_on_another_device(server: str, browser: Any) -> None:
+    """Issue 46: the header offers every catalog's language by its own name; one chosen on a
+    page while signed in (desktop, English first) is the account's, and a phone that has
+    chosen none (its browser English) opens in it once the account signs in there."""
+    desk = new_page(browser)
+    sent: list[Any] = []
+    desk.on("request", lambda r: sent.append(r.post_data_json) if r.url.endswith("/api/account/lang") and r.method == "POST" else None)
+    desk.goto(server + "/account")
+    desk.wait_for_selector("#signup-form")
+    assert desk.evaluate("document.documentElement.lang") == "en"
+    options = desk.locator("#lang option")
+    assert options.evaluate_all("(os) => os.map((o) => [o.value, o.textContent, o.lang])") == [
+        ["en", "English", "en"],
+        ["de", "Deutsch", "de"],
+    ]
+    assert desk.get_attribute("#lang", "aria-label") == "Language"
+    choose_lang(desk, "de")  # a guest: the browser keeps it, no account to tell
+    assert desk.get_attribute("#lang", "aria-label") == "Sprache"
+    choose_lang(desk, "en")
+    assert sent == []
+    fill_and_send(desk, "signup", "Dora", PW)
+    desk.wait_for_selector("#signed-in-as")
+    with desk.expect_response(lambda r: r.url.endswith("/api/account/lang")) as answer:
+        choose_lang(desk, "de")
+    assert answer.value.status == 200 and sent == [{"lang": "de"}]
+    assert desk.inner_text("#signed-in-as") == "Angemeldet als Dora"
+    assert desk.errors == [] and desk.console_errors == []
+    # another device, its browser in English and nothing chosen there: German once Dora signs in
+    mobile = phone(browser, "en-GB")
+    mobile.goto(server + "/account")
+    mobile.wait_for_selector("#signin-form")
+    assert mobile.evaluate("document.documentElement.lang") == "en"
+    fill_and_send(mobile, "signin", "Dora", PW)
+    mobile.wait_for_selector("#signed-in-as")
+    mobile.goto(server + "/")
+    mobile.wait_for_function("document.documentElement.lang === 'de'")
+    assert mobile.input_value("#lang") == "de"
+    box = mobile.locator("#lang").bounding_box()
+    assert box is not None and box["height"] >= 44 and box["x"] + box["width"] <= 390, box
+    shot(mobile, "i46-lang-account-phone-de")
+    assert mobile.errors == []
+    desk.context.close()
+    mobile.context.close()

@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 from webtools import (
     BOTS4,
+    choose_lang,
     create_game,
     create_in_lobby,
     get,
@@ -78,9 +79,9 @@ def test_a_complete_game_against_three_bots(server: str, browser: Any) -> None:
     assert rec["format"] == "kardinal-record" and "seed" not in rec
     assert stray_words(page, "#replaybox") == set() and stray_words(page, "#players") == set()
     # German, and back
-    page.get_by_role("button", name="Deutsch").click()
+    choose_lang(page, "de")
     assert page.locator("text=Spielverlauf").count() == 1
-    page.get_by_role("button", name="English").click()
+    choose_lang(page, "en")
     assert page.errors == []
     assert page.console_errors == []
     page.context.close()
@@ -198,10 +199,10 @@ def test_a_variant_chosen_in_the_lobby_shows_on_the_game_page(server: str, brows
     assert page.evaluate("document.body.dataset.variants") == "joker-anywhere"
     assert "Variant: joker-anywhere" in page.inner_text("#log [data-event=rules]")
     assert page.locator("#log li").first.get_attribute("data-event") == "rules"  # at the start of the log
-    page.get_by_role("button", name="Deutsch").click()
+    choose_lang(page, "de")
     assert page.inner_text("#rules-info") == "Variante: joker-anywhere"
     assert "Variante: joker-anywhere" in page.inner_text("#log [data-event=rules]")
-    page.get_by_role("button", name="English").click()
+    choose_lang(page, "en")
     # the lobby's list shows it too; a game by the rules as written has no such mark
     plain = create_game(server, BOTS4[:3] + [{"name": "Cy", "kind": "person"}])
     page.goto(server + "/")
@@ -211,9 +212,9 @@ def test_a_variant_chosen_in_the_lobby_shows_on_the_game_page(server: str, brows
     assert "Variant: joker-anywhere" in row.inner_text() and row.get_attribute("data-variants") == "joker-anywhere"
     other = page.locator(f":is(#games, #other-games) [data-game='{plain['id']}']")
     assert "Variant" not in other.inner_text() and other.get_attribute("data-variants") == ""
-    page.get_by_role("button", name="Deutsch").click()
+    choose_lang(page, "de")
     expect(page.locator(f":is(#games, #other-games) [data-game='{gid}']")).to_contain_text("Variante: joker-anywhere")
-    page.get_by_role("button", name="English").click()
+    choose_lang(page, "en")
     assert page.errors == [] and page.console_errors == []
     page.context.close()
 
@@ -298,9 +299,9 @@ def test_the_log_reads_the_events_of_a_bots_only_game(server: str, browser: Any)
     for w in ended["winners"]:
         assert names[w] in final.inner_text().split("Winner")[1]
     # German: the same entries in German words
-    page.get_by_role("button", name="Deutsch").click()
+    choose_lang(page, "de")
     assert "Zwischenwertung" in page.inner_text("#log [data-event=intermediate]")
-    page.get_by_role("button", name="English").click()
+    choose_lang(page, "en")
     assert page.errors == [] and page.console_errors == []
     page.context.close()
 
@@ -360,7 +361,7 @@ def test_a_full_game_on_a_phone_sized_window(server: str, browser: Any) -> None:
         decisions += 1
         assert decisions < 400
     page.wait_for_selector("#standings")
-    page.get_by_role("button", name="Deutsch").click()
+    choose_lang(page, "de")
     whole = page.get_by_role("button", name="Ganze Karte")
     if whole.count():  # still enlarged (the map is made whole on this player's turn after the others' turns)
         whole.click()
@@ -368,6 +369,6 @@ def test_a_full_game_on_a_phone_sized_window(server: str, browser: Any) -> None:
     assert page.inner_text("#rules-info") == "Regeln: wie im Regelheft"
     assert page.locator("#log [data-event=final]").count() == 1 and "Spielende" in page.inner_text("#log [data-event=final]")
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
-    page.get_by_role("button", name="English").click()
+    choose_lang(page, "en")
     assert page.errors == [] and page.console_errors == []
     page.context.close()

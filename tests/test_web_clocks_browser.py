@@ -21,7 +21,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 from test_web_axe import axe_scan, serious
-from webtools import create_game, get, http_post, open_settings, serve, shot
+from webtools import choose_lang, create_game, get, http_post, open_settings, serve, shot
 
 pytestmark = pytest.mark.browser
 
@@ -111,7 +111,7 @@ def test_a_live_turn_runs_out_the_stand_in_plays_and_the_log_says_so(
     page.goto(server + g["seats"][0]["url"])
     page.wait_for_selector("body[data-status=running]", state="attached")
     if page.evaluate("document.documentElement.lang") != lang:
-        page.locator("#lang").click()
+        choose_lang(page, lang)
     page.wait_for_selector("#clockline:visible")
     assert page.evaluate("document.body.dataset.myTurn") == "true"  # Anna begins (R2.3)
 
@@ -191,7 +191,7 @@ def test_the_home_page_offers_clock_presets_and_sends_their_numbers(timed: tuple
     page = page_in(browser, lang == "de", "en-GB" if lang == "en" else "de-DE")
     open_settings(page, server)
     if page.evaluate("document.documentElement.lang") != lang:
-        page.locator("#lang").click()
+        choose_lang(page, lang)
     page.select_option("#kind-1", "person")
     page.wait_for_selector("#clock")
     assert words["quick"] in page.locator("#clock").inner_text()
@@ -266,7 +266,7 @@ def test_a_turn_based_turn_says_its_time_left_in_my_games_and_on_the_page(timed:
     page.clock.run_for(15_000)
     expect(left).to_have_text(re.compile(r"^Hurry: only 4 h 5\d min left$"))
     assert page.evaluate("getComputedStyle(document.querySelector('#mine .time-left')).color") == "rgb(179, 38, 30)"
-    page.locator("#lang").click()
+    choose_lang(page, "de")
     expect(left).to_have_text(re.compile(r"^Beeil dich: nur noch 4 Std\. 5\d Min\.$"))
     shot(page, "mine-time-left-urgent-de")
     # the game page (opened from My games): the time left under the header, in words

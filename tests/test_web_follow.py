@@ -9,7 +9,7 @@ import random
 from typing import Any
 
 import pytest
-from webtools import create_game, new_page, shot, take_turn, wait_turn
+from webtools import choose_lang, create_game, new_page, shot, take_turn, wait_turn
 
 pytestmark = pytest.mark.browser
 
@@ -72,7 +72,7 @@ def test_off_shows_the_line_but_moves_nothing_and_the_last_round_can_be_replayed
     assert [t.split(":")[0].split(" exchanged")[0].split(" passed")[0] for t in seen][-4:] == ["Ann", "Bot 1", "Bot 2", "Bot 3"], seen
     assert page.locator("#map .fx-pending").count() == 0
     # German
-    page.click("#lang")
+    choose_lang(page, "de")
     assert page.get_by_role("button", name="Letzte Runde zeigen").count() == 1
     assert page.errors == [] and page.console_errors == []
 

@@ -1,11 +1,12 @@
-"""Every word in German: a walk through every page of the browser client in German (the
+"""Every word in the page's language, for every language there is a catalog of (the
+German of old, and each one added: kardinal/locale/<lang>.po): a walk through every page of
+the browser client in that language (the
 lobby, a game through a few turns with a hint and a refused click, the rules dialog and
 page, my games, a finished game's final scoring, review and replay with the intermediate
 scoring, the tutorial to its end; the account, players and profile pages; with mail on, the
 account's mail settings and the mail links' page; a chat line's menu, the report dialog and
-a muted line) that fails on an English word or an English number shown; and a check of
-the translation tables themselves: every text that has English words has German ones,
-and the other way round.
+a muted line) that fails on an English word or an English number shown. (That every
+language has every message is the catalogs' own check: test_catalogs.py.)
 
 The visible text of each page is ``document.body.innerText`` with the words a page gives
 to assistive technology and tooltips (``title``, ``aria-label``, ``placeholder``, ``alt``,
@@ -24,7 +25,13 @@ import pytest
 from web_helpers import change_settings
 from webtools import APPS, BOTS4, create_game, new_page, shot, sign_up_on_page, take_turn, wait_turn
 
+from kardinal.server.common import catalog
+
 STATIC = Path(__file__).resolve().parent.parent / "kardinal" / "clients" / "web" / "static"
+
+# the languages the walks are made in: every catalog's but the English (a language with no
+# catalog yet has no walk)
+LANGS = [lang for lang in catalog.langs() if lang != "en"]
 
 # English words that are not also German words (no "Hand", "Bot", "Bots", "Person", "Start",
 # "Link", "Name", "Tutorial", "Chat", "Details", "Download", "total", "still", "See", "was",
@@ -50,7 +57,13 @@ ENGLISH = set(
     """.split()
 )
 
-# words the rulebook does not use for its pieces (it says Rat / Räte, Stein / Steine) and the
+# the browser's locale of a phone in the language (its language found by the browser's, not chosen)
+LOCALES = {"de": "de-DE", "da": "da-DK"}
+
+# of the words above, those that are also words of a language (its pages may show them)
+ALSO_ITS_OWN: dict[str, set[str]] = {"de": set()}
+
+# (German) words the rulebook does not use for its pieces (it says Rat / Räte, Stein / Steine) and the
 # wrong preposition for a cloister in a city ("Kloster in Würzburg", as the rulebook writes)
 NOT_THE_RULEBOOK = re.compile(r"\bBerater\w*|\bFigur(?:en)?\b|\bKloster auf [A-ZÄÖÜ]\w*")
 
@@ -66,8 +79,8 @@ SOURCE_NAMES = ["Roland Winner", "Web of Power", "Rio Grande Games"]
 # everything a person reads or hears on the page, with where it comes from; what is marked
 # as another language (lang="en" on a German page: a glossary's English column) is left out
 VISIBLE = """
-() => {
-  const other = [...document.body.querySelectorAll("[lang]")].filter((e) => !e.lang.startsWith("de"));
+(lang) => {
+  const other = [...document.body.querySelectorAll("[lang]")].filter((e) => !e.lang.startsWith(lang));
   const foreign = (e) => other.some((o) => o.contains(e));
   let text = document.body.innerText;
   for (const o of other) if (o.innerText) text = text.split(o.innerText).join(" ");
@@ -84,27 +97,31 @@ VISIBLE = """
 class Words:
     """Collects what is English on each page visited: (page, where, word, its line)."""
 
-    def __init__(self, names: list[str]) -> None:
+    def __init__(self, names: list[str], lang: str = "de") -> None:
         self.names = names
+        self.lang = lang
+        self.english = ENGLISH - ALSO_ITS_OWN.get(lang, set())
+        self.rulebook = NOT_THE_RULEBOOK if lang == "de" else None
+        # a decimal written the English way is wrong where the language writes a comma
+        self.decimal = ENGLISH_DECIMAL if catalog.number(lang, 2.5, 1) == "2,5" else None
         self.found: list[tuple[str, str, str, str]] = []
         self.pages = 0
 
     def check(self, page: Any, where: str) -> None:
         page.evaluate("() => { for (const d of document.querySelectorAll('details')) d.open = true; }")
-        assert page.evaluate("document.documentElement.lang") == "de", where
+        assert page.evaluate("document.documentElement.lang") == self.lang, where
         self.pages += 1
-        for kind, text in page.evaluate(VISIBLE):
+        for kind, text in page.evaluate(VISIBLE, self.lang):
             for line in (text or "").splitlines():
                 clean = FILE_NAME.sub(" ", line)
                 for n in [*self.names, *SOURCE_NAMES]:
                     clean = clean.replace(n, " ")
                 for w in WORD.findall(clean):
-                    if w.lower() in ENGLISH:
+                    if w.lower() in self.english:
                         self.found.append((where, kind, w, line.strip()[:120]))
-                for d in NOT_THE_RULEBOOK.findall(clean):
-                    self.found.append((where, kind, d, line.strip()[:120]))
-                for d in ENGLISH_DECIMAL.findall(clean):
-                    self.found.append((where, kind, d, line.strip()[:120]))
+                for pattern in (self.rulebook, self.decimal):
+                    for d in pattern.findall(clean) if pattern else []:
+                        self.found.append((where, kind, d, line.strip()[:120]))
 
     def report(self) -> str:
         seen: set[tuple[str, str, str]] = set()
@@ -114,13 +131,24 @@ class Words:
                 continue
             seen.add((kind, w, line))
             lines.append(f"{where} [{kind}] {w!r}: {line}")
-        return f"{len(lines)} English words or numbers on German pages:\n" + "\n".join(lines)
+        return f"{len(lines)} English words or numbers on pages in {self.lang}:\n" + "\n".join(lines)
 
 
-def german_page(browser: Any, width: int = 1400, height: int = 950) -> Any:
+def german_page(browser: Any, width: int = 1400, height: int = 950, lang: str = "de") -> Any:
+    """A page in ``lang`` (chosen before: remembered in the browser)."""
     page = new_page(browser, width, height)
-    page.context.add_init_script("localStorage.setItem('kardinal-lang', 'de'); localStorage.setItem('kardinal-follow-speed', 'off')")
+    page.context.add_init_script(f"localStorage.setItem('kardinal-lang', '{lang}'); localStorage.setItem('kardinal-follow-speed', 'off')")
     return page
+
+
+def catalog_text(lang: str, key: str, **values: object) -> str:
+    """A message of the language's catalog, as the page says it."""
+    return catalog.text(lang, key, **values)
+
+
+def fixed_part(lang: str, key: str) -> str:
+    """The longest part of a message between its placeholders (what a page shows of it whatever fills them)."""
+    return max(re.split(r"\{\w+\}", catalog_text(lang, key)), key=len).strip()
 
 
 @pytest.fixture(autouse=True)
@@ -130,116 +158,7 @@ def small_budgets(server: str, monkeypatch: pytest.MonkeyPatch) -> Iterator[None
     yield
 
 
-# ---------------------------------------------------------------- the tables
-
-
-def _skip_string(src: str, i: int) -> int:
-    """The index after the string literal starting at src[i] (", ' or `)."""
-    q = src[i]
-    i += 1
-    while src[i] != q:
-        i += 2 if src[i] == "\\" else 1
-    return i + 1
-
-
-def _object_end(src: str, i: int) -> int:
-    """The index after the object literal whose "{" is at src[i]."""
-    depth = 0
-    while True:
-        c = src[i]
-        if c in "\"'`":
-            i = _skip_string(src, i)
-            continue
-        if src.startswith("//", i):
-            i = src.index("\n", i)
-            continue
-        if c in "{[(":
-            depth += 1
-        elif c in "}])":
-            depth -= 1
-            if depth == 0:
-                return i + 1
-        i += 1
-
-
-def _keys(obj: str, prefix: str = "") -> set[str]:
-    """The keys of an object literal's text, and of its nested objects ("boardNames.standard")."""
-    keys: set[str] = set()
-    i, depth = 1, 0
-    expect_key = True
-    key_re = re.compile(r"\s*(?:\"([^\"]+)\"|'([^']+)'|([A-Za-z_$][\w$]*))\s*:")
-    while i < len(obj) - 1:
-        c = obj[i]
-        if depth == 0 and expect_key:
-            m = key_re.match(obj, i)
-            if m:
-                key = m.group(1) or m.group(2) or m.group(3)
-                keys.add(prefix + key)
-                j = m.end()
-                while obj[j].isspace():
-                    j += 1
-                if obj[j] == "{":  # a sub-table
-                    end = j + _object_end(obj[j:], 0)
-                    keys |= _keys(obj[j:end], prefix + key + ".")
-                    i = end
-                else:
-                    i = j
-                expect_key = False
-                continue
-        if c in "\"'`":
-            i = _skip_string(obj, i)
-            continue
-        if obj.startswith("//", i):
-            i = obj.index("\n", i)
-            continue
-        if c in "{[(":
-            depth += 1
-        elif c in "}])":
-            depth -= 1
-        elif c == "," and depth == 0:
-            expect_key = True
-        elif not c.isspace() and depth == 0:
-            expect_key = False
-        i += 1
-    return keys
-
-
-def tables(src: str) -> list[dict[str, set[str]]]:
-    """The language tables of a module: TEXTS = {...} and each addStrings({...})."""
-    out = []
-    for m in re.finditer(r"^(?:const TEXTS = |addStrings\()\{", src, re.M):
-        start = m.end() - 1
-        whole = src[start : _object_end(src, start)]
-        langs: dict[str, set[str]] = {}
-        for lm in re.finditer(r"^\s{2}(en|de): \{", whole, re.M):
-            s = lm.end() - 1
-            langs[lm.group(1)] = _keys(whole[s : _object_end(whole, s)])
-        out.append(langs)
-    return out
-
-
-def test_the_table_parser_reads_keys_and_sub_tables() -> None:
-    src = (
-        'addStrings({\n  en: {\n    a: "x, {y}", "b.c": `z`, // d: no\n    sub: { s: "1", t: "2" },\n  },\n  de: {\n    a: "x",\n  },\n});'
-    )
-    (t,) = tables(src)
-    assert t["en"] == {"a", "b.c", "sub", "sub.s", "sub.t"}
-    assert t["de"] == {"a"}
-
-
-def test_every_text_has_both_languages() -> None:
-    missing = []
-    n = 0
-    for path in sorted(STATIC.glob("*.js")):
-        for t in tables(path.read_text(encoding="utf-8")):
-            assert set(t) == {"en", "de"}, f"{path.name}: a table of languages {sorted(t)}"
-            n += len(t["en"])
-            for k in sorted(t["en"] - t["de"]):
-                missing.append(f"{path.name}: {k} has no German")
-            for k in sorted(t["de"] - t["en"]):
-                missing.append(f"{path.name}: {k} has no English")
-    assert n > 300  # the tables were found and read
-    assert missing == [], "\n".join(missing)
+# ---------------------------------------------------------------- the tutorial
 
 
 def test_a_lesson_done_is_praised_once() -> None:
@@ -269,22 +188,24 @@ def walk_overlay(page: Any, words: Words, where: str, limit: int = 60) -> int:
     return steps
 
 
-def test_every_page_in_german(server: str, browser: Any) -> None:
+@pytest.mark.parametrize("lang", LANGS)
+def test_every_page_in_german(server: str, browser: Any, lang: str) -> None:
     from test_web_tutorial import SOLUTIONS, choose, refill_from_display
 
     me = "Annegret"
     bots = [f"Bot {i}" for i in (1, 2, 3, 4)]
-    words = Words([me, *bots])
+    words = Words([me, *bots], lang)
+    shot_name = "german" if lang == "de" else f"lang-{lang}"
 
     # the home page, every fold open
-    page = german_page(browser)
+    page = german_page(browser, lang=lang)
     page.goto(server + "/")
     page.locator("#settings-summary").click()
     page.wait_for_selector("#kind-1")
     page.evaluate("document.querySelectorAll('details').forEach((d) => { d.open = true; })")
     page.wait_for_load_state("networkidle")
     words.check(page, "home")
-    shot(page, "german-home", full_page=True)
+    shot(page, f"{shot_name}-home", full_page=True)
 
     # a game against bots: a few turns, a hint, an advisor refused, the rules dialog
     players = [{"name": me, "kind": "person"}] + [{"name": n, "kind": "bot", "level": "random"} for n in bots[:3]]
@@ -295,7 +216,7 @@ def test_every_page_in_german(server: str, browser: Any) -> None:
     page.click("#hint-btn")
     page.wait_for_selector("#hint-list li", timeout=30000)
     words.check(page, "game: a hint")
-    shot(page, "german-hint")
+    shot(page, f"{shot_name}-hint")
     # a card, then the coat of arms of a country with no cloister: refused with the reason
     empty = page.evaluate("[...document.querySelectorAll('#map .coat')].map((c) => c.dataset.coat)")
     assert empty
@@ -306,16 +227,16 @@ def test_every_page_in_german(server: str, browser: Any) -> None:
             if page.locator("#msg.bad").count():
                 break
     # at the first turn no country has a cloister: the refusal says so, not only the limit
-    assert "dort steht noch kein Kloster" in page.inner_text("#msg"), page.inner_text("#msg")
+    assert fixed_part(lang, "noCoatEmpty") in page.inner_text("#msg"), page.inner_text("#msg")
     words.check(page, "game: an advisor refused")
-    shot(page, "german-refused-coat")
+    shot(page, f"{shot_name}-refused-coat")
     page.wait_for_selector("#hint-list li")  # a redraw (the hint, the map) leaves it standing
-    assert "noch kein Kloster" in page.inner_text("#msg")
+    assert fixed_part(lang, "noCoatEmpty") in page.inner_text("#msg")
     page.click("#msg .msg-close")  # until it is closed
     assert page.inner_text("#msg") == ""
     page.click("#clear")
     # the rules a game is played by: a link to the rules' variants, not a dead button
-    assert page.inner_text("#rules-info") == "Regeln: wie im Regelheft"
+    assert page.inner_text("#rules-info") == catalog_text(lang, "rulesAsWritten")
     page.click("#rules-info")
     page.wait_for_selector("#rules-dialog[open][data-rule='R14']")
     page.keyboard.press("Escape")
@@ -328,7 +249,7 @@ def test_every_page_in_german(server: str, browser: Any) -> None:
     page.click("#rules-link")
     page.wait_for_selector("#rules-dialog[open] .rules-text h2")
     words.check(page, "rules dialog")
-    shot(page, "german-rules-dialog")
+    shot(page, f"{shot_name}-rules-dialog")
     page.keyboard.press("Escape")
 
     # my games
@@ -339,7 +260,7 @@ def test_every_page_in_german(server: str, browser: Any) -> None:
 
     # the account page: signing in and up, and a refused sign-in (its own page: the browser
     # notes the refusal's 403 in the console, which this page's checks would count)
-    acct = german_page(browser)
+    acct = german_page(browser, lang=lang)
     acct.goto(server + "/account")
     acct.wait_for_selector("#signin-form")
     words.check(acct, "account page")
@@ -365,11 +286,11 @@ def test_every_page_in_german(server: str, browser: Any) -> None:
     # a refusal by the server: a link whose token is wrong
     page.goto(server + f"/game/{g['id']}?seat=0&token=nicht-das-zeichen")
     page.wait_for_function("document.getElementById('msg').textContent.length > 0")
-    assert page.inner_text("#msg").startswith("Abgelehnt: ")
+    assert page.inner_text("#msg").startswith(catalog_text(lang, "refused", msg=""))
     words.check(page, "game: a refusal by the server")
 
     # the rules page
-    page.goto(server + "/rules?lang=de")
+    page.goto(server + f"/rules?lang={lang}")
     words.check(page, "rules page")
     assert page.get_attribute("#docs-link", "href") == "/docs/"  # help, on a page without an About dialog
 
@@ -383,7 +304,7 @@ def test_every_page_in_german(server: str, browser: Any) -> None:
         page.click("#final-walk")
     page.wait_for_selector("#scoring-overlay[data-kind=final]")
     assert walk_overlay(page, words, "final scoring") > 5
-    shot(page, "german-final-totals")
+    shot(page, f"{shot_name}-final-totals")
     page.click("#sc-close")
     page.click("#review-btn")
     page.wait_for_selector("#win-chart", timeout=120000)
@@ -392,17 +313,20 @@ def test_every_page_in_german(server: str, browser: Any) -> None:
         page.locator("#review-list li .tc-slip").first.click()
         page.wait_for_selector("#review-list li.on")
         words.check(page, "review: a decision")
-    shot(page, "german-review", full_page=True)
+    shot(page, f"{shot_name}-review", full_page=True)
     page.click("#rp-jump-start")
     page.wait_for_function("document.body.dataset.replay === '0'")
     page.click("#rp-next-turn")
     page.wait_for_function("!['', '0'].includes(document.body.dataset.replay)")
     # one counter: the turn, and the step (decision) beside it
     step = page.evaluate("document.body.dataset.replay")
-    assert re.fullmatch(rf"Zug 1 von \d+ · Schritt {step}", page.inner_text("#rp-where")), page.inner_text("#rp-where")
+    where = re.escape(catalog_text(lang, "rpTurn", k=1, n="NUMBER") + " · " + catalog_text(lang, "rpStep", s=step)).replace(
+        "NUMBER", r"\d+"
+    )
+    assert re.fullmatch(where, page.inner_text("#rp-where")), page.inner_text("#rp-where")
     assert page.inner_text("#status") == page.inner_text("#rp-where")
     words.check(page, "replay")
-    shot(page, "german-replay")
+    shot(page, f"{shot_name}-replay")
     if page.locator("#rp-show-inter").count():
         page.click("#rp-show-inter")
         assert walk_overlay(page, words, "intermediate scoring") > 1
@@ -412,7 +336,7 @@ def test_every_page_in_german(server: str, browser: Any) -> None:
     page.goto(server + "/tutorial#1")
     page.wait_for_selector("body[data-status=ready]")
     words.check(page, "tutorial")
-    assert page.inner_text("#docs-link") == "Hilfe" and page.get_attribute("#docs-link", "href") == "/docs/"
+    assert page.inner_text("#docs-link") == catalog_text(lang, "helpLink") and page.get_attribute("#docs-link", "href") == "/docs/"
     choose(page, ["franken-aragon", "franken-aragon"], ["mainz", "fulda"])
     page.wait_for_selector("body[data-feedback=refused]")
     words.check(page, "tutorial: refused")
@@ -438,7 +362,7 @@ def test_every_page_in_german(server: str, browser: Any) -> None:
             words.check(page, f"tutorial: {steps[i + 1]}")
     page.wait_for_selector("body[data-status=finished]")
     words.check(page, "tutorial: the end")
-    shot(page, "german-tutorial-end", full_page=True)
+    shot(page, f"{shot_name}-tutorial-end", full_page=True)
 
     assert words.pages >= 25
     assert words.found == [], words.report()
@@ -453,16 +377,17 @@ def mail_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str,
     yield from serve_with_mail(tmp_path_factory, "https://kardinal.example.org")
 
 
-def test_the_community_pages_in_german(mail_server: tuple[str, Any], browser: Any) -> None:
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_community_pages_in_german(mail_server: tuple[str, Any], browser: Any, lang: str) -> None:
     """The account's pages with mail on (an address waiting, confirmed, the mails wanted),
     the mail links' page (confirmed, a link that does not work, unsubscribing), and
     moderation at the table (a line's menu, the report dialog, a muted line), in German."""
     from test_web_mail import link
 
     server, smtp = mail_server
-    words = Words(["Greta", "Hugo"])
-    greta = german_page(browser)
-    hugo = german_page(browser, 390, 844)
+    words = Words(["Greta", "Hugo"], lang)
+    greta = german_page(browser, lang=lang)
+    hugo = german_page(browser, 390, 844, lang=lang)
     sign_up_on_page(greta, server, "Greta", "richtig-richtig")
     greta.fill("#mail-address", "greta@example.org")
     greta.fill("#mail-password", "richtig-richtig")
@@ -522,7 +447,7 @@ def test_the_community_pages_in_german(mail_server: tuple[str, Any], browser: An
     )
     assert status == 200
     greta.reload()
-    greta.wait_for_function("document.body.innerText.includes('gelöschter Spieler')")
+    greta.wait_for_function("(w) => document.body.innerText.includes(w)", arg=catalog_text(lang, "deletedPlayer"))
     words.check(greta, "game: a deleted account's seat")
     assert words.pages == 11
     assert not words.found, words.report()
@@ -531,15 +456,18 @@ def test_the_community_pages_in_german(mail_server: tuple[str, Any], browser: An
     hugo.context.close()
 
 
-def test_a_phone_in_german(server: str, browser: Any) -> None:
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_phone_in_german(server: str, browser: Any, lang: str) -> None:
     """The home page and a game's first turns on a 390x844 touch screen, where some words
     differ (touch words, shorter labels)."""
-    ctx = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True, locale="de-DE", timezone_id="UTC")
+    ctx = browser.new_context(
+        viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True, locale=LOCALES.get(lang, lang), timezone_id="UTC"
+    )
     ctx.add_init_script("localStorage.setItem('kardinal-follow-speed', 'off')")
     page = ctx.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
-    words = Words(["Annegret", "Bot 1", "Bot 2", "Bot 3"])
+    words = Words(["Annegret", "Bot 1", "Bot 2", "Bot 3"], lang)
     page.goto(server + "/")
     page.locator("#settings-summary").click()
     page.wait_for_selector("#kind-1")
@@ -559,7 +487,7 @@ def test_a_phone_in_german(server: str, browser: Any) -> None:
         if not wait_turn(page):
             break
         words.check(page, f"phone: turn {k + 2}")
-    shot(page, "german-phone-game", full_page=True)
+    shot(page, "german-phone-game" if lang == "de" else f"lang-{lang}-phone-game", full_page=True)
     assert words.found == [], words.report()
     assert errors == []
     ctx.close()
@@ -603,7 +531,7 @@ def test_numbers_and_plurals_in_both_languages(server: str, browser: Any) -> Non
         await import('/static/scoring.js');
         const out = {};
         for (const l of ['en', 'de']) {
-          m.setLang(l);
+          await m.setLang(l);
           out[l] = [m.num(-6.73, 1), m.num(1200), m.num(0.4, 1), m.T('cardsLeft', {n: 1}), m.T('cardsLeft', {n: 2}),
             m.strengthText('won 59% of 200 games against three greedy (95% interval 54-65%)'),
             m.strengthText('won 30% of 400 games against three hard (95% interval 25-35%; an even share is 25%)'),

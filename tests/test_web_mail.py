@@ -910,3 +910,37 @@ def test_the_turn_mail_names_the_other_players_and_says_the_time_left(tmp_path: 
         assert mail["Subject"] == f"Kardinal & König: your turn in the game of {begun(c, g['id'], 'en')}"
         assert "it is your turn in your game against Anna, Carl and Dora.\r\n\r\n" in text_of(mail)
         assert "runs out on 18 November 2026 at 11:06 UTC: about 3 days left. Then a bot plays for you" in text_of(mail)
+
+
+def test_the_language_chosen_on_a_page_is_the_accounts_and_its_mails(tmp_path: Path, smtp: Smtp) -> None:
+    """Issue 46: a language chosen on a page while signed in (POST /api/account/lang) is the
+    account's: its mails come in it, whatever language the address was set in; a language
+    without a catalog is refused and changes nothing."""
+    with make_client(tmp_path) as c:
+        with_clock(c)
+        secret = sign_up(c, "Anna")
+        add_address(c, secret, smtp, "anna@example.org", lang="en")
+        # not signed in: nothing to remember it for
+        r = post(c, "/api/account/lang", None, json={"lang": "de"})
+        assert r.status_code == 401, r.text
+        for bad in ("xx", "fr", "DE", "de-AT", ""):
+            r = post(c, "/api/account/lang", secret, json={"lang": bad})
+            assert r.status_code == 400, (bad, r.text)
+            assert r.json()["error"]["code"] in ("bad_lang", "malformed"), r.text
+        assert mailer(c).storage.mail_address(1).notify["lang"] == "en"  # type: ignore[union-attr]
+        assert get(c, "/api/account", secret).json()["account"]["lang"] == "en"
+        r = post(c, "/api/account/lang", secret, json={"lang": "de"})
+        assert r.status_code == 200 and r.json() == {"ok": True}, r.text
+        # the account's language, for a page on another device that has chosen none
+        assert get(c, "/api/account", secret).json()["account"]["lang"] == "de"
+        assert get(c, "/api/account", sign_up(c, "Bert")).json()["account"]["lang"] is None  # never said
+        post(c, "/api/account/notify", secret, json={"end": True})
+        g = post(c, "/api/games", secret, json={"players": PLAYERS}).json()
+        toks = {s["seat"]: s["token"] for s in g["seats"]}
+        assert post(c, f"/api/games/{g['id']}/join", secret, json={"seat": 0, "token": toks[0]}).status_code == 200
+        final = play_out(c, g["id"], toks, random.Random(5))
+        assert final["status"] == "finished"
+        mail = smtp.inbox.wait("anna@example.org", 2)[-1]
+        assert mail["Subject"].startswith("Kardinal & König: die Partie vom "), mail["Subject"]
+        assert mail["Content-Language"] == "de"
+        assert "dein Spiel gegen B1 und B2 ist beendet" in text_of(mail)

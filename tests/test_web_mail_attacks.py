@@ -45,6 +45,7 @@ from test_web_mail import (
 )
 from web_helpers import LENIENT, make_client, play_out, wait_for_person
 
+from kardinal.server.common.catalog import text
 from kardinal.server.common.guard import Guard
 from kardinal.server.community.account_routes import COOKIE
 from kardinal.server.mail.addresses import valid_address
@@ -52,7 +53,7 @@ from kardinal.server.mail.headers import POLICY, HeaderProblem
 from kardinal.server.mail.mailer import KINDS
 from kardinal.server.mail.sender import MAX_ATTEMPTS, Permanent, message
 from kardinal.server.mail.settings import mail_settings
-from kardinal.server.mail.texts import TEXTS
+from kardinal.server.mail.texts import MAILS
 from kardinal.server.storage.mail import ClaimedMail, QueuedMail
 from kardinal.server.storage.schema import accounts, mail_queue, mail_tokens
 
@@ -149,7 +150,8 @@ def assert_sound(rcpt: list[str], raw: bytes, to: str) -> None:
 def kind_of(raw: bytes) -> str:
     """Which of the server's mails (texts.py) this is, by its subject as a mail client reads it."""
     subject = str(email.message_from_bytes(raw, policy=email.policy.default)["Subject"])
-    for kind, (words, _text) in TEXTS["en"].items():  # "{begun}": digits and a month's name, the server's
+    for kind in MAILS:  # "{begun}": digits and a month's name, the server's
+        words = text("en", f"mail.{kind}.subject")
         pattern = re.escape(words).replace(re.escape("{begun}"), r"\d{1,2} [A-Z][a-z]+, \d\d:\d\d")
         pattern = pattern.replace(re.escape("{kind}"), "(live|turn-based) game")  # the server's words (kind_words)
         if re.fullmatch(pattern, subject):
@@ -231,7 +233,7 @@ def test_hostile_names_reach_no_header_of_any_mail(tmp_path: Path, smtp: Smtp) -
             if url is not None:
                 assert len("List-Unsubscribe: <>" + url) > 78
                 urls[kind] = url
-        assert kinds == set(TEXTS["en"]) == {"confirm", "reset", *KINDS}, kinds
+        assert kinds == set(MAILS) == {"confirm", "reset", *KINDS}, kinds
         for kind, url in urls.items():  # as a mail client's button does: no cookie, no Origin
             r = c.post(
                 url.removeprefix("http://testserver"),

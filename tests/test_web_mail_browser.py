@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 from test_web_mail import Smtp, link, serve_with_mail, text_of
-from webtools import new_page, phone, shot
+from webtools import choose_lang, new_page, phone, shot
 from webtools import sign_up_on_page as sign_up
 
 pytestmark = pytest.mark.browser
@@ -123,7 +123,7 @@ def test_a_turn_mail_opens_the_seat_on_a_phone_in_german(mail_server: tuple[str,
     server, smtp = mail_server
     laptop = new_page(browser, timezone_id="Europe/Berlin")
     sign_up(laptop, server, "Bert")
-    laptop.click("#lang")  # German
+    choose_lang(laptop, "de")
     sent: list[Any] = []
     laptop.on("request", lambda r: sent.append(r.post_data_json) if r.url.endswith("/api/account/email") and r.method == "POST" else None)
     add_address(laptop, "bert@example.org")

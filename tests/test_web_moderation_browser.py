@@ -15,7 +15,7 @@ from playwright.sync_api import expect
 from test_web_account_refusals_browser import german_phone, german_time, in_view
 from typer.testing import CliRunner
 from web_helpers import change_settings
-from webtools import APPS, DATA_DIRS, new_page, shot
+from webtools import APPS, DATA_DIRS, choose_lang, new_page, shot
 
 from kardinal.cli import app as cli
 
@@ -129,11 +129,11 @@ def test_report_and_mute_a_line_then_the_operator_suspends_its_writer(server: st
             assert ben.evaluate("Object.keys(localStorage).some((k) => k.startsWith('kardinal-seats:'))")  # kept for later
         shot(ben, f"i43-suspended-notice-{path.split('/')[1]}-phone-de")
     # in English too (the time in Berlin's zone still)
-    ben.click("#lang")
+    choose_lang(ben, "en")
     expect(notice.locator("p")).to_contain_text("This account is suspended until ")
     expect(notice.locator("p")).to_contain_text("The reason given: “Beleidigungen")
     expect(notice.locator("button")).to_have_text("Sign out in this browser")
-    ben.click("#lang")
+    choose_lang(ben, "de")
     # on a shared phone: signed out there, the notice goes, also from the next page
     notice.locator("button", has_text="In diesem Browser abmelden").click()
     expect(notice).to_have_count(0)

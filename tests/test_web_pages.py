@@ -35,7 +35,7 @@ def _header_items(page: str) -> list[str]:
     header = re.search(r"<header>\n(.*?)\n</header>", page, re.S)
     assert header, "no header"
     items = []
-    for tag in re.findall(r"<(?:a|span|button)\b[^>]*>", header.group(1)):
+    for tag in re.findall(r"<(?:a|span|button|select)\b[^>]*>", header.group(1)):
         if 'class="spacer"' in tag:
             continue
         found = re.search(r'\sid="([^"]+)"', tag)

@@ -295,8 +295,8 @@ _REFUSE = """async (codes) => {
   const { refusalText } = await import('/static/refusals.js');
   const { setLang } = await import('/static/i18n.js');
   const out = {};
-  for (const l of ['en', 'de']) { setLang(l); out[l] = codes.map((e) => refusalText(e, null)); }
-  setLang('en');
+  for (const l of ['en', 'de']) { await setLang(l); out[l] = codes.map((e) => refusalText(e, null)); }
+  await setLang('en');
   return out;
 }"""
 

@@ -8,7 +8,7 @@ import time
 from typing import Any
 
 import pytest
-from webtools import BOTS4, create_game, get, new_page, shot
+from webtools import BOTS4, choose_lang, create_game, get, new_page, shot
 
 pytestmark = pytest.mark.browser
 
@@ -107,11 +107,11 @@ def test_final_overlay_walked_to_its_totals_and_play_again(server: str, browser:
         assert "★" in page.locator(f"#sc-standings li[data-seat='{w}']").inner_text()
     shot(page, "scoring-totals")
     # in German
-    page.get_by_role("button", name="Deutsch").click()
+    choose_lang(page, "de")
     assert page.inner_text("#scoring-overlay .sc-kind").lower() == "schlusswertung"
     assert page.locator("#sc-again").inner_text() == "Nochmal spielen"
     shot(page, "scoring-totals-de")
-    page.get_by_role("button", name="English").click()
+    choose_lang(page, "en")
     assert page.errors == [] and page.console_errors == []
     # Play again: a new game with the same players, the start player moved on one seat
     page.click("#sc-again")

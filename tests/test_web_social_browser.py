@@ -15,7 +15,7 @@ import pytest
 from playwright.sync_api import expect
 from sqlalchemy import insert, update
 from test_web_axe import axe_scan, serious
-from webtools import new_page, open_settings, phone, shot, stray_words
+from webtools import choose_lang, new_page, open_settings, phone, shot, stray_words
 from webtools import sign_up_on_page as sign_up
 
 from kardinal.server.storage import SeatResult
@@ -133,7 +133,7 @@ def test_a_profile_on_a_desktop_in_english_and_a_phone_in_german(live: tuple[str
     shot(visitor, "profile-chart-table-desktop-en", full_page=True)
     assert serious(axe_scan(visitor, "profile")) == []
     assert stray_words(visitor, "main") == set()
-    visitor.click("#lang")  # German by the page's switch, on the desktop
+    choose_lang(visitor, "de")  # German by the page's choice, on the desktop
     visitor.wait_for_function("document.getElementById('rating-title').textContent === 'Wertung'")
     assert visitor.inner_text("#stats-total") == "3 beendete Spiele · 1,5 Siege"
     # each count agrees with its own number (before: "1 Siege" beside three games)

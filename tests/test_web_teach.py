@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 from web_helpers import change_settings
-from webtools import APPS, HTTP_TIMEOUT, create_game, get, new_page, shot, wait_turn
+from webtools import APPS, HTTP_TIMEOUT, choose_lang, create_game, get, new_page, shot, wait_turn
 
 pytestmark = pytest.mark.browser
 
@@ -73,10 +73,10 @@ def test_a_hint_is_listed_and_drawn_on_the_map(server: str, browser: Any) -> Non
         assert sorted(hinted.nth(k).get_attribute("data-card") for k in range(hinted.count())) == sorted(best["cards"])
     shot(page, "teach-hint")
     # in German
-    page.get_by_role("button", name="Deutsch").click()
+    choose_lang(page, "de")
     assert page.inner_text("#hint-btn") == "Tipp"
     assert "erwarteter Abstand" in page.inner_text("#hint-list")
-    page.get_by_role("button", name="English").click()
+    choose_lang(page, "en")
     assert page.errors == [] and page.console_errors == []
     page.context.close()
 
@@ -139,9 +139,9 @@ def test_review_of_a_finished_game_with_its_chart_and_better_moves(server: str, 
     page.click("#rp-last")
     page.wait_for_function(f"document.body.dataset.replay === '{review['chances'][-1]['step']}'")
     assert page.locator("#map .teach-fx [data-review]").count() == 0
-    page.get_by_role("button", name="Deutsch").click()
+    choose_lang(page, "de")
     assert "Siegchance" in page.inner_text("#teachbox")
-    page.get_by_role("button", name="English").click()
+    choose_lang(page, "en")
     assert page.errors == [] and page.console_errors == []
     page.context.close()
 

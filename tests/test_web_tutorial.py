@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 from playwright.sync_api import expect
-from webtools import BOTS4, create_game, new_page, shot
+from webtools import BOTS4, choose_lang, create_game, new_page, shot
 
 pytestmark = pytest.mark.browser
 
@@ -124,12 +124,12 @@ def test_the_tutorial_completed_by_clicking(server: str, browser: Any) -> None:
     shot(page, "tutorial-wide-end")
     # lessons skipped: the end does not say every one was played (the fourth walk)
     page.evaluate(f"localStorage.setItem('kardinal-tutorial-done', JSON.stringify({steps[:1]!r}))")
-    page.click("#lang")
+    choose_lang(page, "de")
     expect(page.locator("#tut-finished-text")).to_have_text(
         "Die Beispiele der Spielanleitung, Lektion für Lektion (✓: gespielt; die anderen sind einen Tipp entfernt):"
     )
     assert page.locator("#tut-summary .tut-lesson.done").count() == 1
-    page.click("#lang")
+    choose_lang(page, "en")
     assert not page.errors, page.errors
     assert not page.console_errors, page.console_errors
 

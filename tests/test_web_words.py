@@ -1,6 +1,7 @@
-"""Every word in the player's language and room for it: in German (the longer language)
-no card, button or label of the game page overflows, at a desktop and a phone width;
-refusals come in the page's language; one's own placement can be taken back before
+"""Every word in the player's language and room for it: in every language of the
+catalogs but the English (German, the longer one, and each added) no card, button or
+label of the game page overflows, at a desktop and a phone width; refusals come in the
+page's language; one's own placement can be taken back before
 drawing (parity with the terminal)."""
 
 from __future__ import annotations
@@ -11,7 +12,11 @@ from typing import Any
 import pytest
 from webtools import HTTP_TIMEOUT, create_game, create_in_lobby, http_get, new_page, open_settings, shot, stray_words, take_turn, wait_turn
 
+from kardinal.server.common import catalog
+
 pytestmark = pytest.mark.browser
+
+LANGS = [lang for lang in catalog.langs() if lang != "en"]  # a language with no catalog yet: no test
 
 ME_AND_BOTS = [{"name": "Annegret", "kind": "person"}] + [{"name": f"Bot {i}", "kind": "bot", "level": "random"} for i in (1, 2, 3)]
 
@@ -51,31 +56,36 @@ def my_game(server: str, browser: Any, lang: str = "en", width: int = 1400, heig
     return g, page
 
 
+@pytest.mark.parametrize("lang", LANGS)
 @pytest.mark.parametrize("width,height", [(1400, 950), (390, 844)])
-def test_nothing_overflows_in_german(server: str, browser: Any, width: int, height: int) -> None:
-    _, page = my_game(server, browser, "de", width, height)
+def test_nothing_overflows_in_german(server: str, browser: Any, width: int, height: int, lang: str) -> None:
+    _, page = my_game(server, browser, lang, width, height)
     rng = random.Random(width)
     checked = 0
     for _ in range(6):  # a few turns: the hand, the display and the draw phase change what is shown
         assert wait_turn(page)
-        assert page.evaluate("document.documentElement.lang") == "de"
-        assert page.locator("text=Nachziehstapel").count() >= 1
+        assert page.evaluate("document.documentElement.lang") == lang
+        assert page.get_by_text(catalog.text(lang, "drawPile")).count() >= 1
         bad = page.evaluate(OVERFLOWS)
         assert bad == [], bad
         checked += page.evaluate("document.querySelectorAll('button, .card, label').length")
         take_turn(page, rng)
     assert checked > 30
-    shot(page, f"german-{width}x{height}", full_page=True)
+    shot(page, f"german-{width}x{height}" if lang == "de" else f"lang-{lang}-{width}x{height}", full_page=True)
     assert page.errors == [] and page.console_errors == []
 
 
-def test_a_refusal_is_said_in_german(server: str, browser: Any) -> None:
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_refusal_is_said_in_german(server: str, browser: Any, lang: str) -> None:
     g = create_game(server, ME_AND_BOTS)
-    page = quiet_page(browser, "de")
+    page = quiet_page(browser, lang)
     page.goto(server + f"/game/{g['id']}?seat=0&token=nicht-das-zeichen")
     page.wait_for_function("document.body.dataset.status === 'open'")  # nobody has joined seat 0
     page.wait_for_function("document.getElementById('msg').textContent.length > 0")
-    assert page.inner_text("#msg") == "Abgelehnt: Dieser Link gehört nicht zu diesem Platz (ein falsches oder altes Zeichen)."
+    why = catalog.text(lang, "err.bad_token")
+    assert page.inner_text("#msg") == catalog.text(lang, "refused", msg=why[:1].upper() + why[1:] + ".")
+    if lang == "de":  # as it was written before the catalogs
+        assert page.inner_text("#msg") == "Abgelehnt: Dieser Link gehört nicht zu diesem Platz (ein falsches oder altes Zeichen)."
 
 
 def test_ones_own_placement_is_taken_back_before_drawing(server: str, browser: Any) -> None:

@@ -122,6 +122,13 @@ def launch() -> Iterator[Any]:
         b.close()
 
 
+def choose_lang(page: Any, lang: str) -> None:
+    """Choose the page's language in its header (#lang), as a person does, and wait until
+    the page speaks it (its catalog is loaded: i18n.js setLang)."""
+    page.select_option("#lang", lang)
+    page.wait_for_function("(l) => document.documentElement.lang === l", arg=lang)
+
+
 def new_page(browser: Any, width: int = 1400, height: int = 950, timezone_id: str = "UTC") -> Any:
     """A page in its own context; ``page.errors``: uncaught exceptions, ``page.console_errors``:
     messages the page logged as errors (a failed request, a refused module, console.error)."""

@@ -21,6 +21,7 @@ from functools import lru_cache
 from importlib import resources
 from typing import TYPE_CHECKING
 
+from .catalog import langs, text
 from .refusal import Refused
 
 if TYPE_CHECKING:
@@ -45,13 +46,11 @@ ORDINARY_SPACE = frozenset("\t\n\v\f\r")  # controls a name may hold (each is ma
 # the symbols drawn blank (or nearly: "\u1d15a", "\u2e31") can be complete
 SEEN = frozenset("LN")
 DELETED = "deleted player"  # the name a deleted account's seats take (with a number after it when taken)
-DELETED_WORD = {"en": DELETED, "de": "gelöschter Spieler"}  # as each language says it (seat_name)
 _DELETED_SEAT = re.compile(re.escape(DELETED) + r"( \d+)?")
 KEY_MARK = "\ue000"  # starts every account's stored key made by account_keys (never in a name)
 # an unnamed person seat is stored with no name (no words of the language of the page that
 # made it): each reader says it in its own language ("Player 2", "Spieler 2": seat_name)
 UNNAMED = ""
-SEAT_WORD = {"en": "Player", "de": "Spieler"}
 
 
 def bad_name(why: str) -> Refused:
@@ -86,9 +85,9 @@ def seat_name(name: str, seat: int, lang: str = "en") -> str:
     2" ("Spieler 2"), a deleted account's (DELETED, with a number when taken) "gelöschter
     Spieler" in German; any other name, stored in a game of before too, as it is."""
     if not name:
-        return f"{SEAT_WORD.get(lang, SEAT_WORD['en'])} {seat + 1}"
+        return f"{text(lang, 'player')} {seat + 1}"
     deleted = _DELETED_SEAT.fullmatch(name)
-    return DELETED_WORD.get(lang, DELETED) + (deleted.group(1) or "") if deleted else name
+    return text(lang, "deletedPlayer") + (deleted.group(1) or "") if deleted else name
 
 
 def own_name(seats: list[SeatRow], seat: int, name: str) -> str | None:
@@ -211,4 +210,4 @@ def _keys_shown(name: str, seat: int) -> set[str]:
     every language (so nobody takes the name an unnamed seat is shown with)."""
     if name != UNNAMED:
         return {look_key(name)}
-    return {look_key(seat_name(UNNAMED, seat, lang)) for lang in SEAT_WORD}
+    return {look_key(seat_name(UNNAMED, seat, lang)) for lang in langs()}

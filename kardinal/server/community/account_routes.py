@@ -111,7 +111,9 @@ def _clear_cookie(response: Response, request: Request) -> None:
 
 @router.get("/api/account", response_model=AccountInfo)
 async def who(request: Request, response: Response, acc: Acc) -> AccountInfo | JSONResponse:
-    """Who this browser is signed in as (``account``: null for a guest). A session of a
+    """Who this browser is signed in as (``account``: null for a guest), with the account's
+    language (``lang``: null when it never said one), which a page takes when its browser
+    has chosen none. A session of a
     suspended account is refused ``suspended`` with what its sign-in would be told
     (``until``, ``at``, ``why``, ``contact``) and kept: every page's header says so until the
     suspension ends, when the session opens the account again."""
@@ -123,7 +125,10 @@ async def who(request: Request, response: Response, acc: Acc) -> AccountInfo | J
     if account is None and secret is not None:
         _clear_cookie(response, request)  # ended or expired: the browser forgets it
     response.headers["Cache-Control"] = "no-store"
-    return _info(account)
+    info = _info(account)
+    if account is not None and info["account"] is not None:
+        info["account"]["lang"] = await acc.lang_of(account)
+    return info
 
 
 async def _answer_signed(acc: Acc, signed: SignedIn, held: HeldSeats, request: Request, response: Response) -> AccountInfo:

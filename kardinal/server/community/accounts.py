@@ -154,6 +154,13 @@ class Accounts:
         await asyncio.to_thread(self.storage.new_session, session_hash(secret), account.id, now, now + self.lifetime, old)
         return SignedIn(account, secret, int(self.lifetime))
 
+    async def lang_of(self, account: AccountRow) -> str | None:
+        """The account's language (chosen on a page while signed in, or the page's when it
+        set its mail address), or None: never said."""
+        found = await asyncio.to_thread(self.storage.mail_address, account.id)
+        lang = found.notify.get("lang") if found is not None else None
+        return lang if isinstance(lang, str) else None
+
     async def session_of(self, secret: str | None) -> AccountRow | None:
         """The account a session's secret is signed in to (None: none, ended or expired).
         Refused (session_refused: ``suspended``) while its account may hold no session: the

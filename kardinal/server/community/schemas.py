@@ -107,6 +107,7 @@ class AccountData(TypedDict):
     id: int
     name: str
     created: float
+    lang: NotRequired[str | None]  # the account's language (GET /api/account only)
 
 
 class AccountInfo(TypedDict):

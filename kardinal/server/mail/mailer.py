@@ -42,6 +42,7 @@ import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from ..common.catalog import langs
 from ..common.guard import Guard
 from ..common.names import name_key
 from ..common.refusal import Refused
@@ -51,7 +52,7 @@ from ..storage.mail import AddressBudgetSpent, QueuedMail
 from .addresses import valid_address
 from .headers import has_controls
 from .settings import MailSettings
-from .texts import LANGS, render, zone_of
+from .texts import render, zone_of
 
 if TYPE_CHECKING:
     from ..community.accounts import Accounts, SignedIn
@@ -200,7 +201,7 @@ class Mailer:
         await self.accounts.reauth(account, password, device)  # (``device``: the browser's device mark)
         found = await asyncio.to_thread(self.storage.mail_address, account.id)
         old = found.notify if found is not None else {}
-        lang = lang if lang in LANGS else str(old.get("lang", "en"))
+        lang = lang if lang in langs() else str(old.get("lang", "en"))
         where = {"lang": lang, **({"tz": tz} if zone_of(tz) is not None else {})}
         if not email:
             await asyncio.to_thread(self.storage.set_mail_address, account.id, None, where, None, 0.0, 0.0, None)
@@ -247,6 +248,13 @@ class Mailer:
         if aid is None:
             raise bad_link()
         log.info("account %d: mail address confirmed", aid)
+
+    async def set_lang(self, account: AccountRow, lang: str) -> None:
+        """The account's language, which its mails are written in (kept with its mail wishes,
+        address or none); Refused ``bad_lang`` for a language without a catalog."""
+        if lang not in langs():
+            raise Refused("bad_lang", f"there are no words in the language {lang!r}", 400, langs=", ".join(langs()))
+        await asyncio.to_thread(self.storage.update_notify, account.id, {"lang": lang})
 
     async def set_notify(self, account: AccountRow, wishes: dict[str, bool | None]) -> dict[str, Any]:
         """Turn kinds of mail on or off (a confirmed address first)."""

@@ -1,6 +1,6 @@
 """The HTTP side of mail (kardinal.server.mail): the page ``/mail`` that mailed links open
 (their tokens in the URL's fragment, posted by the page), and the routes under
-``/api/mail`` and ``/api/account/email|notify``.
+``/api/mail`` and ``/api/account/email|notify|lang``.
 
 ``POST /api/mail/unsubscribe`` is also the ``List-Unsubscribe`` address of every
 notification (RFC 8058): a mail client posts ``List-Unsubscribe=One-Click`` to it with
@@ -20,7 +20,7 @@ from ..community.account_routes import Me, _set_cookie, device_of, session_secre
 from ..web.http import client_address
 from ..web.pages import static_page
 from . import Mailer
-from .schemas import Forgot, MailLink, MailOn, MailStatus, ResetPassword, SetEmail, SetNotify, Unsubscribed
+from .schemas import Forgot, MailLink, MailOn, MailStatus, ResetPassword, SetEmail, SetLang, SetNotify, Unsubscribed
 
 __all__ = ["router"]
 
@@ -63,6 +63,13 @@ async def set_email(body: SetEmail, request: Request, response: Response, me: Me
     await m.set_address(me, body.email, body.password, body.lang, device_of(request), body.tz)
     response.headers["Cache-Control"] = "no-store"
     return await m.status(me)  # type: ignore[return-value]
+
+
+@router.post("/api/account/lang", response_model=Done)
+async def set_lang(body: SetLang, request: Request, me: Me) -> Done:
+    """The account's language (chosen on a page while signed in): its mails are written in it."""
+    await mailer_of(request).set_lang(me, body.lang)
+    return {"ok": True}
 
 
 @router.post("/api/account/notify", response_model=MailStatus)

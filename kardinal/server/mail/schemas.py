@@ -4,7 +4,7 @@ says)."""
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated
 
 from pydantic import Field
 from typing_extensions import TypedDict
@@ -12,7 +12,8 @@ from typing_extensions import TypedDict
 from ..common.schemas import Password, Strict
 
 MailToken = Annotated[str, Field(min_length=1, max_length=100, pattern=r"^[A-Za-z0-9_.-]+$", description="A token from a mailed link")]
-Lang = Literal["en", "de"]
+# a language's code ("en", "de"): one without a catalog (common/catalog.py) is refused where it is used
+Lang = Annotated[str, Field(min_length=2, max_length=3, pattern=r"^[a-z]{2,3}$", description="A language's code (its catalog's name)")]
 
 
 class SetEmail(Strict):
@@ -25,6 +26,12 @@ class SetEmail(Strict):
     password: Password
     lang: Lang = "en"
     tz: str = Field("", max_length=64)
+
+
+class SetLang(Strict):
+    """``POST /api/account/lang``: the account's language (a language there is a catalog for)."""
+
+    lang: Lang
 
 
 class SetNotify(Strict):

@@ -39,6 +39,7 @@ from kardinal.rules.record import RecordError, action_of, move_of, parse_positio
 from kardinal.rules.state import MAIN, RuleError, State
 from kardinal.rules.view import view
 
+from ..common import catalog
 from ..common.refusal import Refused
 from ..web.pages import static_page
 from ..web.rules_page import LANGS, pick_lang, render, rules_text
@@ -52,14 +53,11 @@ DECK = 20  # cards left in the draw pile unless a step says otherwise
 Words = dict[str, str]  # language -> text
 
 
-PLACE_FIRST: Words = {
-    "en": "This step is about placing: choose cards, then sites or a coat of arms, then Play.",
-    "de": "In diesem Schritt geht es ums Einsetzen: Wähle Karten, dann Felder oder ein Wappen, dann Ausspielen.",
-}
-EXCHANGE_FIRST: Words = {
-    "en": "This step is about exchanging: choose one card of your hand, then a display card or the draw pile. No piece is placed.",
-    "de": "In diesem Schritt geht es ums Tauschen: Wähle eine Karte deiner Hand, dann eine Karte der Auslage oder den Nachziehstapel. Es wird kein Stein gesetzt.",
-}
+def said(key: str) -> Words:
+    """A message of the catalogs in every language of the tutorial (as its steps' words are)."""
+    return {lang: catalog.text(lang, key) for lang in LANGS}
+
+
 ENDS = ("place", "intermediate", "exchange", "draw")
 
 
@@ -336,11 +334,11 @@ def _judged(t: Tutorial, step: Step, s: State, move: Move, placed: bool) -> dict
     """A legal move that is not the step's task: the ``goal`` answer (words, what it would score), or None."""
     if step.end == "exchange":
         if not isinstance(move, Exchange):
-            return {"why": EXCHANGE_FIRST, "scoring": None}
+            return {"why": said("tutorial.exchangeFirst"), "scoring": None}
         failed = take_failed(step, move)
         return None if failed is None else {"why": failed.why, "scoring": None}
     if not placed and not isinstance(move, Place):
-        return {"why": PLACE_FIRST, "scoring": None}
+        return {"why": said("tutorial.placeFirst"), "scoring": None}
     if isinstance(move, Place):
         failed = goal_failed(t, step, s, move) if not placed else None
         if failed is None:

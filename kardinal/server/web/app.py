@@ -31,6 +31,7 @@ from starlette.datastructures import QueryParams
 from starlette.exceptions import HTTPException
 from starlette.types import Scope
 
+from ..common.catalog import browser_catalog, pick
 from ..common.guard import Guard, rules_from
 from ..common.refusal import Refused
 from ..common.schemas import token_error
@@ -324,6 +325,17 @@ def create_app(
     @app.get("/game/{game_id}", include_in_schema=False)
     async def game_page(request: Request, game_id: str) -> HTMLResponse:
         return static_page(request, "game.html")
+
+    @app.get("/i18n/catalog.json", include_in_schema=False)
+    async def i18n_catalog(request: Request, want: str = "") -> Response:
+        """The browser's words: the catalog of the first language of ``want`` (a comma list:
+        the page's choice, then the browser's languages) that has one, else English
+        (common/catalog.py). Revalidated by its ETag: a new release's words are fetched."""
+        body, etag = browser_catalog(pick(*want.split(",")[:10]))
+        headers = {"ETag": etag, "Cache-Control": "no-cache", "Vary": "Accept-Encoding"}
+        if request.headers.get("if-none-match") == etag:
+            return Response(status_code=304, headers=headers)
+        return Response(body, media_type="application/json", headers=headers)
 
     app.include_router(teach_router)  # hints and reviews (teach.py)
     app.include_router(tutorial_router)  # /tutorial, /api/tutorial, /api/rules (tutorial.py)

@@ -26,6 +26,7 @@ from pathlib import Path
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, Response
 
+from ..common.catalog import LOCALE_DIR, langs
 from .pages import static_page
 
 __all__ = ["Shell", "router", "PRECACHED"]
@@ -34,12 +35,14 @@ __all__ = ["Shell", "router", "PRECACHED"]
 # HTML files are templates the server fills in (pages.py), and sw.js is the worker itself
 PRECACHED = (".js", ".css", ".svg", ".png")
 WORKER_FILES = ("sw.js", "sw-push.js")  # the worker's own scripts: the browser keeps those
+CATALOG = "catalog:"  # the mark of a language catalog among the files hashed (kardinal/locale/*.po)
 
 
 @dataclass(frozen=True)
 class Shell:
     """The static files of one version: their folder, the files the worker keeps (names
-    relative to it, sorted) and the version, a hash of every file's name and contents."""
+    relative to it, sorted) and the version, a hash of every file's name and contents and
+    of the language catalogs (the worker keeps each language's words too: /i18n/)."""
 
     directory: Path
     files: tuple[str, ...]
@@ -54,12 +57,14 @@ class Shell:
             for name in names:
                 stat = os.stat(os.path.join(folder, name))
                 files.append((Path(folder, name).relative_to(directory).as_posix(), stat.st_size, stat.st_mtime_ns))
-        return _shell_of(directory, tuple(sorted(files)))
+        catalogs = [(CATALOG + p.name, p.stat().st_size, p.stat().st_mtime_ns) for p in LOCALE_DIR.glob("*.po")]
+        return _shell_of(directory, tuple(sorted(files) + sorted(catalogs)))
 
     def worker(self) -> str:
-        """The service worker's script with this version and its files written in."""
+        """The service worker's script with this version, its files and the catalogs' languages written in."""
         text = (self.directory / "sw.js").read_text(encoding="utf-8")
         text = text.replace('"__VERSION__"', json.dumps(self.version), 1)
+        text = text.replace('["__LANGS__"]', json.dumps(list(langs())), 1)
         return text.replace('["__FILES__"]', json.dumps(["static/" + f for f in self.files]), 1)
 
 
@@ -69,7 +74,8 @@ def _shell_of(directory: Path, files: tuple[tuple[str, int, int], ...]) -> Shell
     digest = hashlib.sha256()
     kept = []
     for name, _size, _changed in files:
-        digest.update(name.encode() + b"\0" + (directory / name).read_bytes() + b"\0")
+        path = LOCALE_DIR / name.removeprefix(CATALOG) if name.startswith(CATALOG) else directory / name
+        digest.update(name.encode() + b"\0" + path.read_bytes() + b"\0")
         if name.endswith(PRECACHED) and name not in WORKER_FILES:
             kept.append(name)
     return Shell(directory, tuple(kept), digest.hexdigest()[:16])

@@ -30,6 +30,7 @@ from fastapi.responses import HTMLResponse
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
+from ..common import catalog
 from .pages import html_page, page_text
 
 __all__ = ["LANGS", "problems", "in_language", "render", "rules_text", "pick_lang", "rules_response"]
@@ -58,11 +59,6 @@ _SOURCE_TAG = re.compile(r"^[A-Z]{2}$")
 # a line "<!-- file only -->" before an English block: that block and its German wording
 # are about the file itself (how to read it), for its readers, not the rules page's
 _FILE_ONLY = re.compile(r"^<!--[ \t]*file only[ \t]*-->[ \t]*$")
-
-_LABELS = {
-    "en": {"title": "Rules", "toc": "Contents", "other": "Deutsch", "help": "Help"},
-    "de": {"title": "Spielregeln", "toc": "Inhalt", "other": "English", "help": "Hilfe (auf Englisch)"},
-}
 
 
 @dataclass(frozen=True)
@@ -298,8 +294,11 @@ def _template() -> Template:
 @lru_cache(maxsize=8)
 def _page(text: str, lang: str) -> str:
     body, toc = render(text, lang)
-    labels = _LABELS[lang]
-    other = "de" if lang == "en" else "en"
+    others = "".join(
+        f'<a class="rules-link" href="/rules?lang={o}" hreflang="{o}" lang="{o}">{html.escape(catalog.languages()[o].name)}</a>'
+        for o in LANGS
+        if o != lang and o in catalog.languages()
+    )
     items = []
     for anchor, title in toc:
         number, _, rest = title.partition(" ")
@@ -312,14 +311,12 @@ def _page(text: str, lang: str) -> str:
     toc_html = "".join(items)
     return _template().substitute(
         lang=lang,
-        title=html.escape(labels["title"]),
-        toc_label=html.escape(labels["toc"]),
+        title=html.escape(catalog.text(lang, "rulesPage.title")),
+        toc_label=html.escape(catalog.text(lang, "rulesPage.toc")),
         toc=f"<ol>{toc_html}</ol>",
         body=body,
-        other_lang=other,
-        other_href=f"/rules?lang={other}",
-        other_label=html.escape(labels["other"]),
-        help_label=html.escape(labels["help"]),
+        other_links=others,
+        help_label=html.escape(catalog.text(lang, "rulesPage.help")),
     )
 
 

@@ -6,24 +6,19 @@
 // "suspended": until when, the operator's reason, whom to ask): every page that loads this
 // module (the game page too) says so below its header, in the words of the sign-in's refusal.
 
-import { T, addStrings, onLangChange } from "./i18n.js";
+import { T, onLangChange } from "./i18n.js";
 import { getJSON, postJSON } from "./net.js";
 import { refusalText } from "./refusals.js";
 /** @import { ErrorData } from "./messages.js" */
 
-addStrings({
-  en: { signInLink: "Sign in", accountLinkWhy: "Your account: sign in, sign up, sign out, password, your data", signUpLink: "Sign up", signUpLinkWhy: "Make an account: your games on every device, rated games, friends", refusedSignOut: "Sign out in this browser", refusedWatch: "You watch this game: your account is suspended (see above)." },
-  de: { signInLink: "Anmelden", accountLinkWhy: "Dein Konto: anmelden, registrieren, abmelden, Passwort, deine Daten", signUpLink: "Registrieren", signUpLinkWhy: "Ein Konto anlegen: deine Spiele auf jedem Gerät, gewertete Spiele, Freunde", refusedSignOut: "In diesem Browser abmelden", refusedWatch: "Du schaust diesem Spiel zu: dein Konto ist gesperrt (siehe oben)." },
-});
-
-/** @type {Promise<{ id: number, name: string, created: number } | null> | null} the account asked for once */
+/** @type {Promise<{ id: number, name: string, created: number, lang?: string | null } | null> | null} the account asked for once */
 let asked = null;
 /** @type {ErrorData | null} the server's refusal of this browser's session (its account suspended), or null */
 let refused = null;
 
 /** The account this browser is signed in to ({id, name, created}), or null (a guest, or
  * a session the server refuses: see `refused`).
- * @returns {Promise<{ id: number, name: string, created: number } | null>} */
+ * @returns {Promise<{ id: number, name: string, created: number, lang?: string | null } | null>} */
 export function whoAmI(again = false) {
   if (!asked || again) {
     asked = getJSON("/api/account")

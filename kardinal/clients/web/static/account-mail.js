@@ -3,7 +3,7 @@
 // A server without mail settings says so here, and nothing else changes.
 
 import { byId, el } from "./dom.js";
-import { T, addStrings, lang } from "./i18n.js";
+import { T, lang } from "./i18n.js";
 import { HttpError, getJSON, postJSON } from "./net.js";
 import { errorText } from "./refusals.js";
 
@@ -30,57 +30,6 @@ function timeZone() {
     return "";
   }
 }
-
-addStrings({
-  en: {
-    mailTitle: "E-mail",
-    mailOff: "E-mail is off on this server: its operator has not set up a mail server. Nothing is mailed, and a forgotten password is reset by the operator.",
-    mailWhy: "An address lets you set a new password if you forget yours, and brings the mails you choose below. It is shown to nobody else.",
-    mailAddress: "Mail address",
-    mailPasswordToo: "Your password (to change the address)",
-    mailSave: "Save the address",
-    mailRemove: "Remove the address",
-    mailConfirmed: "{email} — confirmed",
-    mailWaiting: "{email} — waiting: open the link we mailed to it (valid for a day). Saving it again sends a new link.",
-    mailSent: "A link to confirm the address is on its way to {email}. Until it is opened, nothing else is mailed there.",
-    mailRemoved: "The address is removed; nothing is mailed any more.",
-    mailWant: "Mail me when",
-    mailWantTurn: "it is my turn in a turn-based game (once a game, until I have moved)",
-    mailWantInvitation: "someone invites me to a game",
-    mailWantEnd: "a game of mine is over (with its result)",
-    mailWantFirst: "Confirm your address first; then choose which mails you want here.",
-    mailSaved: "Saved.",
-    forgotTitle: "Forgot the password?",
-    forgotWho: "Your name or your mail address",
-    forgotButton: "Mail me a link",
-    forgotSent: "If an account has this name or confirmed address, a link to set a new password is on its way to it. It works once, for 30 minutes. While a link mailed before still works, no new one is sent: use that mail.",
-    forgotOff: "E-mail is off on this server: ask its operator to reset your password.",
-  },
-  de: {
-    mailTitle: "E-Mail",
-    mailOff: "E-Mail ist auf diesem Server aus: sein Betreiber hat keinen Mailserver eingerichtet. Es wird nichts gemailt, und ein vergessenes Passwort setzt der Betreiber zurück.",
-    mailWhy: "Mit einer Adresse kannst du ein neues Passwort setzen, wenn du deines vergisst, und bekommst die Mails, die du unten wählst. Niemand sonst sieht sie.",
-    mailAddress: "Mailadresse",
-    mailPasswordToo: "Dein Passwort (um die Adresse zu ändern)",
-    mailSave: "Adresse speichern",
-    mailRemove: "Adresse entfernen",
-    mailConfirmed: "{email} — bestätigt",
-    mailWaiting: "{email} — wartet: öffne den Link, den wir dorthin gemailt haben (einen Tag gültig). Nochmal speichern schickt einen neuen Link.",
-    mailSent: "Ein Link zum Bestätigen der Adresse ist an {email} unterwegs. Bis er geöffnet ist, geht nichts anderes dorthin.",
-    mailRemoved: "Die Adresse ist entfernt; es wird nichts mehr gemailt.",
-    mailWant: "Schreib mir, wenn",
-    mailWantTurn: "ich in einem rundenbasierten Spiel dran bin (einmal je Spiel, bis ich gezogen habe)",
-    mailWantInvitation: "mich jemand zu einem Spiel einlädt",
-    mailWantEnd: "ein Spiel von mir beendet ist (mit dem Ergebnis)",
-    mailWantFirst: "Bestätige zuerst deine Adresse; dann wählst du hier, welche Mails du willst.",
-    mailSaved: "Gespeichert.",
-    forgotTitle: "Passwort vergessen?",
-    forgotWho: "Dein Name oder deine Mailadresse",
-    forgotButton: "Link mailen",
-    forgotSent: "Wenn ein Konto diesen Namen oder diese bestätigte Adresse hat, ist ein Link für ein neues Passwort dorthin unterwegs. Er gilt einmal, 30 Minuten lang. Solange ein früher gemailter Link noch gilt, kommt kein neuer: nimm diese Mail.",
-    forgotOff: "E-Mail ist auf diesem Server aus: bitte seinen Betreiber, dein Passwort zurückzusetzen.",
-  },
-});
 
 /** Whether this server sends mail (asked once a page).
  * @type {Promise<boolean> | null} */

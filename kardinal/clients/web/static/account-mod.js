@@ -1,31 +1,12 @@
 // The account page's players you muted or blocked (moderation), each with a way back.
 
 import { el } from "./dom.js";
-import { T, addStrings } from "./i18n.js";
+import { T } from "./i18n.js";
 import { getJSON, postJSON } from "./net.js";
 import { errorText } from "./refusals.js";
 
 /** GET /api/moderation (community/schemas.py ModerationLists): whom this account muted and blocked.
  * @typedef {{ muted: { name: string }[], blocked: { name: string }[] }} ModerationLists */
-
-addStrings({
-  en: {
-    modListTitle: "Muted and blocked players",
-    modListNone: "Nobody. In a game's chat, the ⋯ beside a line mutes or blocks its writer.",
-    modListMuted: "Muted (their chat is hidden):",
-    modListBlocked: "Blocked (their chat is hidden; no invitations or tables together):",
-    modUnmuteName: "Unmute {name}",
-    modUnblockName: "Unblock {name}",
-  },
-  de: {
-    modListTitle: "Stummgeschaltete und blockierte Spieler",
-    modListNone: "Niemand. Im Chat eines Spiels schaltet das ⋯ neben einer Zeile ihren Schreiber stumm oder blockiert ihn.",
-    modListMuted: "Stummgeschaltet (ihr Chat ist ausgeblendet):",
-    modListBlocked: "Blockiert (ihr Chat ist ausgeblendet; keine Einladungen, keine gemeinsamen Tische):",
-    modUnmuteName: "{name} wieder hören",
-    modUnblockName: "{name} nicht mehr blockieren",
-  },
-});
 
 /** A section for the signed-in account page: who is muted and blocked. */
 export function moderationSection() {

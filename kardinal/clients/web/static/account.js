@@ -4,7 +4,7 @@
 // the server who is signed in.
 
 import { byId, el, fill, findId, keepInput } from "./dom.js";
-import { T, addStrings, onLangChange } from "./i18n.js";
+import { T, onLangChange } from "./i18n.js";
 import { HttpError, allStoredSeats, forgetStoredSeats, getJSON, postJSON, storeSeats, url } from "./net.js";
 import { initHeader } from "./header.js";
 import { errorText, sentence } from "./refusals.js";
@@ -13,83 +13,6 @@ import { moderationSection } from "./account-mod.js";
 import { profileLink } from "./profile-link.js";
 import { MailSection, forgotForm, mailEnabled } from "./account-mail.js";
 import { fillMyRating } from "./rated.js";
-
-addStrings({
-  en: {
-    accountTitle: "Your account",
-    accountWhy: "An account keeps your games: \"My games\" shows them on every device you sign in on. You can also play without an account: then each game is reached by its link.",
-    accountName: "Name",
-    accountPassword: "Password",
-    accountPasswordHint: "at least 8 characters",
-    signInTitle: "Sign in",
-    signInButton: "Sign in",
-    signUpTitle: "New here? Sign up",
-    signUpButton: "Sign up",
-    signUpKeeps: "The games this browser holds a seat in become your account's.",
-    signedInAs: "Signed in as {name}",
-    signOut: "Sign out",
-    signOutEverywhere: "Sign out everywhere",
-    signOutEverywhereWhy: "Also on every other device, and the seats your other devices opened close there.",
-    signedOutForgot: "Signed out. This browser no longer keeps your account's seats; sign in to get them back.",
-    signedOutEverywhere: "Signed out on every device.",
-    myGamesLink: "My games",
-    downloadData: "Download my data (JSON)",
-    newPasswordTitle: "Change the password",
-    currentPassword: "Current password",
-    newPassword: "New password",
-    newPasswordButton: "Change the password",
-    newPasswordDone: "The password is changed; every other device is signed out.",
-    deleteTitle: "Delete the account",
-    deleteWhy: "Your games stay, without your name; their links keep working. This cannot be undone.",
-    deleteButton: "Delete my account",
-    deleteSure: "Delete the account {name} for good?",
-    deleted: "The account is deleted.",
-    broughtSeats: { one: "{n} seat of this browser now belongs to your account.", other: "{n} seats of this browser now belong to your account." },
-    myProfile: "My profile",
-    followingTitle: "You follow",
-    followersTitle: "Your followers",
-    followNobody: "Nobody yet: follow players from their profiles.",
-    followedByNobody: "Nobody yet.",
-    stopFollowing: "Stop following {name}",
-  },
-  de: {
-    accountTitle: "Dein Konto",
-    accountWhy: "Ein Konto behält deine Spiele: „Meine Spiele“ zeigt sie auf jedem Gerät, auf dem du angemeldet bist. Du kannst auch ohne Konto spielen: dann erreichst du jedes Spiel über seinen Link.",
-    accountName: "Name",
-    accountPassword: "Passwort",
-    accountPasswordHint: "mindestens 8 Zeichen",
-    signInTitle: "Anmelden",
-    signInButton: "Anmelden",
-    signUpTitle: "Neu hier? Registrieren",
-    signUpButton: "Registrieren",
-    signUpKeeps: "Die Spiele, in denen dieser Browser einen Platz hat, gehören dann deinem Konto.",
-    signedInAs: "Angemeldet als {name}",
-    signOut: "Abmelden",
-    signOutEverywhere: "Überall abmelden",
-    signOutEverywhereWhy: "Auch auf jedem anderen Gerät; die Plätze, die deine anderen Geräte geöffnet haben, schließen sich dort.",
-    signedOutForgot: "Abgemeldet. Dieser Browser behält die Plätze deines Kontos nicht mehr; melde dich an, um sie wiederzubekommen.",
-    signedOutEverywhere: "Auf allen Geräten abgemeldet.",
-    myGamesLink: "Meine Spiele",
-    downloadData: "Meine Daten herunterladen (JSON)",
-    newPasswordTitle: "Passwort ändern",
-    currentPassword: "Jetziges Passwort",
-    newPassword: "Neues Passwort",
-    newPasswordButton: "Passwort ändern",
-    newPasswordDone: "Das Passwort ist geändert; alle anderen Geräte sind abgemeldet.",
-    deleteTitle: "Konto löschen",
-    deleteWhy: "Deine Spiele bleiben, ohne deinen Namen; ihre Links gelten weiter. Das lässt sich nicht rückgängig machen.",
-    deleteButton: "Mein Konto löschen",
-    deleteSure: "Das Konto {name} endgültig löschen?",
-    deleted: "Das Konto ist gelöscht.",
-    broughtSeats: { one: "{n} Platz dieses Browsers gehört jetzt deinem Konto.", other: "{n} Plätze dieses Browsers gehören jetzt deinem Konto." },
-    myProfile: "Mein Profil",
-    followingTitle: "Du folgst",
-    followersTitle: "Dir folgen",
-    followNobody: "Noch niemandem: folge Personen auf ihren Profilen.",
-    followedByNobody: "Noch niemand.",
-    stopFollowing: "{name} nicht mehr folgen",
-  },
-});
 
 /** The seats this browser holds, as the server takes them: {game: {seat: token}}. */
 function held() {

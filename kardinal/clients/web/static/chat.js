@@ -5,7 +5,7 @@
 // back). Everything said is shown as text, never as markup.
 
 import { el } from "./dom.js";
-import { T, seatName, lineName, addStrings, onLangChange, levelName } from "./i18n.js";
+import { T, seatName, lineName, onLangChange, levelName } from "./i18n.js";
 import { refusalText } from "./refusals.js";
 import { ChatModeration } from "./chatmod.js";
 /** @import { GamePage } from "./game.js" */
@@ -25,58 +25,6 @@ import { ChatModeration } from "./chatmod.js";
  */
 
 const MAX = 300; // characters in a line (the server's MAX_CHAT)
-
-
-addStrings({
-  en: {
-    tableTitle: "At the table",
-    chatLabel: "Say something to the table",
-    chatSend: "Send",
-    chatName: "Your name",
-    chatEmpty: "Nothing said yet.",
-    chatReadOnly: "Spectators read the chat; the players have not opened it to them.",
-    chatPublic: "Anyone watching this game reads the chat too.",
-    chatSpectator: "spectator",
-    chatSpectatorAnon: "A spectator",
-    chatAway: "{name} is not at the table; a bot ({level}) plays for them meanwhile.",
-    chatBack: "{name} is back and plays again.",
-    chatTimeout: "{name}'s time ran out: a bot ({level}) plays this turn for them.",
-    chatTimeoutAway: "{name}'s time ran out: a bot ({level}) plays for them until they come back.",
-    chatTimeoutYou: "Your time ran out: a bot ({level}) plays this turn for you.",
-    chatTimeoutAwayYou: "Your time ran out: a bot ({level}) plays for you until you come back.",
-    chatAwayYou: "You were not at the table; a bot ({level}) plays for you until you are back.",
-    chatBackYou: "You are back and play again.",
-    chatLog: "Chat",
-    hereNow: "Here now: {names}.",
-    hereNobody: "Nobody is connected.",
-    standinNow: "A bot plays for {names}.",
-    chatUntil: "The chat up to this step of the replay.",
-  },
-  de: {
-    tableTitle: "Am Tisch",
-    chatLabel: "Etwas an den Tisch sagen",
-    chatSend: "Senden",
-    chatName: "Dein Name",
-    chatEmpty: "Noch nichts gesagt.",
-    chatReadOnly: "Zuschauer lesen den Chat; die Spieler haben ihn nicht für sie geöffnet.",
-    chatPublic: "Wer diesem Spiel zuschaut, liest den Chat mit.",
-    chatSpectator: "Zuschauer",
-    chatSpectatorAnon: "Ein Zuschauer",
-    chatAway: "{name} ist nicht am Tisch; ein Bot ({level}) spielt solange an diesem Platz.",
-    chatBack: "{name} ist zurück und spielt wieder.",
-    chatTimeout: "Die Zeit von {name} ist abgelaufen: ein Bot ({level}) spielt diesen Zug für {name}.",
-    chatTimeoutAway: "Die Zeit von {name} ist abgelaufen: ein Bot ({level}) spielt an diesem Platz, bis {name} zurückkommt.",
-    chatTimeoutYou: "Deine Zeit ist abgelaufen: ein Bot ({level}) spielt diesen Zug für dich.",
-    chatTimeoutAwayYou: "Deine Zeit ist abgelaufen: ein Bot ({level}) spielt an deinem Platz, bis du zurückkommst.",
-    chatAwayYou: "Du warst nicht am Tisch; ein Bot ({level}) spielt an deinem Platz, bis du wieder da bist.",
-    chatBackYou: "Du bist zurück und spielst wieder.",
-    chatLog: "Chat",
-    hereNow: "Jetzt da: {names}.",
-    hereNobody: "Niemand ist verbunden.",
-    standinNow: "Ein Bot spielt für {names}.",
-    chatUntil: "Der Chat bis zu diesem Schritt der Wiederholung.",
-  },
-});
 
 /** @type {Record<string, [string, string]>} the table's notices: their words about another seat, and to this page's own seat */
 const NOTICES = {

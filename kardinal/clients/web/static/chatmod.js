@@ -10,59 +10,10 @@
 // the table; the server keeps the line with the lines around it for the operator.
 
 import { el } from "./dom.js";
-import { T, lineName, addStrings } from "./i18n.js";
+import { T, lineName } from "./i18n.js";
 import { getJSON, postJSON } from "./net.js";
 import { errorText } from "./refusals.js";
 import { whoAmI } from "./account-link.js";
-
-addStrings({
-  en: {
-    modMenu: "Options for the line of {name}",
-    modMute: "Mute {name}",
-    modUnmute: "Unmute {name}",
-    modBlock: "Block {name}",
-    modBlockWhy: "Hides their chat, and you are not invited or seated together any more.",
-    modReport: "Report this line",
-    modMutedLine: "A line of {name} (muted).",
-    modReportTitle: "Report a line to the operator",
-    modReportLine: "{name} wrote: “{text}”",
-    modReason: "What is wrong with it?",
-    modReasonHint: "a few words, e.g. insults, spam, cheating",
-    modSend: "Send the report",
-    modCancel: "Cancel",
-    modReported: "Thank you: the report is sent, with the lines around it. The operator will look at it.",
-    modMutedHere: "{name} is muted in this game (this browser).",
-    modMutedAll: "{name} is muted on all your devices.",
-    modUnmuted: "{name} is no longer muted.",
-    modBlocked: "{name} is blocked.",
-    modUnblock: "Unblock {name}",
-    modUnblocked: "{name} is no longer blocked.",
-    modBlockedLine: "A line of {name} (blocked).",
-  },
-  de: {
-    modMenu: "Möglichkeiten zur Zeile von {name}",
-    modMute: "{name} stummschalten",
-    modUnmute: "{name} wieder hören",
-    modBlock: "{name} blockieren",
-    modBlockWhy: "Blendet den Chat aus, und ihr werdet nicht mehr eingeladen oder zusammen an einen Tisch gesetzt.",
-    modReport: "Diese Zeile melden",
-    modMutedLine: "Eine Zeile von {name} (stummgeschaltet).",
-    modReportTitle: "Eine Zeile dem Betreiber melden",
-    modReportLine: "{name} schrieb: „{text}“",
-    modReason: "Was stimmt daran nicht?",
-    modReasonHint: "ein paar Worte, z. B. Beleidigung, Spam, Betrug",
-    modSend: "Meldung senden",
-    modCancel: "Abbrechen",
-    modReported: "Danke: die Meldung ist gesendet, mit den Zeilen davor und danach. Der Betreiber sieht sie sich an.",
-    modMutedHere: "{name} ist in diesem Spiel stummgeschaltet (dieser Browser).",
-    modMutedAll: "{name} ist auf allen deinen Geräten stummgeschaltet.",
-    modUnmuted: "{name} ist nicht mehr stummgeschaltet.",
-    modBlocked: "{name} ist blockiert.",
-    modUnblock: "Blockierung von {name} aufheben",
-    modUnblocked: "{name} ist nicht mehr blockiert.",
-    modBlockedLine: "Eine Zeile von {name} (blockiert).",
-  },
-});
 
 /**
  * A line of a game's chat, or a notice to the table (play/messages.py ChatLineData;

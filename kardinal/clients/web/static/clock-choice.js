@@ -4,33 +4,8 @@
 // shared by the lobby and the game page (clock.js).
 
 import { el } from "./dom.js";
-import { T, addStrings } from "./i18n.js";
+import { T } from "./i18n.js";
 /** @import { ClockOptions } from "./messages.js" */
-
-addStrings({
-  en: {
-    clockLabel: "Clock",
-    clockNone: "No clock",
-    clockQuick: "Quick: 20 s a turn + 2 min reserve (+5 s a turn)",
-    clockStandard: "Standard: 45 s a turn + 5 min reserve (+10 s a turn)",
-    clockDays1: "1 day a turn",
-    clockDaysN: "{n} days a turn",
-    clockLive: "{move} a turn + {reserve} reserve (+{increment} s a turn)",
-    clockLiveBare: "{move} a turn",
-    clockHelp: "When a turn's time runs out, a bot plays that turn (live) or stands in until the person is back (turn-based).",
-  },
-  de: {
-    clockLabel: "Uhr",
-    clockNone: "Ohne Uhr",
-    clockQuick: "Schnell: 20 s je Zug + 2 min Reserve (+5 s je Zug)",
-    clockStandard: "Standard: 45 s je Zug + 5 min Reserve (+10 s je Zug)",
-    clockDays1: "1 Tag je Zug",
-    clockDaysN: "{n} Tage je Zug",
-    clockLive: "{move} je Zug + {reserve} Reserve (+{increment} s je Zug)",
-    clockLiveBare: "{move} je Zug",
-    clockHelp: "Läuft die Zeit eines Zuges ab, spielt ein Bot diesen Zug (live) oder vertritt die Person, bis sie zurück ist (rundenbasiert).",
-  },
-});
 
 /** The table being made, as far as its clock goes: its mode and each mode's preset by name.
  * @typedef {{ mode: string, clocks?: Record<string, string> }} ClockTable */

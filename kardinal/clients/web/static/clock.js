@@ -11,7 +11,7 @@
 // happened: chat.js, log.js).
 
 import { el, pagePart, swatch } from "./dom.js";
-import { T, seatName, addStrings, onLangChange } from "./i18n.js";
+import { T, seatName, onLangChange } from "./i18n.js";
 import { announce } from "./a11y.js";
 import { clock } from "./presence.js";
 import { clockText } from "./clock-choice.js";
@@ -34,31 +34,6 @@ import { URGENT_HOURS, timeLeft } from "./deadline.js";
  */
 
 const WARN = 10; // seconds: the last ones show in red, and are said once
-
-addStrings({
-  en: {
-    clockTitle: "The clock",
-    clockReserve: "reserve",
-    clockPlus: "{move} + {reserve}",
-    clockUp: "time is up: a bot plays this turn",
-    clockWarnYou: "Your time runs out in 10 seconds.",
-    clockWarn: "{name}'s time runs out in 10 seconds.",
-    clockDays: "{d} d {h} h",
-    clockHours: "{h} h {m} min",
-    clockUrgentYou: "Less than {h} hours left for your turn; then a bot plays it for you.",
-  },
-  de: {
-    clockTitle: "Die Uhr",
-    clockReserve: "Reserve",
-    clockPlus: "{move} + {reserve}",
-    clockUp: "Zeit abgelaufen: ein Bot spielt diesen Zug",
-    clockWarnYou: "Deine Zeit läuft in 10 Sekunden ab.",
-    clockWarn: "Die Zeit von {name} läuft in 10 Sekunden ab.",
-    clockDays: "{d} Tg. {h} Std.",
-    clockHours: "{h} Std. {m} Min.",
-    clockUrgentYou: "Für deinen Zug bleiben weniger als {h} Stunden; dann spielt ein Bot ihn für dich.",
-  },
-});
 
 /** A span of seconds: m:ss under an hour, else hours and minutes, or days and hours.
  * @param {number} seconds */

@@ -4,32 +4,9 @@
 // it is urgent to the one whose turn it is: said in words ("Hurry: only 5 h 10 min left")
 // and shown in red; the others waiting on them see the time left as it is ("5 h 10 min left").
 
-import { T, addStrings, dateTime } from "./i18n.js";
+import { T, dateTime } from "./i18n.js";
 
 export const URGENT_HOURS = 6; // the last hours of a turn-based turn: urgent
-
-addStrings({
-  en: {
-    leftDays: { one: "{n} day {h} h", other: "{n} days {h} h" },
-    leftHours: "{h} h {m} min",
-    leftMinutes: "{m} min",
-    leftMoment: "less than a minute",
-    timeLeft: "{time} left",
-    timeLeftUrgent: "Hurry: only {time} left",
-    timeUp: "time is up: a bot plays this turn",
-    deadlineAt: "Until {when}; then a bot plays this turn",
-  },
-  de: {
-    leftDays: { one: "{n} Tag {h} Std.", other: "{n} Tage {h} Std." },
-    leftHours: "{h} Std. {m} Min.",
-    leftMinutes: "{m} Min.",
-    leftMoment: "weniger als eine Minute",
-    timeLeft: "noch {time}",
-    timeLeftUrgent: "Beeil dich: nur noch {time}",
-    timeUp: "Zeit abgelaufen: ein Bot spielt diesen Zug",
-    deadlineAt: "Bis {when}; dann spielt ein Bot diesen Zug",
-  },
-});
 
 /** A span of seconds in words: days and hours, hours and minutes, or minutes.
  * @param {number} seconds */

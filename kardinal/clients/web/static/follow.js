@@ -13,55 +13,8 @@
 // so the pieces one decides about are on the map within moments.
 
 import { byId, el, playerColour } from "./dom.js";
-import { T, addStrings, listText } from "./i18n.js";
+import { T, listText } from "./i18n.js";
 import { cloisterGlyph, advisorGlyph } from "./pieces.js";
-
-addStrings({
-  en: {
-    followSpeed: "Show others' turns",
-    speedOff: "off",
-    speedSlow: "slowly",
-    speedNormal: "normally",
-    speedFast: "fast",
-    replayRound: "Replay last round",
-    replayRoundWhy: "Show the last round of turns again on the map",
-    fxPlace: "{name}: {pieces} in {country}",
-    fxJoker: " with a joker",
-    fxCloisters1: "a cloister",
-    fxCloistersN: "{n} cloisters",
-    fxAdvisors1: "an advisor",
-    fxAdvisorsN: "{n} advisors",
-    fxExchange: "{name} exchanged {card} for {took}",
-    fxTookDisplay: "{card} from the display",
-    fxTookPile: "a card from the pile",
-    fxPass: "{name} passed",
-    fxDrewDisplay: "took {card} from the display",
-    fxDrewPile1: "drew a card from the pile",
-    fxDrewPileN: "drew {n} cards from the pile",
-  },
-  de: {
-    followSpeed: "Züge der anderen zeigen",
-    speedOff: "aus",
-    speedSlow: "langsam",
-    speedNormal: "normal",
-    speedFast: "schnell",
-    replayRound: "Letzte Runde zeigen",
-    replayRoundWhy: "Die letzte Runde noch einmal auf der Karte zeigen",
-    fxPlace: "{name}: {pieces} in {country}",
-    fxJoker: " mit einem Joker",
-    fxCloisters1: "ein Kloster",
-    fxCloistersN: "{n} Klöster",
-    fxAdvisors1: "ein Rat",
-    fxAdvisorsN: "{n} Räte",
-    fxExchange: "{name} tauschte {card} gegen {took}",
-    fxTookDisplay: "{card} aus der Auslage",
-    fxTookPile: "eine Karte vom Stapel",
-    fxPass: "{name} passte",
-    fxDrewDisplay: "nahm {card} aus der Auslage",
-    fxDrewPile1: "zog eine Karte vom Stapel",
-    fxDrewPileN: "zog {n} Karten vom Stapel",
-  },
-});
 
 /** @typedef {import("./messages.js").HistoryEntry} HistoryEntry */
 /** @typedef {import("./messages.js").PlaceAction} PlaceAction */

@@ -14,7 +14,7 @@
 //   clock.js      the table's clock: each person's time
 
 import { byId, el } from "./dom.js";
-import { T, seatName, onLangChange, rulesText, variantText, boardName, boardAbout, addStrings, levelName } from "./i18n.js";
+import { T, seatName, onLangChange, rulesText, variantText, boardName, boardAbout, levelName } from "./i18n.js";
 import { loadBoard } from "./board.js";
 import { GameSocket, HttpError, getJSON, postJSON, storeSeats, tokensFromURL, url } from "./net.js";
 /** @import { Seats } from "./net.js" */
@@ -81,26 +81,6 @@ import { PresenceLine } from "./presence.js";
 import { ClockLine } from "./clock.js";
 import { RatedGame } from "./rated-game.js";
 import { sessionRefused, whoAmI } from "./account-link.js";
-
-addStrings({
-  en: {
-    timeoutYou: "Your time ran out: a bot ({level}) plays this turn for you.",
-    timeoutYouPlayed: "Your time ran out; a bot ({level}) played for you: {moves}.",
-    invitedHere: "{by} invites you to this game, to the seat of {seat}.",
-    takeInvitedSeat: "Take the seat",
-  },
-  de: {
-    timeoutYou: "Deine Zeit ist abgelaufen: ein Bot ({level}) spielt diesen Zug für dich.",
-    timeoutYouPlayed: "Deine Zeit ist abgelaufen; ein Bot ({level}) hat für dich gespielt: {moves}.",
-    invitedHere: "{by} lädt dich zu diesem Spiel ein, auf den Platz von {seat}.",
-    takeInvitedSeat: "Platz einnehmen",
-  },
-});
-
-addStrings({
-  en: { cardFirst: "First choose one or two cards of your hand, then where their pieces go.", undo: "Take back placement", undoWhy: "Take back the pieces you just placed and get your cards back; possible until you draw a card." },
-  de: { cardFirst: "Wähle zuerst eine oder zwei Karten deiner Hand, dann, wohin ihre Steine kommen.", undo: "Einsatz zurücknehmen", undoWhy: "Die eben gesetzten Steine zurücknehmen und die Karten zurückbekommen; möglich, bis du eine Karte ziehst." },
-});
 
 /** A caught error in words: the server's refusal (net.js HttpError), else the error's message.
  * @param {unknown} e @param {Board | null} board */

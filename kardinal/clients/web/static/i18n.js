@@ -1,299 +1,45 @@
-// Text: every word the browser shows, in English and German, from this one table.
-// T(key, vars) looks a text up in the page's language; the language is this module's own
-// state, read with lang() and changed with setLang() (which tells whoever listens).
+// Text: every word the browser shows, from the language catalogs (kardinal/locale/<lang>.po,
+// served as JSON at /i18n/catalog.json by the server: common/catalog.py). T(key, vars) looks
+// a text up in the page's language; the language is this module's own state, read with
+// lang() and changed with setLang() (which loads its catalog and tells whoever listens).
+// The page's language is the one chosen on a page (remembered in the browser and, signed
+// in, for the account), else the browser's first language with a catalog, else English.
 // Names of countries and sites come from the board data (board.js), not from here.
 
-/** A text; its plural forms ({one, other}); or a keyed sub-table (boardNames, levelNames).
+import { url } from "./net.js";
+
+/** A text; its plural forms by category ({one, other}, as Intl.PluralRules names them).
  * @typedef {string | Record<string, string>} Text */
+/** A language's catalog: its code, every language's own name, its texts by key (English where it has none).
+ * @typedef {{ lang: string, langs: Record<string, string>, texts: Record<string, Text> }} Catalog */
 
-/** @type {Record<string, Record<string, Text>>} each language's texts by key */
-const TEXTS = {
-  en: {
-    title: "Kardinal & König",
-    about: "About",
-    rules: "Rules",
-    aboutTitle: "About this board",
-    close: "Close",
-    language: "Deutsch",
-    newGame: "New game",
-    players: "Players",
-    player: "Player",
-    deletedPlayer: "deleted player",
-    seat: "Seat",
-    name: "Name",
-    person: "Person",
-    bot: "Bot",
-    level: "Level",
-    hotseat: "Hot-seat (all people at this browser)",
-    create: "Create game",
-    invitations: "Invitation links (one per person; keep them secret)",
-    watchLink: "Public link for spectators",
-    openGames: "Open games",
-    runningGames: "Running games",
-    finishedGames: "Finished games",
-    none: "none",
-    watch: "Watch",
-    join: "Join",
-    replay: "Replay",
-    free: "free",
-    invitedSeat: "reserved",
-    yourName: "Your name?",
-    connecting: "Connecting…",
-    disconnected: "Connection lost, reconnecting…",
-    waitingPlayers: "Waiting for players to join: {names}",
-    turnOf: "{name}'s turn",
-    yourTurnMain: "Your turn: choose cards to play, or one card to exchange.",
-    yourTurnDraw: "Refill your hand: take a display card or draw from the pile.",
-    gameOver: "The game is over.",
-    spectating: "You are watching.",
-    showHand: "{name}'s turn — show my hand",
-    botPlaying: "{name} (bot) is playing…",
-    hand: "Your hand",
-    handsCol: "In hand",
-    display: "Display",
-    drawPile: "Draw pile",
-    cardsLeft: { one: "{n} card", other: "{n} cards" },
-    discard: "Discard pile",
-    removed: "Removed at setup",
-    play: "Play",
-    pass: "Pass",
-    clear: "Clear selection",
-    score: "Points",
-    cloisters: "cloisters",
-    advisors: "advisors",
-    cards: "cards",
-    log: "Game log",
-    scoring: "Scoring",
-    standings: "Final standings",
-    winner: "winner",
-    intermediate: "Intermediate scoring (cloisters)",
-    finalCloisters: "Final scoring: cloisters",
-    alliances: "Alliances",
-    chains: "Chains",
-    total: "Total",
-    piecesLeft: "pieces left",
-    refused: "Refused: {msg}",
-    chooseCountry: "Choose a country on the map.",
-    choosePieces: "Click cloister sites and/or the coat of arms, then Play.",
-    readyToPlay: "Press Play to place these pieces.",
-    chooseTake: "Take a display card or the top of the draw pile in exchange.",
-    record: "Download the game record",
-    first: "First",
-    back: "Back",
-    forward: "Forward",
-    last: "Last",
-    live: "Back to the game",
-    advisorLimit: "advisors {a} of at most {m}",
-    coatOfArms: "coat of arms of {country}",
-    map: "map",
-    zoomIn: "Enlarge map",
-    zoomOut: "Whole map",
-    round: "final round",
-    reconstruction: "This board is a reconstruction.",
-    // the rules a game is played by (R14) and its board
-    rulesAsWritten: "Rules: as written",
-    variantOne: "Variant: {names}",
-    variantMany: "Variants: {names}",
-    rulesAndBoard: "Rules and board",
-    ruleVariantsNone: "No rule variants known: the rules as written.",
-    boardLabel: "Board",
-    boardOf: "Board: {name}",
-    boardNames: { standard: "standard (the counted board)", "reconstruction-1": "reconstruction-1 (the earlier board)" },
-    variantTexts: {
-      "joker-anywhere": "R4.3: a joker pair may also place its piece in a country printed on its cards.",
-    },
-    // the game log: moves from the record actions, the rest from the events
-    logPlace: "{name} plays {cards} in {country}: {pieces}",
-    logCloister: "cloister at {site}",
-    logAdvisor: "advisor",
-    logDrawDeck: "{name} draws from the draw pile",
-    logDrawDisplay: "{name} takes {card} from the display",
-    logExchange: "{name} exchanges: discards {card}, takes {took}",
-    logFromDeck: "a card from the draw pile",
-    logFromDisplay: "{card} from the display",
-    logPass: "{name} passes",
-    logYouDrew: "you drew {card}",
-    logRevealed: "turned up: {cards}",
-    and: " and ",
-    listSep: ", ",
-    logIntermediate: "The draw pile is used up: intermediate scoring (cloisters) — {points}.",
-    logNewPile: { one: "The discard pile is shuffled into a new draw pile of {n} card.", other: "The discard pile is shuffled into a new draw pile of {n} cards." },
-    logLastRound: "The draw pile is used up a second time: the round is completed; {name} plays the last turn.",
-    logFinalPile: "Game over: final scoring (cloisters, alliances, chains) — {points}.",
-    logFinalBlocked: "Game over, nobody can place a piece any more: final scoring (cloisters, alliances, chains) — {points}.",
-    logWinner: "Winner: {names}.",
-    logWinners: "Winners: {names}.",
-    logPoints: "{name} {n}",
-    created: "Game created.",
-    noCard: "{card} cannot be added to these cards: no legal move uses them together.",
-    noSite: "No cloister can go to {site} with these cards.",
-    noCoat: "No advisor can go to {country} with these cards.",
-    noCoatEmpty: "No advisor can go to {country}: it has no cloister yet, and a country holds at most as many advisors as the most cloisters anyone has there.",
-    noCoatFull: "No more advisors can go to {country}: it would hold {n}, but the most cloisters anyone has there is {m}.",
-    noTake: "Select exactly one card to exchange first.",
-    // a bot level's measured strength (the server's words, said again in the page's language)
-    strengthLoses: "loses almost every game",
-    strengthWon: "won {w} of {n} games against three {level}",
-    strengthWonShare: "won {w}% of {n} games against three {level}",
-    strengthInterval: ", 95% interval {lo}–{hi}%{even}",
-    strengthEven: ", an even share being {e}%",
-    // the bots' levels (their ids are the English names)
-    levelNames: { random: "random", easy: "easy", greedy: "greedy", medium: "medium", ismcts: "searcher", hard: "strong", expert: "expert" },
-  },
-  de: {
-    title: "Kardinal & König",
-    about: "Info",
-    rules: "Regeln",
-    aboutTitle: "Über diesen Spielplan",
-    close: "Schließen",
-    language: "English",
-    newGame: "Neues Spiel",
-    players: "Spieler",
-    player: "Spieler",
-    deletedPlayer: "gelöschter Spieler",
-    seat: "Platz",
-    name: "Name",
-    person: "Mensch",
-    bot: "Bot",
-    level: "Stufe",
-    hotseat: "Hot-Seat (alle Menschen an diesem Browser)",
-    create: "Spiel anlegen",
-    invitations: "Einladungslinks (einer pro Mensch; geheim halten)",
-    watchLink: "Öffentlicher Link für Zuschauer",
-    openGames: "Offene Spiele",
-    runningGames: "Laufende Spiele",
-    finishedGames: "Beendete Spiele",
-    none: "keine",
-    watch: "Zuschauen",
-    join: "Beitreten",
-    replay: "Wiederholung",
-    free: "frei",
-    invitedSeat: "reserviert",
-    yourName: "Dein Name?",
-    connecting: "Verbinde…",
-    disconnected: "Verbindung verloren, verbinde neu…",
-    waitingPlayers: "Warte auf Mitspieler: {names}",
-    turnOf: "{name} ist am Zug",
-    yourTurnMain: "Du bist am Zug: wähle Karten zum Ausspielen oder eine Karte zum Tauschen.",
-    yourTurnDraw: "Hand auffüllen: nimm eine offene Karte oder ziehe vom Stapel.",
-    gameOver: "Das Spiel ist zu Ende.",
-    spectating: "Du schaust zu.",
-    showHand: "{name} ist am Zug — meine Hand zeigen",
-    botPlaying: "{name} (Bot) spielt…",
-    hand: "Deine Hand",
-    handsCol: "Auf der Hand",
-    display: "Auslage",
-    drawPile: "Nachziehstapel",
-    cardsLeft: { one: "{n} Karte", other: "{n} Karten" },
-    discard: "Ablagestapel",
-    removed: "Aussortiert",
-    play: "Ausspielen",
-    pass: "Passen",
-    clear: "Auswahl löschen",
-    score: "Punkte",
-    cloisters: "Klöster",
-    advisors: "Räte",
-    cards: "Karten",
-    log: "Spielverlauf",
-    scoring: "Wertung",
-    standings: "Endstand",
-    winner: "Sieger",
-    intermediate: "Zwischenwertung (Klöster)",
-    finalCloisters: "Schlusswertung: Klöster",
-    alliances: "Bündnisse",
-    chains: "Ketten",
-    total: "Summe",
-    piecesLeft: "Steine übrig",
-    refused: "Abgelehnt: {msg}",
-    chooseCountry: "Wähle ein Land auf der Karte.",
-    choosePieces: "Klicke Klosterplätze und/oder das Wappen, dann Ausspielen.",
-    readyToPlay: "Ausspielen setzt diese Steine.",
-    chooseTake: "Nimm im Tausch eine offene Karte oder die oberste vom Stapel.",
-    record: "Spielprotokoll herunterladen",
-    first: "Anfang",
-    back: "Zurück",
-    forward: "Vor",
-    last: "Ende",
-    live: "Zurück zum Spiel",
-    advisorLimit: "Räte {a} von höchstens {m}",
-    coatOfArms: "Wappen von {country}",
-    map: "Karte",
-    zoomIn: "Karte vergrößern",
-    zoomOut: "Ganze Karte",
-    round: "letzte Runde",
-    reconstruction: "Dieser Spielplan ist eine Rekonstruktion.",
-    rulesAsWritten: "Regeln: wie im Regelheft",
-    variantOne: "Variante: {names}",
-    variantMany: "Varianten: {names}",
-    rulesAndBoard: "Regeln und Spielplan",
-    ruleVariantsNone: "Keine Regelvarianten bekannt: die Regeln wie im Regelheft.",
-    boardLabel: "Spielplan",
-    boardOf: "Spielplan: {name}",
-    boardNames: { standard: "standard (der gezählte Plan)", "reconstruction-1": "reconstruction-1 (der frühere Plan)" },
-    variantTexts: {
-      "joker-anywhere": "R4.3: Ein Joker-Paar darf seinen Stein auch in ein Land setzen, das auf seinen Karten steht.",
-    },
-    logPlace: "{name} spielt {cards} in {country}: {pieces}",
-    logCloister: "Kloster in {site}",
-    logAdvisor: "Rat",
-    logDrawDeck: "{name} zieht vom Nachziehstapel",
-    logDrawDisplay: "{name} nimmt {card} aus der Auslage",
-    logExchange: "{name} tauscht: legt {card} ab, nimmt {took}",
-    logFromDeck: "eine Karte vom Stapel",
-    logFromDisplay: "{card} aus der Auslage",
-    logPass: "{name} passt",
-    logYouDrew: "du hast {card} gezogen",
-    logRevealed: "aufgedeckt: {cards}",
-    and: " und ",
-    listSep: ", ",
-    logIntermediate: "Der Nachziehstapel ist aufgebraucht: Zwischenwertung (Klöster) — {points}.",
-    logNewPile: { one: "Der Ablagestapel wird gemischt und ist der neue Nachziehstapel ({n} Karte).", other: "Der Ablagestapel wird gemischt und ist der neue Nachziehstapel ({n} Karten)." },
-    logLastRound: "Der Nachziehstapel ist zum zweiten Mal aufgebraucht: die Runde wird zu Ende gespielt; {name} hat den letzten Zug.",
-    logFinalPile: "Spielende: Schlusswertung (Klöster, Bündnisse, Ketten) — {points}.",
-    logFinalBlocked: "Spielende, niemand kann mehr einen Stein setzen: Schlusswertung (Klöster, Bündnisse, Ketten) — {points}.",
-    logWinner: "Sieger: {names}.",
-    logWinners: "Sieger: {names}.",
-    logPoints: "{name} {n}",
-    created: "Spiel angelegt.",
-    noCard: "{card} passt nicht zu diesen Karten: kein erlaubter Zug nutzt sie zusammen.",
-    noSite: "Mit diesen Karten kann kein Kloster nach {site}.",
-    noCoat: "Mit diesen Karten kann kein Rat nach {country}.",
-    noCoatEmpty: "Kein Rat kann nach {country}: dort steht noch kein Kloster, und ein Land nimmt höchstens so viele Räte auf, wie dort jemand Klöster hat.",
-    noCoatFull: "Kein weiterer Rat kann nach {country}: dort stünden dann {n}, aber die meisten Klöster dort hat jemand mit {m}.",
-    noTake: "Wähle zuerst genau eine Karte zum Tauschen.",
-    strengthLoses: "verliert fast jedes Spiel",
-    strengthWon: "gewann {w} von {n} Spielen gegen drei Bots der Stufe {level}",
-    strengthWonShare: "gewann {w} % von {n} Spielen gegen drei Bots der Stufe {level}",
-    strengthInterval: ", 95-%-Intervall {lo}–{hi} %{even}",
-    strengthEven: ", bei einem gleichen Anteil von {e} %",
-    levelNames: { random: "Zufall", easy: "leicht", greedy: "gierig", medium: "mittel", ismcts: "Sucher", hard: "stark", expert: "Meister" },
-  },
-};
+/** The catalog of the first of the wanted languages the server has one for (else English).
+ * @param {(string | null | undefined)[]} wanted
+ * @returns {Promise<Catalog>} */
+async function loadCatalog(wanted) {
+  const want = wanted.filter(Boolean).join(",");
+  const r = await fetch(url(`/i18n/catalog.json?want=${encodeURIComponent(want)}`));
+  if (!r.ok) throw new Error(`the words of the page could not be loaded (HTTP ${r.status})`);
+  return r.json();
+}
 
-// English exonyms of the board's (German) site names, for an English page (BOARD.md).
-// Used only where the board data brings no English name of its own (site.name_en).
-/** @type {Record<string, string>} */
-const EXONYMS = {
-  Köln: "Cologne", Straßburg: "Strasbourg", Konstanz: "Constance", Zürich: "Zurich", Wien: "Vienna",
-  Genf: "Geneva", Mailand: "Milan", Genua: "Genoa", Venedig: "Venice", Nürnberg: "Nuremberg", Würzburg: "Wurzburg",
-};
-
-export const LANGUAGES = Object.freeze(Object.keys(TEXTS));
-
-function stored() {
+/** The language this browser chose on a page (remembered), or null. */
+export function stored() {
   try { return localStorage.getItem("kardinal-lang"); } catch (e) { return null; }
 }
 
+/** @type {Catalog} */
+let catalog = await loadCatalog([stored(), ...(navigator.languages || [navigator.language])]);
 /** @type {string} */
-let current = (() => {
-  const s = stored();
-  if (s && TEXTS[s]) return s;
-  return (navigator.language || "en").toLowerCase().startsWith("de") ? "de" : "en";
-})();
+let current = catalog.lang;
+document.documentElement.lang = current;
 /** @type {Set<(lang: string) => void>} */
 const listeners = new Set();
 
-/** The page's language ("en" or "de"). */
+/** The languages there are catalogs for, each by its own name ({en: "English", de: "Deutsch"}). */
+export function languages() { return catalog.langs; }
+
+/** The page's language ("en", "de", ...). */
 export function lang() { return current; }
 
 /** The browser's own locale where it speaks the page's language (en-GB writes dates
@@ -323,9 +69,6 @@ export function num(x, digits = 0) {
   return s.replace(/^-/, "−"); // the minus sign, not a hyphen
 }
 
-/** The other language (what the language button switches to). */
-export function otherLang() { return current === "de" ? "en" : "de"; }
-
 /** A text of the table in the page's language, with {name} replaced from vars (and the
  * words of a touch screen on one: touchWords). */
 /** A seat's name in this page's language: an unnamed seat (stored with no name, "") is
@@ -347,7 +90,7 @@ export function lineName(x) {
 
 /** @param {string} key @param {Record<string, unknown>} [vars] @returns {string} */
 export function T(key, vars) {
-  let s = (TEXTS[current] && TEXTS[current][key]) ?? TEXTS.en[key] ?? key;
+  let s = catalog.texts[key] ?? key;
   // a text with plural forms ({one, other}) is chosen by the number vars.n
   if (s && typeof s === "object" && "other" in s) s = s[plural(vars && vars.n)] ?? s.other;
   if (typeof s !== "string") return key;
@@ -377,33 +120,22 @@ export function touchWords(s) {
   return s;
 }
 
-/** Add a module's own texts to the table: addStrings({en: {...}, de: {...}}). A module
- * (the tutorial, the scoring overlay, ...) keeps its words beside its code this way;
- * a key already in the table is an error, so two modules cannot fight over one word.
- * @param {Record<string, Record<string, Text>>} tables */
-export function addStrings(tables) {
-  for (const [l, table] of Object.entries(tables)) {
-    if (!TEXTS[l]) throw new Error(`addStrings: unknown language ${l}`);
-    for (const [k, v] of Object.entries(table)) {
-      if (k in TEXTS[l]) throw new Error(`addStrings: the text ${k} is already defined`);
-      TEXTS[l][k] = v;
-    }
-  }
-}
-
-/** An entry of a keyed sub-table (boardNames, variantTexts), or undefined.
+/** An entry of a keyed sub-table (boardNames.standard, variantTexts.<name>), or undefined.
  * @param {string} table @param {string} id
  * @returns {string | undefined} */
 function lookup(table, id) {
-  const own = TEXTS[current] && TEXTS[current][table];
-  const en = TEXTS.en[table];
-  return (typeof own === "object" ? own[id] : undefined) ?? (typeof en === "object" ? en[id] : undefined);
+  const s = catalog.texts[`${table}.${id}`];
+  return typeof s === "string" ? s : undefined;
 }
 
-/** Switch the language: remembered in the browser, set on <html lang>, and told to listeners.
+/** Switch the language (once its catalog is loaded): remembered in the browser, set on
+ * <html lang>, and told to listeners. A language without a catalog changes nothing.
  * @param {string} l */
-export function setLang(l) {
-  if (!TEXTS[l]) return;
+export async function setLang(l) {
+  if (l === current || !(l in catalog.langs)) return;
+  const next = await loadCatalog([l]);
+  if (next.lang !== l) return;
+  catalog = next;
   current = l;
   try { localStorage.setItem("kardinal-lang", l); } catch (e) { /* private mode: not remembered */ }
   document.documentElement.lang = l;
@@ -417,8 +149,8 @@ export function onLangChange(f) { listeners.add(f); }
 /** A site's name in the page's language (the board's name, or its English form).
  * @param {string} name @param {string} [nameEn] */
 export function placeName(name, nameEn) {
-  if (current !== "en") return name;
-  return nameEn || EXONYMS[name] || name;
+  if (current === "en" && nameEn) return nameEn;
+  return lookup("exonym", name) || name;
 }
 
 /** A list of words: "a, b and c".
@@ -471,21 +203,10 @@ export function levelTitle(id) {
   return name.charAt(0).toUpperCase() + name.slice(1);
 }
 
-// The boards' About in German: the translation of the English text in each board's file
-// (which cannot carry it: a board file's every key is part of its digest, which records keep).
-/** @type {Record<string, Record<string, string>>} */
-const BOARD_ABOUT = {
-  de: {
-    standard: "Eine Rekonstruktion des Spielplans von Kardinal & König (Goldsieber 2000): Die gezählten Klosterfelder und Bündnisse je Land und die übrigen bekannten Tatsachen stimmen, der Rest wurde aus Städten und Straßen des 12. Jahrhunderts neu aufgebaut.",
-    "reconstruction-1": "Die frühere Rekonstruktion des Spielplans von Kardinal & König (50 Klosterfelder, Lothringen 4), aufbewahrt, damit darauf gespielte Partien und Aufzeichnungen genau nachgespielt werden; neue Spiele nutzen den Plan „standard“.",
-  },
-};
-
 /** What a board is (its About), in the page's language where a translation is known, else the board file's own English.
  * @param {{ id?: string, name?: string, about?: string }} data */
 export function boardAbout(data) {
-  const own = BOARD_ABOUT[current];
-  return (own && own[data.id || data.name || ""]) || data.about || "";
+  return lookup("boardAbout", data.id || data.name || "") || data.about || "";
 }
 
 /** A board's name for a person: a known id with a word on what it is, else the id.

@@ -3,7 +3,7 @@
 // round, the end). Nothing here reads move notation.
 
 import { el, swatch } from "./dom.js";
-import { T, lineName, listText, rulesText, boardName, addStrings, levelName } from "./i18n.js";
+import { T, lineName, listText, rulesText, boardName, levelName } from "./i18n.js";
 /** @import { Board } from "./board.js" */
 /** @import { HistoryEntry, RecordAction } from "./messages.js" */
 /** @import { ChatLineData } from "./chat.js" */
@@ -25,31 +25,6 @@ import { T, lineName, listText, rulesText, boardName, addStrings, levelName } fr
  * @property {ChatLineData[]} notices
  * @property {(notice: ChatLineData) => boolean} yours
  */
-
-addStrings({
-  en: {
-    logAway: "{name} is not at the table: a bot ({level}) plays for them.",
-    logBack: "{name} is back.",
-    logStandin: "(a bot for {name})",
-    logTimeout: "{name}'s time ran out: a bot ({level}) plays this turn.",
-    logTimeoutAway: "{name}'s time ran out: a bot ({level}) plays for them.",
-    logAwayYou: "You were not at the table: a bot ({level}) plays for you.",
-    logBackYou: "You are back.",
-    logTimeoutYou: "Your time ran out: a bot ({level}) plays this turn for you.",
-    logTimeoutAwayYou: "Your time ran out: a bot ({level}) plays for you.",
-  },
-  de: {
-    logAway: "{name} ist nicht am Tisch: ein Bot ({level}) spielt an diesem Platz.",
-    logBack: "{name} ist zurück.",
-    logStandin: "(ein Bot für {name})",
-    logTimeout: "Die Zeit von {name} ist abgelaufen: ein Bot ({level}) spielt diesen Zug.",
-    logTimeoutAway: "Die Zeit von {name} ist abgelaufen: ein Bot ({level}) spielt an diesem Platz.",
-    logAwayYou: "Du warst nicht am Tisch: ein Bot ({level}) spielt für dich.",
-    logBackYou: "Du bist zurück.",
-    logTimeoutYou: "Deine Zeit ist abgelaufen: ein Bot ({level}) spielt diesen Zug für dich.",
-    logTimeoutAwayYou: "Deine Zeit ist abgelaufen: ein Bot ({level}) spielt für dich.",
-  },
-});
 
 /** @type {Record<string, [string, string]>} the table's notices: their words about another seat, and to the page's own seat */
 const NOTICES = {

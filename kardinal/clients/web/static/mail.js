@@ -6,65 +6,12 @@
 // and comes back here.
 
 import { byId, el, fill } from "./dom.js";
-import { T, addStrings, onLangChange } from "./i18n.js";
+import { T, onLangChange } from "./i18n.js";
 import { HttpError, postJSON, storeSeats, storedSeats, url } from "./net.js";
 import { initHeader } from "./header.js";
 import { refusalText } from "./refusals.js";
 import { whoAmI, updateAccountLink } from "./account-link.js";
 import "./account-mail.js"; // the refusals' words of mail (err.bad_mail_link, ...)
-
-addStrings({
-  en: {
-    mailPageTitle: "Mail",
-    mailPageWhy: "This page opens the links Kardinal & König mails you.",
-    mailNoLink: "This page opens the links in our mails; this address holds none.",
-    confirmTitle: "Confirm your address",
-    confirming: "Confirming…",
-    confirmDone: "Your address is confirmed. Choose which mails you want on your account page.",
-    resetTitle: "A new password",
-    resetButton: "Set the new password",
-    resetDone: "Your new password is set: every device is signed out, and this browser is signed in.",
-    unsubTitle: "No more of these mails",
-    unsubAsk: "Stop the mails about: {what}?",
-    unsubButton: "Stop these mails",
-    unsubDone: "Done: no more mails about “{what}”. Your account page turns them on again.",
-    unsub_turn: "your turn", unsub_invitation: "invitations", unsub_end: "a game's end",
-    openTitle: "Your seat",
-    opening: "Opening your seat…",
-    openSignIn: "Sign in to open your seat: a mailed link holds no seat, your account does.",
-    openSignInButton: "Sign in",
-    openNotYours: "This seat does not belong to the account you are signed in to. The game:",
-    toAccount: "Your account",
-    toGame: "Open the game",
-    toMine: "My games",
-    resetNew: "New password (at least 8 characters)",
-  },
-  de: {
-    mailPageTitle: "Mail",
-    mailPageWhy: "Diese Seite öffnet die Links, die dir Kardinal & König mailt.",
-    mailNoLink: "Diese Seite öffnet die Links aus unseren Mails; diese Adresse enthält keinen.",
-    confirmTitle: "Adresse bestätigen",
-    confirming: "Wird bestätigt …",
-    confirmDone: "Deine Adresse ist bestätigt. Auf deiner Kontoseite wählst du, welche Mails du willst.",
-    resetTitle: "Ein neues Passwort",
-    resetButton: "Neues Passwort setzen",
-    resetDone: "Dein neues Passwort gilt: alle Geräte sind abgemeldet, und dieser Browser ist angemeldet.",
-    unsubTitle: "Keine solchen Mails mehr",
-    unsubAsk: "Keine Mails mehr über: {what}?",
-    unsubButton: "Diese Mails abbestellen",
-    unsubDone: "Erledigt: keine Mails mehr über „{what}“. Auf deiner Kontoseite schaltest du sie wieder ein.",
-    unsub_turn: "du bist dran", unsub_invitation: "Einladungen", unsub_end: "Spielende",
-    openTitle: "Dein Platz",
-    opening: "Dein Platz wird geöffnet …",
-    openSignIn: "Melde dich an, um deinen Platz zu öffnen: ein gemailter Link enthält keinen Platz, dein Konto schon.",
-    openSignInButton: "Anmelden",
-    openNotYours: "Dieser Platz gehört nicht zu dem Konto, mit dem du angemeldet bist. Das Spiel:",
-    toAccount: "Dein Konto",
-    toGame: "Spiel öffnen",
-    toMine: "Meine Spiele",
-    resetNew: "Neues Passwort (mindestens 8 Zeichen)",
-  },
-});
 
 /** The words of a failed request: the server's refusal, else the error's own message.
  * @param {unknown} e @returns {string} */

@@ -5,7 +5,7 @@
 // with cards selected plays, as a click does).
 
 import { svg, el, playerColour } from "./dom.js";
-import { T, addStrings, listText } from "./i18n.js";
+import { T, listText } from "./i18n.js";
 import { placeSites, placeAdvisors } from "./selection.js";
 import { cloisterGlyph, advisorGlyph, advisorSlot, markGlyph } from "./pieces.js";
 /** @import { AllianceData, HistoryEntry } from "./messages.js" */
@@ -40,75 +40,6 @@ import { cloisterGlyph, advisorGlyph, advisorSlot, markGlyph } from "./pieces.js
 
 /** A site, coat of arms, country or alliance of the map, with what it explains and does (explain()).
  * @typedef {SVGGElement & { _info?: MapInfo, _act?: (() => void) | null }} MapItem */
-
-addStrings({
-  en: {
-    mapFreeSite: "Free cloister site",
-    mapCloisterOf: "Cloister of {name}",
-    mapSiteIn: "in {country}",
-    mapCoatTitle: "Coat of arms of {country}",
-    mapNoAdvisors: "No advisors yet.",
-    mapAdvisorsOf: "{name}: {n}",
-    mapLimitNone: "No cloister stands here yet, so no advisor may come (R4.8).",
-    mapLimitIs: "At most {m} advisors, {a} placed: the most cloisters one player has here is {m} (R4.8).",
-    mapAllianceTitle: "Alliance {n}: {a} and {b}",
-    mapBySea: "across the sea",
-    mapOverLand: "over land",
-    mapAllianceRule: "Whoever holds the advisor majority in both countries scores it at the end (R10).",
-    mapAllianceNow: "If the game ended now: {who} — {p} points each.",
-    mapAllianceNowOne: "If the game ended now: {who} — {p} points.",
-    mapAllianceNobody: "If the game ended now, nobody would score it.",
-    mapLegend: "Key",
-    mapLegendCloister: "cloister",
-    mapLegendAdvisor: "advisor",
-    mapLegendSite: "free cloister site",
-    mapLegendLand: "alliance over land",
-    mapLegendSea: "alliance across the sea",
-    mapName: "Map of the board",
-    mapHelp: "Arrow keys: from site to site along the roads, or within a country; Page Down and Page Up: the next or previous place you can choose now; Enter or Space: choose; Escape: back one step; + and -: zoom.",
-    a11ySite: "{site}, {country}: {state}",
-    a11yFree: "free",
-    a11yCloisterOf: "cloister of {name}",
-    a11yCoat: "{country} {a}/{m}: coat of arms; advisors: {who}; at most {m}",
-    a11yNobody: "none",
-    a11yChosen: "chosen",
-    a11yAdvisorsChosen: "{n} advisors chosen",
-    a11yCanChoose: "can be chosen",
-  },
-  de: {
-    mapFreeSite: "Freies Klosterfeld",
-    mapCloisterOf: "Kloster von {name}",
-    mapSiteIn: "in {country}",
-    mapCoatTitle: "Wappen von {country}",
-    mapNoAdvisors: "Noch keine Räte.",
-    mapAdvisorsOf: "{name}: {n}",
-    mapLimitNone: "Hier steht noch kein Kloster, also darf noch kein Rat hierher (R4.8).",
-    mapLimitIs: "Höchstens {m} Räte, {a} gesetzt: Die meisten Klöster einer Person hier sind {m} (R4.8).",
-    mapAllianceTitle: "Bündnis {n}: {a} und {b}",
-    mapBySea: "über See",
-    mapOverLand: "über Land",
-    mapAllianceRule: "Wer in beiden Ländern die Räte-Mehrheit hat, wertet es am Ende (R10).",
-    mapAllianceNow: "Endete das Spiel jetzt: {who} — je {p} Punkte.",
-    mapAllianceNowOne: "Endete das Spiel jetzt: {who} — {p} Punkte.",
-    mapAllianceNobody: "Endete das Spiel jetzt, wertete es niemand.",
-    mapLegend: "Legende",
-    mapLegendCloister: "Kloster",
-    mapLegendAdvisor: "Rat",
-    mapLegendSite: "freies Klosterfeld",
-    mapLegendLand: "Bündnis über Land",
-    mapLegendSea: "Bündnis über See",
-    mapName: "Karte des Spielbretts",
-    mapHelp: "Pfeiltasten: von Feld zu Feld entlang der Straßen oder innerhalb eines Landes; Bild ab und Bild auf: der nächste oder vorige Ort, den du jetzt wählen kannst; Eingabe oder Leertaste: wählen; Escape: einen Schritt zurück; + und -: zoomen.",
-    a11ySite: "{site}, {country}: {state}",
-    a11yFree: "frei",
-    a11yCloisterOf: "Kloster von {name}",
-    a11yCoat: "{country} {a}/{m}: Wappen; Räte: {who}; höchstens {m}",
-    a11yNobody: "keine",
-    a11yChosen: "gewählt",
-    a11yAdvisorsChosen: "{n} Räte gewählt",
-    a11yCanChoose: "wählbar",
-  },
-});
 
 /** The sites and the country (if advisors went there) of the last placement in a view's history.
  * @param {{ history?: HistoryEntry[] | null }} view

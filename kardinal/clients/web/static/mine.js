@@ -6,7 +6,7 @@
 // for a token of the seat (in the answer, never in an address) and keeps it as a link's.
 
 import { byId, el, fill, keepInput } from "./dom.js";
-import { T, seatName, addStrings, dateTime, onLangChange } from "./i18n.js";
+import { T, seatName, dateTime, onLangChange } from "./i18n.js";
 import { HttpError, allStoredSeats, forgetStoredSeats, getJSON, postJSON, storeSeats, url } from "./net.js";
 import { whoAmI } from "./account-link.js";
 import { initHeader } from "./header.js";
@@ -17,78 +17,6 @@ import { profileLink } from "./profile-link.js";
 
 import { ratedTag } from "./rated.js";
 import { deadlineTitle, leftUntil } from "./deadline.js";
-addStrings({
-  en: {
-    mineTitle: "My games",
-    mineWhy: "The games this browser holds a seat in. Your seats' links are kept in this browser only: open a game from another device with its invitation link, or sign in there.",
-    mineWhyAccount: "Your account's games, on every device you sign in on, and those this browser holds a seat in.",
-    mineNone: "No games yet: create one in the lobby, or open an invitation link.",
-    mineYourTurn: "Your turn",
-    mineTheirTurn: "{name} to play",
-    mineWaiting: "waiting for players",
-    mineWaitsForYou: "Everyone else is here: open your seat to start",
-    mineStandin: "a bot plays for you: open your seat to play again",
-    mineLost: "begun without you: a bot plays the seat you had",
-    mineRunning: "running",
-    mineOver: "over",
-    mineExpired: "expired (nobody moved for too long)",
-    mineOpen: "Open",
-    mineForget: "Forget",
-    mineForgetWhy: "Remove this game from this browser (its link stops working here)",
-    mineGone: "this game cannot be found any more",
-    mineYou: "you",
-    mineUpdated: { one: "{n} game · your turn in {k}", other: "{n} games · your turn in {k}" },
-    mineUpdatedNone: { one: "{n} game · none waits for your move", other: "{n} games · none waits for your move" },
-    turnBased: "turn-based",
-    liveTable: "live",
-    mineAll: "All my games ({n})",
-    invitesTitle: "Invitations",
-    invitedBy: "{name} invites you to a table",
-    invitedByGone: "A deleted player invited you to a table",
-    inviteSeat: "your seat: {seat}",
-    takeSeat: "Take the seat",
-    declineInvite: "Decline",
-    invitesSent: "Your invitations not taken yet",
-    invitePending: "{name} is invited (seat {seat}, not taken yet) to the table of {players}",
-    withdrawInvite: "Withdraw",
-    withdrawInviteWhy: "Withdraw the invitation of {name} (seat {seat})",
-  },
-  de: {
-    mineTitle: "Meine Spiele",
-    mineWhy: "Die Spiele, in denen dieser Browser einen Platz hat. Die Links deiner Plätze sind nur in diesem Browser gespeichert: auf einem anderen Gerät öffnest du ein Spiel mit seinem Einladungslink, oder du meldest dich dort an.",
-    mineWhyAccount: "Die Spiele deines Kontos, auf jedem Gerät, auf dem du angemeldet bist, und die, in denen dieser Browser einen Platz hat.",
-    mineNone: "Noch keine Spiele: lege eines in der Lobby an oder öffne einen Einladungslink.",
-    mineYourTurn: "Du bist dran",
-    mineTheirTurn: "{name} ist dran",
-    mineWaiting: "wartet auf Spieler",
-    mineWaitsForYou: "Alle anderen sind da: öffne deinen Platz, dann geht es los",
-    mineStandin: "ein Bot spielt für dich: öffne deinen Platz, um wieder selbst zu spielen",
-    mineLost: "ohne dich begonnen: an deinem früheren Platz spielt ein Bot",
-    mineRunning: "läuft",
-    mineOver: "beendet",
-    mineExpired: "abgelaufen (zu lange hat niemand gezogen)",
-    mineOpen: "Öffnen",
-    mineForget: "Vergessen",
-    mineForgetWhy: "Dieses Spiel aus diesem Browser entfernen (sein Link gilt hier nicht mehr)",
-    mineGone: "dieses Spiel gibt es nicht mehr",
-    mineYou: "du",
-    mineUpdated: { one: "{n} Spiel · du bist dran in {k}", other: "{n} Spiele · du bist dran in {k}" },
-    mineUpdatedNone: { one: "{n} Spiel · keins wartet auf deinen Zug", other: "{n} Spiele · keins wartet auf deinen Zug" },
-    turnBased: "rundenbasiert",
-    liveTable: "live",
-    mineAll: "Alle meine Spiele ({n})",
-    invitesTitle: "Einladungen",
-    invitedBy: "{name} lädt dich an einen Tisch ein",
-    invitedByGone: "Eine gelöschte Person hat dich an einen Tisch eingeladen",
-    inviteSeat: "dein Platz: {seat}",
-    takeSeat: "Platz einnehmen",
-    declineInvite: "Ablehnen",
-    invitesSent: "Deine Einladungen, noch nicht angenommen",
-    invitePending: "{name} ist eingeladen (Platz {seat}, noch nicht eingenommen) an den Tisch von {players}",
-    withdrawInvite: "Zurückziehen",
-    withdrawInviteWhy: "Die Einladung an {name} (Platz {seat}) zurückziehen",
-  },
-});
 
 /** A game in the list: its seats this browser holds (a seat's token, or null: the account's,
  * its token not yet asked for), the game as the server tells it (null: it could not, `error`

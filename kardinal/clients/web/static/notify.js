@@ -3,26 +3,9 @@
 // the tab is in the background. The choices are kept in this browser.
 
 import { el } from "./dom.js";
-import { T, addStrings, onLangChange } from "./i18n.js";
+import { T, onLangChange } from "./i18n.js";
 import { url } from "./net.js";
 /** @import { GamePage } from "./game.js" */
-
-addStrings({
-  en: {
-    turnTitle: "Your turn",
-    signalSound: "Sound on my turn",
-    signalNotify: "Notify me on my turn",
-    signalDenied: "This browser does not allow notifications from this page.",
-    notifyBody: "{game}: it is your turn.",
-  },
-  de: {
-    turnTitle: "Du bist dran",
-    signalSound: "Ton, wenn ich dran bin",
-    signalNotify: "Benachrichtigen, wenn ich dran bin",
-    signalDenied: "Dieser Browser erlaubt dieser Seite keine Benachrichtigungen.",
-    notifyBody: "{game}: Du bist dran.",
-  },
-});
 
 const ICON = url("/static/favicon.svg");
 const ICON_TURN = url("/static/favicon-turn.svg");

@@ -1,20 +1,7 @@
 // The offline page (/offline): what the service worker (sw.js) shows for a page asked for
 // while the network is down, in the page's language; "Try again" reloads the page asked for.
 
-import { T, addStrings, lang } from "./i18n.js";
-
-addStrings({
-  en: {
-    offlineTitle: "No connection",
-    offlineText: "This device cannot reach the Kardinal & König server just now: it is offline, or the server is. Your games are kept on the server and wait for you.",
-    offlineRetry: "Try again",
-  },
-  de: {
-    offlineTitle: "Keine Verbindung",
-    offlineText: "Dieses Gerät erreicht den Server von Kardinal & König gerade nicht: Entweder ist das Gerät offline oder der Server. Deine Spiele sind auf dem Server gespeichert und warten auf dich.",
-    offlineRetry: "Noch einmal versuchen",
-  },
-});
+import { T, lang } from "./i18n.js";
 
 document.documentElement.lang = lang();
 document.title = `${T("offlineTitle")} — ${T("title")}`;

@@ -2,7 +2,7 @@
 // the line that says whose turn it is (the replay controls are in replay.js).
 
 import { el, swatch } from "./dom.js";
-import { T, seatName, addStrings, levelName } from "./i18n.js";
+import { T, seatName, levelName } from "./i18n.js";
 /** @import { Board } from "./board.js" */
 /** @import { HistoryEntry, PlayerData } from "./messages.js" */
 
@@ -48,27 +48,6 @@ import { T, seatName, addStrings, levelName } from "./i18n.js";
  */
 /** A seat as the panels name it (PlayerData; a replay's players too).
  * @typedef {Pick<PlayerData, "name" | "kind" | "level">} Seated */
-
-addStrings({
-  en: {
-    gameExpired: "This game expired: nobody moved for too long. It stays here to look at.",
-    startPlayer: "start player",
-    startPlayerWhy: "The start player (R2.3): every player has the same number of turns; the last round ends before the start player's turn (R8.1).",
-    knownCards: "known",
-    knownCardsWhy: "Cards this player took from the face-up display and cannot have played since: everyone saw them (R13.1).",
-    colourCol: "Colour",
-    whatCol: "Scored for",
-  },
-  de: {
-    gameExpired: "Dieses Spiel ist abgelaufen: zu lange hat niemand gezogen. Es bleibt hier zum Ansehen.",
-    startPlayer: "Startspieler",
-    startPlayerWhy: "Der Startspieler (R2.3): alle haben gleich viele Züge; die letzte Runde endet vor dem Zug des Startspielers (R8.1).",
-    knownCards: "bekannt",
-    knownCardsWhy: "Karten, die dieser Spieler offen aus der Auslage genommen hat und seitdem nicht gespielt haben kann: alle haben sie gesehen (R13.1).",
-    colourCol: "Farbe",
-    whatCol: "Wertung für",
-  },
-});
 
 /** The status line. g: {msg, view, hidden (hot-seat hand not shown), watching}.
  * @param {{ msg: { status: string, players: PlayerData[], seat: number | null, legal?: unknown } | null, view: ViewData, hidden: boolean, watching: boolean }} g */

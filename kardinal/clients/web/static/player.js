@@ -4,7 +4,7 @@
 // tables only). Signed in, a button to follow them. Only what is public: no seat's link.
 
 import { byId, el, fill } from "./dom.js";
-import { T, seatName, addStrings, dateTime, locale, num, onLangChange } from "./i18n.js";
+import { T, seatName, dateTime, locale, num, onLangChange } from "./i18n.js";
 import { HttpError, getJSON, postJSON, url } from "./net.js";
 import { initHeader } from "./header.js";
 import { refusalText } from "./refusals.js";
@@ -50,95 +50,6 @@ function refusalOf(e) {
   if (e instanceof HttpError) return e.error;
   return { code: "http", message: e instanceof Error ? e.message : String(e) };
 }
-
-addStrings({
-  en: {
-    profileWhy: "A player's profile: their games, their rating and whom they play with. Only what every spectator can see is shown.",
-    profileSince: "Playing since {date}",
-    profileYou: "This is your profile.",
-    profileAccount: "Your account",
-    follow: "Follow",
-    unfollow: "Stop following",
-    followingNow: "You follow {name}.",
-    followSignIn: "Sign in to follow {name}.",
-    followCounts: "Follows {a} · Followers {b}",
-    ratingTitle: "Rating",
-    ratingValue: "{mu} ± {spread}",
-    ratingGames: { one: "after {n} rated game", other: "after {n} rated games" },
-    ratingWhy: "The number is the estimate of the player's strength; their true strength lies very likely (two standard deviations) between {lo} and {hi}. Fewer games, a wider range.",
-    notRated: "Not rated yet: a rated game (every person at the table signed in) gives a rating.",
-    chartTitle: "{name}'s rating over time",
-    chartDesc: "{n} rated games from {from} to {to}: first {first}, last {last}, lowest {low}, highest {high}. The band shows the uncertainty (± two standard deviations).",
-    chartNumbers: "The rating as numbers",
-    chartWhen: "Date",
-    chartRating: "Rating",
-    chartRange: "Range (± 2σ)",
-    statsTitle: "Games",
-    statsTotal: { one: "{n} finished game", other: "{n} finished games" },
-    statsTotalWins: { one: "{w} win", other: "{w} wins" },
-    statsNone: "No finished game yet.",
-    statsPlayers: "Players",
-    statsGames: "Games",
-    statsWins: "Wins",
-    statsScore: "Mean score",
-    statsPlace: "Mean place",
-    statsShared: "A win shared by several players counts its share.",
-    lastTitle: "Last games",
-    lastNone: "No games to show.",
-    placeOf: "place {place} of {n}",
-    points: "{n} points",
-    replayGame: "Replay",
-    watchGame: "Watch",
-    underWay: "under way",
-    waitingTable: "waiting for players",
-    privateTable: "not listed (only you see it here)",
-    noPlayer: "There is no player called {name}.",
-    backToLobby: "To the lobby",
-  },
-  de: {
-    profileWhy: "Das Profil einer Person: ihre Spiele, ihre Wertung und mit wem sie spielt. Es zeigt nur, was alle Zuschauer sehen können.",
-    profileSince: "Spielt seit {date}",
-    profileYou: "Das ist dein Profil.",
-    profileAccount: "Dein Konto",
-    follow: "Folgen",
-    unfollow: "Nicht mehr folgen",
-    followingNow: "Du folgst {name}.",
-    followSignIn: "Melde dich an, um {name} zu folgen.",
-    followCounts: "Folgt {a} · Gefolgt von {b}",
-    ratingTitle: "Wertung",
-    ratingValue: "{mu} ± {spread}",
-    ratingGames: { one: "nach {n} gewerteten Spiel", other: "nach {n} gewerteten Spielen" },
-    ratingWhy: "Die Zahl schätzt die Spielstärke; die wahre Stärke liegt sehr wahrscheinlich (zwei Standardabweichungen) zwischen {lo} und {hi}. Je weniger Spiele, desto breiter der Bereich.",
-    notRated: "Noch nicht gewertet: ein gewertetes Spiel (alle Personen am Tisch angemeldet) ergibt eine Wertung.",
-    chartTitle: "Die Wertung von {name} im Lauf der Zeit",
-    chartDesc: "{n} gewertete Spiele vom {from} bis {to}: zuerst {first}, zuletzt {last}, am niedrigsten {low}, am höchsten {high}. Das Band zeigt die Unsicherheit (± zwei Standardabweichungen).",
-    chartNumbers: "Die Wertung in Zahlen",
-    chartWhen: "Datum",
-    chartRating: "Wertung",
-    chartRange: "Bereich (± 2σ)",
-    statsTitle: "Spiele",
-    statsTotal: { one: "{n} beendetes Spiel", other: "{n} beendete Spiele" },
-    statsTotalWins: { one: "{w} Sieg", other: "{w} Siege" },
-    statsNone: "Noch kein beendetes Spiel.",
-    statsPlayers: "Personen",
-    statsGames: "Spiele",
-    statsWins: "Siege",
-    statsScore: "Punkte im Mittel",
-    statsPlace: "Platz im Mittel",
-    statsShared: "Ein geteilter Sieg zählt mit seinem Anteil.",
-    lastTitle: "Letzte Spiele",
-    lastNone: "Keine Spiele zu zeigen.",
-    placeOf: "Platz {place} von {n}",
-    points: "{n} Punkte",
-    replayGame: "Nachspielen",
-    watchGame: "Zusehen",
-    underWay: "läuft",
-    waitingTable: "wartet auf Spieler",
-    privateTable: "nicht gelistet (nur du siehst es hier)",
-    noPlayer: "Niemand heißt {name}.",
-    backToLobby: "Zur Lobby",
-  },
-});
 
 /** The player's name from the address (/player/<name>, under the server's root path too). */
 function nameFromPath() {

@@ -7,7 +7,7 @@
 // name, a seat, seconds.
 
 import { el, pagePart } from "./dom.js";
-import { T, seatName, addStrings, onLangChange } from "./i18n.js";
+import { T, seatName, onLangChange } from "./i18n.js";
 import { announce } from "./a11y.js";
 /** @import { GamePage, StateMessage } from "./game.js" */
 
@@ -29,29 +29,6 @@ import { announce } from "./a11y.js";
  */
 
 /** @typedef {{ seat: number, name: string, until: number | null }} Away one away, `until`: performance.now() ms when a bot may take over (null: never) */
-
-addStrings({
-  en: {
-    awayLeft: "{name} has left",
-    awayNotHere: "{name} is not here",
-    awayIn: "{who} – a bot takes over in {time}.",
-    awayNow: "{who} – a bot takes over now.",
-    awayTurn: "{who} – a bot takes over when {name} is to play.",
-    awayWaits: "{who} – the game waits for {name}.",
-    awayTitle: "Who has left the table",
-    awayStandin: "A bot now plays for {name}, until {name} comes back.",
-  },
-  de: {
-    awayLeft: "{name} ist gegangen",
-    awayNotHere: "{name} ist nicht da",
-    awayIn: "{who} – ein Bot übernimmt in {time}.",
-    awayNow: "{who} – ein Bot übernimmt jetzt.",
-    awayTurn: "{who} – ein Bot übernimmt, sobald {name} am Zug ist.",
-    awayWaits: "{who} – das Spiel wartet auf {name}.",
-    awayTitle: "Wer den Tisch verlassen hat",
-    awayStandin: "Ein Bot spielt jetzt für {name}, bis {name} zurückkommt.",
-  },
-});
 
 /** Seconds as m:ss (the same in both languages).
  * @param {number} seconds */

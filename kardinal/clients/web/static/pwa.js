@@ -3,13 +3,8 @@
 // shown where the browser offers to install the app (its beforeinstallprompt event: Chrome
 // and Edge); hidden where it does not, and once the app is installed or runs installed.
 
-import { T, addStrings, onLangChange } from "./i18n.js";
+import { T, onLangChange } from "./i18n.js";
 import { url } from "./net.js";
-
-addStrings({
-  en: { install: "Install", installWhy: "Install Kardinal & König as an app: on this device's home screen or desktop, in a window of its own" },
-  de: { install: "Installieren", installWhy: "Kardinal & König als App installieren: auf dem Startbildschirm oder Desktop dieses Geräts, in einem eigenen Fenster" },
-});
 
 /** The worker registered (or found registered: then the browser checks it for a new version). */
 function register() {

@@ -4,7 +4,7 @@
 // (kardinal.server.community.ratings); this module only says them.
 
 import { el, fill } from "./dom.js";
-import { T, addStrings, dateTime, num, onLangChange } from "./i18n.js";
+import { T, dateTime, num, onLangChange } from "./i18n.js";
 import { getJSON, postJSON, url } from "./net.js";
 import { errorText } from "./refusals.js";
 
@@ -19,94 +19,9 @@ import { errorText } from "./refusals.js";
  * @property {number} games
  * @property {{ game: string, at: number, before: number, after: number, pm: number }[]} events */
 
-addStrings({
-  en: {
-    ratedTag: "rated",
-    ratedTagWhy: "A rated table: the game moves its players' ratings",
-    ratedLabel: "Rated: the game moves every player's rating (signed-in players only; no hints, no hot-seat)",
-    ratedNeedsSignIn: "Rated games need an account: sign in to play them.",
-    findTable: "Find me a table",
-    findTableWhy: "A rated table with players of about your rating; if none is waiting, a new one in the lobby.",
-    findTableSignIn: "Sign in to find a rated table.",
-    findTableFailed: "No table could be found: {why}",
-    rating: "Rating",
-    ratingValue: "{r} ± {pm}",
-    ratingChange: "{before} → {after} ({change})",
-    ratingsTitle: "Ratings",
-    ratingsWaiting: "The ratings are being updated …",
-    ratingsUnrated: "This game was not rated.",
-    fillTitle: "Waiting for players",
-    fillWhy: "Nobody else has come yet? Start now: bots take the free seats ({level}).",
-    fillWhyRated: "Nobody else has come yet? Start now: bots of your rating take the free seats, and those of anyone not at the table now. The game stays rated.",
-    fillButton: "Start with bots",
-    fillKept: "The free seats are kept for the players expected here: the game starts when they come.",
-    fillLater: "The players of the last game may come until {time}; if they do not, you can start with bots then.",
-    playersTitle: "Players",
-    playersWhy: {
-      one: "Ratings of people from rated games, best first by rating minus twice its uncertainty (a rating one can be fairly sure of). Listed after {n} rated game.",
-      other: "Ratings of people from rated games, best first by rating minus twice its uncertainty (a rating one can be fairly sure of). Listed after {n} rated games.",
-    },
-    playersNone: "Nobody has played enough rated games yet.",
-    playersRank: "#",
-    playersName: "Name",
-    playersGames: "Rated games",
-    botsTitle: "The bots, for scale",
-    botsWhy: "Bots have fixed ratings, measured in bot tournaments; a newcomer starts at {n}.",
-    botName: "{level} (bot)",
-    botEstimate: "not measured: between the levels around it",
-    leaderboardLink: "Players",
-    myRatingTitle: "Your rating",
-    myRatingNone: "No rated games yet: you start at {r} ± {pm}. Play a rated table (Find me a table, or a table of bots with \"Rated\" ticked) to get your own.",
-    myRatingGames: { one: "{n} rated game", other: "{n} rated games" },
-    myRatedGames: "Rated games",
-    myRatedGame: "{when}: {change}",
-  },
-  de: {
-    ratedTag: "gewertet",
-    ratedTagWhy: "Ein gewerteter Tisch: das Spiel verändert die Wertungszahlen der Spieler",
-    ratedLabel: "Gewertet: das Spiel verändert die Wertungszahl jedes Spielers (nur angemeldete Spieler; keine Tipps, kein Hot-Seat)",
-    ratedNeedsSignIn: "Gewertete Spiele brauchen ein Konto: melde dich an, um sie zu spielen.",
-    findTable: "Finde mir einen Tisch",
-    findTableWhy: "Ein gewerteter Tisch mit Spielern etwa deiner Stärke; wartet keiner, ein neuer in der Lobby.",
-    findTableSignIn: "Melde dich an, um einen gewerteten Tisch zu finden.",
-    findTableFailed: "Es wurde kein Tisch gefunden: {why}",
-    rating: "Wertungszahl",
-    ratingValue: "{r} ± {pm}",
-    ratingChange: "{before} → {after} ({change})",
-    ratingsTitle: "Wertungszahlen",
-    ratingsWaiting: "Die Wertungszahlen werden berechnet …",
-    ratingsUnrated: "Dieses Spiel war nicht gewertet.",
-    fillTitle: "Warten auf Mitspieler",
-    fillWhy: "Noch niemand gekommen? Jetzt anfangen: Bots nehmen die freien Plätze ({level}).",
-    fillWhyRated: "Noch niemand gekommen? Jetzt anfangen: Bots deiner Stärke nehmen die freien Plätze und die aller, die gerade nicht am Tisch sind. Das Spiel bleibt gewertet.",
-    fillButton: "Mit Bots anfangen",
-    fillKept: "Die freien Plätze sind für die erwarteten Mitspieler reserviert: Das Spiel beginnt, wenn sie kommen.",
-    fillLater: "Die Mitspieler der letzten Partie können bis {time} kommen; sonst kannst du dann mit Bots anfangen.",
-    playersTitle: "Spieler",
-    playersWhy: {
-      one: "Wertungszahlen von Menschen aus gewerteten Spielen, die besten zuerst nach Wertungszahl minus doppelter Unsicherheit (einer Zahl, auf die man sich recht sicher verlassen kann). Aufgeführt nach {n} gewerteten Spiel.",
-      other: "Wertungszahlen von Menschen aus gewerteten Spielen, die besten zuerst nach Wertungszahl minus doppelter Unsicherheit (einer Zahl, auf die man sich recht sicher verlassen kann). Aufgeführt nach {n} gewerteten Spielen.",
-    },
-    playersNone: "Noch niemand hat genug gewertete Spiele gespielt.",
-    playersRank: "#",
-    playersName: "Name",
-    playersGames: "Gewertete Spiele",
-    botsTitle: "Die Bots, zum Vergleich",
-    botsWhy: "Bots haben feste Wertungszahlen, in Bot-Turnieren gemessen; wer neu ist, beginnt bei {n}.",
-    botName: "{level} (Bot)",
-    botEstimate: "nicht gemessen: zwischen den Stufen daneben",
-    leaderboardLink: "Spieler",
-    myRatingTitle: "Deine Wertungszahl",
-    myRatingNone: "Noch keine gewerteten Spiele: du beginnst bei {r} ± {pm}. Spiele an einem gewerteten Tisch („Finde mir einen Tisch“, oder ein Tisch mit Bots und „Gewertet“ angekreuzt), um deine eigene zu bekommen.",
-    myRatingGames: { one: "{n} gewertetes Spiel", other: "{n} gewertete Spiele" },
-    myRatedGames: "Gewertete Spiele",
-    myRatedGame: "{when}: {change}",
-  },
-});
-
 /** A rating as people see it: "1.612 ± 140" (German) / "1,612 ± 140".
  * @param {number} r @param {number} pm */
-export function ratingText(r, pm) { return T("ratingValue", { r: num(r), pm: num(pm) }); }
+export function ratingText(r, pm) { return T("ratedValue", { r: num(r), pm: num(pm) }); }
 
 /** A signed change: "+38" / "−12" / "±0".
  * @param {number} n */

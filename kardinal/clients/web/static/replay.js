@@ -3,36 +3,9 @@
 // overlays. The page loads each step from GET /api/games/{id}/replay/{step}.
 
 import { el, fill } from "./dom.js";
-import { T, addStrings } from "./i18n.js";
+import { T } from "./i18n.js";
 import "./scoring.js"; // the scoring texts (scShowInter, scShowFinal)
 /** @import { HistoryEntry } from "./messages.js" */
-
-addStrings({
-  en: {
-    rpTurn: "Turn {k} of {n}",
-    rpStep: "step {s}",
-    rpStepWhy: "A step is one decision: a placement, each card drawn, an exchange or a pass.",
-    rpSlider: "Turn of the replay",
-    rpStart: "Start",
-    rpInter: "Intermediate scoring",
-    rpLastRound: "Last round",
-    rpEnd: "End",
-    rpPrevTurn: "Previous turn",
-    rpNextTurn: "Next turn",
-  },
-  de: {
-    rpTurn: "Zug {k} von {n}",
-    rpStep: "Schritt {s}",
-    rpStepWhy: "Ein Schritt ist eine Entscheidung: ein Einsatz, jede gezogene Karte, ein Tausch oder ein Passen.",
-    rpSlider: "Zug der Wiederholung",
-    rpStart: "Anfang",
-    rpInter: "Zwischenwertung",
-    rpLastRound: "Letzte Runde",
-    rpEnd: "Ende",
-    rpPrevTurn: "Voriger Zug",
-    rpNextTurn: "Nächster Zug",
-  },
-});
 
 /** The steps (numbers of decisions) at which a turn is complete: 0, the end of each turn
  * (a placement with its draws, an exchange or a pass), and the whole game.

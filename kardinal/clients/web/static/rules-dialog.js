@@ -7,29 +7,8 @@
 // Any link with a data-rule attribute opens the dialog too (one listener on the document).
 
 import { el, findId } from "./dom.js";
-import { T, lang, addStrings, onLangChange } from "./i18n.js";
+import { T, lang, onLangChange } from "./i18n.js";
 import { url } from "./net.js";
-
-addStrings({
-  en: {
-    rulesDialogTitle: "Rules",
-    rulesAsPage: "Open as a page",
-    rulesLoading: "Loading the rules…",
-    rulesFailed: "The rules could not be loaded.",
-    rulesContents: "Contents",
-    rulesShow: "Show rule {rule}",
-    rulesTurn: "A turn",
-  },
-  de: {
-    rulesDialogTitle: "Spielregeln",
-    rulesAsPage: "Als Seite öffnen",
-    rulesLoading: "Die Regeln werden geladen …",
-    rulesFailed: "Die Regeln konnten nicht geladen werden.",
-    rulesContents: "Inhalt",
-    rulesShow: "Regel {rule} zeigen",
-    rulesTurn: "Ein Zug",
-  },
-});
 
 const RULE = /\bR\d+(?:\.\d+)?\b/g;
 const TURN = "how-a-turn-goes--so-geht-ein-zug"; // docs/rules.md's first section: how a turn goes, in a few sentences

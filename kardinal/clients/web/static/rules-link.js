@@ -3,14 +3,9 @@
 // language. The "Tutorial", "My games" and "Help" (the documentation, on the pages without
 // an About dialog) links get their words here too.
 
-import { T, lang, onLangChange, addStrings } from "./i18n.js";
+import { T, lang, onLangChange } from "./i18n.js";
 import { openRule } from "./rules-dialog.js";
 import { url } from "./net.js";
-
-addStrings({
-  en: { tutorialLink: "Tutorial", tutorialWhy: "Learn the game: a guided first game with the rulebook's examples", myGames: "My games", myGamesWhy: "The games this browser holds a seat in, and whose turn it is", helpLink: "Help", helpWhy: "How to play here, how to host a server, and how it is made" },
-  de: { tutorialLink: "Tutorial", tutorialWhy: "Das Spiel lernen: eine geführte erste Partie mit den Beispielen der Spielanleitung", myGames: "Meine Spiele", myGamesWhy: "Die Spiele, in denen dieser Browser einen Platz hat, und wer dran ist", helpLink: "Hilfe", helpWhy: "Wie man hier spielt, wie man einen Server betreibt und wie er gebaut ist (auf Englisch)" },
-});
 
 const link = document.getElementById("rules-link");
 const tutorial = document.getElementById("tutorial-link");

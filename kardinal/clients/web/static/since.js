@@ -11,7 +11,7 @@
 // pile is not named), the cards played and taken from the display, the places.
 
 import { el, svg, swatch, playerColour } from "./dom.js";
-import { T, addStrings } from "./i18n.js";
+import { T } from "./i18n.js";
 import { turnsOf, turnSummary, placesOf } from "./follow.js";
 /** @import { Board } from "./board.js" */
 /** @import { GameMap } from "./map.js" */
@@ -35,23 +35,6 @@ import { turnsOf, turnSummary, placesOf } from "./follow.js";
  * @property {() => MapZoom | null} zoom
  * @property {(seat: number) => string} name
  */
-
-addStrings({
-  en: {
-    sinceTitle: "Since your last turn",
-    sinceWatching: "The last turns",
-    sinceShow: "{line} — show on the map",
-    sinceBotForYou: "A bot for you",
-    standinIt: "it",
-  },
-  de: {
-    sinceTitle: "Seit deinem letzten Zug",
-    sinceWatching: "Die letzten Züge",
-    sinceShow: "{line} — auf der Karte zeigen",
-    sinceBotForYou: "Ein Bot für dich",
-    standinIt: "er",
-  },
-});
 
 /**
  * The others' turns to show: for a seat, those since its own last turn (while it is this

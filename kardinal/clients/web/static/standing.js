@@ -2,27 +2,8 @@
 // it: from the server's `standing` (computed by the rules core from the advisors, public).
 
 import { el, swatch } from "./dom.js";
-import { T, seatName, addStrings } from "./i18n.js";
+import { T, seatName } from "./i18n.js";
 /** @import { Board } from "./board.js" */
-
-addStrings({
-  en: {
-    alliancesNow: "Alliances if the game ended now",
-    alliancesNowWhy: "R10.3: an alliance scores for whoever holds the advisor majority in both its countries (ties share); it is worth every advisor in the two countries.",
-    allianceNobody: "nobody",
-    alliancePoints: "{n} points each",
-    allianceLand: "land",
-    allianceSea: "sea",
-  },
-  de: {
-    alliancesNow: "Bündnisse, wenn das Spiel jetzt endete",
-    alliancesNowWhy: "R10.3: Ein Bündnis zählt für jeden, der in beiden Ländern die Mehrheit der Räte hat (bei Gleichstand alle); es bringt so viele Punkte, wie Räte in beiden Ländern stehen.",
-    allianceNobody: "niemand",
-    alliancePoints: "je {n} Punkte",
-    allianceLand: "Land",
-    allianceSea: "See",
-  },
-});
 
 /**
  * The alliances panel. ctx: {board, players, standing (msg.standing) or null}.

@@ -19,12 +19,15 @@ const sw = /** @type {ServiceWorkerGlobalScope} */ (/** @type {unknown} */ (self
 const VERSION = "__VERSION__";
 /** @type {string[]} the static files of this version, relative to the scope */
 const FILES = ["__FILES__"];
+/** @type {string[]} the languages there are catalogs for (their words are kept too, for the offline page) */
+const LANGS = ["__LANGS__"];
 const PREFIX = "kardinal-";
 const CACHE = PREFIX + VERSION;
 const SCOPE = new URL(sw.registration.scope);
 const OFFLINE = new URL("offline", SCOPE).href;
 const STATIC = new URL("static/", SCOPE).href;
 const API = new URL("api/", SCOPE).href;
+const CATALOG = new URL("i18n/", SCOPE).href;
 const HEADER = "X-Kardinal-Version";
 
 importScripts(new URL("static/sw-push.js", SCOPE).href); // the push messages (sw-push.js)
@@ -36,7 +39,8 @@ sw.addEventListener("install", (event) => {
   event.waitUntil((async () => {
     const cache = await caches.open(CACHE);
     // "reload": from the server, not from the browser's HTTP cache (which may hold another version's)
-    await cache.addAll([OFFLINE, ...FILES.map((f) => new URL(f, SCOPE).href)].map((u) => new Request(u, { cache: "reload" })));
+    const catalogs = LANGS.map((l) => catalogOf(l));
+    await cache.addAll([OFFLINE, ...catalogs, ...FILES.map((f) => new URL(f, SCOPE).href)].map((u) => new Request(u, { cache: "reload" })));
     await sw.skipWaiting();
   })());
 });
@@ -75,6 +79,27 @@ async function staticFile(event) {
   return kept || fetch(event.request);
 }
 
+/** The address of one language's catalog as the worker keeps it.
+ * @param {string} l */
+function catalogOf(l) {
+  return new URL(`i18n/catalog.json?want=${l}`, SCOPE).href;
+}
+
+/** A language catalog (/i18n/catalog.json?want=...): the server's; without a network, the
+ * kept catalog of the first wanted language there is one of (as the server picks: "de-AT"
+ * is "de"), else English's. Every page, the offline page too, needs its words before it runs.
+ * @param {FetchEvent} event */
+async function catalogFile(event) {
+  try {
+    return await fetch(event.request);
+  } catch (e) {
+    const wanted = (new URL(event.request.url).searchParams.get("want") || "").split(",");
+    const codes = wanted.map((w) => w.trim().toLowerCase().replace("_", "-").split("-")[0]);
+    const l = codes.find((c) => LANGS.includes(c)) || LANGS[0];
+    return (await caches.match(catalogOf(l), { cacheName: CACHE })) || Response.error();
+  }
+}
+
 sw.addEventListener("fetch", (event) => {
   const request = event.request;
   if (request.method !== "GET" || !request.url.startsWith(SCOPE.href) || request.url.startsWith(API)) return; // the browser's own way
@@ -82,6 +107,8 @@ sw.addEventListener("fetch", (event) => {
     event.respondWith(page(event));
   } else if (request.url.startsWith(STATIC)) {
     event.respondWith(staticFile(event));
+  } else if (request.url.startsWith(CATALOG)) {
+    event.respondWith(catalogFile(event));
   }
   // everything else (the API, the WebSocket, the documentation) goes to the network as it is
 });

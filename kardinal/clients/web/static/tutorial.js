@@ -6,7 +6,8 @@
 // refuse: the point is to learn why.
 
 import { byId, el, swatch } from "./dom.js";
-import { T, lang, otherLang, setLang, onLangChange, addStrings, listText, touchWords } from "./i18n.js";
+import { T, lang, onLangChange, listText, touchWords } from "./i18n.js";
+import { initLanguageChoice } from "./header.js";
 import { loadBoard } from "./board.js";
 import { HttpError, getJSON, postJSON, url } from "./net.js";
 import { GameMap } from "./map.js";
@@ -20,83 +21,6 @@ import { Selection, placeSites } from "./selection.js";
 import { renderHand, renderTable } from "./hand.js";
 import { refusalText } from "./refusals.js";
 import { ruleLink } from "./rules-dialog.js";
-
-addStrings({
-  en: {
-    tutTitle: "Tutorial",
-    tutStepOf: "Step {k} of {n}",
-    tutYouAre: "You play {name}.",
-    tutRules: "The rules:",
-    tutTask: "Your task",
-    tutNext: "Next step",
-    tutSkip: "Skip this step",
-    tutPrev: "Previous step",
-    tutRetry: "Start the step again",
-    tutWrong: "Not quite.",
-    tutRefused: "The rules refuse this move.",
-    tutDone: "Well done!",
-    tutGoOn: "Now refill your hand: click the draw pile (or a display card).",
-    tutFinishedTitle: "You know the game",
-    tutFinishedText: "You have played the rulebook's examples, lesson by lesson:",
-    tutFinishedSome: "The rulebook's examples, lesson by lesson (✓: played; the others are a tap away):",
-    tutFinishedMore: "The rest is in the rules; the map explains every site, coat of arms and alliance when you point at it or tap it.",
-    tutPlay: "Play a game",
-    tutReadRules: "Read all the rules",
-    tutAgain: "Start the tutorial again",
-    tutWould: "What this move would score:",
-    tutScored: "The scoring:",
-    tutCountry: "{country}: {total} cloisters",
-    tutPlayer: "Player",
-    tutCloisters: "Cloisters",
-    tutPlace: "Place",
-    tutPoints: "Points",
-    tutAlliance: "Alliance {n}, {a}–{b}: {v} advisors in all. Majority in {a}: {ma}; in {b}: {mb}.",
-    tutAllianceScores: "{who} scores {p}.",
-    tutAllianceNobody: "Nobody holds both majorities: nobody scores.",
-    tutNobody: "nobody",
-    tutChain: "{name}: {sites} — {p} points.",
-    tutNoChain: "{name}: no chain of 4 or more cloisters.",
-    tutIntermediate: "Intermediate scoring, all nine countries: {points}.",
-    tutStepButton: "Step {k}: {title}",
-  },
-  de: {
-    tutTitle: "Tutorial",
-    tutStepOf: "Schritt {k} von {n}",
-    tutYouAre: "Du spielst {name}.",
-    tutRules: "Die Regeln:",
-    tutTask: "Deine Aufgabe",
-    tutNext: "Nächster Schritt",
-    tutSkip: "Schritt überspringen",
-    tutPrev: "Voriger Schritt",
-    tutRetry: "Schritt neu beginnen",
-    tutWrong: "Noch nicht ganz.",
-    tutRefused: "Die Regeln erlauben diesen Zug nicht.",
-    tutDone: "Gut gemacht!",
-    tutGoOn: "Fülle jetzt die Hand auf: Klicke den Nachziehstapel (oder eine Karte der Auslage).",
-    tutFinishedTitle: "Du kennst das Spiel",
-    tutFinishedText: "Du hast die Beispiele der Spielanleitung gespielt, Lektion für Lektion:",
-    tutFinishedSome: "Die Beispiele der Spielanleitung, Lektion für Lektion (✓: gespielt; die anderen sind einen Tipp entfernt):",
-    tutFinishedMore: "Der Rest steht in den Regeln; die Karte erklärt jedes Feld, Wappen und Bündnis, wenn du darauf zeigst oder tippst.",
-    tutPlay: "Ein Spiel spielen",
-    tutReadRules: "Alle Regeln lesen",
-    tutAgain: "Tutorial neu beginnen",
-    tutWould: "Was dieser Zug brächte:",
-    tutScored: "Die Wertung:",
-    tutCountry: "{country}: {total} Klöster",
-    tutPlayer: "Person",
-    tutCloisters: "Klöster",
-    tutPlace: "Platz",
-    tutPoints: "Punkte",
-    tutAlliance: "Bündnis {n}, {a}–{b}: {v} Räte insgesamt. Mehrheit in {a}: {ma}; in {b}: {mb}.",
-    tutAllianceScores: "{who} erhält {p}.",
-    tutAllianceNobody: "Niemand hat beide Mehrheiten: niemand punktet.",
-    tutNobody: "niemand",
-    tutChain: "{name}: {sites} — {p} Punkte.",
-    tutNoChain: "{name}: keine Kette aus 4 oder mehr Klöstern.",
-    tutIntermediate: "Zwischenwertung, alle neun Länder: {points}.",
-    tutStepButton: "Schritt {k}: {title}",
-  },
-});
 
 const DONE_KEY = "kardinal-tutorial-done";
 
@@ -256,7 +180,7 @@ class TutorialPage {
   }
 
   async start() {
-    byId("lang").addEventListener("click", () => setLang(otherLang()));
+    initLanguageChoice();
     GameMap.label(byId("map"));
     this.zoom = new MapZoom(byId("mapwrap"), byId("map", SVGSVGElement), { toggle: byId("zoom", HTMLButtonElement), more: byId("zoom-more", HTMLButtonElement), less: byId("zoom-less", HTMLButtonElement) },
       () => Boolean(this.map && this.map.selecting));
@@ -405,7 +329,6 @@ class TutorialPage {
     const v = this.res.view;
     document.title = `${T("tutTitle")} — Kardinal & König`;
     document.documentElement.lang = lang();
-    byId("lang").textContent = T("language");
     const body = document.body;
     body.dataset.status = this.finished ? "finished" : this.res.done ? "done" : "ready";
     body.dataset.step = step.id;

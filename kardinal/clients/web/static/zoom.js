@@ -10,12 +10,7 @@
 // It also tells the SVG how many of its units make one screen pixel (--u), so the sizes
 // the style sheet gives in screen pixels (names, spots, touch areas) hold at every zoom.
 
-import { T, addStrings } from "./i18n.js";
-
-addStrings({
-  en: { zoomMore: "Zoom in", zoomLess: "Zoom out" },
-  de: { zoomMore: "Näher heran", zoomLess: "Weiter weg" },
-});
+import { T } from "./i18n.js";
 
 /** The smallest touch target in CSS pixels, and the spacing below which a tap zooms first. */
 export const TARGET = 44;
