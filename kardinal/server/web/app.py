@@ -58,6 +58,8 @@ from .origin import cross_site
 from .pages import root_of, static_page
 from .rules_page import rules_response
 from .schemas import ErrorBody, Health, Readiness
+from .scrape import keep_sampling
+from .scrape import router as metrics_router
 
 __all__ = ["create_app", "DEFAULT_DATA"]
 
@@ -174,12 +176,14 @@ def create_app(
         clocks = asyncio.create_task(service.watch_clocks(stop, every=settings.clock_check))
         log.info("%s", mailer.reason)  # on, or off and which setting is missing (never a setting's value)
         sender = asyncio.create_task(run_sender(mailer, stop))
+        sampler = asyncio.create_task(keep_sampling(service, stop))  # the metrics' gauges (several processes)
         yield
         stop.set()
         await operator
         await tables
         await clocks
         await sender
+        await sampler
         if shared is not None:
             await shared
         await layout
@@ -334,4 +338,5 @@ def create_app(
     app.include_router(moderation_router)  # mute, block, report (moderation_routes.py)
     app.include_router(mail_router)  # e-mail: addresses, resets, unsubscribing, the /mail page (mail/routes.py)
     app.include_router(rating_router)  # ratings, the leaderboard, find me a table (rating_routes.py)
+    app.include_router(metrics_router)  # /metrics for Prometheus, with the operator's token (scrape.py)
     return app
