@@ -48,7 +48,8 @@ from .refusal import Refused
 __all__ = ["CONTENT_TYPE", "MULTIPROCESS", "exposition", "timed_action", "timed_commit", "bot_decision", "rate_limited"]
 
 CONTENT_TYPE = CONTENT_TYPE_PLAIN_0_0_4  # the text format every Prometheus reads
-disable_created_metrics()  # no "_created" series (a counter's start time): half the text, nothing a question needs
+# no "_created" series (a counter's start time): half the text, nothing a question needs
+disable_created_metrics()  # type: ignore[no-untyped-call]
 # several processes add up (PROMETHEUS_MULTIPROC_DIR was set when prometheus-client was imported)
 MULTIPROCESS = bool(getattr(values.ValueClass, "_multiprocess", False))
 
