@@ -127,7 +127,7 @@ BOT_SECONDS = Histogram(
 
 NOTIFICATIONS_QUEUED = Counter(
     "kardinal_notifications_queued",
-    "Notifications put in the queue, by channel (mail) and kind (the mail's kind: confirm, reset, turn, ...)",
+    "Notifications put in the queue, by channel (mail) and kind (confirm, reset, turn, invitation, end)",
     ["channel", "kind"],
     registry=REGISTRY,
 )
