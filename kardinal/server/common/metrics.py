@@ -14,6 +14,10 @@ What the labels may hold: only words from fixed, short lists (an action's outcom
 status). Never a game's id, a seat, a name, a token or anything of a hand: a metric is
 the same whatever game it counts (tests/test_web_metrics.py checks it).
 
+Every metric has labels, so that importing this module makes no value (several processes:
+no file) until something is counted: a command of ``kardinal`` that only imports the
+server's modules writes nothing into the folder.
+
 A hook costs a microsecond or two (a Counter's inc, a Histogram's observe, through a
 label's child); they sit where one action, one commit, one mail or one refusal passes,
 never in a loop over connections. The gauges of things that exist (games in memory, open
@@ -148,13 +152,16 @@ NOTIFICATIONS_FAILED = Counter(
 
 COMMIT_SECONDS = Histogram(
     "kardinal_db_commit_seconds",
-    "Seconds of one group commit of the games' writes (actions, seat changes, new games) in one transaction",
+    "Seconds of one group commit of the games' writes (actions, seat changes, new games) in one transaction, by database "
+    "(sqlite, postgresql)",
+    ["database"],
     buckets=LATENCY,
     registry=REGISTRY,
 )
 COMMIT_WRITES = Histogram(
     "kardinal_db_commit_writes",
-    "Writes carried by one group commit (more than one: games waited for the disk together)",
+    "Writes carried by one group commit (more than one: games waited for the disk together), by database",
+    ["database"],
     buckets=BATCH,
     registry=REGISTRY,
 )
@@ -184,8 +191,6 @@ def timed_action(kind: str) -> Callable[[Callable[P, Awaitable[A]]], Callable[P,
     game service's ``submit`` and ``undo``, which return the acknowledgement)."""
 
     def wrap(f: Callable[P, Awaitable[A]]) -> Callable[P, Awaitable[A]]:
-        seconds = ACTION_SECONDS.labels(kind)
-
         @functools.wraps(f)
         async def timed(*args: P.args, **kwargs: P.kwargs) -> A:
             start = time.perf_counter()
@@ -198,7 +203,7 @@ def timed_action(kind: str) -> Callable[[Callable[P, Awaitable[A]]], Callable[P,
                 outcome = e.code
                 raise
             finally:
-                seconds.observe(time.perf_counter() - start)
+                ACTION_SECONDS.labels(kind).observe(time.perf_counter() - start)
                 ACTIONS.labels(kind, outcome).inc()
 
         return timed
@@ -207,7 +212,8 @@ def timed_action(kind: str) -> Callable[[Callable[P, Awaitable[A]]], Callable[P,
 
 
 def timed_commit(f: Callable[[Any, list[Any]], T]) -> Callable[[Any, list[Any]], T]:
-    """Observe a group commit's time and size (a decorator of ``Storage.write_batch``)."""
+    """Observe a group commit's time and size (a decorator of ``Storage.write_batch``), by
+    the storage's database (its engine's dialect)."""
 
     @functools.wraps(f)
     def timed(self: Any, batch: list[Any]) -> T:
@@ -215,8 +221,9 @@ def timed_commit(f: Callable[[Any, list[Any]], T]) -> Callable[[Any, list[Any]],
         try:
             return f(self, batch)
         finally:
-            COMMIT_SECONDS.observe(time.perf_counter() - start)
-            COMMIT_WRITES.observe(len(batch))
+            database = self.engine.dialect.name
+            COMMIT_SECONDS.labels(database).observe(time.perf_counter() - start)
+            COMMIT_WRITES.labels(database).observe(len(batch))
 
     return timed
 
@@ -287,6 +294,16 @@ def goodbye() -> None:
     """This process stops: its gauges leave the sums (several processes)."""
     if MULTIPROCESS:
         multiprocess.mark_process_dead(os.getpid())  # type: ignore[no-untyped-call]
+
+
+def check_folder() -> None:
+    """ValueError, naming the variable, if several processes are to add up
+    (PROMETHEUS_MULTIPROC_DIR) and its folder is not there: every count would fail."""
+    if MULTIPROCESS:
+        try:
+            multiprocess.MultiProcessCollector(None)  # type: ignore[no-untyped-call]
+        except ValueError:
+            raise ValueError("PROMETHEUS_MULTIPROC_DIR: not a folder (make it, empty, before the server's processes start)") from None
 
 
 def exposition() -> bytes:

@@ -31,6 +31,7 @@ from starlette.datastructures import QueryParams
 from starlette.exceptions import HTTPException
 from starlette.types import Scope
 
+from ..common import metrics
 from ..common.guard import Guard, rules_from
 from ..common.refusal import Refused
 from ..common.schemas import token_error
@@ -158,6 +159,7 @@ def create_app(
     paths = {"data": data_dir, "docs": docs_dir}
     given = {**{k: Path(v) for k, v in paths.items() if v is not None}, "bot_pause": bot_pause, "clock_check": clock_check}
     settings = (settings or load_settings()).model_copy(update={k: v for k, v in given.items() if v is not None})
+    metrics.check_folder()  # several processes' metrics: their folder must be there (ValueError)
     storage = Storage.sqlite(settings.data / "kardinal.sqlite3") if db_url is None else Storage(db_url)
     service = GameService(storage, bot_pause=settings.bot_pause, executor=executor, max_live=max_live, idle_expiry=idle_expiry)
     service.contact = settings.contact
