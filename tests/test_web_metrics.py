@@ -43,9 +43,9 @@ ROOT = Path(__file__).resolve().parents[1]
 Samples = dict[tuple[str, frozenset[tuple[str, str]]], float]
 
 
-def app_client(tmp_path: Path, token: str | None = TOKEN, guard: Guard | None = None) -> TestClient:
+def app_client(tmp_path: Path, token: str | None = TOKEN, guard: Guard | None = None, db_url: str | None = None) -> TestClient:
     settings = load_settings(metrics_token=token)
-    app = create_app(data_dir=tmp_path, bot_pause=0.0, settings=settings, guard=guard or Guard(LENIENT))
+    app = create_app(data_dir=tmp_path, db_url=db_url, bot_pause=0.0, settings=settings, guard=guard or Guard(LENIENT))
     return TestClient(app)
 
 
@@ -196,9 +196,10 @@ def test_a_short_token_stops_the_start_without_showing_it() -> None:
 # -- rate limits and mail --------------------------------------------------------------------
 
 
-def test_rate_limit_refusals_are_counted_by_kind(tmp_path: Path) -> None:
+def test_rate_limit_refusals_are_counted_by_kind(tmp_path: Path, db_url: str) -> None:
+    """Counted in memory (SQLite) and in the database (PostgreSQL: several processes' budgets)."""
     guard = Guard({**LENIENT, "create": parse_many("2/minute")})
-    with app_client(tmp_path, guard=guard) as c:
+    with app_client(tmp_path, guard=guard, db_url=db_url) as c:
         before = scrape(c)
         codes = [c.post("/api/games", json={"players": [{"kind": "bot", "level": "random"}] * 3}).status_code for _ in range(4)]
         assert codes == [200, 200, 429, 429]
