@@ -18,8 +18,8 @@ Every metric has labels, so that importing this module makes no value (several p
 no file) until something is counted: a command of ``kardinal`` that only imports the
 server's modules writes nothing into the folder.
 
-A hook costs a microsecond or two (a Counter's inc, a Histogram's observe, through a
-label's child); they sit where one action, one commit, one mail or one refusal passes,
+A hook costs a few microseconds (a Counter's inc, a Histogram's observe, through a
+label's child; docs/benchmarks/server.md); they sit where one action, one commit, one mail or one refusal passes,
 never in a loop over connections. The gauges of things that exist (games in memory, open
 WebSockets) are not counted up and down: :func:`sample` counts them when they are read.
 """
