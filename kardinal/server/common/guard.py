@@ -65,6 +65,7 @@ from typing import Protocol
 
 from limits import RateLimitItem, parse_many, storage, strategies
 
+from . import metrics
 from .refusal import Refused
 
 log = logging.getLogger("kardinal.web")
@@ -104,6 +105,12 @@ def rules_from(text: str | None) -> dict[str, list[RateLimitItem]]:
 
 
 RULES: dict[str, list[RateLimitItem]] = rules_from(None)
+
+
+def _refusal(kind: str, wait: int) -> Refused:
+    """The refusal of a request over its ``kind`` budget (counted in the metrics): wait ``wait`` seconds."""
+    metrics.rate_limited(kind)
+    return Refused("rate_limited", f"too many requests; try again in {wait} s", 429, retry=wait)
 
 
 class Counts(Protocol):
@@ -159,8 +166,7 @@ class Guard:
     def _refuse(self, kind: str, addr: str) -> Refused:
         stats = [self.limiter.get_window_stats(r, kind, addr) for r in self.rules[kind]]
         reset = max((s.reset_time for s in stats if s.remaining <= 0), default=time.time())
-        wait = max(1, int(reset - time.time() + 0.999))
-        return Refused("rate_limited", f"too many requests; try again in {wait} s", 429, retry=wait)
+        return _refusal(kind, max(1, int(reset - time.time() + 0.999)))
 
     def _counted(self, kind: str, addr: str) -> None:
         now = time.monotonic()
@@ -195,7 +201,7 @@ class Guard:
             if any(self.limiter.get_window_stats(r, kind, addr).remaining - held <= 0 for r in self.rules[kind]):
                 raise self._refuse(kind, addr)
         elif any(r.amount - held <= 0 for r in self.rules[kind]):
-            raise Refused("rate_limited", "too many requests; try again in 1 s", 429, retry=1)
+            raise _refusal(kind, 1)
         self._taken[(kind, addr)] = held + 1
 
     def _give_back_here(self, kind: str, addr: str) -> None:
@@ -257,8 +263,7 @@ class Guard:
         ends = [w[3] for w, n, r in zip(windows, counts, self.rules[kind]) if n + held > r.amount]
         if not ends:
             return None
-        wait = max(1, math.ceil(max(ends) - self.clock()))
-        return Refused("rate_limited", f"too many requests; try again in {wait} s", 429, retry=wait)
+        return _refusal(kind, max(1, math.ceil(max(ends) - self.clock())))
 
     def _check_shared(self, kind: str, addr: str) -> None:
         seen = self._seen.get((kind, addr))

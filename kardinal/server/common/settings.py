@@ -41,6 +41,7 @@ PREFIX = "KARDINAL_"
 TEST_VARIABLES = {"KARDINAL_LONG", "KARDINAL_FUZZ", "KARDINAL_SCREENS"}  # read by the tests, not the server
 log = logging.getLogger("kardinal.web")
 MAX_CONTACT = 200  # characters of KARDINAL_CONTACT
+MIN_METRICS_TOKEN = 32  # characters of KARDINAL_METRICS_TOKEN: too long to guess
 INSTALL_PAGE = Path(__file__).resolve().parents[3] / "docs" / "host" / "install.md"
 BEGIN = "<!-- settings: made by `python -m kardinal.server.common.settings` from kardinal/server/common/settings.py -->"
 END = "<!-- end of settings -->"
@@ -60,6 +61,12 @@ def _contact(text: str) -> str:
     if len(text) > MAX_CONTACT or any(not ch.isprintable() for ch in text):
         raise ValueError(f"one line of at most {MAX_CONTACT} printable characters")
     return text
+
+
+def _token(secret: SecretStr) -> SecretStr:
+    if 0 < len(secret.get_secret_value()) < MIN_METRICS_TOKEN:  # (the message never holds the value)
+        raise ValueError(f"at least {MIN_METRICS_TOKEN} characters (e.g. `openssl rand -hex 32`)")
+    return secret
 
 
 def _lower(text: Any) -> Any:
@@ -167,6 +174,13 @@ class Settings(BaseSettings):
         "(a turn runs out at most this late)",
         gt=0,
         le=60,
+    )
+    metrics_token: Annotated[SecretStr, AfterValidator(_token)] = _field(
+        SecretStr(""),
+        "turns on [`/metrics`](metrics.md) (Prometheus): the token a scraper sends in the header "
+        "`Authorization: Bearer TOKEN`, at least 32 characters. Unset, or a request without it or with another: "
+        "`/metrics` answers as an unknown page does (404)",
+        shown="",
     )
     docs: Path | None = _field(
         None,

@@ -42,6 +42,7 @@ import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from ..common import metrics
 from ..common.catalog import langs
 from ..common.guard import Guard
 from ..common.names import name_key
@@ -238,6 +239,7 @@ class Mailer:
                 self.address_limits(),
             )
         except AddressBudgetSpent as e:
+            metrics.rate_limited("mail_address")
             wait = int(e.retry + 0.999)
             raise Refused("rate_limited", f"too many mails to this address; try again in {wait} s", 429, retry=wait) from None
         log.info("account %d: a new mail address, its confirmation queued", account.id)

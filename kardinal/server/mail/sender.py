@@ -30,6 +30,7 @@ from email.message import EmailMessage
 from email.utils import formatdate
 from urllib.parse import urlsplit
 
+from ..common import metrics
 from ..storage.mail import ClaimedMail
 from .addresses import valid_address
 from .headers import POLICY
@@ -143,6 +144,7 @@ async def send_due(mailer: Mailer) -> int:
             attempts = MAX_ATTEMPTS if isinstance(e, Permanent) else m.attempts + 1
             wait = min(MAX_BACKOFF, BACKOFF * 2 ** (attempts - 1))
             await asyncio.to_thread(storage.mail_failed, m.id, attempts, mailer.now() + wait, _what(e))
+            metrics.notification_failed("mail", final=attempts >= MAX_ATTEMPTS)
             if attempts >= MAX_ATTEMPTS:
                 log.error("mail %d (%s) not sent, given up after %d tries: %s", m.id, m.kind, attempts, _what(e))
             else:
@@ -151,6 +153,7 @@ async def send_due(mailer: Mailer) -> int:
                 continue
             return sent  # the mail server fails: the others wait for the next look
         await asyncio.to_thread(storage.mail_sent, m.id, mailer.now())
+        metrics.notification_sent("mail")
         log.info("mail %d (%s) sent", m.id, m.kind)
         sent += 1
 

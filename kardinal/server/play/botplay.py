@@ -15,6 +15,7 @@ from kardinal.rules.record import RecordAction, action_of, move_of
 from kardinal.rules.state import RuleError
 from kardinal.rules.view import ViewData, view
 
+from ..common import metrics
 from ..common.refusal import Refused
 from .core import ServiceCore
 from .fair import BOTS_ONLY, PEOPLE
@@ -70,7 +71,9 @@ class BotPlay(ServiceCore):
             seat_view = view(live.state, seat)  # a bot receives only its view
             try:
                 async with self.thinking.slot(BOTS_ONLY if live.bots_only else PEOPLE):
-                    action = await loop.run_in_executor(self.executor, bot_move, level, seed, live.row.board, seat_view)
+                    action = await metrics.bot_decision(
+                        level, loop.run_in_executor(self.executor, bot_move, level, seed, live.row.board, seat_view)
+                    )
             except Exception:
                 if self.stopping:
                     return  # the executor was shut down: the server stops

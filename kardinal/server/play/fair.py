@@ -8,13 +8,17 @@ from __future__ import annotations
 import asyncio
 import heapq
 import itertools
+import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+
+from ..common import metrics
 
 __all__ = ["FairSlots", "PEOPLE", "BOTS_ONLY"]
 
 PEOPLE = 0  # a game someone is playing: first
 BOTS_ONLY = 1  # a game of bots only: when nobody else waits
+TABLES = {PEOPLE: "people", BOTS_ONLY: "bots_only"}  # their names in the metrics
 
 
 class FairSlots:
@@ -32,12 +36,16 @@ class FairSlots:
             return
         fut: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         heapq.heappush(self._waiting, (priority, next(self._order), fut))
+        waiting = metrics.BOTS_WAITING.labels(TABLES[priority])
+        waiting.inc()
         try:
             await fut
         except asyncio.CancelledError:
             if fut.done() and not fut.cancelled():
                 self._release()  # granted, then cancelled: hand the slot on
             raise
+        finally:
+            waiting.dec()
 
     def _release(self) -> None:
         while self._waiting:
@@ -49,7 +57,9 @@ class FairSlots:
 
     @asynccontextmanager
     async def slot(self, priority: int) -> AsyncIterator[None]:
+        start = time.perf_counter()
         await self._acquire(priority)
+        metrics.BOT_WAIT_SECONDS.labels(TABLES[priority]).observe(time.perf_counter() - start)
         try:
             yield
         finally:

@@ -12,6 +12,7 @@ from kardinal.rules.moves import Move, Place
 from kardinal.rules.record import RecordError, action_of, move_of, rewind
 from kardinal.rules.state import DRAW, RuleError
 
+from ..common import metrics
 from ..common.names import seat_name, storable
 from ..common.refusal import Refused
 from ..storage import (
@@ -46,6 +47,7 @@ class Pipeline(ServiceCore):
         live = await self.fetch(game_id)
         return live, self._auth(live, msg.get("seat"), msg.get("token"))
 
+    @metrics.timed_action("action")
     async def submit(self, game_id: object, msg: Any) -> AckMessage:
         """Check and apply one action message from a person; returns the acknowledgement.
 
@@ -114,6 +116,7 @@ class Pipeline(ServiceCore):
             raise Refused.by_rules(e) from None
         return await self._commit(live, seat, move, key)
 
+    @metrics.timed_action("undo")
     async def undo(self, game_id: object, msg: Any) -> AckMessage:
         """Take back one's own placement before any card is drawn (parity with the terminal).
 

@@ -29,6 +29,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.exc import DBAPIError, IntegrityError
 
+from ..common import metrics
 from .accounts import AccountStorage
 from .clocks import ClockStorage
 from .limits import LimitStorage
@@ -344,6 +345,7 @@ class Storage(
         except (IntegrityError, sqlite3.IntegrityError):
             raise DuplicateAction(f"action {idx} / {client_id!r} of game {game_id} exists") from None
 
+    @metrics.timed_commit
     def write_batch(self, batch: list[PendingWrite]) -> list[Exception | None]:
         """Commit several games' writes in one transaction (one wait for the disk for all:
         group commit): actions, seat changes and new games. For each, None (committed) or

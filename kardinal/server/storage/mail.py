@@ -27,6 +27,7 @@ from sqlalchemy import Connection, Engine, and_, delete, func, insert, or_, sele
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 
+from ..common import metrics
 from ..common.names import account_keys
 from .schema import ADDRESS_LOCK, accounts, mail_queue, mail_sends, mail_tokens, seat_owners
 
@@ -114,6 +115,8 @@ class MailStorage:
                 attempts=0,
             ).on_conflict_do_nothing(index_elements=["key"])
         )
+        if r.rowcount:
+            metrics.notification_queued("mail", m.kind)
         return bool(r.rowcount)
 
     def _lock_address(self, conn: Connection, to_hash: str) -> None:

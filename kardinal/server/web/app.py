@@ -31,6 +31,7 @@ from starlette.datastructures import QueryParams
 from starlette.exceptions import HTTPException
 from starlette.types import Scope
 
+from ..common import metrics
 from ..common.catalog import browser_catalog, pick
 from ..common.guard import Guard, rules_from
 from ..common.refusal import Refused
@@ -61,6 +62,8 @@ from .pwa import Shell
 from .pwa import router as pwa_router
 from .rules_page import rules_response
 from .schemas import ErrorBody, Health, Readiness
+from .scrape import keep_sampling
+from .scrape import router as metrics_router
 
 __all__ = ["create_app", "DEFAULT_DATA"]
 
@@ -161,6 +164,7 @@ def create_app(
     paths = {"data": data_dir, "docs": docs_dir}
     given = {**{k: Path(v) for k, v in paths.items() if v is not None}, "bot_pause": bot_pause, "clock_check": clock_check}
     settings = (settings or load_settings()).model_copy(update={k: v for k, v in given.items() if v is not None})
+    metrics.check_folder()  # several processes' metrics: their folder must be there (ValueError)
     storage = Storage.sqlite(settings.data / "kardinal.sqlite3") if db_url is None else Storage(db_url)
     service = GameService(storage, bot_pause=settings.bot_pause, executor=executor, max_live=max_live, idle_expiry=idle_expiry)
     service.contact = settings.contact
@@ -179,12 +183,14 @@ def create_app(
         clocks = asyncio.create_task(service.watch_clocks(stop, every=settings.clock_check))
         log.info("%s", mailer.reason)  # on, or off and which setting is missing (never a setting's value)
         sender = asyncio.create_task(run_sender(mailer, stop))
+        sampler = asyncio.create_task(keep_sampling(service, stop))  # the metrics' gauges (several processes)
         yield
         stop.set()
         await operator
         await tables
         await clocks
         await sender
+        await sampler
         if shared is not None:
             await shared
         await layout
@@ -355,4 +361,5 @@ def create_app(
     app.include_router(mail_router)  # e-mail: addresses, resets, unsubscribing, the /mail page (mail/routes.py)
     app.include_router(rating_router)  # ratings, the leaderboard, find me a table (rating_routes.py)
     app.include_router(pwa_router)  # the installable app: manifest, service worker, offline page (pwa.py)
+    app.include_router(metrics_router)  # /metrics for Prometheus, with the operator's token (scrape.py)
     return app
