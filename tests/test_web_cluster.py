@@ -120,6 +120,26 @@ def test_a_person_coming_to_or_leaving_one_process_is_told_at_the_other_at_once(
     asyncio.run(body())
 
 
+def test_a_page_opened_at_another_process_is_told_at_once_who_is_there(db_url: str) -> None:
+    """Anna is at process one; Ben opens his page at process two, which had not loaded the
+    game: it reads who is at the other processes as he comes, not at its next look."""
+    if not db_url.startswith("postgresql"):
+        return
+
+    async def body() -> None:
+        async with processes(db_url) as (one, two):
+            live, toks = await two_people(one)
+            await one.connect(live, Connection({0: toks[0]}))
+            await until_async(lambda: 0 in one.storage.last_seen(live.row.id), "her note")
+            there = await two.fetch(live.row.id)
+            ben = Connection({1: toks[1]}, presence=True)
+            await two.connect(there, ben)
+            two.tell_presence(there, to=ben)
+            await presence_told(ben, lambda m: m["here"] == [0, 1])
+
+    asyncio.run(body())
+
+
 def test_a_person_at_two_processes_who_leaves_one_is_still_at_the_table(db_url: str) -> None:
     """Each process notes its own connections: Anna with a tab at each of two processes who
     closes one is still at the table for the third (and no countdown to a stand-in starts)."""

@@ -131,6 +131,8 @@ class Presence(ServiceCore):
         if conn.seats:
             self._tell(live)
             self._note_seats(live, conn.seats, ())
+        if self.storage.shared:  # who is at the other processes, read now (not at the next look)
+            self.presence_elsewhere(live.row.id)
         self.tell_presence(live, but=conn)
 
     async def here_now(self, live: LiveGame) -> set[int]:
