@@ -17,6 +17,7 @@ import re
 import subprocess
 import time
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -366,4 +367,5 @@ def test_three_processes_behind_nginx_feel_like_one_and_a_kill_9_loses_nothing(t
             if i != victim:
                 assert http_get(f"{s.url}/api/games/{gid}/record").json() == rec
 
-    asyncio.run(body())
+    with ThreadPoolExecutor(1) as thread:  # (an event loop of its own: the browser's runs in this thread)
+        thread.submit(asyncio.run, body()).result()
