@@ -9,6 +9,7 @@ under a path, a game is created and played in Chromium.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import random
@@ -16,6 +17,7 @@ import re
 import subprocess
 import time
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -58,12 +60,14 @@ http {{
     return path
 
 
-def deploy(pg: Any, tmp_path: Path, shipped: str, env: dict[str, str], path: str = "") -> Iterator[tuple[str, list[Server]]]:
-    """nginx with a shipped config in front of two servers; yields the servers' address
-    through it (nginx's, and the ``path`` they live under)."""
+def deploy(
+    pg: Any, tmp_path: Path, shipped: str, env: dict[str, str], path: str = "", processes: int = 2
+) -> Iterator[tuple[str, list[Server]]]:
+    """nginx with a shipped config in front of ``processes`` servers; yields the servers'
+    address through it (nginx's, and the ``path`` they live under)."""
     assert Path(NGINX).exists(), f"{NGINX} is missing: `make test` installs it (make system)"
     db = pg.new_database()
-    servers = [Server(db, tmp_path, "a", env), Server(db, tmp_path, "b", env)]
+    servers = [Server(db, tmp_path, "abcdefgh"[i], env) for i in range(processes)]
     for s in servers:
         s.start()
     port = _free_port()
@@ -94,6 +98,11 @@ def deploy(pg: Any, tmp_path: Path, shipped: str, env: dict[str, str], path: str
 @pytest.fixture()
 def deployment(pg: Any, tmp_path: Path) -> Iterator[tuple[str, list[Server]]]:
     yield from deploy(pg, tmp_path, "nginx.conf", {})
+
+
+@pytest.fixture()
+def three_processes(pg: Any, tmp_path: Path) -> Iterator[tuple[str, list[Server]]]:
+    yield from deploy(pg, tmp_path, "nginx.conf", {}, processes=3)
 
 
 @pytest.fixture()
@@ -209,3 +218,154 @@ def test_under_a_path_a_game_is_created_and_played_in_the_browser(under_a_path: 
     assert page.evaluate("Number(document.body.dataset.version)") >= 3
     shot(page, "nginx-under-a-path")
     assert not failed and not page.errors, (failed, page.errors)
+
+
+NEWS = 10.0  # seconds a player waits for news from another process (it comes in milliseconds)
+
+
+class Player:
+    """A person's page through nginx: one WebSocket (presence and chat asked for), every
+    message kept; it opens again (through nginx: another process) when its process dies."""
+
+    def __init__(self, base: str, gid: str, seat: int, token: str) -> None:
+        self.url = base.replace("http://", "ws://") + f"/ws/{gid}"
+        self.seat, self.token = seat, token
+        self.state: dict[str, Any] = {}
+        self.presence: dict[str, Any] = {}
+        self.chat: list[str] = []
+        self.acked: list[tuple[int, dict[str, Any]]] = []
+        self.sent: dict[str, dict[str, Any]] = {}
+        self.news = asyncio.Condition()
+        self.ws: Any = None
+        self.reopened = 0
+        self.reader: asyncio.Task[None] | None = None
+
+    async def open(self) -> None:
+        self.ws = await websockets.connect(self.url)
+        await self.ws.send(json.dumps({"type": "hello", "seats": {str(self.seat): self.token}, "presence": True}))
+        self.reader = asyncio.create_task(self._read())
+
+    async def _read(self) -> None:
+        while True:
+            try:
+                m = json.loads(await self.ws.recv())
+            except websockets.ConnectionClosed:
+                await self._reopen()
+                continue
+            if m["type"] == "state":
+                self.state = m
+            elif m["type"] == "presence":
+                self.presence = m
+            elif m["type"] == "chat":
+                self.chat += [line["text"] for line in m["lines"]]
+            elif m["type"] == "ack" and m["id"] in self.sent:
+                self.acked.append((m["index"], self.sent[m["id"]]))
+            async with self.news:
+                self.news.notify_all()
+
+    async def _reopen(self) -> None:
+        """Its process died: open again through nginx (which sends it to a live one)."""
+        self.reopened += 1
+        end = time.monotonic() + 30
+        while True:
+            try:
+                self.ws = await websockets.connect(self.url)
+                await self.ws.send(json.dumps({"type": "hello", "seats": {str(self.seat): self.token}, "presence": True}))
+                return
+            except (OSError, websockets.WebSocketException):
+                assert time.monotonic() < end, "no process took the page"
+                await asyncio.sleep(0.1)
+
+    async def until(self, ok: Any, what: str) -> float:
+        """Wait (at most NEWS seconds) until ``ok(self)``; returns the seconds it took."""
+        start = time.monotonic()
+        async with self.news:
+            await asyncio.wait_for(self.news.wait_for(lambda: ok(self)), NEWS)
+        return time.monotonic() - start
+
+    async def play(self, stop: asyncio.Event) -> None:
+        """Move whenever its state says it is this seat's turn (each version once)."""
+        done: set[tuple[int, int]] = set()  # (the page's openings, the version): once each
+        while not stop.is_set():
+            st = self.state
+            if st.get("legal") and (self.reopened, st["version"]) not in done and st.get("status") == "running":
+                done.add((self.reopened, st["version"]))
+                action = st["legal"][len(done) % len(st["legal"])]
+                mid = f"{self.seat}-{st['version']}"
+                self.sent[mid] = action
+                body = {"type": "action", "id": mid, "seat": self.seat, "token": self.token, "version": st["version"], "action": action}
+                with contextlib.suppress(websockets.ConnectionClosed):  # its process died: the next state says
+                    await self.ws.send(json.dumps(body))
+            async with self.news:
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self.news.wait(), 0.5)
+
+    async def close(self) -> None:
+        if self.reader is not None:
+            self.reader.cancel()
+        await self.ws.close()
+
+
+def test_three_processes_behind_nginx_feel_like_one_and_a_kill_9_loses_nothing(three_processes: tuple[str, list[Server]]) -> None:
+    """Three people of one game, each connected through nginx to another process: each sees
+    the others come (presence), what they say (chat) and their moves, at once (the delays
+    measured are printed); then the process that runs the game's bot is killed with kill -9
+    mid-game: its person's page opens again at another process, the bot's lease moves, and
+    every acknowledged action is in the finished game."""
+    base, servers = three_processes
+    seats = [{"kind": "person", "name": n} for n in ("Ann", "Ben", "Cem")] + [{"kind": "bot", "level": "random"}]
+    g = http_post(servers[0].url + "/api/games", json={"players": seats}).json()  # its bots run at a (the lease)
+    gid = g["id"]
+    toks = {s["seat"]: s["token"] for s in g["seats"]}
+    for seat, tok in toks.items():
+        assert http_post(f"{base}/api/games/{gid}/join", json={"seat": seat, "token": tok}).status_code == 200
+
+    async def body() -> None:
+        people = [Player(base, gid, seat, toks[seat]) for seat in (0, 1, 2)]
+        for p in people:  # one after another: nginx's round robin gives each its own process
+            last = time.monotonic()
+            await p.open()
+            await p.until(lambda p: p.state, "the state")
+        where = [[pl["seat"] for pl in http_get(f"{s.url}/api/games/{gid}").json()["players"] if pl["present"]] for s in servers]
+        assert sorted(where) == [[0], [1], [2]], where  # each process holds one person
+        # presence: each sees the other two, connected to other processes
+        came = []
+        for p in people:  # (the seconds since Cem's page opened)
+            await p.until(lambda p: p.presence.get("here") == [0, 1, 2], "everyone here")
+            came.append(time.monotonic() - last)
+        # chat: Ann's line reaches Ben and Cem
+        await people[0].ws.send(json.dumps({"type": "chat", "text": "Hallo zusammen"}))
+        said = [await p.until(lambda p: "Hallo zusammen" in p.chat, "the chat line") for p in people[1:]]
+        # moves: everyone's, and the bot's, seen by all
+        stop = asyncio.Event()
+        players = [asyncio.create_task(p.play(stop)) for p in people]
+        for p in people:
+            await p.until(lambda p: p.state["version"] >= 12, "twelve actions")
+        print(f"\nthree processes: presence {max(came):.3f} s, chat {max(said):.3f} s (the longest wait)")
+        # kill -9 the process that runs the bot, mid-game
+        killed_at = max(p.state["version"] for p in people)
+        victim = 0  # where the game was created: its bot's lease is there
+        servers[victim].kill9()
+        for p in people:
+            end = time.monotonic() + 120
+            while p.state.get("status") != "finished":
+                assert time.monotonic() < end, f"the game did not end (version {p.state.get('version')})"
+                await p.until(lambda p: True, "news")
+        stop.set()
+        await asyncio.gather(*players)
+        assert [p.reopened for p in people].count(0) == 2  # only the killed process's person opened again
+        for p in people:
+            await p.close()
+        rec = http_get(f"{base}/api/games/{gid}/record").json()
+        for p in people:  # every acknowledged action is in the game, at its index
+            assert p.acked, p.seat
+            for index, action in p.acked:
+                assert rec["actions"][index] == action, (p.seat, index)
+        bot_after = [a for a in rec["actions"][killed_at:] if a["seat"] == 3]
+        assert bot_after, "the bot did not play after its process died (its lease did not move)"
+        for i, s in enumerate(servers):
+            if i != victim:
+                assert http_get(f"{s.url}/api/games/{gid}/record").json() == rec
+
+    with ThreadPoolExecutor(1) as thread:  # (an event loop of its own: the browser's runs in this thread)
+        thread.submit(asyncio.run, body()).result()

@@ -22,8 +22,12 @@ time ran out and who is not at the table (no page open) is stood in for until th
 the stand-in plays the game out for them and it is rated as it ends (settle.py).
 
 The deadlines are kept in the database (storage/clocks.py), written after every change of a
-game's clock, and looked at every ``clock_check`` seconds by every process (watch_clocks): a
-passed one is acted on by the one process whose compare-and-set on the row succeeds
+game's clock. Every process knows the earliest of them (read from the deadlines' index, one
+row however many games there are: Storage.next_deadline) and lowers it as a deadline is
+stored here or announced by another process (PostgreSQL's NOTIFY: Storage.listen); every
+``clock_check`` seconds it compares it with the time, and reads the passed deadlines from the
+database only when one has come (or every CLOCK_REFRESH seconds): a watcher whose cost does
+not grow with the number of games (watch_clocks). A passed one is acted on by the one process whose compare-and-set on the row succeeds
 (Storage.claim_clock), and only if the game is still at the version the deadline was for: a
 move that arrives as the time runs out is either applied (the version moves on, the timeout
 does nothing) or comes after the stand-in's (and is refused as stale), never both. A restart
@@ -39,6 +43,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import logging
+import math
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
@@ -64,6 +69,7 @@ log = logging.getLogger("kardinal.web")
 
 CLOCK_CHECK = 1.0  # seconds between looks at the deadlines (KARDINAL_CLOCK_CHECK)
 ALIVE_EVERY = 5.0  # seconds between a process's stamps (a clock gets back the time since the last)
+CLOCK_REFRESH = 60.0  # seconds: the earliest deadline is read again at least this often (a lost announcement)
 DAY = 86400.0
 
 
@@ -211,6 +217,12 @@ class Clocks(ServiceCore):
         super().__init__(*args, **kwargs)
         self.on_change.append(self._clock_changed)
         self._clock_writes: dict[str, asyncio.Task[None]] = {}
+        # the earliest deadline that runs, as last read (-inf: to be read) and lowered since
+        # (watch_clocks), when it was read (time.monotonic), and the deadlines told since the
+        # read began (one stored meanwhile may be missing from what it found)
+        self._next_deadline = -math.inf
+        self._deadline_read = -math.inf
+        self._told_since_read = math.inf
 
     def _read(self, game_id: str) -> LiveGame:
         """A game read from the database, with its clock as stored (in the same thread)."""
@@ -335,9 +347,16 @@ class Clocks(ServiceCore):
         if before is not None:  # a game's clock is written in the order it changed
             await asyncio.wait([before])
         try:
-            await asyncio.to_thread(self.storage.save_clock, row, self.now())
+            if await asyncio.to_thread(self.storage.save_clock, row, self.now()):
+                self.deadline_elsewhere(row.deadline)
         except Exception as e:  # noqa: BLE001 - logged; the next change writes it again
             log.error("game %s: storing its clock failed (%s)", row.game_id, type(e).__name__)
+
+    def deadline_elsewhere(self, deadline: float) -> None:
+        """A deadline was stored (by this process, or announced by another): the watcher
+        looks at the clocks when it comes, if before the earliest it knew of."""
+        self._next_deadline = min(self._next_deadline, deadline)
+        self._told_since_read = min(self._told_since_read, deadline)
 
     async def clocks_stored(self) -> None:
         """Wait until every clock change so far is in the database (tests, tools)."""
@@ -357,13 +376,15 @@ class Clocks(ServiceCore):
                 c.outbox.put_nowait(msg)
 
     async def watch_clocks(self, stop: asyncio.Event, every: float = CLOCK_CHECK) -> None:
-        """Every ``every`` seconds: act on the passed deadlines (check_clocks); every
-        ALIVE_EVERY seconds and at the stop: this process's stamp (resume)."""
+        """Every ``every`` seconds: if the earliest deadline has come (or was not read for
+        CLOCK_REFRESH seconds), act on the passed deadlines (check_clocks), else nothing (no
+        query); every ALIVE_EVERY seconds and at the stop: this process's stamp (resume)."""
 
         async def check() -> None:
             async for _ in ticks(stop, every):
                 try:
-                    await self.check_clocks()
+                    if self._next_deadline <= self.now() or time.monotonic() - self._deadline_read >= CLOCK_REFRESH:
+                        await self.check_clocks()
                 except Exception as e:  # noqa: BLE001 - logged; tried again in a moment
                     log.error("looking at the clocks failed (%s)", type(e).__name__)
 
@@ -387,7 +408,29 @@ class Clocks(ServiceCore):
         now = self.now()
         rows = await asyncio.to_thread(self.storage.due_clocks, now)
         done = await asyncio.gather(*(self._claim(row, now) for row in rows))
+        await self._read_next_deadline()
         return [row.game_id for row, acted in zip(rows, done) if acted]
+
+    async def _read_next_deadline(self) -> None:
+        """The earliest deadline that runs, from the database's index (and any told meanwhile)."""
+        self._told_since_read = math.inf
+        read_at = time.monotonic()
+        found = await asyncio.to_thread(self.storage.next_deadline)
+        self._next_deadline = min(math.inf if found is None else found, self._told_since_read)
+        self._deadline_read = read_at
+
+    async def deadline_now(self, live: LiveGame, seat: int) -> bool:
+        """The seat's turn runs out now (its account was suspended): a turn-based or rated
+        table's stand-in takes it at once (the watcher acts on it within ``clock_check``
+        seconds), not a day later. True if its time was running."""
+        if live.options["clock"] is None or not (live.options["mode"] == "turn" or live.options["rated"]):
+            return False
+        await self.clocks_stored()
+        now = self.now()
+        if not await asyncio.to_thread(self.storage.deadline_now, live.row.id, seat, now):
+            return False
+        self.deadline_elsewhere(now)
+        return True
 
     async def _claim(self, row: ClockRow, now: float) -> bool:
         if not await asyncio.to_thread(self.storage.claim_clock, row, now):

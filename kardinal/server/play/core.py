@@ -88,6 +88,9 @@ class ServiceCore:
         def _heard(self, live: LiveGame, lines: list[ChatLine]) -> None: ...  # chat
         async def _add_line(self, live: LiveGame, seat: int | None, kind: str, name: str, text: str) -> ChatLine: ...  # chat
         async def _catch_up_locked(self, live: LiveGame) -> bool: ...  # shared
+        def presence_elsewhere(self, game_id: str) -> None: ...  # presence
+        def deadline_elsewhere(self, deadline: float) -> None: ...  # clocks
+        async def deadline_now(self, live: LiveGame, seat: int) -> bool: ...  # clocks
 
     def _load(self, row: GameRow) -> LiveGame:
         """A stored game in memory, replayed from its log; Refused ``unreadable`` (logged

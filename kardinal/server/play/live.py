@@ -129,9 +129,14 @@ class LiveGame:
     catch_again: bool = False  # ... and another change was announced meanwhile
     # person seats without a connection to this process: since when (time.monotonic)
     gone: dict[int, float] = field(default_factory=dict)
-    # several processes: when each seat was last noted connected to any process (Storage.last_seen,
-    # read every PRESENCE_EVERY while someone here watches), and the presence last told (presence.py)
+    # several processes: when each seat was last noted connected to another process, and when
+    # its person left one (Unix time: Storage.seat_notes, read as another process tells of a
+    # change and every PRESENCE_EVERY while someone here watches), and the presence last told (presence.py)
     seen: dict[int, float] = field(default_factory=dict)
+    left: dict[int, float] = field(default_factory=dict)
+    notes_due: bool = False  # ... another process told of a change: the notes are read again
+    notes_read: asyncio.Task[None] | None = None  # ... being read
+    notes_written: asyncio.Task[None] | None = None  # this process's notes of its connections, being written
     presence_told: tuple[Any, ...] | None = None
     spectators_due: asyncio.Task[None] | None = None  # a round of news to a large audience is coming
     chat: list[ChatLine] | None = None  # the chat, once read (the last CHAT_KEPT lines)

@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from collections.abc import Iterable
 from dataclasses import replace
 from typing import Any
 
@@ -58,32 +59,31 @@ def last_person(live: LiveGame, seat: int) -> bool:
 
 
 def lately(noted: float, wall: float) -> bool:
-    """A note of presence by another process (Storage.mark_present, every PRESENCE_EVERY
-    seconds) is recent enough at ``wall`` (time.time()) to count the person as there."""
+    """A note of presence by another process (written as the person came, and every
+    PRESENCE_EVERY seconds while they are there: Storage.mark_present) is recent enough at
+    ``wall`` (time.time()) to count the person as there (a process that died stops noting)."""
     return wall - noted < 3 * PRESENCE_EVERY
 
 
-def seen_elsewhere(live: LiveGame, seat: int, now: float, wall: float) -> bool:
-    """Several processes: the person of ``seat``, connected to none here, is connected to
-    another process (noted there since they left here, and lately: Storage.mark_present
-    notes every PRESENCE_EVERY seconds). ``now``: time.monotonic(); ``wall``: time.time()."""
+def seen_elsewhere(live: LiveGame, seat: int, wall: float) -> bool:
+    """Several processes: the person of ``seat`` is connected to another process (noted
+    there lately, and not noted as gone: LiveGame.seen). ``wall``: time.time()."""
     seen = live.seen.get(seat)
-    if seen is None or not lately(seen, wall):
-        return False
-    gone = live.gone.get(seat)
-    return gone is None or seen > wall - (now - gone)  # a note from before they left here is this process's own
+    return seen is not None and lately(seen, wall)
 
 
 def standin_at(live: LiveGame, seat: int, now: float, wall: float) -> float | None:
     """When (on the time.monotonic clock) a bot may play for the person of ``seat``, who
     is away, as BotPlay.check_away decides it: their table's "away" seconds after they left
-    (``gone``) and (several processes) after another process last noted them there, at
-    least 3 PRESENCE_EVERY; it does on their turn from then on. None: nobody will (a live
-    table's last person, a turn-based table)."""
+    this process (``gone``) or, several processes, another (``left``: the countdown is the
+    same on every process); and after another process last noted them there (one that
+    died), at least 3 PRESENCE_EVERY; it does on their turn from then on. None: nobody will
+    (a live table's last person, a turn-based table)."""
     if live.options["mode"] != "live" or last_person(live, seat):
         return None
     away = live.options["away"]
-    at = live.gone.get(seat, now) + away
+    since = [t for t in (live.gone.get(seat), None if seat not in live.left else now + live.left[seat] - wall) if t is not None]
+    at = max(since, default=now) + away
     seen = live.seen.get(seat)
     if seen is not None:
         at = max(at, now + seen + max(away, 3 * PRESENCE_EVERY) - wall)
@@ -103,7 +103,7 @@ def presence_of(live: LiveGame, now: float | None = None, wall: float | None = N
     for seat, sr in enumerate(live.row.seats):
         if sr.kind != "person":
             continue
-        if seat in present or seen_elsewhere(live, seat, now, wall):
+        if seat in present or seen_elsewhere(live, seat, wall):
             here.append(seat)
         elif running and not sr.standin:
             at = standin_at(live, seat, now, wall)
@@ -130,6 +130,9 @@ class Presence(ServiceCore):
                 self._notice(live, seat, "back")
         if conn.seats:
             self._tell(live)
+            self._note_seats(live, conn.seats, ())
+        if self.storage.shared:  # who is at the other processes, read now (not at the next look)
+            self.presence_elsewhere(live.row.id)
         self.tell_presence(live, but=conn)
 
     async def here_now(self, live: LiveGame) -> set[int]:
@@ -154,7 +157,53 @@ class Presence(ServiceCore):
             live.gone[seat] = now
         if left:
             self._tell(live)
+            self._note_seats(live, (), left)
         self.tell_presence(live)
+
+    def _note_seats(self, live: LiveGame, here: Iterable[int], left: Iterable[int]) -> None:
+        """Several processes: note that the people of these seats came to this process or
+        left it, and tell the others (Storage.note_seats), in the order they came and went."""
+        if not self.storage.shared:
+            return
+        here, left = list(here), list(left)
+        before = live.notes_written
+
+        async def write() -> None:
+            if before is not None:
+                await asyncio.wait([before])
+            try:
+                await asyncio.to_thread(self.storage.note_seats, live.row.id, here, left)
+            except Exception as e:  # noqa: BLE001 - logged; the note every PRESENCE_EVERY follows
+                log.error("game %s: noting who is connected failed (%s)", live.row.id, type(e).__name__)
+
+        try:
+            live.notes_written = asyncio.get_running_loop().create_task(write())
+        except RuntimeError:  # no event loop (the server stops)
+            pass
+
+    def presence_elsewhere(self, game_id: str) -> None:
+        """Another process told that someone came to a game or left it (Storage.note_seats):
+        its notes are read, and the connections here told, if someone here watches."""
+        live = self.live.get(game_id)
+        if live is None or not live.conns:
+            return
+        live.notes_due = True
+        if live.notes_read is None or live.notes_read.done():
+            live.notes_read = asyncio.get_running_loop().create_task(self._read_notes(live))
+
+    async def _read_notes(self, live: LiveGame) -> None:
+        try:
+            while live.notes_due:
+                live.notes_due = False
+                await self._notes_of(live)
+                self.tell_presence(live)
+        except Exception as e:  # noqa: BLE001 - logged; the look every PRESENCE_EVERY follows
+            log.error("game %s: reading who is connected elsewhere failed (%s)", live.row.id, type(e).__name__)
+
+    async def _notes_of(self, live: LiveGame) -> None:
+        """Read what the other processes noted of the game's seats (LiveGame.seen, left)."""
+        notes = await asyncio.to_thread(self.storage.seat_notes, live.row.id, self.storage.origin)
+        live.seen, live.left = notes.seen, notes.left
 
     def tell_presence(self, live: LiveGame, to: Connection | None = None, but: Connection | None = None) -> None:
         """Tell the connections that asked for them (hello ``presence``) who is at the table,
@@ -212,7 +261,7 @@ class Presence(ServiceCore):
                             and g.row.status == "running"
                             and any(sr.kind == "person" and i not in g.present for i, sr in enumerate(g.row.seats))
                         ):
-                            g.seen = await asyncio.to_thread(self.storage.last_seen, g.row.id)
+                            await self._notes_of(g)
                 for live in list(self.live.values()):
                     await self.check_away(live)
                     if live.conns:

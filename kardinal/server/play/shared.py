@@ -27,7 +27,11 @@ class Shared(ServiceCore):
         halt = threading.Event()
         listener = threading.Thread(
             target=self.storage.listen,
-            args=(lambda gid: loop.call_soon_threadsafe(self.changed_elsewhere, gid), halt),
+            args=(
+                lambda gid: loop.call_soon_threadsafe(self.changed_elsewhere, gid),
+                halt,
+                lambda gid, note: loop.call_soon_threadsafe(self.noted_elsewhere, gid, note),
+            ),
             name="kardinal-listen",
             daemon=True,
         )
@@ -68,6 +72,18 @@ class Shared(ServiceCore):
                 continue
             live.catching_up = True
             asyncio.get_running_loop().create_task(self._catch_up(live))
+
+    def noted_elsewhere(self, game_id: str, note: str) -> None:
+        """Another process's news other than a game's change (Storage.listen): someone came
+        to it or left it (presence), or it stored a deadline (clock). Call on the event loop."""
+        kind, _, arg = note.partition(" ")
+        if kind == "presence":
+            self.presence_elsewhere(game_id)
+        elif kind == "clock":
+            try:
+                self.deadline_elsewhere(float(arg))
+            except ValueError:
+                log.error("a deadline announced by another process was not a number")
 
     async def caught_up(self, live: LiveGame) -> LiveGame:
         """The game in memory brought up to date with the database now, not when the

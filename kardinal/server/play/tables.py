@@ -426,6 +426,8 @@ class Tables(ServiceCore):
         until = None if found is None else found[0]
         if live.row.seats[seat].barred != until:
             await self._set_seat(live, seat, lambda sr: replace(sr, barred=until))
+        if until is not None and live.row.status == "running" and live.state.current == seat:
+            await self.deadline_now(live, seat)  # a turn-based table does not wait a day for it (clocks.py)
 
     def summary(self, row: GameRow) -> dict[str, Any]:
         live = self.live.get(row.id)

@@ -56,6 +56,8 @@ class ClockStorage:
 
         def _begin(self) -> AbstractContextManager[Connection]: ...  # database.py
 
+        def _announce(self, conn: Connection, game_id: str, note: str = "") -> None: ...  # shared.py
+
     def clock_row(self, game_id: str) -> ClockRow | None:
         with self.engine.connect() as conn:
             r = conn.execute(select(clocks).where(clocks.c.game_id == game_id)).first()
@@ -94,14 +96,41 @@ class ClockStorage:
         values = {"version": row.version, "seat": row.seat, "deadline": row.deadline, "reserves": json.dumps(row.reserves), "updated": now}
         with self._begin() as conn:
             done = conn.execute(update(clocks).where(clocks.c.game_id == row.game_id, clocks.c.version <= row.version).values(**values))
-            if done.rowcount:
-                return True
-            try:
-                with conn.begin_nested():
-                    conn.execute(insert(clocks).values(game_id=row.game_id, **values))
-            except IntegrityError:
-                return False  # a later version's row
+            if not done.rowcount:
+                try:
+                    with conn.begin_nested():
+                        conn.execute(insert(clocks).values(game_id=row.game_id, **values))
+                except IntegrityError:
+                    return False  # a later version's row
+            self._deadline_told(conn, row.game_id, row.deadline)
         return True
+
+    def _deadline_told(self, conn: Connection, game_id: str, deadline: float) -> None:
+        """Tell the other processes (PostgreSQL; at commit) of a deadline that runs: their
+        watchers wake for it if it comes before the one they wait for (watch_clocks)."""
+        if deadline < NO_DEADLINE:
+            self._announce(conn, game_id, f"clock {deadline!r}")
+
+    def next_deadline(self) -> float | None:
+        """The earliest deadline that runs (None: none), read from the deadlines' index
+        (one row, however many games there are)."""
+        with self.engine.connect() as conn:
+            q = select(clocks.c.deadline).where(clocks.c.deadline < NO_DEADLINE).order_by(clocks.c.deadline).limit(1)
+            found = conn.execute(q).scalar_one_or_none()
+        return None if found is None else float(found)
+
+    def deadline_now(self, game_id: str, seat: int, now: float) -> bool:
+        """The running time of ``seat`` in a game runs out now (its account was suspended:
+        the stand-in takes its turn at once, not when its deadline comes); True if it ran."""
+        with self._begin() as conn:
+            done = conn.execute(
+                update(clocks)
+                .where(clocks.c.game_id == game_id, clocks.c.seat == seat, clocks.c.deadline > now, clocks.c.deadline < NO_DEADLINE)
+                .values(deadline=now, updated=now)
+            )
+            if done.rowcount:
+                self._deadline_told(conn, game_id, now)
+        return bool(done.rowcount)
 
     def claim_clock(self, row: ClockRow, now: float) -> bool:
         """Act on a passed deadline: True for exactly one caller (of any process), the one

@@ -75,14 +75,17 @@ chat = Table(
     Column("text", Text, nullable=False),
 )
 
-# several processes: who is connected to which seat, written by each process every few
-# seconds for its own connections (a person connected to any process is present)
+# several processes: who is connected to which seat through which process (migration 17: a
+# row per process), written by each process as its connections come and go and every few
+# seconds for those it holds (a person connected to any process is present)
 presence = Table(
     "presence",
     metadata,
     Column("game_id", String(32), primary_key=True),
     Column("seat", Integer, primary_key=True),
-    Column("seen", Float, nullable=False),
+    Column("process", String(32), primary_key=True, server_default=""),  # Storage.origin of the process
+    Column("seen", Float, nullable=False),  # when last noted connected there, or (here false) when they left it
+    Column("here", Boolean, nullable=False, server_default=text("true")),
 )
 
 # accounts (migration 8): a person's name and password; the id is stable (never reused:
@@ -485,6 +488,15 @@ def _m15_to_act(conn: Connection) -> None:
     conn.execute(text("ALTER TABLE games ADD COLUMN to_act INTEGER"))
 
 
+def _m17_presence_by_process(conn: Connection) -> None:
+    """Presence across processes as each process sees it (a row per process, seat and game,
+    with the moment the person left it): a person who leaves one process is noticed by the
+    others at once, and the stand-in's countdown runs from then everywhere. The notes kept
+    before are dropped (they are renewed every few seconds by the running processes)."""
+    conn.execute(text("DROP TABLE presence"))
+    conn.execute(CreateTable(presence))
+
+
 # Ordered; never edit an applied one, append a new one.
 MIGRATIONS: list[Callable[[Connection], None]] = [
     _m1_tables,
@@ -502,4 +514,5 @@ MIGRATIONS: list[Callable[[Connection], None]] = [
     _m13_mail_sends,
     _m14_suspension_reason,
     _m15_to_act,
+    _m17_presence_by_process,  # (16: the push helper's, merged before it)
 ]

@@ -5,13 +5,15 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from contextlib import AbstractContextManager
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import (
     Connection,
     Engine,
+    delete,
     insert,
     select,
     text,
@@ -20,6 +22,8 @@ from sqlalchemy import (
 from sqlalchemy.exc import IntegrityError
 
 from .schema import presence
+
+PRESENCE_ROWS_KEPT = 86400.0  # seconds: a note of presence is removed a day after it was written
 
 
 class SharedStorage:
@@ -42,15 +46,19 @@ class SharedStorage:
         change is announced (NOTIFY) and bots run under a lease."""
         return self.engine.dialect.name == "postgresql"
 
-    def _announce(self, conn: Connection, game_id: str) -> None:
+    def _announce(self, conn: Connection, game_id: str, note: str = "") -> None:
         """Tell every other process listening that a game changed (delivered at commit);
-        the message names this process, which already knows."""
+        the message names this process, which already knows. ``note``: what changed, if not
+        the game itself ("presence": who is connected where; "clock DEADLINE": a clock
+        stored; see listen)."""
         if self.shared:
-            conn.execute(text("SELECT pg_notify(:ch, :msg)"), {"ch": self.CHANNEL, "msg": f"{self.origin} {game_id}"})
+            msg = f"{self.origin} {game_id} {note}" if note else f"{self.origin} {game_id}"
+            conn.execute(text("SELECT pg_notify(:ch, :msg)"), {"ch": self.CHANNEL, "msg": msg})
 
-    def listen(self, on_change: Callable[[str], None], stop: threading.Event) -> None:
-        """Call ``on_change(game_id)`` for every game another process changed,
-        until ``stop`` is set; reconnects after a lost connection. Runs in its own thread."""
+    def listen(self, on_change: Callable[[str], None], stop: threading.Event, on_note: Callable[[str, str], None] | None = None) -> None:
+        """Call ``on_change(game_id)`` for every game another process changed, and
+        ``on_note(game_id, note)`` for its other news (_announce's ``note``), until ``stop``
+        is set; reconnects after a lost connection. Runs in its own thread."""
         import psycopg
 
         while not stop.is_set():
@@ -60,9 +68,14 @@ class SharedStorage:
                     on_change("")  # (re)connected: anything may have changed meanwhile
                     while not stop.is_set():
                         for n in conn.notifies(timeout=0.5):
-                            origin, _, game_id = n.payload.partition(" ")
-                            if origin != self.origin:  # this process's own changes are known here
+                            origin, _, rest = n.payload.partition(" ")
+                            if origin == self.origin:  # this process's own changes are known here
+                                continue
+                            game_id, _, note = rest.partition(" ")
+                            if not note:
                                 on_change(game_id)
+                            elif on_note is not None:
+                                on_note(game_id, note)
             except psycopg.OperationalError:
                 if stop.wait(1.0):
                     return
@@ -106,21 +119,60 @@ class SharedStorage:
                 self._lease_conn = None
 
     def mark_present(self, seats: list[tuple[str, int]]) -> None:
-        """Note that these (game, seat) pairs have a connection to this process now."""
-        if not seats:
-            return
+        """Note that these (game, seat) pairs have a connection to this process now (every
+        few seconds: a process that dies stops noting them). Notes of a day ago are removed."""
         now = time.time()
         with self._begin() as conn:
             for gid, seat in seats:
-                done = conn.execute(update(presence).where(presence.c.game_id == gid, presence.c.seat == seat).values(seen=now))
-                if done.rowcount == 0:
-                    try:
-                        with conn.begin_nested():
-                            conn.execute(insert(presence).values(game_id=gid, seat=seat, seen=now))
-                    except IntegrityError:
-                        conn.execute(update(presence).where(presence.c.game_id == gid, presence.c.seat == seat).values(seen=now))
+                self._note_seat(conn, gid, seat, now, True)
+            conn.execute(delete(presence).where(presence.c.seen < now - PRESENCE_ROWS_KEPT))
+
+    def note_seats(self, game_id: str, here: Iterable[int], left: Iterable[int]) -> None:
+        """The people of these seats of a game came to this process (``here``) or left it
+        (``left``) now: noted, and the other processes told (they tell their connections
+        who is at the table)."""
+        now = time.time()
+        with self._begin() as conn:
+            for seat in here:
+                self._note_seat(conn, game_id, seat, now, True)
+            for seat in left:
+                self._note_seat(conn, game_id, seat, now, False)
+            self._announce(conn, game_id, "presence")
+
+    def _note_seat(self, conn: Connection, game_id: str, seat: int, now: float, here: bool) -> None:
+        mine = (presence.c.game_id == game_id, presence.c.seat == seat, presence.c.process == self.origin)
+        if conn.execute(update(presence).where(*mine).values(seen=now, here=here)).rowcount:
+            return
+        try:
+            with conn.begin_nested():
+                conn.execute(insert(presence).values(game_id=game_id, seat=seat, process=self.origin, seen=now, here=here))
+        except IntegrityError:  # (this process's own row: written meanwhile by another of its threads)
+            conn.execute(update(presence).where(*mine).values(seen=now, here=here))
+
+    def seat_notes(self, game_id: str, but: str | None = None) -> SeatNotes:
+        """What the processes (but the one named ``but``) noted of a game's seats."""
+        seen: dict[int, float] = {}
+        left: dict[int, float] = {}
+        q = select(presence.c.seat, presence.c.seen, presence.c.here).where(presence.c.game_id == game_id)
+        if but is not None:
+            q = q.where(presence.c.process != but)
+        with self.engine.connect() as conn:
+            for r in conn.execute(q):
+                notes = seen if r.here else left
+                notes[int(r.seat)] = max(float(r.seen), notes.get(int(r.seat), 0.0))
+        return SeatNotes(seen, left)
 
     def last_seen(self, game_id: str) -> dict[int, float]:
-        """When each seat of a game was last connected to any process (mark_present)."""
-        with self.engine.connect() as conn:
-            return {int(r.seat): float(r.seen) for r in conn.execute(select(presence).where(presence.c.game_id == game_id))}
+        """When each seat of a game was last noted connected to any process (mark_present,
+        note_seats); a seat whose person left every process is not in it."""
+        return self.seat_notes(game_id).seen
+
+
+@dataclass(frozen=True)
+class SeatNotes:
+    """What other processes noted of a game's seats (Storage.seat_notes), in Unix time: the
+    seats connected there and when that was last noted (``seen``: a process notes its own
+    every few seconds), and the seats that left there and when (``left``)."""
+
+    seen: dict[int, float]
+    left: dict[int, float]
