@@ -219,7 +219,8 @@ def test_the_clock_watcher_reads_the_database_only_when_a_deadline_comes(db_url:
                 assert reads == [], f"{len(reads)} reads of the clocks in {clock.reads - looks} looks"
                 # a deadline comes: read once, acted on (the row is unknown to the games: not claimed)
                 clock.advance(86400.0 + 0.5)
-                await until_async(lambda: len(reads) >= 1, "the read of the passed deadline")
+                # read twice: the passed deadlines, then the next one (check_clocks), each in a thread
+                await until_async(lambda: len(reads) >= 2, "the reads of the passed deadline and the next one")
                 # another process stores a deadline before the next one: this watcher hears of it
                 reads.clear()
                 soon = clock() + 10.0
