@@ -201,9 +201,13 @@ async def _hello_seats(
     renewed: dict[int, str] = {}
     if account is not None:
         for seat, tok in out.items():
-            new = await accounts.own(account, live.row.id, seat, tok, seat in kept)
+            if seat not in kept and live.owned_by(seat, account.id):
+                continue  # the account's already, the seat unchanged since: nothing to bind
+            mine, new = await accounts.own(account, live.row.id, seat, tok, seat in kept)
             if new is not None:
                 renewed[seat] = out[seat] = new
+            if mine:
+                live.note_owner(seat, account.id)
     return out, renewed
 
 
