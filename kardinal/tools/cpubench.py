@@ -196,10 +196,70 @@ def profiled_serve(out: str, argv: list[str]) -> None:
             marshal.dump(merged, f)
 
 
+# the stages of the action path in a profile of the server (--profile): each the cumulative
+# CPU time of these functions (a path within its file's, the function's name); stages():
+# the stages inside another are taken off it
+_STAGES: list[tuple[str, tuple[tuple[str, str], ...]]] = [
+    ("reading frames (uvicorn, websockets)", (("websockets_sansio_impl.py", "data_received"),)),
+    ("the message: parsed, validated, rate limits (ws.py)", (("play/ws.py", "ws_game"),)),
+    ("a hello: tokens, session, seats bound (ws.py)", (("play/ws.py", "_hello_seats"),)),
+    ("checked, applied, committed (pipeline.py)", (("play/pipeline.py", "submit"),)),
+    ("telling: connections noted, listeners (on_change)", (("play/pipeline.py", "_changed"),)),
+    ("group commit on the event loop (_flush)", (("play/pipeline.py", "_flush"),)),
+    ("database thread: the actions' commits", (("storage/database.py", "write_batch"),)),
+    (
+        "database threads: sessions, seats, invitations",
+        (
+            ("storage/accounts.py", "session_account"),
+            ("storage/accounts.py", "take_seats"),
+            ("storage/accounts.py", "bind_seats"),
+            ("storage/social.py", "invited"),
+        ),
+    ),
+    ("fan-out: state messages built and sent (ws.py _send_loop)", (("play/ws.py", "_send_loop"),)),
+    ("HTTP requests (creating games)", (("http/httptools_impl.py", "run_asgi"),)),
+]
+_KEYS = {"submit": "checked, applied, committed (pipeline.py)", "hello": "a hello: tokens, session, seats bound (ws.py)"}
+
+
+def stages(path: str) -> tuple[int, list[tuple[str, float]]]:
+    """The actions of a profile (--profile) and its CPU seconds by stage of the action path;
+    "the event loop and the rest" is what the event loop ran besides (uvloop's own work,
+    futures, timers). The start (imports, the board's map, the first request of each route)
+    is left out."""
+    import pstats
+
+    st: dict[Any, Any] = pstats.Stats(path).stats  # type: ignore[attr-defined]
+
+    def cum(where: str, name: str) -> float:
+        return float(sum(v[3] for k, v in st.items() if k[2] == name and k[0].endswith(where.split("/")[-1]) and where in k[0]))
+
+    actions = int(sum(v[1] for k, v in st.items() if k[2] == "move_of" and k[0].endswith("rules/record.py")))
+    first = cum("fastapi/routing.py", "_populate_api_route_state")
+    out: dict[str, float] = {}
+    for stage, funcs in _STAGES:
+        out[stage] = sum(cum(w, n) for w, n in funcs)
+    out[_KEYS["submit"]] -= out["telling: connections noted, listeners (on_change)"]
+    out["the message: parsed, validated, rate limits (ws.py)"] -= cum("play/pipeline.py", "submit") + out[_KEYS["hello"]]
+    out["HTTP requests (creating games)"] -= first
+    loop = cum("asyncio/runners.py", "run") - first
+    on_loop = sum(v for k, v in out.items() if not k.startswith("database thread"))
+    out["the event loop and the rest"] = loop - on_loop
+    return actions, list(out.items())
+
+
 def main(argv: list[str] | None = None) -> None:
     argv = sys.argv[1:] if argv is None else argv
     if argv[:1] == ["--profiled-serve"]:
         profiled_serve(argv[1], argv[2:])
+        return
+    if argv[:1] == ["--stages"]:  # --stages PROFILE...: the table by stage, in µs per action
+        for path in argv[1:]:
+            actions, rows = stages(path)
+            total = sum(t for _, t in rows)
+            print(f"{path}: {actions} actions, {1e6 * total / actions:.0f} µs per action (profiled)")
+            for name, t in rows:
+                print(f"  {name:60s} {1e6 * t / actions:6.0f} µs  {100 * t / total:4.1f} %")
         return
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
     ap.add_argument("--rounds", type=int, default=3)
