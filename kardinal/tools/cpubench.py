@@ -217,7 +217,8 @@ _STAGES: list[tuple[str, tuple[tuple[str, str], ...]]] = [
         ),
     ),
     ("fan-out: state messages built and sent (ws.py _send_loop)", (("play/ws.py", "_send_loop"),)),
-    ("HTTP requests (creating games)", (("http/httptools_impl.py", "run_asgi"),)),
+    # (with each route's set-up at its first request, once per server: FastAPI does it then)
+    ("HTTP requests (creating games; each route set up at its first)", (("http/httptools_impl.py", "run_asgi"),)),
 ]
 _KEYS = {"submit": "checked, applied, committed (pipeline.py)", "hello": "a hello: tokens, session, seats bound (ws.py)"}
 
@@ -225,8 +226,8 @@ _KEYS = {"submit": "checked, applied, committed (pipeline.py)", "hello": "a hell
 def stages(path: str) -> tuple[int, list[tuple[str, float]]]:
     """The actions of a profile (--profile) and its CPU seconds by stage of the action path;
     "the event loop and the rest" is what the event loop ran besides (uvloop's own work,
-    futures, timers). The start (imports, the board's map, the first request of each route)
-    is left out."""
+    futures, timers). The start (imports, the board's map) is left out; each route's set-up at
+    its first request is not (in the HTTP requests' row, most of it)."""
     import pstats
 
     st: dict[Any, Any] = pstats.Stats(path).stats  # type: ignore[attr-defined]
@@ -235,14 +236,12 @@ def stages(path: str) -> tuple[int, list[tuple[str, float]]]:
         return float(sum(v[3] for k, v in st.items() if k[2] == name and k[0].endswith(where.split("/")[-1]) and where in k[0]))
 
     actions = int(sum(v[1] for k, v in st.items() if k[2] == "move_of" and k[0].endswith("rules/record.py")))
-    first = cum("fastapi/routing.py", "_populate_api_route_state")
     out: dict[str, float] = {}
     for stage, funcs in _STAGES:
         out[stage] = sum(cum(w, n) for w, n in funcs)
     out[_KEYS["submit"]] -= out["telling: connections noted, listeners (on_change)"]
     out["the message: parsed, validated, rate limits (ws.py)"] -= cum("play/pipeline.py", "submit") + out[_KEYS["hello"]]
-    out["HTTP requests (creating games)"] -= first
-    loop = cum("asyncio/runners.py", "run") - first
+    loop = cum("asyncio/runners.py", "run")
     on_loop = sum(v for k, v in out.items() if not k.startswith("database thread"))
     out["the event loop and the rest"] = loop - on_loop
     return actions, list(out.items())

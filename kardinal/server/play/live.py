@@ -172,11 +172,15 @@ class LiveGame:
         token (a claim from the lobby) or none (a bot in its place); the one change that
         keeps it, its account deleted (Tables.drop_seat_keys), forgets what was seen. Then
         opening it signed in has nothing to bind (a hello asked the database each time)."""
+        return self.owner(seat) == account_id
+
+    def owner(self, seat: int) -> int | None:
+        """The account the seat is known to be (owned_by), or None: not known."""
         known = self.owners.get(seat)
-        if known is None or known[0] != account_id or not 0 <= seat < len(self.row.seats):
-            return False
+        if known is None or not 0 <= seat < len(self.row.seats):
+            return None
         now = self.row.seats[seat]
-        return now.kind == "person" and now.token_hash == known[1]
+        return known[0] if now.kind == "person" and now.token_hash == known[1] else None
 
     def note_owner(self, seat: int, account_id: int) -> None:
         """The seat is the account's now (the database said so: Storage.bind_seats)."""
