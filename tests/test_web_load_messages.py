@@ -234,6 +234,50 @@ def test_group_commit_writes_every_action_and_refuses_a_taken_one(tmp_path: Path
     st.close()
 
 
+def test_plain_writes_keep_their_connection_and_replace_a_broken_one(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """SQLite's plain actions (_write_plain) are committed on one kept connection, not one
+    taken from the pool for each commit; a refused write leaves it usable, and after one
+    that broke it the next write takes a new one and nothing is lost."""
+    st = Storage.sqlite(tmp_path / "k.sqlite3")
+    board = get_board("standard")
+    g = new_game(3, seed=1, board=board)
+    ids = [k.id for k in board.cards]
+    st.create_game(
+        GameRow(
+            id="a",
+            board="standard",
+            seats=[SeatRow(f"P{i}", "person", None, "h", True) for i in range(3)],
+            hotseat=False,
+            deck=[ids[k] for k in g.initial_deck],
+            seed=1,
+            status="running",
+            variants=[],
+            options={},
+        )
+    )
+    taken: list[object] = []
+    raw = st.engine.raw_connection
+
+    def counted() -> object:
+        taken.append(1)
+        return raw()
+
+    monkeypatch.setattr(st.engine, "raw_connection", counted)
+    act0 = {"seat": 0, "act": "pass"}
+    for i in range(5):
+        assert st.write_batch([PendingAction("a", i, act0, f"0:{i}")]) == [None]
+    assert len(taken) == 1  # one connection for the five commits
+    with pytest.raises(DuplicateAction):  # refused: nothing written, the connection kept
+        st.append_action("a", 4, act0)
+    assert st.write_batch([PendingAction("a", 5, act0)]) == [None] and len(taken) == 1
+    st._plain_conn.close()  # broken underneath (as by a failing disk)
+    with pytest.raises(Exception):  # noqa: B017 - whatever the driver raises for it
+        st.write_batch([PendingAction("a", 6, act0)])
+    assert st.write_batch([PendingAction("a", 6, act0)]) == [None] and len(taken) == 2  # a new connection
+    assert st.count_actions("a") == 7 and st.client_action("a", "0:4") == 4
+    st.close()
+
+
 def test_games_nobody_uses_leave_memory_and_come_back(client: TestClient) -> None:
     """A finished game nobody looks at leaves memory after FINISHED_KEPT seconds (and a
     running one after IDLE_KEPT), never while connected; asked for again, it is read back."""

@@ -199,6 +199,53 @@ def test_opening_a_seat_signed_in_on_the_websocket_gives_it_a_new_token(client: 
     assert opens(client, gid, 1, new)
 
 
+def test_a_seat_known_to_be_the_accounts_is_opened_without_asking_the_database(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The creator's seat, and a seat a hello made the account's, are opened by the
+    account's next hellos with nothing bound and no session looked up (no trip to the
+    database: LiveGame.owner, ws._bound_already); once the seat has changed hands, a hello
+    asks again, and another account gets nothing."""
+    ann = sign_up(client, "Ann")
+    ben = sign_up(client, "Ben")
+    g = table(client, ann, seats("person", "person", "bot"))
+    gid, links = g["id"], tokens(g)
+    st = storage(client)
+    binds: list[object] = []
+    real = st.bind_seats
+
+    def counted(*a: Any) -> Any:
+        binds.append(a)
+        return real(*a)
+
+    sessions: list[object] = []
+    real_session = st.session_account
+
+    def session(*a: Any) -> Any:
+        sessions.append(a)
+        return real_session(*a)
+
+    monkeypatch.setattr(st, "bind_seats", counted)
+    ann_id, ben_id = account_id(client, ann), account_id(client, ben)
+    assert st.seat_owner(gid, 0) == ann_id  # the creator's from the start
+    monkeypatch.setattr(st, "session_account", session)
+    assert hello(client, gid, {0: links[0]}, ann)[-1]["type"] == "welcome" and binds == [] and sessions == []
+    new = hello(client, gid, {1: links[1]}, ben)[-1]["tokens"]["1"]  # Ben's now: bound once
+    assert len(binds) == 1 and len(sessions) == 1 and st.seat_owner(gid, 1) == ben_id
+    assert "tokens" not in hello(client, gid, {1: new}, ben)[-1] and len(binds) == len(sessions) == 1  # known: nothing to bind
+    # Ann, signed in, holds no token of seat 1 any more; with her own seat's, still nothing to bind
+    assert refused_hello(client, gid, {1: links[1]}, ann) == "bad_token"
+    assert hello(client, gid, {0: links[0]}, ann)[-1]["type"] == "welcome" and len(binds) == 1
+    # seat 1 handed over (a new token, as a claim gives): Ben's next hello asks the database again
+    other = client.portal.call(service(client).rekey, gid, 1)  # type: ignore[attr-defined]
+    hello(client, gid, {1: other}, ben)
+    assert len(binds) == 2 and st.seat_owner(gid, 1) == ben_id
+
+
+def refused_hello(c: TestClient, gid: str, held: dict[int, str], secret: str | None = None) -> str:
+    last = hello(c, gid, held, secret)[-1]
+    assert last["type"] == "error", last
+    return str(last["code"])
+
+
 def test_a_guest_who_joins_by_link_keeps_the_link(client: TestClient) -> None:
     g = table(client, None, seats("person", "person", "bot"))
     gid, links = g["id"], tokens(g)

@@ -320,6 +320,33 @@ def test_a_seat_kept_for_an_account_is_not_another_accounts(client: TestClient) 
     assert r.status_code == 200, r.text
 
 
+def test_a_seat_opened_signed_in_is_bound_in_one_transaction(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Opening a seat signed in looks at the invitations, takes the seat and ends the
+    account's own invitation to it in one storage call (Storage.bind_seats), not three
+    trips to the database; what each account gets stays the same."""
+    a = sign_up(client, "Anna")
+    b = sign_up(client, "Ben")
+    c = sign_up(client, "Carl")
+    g = invite_table(client, a, "ben")  # seat 1 kept for Ben
+    st = storage(client)
+
+    def apart(*_: object) -> None:
+        raise AssertionError("a storage call of its own")
+
+    for name in ("invited", "take_seats", "end_invitations"):
+        monkeypatch.setattr(st, name, apart)
+    # Carl opens seat 1 by its link signed in: he may play it; it stays kept for Ben
+    assert post(client, f"/api/games/{g['id']}/join", c, json={"seat": 1, "token": tokens(g)[1]}).status_code == 200
+    assert st.seat_owner(g["id"], 1) is None
+    # Ben opens it by the link: his, with a new token, and his invitation to it has ended
+    r = post(client, f"/api/games/{g['id']}/join", b, json={"seat": 1, "token": tokens(g)[1]})
+    assert r.status_code == 200, r.text
+    assert r.json()["token"] not in (None, tokens(g)[1])
+    assert st.seat_owner(g["id"], 1) == st.account_named("ben").id  # type: ignore[union-attr]
+    assert get(client, "/api/account/invitations", b).json()["received"] == []
+    assert get(client, "/api/account/invitations", a).json()["sent"] == []
+
+
 def test_a_table_of_one_invited_person_seat_is_not_the_creators(client: TestClient) -> None:
     a = sign_up(client, "Anna")
     sign_up(client, "Ben")

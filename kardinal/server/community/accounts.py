@@ -343,23 +343,19 @@ class Accounts:
         """:meth:`attach`, and which of the seats became the account's by this call."""
         if not seats:
             return [], []
-        kept = await asyncio.to_thread(self.storage.invited, seats)
-        seats = [p for p in seats if kept.get(p, account.id) == account.id]
-        mine, new = await asyncio.to_thread(self.storage.take_seats, account.id, seats, time.time())
-        if any(p in kept for p in mine):
-            await asyncio.to_thread(self.storage.end_invitations, account.id, [p for p in mine if p in kept])
-        return mine, new
+        return await asyncio.to_thread(self.storage.bind_seats, account.id, seats, time.time())
 
-    async def own(self, account: AccountRow, game_id: str, seat: int, held: str, newly: bool = False) -> str | None:
+    async def own(self, account: AccountRow, game_id: str, seat: int, held: str, newly: bool = False) -> tuple[bool, str | None]:
         """A seat opened signed in by a token (``held``) becomes the account's, unless it is
         another's. If it became the account's now (or just before: ``newly``, rated.admit),
         it gets a new token, returned for this device: the link others may hold, and any
         token of before, end (a seat of an account is opened only by what the account hands
-        out). None: the tokens stay as they are (the seat was the account's, or another's)."""
-        _mine, new = await self.bind(account, [(game_id, seat)])
+        out). Returns whether the seat is the account's now, and its new token (None: the
+        tokens stay as they are: the seat was the account's, or another's)."""
+        mine, new = await self.bind(account, [(game_id, seat)])
         if not (newly or (game_id, seat) in new):
-            return None
-        return await self.service.rekey(game_id, seat, held)
+            return (game_id, seat) in mine, None
+        return True, await self.service.rekey(game_id, seat, held)
 
     async def bring(self, account: AccountRow, held: dict[str, dict[str, str]], where: str) -> tuple[int, dict[str, dict[str, str]]]:
         """The seats a browser holds (``{game: {seat: token}}``) become the account's, those

@@ -142,6 +142,8 @@ class LiveGame:
     chat: list[ChatLine] | None = None  # the chat, once read (the last CHAT_KEPT lines)
     chat_seen: int = 0  # the number of chat lines stored (the next line's index)
     clock: Any = None  # the table's clock now (kardinal.server.play.clocks.ClockRun), if it has one
+    # seat -> (the account this process saw it become or stay the owner of, the seat's token hash then): see owned_by
+    owners: dict[int, tuple[int, str]] = field(default_factory=dict, repr=False)
     # the state messages as JSON text, (seat, since) -> text, and their parts, seat -> (the
     # message without its view and closing brace, the view without its history), for what
     # the game is now (_texts_of; see _fresh)
@@ -168,6 +170,28 @@ class LiveGame:
     def __post_init__(self) -> None:
         now = time.monotonic()
         self.gone = {i: now for i, s in enumerate(self.row.seats) if s.kind == "person"}
+
+    def owned_by(self, seat: int, account_id: int) -> bool:
+        """The seat is the account's, as this process saw it last (note_owner), and it is
+        still a person's seat with the same token: a seat changes hands only with a new
+        token (a claim from the lobby) or none (a bot in its place); the one change that
+        keeps it, its account deleted (Tables.drop_seat_keys), forgets what was seen. Then
+        opening it signed in has nothing to bind (a hello asked the database each time)."""
+        return self.owner(seat) == account_id
+
+    def owner(self, seat: int) -> int | None:
+        """The account the seat is known to be (owned_by), or None: not known."""
+        known = self.owners.get(seat)
+        if known is None or not 0 <= seat < len(self.row.seats):
+            return None
+        now = self.row.seats[seat]
+        return known[0] if now.kind == "person" and now.token_hash == known[1] else None
+
+    def note_owner(self, seat: int, account_id: int) -> None:
+        """The seat is the account's now (the database said so: Storage.bind_seats)."""
+        token_hash = self.row.seats[seat].token_hash
+        if token_hash is not None:
+            self.owners[seat] = (account_id, token_hash)
 
     @property
     def bots_only(self) -> bool:

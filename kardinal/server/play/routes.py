@@ -199,9 +199,13 @@ async def create_game(
         # an open seat is not the creator's (whoever claims it from the lobby gets a new
         # token), nor one kept for an invited account (attach leaves it to them)
         if live.row.hotseat:
-            await accounts(request).attach(account, [(gid, s) for s in sorted(tokens)])
+            mine = await accounts(request).attach(account, [(gid, s) for s in sorted(tokens)])
         elif not live.row.seats[first := min(tokens)].open:
-            await accounts(request).attach(account, [(gid, first)])
+            mine = await accounts(request).attach(account, [(gid, first)])
+        else:
+            mine = []
+        for _, s in mine:  # the creator's WebSocket opens them with nothing to bind (LiveGame.owned_by)
+            live.note_owner(s, account.id)
     if live.row.hotseat:
         out["hotseat_url"] = f"{page}?tokens=" + ",".join(f"{s}:{t}" for s, t in sorted(tokens.items()))
     return out

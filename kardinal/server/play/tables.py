@@ -393,6 +393,7 @@ class Tables(ServiceCore):
         live = await self._operators_seat(game_id, seat)
         if live is None:
             return
+        live.owners.pop(seat, None)  # its account may be gone: whose the seat is is asked again (LiveGame.owned_by)
         sr = live.row.seats[seat]
         name = sr.name
         if rename is not None:

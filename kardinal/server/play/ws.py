@@ -13,7 +13,7 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from pydantic import ValidationError
 
 from ..common.guard import Guard
-from ..common.names import own_name
+from ..common.names import UNNAMED, own_name
 from ..common.refusal import Refused, suspended
 from ..common.schemas import CLIENT_ID, token_error
 from ..community.account_routes import session_secret
@@ -182,7 +182,7 @@ async def _hello_seats(
     if not out:
         return out, {}
     accounts: Accounts = ws.app.state.accounts
-    account = await _account(ws)
+    account = None if _bound_already(live, out) else await _account(ws)
     kept: set[int] = set()  # seats kept for the account by admit (a rated table)
     try:
         if live.options["rated"] and any(not live.row.seats[s].joined for s in out):
@@ -201,10 +201,28 @@ async def _hello_seats(
     renewed: dict[int, str] = {}
     if account is not None:
         for seat, tok in out.items():
-            new = await accounts.own(account, live.row.id, seat, tok, seat in kept)
+            if seat not in kept and live.owned_by(seat, account.id):
+                continue  # the account's already, the seat unchanged since: nothing to bind
+            mine, new = await accounts.own(account, live.row.id, seat, tok, seat in kept)
             if new is not None:
                 renewed[seat] = out[seat] = new
+            if mine:
+                live.note_owner(seat, account.id)
     return out, renewed
+
+
+def _bound_already(live: LiveGame, seats: dict[int, str]) -> bool:
+    """Whether a session would change nothing of this hello, so that its account need not
+    be looked up: every seat is known to be an account's (LiveGame.owner: binding it
+    changes nothing, whichever account opens it), none is a rated table's seat still to be
+    taken (rated.admit), nor an unnamed seat of an open table (it would take the name)."""
+    rows = live.row.seats
+    return all(
+        live.owner(s) is not None
+        and not (live.options["rated"] and not rows[s].joined)
+        and not (live.row.status == "open" and rows[s].name == UNNAMED)
+        for s in seats
+    )
 
 
 async def _account(ws: WebSocket) -> AccountRow | None:

@@ -214,13 +214,16 @@ class SocialStorage:
 
     def invited(self, seats: list[tuple[str, int]]) -> dict[tuple[str, int], int]:
         """Those of ``seats`` kept for an account by an invitation, and its account."""
-        out: dict[tuple[str, int], int] = {}
         with self.engine.connect() as conn:
-            for i in range(0, len(seats), 200):
-                q = select(invitations.c.game_id, invitations.c.seat, invitations.c.account_id).where(
-                    tuple_(invitations.c.game_id, invitations.c.seat).in_(seats[i : i + 200])
-                )
-                out.update(((str(r.game_id), int(r.seat)), int(r.account_id)) for r in conn.execute(q))
+            return self._invited(conn, seats)
+
+    def _invited(self, conn: Connection, seats: list[tuple[str, int]]) -> dict[tuple[str, int], int]:
+        out: dict[tuple[str, int], int] = {}
+        for i in range(0, len(seats), 200):
+            q = select(invitations.c.game_id, invitations.c.seat, invitations.c.account_id).where(
+                tuple_(invitations.c.game_id, invitations.c.seat).in_(seats[i : i + 200])
+            )
+            out.update(((str(r.game_id), int(r.seat)), int(r.account_id)) for r in conn.execute(q))
         return out
 
     def end_invitations(self, account_id: int, seats: list[tuple[str, int]]) -> None:
@@ -229,12 +232,15 @@ class SocialStorage:
             return
         self._still_there()
         with self._begin() as conn:
-            for i in range(0, len(seats), 200):
-                conn.execute(
-                    delete(invitations).where(
-                        invitations.c.account_id == account_id, tuple_(invitations.c.game_id, invitations.c.seat).in_(seats[i : i + 200])
-                    )
+            self._end_invitations(conn, account_id, seats)
+
+    def _end_invitations(self, conn: Connection, account_id: int, seats: list[tuple[str, int]]) -> None:
+        for i in range(0, len(seats), 200):
+            conn.execute(
+                delete(invitations).where(
+                    invitations.c.account_id == account_id, tuple_(invitations.c.game_id, invitations.c.seat).in_(seats[i : i + 200])
                 )
+            )
 
     def withdraw_invitation(self, inviter_id: int, game_id: str, seat: int) -> str | None:
         """The inviter ends an invitation it sent (the seat is kept for nobody any more): the
