@@ -158,8 +158,7 @@ def profiled_serve(out: str, argv: list[str]) -> None:
     stops."""
     import cProfile
     import marshal
-
-    from kardinal import cli
+    import runpy
 
     profilers: list[cProfile.Profile] = []
     lock = threading.Lock()
@@ -176,7 +175,8 @@ def profiled_serve(out: str, argv: list[str]) -> None:
     sys.argv = ["kardinal", *argv]
     main.enable()
     try:
-        cli.main()
+        # the command line as `python -m kardinal` runs it (a tool imports no command line: the layers)
+        runpy.run_module("kardinal", run_name="__main__", alter_sys=True)
     except SystemExit:
         pass
     finally:
