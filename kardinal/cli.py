@@ -636,6 +636,13 @@ def loadtest(
             " (the server's signup limit must allow one).",
         ),
     ] = False,
+    processes: Annotated[
+        int,
+        typer.Option(
+            min=1,
+            help="Processes of its own the spectators are dealt to (one opens a few thousand WebSockets in the time allowed).",
+        ),
+    ] = 1,
 ) -> None:
     """Load a running server with simulated people and spectators over WebSockets; report
     actions per second and the latency percentiles of the players' actions."""
@@ -645,7 +652,7 @@ def loadtest(
         raise _missing_web(e, "loadtest") from None
     if rate is not None and rate <= 0:
         raise typer.BadParameter("must be positive", param_hint="--rate")
-    res = load_main(url, games, spectators, seconds, rate, together, signed_in)
+    res = load_main(url, games, spectators, seconds, rate, together, signed_in, processes)
     if res.errors:
         raise typer.Exit(1)
 
