@@ -588,6 +588,11 @@ def serve(
         typer.echo(f"error: {e}", err=True)
         raise typer.Exit(2) from None
     gcpolicy.tune()  # everything is built: no garbage collection walks it again (gcpolicy)
+    from kardinal.server.web.openfiles import raise_nofile
+
+    raised = raise_nofile()  # each WebSocket is an open file
+    if raised is not None:
+        typer.echo(f"(the limit on open files raised to {raised})")
     where = db_url.split("@")[-1] if db_url else settings.data / "kardinal.sqlite3"  # never a password
     root = "/" + settings.root_path.strip("/") if settings.root_path.strip("/") else ""
     typer.echo(f"Kardinal: http://{settings.host}:{settings.port}{root}/  (games in {where})")

@@ -45,6 +45,8 @@ from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from kardinal.server.web.openfiles import raise_nofile
+
 __all__ = ["LoadResult", "run_load"]
 
 WARMUP = 1.0  # seconds between the start of the first games and the clock's
@@ -113,25 +115,6 @@ def _percentile(xs: list[float], p: float) -> float:
     if not xs:
         return float("nan")
     return xs[min(len(xs) - 1, int(round(p / 100 * (len(xs) - 1))))]
-
-
-def raise_nofile() -> int | None:
-    """Raise this process's soft limit on open files to its hard limit (each WebSocket is
-    one; 10,000 spectators need more than the usual soft limit of 1,024). Returns the new
-    limit if it was raised, else None."""
-    try:
-        import resource
-    except ImportError:  # pragma: no cover - not on Windows
-        return None
-    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    if hard != resource.RLIM_INFINITY and soft >= hard:
-        return None
-    target = hard if hard != resource.RLIM_INFINITY else max(soft, 1 << 20)
-    try:
-        resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
-    except (ValueError, OSError):  # pragma: no cover - not allowed here
-        return None
-    return target
 
 
 async def _create(http: Any, players: int) -> dict[str, Any]:
