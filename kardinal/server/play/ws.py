@@ -269,6 +269,8 @@ async def _write(ws: WebSocket, conn: Connection, text: str) -> None:
         conn.busy = False
 
 
+WRITE_BUFFER_HIGH = 16 * 1024  # bytes (asyncio's default: 64 KiB, which 10,000 readers that fall behind hold each)
+
 # the texts last sent directly and their frames, by the text's identity: a state message is
 # one text shared by its audience (live.LiveGame.message_text), made into bytes once
 _frames: dict[int, tuple[str, bytes]] = {}
@@ -330,4 +332,7 @@ def _direct(ws: WebSocket) -> _Direct | None:
     proto = getattr(ws.scope.get(SERVER_SEND), "__self__", None)
     if not isinstance(proto, WebSocketsSansIOProtocol) or proto.conn.extensions or proto.conn.state is not State.OPEN:
         return None
+    # a reader that does not keep up has at most this much waiting for it in the server: then
+    # its socket takes nothing more (writing pauses) until it read most of it
+    proto.transport.set_write_buffer_limits(high=WRITE_BUFFER_HIGH)
     return _Direct(proto)
