@@ -103,7 +103,8 @@ class LoadResult:
                 f"spectators: {self.spectators_connected} of {self.spectators} connected, received"
                 f" {self.spectator_messages} state messages; lag p50 {ms(_percentile(lags, 50))}, p99"
                 f" {ms(_percentile(lags, 99))}, max {ms(lags[-1] if lags else float('nan'))}"
-                f" ({len(lags)} versions seen, {self.spectators_missed} missed)"
+                f' ({len(lags)} versions seen, {self.spectators_missed} missed); they followed "Play again"'
+                f" {self.followed} times"
             )
         if self.errors:
             lines.append(f"errors: {len(self.errors)} (first: {self.errors[0]})")
