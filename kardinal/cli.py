@@ -588,6 +588,11 @@ def serve(
         typer.echo(f"error: {e}", err=True)
         raise typer.Exit(2) from None
     gcpolicy.tune()  # everything is built: no garbage collection walks it again (gcpolicy)
+    from kardinal.server.web.openfiles import raise_nofile
+
+    raised = raise_nofile()  # each WebSocket is an open file
+    if raised is not None:
+        typer.echo(f"(the limit on open files raised to {raised})")
     where = db_url.split("@")[-1] if db_url else settings.data / "kardinal.sqlite3"  # never a password
     root = "/" + settings.root_path.strip("/") if settings.root_path.strip("/") else ""
     typer.echo(f"Kardinal: http://{settings.host}:{settings.port}{root}/  (games in {where})")
@@ -636,6 +641,13 @@ def loadtest(
             " (the server's signup limit must allow one).",
         ),
     ] = False,
+    processes: Annotated[
+        int,
+        typer.Option(
+            min=1,
+            help="Processes of its own the spectators are dealt to (one opens a few thousand WebSockets in the time allowed).",
+        ),
+    ] = 1,
 ) -> None:
     """Load a running server with simulated people and spectators over WebSockets; report
     actions per second and the latency percentiles of the players' actions."""
@@ -645,7 +657,7 @@ def loadtest(
         raise _missing_web(e, "loadtest") from None
     if rate is not None and rate <= 0:
         raise typer.BadParameter("must be positive", param_hint="--rate")
-    res = load_main(url, games, spectators, seconds, rate, together, signed_in)
+    res = load_main(url, games, spectators, seconds, rate, together, signed_in, processes)
     if res.errors:
         raise typer.Exit(1)
 

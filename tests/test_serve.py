@@ -192,6 +192,48 @@ def test_the_load_tool_plays_games_and_measures_them(tmp_path: Path) -> None:
     assert "30 offered" in paced.report()
 
 
+@pytest.mark.fuzz  # a server and three processes of the load tool: left out of make test-fast
+def test_the_load_tool_deals_its_spectators_to_processes_and_measures_their_lag(tmp_path: Path) -> None:
+    """``processes``: the spectators are dealt to processes of their own; all connect,
+    and each version acknowledged to the watched game's players is seen by every spectator
+    (its lag measured), through the server's frames written straight to the sockets."""
+    import asyncio
+
+    from kardinal.tools.loadtest import run_load
+
+    port = _free_port()
+    env = {**os.environ, "KARDINAL_PORT": str(port), "KARDINAL_DATA": str(tmp_path), "KARDINAL_BOT_WORKERS": "0"}
+    proc = subprocess.Popen([str(KARDINAL), "serve"], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        base = f"http://127.0.0.1:{port}"
+        wait_until_up(proc, base)
+        res = asyncio.run(run_load(base, games=1, spectators=5, seconds=4.0, rate=20.0, processes=2))
+    finally:
+        proc.terminate()
+        proc.wait(20)
+    assert res.errors == [] and res.spectators == res.spectators_connected == 5
+    assert res.spectator_messages >= 5 and len(res.spectator_lags) >= 5 and res.spectators_missed == 0
+    assert all(lag >= 0 for lag in res.spectator_lags)
+    assert "5 of 5 connected" in res.report() and "lag p50" in res.report()
+
+
+def test_the_spectators_lag_is_to_the_first_state_as_new_as_each_acknowledged_version() -> None:
+    """A spectator may skip versions: its lag for one is the time to the first state of that
+    version or a later one; versions acknowledged before it joined or after the end do not
+    count, and one it never got is missed. The spectators are dealt out evenly."""
+    import array
+
+    from kardinal.tools.loadtest import _lags, _Seen, _split
+
+    seen = _Seen()
+    seen.games.append(("g", 10.0, array.array("q", [1, 3, 4]), array.array("d", [10.5, 12.0, 13.0])))
+    acks = {"g": [(1, 10.2), (2, 11.0), (3, 11.5), (4, 12.9), (5, 13.5), (0, 9.0)], "h": [(1, 11.0)]}
+    lags, missed = _lags(seen, acks, until=20.0)
+    assert lags == pytest.approx([0.3, 1.0, 0.5, 0.1]) and missed == 1  # version 2 seen as 3; version 5 never
+    assert _lags(seen, acks, until=12.0) == (pytest.approx([0.3, 1.0, 0.5]), 0)
+    assert _split(10, 3) == [4, 3, 3] and _split(2, 4) == [1, 1]
+
+
 def test_json_logs_name_requests_by_path_and_never_hold_a_token(tmp_path: Path) -> None:
     import json
 

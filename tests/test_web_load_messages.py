@@ -327,12 +327,17 @@ def test_a_large_audience_gets_every_change_and_the_players_first(client: TestCl
 
 def test_a_larger_audience_is_told_less_often() -> None:
     """Up to SPECTATORS_PER_PAUSE spectators: every SPECTATORS_PAUSE; beyond, the pause
-    grows with the audience (the rounds of sends keep about the same share of the server)."""
-    from kardinal.server.play.presence import SPECTATORS_PAUSE, SPECTATORS_PER_PAUSE, spectators_pause
+    grows with the audience (the rounds of sends keep about the same share of the server),
+    up to SPECTATORS_PAUSE_MAX (every spectator sees the newest state within a second)."""
+    from kardinal.server.play.presence import SPECTATORS_PAUSE, SPECTATORS_PAUSE_MAX, SPECTATORS_PER_PAUSE, spectators_pause
 
     assert spectators_pause(51) == spectators_pause(SPECTATORS_PER_PAUSE) == SPECTATORS_PAUSE
-    assert spectators_pause(1000) == pytest.approx(SPECTATORS_PAUSE * 1000 / SPECTATORS_PER_PAUSE)
-    assert spectators_pause(2000) == pytest.approx(2 * spectators_pause(1000))
+    assert spectators_pause(SPECTATORS_PER_PAUSE * 3 // 2) == pytest.approx(SPECTATORS_PAUSE * 1.5)
+    assert spectators_pause(SPECTATORS_PER_PAUSE * 2) == pytest.approx(2 * SPECTATORS_PAUSE)
+    assert spectators_pause(100_000) == SPECTATORS_PAUSE_MAX < 1.0
+    # a round that took long (a busy machine) is followed by a longer pause, up to the most
+    assert spectators_pause(51, cost=SPECTATORS_PAUSE) > 2 * SPECTATORS_PAUSE
+    assert spectators_pause(51, cost=10.0) == SPECTATORS_PAUSE_MAX
 
 
 def test_no_more_than_finished_max_finished_games_stay(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -34,6 +34,7 @@ Two ways to load it:
 
 from __future__ import annotations
 
+import array
 import asyncio
 import contextlib
 import json
@@ -44,6 +45,8 @@ from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from kardinal.server.web.openfiles import raise_nofile
+
 __all__ = ["LoadResult", "run_load"]
 
 WARMUP = 1.0  # seconds between the start of the first games and the clock's
@@ -51,6 +54,10 @@ GAME_ACTIONS = 110  # about the actions of a game of three random players (paced
 # seconds within which the spectators of a game follow its "Play again" (the browser shows
 # a link; people click it at different moments, not all in the same millisecond)
 FOLLOW_SPREAD = 2.0
+CONNECT_WAIT = 120.0  # seconds the spectators have to connect before the clock starts anyway
+# seconds after the load stops within which a version must have been acknowledged for a
+# spectator's lag to count (a later one may still be on its way when the spectators stop)
+LAG_TAIL = 2.0
 
 
 @dataclass
@@ -63,15 +70,18 @@ class LoadResult:
     games_finished: int = 0
     followed: int = 0  # games of the spectators' table that followed the one before ("Play again")
     spectator_messages: int = 0
+    spectators: int = 0  # the spectators asked for
+    spectators_connected: int = 0  # ... and how many of them connected
+    # seconds from a state's version being acknowledged to its player until each spectator
+    # connected to its game then got that version or a later one (see _lags)
+    spectator_lags: list[float] = field(default_factory=list)
+    spectators_missed: int = 0  # versions a spectator had not got LAG_TAIL seconds after their acknowledgement
     errors: list[str] = field(default_factory=list)
     rate: float | None = None  # the actions per second offered (paced), or None (flat out)
     since: float = 0.0  # the clock's start (perf_counter): actions due before it are not counted
 
     def percentile(self, p: float) -> float:
-        if not self.latencies:
-            return float("nan")
-        xs = sorted(self.latencies)
-        return xs[min(len(xs) - 1, int(round(p / 100 * (len(xs) - 1))))]
+        return _percentile(sorted(self.latencies), p)
 
     def _codes(self) -> str:
         return ": " + ", ".join(f"{n} {code}" for code, n in sorted(self.refusals.items())) if self.refusals else ""
@@ -87,11 +97,25 @@ class LoadResult:
             f"latency p50 {ms(self.percentile(50))}, p90 {ms(self.percentile(90))}, p99 {ms(self.percentile(99))},"
             f" max {ms(max(self.latencies, default=float('nan')))}",
         ]
-        if self.spectator_messages:
-            lines.append(f"spectators received {self.spectator_messages} state messages")
+        if self.spectators:
+            lags = sorted(self.spectator_lags)
+            lines.append(
+                f"spectators: {self.spectators_connected} of {self.spectators} connected, received"
+                f" {self.spectator_messages} state messages; lag p50 {ms(_percentile(lags, 50))}, p99"
+                f" {ms(_percentile(lags, 99))}, max {ms(lags[-1] if lags else float('nan'))}"
+                f' ({len(lags)} versions seen, {self.spectators_missed} missed); they followed "Play again"'
+                f" {self.followed} times"
+            )
         if self.errors:
             lines.append(f"errors: {len(self.errors)} (first: {self.errors[0]})")
         return "\n".join(lines)
+
+
+def _percentile(xs: list[float], p: float) -> float:
+    """The ``p``th percentile of the sorted ``xs`` (nearest rank)."""
+    if not xs:
+        return float("nan")
+    return xs[min(len(xs) - 1, int(round(p / 100 * (len(xs) - 1))))]
 
 
 async def _create(http: Any, players: int) -> dict[str, Any]:
@@ -171,9 +195,11 @@ async def _person(
     pace: _Pace | None = None,
     started: Callable[[], None] | None = None,
     headers: dict[str, str] | None = None,
+    acked: Callable[[int], None] | None = None,
 ) -> None:
     """One simulated person; ``started``: called once it has its first state message;
-    ``headers``: sent with the WebSocket's opening (a signed-in person's cookie)."""
+    ``headers``: sent with the WebSocket's opening (a signed-in person's cookie);
+    ``acked``: called with the version of each of its actions acknowledged."""
     import websockets
 
     sent: dict[str, float] = {}
@@ -234,6 +260,8 @@ async def _person(
                     if start >= res.since:
                         res.latencies.append(time.perf_counter() - start)
                         res.actions += 1
+                    if acked is not None:
+                        acked(ack["version"])
                 if kind == "welcome" and (m.get("tokens") or {}).get(str(seat)):
                     # opened signed in, the seat became the account's: its new token from now on
                     token_text = _dumps(m["tokens"][str(seat)])
@@ -329,13 +357,23 @@ async def _play(
     every: float | None,
     started: Callable[[], None] | None = None,
     headers: dict[str, str] | None = None,
+    acks: dict[str, list[tuple[int, float]]] | None = None,
 ) -> None:
-    """One game's people, each on a WebSocket of their own, until it ends or the load stops."""
+    """One game's people, each on a WebSocket of their own, until it ends or the load stops;
+    ``acks``: where to note when each version of the game was acknowledged to its player
+    (game -> [(version, time.monotonic())])."""
     ws_url = base.replace("http", "ws", 1) + f"/ws/{gid}"
     done = asyncio.Event()
     pace = _pace(every, rng)
+    acked = None
+    if acks is not None:
+        noted = acks.setdefault(gid, [])
+
+        def acked(version: int) -> None:
+            noted.append((version, time.monotonic()))
+
     people = [
-        asyncio.create_task(_person(ws_url, seat, tok, random.Random(rng.random()), res, stop, done, pace, started, headers))
+        asyncio.create_task(_person(ws_url, seat, tok, random.Random(rng.random()), res, stop, done, pace, started, headers, acked))
         for seat, tok in tokens.items()
     ]
     await asyncio.wait(people, return_when=asyncio.ALL_COMPLETED)
@@ -345,14 +383,22 @@ async def _play(
 
 
 async def _watched(
-    base: str, http: Any, g: dict[str, Any], rng: random.Random, res: LoadResult, stop: asyncio.Event, every: float | None
+    base: str,
+    http: Any,
+    g: dict[str, Any],
+    rng: random.Random,
+    res: LoadResult,
+    stop: asyncio.Event,
+    every: float | None,
+    acks: dict[str, list[tuple[int, float]]],
 ) -> None:
     """The spectators' table: one game after another, each the "Play again" of the one
-    before (the spectators follow it, within FOLLOW_SPREAD seconds: see _spectator)."""
+    before (the spectators follow it, within FOLLOW_SPREAD seconds: see _spectator);
+    ``acks``: when each version of its games was acknowledged (see _play)."""
     tokens = {s["seat"]: s["token"] for s in g["seats"]}
     gid = g["id"]
     while not stop.is_set():
-        await _play(base, gid, tokens, rng, res, stop, every)
+        await _play(base, gid, tokens, rng, res, stop, every, acks=acks)
         if stop.is_set():
             return
         r = await http.post(f"/api/games/{gid}/again", json={"seats": {str(k): t for k, t in tokens.items()}})
@@ -375,13 +421,69 @@ def _run(main: Any) -> Any:
     return uvloop.run(main)
 
 
+@dataclass
+class _Seen:
+    """What one spectator got: for each game it watched, when it connected to it (its
+    welcome, time.monotonic()) and the state messages' versions with when each came."""
+
+    games: list[tuple[str, float, array.array[int], array.array[float]]] = field(default_factory=list)
+
+    def joined(self, gid: str) -> None:
+        self.games.append((gid, time.monotonic(), array.array("q"), array.array("d")))
+
+    def got(self, version: int) -> None:
+        _, _, versions, times = self.games[-1]
+        versions.append(version)
+        times.append(time.monotonic())
+
+
+def _version_of(raw: str) -> int | None:
+    """The version of a state message (its head, before the history, holds it)."""
+    i = raw.find('"version":')
+    if i < 0:
+        return None
+    i += len('"version":')
+    j = i
+    while j < len(raw) and raw[j].isdigit():
+        j += 1
+    return int(raw[i:j]) if j > i else None
+
+
+def _lags(seen: _Seen, acks: dict[str, list[tuple[int, float]]], until: float) -> tuple[list[float], int]:
+    """How late a spectator saw each version acknowledged (to its player) while it watched the
+    game, up to ``until``: the time from the acknowledgement to the first state message of
+    that version or a later one (a spectator may skip to the latest state). Returns the
+    lags in seconds, and how many versions it never saw."""
+    lags: list[float] = []
+    missed = 0
+    for gid, joined, versions, times in seen.games:
+        k = 0
+        for version, at in sorted(acks.get(gid, [])):
+            if at < joined or at > until:
+                continue
+            while k < len(versions) and versions[k] < version:
+                k += 1
+            if k == len(versions):
+                missed += 1
+            else:
+                lags.append(max(0.0, times[k] - at))
+    return lags, missed
+
+
 async def _spectator(
-    base: str, gid: str, counts: list[int], stop: asyncio.Event, all_ready: asyncio.Event, n: int, rng: random.Random
+    base: str,
+    gid: str,
+    counts: list[int],
+    stop: asyncio.Event,
+    all_ready: asyncio.Event,
+    n: int,
+    rng: random.Random,
+    seen: _Seen,
 ) -> None:
     """Watch a game and the games that follow it ("Play again"): each at a random moment
     within FOLLOW_SPREAD seconds of seeing it announced (people click the link when they
-    see it); the messages are counted, not read (a spectator's work is the server's to
-    measure, not this process's). ``counts``: [connected, state messages]."""
+    see it); of the messages only the version is read and noted in ``seen`` (a spectator's
+    work is the server's to measure, not this process's). ``counts``: [connected, state messages]."""
     import websockets
 
     first = True
@@ -392,44 +494,66 @@ async def _spectator(
         follow = True
         async with websockets.connect(base.replace("http", "ws", 1) + f"/ws/{gid}", max_size=2**22) as ws:
             await ws.send(json.dumps({"type": "hello", "delta": True}))
+            welcome = True
             async with _closed_on(stop, ws):
                 async for raw in ws:
                     if stop.is_set():
                         break
-                    if first:  # the welcome
-                        first = False
-                        counts[0] += 1
-                        if counts[0] >= n:
-                            all_ready.set()
+                    if welcome:
+                        welcome = False
+                        seen.joined(gid)
+                        if first:
+                            first = False
+                            counts[0] += 1
+                            if counts[0] >= n:
+                                all_ready.set()
                     if isinstance(raw, str) and '"type":"state"' in raw:
                         counts[1] += 1
+                        version = _version_of(raw)
+                        if version is not None:
+                            seen.got(version)
                         if '"again":"' in raw:
                             gid = json.loads(raw)["again"]
                             break
 
 
-def _spectators_main(base: str, gid: str, n: int, pipe: Any) -> None:
-    """A process of its own for the spectators (on other machines, in life): it says when
-    all are connected, watches until told to stop, and sends back the messages counted."""
+def _spectators_main(base: str, gid: str, n: int, pipe: Any, seed: int = 0) -> None:
+    """A process of spectators (on other machines, in life): it says how many connected
+    (within CONNECT_WAIT seconds), watches until told to stop (with when the versions were
+    acknowledged: see _lags), and sends back the messages counted and the lags."""
+    raise_nofile()
 
     async def run() -> None:
         stop, ready = asyncio.Event(), asyncio.Event()
         counts = [0, 0]
-        rng = random.Random(n)
-        tasks = [asyncio.create_task(_spectator(base, gid, counts, stop, ready, n, random.Random(rng.random()))) for _ in range(n)]
+        rng = random.Random(seed * 1_000_003 + n)
+        seen = [_Seen() for _ in range(n)]
+        tasks = [asyncio.create_task(_spectator(base, gid, counts, stop, ready, n, random.Random(rng.random()), seen[i])) for i in range(n)]
         try:
-            await asyncio.wait_for(ready.wait(), 120)
+            await asyncio.wait_for(ready.wait(), CONNECT_WAIT)
         except TimeoutError:
             pass
         pipe.send(counts[0])
         loop = asyncio.get_running_loop()
-        await loop.run_in_executor(None, pipe.recv)  # stop
+        acks, until = await loop.run_in_executor(None, pipe.recv)  # stop
         sent = counts[1]
         stop.set()
         await asyncio.gather(*tasks, return_exceptions=True)
-        pipe.send(sent)
+        lags: list[float] = []
+        missed = 0
+        for one in seen:
+            got, lost = _lags(one, acks, until)
+            lags += got
+            missed += lost
+        pipe.send((sent, array.array("d", lags), missed))
 
     _run(run())
+
+
+def _split(n: int, parts: int) -> list[int]:
+    """``n`` spectators dealt to ``parts`` processes as evenly as may be (none empty)."""
+    parts = max(1, min(parts, n))
+    return [n // parts + (1 if i < n % parts else 0) for i in range(parts)]
 
 
 async def run_load(
@@ -442,8 +566,10 @@ async def run_load(
     rate: float | None = None,
     together: bool = False,
     signed_in: bool = False,
+    processes: int = 1,
 ) -> LoadResult:
-    """``signed_in``: the people are signed in (one account, made at the start): every
+    """``processes``: how many processes of its own the spectators are dealt to (a process
+    of Python opens a few thousand WebSockets in the time allowed, CONNECT_WAIT). ``signed_in``: the people are signed in (one account, made at the start): every
     request and WebSocket carries its session cookie, each game is created signed in and
     its seats become the account's as they are opened. ``url``: the server, or several processes of one server (one database): the tables
     are dealt to them in turn; the spectators' game is the first process's. The clock
@@ -459,7 +585,10 @@ async def run_load(
     url = urls[0]
     if rate is not None and rate <= 0:
         raise ValueError("rate must be positive")
-    res = LoadResult(rate=rate, since=float("inf"))
+    if processes < 1:
+        raise ValueError("processes must be at least 1")
+    res = LoadResult(rate=rate, since=float("inf"), spectators=spectators)
+    acks: dict[str, list[tuple[int, float]]] = {}
     every = None if rate is None else (games + (1 if spectators else 0)) / rate
     rng = random.Random(seed)
     stop = asyncio.Event()
@@ -473,19 +602,22 @@ async def run_load(
         https = [await stack.enter_async_context(httpx.AsyncClient(base_url=u, timeout=30, limits=limits, headers=headers)) for u in urls]
         http = https[0]
         tables: list[asyncio.Task[None]] = []
-        watchers = None
+        watchers: list[tuple[Any, Any]] = []  # (process, its end of the pipe)
         if spectators:
-            # the spectators (in a process of their own) watch a table of their own: its
+            # the spectators (in processes of their own) watch a table of their own: its
             # games one after another
             g = await _create(http, players)
             ctx = multiprocessing.get_context("spawn")
-            mine, theirs = ctx.Pipe()
-            watchers = ctx.Process(target=_spectators_main, args=(url, g["id"], spectators, theirs), daemon=True)
-            watchers.start()
-            connected = await asyncio.to_thread(mine.recv)
+            for i, n in enumerate(_split(spectators, processes)):
+                mine, theirs = ctx.Pipe()
+                proc = ctx.Process(target=_spectators_main, args=(url, g["id"], n, theirs, seed + i), daemon=True)
+                proc.start()
+                watchers.append((proc, mine))
+            connected = sum(await asyncio.gather(*(asyncio.to_thread(mine.recv) for _, mine in watchers)))
+            res.spectators_connected = connected
             if connected < spectators:
                 res.errors.append(f"only {connected} of {spectators} spectators connected")
-            tables.append(asyncio.create_task(_watched(url, http, g, random.Random(rng.random()), res, stop, every)))
+            tables.append(asyncio.create_task(_watched(url, http, g, random.Random(rng.random()), res, stop, every, acks)))
         # the clock starts WARMUP seconds after the first games have started (every person
         # has its state): their start, all at once, is not what is measured
         waiting, all_started = [games * players], asyncio.Event()
@@ -522,10 +654,15 @@ async def run_load(
         await asyncio.sleep(seconds)
         stop.set()
         res.seconds = time.perf_counter() - t0
-        if watchers is not None:
-            mine.send("stop")
-            res.spectator_messages = await asyncio.to_thread(mine.recv)
-            await asyncio.to_thread(watchers.join, 30)
+        until = time.monotonic() - LAG_TAIL
+        for _, mine in watchers:
+            mine.send((acks, until))
+        for proc, mine in watchers:
+            sent, lags, missed = await asyncio.to_thread(mine.recv)
+            res.spectator_messages += sent
+            res.spectator_lags += lags
+            res.spectators_missed += missed
+            await asyncio.to_thread(proc.join, 30)
         await asyncio.gather(*tables, return_exceptions=True)
     return res
 
@@ -548,10 +685,22 @@ async def _account(url: str) -> dict[str, str]:
 
 
 def main(
-    url: str, games: int, spectators: int, seconds: float, rate: float | None = None, together: bool = False, signed_in: bool = False
+    url: str,
+    games: int,
+    spectators: int,
+    seconds: float,
+    rate: float | None = None,
+    together: bool = False,
+    signed_in: bool = False,
+    processes: int = 1,
 ) -> LoadResult:
     """``url``: one address, or several separated by commas (processes sharing one database)."""
     urls = [u.strip() for u in url.split(",") if u.strip()]
-    res: LoadResult = _run(run_load(urls, games, spectators, seconds, rate=rate, together=together, signed_in=signed_in))
+    raised = raise_nofile()
+    if raised is not None:
+        print(f"(the limit on open files raised to {raised})")
+    res: LoadResult = _run(
+        run_load(urls, games, spectators, seconds, rate=rate, together=together, signed_in=signed_in, processes=processes)
+    )
     print(res.report())
     return res

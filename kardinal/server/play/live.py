@@ -4,13 +4,14 @@ state messages made once per change and shared by everyone who gets the same one
 from __future__ import annotations
 
 import asyncio
+import collections
 import functools
 import hashlib
 import hmac
 import time
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any
+from typing import Any, Protocol
 
 from kardinal.rules.board import Board
 from kardinal.rules.events import Decision, Drew, IntermediateScoring, LastRound
@@ -75,6 +76,72 @@ def public_players(row: GameRow, present: frozenset[int] = frozenset()) -> list[
     ]
 
 
+OutMessage = AckMessage | ErrorMessage | ChatMessage | PresenceMessage | ClockMessage
+# messages a connection that does not read may have waiting (the state aside, which waits as
+# one "send the newest state"): past this, it is closed (ws.py), and its page, connecting
+# again, gets the whole state and the chat so far. Memory stays bounded, and nothing a
+# player was sent is ever skipped
+OUTBOX_MAX = 256
+# messages of which a spectator needs only the newest: one waiting is replaced by a newer one
+LATEST_ONLY = frozenset({"presence", "clock"})
+
+
+class Outbox:
+    """What is waiting to be sent to one connection, in order, ``None`` standing for "the
+    state as it is when sent". Bounded: a run of state notices waits as one (the state
+    sent is the newest), a spectator's (``latest_only``) as one wherever it waits, and
+    its presence and clock messages as the newest of each; past OUTBOX_MAX waiting,
+    ``overflowed`` is set and nothing more is kept (ws.py closes the connection)."""
+
+    def __init__(self, latest_only: bool = False) -> None:
+        self.latest_only = latest_only
+        self.items: collections.deque[OutMessage | None] = collections.deque()
+        self.overflowed = False
+        self.ready = asyncio.Event()  # set while something waits (or it overflowed)
+
+    def put_nowait(self, item: OutMessage | None) -> None:
+        items = self.items
+        if item is None:
+            if items and (items[-1] is None or (self.latest_only and None in items)):
+                return
+        elif self.latest_only and item["type"] in LATEST_ONLY:
+            for i, waiting in enumerate(items):
+                if waiting is not None and waiting["type"] == item["type"]:
+                    items[i] = item
+                    return
+        if len(items) >= OUTBOX_MAX:
+            self.overflowed = True
+        else:
+            items.append(item)
+        self.ready.set()
+
+    def get_nowait(self) -> OutMessage | None:
+        item = self.items.popleft()
+        if not self.items and not self.overflowed:
+            self.ready.clear()
+        return item
+
+    def peek(self) -> OutMessage | None:
+        """The next item (there is one)."""
+        return self.items[0]
+
+    def qsize(self) -> int:
+        return len(self.items)
+
+    def empty(self) -> bool:
+        return not self.items
+
+
+class Direct(Protocol):
+    """A connection's socket written to at once, without a task of its own (ws.py)."""
+
+    def ready(self) -> bool:
+        """It is open and takes more now (its reader keeps up)."""
+
+    def write(self, text: str) -> None:
+        """Send ``text`` as a message (the same text's bytes are made once for everyone)."""
+
+
 class Connection:
     """One connected client (a WebSocket): the seats it authenticated, and its outbox."""
 
@@ -84,12 +151,34 @@ class Connection:
         self.ack_in_state = ack_in_state  # it takes its acknowledgements inside the state messages
         self.presence = presence  # it takes presence messages (kardinal.server.play.presence)
         self.base: tuple[int, int | None, int] | None = None  # the history it holds: (epoch, viewer, length)
-        self.outbox: asyncio.Queue[AckMessage | ErrorMessage | ChatMessage | PresenceMessage | ClockMessage | None] = asyncio.Queue()
+        self.outbox = Outbox(latest_only=not seats)  # a spectator needs only the newest state
+        self.direct: Direct | None = None  # its socket, written to at once (ws.py), or None: by its sender only
+        self.busy = False  # its sender is sending the ASGI way (waiting for a slow reader): nothing goes past it
         self.revoked = False  # a token it holds opens its seat no more: it is told so and closed (ws.py)
         self.barred: float | None = None  # ... because its account is suspended (until then): it is told that
 
     def notify(self) -> None:
         self.outbox.put_nowait(None)  # None: "send the current state"
+
+    def tell(self, live: LiveGame, made: dict[Any, tuple[str, Any]] | None = None) -> None:
+        """Send the current state: at once if nothing waits before it and its socket takes
+        it now (no task woken: a large audience is told in one go), else by its sender.
+        ``made``: the spectators' texts made since the game last changed, by the history
+        each holds (most of an audience holds the same: one text, looked up once)."""
+        direct = self.direct
+        if direct is None or self.busy or not self.outbox.empty() or self.revoked or not direct.ready():
+            self.notify()
+            return
+        if made is None or self.seats:
+            direct.write(live.text_for(self))
+            return
+        key = (self.delta, self.base)
+        hit = made.get(key)
+        if hit is None:
+            hit = made[key] = (live.text_for(self), self.base)
+        else:
+            self.base = hit[1]
+        direct.write(hit[0])
 
     def check_tokens(self, seats: list[SeatRow]) -> bool:
         """Whether every token the connection said hello with still opens its seat (a
@@ -139,6 +228,7 @@ class LiveGame:
     notes_written: asyncio.Task[None] | None = None  # this process's notes of its connections, being written
     presence_told: tuple[Any, ...] | None = None
     spectators_due: asyncio.Task[None] | None = None  # a round of news to a large audience is coming
+    spectators_cost: float = 0.0  # seconds the last round of news to its audience took (presence.spectators_pause)
     chat: list[ChatLine] | None = None  # the chat, once read (the last CHAT_KEPT lines)
     chat_seen: int = 0  # the number of chat lines stored (the next line's index)
     clock: Any = None  # the table's clock now (kardinal.server.play.clocks.ClockRun), if it has one

@@ -25,30 +25,43 @@ FINISHED_KEPT = 60.0  # seconds a finished (or expired) game nobody looks at sta
 # not grow with the number of games finished a minute
 FINISHED_MAX = 200
 IDLE_KEPT = 3600.0  # ... and a running one nobody is connected to (at least twice its "away")
-SPECTATORS_AT_ONCE = 50  # spectators told of a change in one go (more: see GameService._tell)
+SPECTATORS_AT_ONCE = 200  # spectators told of a change in one go (more: see GameService._tell)
 SPECTATORS_PAUSE = 0.1  # seconds: a large audience is told of changes at most this often
 # ... and a larger one less often: SPECTATORS_PAUSE longer for every SPECTATORS_PER_PAUSE, so
 # that its rounds of sends take about the same share of the server's time however many watch
-# (a send costs about 60 µs: a thousand spectators told every 0.1 s would take 60% of it)
-SPECTATORS_PER_PAUSE = 400
+# (a send straight to the socket, Connection.tell, costs 10-50 µs, most of it the system's),
+# and long enough that a round takes at most SPECTATORS_SHARE of the time, as the last one
+# took (a busy machine); but never longer than SPECTATORS_PAUSE_MAX: every spectator sees
+# the newest state within a second
+SPECTATORS_PER_PAUSE = 2000
+SPECTATORS_SHARE = 0.25
+SPECTATORS_PAUSE_MAX = 0.5
 
 
-def spectators_pause(audience: int) -> float:
-    """Seconds between two rounds of news to ``audience`` spectators of one game."""
-    return SPECTATORS_PAUSE * max(1.0, audience / SPECTATORS_PER_PAUSE)
+def spectators_pause(audience: int, cost: float = 0.0) -> float:
+    """Seconds between two rounds of news to ``audience`` spectators of one game, the
+    last of which took ``cost`` seconds."""
+    pause = max(SPECTATORS_PAUSE * audience / SPECTATORS_PER_PAUSE, cost / SPECTATORS_SHARE)
+    return min(SPECTATORS_PAUSE_MAX, max(SPECTATORS_PAUSE, pause))
 
 
 async def _tell_spectators(live: LiveGame, audience: int) -> None:
     """Tell a game's spectators of its newest state, after a pause (spectators_pause: the
-    changes meanwhile go out together), SPECTATORS_AT_ONCE at a time."""
-    await asyncio.sleep(spectators_pause(audience))
+    changes meanwhile go out together), SPECTATORS_AT_ONCE at a time (Connection.tell:
+    the same bytes straight to each socket that takes them now)."""
+    await asyncio.sleep(spectators_pause(audience, live.spectators_cost))
     live.spectators_due = None  # a change from now on is told in another round
     conns = [c for c in live.conns if not c.seats]
+    cost = 0.0
     for i in range(0, len(conns), SPECTATORS_AT_ONCE):
         if i:
-            await asyncio.sleep(0)
+            await asyncio.sleep(0)  # (the game may change meanwhile: its texts are made again)
+        t0 = time.perf_counter()
+        made: dict[Any, tuple[str, Any]] = {}
         for c in conns[i : i + SPECTATORS_AT_ONCE]:
-            c.notify()
+            c.tell(live, made)
+        cost += time.perf_counter() - t0
+    live.spectators_cost = cost
 
 
 def last_person(live: LiveGame, seat: int) -> bool:
@@ -120,7 +133,8 @@ class Presence(ServiceCore):
         """A connection holding ``conn.seats`` opened: those people are here. A person a
         bot stood in for takes the seat back (the bot finishes no move for them after)."""
         live.conns.add(conn)
-        live.conns_changed()
+        if conn.seats:  # (a spectator changes nothing of who is here: 10,000 of them are not counted again each)
+            live.conns_changed()
         conn.check_tokens(live.row.seats)  # a seat's tokens changed since its hello was checked
         for seat in conn.seats:
             live.gone.pop(seat, None)
@@ -148,7 +162,8 @@ class Presence(ServiceCore):
     def disconnect(self, live: LiveGame, conn: Connection) -> None:
         """A connection closed: the seats no other connection holds are away from now."""
         live.conns.discard(conn)
-        live.conns_changed()
+        if conn.seats:
+            live.conns_changed()
         if not live.conns:
             live.forget_texts()  # made again when someone comes (memory: thousands of games)
         left = [s for s in conn.seats if s not in live.present]
@@ -212,6 +227,10 @@ class Presence(ServiceCore):
         key, msg = presence_of(live)
         changed = key != live.presence_told
         live.presence_told = key
+        if not changed:  # (not a look at every connection: a crowd comes and goes one by one)
+            if to is not None and to.presence and to is not but:
+                to.outbox.put_nowait(msg)
+            return
         for c in list(live.conns):
             if c.presence and c is not but and (changed or c is to):
                 c.outbox.put_nowait(msg)
@@ -232,7 +251,7 @@ class Presence(ServiceCore):
                 spectators.append(c)
         if len(spectators) <= SPECTATORS_AT_ONCE:
             for c in spectators:
-                c.notify()
+                c.tell(live)
             return
         if live.spectators_due is None or live.spectators_due.done():
             try:

@@ -20,7 +20,7 @@ from ..community.account_routes import session_secret
 from ..community.accounts import Accounts
 from ..community.rated import admit
 from ..storage import AccountRow
-from ..web.http import client_address, invalid_body, parse_json
+from ..web.http import SERVER_SEND, client_address, invalid_body, parse_json
 from ..web.origin import cross_site
 from .chat import chat_message
 from .live import Connection, LiveGame
@@ -34,6 +34,9 @@ REVOKED = 4403  # the close code of a connection whose seats' tokens ended (a sp
 # ... and of one whose seats' account was suspended (kardinal.server.community.moderation): its page keeps
 # the tokens (they open the seats again once the suspension ends) and watches meanwhile
 SUSPENDED = 4423
+# the close code of a connection that did not read what it was sent (its outbox overflowed:
+# live.OUTBOX_MAX); its page connects again and gets the whole state (1013: try again later)
+BEHIND = 1013
 
 
 @router.websocket("/ws/{game_id}")
@@ -94,6 +97,7 @@ async def ws_game(ws: WebSocket, game_id: str) -> None:
                     await _send(ws, json_text(_ws_error(await _told(service, live, e, msg.seats))))
                     continue
                 conn = Connection(seats, delta=msg.delta, ack_in_state=msg.ack_in_state, presence=msg.presence)
+                conn.direct = _direct(ws)
                 welcome: dict[str, Any] = {"type": "welcome", "game": game_id, "seats": sorted(seats)}
                 if renewed:  # seats that became the account's: their new tokens (the old ones end)
                     welcome["tokens"] = {str(s): t for s, t in sorted(renewed.items())}
@@ -235,14 +239,15 @@ async def _account(ws: WebSocket) -> AccountRow | None:
 
 
 async def _send_loop(ws: WebSocket, service: GameService, live: LiveGame, conn: Connection) -> None:
-    """Send a connection's outbox; a run of state notices becomes one state message. The
-    acknowledgement of the connection's own action is queued right after the state notice
-    its action made (GameService.submit returns it without a pause): to a connection that
-    asked for it (``ack_in_state``), it goes inside that state message."""
-    queued = conn.outbox._queue  # type: ignore[attr-defined]
+    """Send a connection's outbox (a run of state notices waits there as one state
+    message: live.Outbox). The acknowledgement of the connection's own action is queued
+    right after the state notice its action made (GameService.submit returns it without a
+    pause): to a connection that asked for it (``ack_in_state``), it goes inside that state
+    message. A connection whose outbox overflowed (it does not read) is closed."""
+    out = conn.outbox
     try:
         while True:
-            item = await conn.outbox.get()
+            await out.ready.wait()
             if conn.revoked:  # its tokens open its seats no more: told so, and closed
                 if conn.barred is not None:  # its account suspended: told why, the tokens kept
                     told = await _told(service, live, suspended(conn.barred, "", service.contact), {str(s): "" for s in conn.seats})
@@ -252,14 +257,100 @@ async def _send_loop(ws: WebSocket, service: GameService, live: LiveGame, conn: 
                 await ws.send_text(json_text(_ws_error(Refused("bad_token", "no such seat, or a wrong token", 403))))
                 await ws.close(code=REVOKED)
                 return
+            if out.overflowed:
+                await ws.close(code=BEHIND)
+                return
+            item = out.get_nowait()
             if item is None:
-                while queued and queued[0] is None:
-                    conn.outbox.get_nowait()
                 text = live.text_for(conn)
-                if conn.ack_in_state and queued and queued[0] is not None and queued[0]["type"] == "ack":
-                    text = f'{text[:-1]},"ack":{json_text(conn.outbox.get_nowait())}}}'
-                await ws.send_text(text)
+                if conn.ack_in_state and not out.empty() and (ack := out.peek()) is not None and ack["type"] == "ack":
+                    text = f'{text[:-1]},"ack":{json_text(out.get_nowait())}}}'
             else:
-                await ws.send_text(json_text(item))
+                text = json_text(item)
+            await _write(ws, conn, text)
     except Exception:
         return
+
+
+async def _write(ws: WebSocket, conn: Connection, text: str) -> None:
+    """Send ``text``: straight to the socket if it takes it now, else the server's way
+    (which waits until a slow reader caught up; meanwhile ``busy``: Connection.tell
+    writes nothing past it)."""
+    direct = conn.direct
+    if direct is not None and direct.ready():
+        direct.write(text)
+        return
+    conn.busy = True
+    try:
+        await ws.send_text(text)
+    finally:
+        conn.busy = False
+
+
+WRITE_BUFFER_HIGH = 16 * 1024  # bytes (asyncio's default: 64 KiB, which 10,000 readers that fall behind hold each)
+
+# the texts last sent directly and their frames, by the text's identity: a state message is
+# one text shared by its audience (live.LiveGame.message_text), made into bytes once
+_frames: dict[int, tuple[str, bytes]] = {}
+_FRAMES_KEPT = 16
+
+
+def frame(text: str) -> bytes:
+    """``text`` as a WebSocket text frame from the server (unmasked, unfragmented, not
+    compressed: RFC 6455 section 5.2), made once for every connection it goes to."""
+    hit = _frames.get(id(text))
+    if hit is not None and hit[0] is text:
+        return hit[1]
+    data = text.encode()
+    n = len(data)
+    if n < 126:
+        head = bytes((0x81, n))
+    elif n < 1 << 16:
+        head = bytes((0x81, 126)) + n.to_bytes(2, "big")
+    else:
+        head = bytes((0x81, 127)) + n.to_bytes(8, "big")
+    made = head + data
+    if len(_frames) >= _FRAMES_KEPT:
+        _frames.clear()
+    _frames[id(text)] = (text, made)
+    return made
+
+
+class _Direct:
+    """A WebSocket served by uvicorn's websockets-sansio protocol (its default), written to
+    without the ASGI layers: a message is a frame made once (``frame``) and handed to the
+    socket, with no task woken per connection. Only while the socket is open, has no
+    extension (no compression: ``kardinal serve`` offers none) and takes more (a reader
+    that does not keep up pauses it: then it gets the newest state once it caught up)."""
+
+    __slots__ = ("proto",)
+
+    def __init__(self, proto: Any) -> None:
+        self.proto = proto
+
+    def ready(self) -> bool:
+        p = self.proto
+        return bool(
+            p.writable.is_set() and p.handshake_complete and not p.close_sent and not p.disconnected and not p.transport.is_closing()
+        )
+
+    def write(self, text: str) -> None:
+        self.proto.transport.write(frame(text))
+
+
+def _direct(ws: WebSocket) -> _Direct | None:
+    """The connection's socket to write to directly, if the server is uvicorn's
+    websockets-sansio protocol without extensions (see _Direct); else None: every
+    message goes the ASGI way (the test client, another server, compression)."""
+    try:
+        from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+        from websockets.protocol import State
+    except ImportError:  # pragma: no cover - uvicorn comes with the web extra
+        return None
+    proto = getattr(ws.scope.get(SERVER_SEND), "__self__", None)
+    if not isinstance(proto, WebSocketsSansIOProtocol) or proto.conn.extensions or proto.conn.state is not State.OPEN:
+        return None
+    # a reader that does not keep up has at most this much waiting for it in the server: then
+    # its socket takes nothing more (writing pauses) until it read most of it
+    proto.transport.set_write_buffer_limits(high=WRITE_BUFFER_HIGH)
+    return _Direct(proto)

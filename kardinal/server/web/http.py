@@ -83,6 +83,9 @@ def client_address(scope: Scope) -> str:
     return str(client[0]) if client else "?"
 
 
+SERVER_SEND = "kardinal.server_send"  # a WebSocket's scope: the ASGI server's own send (HttpEdge)
+
+
 class HttpEdge:
     """Every HTTP response (and a WebSocket's address: see ``unaddressable``): no page of this site sends its address to anyone else (a game
     page is opened with its seat's token in the address: Referer), nor may be framed by
@@ -104,6 +107,8 @@ class HttpEdge:
         if scope["type"] == "websocket" and unaddressable(scope):
             await send({"type": "websocket.close", "code": MALFORMED_CLOSE})  # not accepted
             return
+        if scope["type"] == "websocket":
+            scope[SERVER_SEND] = send  # the server's own, before any layer wraps it (play/ws.py writes state messages directly)
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
