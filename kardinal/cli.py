@@ -588,7 +588,7 @@ def serve(
         typer.echo(f"error: {e}", err=True)
         raise typer.Exit(2) from None
     gcpolicy.tune()  # everything is built: no garbage collection walks it again (gcpolicy)
-    from kardinal.server.web.openfiles import raise_nofile
+    from kardinal.tools.openfiles import raise_nofile
 
     raised = raise_nofile()  # each WebSocket is an open file
     if raised is not None:

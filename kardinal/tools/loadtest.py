@@ -45,7 +45,7 @@ from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from kardinal.server.web.openfiles import raise_nofile
+from kardinal.tools.openfiles import raise_nofile
 
 __all__ = ["LoadResult", "run_load"]
 
