@@ -121,6 +121,15 @@ class Outbox:
             self.ready.clear()
         return item
 
+    async def get(self) -> OutMessage | None:
+        """The next item, once there is one (as asyncio.Queue's get); an outbox that
+        overflowed with nothing left in it has nothing more to give (its connection closes)."""
+        while not self.items:
+            if self.overflowed:
+                raise RuntimeError("the outbox overflowed: its connection is being closed")
+            await self.ready.wait()
+        return self.get_nowait()
+
     def peek(self) -> OutMessage | None:
         """The next item (there is one)."""
         return self.items[0]
