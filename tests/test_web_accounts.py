@@ -102,7 +102,7 @@ def accounts_of(c: TestClient) -> Accounts:
 def test_migration_8_makes_the_accounts_tables(db_url: str) -> None:
     st = Storage(db_url)
     try:
-        assert st.schema_version() == len(MIGRATIONS) == 15
+        assert st.schema_version() == len(MIGRATIONS) == 16
         aid = st.create_account("Anna", "anna", "$argon2id$x", 1.0)
         assert aid is not None and aid.id >= 1
         assert st.create_account("ANNA", "anna", "$argon2id$y", 2.0) is None  # the key is unique

@@ -30,6 +30,8 @@ __all__ = [
     "how_words",
     "kind_words",
     "begun_words",
+    "push_words",
+    "push_left_words",
 ]
 
 LANGS = ("en", "de")
@@ -294,3 +296,35 @@ def render(kind: str, lang: str, params: dict[str, Any], unsubscribe: str | None
     if unsubscribe is not None:
         body += "\n\n" + _UNSUB[lang].format(what=WHAT[lang].get(kind, kind), unsubscribe=unsubscribe)
     return subject.format(**{k: params[k] for k in SUBJECT_PARAMS if k in params}), body + _SIGN[lang]
+
+
+# a push notification's title and text (mail/push.py): short, what a phone's lock screen shows
+PUSH_TEXTS: dict[str, dict[str, tuple[str, str]]] = {
+    "en": {
+        "turn": ("Your turn", "Your game against {others} waits for your move.{deadline}"),
+        "invitation": ("An invitation", "{inviter} invites you to a game against {others}."),
+        "end": ("Game over", "Your game against {others} is over. {you}"),
+    },
+    "de": {
+        "turn": ("Du bist dran", "Dein Spiel gegen {others} wartet auf deinen Zug.{deadline}"),
+        "invitation": ("Eine Einladung", "{inviter} lädt dich zu einem Spiel gegen {others} ein."),
+        "end": ("Spiel beendet", "Dein Spiel gegen {others} ist beendet. {you}"),
+    },
+}
+
+
+def push_words(kind: str, lang: str, params: dict[str, Any]) -> tuple[str, str]:
+    """A push notification's title and text of ``kind`` in ``lang``."""
+    title, text = PUSH_TEXTS[lang if lang in LANGS else "en"][kind]
+    return title, text.format(**params)
+
+
+_PUSH_LEFT = {"en": " About {left} left.", "de": " Noch etwa {left}."}
+
+
+def push_left_words(deadline: float | None, now: float, lang: str) -> str:
+    """A turn notification's time left (a game with a clock), or ""."""
+    if deadline is None:
+        return ""
+    lang = lang if lang in LANGS else "en"
+    return _PUSH_LEFT[lang].format(left=left_words(deadline - now, lang))

@@ -37,6 +37,7 @@ class AccountStorage:
         def _forget_social(self, conn: Connection, account_id: int) -> None: ...  # social.py
         def delete_moderation_of(self, conn: Connection, account_id: int) -> None: ...  # moderation.py
         def delete_mail_of(self, conn: Connection, account_id: int) -> None: ...  # mail.py
+        def delete_push_of(self, conn: Connection, account_id: int) -> None: ...  # push.py
 
     # -- accounts ------------------------------------------------------------------
 
@@ -123,6 +124,7 @@ class AccountStorage:
             self._forget_social(conn, account_id)  # follows, invitations (social.py)
             self.delete_moderation_of(conn, account_id)
             self.delete_mail_of(conn, account_id)  # its mail tokens and queued mail (storage/mail.py)
+            self.delete_push_of(conn, account_id)  # its devices' push subscriptions (storage/push.py)
             conn.execute(delete(rating_events).where(rating_events.c.account_id == account_id))  # its rating and its history
             conn.execute(delete(ratings).where(ratings.c.account_id == account_id))
             conn.execute(delete(accounts).where(accounts.c.id == account_id))

@@ -65,6 +65,7 @@ class QueuedMail:
     subject: str
     body: dict[str, Any]
     send_after: float
+    channel: str = "mail"  # or "push": to_addr is a push subscription's id (storage/push.py)
 
 
 @dataclass(frozen=True)
@@ -112,6 +113,7 @@ class MailStorage:
                 created=now,
                 send_after=m.send_after,
                 attempts=0,
+                channel=m.channel,
             ).on_conflict_do_nothing(index_elements=["key"])
         )
         return bool(r.rowcount)
@@ -317,11 +319,12 @@ class MailStorage:
         with self._begin() as conn:
             return self._insert_mail(conn, mail, now)
 
-    def claim_mail(self, now: float, lease: float, max_attempts: int) -> ClaimedMail | None:
-        """The next mail due (oldest first), claimed until ``now + lease`` so that no other
-        sender takes it meanwhile; None when none is due."""
+    def claim_mail(self, now: float, lease: float, max_attempts: int, channel: str = "mail") -> ClaimedMail | None:
+        """The next mail due (oldest first) of ``channel`` ("mail", "push"), claimed until
+        ``now + lease`` so that no other sender takes it meanwhile; None when none is due."""
         self._still_there()
         due = and_(
+            mail_queue.c.channel == channel,
             mail_queue.c.sent.is_(None),
             mail_queue.c.send_after <= now,
             mail_queue.c.attempts < max_attempts,
