@@ -24,7 +24,7 @@ from typing import Any
 from fastapi import FastAPI, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
 from fastapi.openapi.utils import get_openapi
-from fastapi.responses import HTMLResponse, JSONResponse, Response
+from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from fastapi_offline import FastAPIOffline
 from starlette.datastructures import QueryParams
@@ -207,6 +207,11 @@ def create_app(
     app.openapi = lambda: _openapi(app)  # type: ignore[method-assign]
 
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
+
+    @app.get("/sw.js", include_in_schema=False)
+    async def service_worker() -> FileResponse:
+        """The service worker, at the root so that its scope is the whole site (temporary: Web Push's only)."""
+        return FileResponse(STATIC / "sw.js", media_type="text/javascript", headers={"Cache-Control": "no-cache"})
     site = Path(settings.docs or DOCS_SITE)
     if (site / "index.html").is_file():
         # the site's links are relative: it works under /docs/ and under a proxy's root path
