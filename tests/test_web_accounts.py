@@ -515,7 +515,7 @@ def test_migration_8_on_a_database_made_by_the_previous_code(db_url: str, tmp_pa
         """,
     )
     with make_client(tmp_path, db_url=db_url) as c:
-        assert c.app.state.service.storage.schema_version() == 15  # type: ignore[attr-defined]
+        assert c.app.state.service.storage.schema_version() == len(MIGRATIONS) == 16  # type: ignore[attr-defined]
         held = {made["id"]: {"0": tokens(made)[0]}}
         r = post(c, "/api/account/signup", json={"name": "Anna", "password": PW, "held": held})
         assert r.status_code == 200 and r.json()["brought"] == 1

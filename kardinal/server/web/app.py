@@ -212,6 +212,7 @@ def create_app(
     async def service_worker() -> FileResponse:
         """The service worker, at the root so that its scope is the whole site (temporary: Web Push's only)."""
         return FileResponse(STATIC / "sw.js", media_type="text/javascript", headers={"Cache-Control": "no-cache"})
+
     site = Path(settings.docs or DOCS_SITE)
     if (site / "index.html").is_file():
         # the site's links are relative: it works under /docs/ and under a proxy's root path

@@ -88,11 +88,11 @@ export class PushSection {
     const st = this.status;
     if (!this.loaded || !st) return null;
     const head = [el("h2", { text: T("pushTitle") })];
-    if (!st.enabled) return el("section", { class: "account-form", id: "push-section" }, ...head, el("p", { class: "small", id: "push-off", text: T("pushOff") }));
-    if (!supported()) return el("section", { class: "account-form", id: "push-section" }, ...head, el("p", { class: "small", id: "push-unsupported", text: T("pushUnsupported") }));
-    return el("section", { class: "account-form", id: "push-section" }, ...head,
+    if (!st.enabled) return el("section", { class: "mail-off", id: "push-section" }, ...head, el("p", { class: "small", id: "push-off", text: T("pushOff") }));
+    if (!supported()) return el("section", { class: "mail-off", id: "push-section" }, ...head, el("p", { class: "small", id: "push-unsupported", text: T("pushUnsupported") }));
+    return el("section", { class: "push-section", id: "push-section" }, ...head,
       el("p", { class: "small", text: T("pushWhy") }),
-      el("fieldset", { class: "account-form mail-wants", id: "push-wants" }, el("legend", { text: T("pushWant") }),
+      el("fieldset", { class: "mail-wants", id: "push-wants" }, el("legend", { text: T("pushWant") }),
         ...KINDS.map(([k, label]) => {
           const box = el("input", { type: "checkbox", id: `push-want-${k}`, checked: st.notify[k] ? true : null });
           box.addEventListener("change", () => this.want(k, box.checked));

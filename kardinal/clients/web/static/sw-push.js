@@ -43,13 +43,20 @@ function showPush(data) {
   });
 }
 
-/** What a tap on a notification does: focus a tab of its game (or of its very page) if one
- * is open, else open its page in a new one. Returns the tab.
+/** The open tab a tap on a notification focuses: one of its game (or of its very page), if any.
+ * @template {{ url: string }} Tab @param {string} target the notification's `data.url` @param {Tab[]} tabs */
+function pushTab(target, tabs) {
+  const game = pushGameOf(target);
+  return tabs.find((tab) => tab.url === target || (game !== "" && pushGameOf(tab.url) === game));
+}
+
+/** What a tap on a notification does: focus a tab of its game if one is open (pushTab),
+ * else open its page in a new one. Returns the tab.
  * @param {string} target the notification's `data.url` */
 async function openPushPage(target) {
-  const game = pushGameOf(target);
+  /** @type {{ url: string, focus: () => Promise<unknown> }[]} the worker's WindowClients */
   const tabs = await pushScope().clients.matchAll({ type: "window", includeUncontrolled: true });
-  const open = tabs.find((/** @type {{ url: string }} */ tab) => tab.url === target || (game !== "" && pushGameOf(tab.url) === game));
+  const open = pushTab(target, tabs);
   return open ? open.focus() : pushScope().clients.openWindow(target);
 }
 
