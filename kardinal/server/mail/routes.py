@@ -200,7 +200,9 @@ async def subscribe_push(body: Subscribe, request: Request, response: Response, 
         return await _device_status(p, me.id, body.endpoint)
     have = await asyncio.to_thread(p.storage.push_subscriptions_of, me.id)
     if len(have) >= MAX_DEVICES and all(s.endpoint != body.endpoint for s in have):
-        raise Refused("too_many_devices", f"at most {MAX_DEVICES} devices get notifications; turn them off on one first", 409)
+        raise Refused(
+            "too_many_devices", f"at most {MAX_DEVICES} devices get notifications; turn them off on one first", 409, max=MAX_DEVICES
+        )
     await asyncio.to_thread(
         p.storage.save_push_subscription, me.id, body.endpoint, body.keys.p256dh, body.keys.auth, kinds, body.lang, p.now()
     )
