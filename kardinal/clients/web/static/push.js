@@ -44,7 +44,7 @@ function supported() {
 }
 
 /** The service worker's registration: the page's (pwa.js registers sw.js on every page), else
- * one registered here. */
+ * one registered here (a device choosing notifications). */
 async function registration() {
   const found = await navigator.serviceWorker.getRegistration(url("/"));
   if (found) return found;
@@ -75,7 +75,7 @@ export class PushSection {
       const on = await getJSON("/api/push");
       this.key = on.enabled ? on.key : null;
       this.status = { enabled: on.enabled, subscribed: false, notify: { turn: false, invitation: false, end: false } };
-      const sub = this.key && supported() ? await (await registration()).pushManager.getSubscription() : null;
+      const sub = this.key ? await this.subscription() : null;
       if (sub) this.status = await postJSON("/api/account/push/device", { endpoint: sub.endpoint });
     } catch (e) {
       this.status = null;
@@ -130,11 +130,16 @@ export class PushSection {
     }
   }
 
+  /** This browser's subscription, if it has one (no worker is registered for asking). */
+  async subscription() {
+    const reg = supported() ? await navigator.serviceWorker.getRegistration(url("/")) : undefined;
+    return reg ? reg.pushManager.getSubscription() : null;
+  }
+
   /** Signing out: this device gets no more notifications for the account. */
   async signOut() {
     try {
-      const reg = supported() ? await navigator.serviceWorker.getRegistration(url("/")) : undefined;
-      const sub = reg ? await reg.pushManager.getSubscription() : null;
+      const sub = await this.subscription();
       if (sub) await postJSON("/api/account/push/remove", { endpoint: sub.endpoint });
     } catch (e) { /* signed out already, or no worker: nothing to end here */ }
     this.status = null;
