@@ -20,6 +20,10 @@ mail of a game with a clock says when the turn's time runs out (clocks.seat_dead
 the time zone the reader's browser gave with the address (``notify["tz"]``), else in UTC,
 and how long that is from now.
 
+The same events are pushed (push.py) to the devices of the seat's account that chose that
+kind, each under its mail's key and the device (``push:<mail key>:<subscription>``): a
+push needs no mail address, and mail needs no device.
+
 Each mail links to ``/mail#open=<game>.<seat>``: that page, signed in, gets the seat's
 token through the session (``/api/account/seat``, as "My games" does), never from the
 mail; not signed in, it asks to sign in first and then opens the seat.
