@@ -76,6 +76,7 @@ class PushService:
         self.received: list[Received] = []
         self.refused: list[tuple[str, int]] = []
         self.errors: list[str] = []  # a push it could not decrypt or whose signature failed
+        self.delay = 0.0  # seconds it takes over each push (a slow service)
         self.lock = threading.Lock()
         service = self
 
@@ -117,6 +118,8 @@ class PushService:
         return self.origin + d.path
 
     def take(self, path: str, headers: dict[str, str], body: bytes) -> int:
+        if self.delay:
+            time.sleep(self.delay)
         with self.lock:
             status = self.answers.pop(0) if self.answers else 201
             if status >= 300:

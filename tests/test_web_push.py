@@ -26,7 +26,7 @@ from test_web_mail import PW, Clock, play_turn, post, sign_up, turn_game
 from web_helpers import make_client, wait_for_person
 
 from kardinal.server.community.account_routes import COOKIE
-from kardinal.server.mail.push import MAX_DEVICES, Pusher
+from kardinal.server.mail.push import MAX_DEVICES, Pusher, send_due_push
 from kardinal.server.storage.schema import install_keys, mail_queue, push_subscriptions
 
 CONTACT = "mailto:push@example.org"
@@ -288,3 +288,41 @@ def test_deleting_the_account_deletes_its_subscriptions_and_the_export_lists_the
         body = pem.split("-----")[2].strip().splitlines()[0]
         assert body not in caplog.text and body not in answer
         assert service.endpoint(phone) not in caplog.text
+
+
+def test_two_processes_send_each_push_once(pg: Any, service: PushService) -> None:
+    """Two senders (as of two processes: each its own Storage) on one PostgreSQL database
+    send a queue of pushes to a slow push service: each arrives once, and both took part."""
+    import asyncio
+
+    from kardinal.server.storage import Storage
+
+    url = str(pg.new_database())
+    stores = [Storage(url), Storage(url)]
+    try:
+        account = stores[0].create_account("Anna", "anna", "$argon2id$x", 1.0)
+        assert account is not None
+        phone = service.device("phone")
+        keys = phone.keys()
+        sub = stores[0].save_push_subscription(account.id, service.endpoint(phone), keys["p256dh"], keys["auth"], ["turn"], "en", 1.0)
+        senders = [Pusher(st, CONTACT) for st in stores]
+        for p in senders:
+            p.endpoint_schemes = ("http",)
+        n = 30
+        pushes = [senders[0].message(f"turn:g{i}:0:0", sub, "turn", {"others": f"game {i}", "deadline": ""}, f"g{i}", 0) for i in range(n)]
+        senders[0].queue(pushes)
+        senders[1].queue(pushes)  # the same events seen by the other process: one row each (the key)
+        with stores[0].engine.connect() as conn:
+            assert len(conn.execute(select(mail_queue.c.key).where(mail_queue.c.channel == "push")).all()) == n
+        service.delay = 0.05
+
+        async def both() -> list[int]:
+            return list(await asyncio.gather(*(send_due_push(p) for p in senders)))
+
+        sent = asyncio.run(both())
+        assert sum(sent) == n and all(k > 0 for k in sent), sent
+        bodies = sorted(r.payload["body"] for r in service.to(phone))
+        assert bodies == sorted(f"Your game against game {i} waits for your move." for i in range(n)) and service.errors == []
+    finally:
+        for st in stores:
+            st.close()

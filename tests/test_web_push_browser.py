@@ -120,7 +120,9 @@ def test_notifications_on_a_phone_in_german(push_server: tuple[str, PushService]
     shown = "navigator.serviceWorker.ready.then((r) => r.getNotifications()).then((ns) => ns.map((n) => ({ title: n.title, body: n.body, tag: n.tag, data: n.data })))"
     notes = wait_until(page, lambda: page.evaluate(shown))
     row = APPS[server].state.pusher.storage.get_game(gid)
-    print(f"\nthe push service got the turn's push {push.at - row.updated:.2f} s and the worker showed it {time.time() - row.updated:.2f} s after the move")
+    print(
+        f"\nthe push service got the turn's push {push.at - row.updated:.2f} s and the worker showed it {time.time() - row.updated:.2f} s after the move"
+    )
     assert notes == [
         {"title": "Du bist dran", "body": push.payload["body"], "tag": f"game-{gid}", "data": {"url": f"{server}/mail#open={gid}.0"}}
     ]
