@@ -28,7 +28,7 @@ from typing import Any
 
 import pytest
 from push_service import PushService
-from webtools import APPS, phone, serve, shot
+from webtools import APPS, serve, shot
 from webtools import sign_up_on_page as sign_up
 
 pytestmark = pytest.mark.browser
@@ -79,8 +79,13 @@ def wait_until(page: Any, what: Any, timeout: float = 30.0) -> Any:
 def test_notifications_on_a_phone_in_german(push_server: tuple[str, PushService], browser: Any) -> None:
     server, service = push_server
     device = service.device("phone")
-    page = phone(browser, locale="de-DE")
-    ctx = page.context
+    # a phone (webtools.phone's) whose service workers run (the other browser tests block them)
+    ctx = browser.new_context(
+        viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True, locale="de-DE", timezone_id="UTC", service_workers="allow"
+    )
+    page = ctx.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
     ctx.grant_permissions(["notifications"], origin=server)
     ctx.add_init_script(script=f"({FAKE_SUBSCRIPTION})({json.dumps({'endpoint': service.endpoint(device), 'keys': device.keys()})})")
     sign_up(page, server, "Anna")
@@ -150,4 +155,4 @@ def test_notifications_on_a_phone_in_german(push_server: tuple[str, PushService]
     shot(game, "i46-push-opened-game-phone-de")
     # a tab of that game open: a tap focuses it
     assert worker.evaluate(tab_of, target) == f"{server}/game/{gid}"
-    assert page.errors == []
+    assert errors == []
