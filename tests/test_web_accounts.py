@@ -102,7 +102,7 @@ def accounts_of(c: TestClient) -> Accounts:
 def test_migration_8_makes_the_accounts_tables(db_url: str) -> None:
     st = Storage(db_url)
     try:
-        assert st.schema_version() == len(MIGRATIONS) == 16
+        assert st.schema_version() == len(MIGRATIONS) == 17
         aid = st.create_account("Anna", "anna", "$argon2id$x", 1.0)
         assert aid is not None and aid.id >= 1
         assert st.create_account("ANNA", "anna", "$argon2id$y", 2.0) is None  # the key is unique
@@ -515,7 +515,7 @@ def test_migration_8_on_a_database_made_by_the_previous_code(db_url: str, tmp_pa
         """,
     )
     with make_client(tmp_path, db_url=db_url) as c:
-        assert c.app.state.service.storage.schema_version() == 16  # type: ignore[attr-defined]
+        assert c.app.state.service.storage.schema_version() == len(MIGRATIONS) == 17  # type: ignore[attr-defined]
         held = {made["id"]: {"0": tokens(made)[0]}}
         r = post(c, "/api/account/signup", json={"name": "Anna", "password": PW, "held": held})
         assert r.status_code == 200 and r.json()["brought"] == 1

@@ -33,7 +33,7 @@ def old_database(tmp_path: Path) -> Path:
 def test_migration_4_marks_old_games_with_their_board_and_rules(tmp_path: Path) -> None:
     facts = json.loads((DATA / "web-schema-3.json").read_text(encoding="utf-8"))
     st = Storage.sqlite(old_database(tmp_path) / "kardinal.sqlite3")
-    assert st.schema_version() == len(MIGRATIONS) == 16
+    assert st.schema_version() == len(MIGRATIONS) == 17
     for key in ("finished", "running", "open"):
         row = st.get_game(facts[key])
         assert row is not None

@@ -62,7 +62,7 @@ def made_by_earlier_code(url: str, tmp_path: Path, commit: str = BEFORE_M5) -> d
 def test_migration_5_on_a_database_made_by_the_previous_code(db_url: str, tmp_path: Path) -> None:
     made = made_by_earlier_code(db_url, tmp_path)
     st = Storage(db_url)
-    assert st.schema_version() == len(MIGRATIONS) == 16
+    assert st.schema_version() == len(MIGRATIONS) == 17
     st.close()
     g = made["game"]
     tok = {s["seat"]: s["token"] for s in g["seats"]}
@@ -127,7 +127,7 @@ def test_migration_7_on_a_database_made_by_the_previous_code(db_url: str, tmp_pa
     made = finished_by_earlier_code(db_url, tmp_path)
     old = made["finished"]
     st = Storage(db_url)
-    assert st.schema_version() == len(MIGRATIONS) == 16
+    assert st.schema_version() == len(MIGRATIONS) == 17
     row = st.get_game(old)
     assert row is not None and row.status == "finished" and row.again is None
     st.close()

@@ -56,6 +56,15 @@ def _rate_limits(text: str) -> str:
     return text
 
 
+def _push_contact(text: str) -> str:
+    text = text.strip()
+    if text and (
+        not text.startswith(("mailto:", "https://")) or len(text) > MAX_CONTACT or any(not ch.isprintable() or ch.isspace() for ch in text)
+    ):
+        raise ValueError(f"mailto:address or https://address, at most {MAX_CONTACT} characters")
+    return text
+
+
 def _contact(text: str) -> str:
     text = " ".join(text.split())
     if len(text) > MAX_CONTACT or any(not ch.isprintable() for ch in text):
@@ -151,6 +160,13 @@ class Settings(BaseSettings):
         "suspended player as it is, e.g. `moderation@example.org`; one line of at most 200 characters. Unset: they are "
         "told to contact the site's operator, without an address",
     )
+    push_contact: Annotated[str, AfterValidator(_push_contact)] = _field(
+        "",
+        "whom push services may contact about this site's [Web Push](operations.md#web-push) (the `sub` of its VAPID "
+        "signature): `mailto:you@example.org` or an `https://` address. Unset: `KARDINAL_CONTACT` if it is a mail address, "
+        "else `KARDINAL_MAIL_FROM`, else "
+        "`KARDINAL_PUBLIC_URL`; with none of them, Web Push is off",
+    )
     session_days: float = _field(30.0, "how long a sign-in lasts in days ([accounts](operations.md#accounts-and-sessions))", gt=0, le=3650)
     leaderboard_games: int = _field(
         5,
@@ -201,6 +217,20 @@ class Settings(BaseSettings):
             f"{PREFIX}MAIL_FROM": self.mail_from,
             f"{PREFIX}PUBLIC_URL": self.public_url,
         }
+
+    def push_sub(self) -> str | None:
+        """Web Push's VAPID contact (``sub``): KARDINAL_PUSH_CONTACT, else KARDINAL_CONTACT
+        if it is a mail address, else the mail sender's address, else the site's https
+        address; None: Web Push is off."""
+        if self.push_contact:
+            return self.push_contact
+        if re.fullmatch(r"[^@\s<>]+@[^@\s<>]+\.[^@\s<>]+", self.contact):
+            return f"mailto:{self.contact}"
+        if self.mail_from and "@" in self.mail_from:
+            return f"mailto:{self.mail_from}"
+        if self.public_url.startswith("https://"):
+            return self.public_url.rstrip("/")
+        return None
 
 
 def env_name(field: str) -> str:

@@ -40,6 +40,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
+from urllib.parse import urlsplit
 
 from ..common.guard import Guard
 from ..common.names import DELETED, account_keys, as_deleted, clean_name
@@ -468,6 +469,7 @@ class Accounts:
                 }
             )
         mail = await asyncio.to_thread(self.storage.mail_address, account.id)
+        devices = await asyncio.to_thread(self.storage.push_subscriptions_of, account.id)
         return {
             "format": "kardinal-account-data",
             "version": 1,
@@ -480,6 +482,11 @@ class Accounts:
                 "confirmed": bool(mail and mail.confirmed),
                 "notify": {k: v for k, v in (mail.notify if mail is not None else {}).items() if k != "key"},
             },
+            # the devices that get push notifications: their push service and what they want (never
+            # their endpoint or keys, which would let anyone push to the device)
+            "push": [
+                {"service": urlsplit(d.endpoint).hostname, "created": d.created, "notify": sorted(d.kinds), "lang": d.lang} for d in devices
+            ],
             "games": games,
             "chat": [{"game": gid, "seat": line.seat, "at": line.at, "name": line.name, "text": line.text} for gid, line in said],
             # follows and invitations by name (social.py)

@@ -7,6 +7,8 @@ unsubscribe, all sent from a queue in the database.
 - :mod:`.notify`: the mails games cause (listening to the game service's changes).
 - :mod:`.texts`: the words of each mail, in English and German.
 - :mod:`.sender`: the loop that sends the queue, once each, retrying a failing server.
+- :mod:`.push`: Web Push: the installation's VAPID key, the pushes the same events cause
+  (queued in the same queue), their sending loop.
 - :mod:`.routes`: its HTTP side: the page ``/mail`` that mailed links open, and the routes
   under ``/api/mail`` and ``/api/account`` that set an address and what it wants mailed.
 
@@ -20,7 +22,8 @@ services know no web code, and play and community know nothing of mail.
 
 from .mailer import KINDS, Mailer
 from .notify import GameMail
+from .push import Pusher, run_push_sender
 from .sender import run_sender, send_due
 from .settings import MailSettings, mail_settings
 
-__all__ = ["Mailer", "GameMail", "KINDS", "MailSettings", "mail_settings", "run_sender", "send_due"]
+__all__ = ["Mailer", "GameMail", "KINDS", "MailSettings", "Pusher", "mail_settings", "run_push_sender", "run_sender", "send_due"]

@@ -20,6 +20,10 @@ mail of a game with a clock says when the turn's time runs out (clocks.seat_dead
 the time zone the reader's browser gave with the address (``notify["tz"]``), else in UTC,
 and how long that is from now.
 
+The same events are pushed (push.py) to the devices of the seat's account that chose that
+kind, each under its mail's key and the device (``push:<mail key>:<subscription>``): a
+push needs no mail address, and mail needs no device.
+
 Each mail links to ``/mail#open=<game>.<seat>``: that page, signed in, gets the seat's
 token through the session (``/api/account/seat``, as "My games" does), never from the
 mail; not signed in, it asks to sign in first and then opens the seat.
@@ -38,7 +42,9 @@ from ..play.clocks import seat_deadline
 from ..play.live import LiveGame
 from ..play.options import options_of
 from ..storage import GameRow
+from ..storage.push import PushSubscription
 from .mailer import Mailer
+from .push import Pusher
 from .texts import (
     begun_words,
     deadline_words,
@@ -47,6 +53,7 @@ from .texts import (
     ordinal,
     others_words,
     places_shown,
+    push_left_words,
     result_words,
     seat_label,
 )
@@ -70,10 +77,12 @@ def _seats(row: GameRow) -> list[tuple[str, bool]]:
 
 class GameMail:
     """Queues the game mails of one server process (``mailer``: e-mail on; ``now``: the
-    time source of the tables' clocks, for the time left a turn mail says)."""
+    time source of the tables' clocks, for the time left a turn mail says), and the same
+    events' pushes (``pusher``: Web Push, push.py) to the devices that asked for them."""
 
-    def __init__(self, mailer: Mailer, now: Callable[[], float] = time.time) -> None:
+    def __init__(self, mailer: Mailer, now: Callable[[], float] = time.time, pusher: Pusher | None = None) -> None:
         self.mailer = mailer
+        self.pusher = pusher
         self.now = now
         self._told: dict[str, str] = {}  # game -> the last turn key looked at (a change seen again costs nothing)
         self._ended: set[str] = set()
@@ -82,8 +91,8 @@ class GameMail:
     # -- listening to the games ------------------------------------------------------
 
     def on_change(self, live: LiveGame) -> None:
-        """A game changed (committed): queue the turn's or the end's mail, after this."""
-        if not self.mailer.enabled:
+        """A game changed (committed): queue the turn's or the end's mail and pushes, after this."""
+        if not self.mailer.enabled and not self.pushing:
             return
         row, st = live.row, live.state
         if row.hotseat:
@@ -119,6 +128,45 @@ class GameMail:
         self._told[gid] = key
         self.mailer.later(self._turn(live, seat, key))
 
+    @property
+    def pushing(self) -> bool:
+        return self.pusher is not None and self.pusher.enabled
+
+    async def _push(
+        self,
+        gid: str,
+        kind: str,
+        devices: Callable[[Pusher], dict[int, list[PushSubscription]]],
+        event: Callable[[int], str],
+        params: Callable[[int, str], dict[str, Any]],
+    ) -> bool:
+        """Queue the pushes of ``kind`` to the devices that want it (``devices``: by seat,
+        read in a thread; ``event``: a seat's mail key; ``params``: a seat's words in a
+        language). Returns whether one was queued now; never raises (logged)."""
+        pusher = self.pusher
+        if pusher is None or not pusher.enabled:
+            return False
+        try:
+            found = await asyncio.to_thread(devices, pusher)
+            pushes = [
+                pusher.message(event(seat), sub, kind, params(seat, sub.lang), gid, seat)
+                for seat, subs in sorted(found.items())
+                for sub in subs
+                if kind in sub.kinds
+            ]
+            if not pushes or not await asyncio.to_thread(pusher.queue, pushes):
+                return False
+            log.info("game %s: %s pushes queued", gid, kind)
+            pusher.wake()
+            return True
+        except Exception as e:  # noqa: BLE001 - the game goes on; its push is the one thing lost
+            log.error("game %s: the %s pushes could not be queued (%s)", gid, kind, type(e).__name__)
+            return False
+
+    @staticmethod
+    def _seats_devices(gid: str, seats: list[int]) -> Callable[[Pusher], dict[int, list[PushSubscription]]]:
+        return lambda p: {seat: subs for seat, (_aid, subs) in p.storage.push_wishes(gid, seats).items()}
+
     @staticmethod
     def turn_key(live: LiveGame, seat: int) -> str:
         hist = live.state.history or []
@@ -131,6 +179,17 @@ class GameMail:
             # it (routes.py), and a player who moves at once gets no mail
             await asyncio.sleep(self.delay)
             if live.state.current != seat or self.turn_key(live, seat) != key or live.row.status != "running":
+                return
+            seats = _seats(live.row)
+            deadline = seat_deadline(live, seat)
+            await self._push(
+                gid,
+                "turn",
+                self._seats_devices(gid, [seat]),
+                lambda _s: key,
+                lambda s, lang: {"others": others_words(seats, s, lang), "deadline": push_left_words(deadline, self.now(), lang)},
+            )
+            if not self.mailer.enabled:
                 return
             wishes = await asyncio.to_thread(self.mailer.storage.mail_wishes, gid, [seat])
             if seat not in wishes:
@@ -165,6 +224,22 @@ class GameMail:
     async def _end(
         self, gid: str, people: list[int], seats: list[tuple[str, bool]], table: list[tuple[int, int, float, float]], begun: float
     ) -> None:
+        # the places as the final table shows them: seats tied share the best of theirs
+        shown = dict(zip((t[0] for t in table), places_shown([t[2] for t in table])))
+
+        def you(seat: int, lang: str) -> str:
+            _, score, place, win = next(t for t in table if t[0] == seat)
+            return result_words(lang, shown[seat], score, win, sum(1 for t in table if t[2] == place) > 1)
+
+        await self._push(
+            gid,
+            "end",
+            self._seats_devices(gid, people),
+            lambda s: f"end:{gid}:{s}",
+            lambda s, lang: {"others": others_words(seats, s, lang), "you": you(s, lang)},
+        )
+        if not self.mailer.enabled:
+            return
         try:
             wishes = await asyncio.to_thread(self.mailer.storage.mail_wishes, gid, people)
             queued = False
@@ -172,10 +247,6 @@ class GameMail:
                 if notify.get("end") is not True:
                     continue
                 lang = str(notify.get("lang", "en"))
-                # the places as the final table shows them: seats tied share the best of theirs
-                shown = dict(zip((t[0] for t in table), places_shown([t[2] for t in table])))
-                _, score, place, win = next(t for t in table if t[0] == seat)
-                tied = sum(1 for t in table if t[2] == place) > 1
                 named = [(seat_label(seats[i][0], i, seats[i][1], lang), sc, shown[i]) for i, sc, _p, _w in table]
                 lines = "\n".join(f"{ordinal(p, lang)}  {n}: {sc}" for n, sc, p in sorted(named, key=lambda t: (t[2], t[0])))
                 mail = self.mailer._mail(
@@ -187,7 +258,7 @@ class GameMail:
                     {
                         "name": name,
                         "others": others_words(seats, seat, lang),
-                        "you": result_words(lang, shown[seat], score, win, tied),
+                        "you": you(seat, lang),
                         "begun": begun_words(begun, lang, notify.get("tz") if isinstance(notify.get("tz"), str) else None),
                         "table": lines,
                         "link": self.mailer.link(_open_path(gid, seat)),
@@ -208,7 +279,9 @@ class GameMail:
         """An account was invited to a seat of a game by name: mail it if it asked for
         invitations (a confirmed address, ``notify.invitation``). Once per (game, seat,
         account). Returns whether a mail was queued now. Call it after the invitation is
-        stored; it never raises for a mail it cannot queue (logged)."""
+        stored; it never raises for a mail it cannot queue (logged). The account's devices
+        that want invitations get a push of it."""
+        await self._push_invited(account_id, game_id, seat, inviter_name)
         if not self.mailer.enabled:
             return False
         try:
@@ -246,3 +319,18 @@ class GameMail:
         except Exception as e:  # noqa: BLE001
             log.error("game %s: the invitation's mail could not be queued (%s)", game_id, type(e).__name__)
             return False
+
+    async def _push_invited(self, account_id: int, game_id: str, seat: int, inviter_name: str) -> bool:
+        if not self.pushing:
+            return False
+        game = await asyncio.to_thread(self.mailer.storage.get_game, game_id)
+        if game is None or not 0 <= seat < len(game.seats):
+            return False
+        seats = _seats(game)
+        return await self._push(
+            game_id,
+            "invitation",
+            lambda p: {seat: p.storage.push_subscriptions_of(account_id)},
+            lambda s: f"invitation:{game_id}:{s}:{account_id}",
+            lambda s, lang: {"inviter": inviter_name, "others": others_words(seats, s, lang)},
+        )

@@ -7,9 +7,15 @@ notification (RFC 8058): a mail client posts ``List-Unsubscribe=One-Click`` to i
 the token in the query (``?t=``; the token can do nothing but turn that mail off, and the
 access log never writes a query). From a mail client it comes without a cookie and without
 an ``Origin`` (origin.py lets that pass: no browser page).
+
+Web Push (push.py): ``GET /api/push`` (on or off, and the key to subscribe with) and this
+device's subscription under ``/api/account/push``, given by its endpoint (in the body,
+never in a URL: it is the device's address).
 """
 
 from __future__ import annotations
+
+import asyncio
 
 from fastapi import APIRouter, Request, Response
 from fastapi.responses import HTMLResponse
@@ -20,7 +26,23 @@ from ..community.account_routes import Me, _set_cookie, device_of, session_secre
 from ..web.http import client_address
 from ..web.pages import static_page
 from . import Mailer
-from .schemas import Forgot, MailLink, MailOn, MailStatus, ResetPassword, SetEmail, SetLang, SetNotify, Unsubscribed
+from .push import KINDS as PUSH_KINDS
+from .push import MAX_DEVICES, Pusher
+from .schemas import (
+    Forgot,
+    MailLink,
+    MailOn,
+    MailStatus,
+    PushDevice,
+    PushOn,
+    PushStatus,
+    ResetPassword,
+    SetEmail,
+    SetLang,
+    SetNotify,
+    Subscribe,
+    Unsubscribed,
+)
 
 __all__ = ["router"]
 
@@ -135,3 +157,70 @@ async def unsubscribe(request: Request, t: str | None = None) -> Unsubscribed:
         raise Refused("malformed", "the body of a one-click unsubscribe is List-Unsubscribe=One-Click", 400)
     kind = await mailer_of(request).unsubscribe(link.token)
     return {"ok": True, "kind": kind}
+
+
+# -- Web Push (push.py) ------------------------------------------------------------------
+
+
+def pusher_of(request: Request) -> Pusher:
+    p: Pusher = request.app.state.pusher
+    return p
+
+
+async def _device_status(pusher: Pusher, account_id: int, endpoint: str) -> PushStatus:
+    sub = await asyncio.to_thread(pusher.storage.push_subscription_of, account_id, endpoint)
+    kinds = sub.kinds if sub is not None else frozenset()
+    return {
+        "enabled": pusher.enabled,
+        "subscribed": sub is not None,
+        "notify": {"turn": "turn" in kinds, "invitation": "invitation" in kinds, "end": "end" in kinds},
+    }
+
+
+@router.get("/api/push", response_model=PushOn)
+async def push_on(request: Request) -> PushOn:
+    """Whether this server sends Web Push, and its public key (the browser subscribes with it)."""
+    p = pusher_of(request)
+    return {"enabled": p.enabled, "key": await asyncio.to_thread(p.public_key) if p.enabled else None}
+
+
+@router.post("/api/account/push/device", response_model=PushStatus)
+async def push_device(body: PushDevice, request: Request, response: Response, me: Me) -> PushStatus:
+    """What this device (its push endpoint) gets for the account."""
+    response.headers["Cache-Control"] = "no-store"
+    return await _device_status(pusher_of(request), me.id, body.endpoint)
+
+
+@router.post("/api/account/push", response_model=PushStatus)
+async def subscribe_push(body: Subscribe, request: Request, response: Response, me: Me) -> PushStatus:
+    """This device's notifications: its subscription and what it wants (all off: the
+    subscription goes). ``push_off`` when this server sends no Web Push, ``bad_endpoint``
+    for an address that is no push service's, ``too_many_devices`` beyond MAX_DEVICES."""
+    p = pusher_of(request)
+    response.headers["Cache-Control"] = "no-store"
+    if not p.enabled:
+        raise Refused("push_off", "Web Push is off on this server", 409)
+    if not p.endpoint_ok(body.endpoint):
+        raise Refused("bad_endpoint", "endpoint: a push service's https address", 400)
+    kinds = [k for k in PUSH_KINDS if getattr(body, k)]
+    if not kinds:
+        await asyncio.to_thread(p.storage.unsubscribe_push, me.id, body.endpoint)
+        return await _device_status(p, me.id, body.endpoint)
+    have = await asyncio.to_thread(p.storage.push_subscriptions_of, me.id)
+    if len(have) >= MAX_DEVICES and all(s.endpoint != body.endpoint for s in have):
+        raise Refused(
+            "too_many_devices", f"at most {MAX_DEVICES} devices get notifications; turn them off on one first", 409, max=MAX_DEVICES
+        )
+    await asyncio.to_thread(
+        p.storage.save_push_subscription, me.id, body.endpoint, body.keys.p256dh, body.keys.auth, kinds, body.lang, p.now()
+    )
+    return await _device_status(p, me.id, body.endpoint)
+
+
+@router.post("/api/account/push/remove", response_model=PushStatus)
+async def unsubscribe_push(body: PushDevice, request: Request, response: Response, me: Me) -> PushStatus:
+    """This device gets no more notifications for the account."""
+    p = pusher_of(request)
+    response.headers["Cache-Control"] = "no-store"
+    await asyncio.to_thread(p.storage.unsubscribe_push, me.id, body.endpoint)
+    return await _device_status(p, me.id, body.endpoint)

@@ -86,3 +86,52 @@ class MailStatus(TypedDict):
 class Unsubscribed(TypedDict):
     ok: bool
     kind: str
+
+
+# -- Web Push (push.py) ------------------------------------------------------------------
+
+Endpoint = Annotated[
+    str, Field(min_length=8, max_length=1000, pattern=r"^[\x21-\x7e]+$", description="The push service's address for this device")
+]
+
+
+class PushKeys(Strict):
+    """A subscription's keys as the browser gives them (base64url): the device's public
+    key (P-256, 65 bytes) and its authentication secret (16 bytes)."""
+
+    p256dh: str = Field(min_length=86, max_length=88, pattern=r"^[A-Za-z0-9_-]+=*$")
+    auth: str = Field(min_length=22, max_length=24, pattern=r"^[A-Za-z0-9_-]+=*$")
+
+
+class PushDevice(Strict):
+    """``POST /api/account/push/device``, ``/api/account/push/remove``: this device's endpoint."""
+
+    endpoint: Endpoint
+
+
+class Subscribe(Strict):
+    """``POST /api/account/push``: this device's subscription (``PushSubscription.toJSON()``'s
+    endpoint and keys), which notifications it wants, and their language."""
+
+    endpoint: Endpoint
+    keys: PushKeys
+    turn: bool = False
+    invitation: bool = False
+    end: bool = False
+    lang: Lang = "en"
+
+
+class PushOn(TypedDict):
+    """Whether this server sends Web Push, and the key a browser subscribes with
+    (``applicationServerKey``, base64url; null when off)."""
+
+    enabled: bool
+    key: str | None
+
+
+class PushStatus(TypedDict):
+    """This device's subscription: whether there is one for the account, and what it wants."""
+
+    enabled: bool
+    subscribed: bool
+    notify: NotifyWishes

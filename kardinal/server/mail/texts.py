@@ -36,6 +36,8 @@ __all__ = [
     "how_words",
     "kind_words",
     "begun_words",
+    "push_words",
+    "push_left_words",
 ]
 
 MAILS = ("confirm", "reset", "turn", "invitation", "end")  # the mails there are (messages mail.<kind>.subject and .body)
@@ -167,3 +169,16 @@ def render(kind: str, lang: str, params: dict[str, Any], unsubscribe: str | None
         body += "\n\n" + text(lang, "mail.unsubscribe", what=text(lang, f"mail.what.{kind}"), unsubscribe=unsubscribe)
     subject = text(lang, f"mail.{kind}.subject", **{k: params[k] for k in SUBJECT_PARAMS if k in params})
     return subject, body + text(lang, "mail.sign")
+
+
+def push_words(kind: str, lang: str, params: dict[str, Any]) -> tuple[str, str]:
+    """A push notification's title and text of ``kind`` in ``lang`` (mail/push.py: short,
+    what a phone's lock screen shows; messages ``push.<kind>.title`` and ``.body``)."""
+    return text(lang, f"push.{kind}.title"), text(lang, f"push.{kind}.body", **params)
+
+
+def push_left_words(deadline: float | None, now: float, lang: str) -> str:
+    """A turn notification's time left (a game with a clock), or ""."""
+    if deadline is None:
+        return ""
+    return " " + text(lang, "push.left", left=left_words(deadline - now, lang))

@@ -39,6 +39,7 @@ class AccountStorage:
         def delete_mail_of(self, conn: Connection, account_id: int) -> None: ...  # mail.py
         def _invited(self, conn: Connection, seats: list[tuple[str, int]]) -> dict[tuple[str, int], int]: ...  # social.py
         def _end_invitations(self, conn: Connection, account_id: int, seats: list[tuple[str, int]]) -> None: ...  # social.py
+        def delete_push_of(self, conn: Connection, account_id: int) -> None: ...  # push.py
 
     # -- accounts ------------------------------------------------------------------
 
@@ -125,6 +126,7 @@ class AccountStorage:
             self._forget_social(conn, account_id)  # follows, invitations (social.py)
             self.delete_moderation_of(conn, account_id)
             self.delete_mail_of(conn, account_id)  # its mail tokens and queued mail (storage/mail.py)
+            self.delete_push_of(conn, account_id)  # its devices' push subscriptions (storage/push.py)
             conn.execute(delete(rating_events).where(rating_events.c.account_id == account_id))  # its rating and its history
             conn.execute(delete(ratings).where(ratings.c.account_id == account_id))
             conn.execute(delete(accounts).where(accounts.c.id == account_id))

@@ -36,6 +36,7 @@ from .clocks import ClockStorage
 from .limits import LimitStorage
 from .mail import MailStorage
 from .moderation import ModerationStorage
+from .push import PushStorage
 from .ratings import RatingStorage
 from .results import ResultStorage
 from .rows import (
@@ -71,7 +72,16 @@ log = logging.getLogger("kardinal.web")
 
 
 class Storage(
-    AccountStorage, ClockStorage, MailStorage, ResultStorage, RatingStorage, SocialStorage, ModerationStorage, SharedStorage, LimitStorage
+    AccountStorage,
+    ClockStorage,
+    MailStorage,
+    PushStorage,
+    ResultStorage,
+    RatingStorage,
+    SocialStorage,
+    ModerationStorage,
+    SharedStorage,
+    LimitStorage,
 ):
     """Games and action logs in a SQL database (SQLite by default)."""
 

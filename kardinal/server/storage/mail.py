@@ -66,6 +66,7 @@ class QueuedMail:
     subject: str
     body: dict[str, Any]
     send_after: float
+    channel: str = "mail"  # or "push": to_addr is a push subscription's id (storage/push.py)
 
 
 @dataclass(frozen=True)
@@ -113,10 +114,11 @@ class MailStorage:
                 created=now,
                 send_after=m.send_after,
                 attempts=0,
+                channel=m.channel,
             ).on_conflict_do_nothing(index_elements=["key"])
         )
         if r.rowcount:
-            metrics.notification_queued("mail", m.kind)
+            metrics.notification_queued(m.channel, m.kind)
         return bool(r.rowcount)
 
     def _lock_address(self, conn: Connection, to_hash: str) -> None:
@@ -320,11 +322,12 @@ class MailStorage:
         with self._begin() as conn:
             return self._insert_mail(conn, mail, now)
 
-    def claim_mail(self, now: float, lease: float, max_attempts: int) -> ClaimedMail | None:
-        """The next mail due (oldest first), claimed until ``now + lease`` so that no other
-        sender takes it meanwhile; None when none is due."""
+    def claim_mail(self, now: float, lease: float, max_attempts: int, channel: str = "mail") -> ClaimedMail | None:
+        """The next mail due (oldest first) of ``channel`` ("mail", "push"), claimed until
+        ``now + lease`` so that no other sender takes it meanwhile; None when none is due."""
         self._still_there()
         due = and_(
+            mail_queue.c.channel == channel,
             mail_queue.c.sent.is_(None),
             mail_queue.c.send_after <= now,
             mail_queue.c.attempts < max_attempts,

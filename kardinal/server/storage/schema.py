@@ -20,6 +20,7 @@ from sqlalchemy import (
     Text,
     bindparam,
     insert,
+    inspect,
     text,
     update,
 )
@@ -225,6 +226,8 @@ mail_queue = Table(
     Column("claimed_until", Float, nullable=True),  # a sender is on it (several processes)
     Column("sent", Float, nullable=True),
     Column("failed", String(300), nullable=True),  # the last error (never the address)
+    # "mail" (to_addr: an address) or "push" (to_addr: a push subscription's id; migration 16)
+    Column("channel", String(8), nullable=False, server_default="mail"),
     sqlite_autoincrement=True,
 )
 
@@ -325,6 +328,33 @@ mail_sends = Table(
     Column("to_hash", String(64), nullable=False),  # SHA-256 of the address in lower case
     Column("kind", String(16), nullable=False),  # "confirm"
     Column("at", Float, nullable=False),
+)
+
+# a device's Web Push subscription (migration 16): the push service's address for it and
+# its keys (RFC 8291), which kinds of notification it wants ("turn", "invitation", "end":
+# JSON) and in which language; the account's, deleted with it
+push_subscriptions = Table(
+    "push_subscriptions",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("account_id", Integer, ForeignKey("accounts.id", ondelete="CASCADE"), nullable=False),
+    Column("endpoint", String(1000), nullable=False, unique=True),
+    Column("p256dh", String(200), nullable=False),
+    Column("auth", String(100), nullable=False),
+    Column("kinds", Text, nullable=False),
+    Column("lang", String(8), nullable=False),
+    Column("created", Float, nullable=False),
+    sqlite_autoincrement=True,
+)
+
+# the installation's own keys, made once and shared by its processes (migration 16):
+# "vapid" (Web Push's signing key, PEM; its public key is derived from it)
+install_keys = Table(
+    "install_keys",
+    metadata,
+    Column("name", String(32), primary_key=True),
+    Column("value", Text, nullable=False),
+    Column("created", Float, nullable=False),
 )
 
 schema_version = Table("schema_version", metadata, Column("version", Integer, nullable=False))
@@ -488,6 +518,17 @@ def _m15_to_act(conn: Connection) -> None:
     conn.execute(text("ALTER TABLE games ADD COLUMN to_act INTEGER"))
 
 
+def _m16_push(conn: Connection) -> None:
+    """Web Push: the devices' subscriptions, the installation's keys, and a channel per
+    queued message (the queue's rows before it are mail). A database made from scratch
+    has the column already (migration 10 makes the queue as it is now)."""
+    conn.execute(CreateTable(push_subscriptions))
+    conn.execute(CreateTable(install_keys))
+    conn.execute(text("CREATE INDEX ix_push_subscriptions_account ON push_subscriptions (account_id)"))
+    if "channel" not in {c["name"] for c in inspect(conn).get_columns("mail_queue")}:
+        conn.execute(text("ALTER TABLE mail_queue ADD COLUMN channel VARCHAR(8) DEFAULT 'mail' NOT NULL"))
+
+
 def _m17_presence_by_process(conn: Connection) -> None:
     """Presence across processes as each process sees it (a row per process, seat and game,
     with the moment the person left it): a person who leaves one process is noticed by the
@@ -514,5 +555,6 @@ MIGRATIONS: list[Callable[[Connection], None]] = [
     _m13_mail_sends,
     _m14_suspension_reason,
     _m15_to_act,
-    _m17_presence_by_process,  # (16: the push helper's, merged before it)
+    _m16_push,
+    _m17_presence_by_process,
 ]

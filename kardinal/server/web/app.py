@@ -45,7 +45,7 @@ from ..community.rating_routes import router as rating_router
 from ..community.settle import Settler
 from ..community.social import Social
 from ..community.social_routes import router as social_router
-from ..mail import GameMail, Mailer, mail_settings, run_sender
+from ..mail import GameMail, Mailer, Pusher, mail_settings, run_push_sender, run_sender
 from ..mail.routes import router as mail_router
 from ..play.routes import router as routes_router
 from ..play.schemas import CLIENT_MESSAGE, SERVER_MESSAGE
@@ -184,6 +184,8 @@ def create_app(
         log.info("%s", mailer.reason)  # on, or off and which setting is missing (never a setting's value)
         sender = asyncio.create_task(run_sender(mailer, stop))
         sampler = asyncio.create_task(keep_sampling(service, stop))  # the metrics' gauges (several processes)
+        log.info("%s", pusher.reason)
+        push_sender = asyncio.create_task(run_push_sender(pusher, stop))
         yield
         stop.set()
         await operator
@@ -191,6 +193,7 @@ def create_app(
         await clocks
         await sender
         await sampler
+        await push_sender
         if shared is not None:
             await shared
         await layout
@@ -236,7 +239,8 @@ def create_app(
     # e-mail (mail/): its settings (missing or malformed: off, and the log says why), the queue's sender, the games' mails
     mailer = app.state.mailer = Mailer(storage, limits, *mail_settings(settings.mail_values()))
     mailer.accounts = app.state.accounts
-    app.state.game_mail = GameMail(mailer, now=lambda: service.now())  # the tables' clock, as set now or later
+    pusher = app.state.pusher = Pusher(storage, settings.push_sub())  # Web Push (mail/push.py): the same events, to devices
+    app.state.game_mail = GameMail(mailer, now=lambda: service.now(), pusher=pusher)  # the tables' clock, as set now or later
     service.on_change.append(app.state.game_mail.on_change)
     app.state.social.on_invited.append(app.state.game_mail.notify_invited)  # invited by name: a mail, if wanted
 

@@ -12,6 +12,7 @@ import { updateAccountLink, whoAmI } from "./account-link.js";
 import { moderationSection } from "./account-mod.js";
 import { profileLink } from "./profile-link.js";
 import { MailSection, forgotForm, mailEnabled } from "./account-mail.js";
+import { PushSection } from "./push.js";
 import { fillMyRating } from "./rated.js";
 
 /** The seats this browser holds, as the server takes them: {game: {seat: token}}. */
@@ -53,6 +54,7 @@ class AccountPage {
     /** @type {FollowLists | null} of the account */
     this.follows = null;
     this.mail = new MailSection(this); // e-mail (account-mail.js)
+    this.push = new PushSection(this); // notifications on this device (push.js)
     this.mailOn = false;
     /** @type {HTMLElement | null} the muted and blocked players' section (account-mod.js) */
     this.modBox = null;
@@ -66,7 +68,7 @@ class AccountPage {
     this.me = await whoAmI();
     this.mailOn = await mailEnabled();
     this.render();
-    if (this.me) this.mail.load();
+    if (this.me) { this.mail.load(); this.push.load(); }
     else this.toSignUp();
     this.loadFollows();
   }
@@ -187,6 +189,7 @@ class AccountPage {
         this.noteAt("actions")),
       this.followLists(),
       this.mail.render(),
+      this.push.render(),
       this.form("password", T("newPasswordTitle"), [field("current-password", T("currentPassword"), "password", "current-password"), field("new-password", T("newPassword"), "password", "new-password", T("accountPasswordHint"))],
         T("newPasswordButton"), () => this.send("/api/account/password", { current: byId("current-password", HTMLInputElement).value, new: byId("new-password", HTMLInputElement).value },
           () => this.say("good", T("newPasswordDone"), "password"), "password", { wrong_password: ["current-password"], bad_password: ["new-password"] })),
@@ -238,6 +241,7 @@ class AccountPage {
       this.render({ values: false });
       this.loadFollows();
       this.mail.load();
+      this.push.load();
     }, which, fields);
   }
 
@@ -248,6 +252,7 @@ class AccountPage {
     /** @type {{ game: { id: string } }[]} GET /api/account/games (MyGames), as far as read here */
     let games = [];
     try { games = (await getJSON("/api/account/games")).games || []; } catch (e) { /* signed out already: nothing to forget */ }
+    await this.push.signOut(); // this device's notifications for the account end
     await this.send("/api/account/signout", everywhere ? { everywhere: true } : {}, () => {
       for (const g of games) forgetStoredSeats(g.game.id);
       return this.signedOut(T(everywhere ? "signedOutEverywhere" : "signedOutForgot"));
