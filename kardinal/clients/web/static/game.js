@@ -16,7 +16,7 @@
 import { byId, el } from "./dom.js";
 import { T, seatName, onLangChange, rulesText, variantText, boardName, boardAbout, levelName } from "./i18n.js";
 import { loadBoard } from "./board.js";
-import { GameSocket, HttpError, getJSON, postJSON, storeSeats, tokensFromURL, url } from "./net.js";
+import { GameSocket, HttpError, getJSON, postJSON, storeSeats, storedSeats, tokensFromURL, url } from "./net.js";
 /** @import { Seats } from "./net.js" */
 /** @import { Board } from "./board.js" */
 /** @import { ErrorData, PlayerData, TableOptions, HistoryEntry, RecordAction, InvitationInfo, GameSummary } from "./messages.js" */
@@ -529,7 +529,12 @@ export class GamePage {
       // a seat of this page went to a bot (the new table was started without its person):
       // the new game's page says so as it opens, and watches
       if (r.gone && r.gone.length && !Object.keys(moved).length) sessionStorage.setItem(`kardinal-told:${r.id}`, "bot_seat");
-      location.assign(this.againURL(r.id, moved));
+      // the seats kept in this browser's storage before going: the new page's address holds no token
+      // (only where the storage refuses, in a private window: the address is then the key)
+      storeSeats(r.id, moved);
+      const kept = storedSeats(r.id);
+      const unkept = Object.fromEntries(Object.entries(moved).filter(([s, t]) => kept[s] !== t));
+      location.assign(this.againURL(r.id, unkept));
     } catch (e) {
       this.say(caughtText(e, this.board), true);
     }
@@ -538,8 +543,8 @@ export class GamePage {
   /** Whether only bots play this game (anyone may start the next one). */
   bots() { return this.msg !== null && this.msg.players.every((p) => p.kind === "bot"); }
 
-  /** The new game's page with the seats this browser holds there ({seat: token}; the page
-   * stores them and takes them out of the address).
+  /** The new game's page, with the seats this browser holds there that its storage could not
+   * keep ({seat: token}; the page takes them out of the address at once).
    * @param {string} id @param {Seats} seats */
   againURL(id, seats) {
     const q = Object.keys(seats).length ? "?tokens=" + Object.entries(seats).map(([s, t]) => `${s}:${encodeURIComponent(t)}`).join(",") : "";
