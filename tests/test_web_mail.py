@@ -534,7 +534,9 @@ def test_the_end_mail_has_the_result(tmp_path: Path, db_url: str, smtp: Smtp) ->
         assert all(f"{n}: {sc}" in body for n, sc in zip(names, scores))
         # the win as the game decided it (equal points are told apart by the rules' tie-break, or the win is shared)
         winners = c.get(f"/api/games/{gid}").json()["winners"]
-        assert ("Du hast gewonnen" in body) == (winners == [0]) and ("Du teilst dir den Sieg" in body) == (0 in winners and len(winners) > 1)
+        assert ("Du hast gewonnen" in body) == (winners == [0]) and ("Du teilst dir den Sieg" in body) == (
+            0 in winners and len(winners) > 1
+        )
         assert f"{PUBLIC}/mail#unsubscribe=" in body
         send_and_settle(c)
         assert len(smtp.inbox.to("anna@example.org")) == 2
