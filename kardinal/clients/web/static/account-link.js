@@ -14,6 +14,7 @@ import { refusalText } from "./refusals.js";
 addStrings({
   en: { signInLink: "Sign in", accountLinkWhy: "Your account: sign in, sign up, sign out, password, your data", signUpLink: "Sign up", signUpLinkWhy: "Make an account: your games on every device, rated games, friends", refusedSignOut: "Sign out in this browser", refusedWatch: "You watch this game: your account is suspended (see above)." },
   de: { signInLink: "Anmelden", accountLinkWhy: "Dein Konto: anmelden, registrieren, abmelden, Passwort, deine Daten", signUpLink: "Registrieren", signUpLinkWhy: "Ein Konto anlegen: deine Spiele auf jedem Gerät, gewertete Spiele, Freunde", refusedSignOut: "In diesem Browser abmelden", refusedWatch: "Du schaust diesem Spiel zu: dein Konto ist gesperrt (siehe oben)." },
+  da: { signInLink: "Log ind", accountLinkWhy: "Din konto: log ind, opret konto, log ud, adgangskode, dine data", signUpLink: "Opret konto", signUpLinkWhy: "Opret en konto: dine spil på alle enheder, ratede spil, venner", refusedSignOut: "Log ud i denne browser", refusedWatch: "Du ser dette spil som tilskuer: din konto er suspenderet (se ovenfor)." },
 });
 
 /** @type {Promise<{ id: number, name: string, created: number } | null> | null} the account asked for once */

@@ -25,6 +25,14 @@ addStrings({
     modUnmuteName: "{name} wieder hören",
     modUnblockName: "{name} nicht mehr blockieren",
   },
+  da: {
+    modListTitle: "Dæmpede og blokerede spillere",
+    modListNone: "Ingen. I et spils chat kan du dæmpe eller blokere skriveren med ⋯ ved siden af en linje.",
+    modListMuted: "Dæmpet (deres chat er skjult):",
+    modListBlocked: "Blokeret (deres chat er skjult; ingen invitationer eller fælles borde):",
+    modUnmuteName: "Fjern dæmpning af {name}",
+    modUnblockName: "Fjern blokering af {name}",
+  },
 });
 
 /** A section for the signed-in account page: who is muted and blocked. */

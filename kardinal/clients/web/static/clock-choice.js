@@ -30,6 +30,17 @@ addStrings({
     clockLiveBare: "{move} je Zug",
     clockHelp: "Läuft die Zeit eines Zuges ab, spielt ein Bot diesen Zug (live) oder vertritt die Person, bis sie zurück ist (rundenbasiert).",
   },
+  da: {
+    clockLabel: "Ur",
+    clockNone: "Intet ur",
+    clockQuick: "Hurtig: 20 s pr. tur + 2 min reserve (+5 s pr. tur)",
+    clockStandard: "Standard: 45 s pr. tur + 5 min reserve (+10 s pr. tur)",
+    clockDays1: "1 dag pr. tur",
+    clockDaysN: "{n} dage pr. tur",
+    clockLive: "{move} pr. tur + {reserve} reserve (+{increment} s pr. tur)",
+    clockLiveBare: "{move} pr. tur",
+    clockHelp: "Når tiden for en tur løber ud, spiller en bot turen (live) eller træder til, indtil personen er tilbage (turbaseret).",
+  },
 });
 
 /** The table being made, as far as its clock goes: its mode and each mode's preset by name.

@@ -58,6 +58,17 @@ addStrings({
     clockHours: "{h} Std. {m} Min.",
     clockUrgentYou: "Für deinen Zug bleiben weniger als {h} Stunden; dann spielt ein Bot ihn für dich.",
   },
+  da: {
+    clockTitle: "Uret",
+    clockReserve: "reserve",
+    clockPlus: "{move} + {reserve}",
+    clockUp: "tiden er gået: en bot spiller denne tur",
+    clockWarnYou: "Din tid løber ud om 10 sekunder.",
+    clockWarn: "{name}s tid løber ud om 10 sekunder.",
+    clockDays: "{d} d {h} t",
+    clockHours: "{h} t {m} min",
+    clockUrgentYou: "Under {h} timer tilbage af din tur; derefter spiller en bot den for dig.",
+  },
 });
 
 /** A span of seconds: m:ss under an hour, else hours and minutes, or days and hours.

@@ -29,6 +29,16 @@ addStrings({
     timeUp: "Zeit abgelaufen: ein Bot spielt diesen Zug",
     deadlineAt: "Bis {when}; dann spielt ein Bot diesen Zug",
   },
+  da: {
+    leftDays: { one: "{n} dag {h} t", other: "{n} dage {h} t" },
+    leftHours: "{h} t {m} min",
+    leftMinutes: "{m} min",
+    leftMoment: "under et minut",
+    timeLeft: "{time} tilbage",
+    timeLeftUrgent: "Skynd dig: kun {time} tilbage",
+    timeUp: "tiden er gået: en bot spiller denne tur",
+    deadlineAt: "Indtil {when}; derefter spiller en bot denne tur",
+  },
 });
 
 /** A span of seconds in words: days and hours, hours and minutes, or minutes.

@@ -61,6 +61,28 @@ addStrings({
     fxDrewPile1: "zog eine Karte vom Stapel",
     fxDrewPileN: "zog {n} Karten vom Stapel",
   },
+  da: {
+    followSpeed: "Vis de andres ture",
+    speedOff: "fra",
+    speedSlow: "langsomt",
+    speedNormal: "normalt",
+    speedFast: "hurtigt",
+    replayRound: "Vis sidste runde igen",
+    replayRoundWhy: "Vis den sidste runde af ture igen på kortet",
+    fxPlace: "{name}: {pieces} i {country}",
+    fxJoker: " med en joker",
+    fxCloisters1: "et kloster",
+    fxCloistersN: "{n} klostre",
+    fxAdvisors1: "en rådmand",
+    fxAdvisorsN: "{n} rådmænd",
+    fxExchange: "{name} byttede {card} for {took}",
+    fxTookDisplay: "{card} fra de åbne kort",
+    fxTookPile: "et kort fra bunken",
+    fxPass: "{name} passede",
+    fxDrewDisplay: "tog {card} fra de åbne kort",
+    fxDrewPile1: "trak et kort fra bunken",
+    fxDrewPileN: "trak {n} kort fra bunken",
+  },
 });
 
 /** @typedef {import("./messages.js").HistoryEntry} HistoryEntry */

@@ -95,11 +95,18 @@ addStrings({
     invitedHere: "{by} lädt dich zu diesem Spiel ein, auf den Platz von {seat}.",
     takeInvitedSeat: "Platz einnehmen",
   },
+  da: {
+    timeoutYou: "Din tid løb ud: en bot ({level}) spiller denne tur for dig.",
+    timeoutYouPlayed: "Din tid løb ud; en bot ({level}) spillede for dig: {moves}.",
+    invitedHere: "{by} inviterer dig til dette spil, til pladsen for {seat}.",
+    takeInvitedSeat: "Tag pladsen",
+  },
 });
 
 addStrings({
   en: { cardFirst: "First choose one or two cards of your hand, then where their pieces go.", undo: "Take back placement", undoWhy: "Take back the pieces you just placed and get your cards back; possible until you draw a card." },
   de: { cardFirst: "Wähle zuerst eine oder zwei Karten deiner Hand, dann, wohin ihre Steine kommen.", undo: "Einsatz zurücknehmen", undoWhy: "Die eben gesetzten Steine zurücknehmen und die Karten zurückbekommen; möglich, bis du eine Karte ziehst." },
+  da: { cardFirst: "Vælg først et eller to kort fra din hånd, derefter hvor deres brikker skal stå.", undo: "Tag placeringen tilbage", undoWhy: "Tag de brikker, du lige har sat, tilbage og få dine kort igen; muligt indtil du trækker et kort." },
 });
 
 /** A caught error in words: the server's refusal (net.js HttpError), else the error's message.

@@ -8,6 +8,7 @@ import { url } from "./net.js";
 addStrings({
   en: { docsLink: "Help and documentation", docsLinkWhy: "How to play here, how to host a server, and how it is made" },
   de: { docsLink: "Hilfe und Dokumentation (auf Englisch)", docsLinkWhy: "Wie man hier spielt, wie man einen Server betreibt und wie er gebaut ist" },
+  da: { docsLink: "Hjælp og dokumentation (på engelsk)", docsLinkWhy: "Sådan spiller du her, sådan driver du en server, og sådan er den lavet" },
 });
 
 /** The About dialog's link to the documentation (made once, named in the page's language). */

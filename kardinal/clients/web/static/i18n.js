@@ -1,4 +1,4 @@
-// Text: every word the browser shows, in English and German, from this one table.
+// Text: every word the browser shows, in English, German and Danish, from this one table.
 // T(key, vars) looks a text up in the page's language; the language is this module's own
 // state, read with lang() and changed with setLang() (which tells whoever listens).
 // Names of countries and sites come from the board data (board.js), not from here.
@@ -268,6 +268,132 @@ const TEXTS = {
     strengthEven: ", bei einem gleichen Anteil von {e} %",
     levelNames: { random: "Zufall", easy: "leicht", greedy: "gierig", medium: "mittel", ismcts: "Sucher", hard: "stark", expert: "Meister" },
   },
+  da: {
+    title: "Kardinal & König",
+    about: "Om",
+    rules: "Regler",
+    aboutTitle: "Om denne spilleplade",
+    close: "Luk",
+    language: "English",
+    newGame: "Nyt spil",
+    players: "Spillere",
+    player: "Spiller",
+    deletedPlayer: "slettet spiller",
+    seat: "Plads",
+    name: "Navn",
+    person: "Menneske",
+    bot: "Bot",
+    level: "Niveau",
+    hotseat: "Hot-seat (alle mennesker ved denne browser)",
+    create: "Opret spil",
+    invitations: "Invitationslinks (ét pr. person; hold dem hemmelige)",
+    watchLink: "Offentligt link for tilskuere",
+    openGames: "Åbne spil",
+    runningGames: "Igangværende spil",
+    finishedGames: "Afsluttede spil",
+    none: "ingen",
+    watch: "Se med",
+    join: "Deltag",
+    replay: "Genafspilning",
+    free: "ledig",
+    invitedSeat: "reserveret",
+    yourName: "Dit navn?",
+    connecting: "Forbinder…",
+    disconnected: "Forbindelsen er tabt, forbinder igen…",
+    waitingPlayers: "Venter på medspillere: {names}",
+    turnOf: "{name}s tur",
+    yourTurnMain: "Din tur: vælg kort at spille, eller ét kort at bytte.",
+    yourTurnDraw: "Fyld din hånd op: tag et åbent kort, eller træk fra bunken.",
+    gameOver: "Spillet er slut.",
+    spectating: "Du ser med.",
+    showHand: "{name}s tur — vis min hånd",
+    botPlaying: "{name} (bot) spiller…",
+    hand: "Din hånd",
+    handsCol: "På hånden",
+    display: "Åbne kort",
+    drawPile: "Trækkebunke",
+    cardsLeft: { one: "{n} kort", other: "{n} kort" },
+    discard: "Aflægningsbunke",
+    removed: "Taget ud ved start",
+    play: "Spil",
+    pass: "Pas",
+    clear: "Ryd valget",
+    score: "Point",
+    cloisters: "klostre",
+    advisors: "rådmænd",
+    cards: "kort",
+    log: "Spilforløb",
+    scoring: "Pointtælling",
+    standings: "Slutstilling",
+    winner: "vinder",
+    intermediate: "Første tælling (klostre)",
+    finalCloisters: "Sluttælling: klostre",
+    alliances: "Sammenslutninger",
+    chains: "Kæder",
+    total: "I alt",
+    piecesLeft: "brikker tilbage",
+    refused: "Afvist: {msg}",
+    chooseCountry: "Vælg et land på kortet.",
+    choosePieces: "Klik på klosterfelter og/eller våbenskjoldet, derefter Spil.",
+    readyToPlay: "Tryk på Spil for at sætte disse brikker.",
+    chooseTake: "Tag i bytte et åbent kort eller det øverste kort fra trækkebunken.",
+    record: "Hent spilprotokollen",
+    first: "Start",
+    back: "Tilbage",
+    forward: "Frem",
+    last: "Slut",
+    live: "Tilbage til spillet",
+    advisorLimit: "rådmænd {a} af højst {m}",
+    coatOfArms: "våbenskjold for {country}",
+    map: "kort",
+    zoomIn: "Forstør kortet",
+    zoomOut: "Hele kortet",
+    round: "sidste runde",
+    reconstruction: "Denne spilleplade er en rekonstruktion.",
+    rulesAsWritten: "Regler: som i regelhæftet",
+    variantOne: "Variant: {names}",
+    variantMany: "Varianter: {names}",
+    rulesAndBoard: "Regler og spilleplade",
+    ruleVariantsNone: "Ingen kendte regelvarianter: reglerne som i regelhæftet.",
+    boardLabel: "Spilleplade",
+    boardOf: "Spilleplade: {name}",
+    boardNames: { standard: "standard (den optalte plade)", "reconstruction-1": "reconstruction-1 (den tidligere plade)" },
+    variantTexts: { "joker-anywhere": "R4.3: Et jokerpar må også sætte sin brik i et land, der står på dets kort." },
+    logPlace: "{name} spiller {cards} i {country}: {pieces}",
+    logCloister: "kloster i {site}",
+    logAdvisor: "rådmand",
+    logDrawDeck: "{name} trækker fra trækkebunken",
+    logDrawDisplay: "{name} tager {card} fra de åbne kort",
+    logExchange: "{name} bytter: lægger {card} af, tager {took}",
+    logFromDeck: "et kort fra trækkebunken",
+    logFromDisplay: "{card} fra de åbne kort",
+    logPass: "{name} passer",
+    logYouDrew: "du trak {card}",
+    logRevealed: "vendt: {cards}",
+    and: " og ",
+    listSep: ", ",
+    logIntermediate: "Trækkebunken er brugt op: første tælling (klostre) — {points}.",
+    logNewPile: { one: "Aflægningsbunken blandes til en ny trækkebunke med {n} kort.", other: "Aflægningsbunken blandes til en ny trækkebunke med {n} kort." },
+    logLastRound: "Trækkebunken er brugt op for anden gang: runden spilles til ende; {name} har den sidste tur.",
+    logFinalPile: "Spillet er slut: sluttælling (klostre, sammenslutninger, kæder) — {points}.",
+    logFinalBlocked: "Spillet er slut, ingen kan sætte flere brikker: sluttælling (klostre, sammenslutninger, kæder) — {points}.",
+    logWinner: "Vinder: {names}.",
+    logWinners: "Vindere: {names}.",
+    logPoints: "{name} {n}",
+    created: "Spillet er oprettet.",
+    noCard: "{card} passer ikke til disse kort: intet lovligt træk bruger dem sammen.",
+    noSite: "Med disse kort kan der ikke bygges et kloster i {site}.",
+    noCoat: "Med disse kort kan der ikke sættes en rådmand i {country}.",
+    noCoatEmpty: "Der kan ikke sættes en rådmand i {country}: der er endnu intet kloster, og et land kan højst have så mange rådmænd, som den spiller med flest klostre har dér.",
+    noCoatFull: "Der kan ikke sættes flere rådmænd i {country}: der ville så stå {n}, men flest klostre dér er {m}.",
+    noTake: "Vælg først præcis ét kort at bytte.",
+    strengthLoses: "taber næsten hvert spil",
+    strengthWon: "vandt {w} af {n} spil mod tre {level}",
+    strengthWonShare: "vandt {w} % af {n} spil mod tre {level}",
+    strengthInterval: ", 95 %-interval {lo}–{hi} %{even}",
+    strengthEven: ", hvor en lige andel er {e} %",
+    levelNames: { random: "tilfældig", easy: "let", greedy: "grådig", medium: "middel", ismcts: "søger", hard: "stærk", expert: "ekspert" },
+  },
 };
 
 // English exonyms of the board's (German) site names, for an English page (BOARD.md).
@@ -276,6 +402,13 @@ const TEXTS = {
 const EXONYMS = {
   Köln: "Cologne", Straßburg: "Strasbourg", Konstanz: "Constance", Zürich: "Zurich", Wien: "Vienna",
   Genf: "Geneva", Mailand: "Milan", Genua: "Genoa", Venedig: "Venice", Nürnberg: "Nuremberg", Würzburg: "Wurzburg",
+};
+
+// Danish names of the board's (German) country and site names where Danish says them otherwise
+// (the Danish rulebook's "Frankrig"; the cities as Danish writes them); the others stay as they are.
+/** @type {Record<string, string>} */
+const DANISH_NAMES = {
+  Frankreich: "Frankrig", Genf: "Genève", Genua: "Genova", Mailand: "Milano", Straßburg: "Strasbourg", Turin: "Torino",
 };
 
 export const LANGUAGES = Object.freeze(Object.keys(TEXTS));
@@ -288,12 +421,13 @@ function stored() {
 let current = (() => {
   const s = stored();
   if (s && TEXTS[s]) return s;
-  return (navigator.language || "en").toLowerCase().startsWith("de") ? "de" : "en";
+  const own = (navigator.language || "en").toLowerCase().split("-")[0]; // "da-DK" -> "da"
+  return TEXTS[own] ? own : "en";
 })();
 /** @type {Set<(lang: string) => void>} */
 const listeners = new Set();
 
-/** The page's language ("en" or "de"). */
+/** The page's language ("en", "de" or "da"). */
 export function lang() { return current; }
 
 /** The browser's own locale where it speaks the page's language (en-GB writes dates
@@ -323,8 +457,8 @@ export function num(x, digits = 0) {
   return s.replace(/^-/, "−"); // the minus sign, not a hyphen
 }
 
-/** The other language (what the language button switches to). */
-export function otherLang() { return current === "de" ? "en" : "de"; }
+/** The other language (what the language button switches to: English and German to each other, Danish to English). */
+export function otherLang() { return current === "en" ? "de" : "en"; }
 
 /** A text of the table in the page's language, with {name} replaced from vars (and the
  * words of a touch screen on one: touchWords). */
@@ -361,6 +495,7 @@ const TOUCH_WORDS = [
   [/\bClick(ing|ed|s)?\b/g, (m, e) => "Tap" + ({ ing: "ping", ed: "ped", s: "s" }[e] || "")],
   [/\bclick(ing|ed|s)?\b/g, (m, e) => "tap" + ({ ing: "ping", ed: "ped", s: "s" }[e] || "")],
   [/\b([Kk])lick(e|en|st|t)\b/g, (m, k, e) => (k === "K" ? "T" : "t") + "ipp" + e],
+  [/\b([Kk])lik(ke|ker|ket)?\b/g, (m, k, e) => (k === "K" ? "T" : "t") + "ryk" + (e || "")],
 ];
 
 /** Whether the page is used by a finger (the main pointer is coarse: a phone, a tablet). */
@@ -369,7 +504,7 @@ export function touchScreen() {
 }
 
 /** A text with the words of clicking turned into those of tapping on a touch screen
- * ("Click" -> "Tap", "Klicke" -> "Tippe"); unchanged elsewhere.
+ * ("Click" -> "Tap", "Klicke" -> "Tippe", "Klik" -> "Tryk"); unchanged elsewhere.
  * @param {string} s */
 export function touchWords(s) {
   if (!touchScreen() || !/lick/.test(s)) return s;
@@ -414,9 +549,10 @@ export function setLang(l) {
  * @param {(lang: string) => void} f */
 export function onLangChange(f) { listeners.add(f); }
 
-/** A site's name in the page's language (the board's name, or its English form).
+/** A site's or country's name in the page's language (the board's name, or its English or Danish form).
  * @param {string} name @param {string} [nameEn] */
 export function placeName(name, nameEn) {
+  if (current === "da") return DANISH_NAMES[name] || name;
   if (current !== "en") return name;
   return nameEn || EXONYMS[name] || name;
 }

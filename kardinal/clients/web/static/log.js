@@ -49,6 +49,17 @@ addStrings({
     logTimeoutYou: "Deine Zeit ist abgelaufen: ein Bot ({level}) spielt diesen Zug für dich.",
     logTimeoutAwayYou: "Deine Zeit ist abgelaufen: ein Bot ({level}) spielt für dich.",
   },
+  da: {
+    logAway: "{name} er ikke ved bordet: en bot ({level}) spiller for vedkommende.",
+    logBack: "{name} er tilbage.",
+    logStandin: "(en bot for {name})",
+    logTimeout: "{name}s tid løb ud: en bot ({level}) spiller denne tur.",
+    logTimeoutAway: "{name}s tid løb ud: en bot ({level}) spiller for vedkommende.",
+    logAwayYou: "Du var ikke ved bordet: en bot ({level}) spiller for dig.",
+    logBackYou: "Du er tilbage.",
+    logTimeoutYou: "Din tid løb ud: en bot ({level}) spiller denne tur for dig.",
+    logTimeoutAwayYou: "Din tid løb ud: en bot ({level}) spiller for dig.",
+  },
 });
 
 /** @type {Record<string, [string, string]>} the table's notices: their words about another seat, and to the page's own seat */

@@ -22,6 +22,13 @@ addStrings({
     signalDenied: "Dieser Browser erlaubt dieser Seite keine Benachrichtigungen.",
     notifyBody: "{game}: Du bist dran.",
   },
+  da: {
+    turnTitle: "Din tur",
+    signalSound: "Lyd, når det er min tur",
+    signalNotify: "Giv besked, når det er min tur",
+    signalDenied: "Denne browser tillader ikke notifikationer fra denne side.",
+    notifyBody: "{game}: det er din tur.",
+  },
 });
 
 const ICON = url("/static/favicon.svg");

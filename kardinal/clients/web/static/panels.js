@@ -68,6 +68,15 @@ addStrings({
     colourCol: "Farbe",
     whatCol: "Wertung für",
   },
+  da: {
+    gameExpired: "Dette spil er udløbet: ingen har trukket i for lang tid. Det bliver her, så du kan se det.",
+    startPlayer: "startspiller",
+    startPlayerWhy: "Startspilleren (R2.3): alle spillere får lige mange ture; den sidste runde slutter før startspillerens tur (R8.1).",
+    knownCards: "kendt",
+    knownCardsWhy: "Kort, som denne spiller har taget fra de åbne kort og ikke kan have spillet siden: alle så dem (R13.1).",
+    colourCol: "Farve",
+    whatCol: "Point for",
+  },
 });
 
 /** The status line. g: {msg, view, hidden (hot-seat hand not shown), watching}.

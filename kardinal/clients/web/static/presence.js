@@ -51,6 +51,16 @@ addStrings({
     awayTitle: "Wer den Tisch verlassen hat",
     awayStandin: "Ein Bot spielt jetzt für {name}, bis {name} zurückkommt.",
   },
+  da: {
+    awayLeft: "{name} er gået",
+    awayNotHere: "{name} er her ikke",
+    awayIn: "{who} – en bot tager over om {time}.",
+    awayNow: "{who} – en bot tager over nu.",
+    awayTurn: "{who} – en bot tager over, når det er {name}s tur.",
+    awayWaits: "{who} – spillet venter på {name}.",
+    awayTitle: "Hvem har forladt bordet",
+    awayStandin: "En bot spiller nu for {name}, indtil {name} kommer tilbage.",
+  },
 });
 
 /** Seconds as m:ss (the same in both languages).

@@ -32,6 +32,18 @@ addStrings({
     rpPrevTurn: "Voriger Zug",
     rpNextTurn: "Nächster Zug",
   },
+  da: {
+    rpTurn: "Tur {k} af {n}",
+    rpStep: "trin {s}",
+    rpStepWhy: "Et trin er én beslutning: en placering, hvert trukket kort, en ombytning eller et pas.",
+    rpSlider: "Genafspilningens tur",
+    rpStart: "Start",
+    rpInter: "Første tælling",
+    rpLastRound: "Sidste runde",
+    rpEnd: "Slut",
+    rpPrevTurn: "Forrige tur",
+    rpNextTurn: "Næste tur",
+  },
 });
 
 /** The steps (numbers of decisions) at which a turn is complete: 0, the end of each turn

@@ -29,6 +29,15 @@ addStrings({
     rulesShow: "Regel {rule} zeigen",
     rulesTurn: "Ein Zug",
   },
+  da: {
+    rulesDialogTitle: "Regler",
+    rulesAsPage: "Åbn som side",
+    rulesLoading: "Henter reglerne…",
+    rulesFailed: "Reglerne kunne ikke hentes.",
+    rulesContents: "Indhold",
+    rulesShow: "Vis regel {rule}",
+    rulesTurn: "En tur",
+  },
 });
 
 const RULE = /\bR\d+(?:\.\d+)?\b/g;

@@ -10,6 +10,7 @@ import { url } from "./net.js";
 addStrings({
   en: { tutorialLink: "Tutorial", tutorialWhy: "Learn the game: a guided first game with the rulebook's examples", myGames: "My games", myGamesWhy: "The games this browser holds a seat in, and whose turn it is", helpLink: "Help", helpWhy: "How to play here, how to host a server, and how it is made" },
   de: { tutorialLink: "Tutorial", tutorialWhy: "Das Spiel lernen: eine geführte erste Partie mit den Beispielen der Spielanleitung", myGames: "Meine Spiele", myGamesWhy: "Die Spiele, in denen dieser Browser einen Platz hat, und wer dran ist", helpLink: "Hilfe", helpWhy: "Wie man hier spielt, wie man einen Server betreibt und wie er gebaut ist (auf Englisch)" },
+  da: { tutorialLink: "Vejledning", tutorialWhy: "Lær spillet: et guidet første spil med regelhæftets eksempler", myGames: "Mine spil", myGamesWhy: "De spil, hvor denne browser har en plads, og hvis tur det er", helpLink: "Hjælp", helpWhy: "Sådan spiller du her, sådan driver du en server, og sådan er den lavet (på engelsk)" },
 });
 
 const link = document.getElementById("rules-link");

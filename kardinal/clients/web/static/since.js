@@ -51,6 +51,13 @@ addStrings({
     sinceBotForYou: "Ein Bot für dich",
     standinIt: "er",
   },
+  da: {
+    sinceTitle: "Siden din sidste tur",
+    sinceWatching: "De sidste ture",
+    sinceShow: "{line} — vis på kortet",
+    sinceBotForYou: "En bot for dig",
+    standinIt: "den",
+  },
 });
 
 /**

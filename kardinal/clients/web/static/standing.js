@@ -22,6 +22,14 @@ addStrings({
     allianceLand: "Land",
     allianceSea: "See",
   },
+  da: {
+    alliancesNow: "Sammenslutninger, hvis spillet sluttede nu",
+    alliancesNowWhy: "R10.3: en sammenslutning giver point til den, der har flertal af rådmænd i begge dens lande (står det lige, deler de); den er værd alle rådmænd i de to lande.",
+    allianceNobody: "ingen",
+    alliancePoints: "{n} point hver",
+    allianceLand: "land",
+    allianceSea: "hav",
+  },
 });
 
 /**

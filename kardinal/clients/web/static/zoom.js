@@ -15,6 +15,7 @@ import { T, addStrings } from "./i18n.js";
 addStrings({
   en: { zoomMore: "Zoom in", zoomLess: "Zoom out" },
   de: { zoomMore: "Näher heran", zoomLess: "Weiter weg" },
+  da: { zoomMore: "Zoom ind", zoomLess: "Zoom ud" },
 });
 
 /** The smallest touch target in CSS pixels, and the spacing below which a tap zooms first. */
