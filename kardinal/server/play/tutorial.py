@@ -55,10 +55,12 @@ Words = dict[str, str]  # language -> text
 PLACE_FIRST: Words = {
     "en": "This step is about placing: choose cards, then sites or a coat of arms, then Play.",
     "de": "In diesem Schritt geht es ums Einsetzen: Wähle Karten, dann Felder oder ein Wappen, dann Ausspielen.",
+    "da": "Dette trin handler om at sætte brikker: vælg kort, derefter felter eller et våbenskjold, derefter Spil.",
 }
 EXCHANGE_FIRST: Words = {
     "en": "This step is about exchanging: choose one card of your hand, then a display card or the draw pile. No piece is placed.",
     "de": "In diesem Schritt geht es ums Tauschen: Wähle eine Karte deiner Hand, dann eine Karte der Auslage oder den Nachziehstapel. Es wird kein Stein gesetzt.",
+    "da": "Dette trin handler om at bytte: vælg ét kort fra din hånd, derefter et åbent kort eller trækkebunken. Der sættes ingen brik.",
 }
 ENDS = ("place", "intermediate", "exchange", "draw")
 

@@ -41,7 +41,7 @@ addStrings({
 });
 
 const RULE = /\bR\d+(?:\.\d+)?\b/g;
-const TURN = "how-a-turn-goes--so-geht-ein-zug"; // docs/rules.md's first section: how a turn goes, in a few sentences
+const TURN = "how-a-turn-goes--so-geht-ein-zug--sådan-går-en-tur"; // docs/rules.md's first section: how a turn goes, in a few sentences
 /** GET /api/rules (the rules in one language): docs/rules.md as HTML, and its sections.
  * @typedef {{ html: string, toc: { anchor: string, title: string }[] }} RulesData */
 /** The dialog and its parts, once built.
