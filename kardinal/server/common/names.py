@@ -45,13 +45,13 @@ ORDINARY_SPACE = frozenset("\t\n\v\f\r")  # controls a name may hold (each is ma
 # the symbols drawn blank (or nearly: "\u1d15a", "\u2e31") can be complete
 SEEN = frozenset("LN")
 DELETED = "deleted player"  # the name a deleted account's seats take (with a number after it when taken)
-DELETED_WORD = {"en": DELETED, "de": "gelöschter Spieler"}  # as each language says it (seat_name)
+DELETED_WORD = {"en": DELETED, "de": "gelöschter Spieler", "da": "slettet spiller"}  # as each language says it (seat_name)
 _DELETED_SEAT = re.compile(re.escape(DELETED) + r"( \d+)?")
 KEY_MARK = "\ue000"  # starts every account's stored key made by account_keys (never in a name)
 # an unnamed person seat is stored with no name (no words of the language of the page that
 # made it): each reader says it in its own language ("Player 2", "Spieler 2": seat_name)
 UNNAMED = ""
-SEAT_WORD = {"en": "Player", "de": "Spieler"}
+SEAT_WORD = {"en": "Player", "de": "Spieler", "da": "Spiller"}
 
 
 def bad_name(why: str) -> Refused:

@@ -12,7 +12,7 @@ from typing_extensions import TypedDict
 from ..common.schemas import Password, Strict
 
 MailToken = Annotated[str, Field(min_length=1, max_length=100, pattern=r"^[A-Za-z0-9_.-]+$", description="A token from a mailed link")]
-Lang = Literal["en", "de"]
+Lang = Literal["en", "de", "da"]
 
 
 class SetEmail(Strict):

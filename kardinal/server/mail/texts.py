@@ -1,4 +1,4 @@
-"""The words of each mail, in English and German (the language of the browser that set the
+"""The words of each mail, in English, German and Danish (the language of the browser that set the
 address, kept in the account's ``notify`` JSON as ``lang``). Plain text: every mail client
 shows it, and a link in it is the whole link.
 
@@ -32,20 +32,23 @@ __all__ = [
     "begun_words",
 ]
 
-LANGS = ("en", "de")
+LANGS = ("en", "de", "da")
 SUBJECT_PARAMS: tuple[str, ...] = ("begun", "kind")  # what a subject may hold: the server's words only, never a player's text
 
 _SIGN = {
     "en": "\n\n-- \nKardinal & König\n",
     "de": "\n\n-- \nKardinal & König\n",
+    "da": "\n\n-- \nKardinal & König\n",
 }
 _UNSUB = {
     "en": "You get this mail because you asked for it on your account page. No more of these mails ({what}), in one click:\n{unsubscribe}",
     "de": "Du bekommst diese Mail, weil du sie auf deiner Kontoseite gewählt hast. Keine solchen Mails mehr ({what}), mit einem Klick:\n{unsubscribe}",
+    "da": "Du får denne mail, fordi du har valgt den på din kontoside. Ikke flere af disse mails ({what}), med ét klik:\n{unsubscribe}",
 }
 WHAT = {
     "en": {"turn": "your turn", "invitation": "invitations", "end": "a game's end"},
     "de": {"turn": "du bist dran", "invitation": "Einladungen", "end": "Spielende"},
+    "da": {"turn": "din tur", "invitation": "invitationer", "end": "et spils afslutning"},
 }
 
 TEXTS: dict[str, dict[str, tuple[str, str]]] = {
@@ -97,6 +100,30 @@ TEXTS: dict[str, dict[str, tuple[str, str]]] = {
             "Hallo {name},\n\ndein Spiel gegen {others} ist beendet. {you}\n\n{table}\n\nDas Spiel und seine Wiederholung:\n{link}",
         ),
     },
+    "da": {
+        "confirm": (
+            "Kardinal & König: bekræft din mailadresse",
+            "Hej {name}\n\nBekræft venligst, at dette er din adresse til Kardinal & König: åbn dette link (gyldigt i {hours} timer, én gang):\n\n{link}\n\n"
+            "Har du ikke bedt om dette, så se bort fra denne mail: der sendes ikke mere til denne adresse.",
+        ),
+        "reset": (
+            "Kardinal & König: en ny adgangskode til din konto",
+            "Hej {name}\n\nNogen (forhåbentlig dig) har bedt om en ny adgangskode til din konto. Vælg den her (linket virker én gang, i {minutes} minutter):\n\n{link}\n\n"
+            "Når du vælger den, logges alle enheder ud. Har du ikke bedt om dette, så se bort fra denne mail: din adgangskode forbliver, som den er.",
+        ),
+        "turn": (
+            "Kardinal & König: din tur i spillet fra {begun}",
+            "Hej {name}\n\nDet er din tur i dit spil mod {others}.{deadline}\n\nÅbn din plads:\n{link}\n\nVi mailer dig én gang pr. spil, indtil du har trukket.",
+        ),
+        "invitation": (
+            "Kardinal & König: en invitation til et {kind} fra {begun}",
+            "Hej {name}\n\n{inviter} inviterer dig til et spil mod {others}. {how}\n\nÅbn det:\n{link}",
+        ),
+        "end": (
+            "Kardinal & König: spillet fra {begun} er slut",
+            "Hej {name}\n\nDit spil mod {others} er slut. {you}\n\n{table}\n\nSpillet og dets genafspilning:\n{link}",
+        ),
+    },
 }
 
 _RESULT = {
@@ -112,6 +139,12 @@ _RESULT = {
         "Du teilst dir den Sieg, mit {score} Punkten.",
         "Du teilst dir den {place} Platz, mit {score} Punkten.",
     ),
+    "da": (
+        "Du kom på {place} plads med {score} point.",
+        "Du vandt med {score} point.",
+        "Du deler sejren med {score} point.",
+        "Du deler {place} plads med {score} point.",
+    ),
 }
 
 
@@ -123,8 +156,8 @@ def places_shown(places: list[float]) -> list[int]:
 
 
 def ordinal(place: float, lang: str) -> str:
-    """1 -> "1st" / "1."; a shared place (2.5) -> "2.5th" / "2,5."."""
-    if lang == "de":
+    """1 -> "1st" / "1."; a shared place (2.5) -> "2.5th" / "2,5." (German and Danish alike)."""
+    if lang in ("de", "da"):
         return (f"{place:g}".replace(".", ",")) + "."
     if place != int(place):
         return f"{place:g}th"
@@ -144,7 +177,7 @@ def result_words(lang: str, place: int, score: int, win: float, tied: bool = Fal
     return (shared_place if tied else placed).format(place=ordinal(place, lang), score=score)
 
 
-_AND = {"en": " and ", "de": " und "}
+_AND = {"en": " and ", "de": " und ", "da": " og "}
 
 
 def seat_label(name: str, index: int, bot: bool, lang: str) -> str:
@@ -172,16 +205,20 @@ def others_words(seats: list[tuple[str, bool]], reader: int, lang: str) -> str:
 _MONTHS = {
     "en": ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"),
     "de": ("Januar", "Februar", "März", "April", "Mai", "Juni", "Juli", "August", "September", "Oktober", "November", "Dezember"),
+    "da": ("januar", "februar", "marts", "april", "maj", "juni", "juli", "august", "september", "oktober", "november", "december"),
 }
-_DATE = {"en": "{d} {month} {y} at {hm}", "de": "{d}. {month} {y} um {hm} Uhr"}
+_DATE = {"en": "{d} {month} {y} at {hm}", "de": "{d}. {month} {y} um {hm} Uhr", "da": "{d}. {month} {y} kl. {hm}"}
+_CLOCK = {"en": "%H:%M", "de": "%H:%M", "da": "%H.%M"}  # the time of day: 14:30, in Danish 14.30
 _UNITS = {  # (one, many) of days, hours, minutes
     "en": (("day", "days"), ("hour", "hours"), ("minute", "minutes")),
     "de": (("Tag", "Tage"), ("Stunde", "Stunden"), ("Minute", "Minuten")),
+    "da": (("dag", "dage"), ("time", "timer"), ("minut", "minutter")),
 }
-_JOIN = {"en": " ", "de": " und "}  # "2 days 23 hours", "2 Tage und 23 Stunden"
+_JOIN = {"en": " ", "de": " und ", "da": " og "}  # "2 days 23 hours", "2 Tage und 23 Stunden", "2 dage og 23 timer"
 _DEADLINE = {
     "en": "\n\nYour time for this turn runs out on {when}: about {left} left. Then a bot plays for you until you are back.",
     "de": "\n\nDeine Zeit für diesen Zug läuft am {when} ab: noch etwa {left}. Danach spielt ein Bot für dich, bis du zurück bist.",
+    "da": "\n\nDin tid til denne tur løber ud den {when}: omkring {left} tilbage. Derefter spiller en bot for dig, indtil du er tilbage.",
 }
 
 
@@ -198,14 +235,25 @@ _HOW: dict[str, dict[str, str]] = {
         "turn_free": "Es ist ein rundenbasiertes Spiel: du ziehst, wenn du Zeit hast, ohne Zeitlimit.",
         "rated": " Es wird gewertet.",
     },
+    "da": {
+        "live": "Det er et livespil: alle spiller ved bordet på samme tid, og en bot spiller for en spiller, der er væk i {away}.",
+        "turn": "Det er et turbaseret spil: du trækker, når du har tid, inden for {days} pr. tur; derefter spiller en bot for dig, indtil du er tilbage.",
+        "turn_free": "Det er et turbaseret spil: du trækker, når du har tid, uden tidsgrænse.",
+        "rated": " Det er rated.",
+    },
 }
 _HOW_UNITS = {  # (one, many): days (dative in German: "innerhalb von 3 Tagen"), minutes
     "en": {"days": ("day", "days"), "minutes": ("minute", "minutes")},
     "de": {"days": ("Tag", "Tagen"), "minutes": ("Minute", "Minuten")},
+    "da": {"days": ("dag", "dage"), "minutes": ("minut", "minutter")},
 }
 
 
-_KIND = {"en": {"live": "live game", "turn": "turn-based game"}, "de": {"live": "Live-Spiel", "turn": "rundenbasierten Spiel"}}
+_KIND = {
+    "en": {"live": "live game", "turn": "turn-based game"},
+    "de": {"live": "Live-Spiel", "turn": "rundenbasierten Spiel"},
+    "da": {"live": "livespil", "turn": "turbaseret spil"},
+}
 
 
 def kind_words(options: dict[str, Any], lang: str) -> str:
@@ -250,11 +298,11 @@ def when_words(at: float, lang: str, zone: str | None = None) -> str:
     lang = lang if lang in LANGS else "en"
     tz = zone_of(zone)
     dt = datetime.fromtimestamp(at, tz or UTC)
-    words = _DATE[lang].format(d=dt.day, month=_MONTHS[lang][dt.month - 1], y=dt.year, hm=dt.strftime("%H:%M"))
+    words = _DATE[lang].format(d=dt.day, month=_MONTHS[lang][dt.month - 1], y=dt.year, hm=dt.strftime(_CLOCK[lang]))
     return f"{words} ({zone})" if tz is not None else f"{words} UTC"
 
 
-_BEGUN = {"en": "{d} {month}, {hm}", "de": "{d}. {month}, {hm}"}
+_BEGUN = {"en": "{d} {month}, {hm}", "de": "{d}. {month}, {hm}", "da": "{d}. {month}, kl. {hm}"}
 
 
 def begun_words(at: float, lang: str, zone: str | None = None) -> str:
@@ -263,7 +311,7 @@ def begun_words(at: float, lang: str, zone: str | None = None) -> str:
     server's month names: safe in a header."""
     lang = lang if lang in LANGS else "en"
     dt = datetime.fromtimestamp(at, zone_of(zone) or UTC)
-    return _BEGUN[lang].format(d=dt.day, month=_MONTHS[lang][dt.month - 1], hm=dt.strftime("%H:%M"))
+    return _BEGUN[lang].format(d=dt.day, month=_MONTHS[lang][dt.month - 1], hm=dt.strftime(_CLOCK[lang]))
 
 
 def left_words(seconds: float, lang: str) -> str:
