@@ -1,5 +1,5 @@
 """Every refusal reaches the page as a code with parameters, and the page has words for
-every code in English and German (static/refusals.js): a code added to the rules or the
+every code in English, German and Danish (static/refusals.js): a code added to the rules or the
 server without its words fails here."""
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ import kardinal.rules.state as state
 import kardinal.server as server
 
 STATIC = Path(web.__file__).parent / "static"
+LANGS = ("en", "de", "da")
 
 
 def _texts(lang: str) -> dict[str, str]:
@@ -41,25 +42,28 @@ def test_the_code_lists_are_read() -> None:
     assert {"bad_token", "not_your_turn", "stale_version", "malformed", "no_game"} <= _server_codes()
 
 
-def test_every_refusal_has_words_in_english_and_german() -> None:
-    for lang in ("en", "de"):
+def test_every_refusal_has_words_in_every_language() -> None:
+    for lang in LANGS:
         texts = _texts(lang)
         missing = {f"rule.{c}" for c in _rule_codes()} | {f"err.{c}" for c in _server_codes() - {"illegal"}}
         assert missing - texts.keys() == set(), lang
 
 
-def test_english_and_german_say_the_same_things_with_the_same_parameters() -> None:
-    en, de = _texts("en"), _texts("de")
-    assert en.keys() == de.keys()
-    for key in en:
-        assert set(re.findall(r"\{(\w+)\}", en[key])) == set(re.findall(r"\{(\w+)\}", de[key])), key
+def test_every_language_says_the_same_things_with_the_same_parameters() -> None:
+    en = _texts("en")
+    for lang in LANGS[1:]:
+        other = _texts(lang)
+        assert en.keys() == other.keys(), lang
+        for key in en:
+            assert set(re.findall(r"\{(\w+)\}", en[key])) == set(re.findall(r"\{(\w+)\}", other[key])), (lang, key)
+            assert not en[key] or other[key] != en[key], (lang, key)  # said in the language, not left in English
 
 
 def test_no_code_has_two_texts_in_one_language() -> None:
     # a key written twice in one table: the later text silently replaced the earlier one
     # ("busy" checking passwords was told as "reviewing other games")
     js = (STATIC / "refusals.js").read_text(encoding="utf-8")
-    for lang in ("en", "de"):
+    for lang in LANGS:
         block = re.search(rf"\n  {lang}: \{{\n(.*?)\n  \}},", js, re.S)
         assert block, lang
         keys = re.findall(r'^\s*"((?:err|rule)\.[a-z_]+)":', block.group(1), re.M)

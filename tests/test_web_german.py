@@ -66,8 +66,8 @@ SOURCE_NAMES = ["Roland Winner", "Web of Power", "Rio Grande Games"]
 # everything a person reads or hears on the page, with where it comes from; what is marked
 # as another language (lang="en" on a German page: a glossary's English column) is left out
 VISIBLE = """
-() => {
-  const other = [...document.body.querySelectorAll("[lang]")].filter((e) => !e.lang.startsWith("de"));
+(lang) => {
+  const other = [...document.body.querySelectorAll("[lang]")].filter((e) => !e.lang.startsWith(lang));
   const foreign = (e) => other.some((o) => o.contains(e));
   let text = document.body.innerText;
   for (const o of other) if (o.innerText) text = text.split(o.innerText).join(" ");
@@ -82,26 +82,29 @@ VISIBLE = """
 
 
 class Words:
-    """Collects what is English on each page visited: (page, where, word, its line)."""
+    """Collects what is of another language on each page visited: (page, where, word, its
+    line). By default the English on a German page; ``lang``, ``foreign`` (the words of other
+    languages, lower case) and ``wrong`` (words the page's language should not use) for another."""
 
-    def __init__(self, names: list[str]) -> None:
+    def __init__(self, names: list[str], lang: str = "de", foreign: set[str] = ENGLISH, wrong: re.Pattern[str] = NOT_THE_RULEBOOK) -> None:
         self.names = names
+        self.lang, self.foreign, self.wrong = lang, foreign, wrong
         self.found: list[tuple[str, str, str, str]] = []
         self.pages = 0
 
     def check(self, page: Any, where: str) -> None:
         page.evaluate("() => { for (const d of document.querySelectorAll('details')) d.open = true; }")
-        assert page.evaluate("document.documentElement.lang") == "de", where
+        assert page.evaluate("document.documentElement.lang") == self.lang, where
         self.pages += 1
-        for kind, text in page.evaluate(VISIBLE):
+        for kind, text in page.evaluate(VISIBLE, self.lang):
             for line in (text or "").splitlines():
                 clean = FILE_NAME.sub(" ", line)
                 for n in [*self.names, *SOURCE_NAMES]:
                     clean = clean.replace(n, " ")
                 for w in WORD.findall(clean):
-                    if w.lower() in ENGLISH:
+                    if w.lower() in self.foreign:
                         self.found.append((where, kind, w, line.strip()[:120]))
-                for d in NOT_THE_RULEBOOK.findall(clean):
+                for d in self.wrong.findall(clean):
                     self.found.append((where, kind, d, line.strip()[:120]))
                 for d in ENGLISH_DECIMAL.findall(clean):
                     self.found.append((where, kind, d, line.strip()[:120]))
@@ -114,7 +117,7 @@ class Words:
                 continue
             seen.add((kind, w, line))
             lines.append(f"{where} [{kind}] {w!r}: {line}")
-        return f"{len(lines)} English words or numbers on German pages:\n" + "\n".join(lines)
+        return f"{len(lines)} words or numbers of another language on pages in {self.lang}:\n" + "\n".join(lines)
 
 
 def german_page(browser: Any, width: int = 1400, height: int = 950) -> Any:
@@ -211,7 +214,7 @@ def tables(src: str) -> list[dict[str, set[str]]]:
         start = m.end() - 1
         whole = src[start : _object_end(src, start)]
         langs: dict[str, set[str]] = {}
-        for lm in re.finditer(r"^\s{2}(en|de): \{", whole, re.M):
+        for lm in re.finditer(r"^\s{2}(en|de|da): \{", whole, re.M):
             s = lm.end() - 1
             langs[lm.group(1)] = _keys(whole[s : _object_end(whole, s)])
         out.append(langs)
@@ -227,17 +230,18 @@ def test_the_table_parser_reads_keys_and_sub_tables() -> None:
     assert t["de"] == {"a"}
 
 
-def test_every_text_has_both_languages() -> None:
+def test_every_text_has_every_language() -> None:
     missing = []
     n = 0
     for path in sorted(STATIC.glob("*.js")):
         for t in tables(path.read_text(encoding="utf-8")):
-            assert set(t) == {"en", "de"}, f"{path.name}: a table of languages {sorted(t)}"
+            assert set(t) == {"en", "de", "da"}, f"{path.name}: a table of languages {sorted(t)}"
             n += len(t["en"])
-            for k in sorted(t["en"] - t["de"]):
-                missing.append(f"{path.name}: {k} has no German")
-            for k in sorted(t["de"] - t["en"]):
-                missing.append(f"{path.name}: {k} has no English")
+            for lang, name in (("de", "German"), ("da", "Danish")):
+                for k in sorted(t["en"] - t[lang]):
+                    missing.append(f"{path.name}: {k} has no {name}")
+                for k in sorted(t[lang] - t["en"]):
+                    missing.append(f"{path.name}: {k} has no English (but {name})")
     assert n > 300  # the tables were found and read
     assert missing == [], "\n".join(missing)
 
@@ -251,6 +255,7 @@ def test_a_lesson_done_is_praised_once() -> None:
     for s in steps:
         assert not s["done"]["en"].lower().startswith("well done"), s["id"]
         assert not s["done"]["de"].lower().startswith("gut gemacht"), s["id"]
+        assert not s["done"]["da"].lower().startswith("godt klaret"), s["id"]
 
 
 # ---------------------------------------------------------------- the walk
@@ -602,7 +607,7 @@ def test_numbers_and_plurals_in_both_languages(server: str, browser: Any) -> Non
         const m = await import('/static/i18n.js');
         await import('/static/scoring.js');
         const out = {};
-        for (const l of ['en', 'de']) {
+        for (const l of ['en', 'de', 'da']) {
           m.setLang(l);
           out[l] = [m.num(-6.73, 1), m.num(1200), m.num(0.4, 1), m.T('cardsLeft', {n: 1}), m.T('cardsLeft', {n: 2}),
             m.strengthText('won 59% of 200 games against three greedy (95% interval 54-65%)'),
@@ -628,4 +633,11 @@ def test_numbers_and_plurals_in_both_languages(server: str, browser: Any) -> Non
         "gewann 30 % von 400 Spielen gegen drei Bots der Stufe stark, 95-%-Intervall 25–35 %, bei einem gleichen Anteil von 25 %",
         "gewann 200 von 200 Spielen gegen drei Bots der Stufe Zufall", "verliert fast jedes Spiel", "something new",
         "Bot 2 bekommt 4 Punkte.", "Bot 1 und Bot 3 bekommen je 4 Punkte.", "61 Punkte", "1 Stein übrig",
+    ]  # fmt: skip
+    assert said["da"] == [
+        "−6,7", "1.200", "0,4", "1 kort", "2 kort",
+        "vandt 59 % af 200 spil mod tre bots på niveauet grådig, 95 %-interval 54–65 %",
+        "vandt 30 % af 400 spil mod tre bots på niveauet stærk, 95 %-interval 25–35 %, hvor en lige andel er 25 %",
+        "vandt 200 af 200 spil mod tre bots på niveauet tilfældig", "taber næsten hvert spil", "something new",
+        "Bot 2 får 4 point.", "Bot 1 und Bot 3 får 4 point hver.", "61 point", "1 brik tilbage",
     ]  # fmt: skip

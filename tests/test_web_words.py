@@ -1,4 +1,4 @@
-"""Every word in the player's language and room for it: in German (the longer language)
+"""Every word in the player's language and room for it: in German and Danish (the longer languages)
 no card, button or label of the game page overflows, at a desktop and a phone width;
 refusals come in the page's language; one's own placement can be taken back before
 drawing (parity with the terminal)."""
@@ -51,21 +51,26 @@ def my_game(server: str, browser: Any, lang: str = "en", width: int = 1400, heig
     return g, page
 
 
+# the long languages, and a word each shows on the game page (the draw pile)
+LONG = {"de": "Nachziehstapel", "da": "Trækkebunke"}
+
+
+@pytest.mark.parametrize("lang", sorted(LONG))
 @pytest.mark.parametrize("width,height", [(1400, 950), (390, 844)])
-def test_nothing_overflows_in_german(server: str, browser: Any, width: int, height: int) -> None:
-    _, page = my_game(server, browser, "de", width, height)
+def test_nothing_overflows_in_a_long_language(server: str, browser: Any, width: int, height: int, lang: str) -> None:
+    _, page = my_game(server, browser, lang, width, height)
     rng = random.Random(width)
     checked = 0
     for _ in range(6):  # a few turns: the hand, the display and the draw phase change what is shown
         assert wait_turn(page)
-        assert page.evaluate("document.documentElement.lang") == "de"
-        assert page.locator("text=Nachziehstapel").count() >= 1
+        assert page.evaluate("document.documentElement.lang") == lang
+        assert page.locator(f"text={LONG[lang]}").count() >= 1
         bad = page.evaluate(OVERFLOWS)
         assert bad == [], bad
         checked += page.evaluate("document.querySelectorAll('button, .card, label').length")
         take_turn(page, rng)
     assert checked > 30
-    shot(page, f"german-{width}x{height}", full_page=True)
+    shot(page, f"{lang}-{width}x{height}", full_page=True)
     assert page.errors == [] and page.console_errors == []
 
 

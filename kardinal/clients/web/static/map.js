@@ -129,7 +129,7 @@ addStrings({
     mapLegendAdvisor: "rådmand",
     mapLegendSite: "ledigt klosterfelt",
     mapLegendLand: "sammenslutning over land",
-    mapLegendSea: "sammenslutning over havet",
+    mapLegendSea: "sammenslutning over hav",
     mapName: "Kort over spillepladen",
     mapHelp: "Piletaster: fra felt til felt langs vejene eller inden for et land; Page Down og Page Up: det næste eller forrige sted, du kan vælge nu; Enter eller mellemrum: vælg; Escape: et skridt tilbage; + og -: zoom.",
     a11ySite: "{site}, {country}: {state}",
