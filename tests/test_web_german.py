@@ -86,9 +86,17 @@ class Words:
     line). By default the English on a German page; ``lang``, ``foreign`` (the words of other
     languages, lower case) and ``wrong`` (words the page's language should not use) for another."""
 
-    def __init__(self, names: list[str], lang: str = "de", foreign: set[str] = ENGLISH, wrong: re.Pattern[str] = NOT_THE_RULEBOOK) -> None:
+    def __init__(
+        self,
+        names: list[str],
+        lang: str = "de",
+        foreign: set[str] = ENGLISH,
+        wrong: re.Pattern[str] = NOT_THE_RULEBOOK,
+        quoted: bool = False,
+    ) -> None:
         self.names = names
         self.lang, self.foreign, self.wrong = lang, foreign, wrong
+        self.quoted = quoted  # leave out quotations in „…“ (the rules quote the German sources in their words)
         self.found: list[tuple[str, str, str, str]] = []
         self.pages = 0
 
@@ -99,6 +107,8 @@ class Words:
         for kind, text in page.evaluate(VISIBLE, self.lang):
             for line in (text or "").splitlines():
                 clean = FILE_NAME.sub(" ", line)
+                if self.quoted:
+                    clean = re.sub(r"„[^“]*“", " ", clean)
                 for n in [*self.names, *SOURCE_NAMES]:
                     clean = clean.replace(n, " ")
                 for w in WORD.findall(clean):

@@ -215,7 +215,7 @@ addStrings({
     tcWorth: "den næste placering ville være omkring {w} point værd",
     tcOnly: "det eneste lovlige træk",
     tcVisits: "{n} af {t} søgninger",
-    tcMarginWhy: "Forventet forspring: din slutscore minus den bedste anden score, som botten forventer det efter dette træk.",
+    tcMarginWhy: "Forventet forspring: dine point ved slutningen minus de bedste af de andres, som botten forventer det efter dette træk.",
     tcPlace: "{pieces} i {country}",
     tcPlaceCards: "med {cards}",
     tcCloisterAt: "kloster i {site}",
