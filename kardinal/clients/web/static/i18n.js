@@ -607,13 +607,17 @@ export function levelTitle(id) {
   return name.charAt(0).toUpperCase() + name.slice(1);
 }
 
-// The boards' About in German: the translation of the English text in each board's file
+// The boards' About in German and Danish: the translation of the English text in each board's file
 // (which cannot carry it: a board file's every key is part of its digest, which records keep).
 /** @type {Record<string, Record<string, string>>} */
 const BOARD_ABOUT = {
   de: {
     standard: "Eine Rekonstruktion des Spielplans von Kardinal & König (Goldsieber 2000): Die gezählten Klosterfelder und Bündnisse je Land und die übrigen bekannten Tatsachen stimmen, der Rest wurde aus Städten und Straßen des 12. Jahrhunderts neu aufgebaut.",
     "reconstruction-1": "Die frühere Rekonstruktion des Spielplans von Kardinal & König (50 Klosterfelder, Lothringen 4), aufbewahrt, damit darauf gespielte Partien und Aufzeichnungen genau nachgespielt werden; neue Spiele nutzen den Plan „standard“.",
+  },
+  da: {
+    standard: "En rekonstruktion af spillepladen til Kardinal & König (Goldsieber 2000): de optalte klosterfelter og sammenslutninger i hvert land og de øvrige kendte fakta passer, resten er genopbygget ud fra byer og veje fra 1100-tallet.",
+    "reconstruction-1": "Den tidligere rekonstruktion af spillepladen til Kardinal & König (50 klosterfelter, Lothringen 4), gemt så spil og protokoller fra den kan genafspilles præcist; nye spil bruger pladen “standard”.",
   },
 };
 
