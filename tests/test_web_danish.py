@@ -259,6 +259,12 @@ def test_the_mail_pages_and_a_phone_in_danish(mail_server: tuple[str, Any], brow
     words.check(karen, "account page: the mails wanted")
     assert karen.evaluate(OVERFLOWS) == []
     shot(karen, "danish-phone-account", full_page=True)
+    # the rules page on the phone: its table of the three languages' words fits the width
+    karen.goto(server + "/rules")
+    words.check(karen, "rules page on a phone")
+    assert karen.evaluate("document.documentElement.scrollWidth <= document.documentElement.clientWidth"), (
+        "the rules page is wider than the phone"
+    )
     assert words.found == [], words.report()
     assert karen.errors == []
     karen.context.close()
