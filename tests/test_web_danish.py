@@ -86,6 +86,11 @@ def test_every_page_in_danish(server: str, browser: Any) -> None:
     page.goto(server + g["seats"][0]["url"])
     assert wait_turn(page)
     words.check(page, "game")
+    # the map's key: every line within its box (Danish words are long)
+    wide = page.evaluate(
+        "[...document.querySelectorAll('#map .legend-text')].filter((t) => t.getBBox().x + t.getBBox().width > 194).map((t) => t.textContent)"
+    )
+    assert wide == [], wide
     page.click("#about-btn")  # what the board is, said in Danish (not the board file's English)
     page.wait_for_selector("#about[open]")
     assert "En rekonstruktion af spillepladen" in page.inner_text("#about")
