@@ -273,3 +273,14 @@ def test_the_mail_pages_and_a_phone_in_danish(mail_server: tuple[str, Any], brow
     assert words.found == [], words.report()
     assert karen.errors == []
     karen.context.close()
+
+    # a touch screen taps ("Tryk på"), where a mouse clicks ("Klik på")
+    ctx = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True, locale="da-DK", timezone_id="UTC")
+    phone = ctx.new_page()
+    phone.goto(server + "/tutorial#1")
+    phone.wait_for_selector("body[data-status=ready]")
+    assert (
+        phone.inner_text("#task")
+        == "Din opgave: Tryk på et Franken/Aragon-kort, derefter på et ledigt klosterfelt i Franken, derefter på Spil."
+    )
+    ctx.close()

@@ -64,7 +64,7 @@ addStrings({
     clockPlus: "{move} + {reserve}",
     clockUp: "tiden er gået: en bot spiller denne tur",
     clockWarnYou: "Din tid løber ud om 10 sekunder.",
-    clockWarn: "{name}s tid løber ud om 10 sekunder.",
+    clockWarn: "Tiden for {name} løber ud om 10 sekunder.",
     clockDays: "{d} d {h} t",
     clockHours: "{h} t {m} min",
     clockUrgentYou: "Under {h} timer tilbage af din tur; derefter spiller en bot den for dig.",

@@ -301,12 +301,12 @@ const TEXTS = {
     connecting: "Forbinder…",
     disconnected: "Forbindelsen er tabt, forbinder igen…",
     waitingPlayers: "Venter på medspillere: {names}",
-    turnOf: "{name}s tur",
+    turnOf: "{name} har turen",
     yourTurnMain: "Din tur: vælg kort at spille, eller ét kort at bytte.",
     yourTurnDraw: "Fyld din hånd op: tag et åbent kort, eller træk fra bunken.",
     gameOver: "Spillet er slut.",
     spectating: "Du ser med.",
-    showHand: "{name}s tur — vis min hånd",
+    showHand: "{name} har turen — vis min hånd",
     botPlaying: "{name} (bot) spiller…",
     hand: "Din hånd",
     handsCol: "På hånden",
@@ -507,7 +507,7 @@ export function touchScreen() {
  * ("Click" -> "Tap", "Klicke" -> "Tippe", "Klik" -> "Tryk"); unchanged elsewhere.
  * @param {string} s */
 export function touchWords(s) {
-  if (!touchScreen() || !/lick/.test(s)) return s;
+  if (!touchScreen() || !/lic?k/.test(s)) return s; // "click", "Klick", "Klik"
   for (const [re, f] of TOUCH_WORDS) s = s.replace(re, f);
   return s;
 }

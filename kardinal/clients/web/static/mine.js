@@ -94,7 +94,7 @@ addStrings({
     mineWhyAccount: "Din kontos spil, på alle enheder, hvor du logger ind, og dem, hvor denne browser har en plads.",
     mineNone: "Ingen spil endnu: opret et i lobbyen, eller åbn et invitationslink.",
     mineYourTurn: "Din tur",
-    mineTheirTurn: "{name}s tur",
+    mineTheirTurn: "{name} har turen",
     mineWaiting: "venter på spillere",
     mineWaitsForYou: "Alle andre er her: åbn din plads for at begynde",
     mineStandin: "en bot spiller for dig: åbn din plads for at spille igen",

@@ -153,7 +153,7 @@ addStrings({
     ratingGames: { one: "efter {n} rated spil", other: "efter {n} ratede spil" },
     ratingWhy: "Tallet er skønnet over spillerens styrke; den sande styrke ligger meget sandsynligt (to standardafvigelser) mellem {lo} og {hi}. Færre spil, større spænd.",
     notRated: "Endnu ingen rating: et rated spil (alle mennesker ved bordet logget ind) giver en rating.",
-    chartTitle: "{name}s rating over tid",
+    chartTitle: "Rating over tid for {name}",
     chartDesc: "{n} ratede spil fra {from} til {to}: først {first}, sidst {last}, lavest {low}, højest {high}. Båndet viser usikkerheden (± to standardafvigelser).",
     chartNumbers: "Ratingen som tal",
     chartWhen: "Dato",

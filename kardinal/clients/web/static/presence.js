@@ -56,7 +56,7 @@ addStrings({
     awayNotHere: "{name} er her ikke",
     awayIn: "{who} – en bot tager over om {time}.",
     awayNow: "{who} – en bot tager over nu.",
-    awayTurn: "{who} – en bot tager over, når det er {name}s tur.",
+    awayTurn: "{who} – en bot tager over, når {name} har turen.",
     awayWaits: "{who} – spillet venter på {name}.",
     awayTitle: "Hvem har forladt bordet",
     awayStandin: "En bot spiller nu for {name}, indtil {name} kommer tilbage.",

@@ -256,7 +256,7 @@ addStrings({
   },
   da: {
     "err.bad_token": "dette link giver ikke den plads (et forkert eller forældet token)",
-    "err.not_your_turn": "det er {name}s tur",
+    "err.not_your_turn": "{name} har turen",
     "err.stale_version": "spillet er gået videre i mellemtiden; her er den nye stilling",
     "err.not_started": "spillet begynder, når alle spillere er kommet",
     "err.game_over": "spillet er slut",
