@@ -230,12 +230,13 @@ def mail_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str,
 def test_the_mail_pages_and_a_phone_in_danish(mail_server: tuple[str, Any], browser: Any) -> None:
     """On a phone: the account's mail settings (an address waiting, confirmed, the mails
     wanted), the mailed confirmation (in Danish, its language the browser's), the mail links'
-    page (confirmed, a link that does not work, unsubscribing); nothing overflows."""
+    page (confirmed, a link that does not work, unsubscribing); nothing overflows. At a
+    table: a chat line's menu, the report dialog, a muted line, a deleted account's seat."""
     from test_web_mail import foreign_in_danish, link, text_of
     from test_web_words import OVERFLOWS
 
     server, smtp = mail_server
-    words = danish_words(["Karen"])
+    words = danish_words(["Karen", "Lars", "Hej alle sammen"])
     karen = danish_page(browser, 390, 844)
     sign_up_on_page(karen, server, "Karen", "rigtigt-rigtigt")
     karen.fill("#mail-address", "karen@example.org")
@@ -270,8 +271,46 @@ def test_the_mail_pages_and_a_phone_in_danish(mail_server: tuple[str, Any], brow
     assert karen.evaluate("document.documentElement.scrollWidth <= document.documentElement.clientWidth"), (
         "the rules page is wider than the phone"
     )
+
+    # at a table: Lars writes, Karen opens the line's menu, the report dialog, mutes him; he deletes his account
+    lars = danish_page(browser)
+    sign_up_on_page(lars, server, "Lars", "rigtigt-rigtigt")
+    g = karen.evaluate(
+        """async () => (await fetch('/api/games', {method: 'POST', headers: {'content-type': 'application/json'},
+            body: JSON.stringify({players: [{name: 'Karen', kind: 'person'}, {name: 'Lars', kind: 'person'}, {kind: 'bot', level: 'random'}]})})).json()"""
+    )
+    karen.goto(server + g["seats"][0]["url"])
+    karen.wait_for_selector("#fill-bots")
+    words.check(karen, "game: waiting for a player")
+    lars.goto(server + g["seats"][1]["url"])
+    for p in (karen, lars):
+        p.wait_for_selector("#chat-text")
+        p.wait_for_selector("body[data-status=running]", state="attached")
+    lars.fill("#chat-text", "Hej alle sammen")
+    lars.press("#chat-text", "Enter")
+    line = karen.locator("#chatbox .chat-say", has_text="Hej alle sammen")
+    line.locator(".chat-menu summary").click()
+    karen.wait_for_selector("#chatbox .chat-menu[open] [data-act=report]")
+    words.check(karen, "game: the menu of a line")
+    line.locator("[data-act=report]").click()
+    karen.wait_for_selector("#report-dialog[open]")
+    words.check(karen, "game: the report dialog")
+    karen.click("#report-cancel")
+    line.locator(".chat-menu").evaluate("(menu) => { menu.open = true; }")
+    line.locator("[data-act=mute]").click()
+    karen.wait_for_selector("#chatbox .chat-muted")
+    words.check(karen, "game: a muted line")
+    status = lars.evaluate(
+        """async () => (await fetch('/api/account/delete', {method: 'POST', headers: {'content-type': 'application/json'},
+            body: JSON.stringify({password: 'rigtigt-rigtigt'})})).status"""
+    )
+    assert status == 200
+    karen.reload()
+    karen.wait_for_function("document.body.innerText.includes('slettet spiller')")
+    words.check(karen, "game: a deleted account's seat")
     assert words.found == [], words.report()
-    assert karen.errors == []
+    assert karen.errors == [] and lars.errors == []
+    lars.context.close()
     karen.context.close()
 
     # a touch screen taps ("Tryk på"), where a mouse clicks ("Klik på")
