@@ -18,7 +18,7 @@ from kardinal.rules.breakdown import chain_breakdown
 from kardinal.rules.record import parse_position
 from kardinal.rules.state import MAIN
 from kardinal.server.play.tutorial import Step, TutorialError, attempt, parse_tutorial, position_of, step_state, tutorial
-from kardinal.server.web.rules_page import render, rules_text
+from kardinal.server.web.rules_page import LANGS, render, rules_text
 
 T = tutorial()
 STEPS = {s.id: (i, s) for i, s in enumerate(T.steps)}
@@ -165,13 +165,17 @@ def test_the_rules_shown_exist_in_docs_rules_md() -> None:
     anchors = set(re.findall(r'id="(R[\d.]+)"', html))
     for step in T.steps:
         assert step.rules and set(step.rules) <= anchors, step.id
-    for lang in ("en", "de"):  # goal words naming a rule name one that exists
+    for lang in LANGS:  # goal words naming a rule name one that exists
         for step in T.steps:
             for g in step.goals:
                 assert set(re.findall(r"\bR\d+(?:\.\d+)?\b", g.why[lang])) <= anchors
 
 
 GERMAN_NAMES = re.compile(r"\b(Franken|Bayern|Italien|Frankreich|Lothringen|Schwaben|Burgund|Genf|Mailand|Venedig)\b")
+# on a Danish page: the Danish rulebook's names (Frankrig; the others as on the board), the cities as Danish writes them
+NOT_DANISH_NAMES = re.compile(
+    r"\b(Franconia|Bavaria|Italy|France|Lorraine|Swabia|Burgundy|Frankreich|Genf|Geneva|Mailand|Milan|Venice|Turin)\b"
+)
 
 
 def _english_words(step: Step) -> list[str]:
@@ -179,12 +183,13 @@ def _english_words(step: Step) -> list[str]:
 
 
 @pytest.mark.parametrize("sid", IDS)
-def test_every_word_in_english_and_german_with_each_languages_names(sid: str) -> None:
+def test_every_word_in_english_german_and_danish_with_each_languages_names(sid: str) -> None:
     _, step = STEPS[sid]
     for words in _english_words(step):
         assert not GERMAN_NAMES.search(words), words  # the English page says Franconia, Bavaria, ...
-    for w in [step.title, step.text, step.task, step.done]:
-        assert set(w) == {"en", "de"} and w["en"] != w["de"]
+    for w in [step.title, step.text, step.task, step.done] + [g.why for g in step.goals]:
+        assert set(w) == {"en", "de", "da"} and len({w["en"], w["de"], w["da"]}) == 3
+        assert not NOT_DANISH_NAMES.search(w["da"]), w["da"]  # the Danish page says Frankrig, Genève, Milano, ...
 
 
 def test_broken_data_is_a_clear_error() -> None:
@@ -213,6 +218,7 @@ def test_the_page_and_the_steps(client: TestClient) -> None:
     assert meta["board"] == "standard" and len(meta["steps"]) == len(IDS)
     assert all("solution" not in s and "cloisters" not in s for s in meta["steps"])
     assert meta["steps"][0]["title"]["de"] == "Das erste Kloster in einem leeren Land"
+    assert meta["steps"][0]["title"]["da"] == "Det første kloster i et tomt land"
     assert "tutorial-link" in client.get("/").text
 
 
@@ -243,8 +249,9 @@ def test_bad_requests(client: TestClient) -> None:
 
 
 def test_the_rules_for_the_dialog(client: TestClient) -> None:
-    for lang, words in (("en", "joker"), ("de", "Joker")):
+    for lang, words in (("en", "joker"), ("de", "Joker"), ("da", "jokerpar")):
         r = client.get(f"/api/rules?lang={lang}").json()
         assert r["lang"] == lang and 'id="R4.3"' in r["html"] and words in r["html"]
         assert [x["anchor"] for x in r["toc"] if x["anchor"].startswith("R")] == [f"R{k}" for k in range(1, 15)]
     assert client.get("/api/rules", headers={"accept-language": "de-AT"}).json()["lang"] == "de"
+    assert client.get("/api/rules", headers={"accept-language": "da-DK,da;q=0.9"}).json()["lang"] == "da"

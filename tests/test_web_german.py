@@ -29,9 +29,12 @@ from kardinal.server.common import catalog
 
 STATIC = Path(__file__).resolve().parent.parent / "kardinal" / "clients" / "web" / "static"
 
-# the languages the walks are made in: every catalog's but the English (a language with no
-# catalog yet has no walk)
-LANGS = [lang for lang in catalog.langs() if lang != "en"]
+# the languages these walks are made in: every catalog's but the English (a language with no
+# catalog yet has no walk) and those with a walk of their own that checks more (Danish:
+# tests/test_web_danish.py, which also looks for German words, and goes through the tutorial
+# and the mails): the same pages are not walked twice
+OWN_WALK = {"da"}
+LANGS = [lang for lang in catalog.langs() if lang != "en" and lang not in OWN_WALK]
 
 # English words that are not also German words (no "Hand", "Bot", "Bots", "Person", "Start",
 # "Link", "Name", "Tutorial", "Chat", "Details", "Download", "total", "still", "See", "was",
@@ -95,15 +98,27 @@ VISIBLE = """
 
 
 class Words:
-    """Collects what is English on each page visited: (page, where, word, its line)."""
+    """Collects what is of another language on each page visited: (page, where, word, its
+    line). By default the English on a page in ``lang`` (less the words it shares:
+    ALSO_ITS_OWN); ``foreign`` (the words of other languages, lower case) and ``wrong``
+    (words the page's language should not use) for a language with a walk of its own
+    (test_web_danish.py)."""
 
-    def __init__(self, names: list[str], lang: str = "de") -> None:
+    def __init__(
+        self,
+        names: list[str],
+        lang: str = "de",
+        foreign: set[str] | None = None,
+        wrong: re.Pattern[str] | None = None,
+        quoted: bool = False,
+    ) -> None:
         self.names = names
         self.lang = lang
-        self.english = ENGLISH - ALSO_ITS_OWN.get(lang, set())
-        self.rulebook = NOT_THE_RULEBOOK if lang == "de" else None
+        self.foreign = ENGLISH - ALSO_ITS_OWN.get(lang, set()) if foreign is None else foreign
+        self.wrong = (NOT_THE_RULEBOOK if lang == "de" else None) if wrong is None else wrong
         # a decimal written the English way is wrong where the language writes a comma
         self.decimal = ENGLISH_DECIMAL if catalog.number(lang, 2.5, 1) == "2,5" else None
+        self.quoted = quoted  # leave out quotations in „…“ (the rules quote the German sources in their words)
         self.found: list[tuple[str, str, str, str]] = []
         self.pages = 0
 
@@ -114,12 +129,14 @@ class Words:
         for kind, text in page.evaluate(VISIBLE, self.lang):
             for line in (text or "").splitlines():
                 clean = FILE_NAME.sub(" ", line)
+                if self.quoted:
+                    clean = re.sub(r"„[^“]*“", " ", clean)
                 for n in [*self.names, *SOURCE_NAMES]:
                     clean = clean.replace(n, " ")
                 for w in WORD.findall(clean):
-                    if w.lower() in self.english:
+                    if w.lower() in self.foreign:
                         self.found.append((where, kind, w, line.strip()[:120]))
-                for pattern in (self.rulebook, self.decimal):
+                for pattern in (self.wrong, self.decimal):
                     for d in pattern.findall(clean) if pattern else []:
                         self.found.append((where, kind, d, line.strip()[:120]))
 
@@ -131,7 +148,7 @@ class Words:
                 continue
             seen.add((kind, w, line))
             lines.append(f"{where} [{kind}] {w!r}: {line}")
-        return f"{len(lines)} English words or numbers on pages in {self.lang}:\n" + "\n".join(lines)
+        return f"{len(lines)} words or numbers of another language on pages in {self.lang}:\n" + "\n".join(lines)
 
 
 def german_page(browser: Any, width: int = 1400, height: int = 950, lang: str = "de") -> Any:
@@ -170,6 +187,7 @@ def test_a_lesson_done_is_praised_once() -> None:
     for s in steps:
         assert not s["done"]["en"].lower().startswith("well done"), s["id"]
         assert not s["done"]["de"].lower().startswith("gut gemacht"), s["id"]
+        assert not s["done"]["da"].lower().startswith("godt klaret"), s["id"]
 
 
 # ---------------------------------------------------------------- the walk
@@ -530,7 +548,7 @@ def test_numbers_and_plurals_in_both_languages(server: str, browser: Any) -> Non
         const m = await import('/static/i18n.js');
         await import('/static/scoring.js');
         const out = {};
-        for (const l of ['en', 'de']) {
+        for (const l of ['en', 'de', 'da']) {
           await m.setLang(l);
           out[l] = [m.num(-6.73, 1), m.num(1200), m.num(0.4, 1), m.T('cardsLeft', {n: 1}), m.T('cardsLeft', {n: 2}),
             m.strengthText('won 59% of 200 games against three greedy (95% interval 54-65%)'),
@@ -556,4 +574,11 @@ def test_numbers_and_plurals_in_both_languages(server: str, browser: Any) -> Non
         "gewann 30 % von 400 Spielen gegen drei Bots der Stufe stark, 95-%-Intervall 25–35 %, bei einem gleichen Anteil von 25 %",
         "gewann 200 von 200 Spielen gegen drei Bots der Stufe Zufall", "verliert fast jedes Spiel", "something new",
         "Bot 2 bekommt 4 Punkte.", "Bot 1 und Bot 3 bekommen je 4 Punkte.", "61 Punkte", "1 Stein übrig",
+    ]  # fmt: skip
+    assert said["da"] == [
+        "−6,7", "1.200", "0,4", "1 kort", "2 kort",
+        "vandt 59 % af 200 spil mod tre bots på niveauet grådig, 95 %-interval 54–65 %",
+        "vandt 30 % af 400 spil mod tre bots på niveauet stærk, 95 %-interval 25–35 %, hvor en lige andel er 25 %",
+        "vandt 200 af 200 spil mod tre bots på niveauet tilfældig", "taber næsten hvert spil", "something new",
+        "Bot 2 får 4 point.", "Bot 1 und Bot 3 får 4 point hver.", "61 point", "1 brik tilbage",
     ]  # fmt: skip

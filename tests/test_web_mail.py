@@ -445,7 +445,7 @@ def begun(c: TestClient, gid: str, lang: str, zone: str | None = None) -> str:
     from kardinal.server.mail.texts import begun_words
 
     words = begun_words(c.get(f"/api/games/{gid}").json()["created"], lang, zone)
-    assert re.fullmatch(r"\d{1,2}\.? [A-Z][a-zä]+, \d\d:\d\d", words), words
+    assert re.fullmatch(r"\d{1,2}\.? [A-Za-z][a-zä]+, (kl\. \d\d\.\d\d|\d\d:\d\d)", words), words
     return words
 
 
@@ -564,12 +564,22 @@ def test_a_shared_place_is_said_as_the_final_table_shows_it(tmp_path: Path, smtp
     assert result_words("en", 3, 20, 0.0) == "You came 3rd with 20 points."
 
 
-def test_an_unnamed_seat_is_named_in_the_readers_language(tmp_path: Path, smtp: Smtp) -> None:
-    """Issue 43, item 12: a seat stored with no name is "Spieler 2" in a German mail."""
+# the end mail in each language but English: its subject and opening, an unnamed seat's name, its words for a result
+END_MAIL = {
+    "de": ("die Partie vom {begun} ist beendet", "dein Spiel gegen Spieler 2 und B1 ist beendet.", "Spieler 2", "Punkten."),
+    "da": ("spillet fra {begun} er slut", "Dit spil mod Spiller 2 og B1 er slut.", "Spiller 2", "point."),
+}
+
+
+@pytest.mark.parametrize("lang", sorted(END_MAIL))
+def test_an_unnamed_seat_is_named_in_the_readers_language(tmp_path: Path, smtp: Smtp, lang: str) -> None:
+    """Issue 43, item 12: a seat stored with no name is "Spieler 2" in a German mail; in a
+    Danish one (issue 46) "Spiller 2", in a mail all in Danish."""
+    subject, opening, unnamed, result = END_MAIL[lang]
     with make_client(tmp_path) as c:
         with_clock(c)
         secret = sign_up(c, "Anna")
-        add_address(c, secret, smtp, "anna@example.org", lang="de")
+        add_address(c, secret, smtp, "anna@example.org", lang=lang)
         post(c, "/api/account/notify", secret, json={"end": True})
         players = [{"name": "Anna"}, {"kind": "person"}, {"name": "B1", "kind": "bot", "level": "random"}]
         r = post(c, "/api/games", secret, json={"players": players})
@@ -583,8 +593,26 @@ def test_an_unnamed_seat_is_named_in_the_readers_language(tmp_path: Path, smtp: 
         assert state(c, g["id"])["players"][1]["name"] == ""
         final = play_out(c, g["id"], toks, random.Random(3))
         assert final["status"] == "finished"
-        body = text_of(smtp.inbox.wait("anna@example.org", 2)[-1])
-        assert f"Spieler 2: {final['view']['scores'][1]}" in body and "Player" not in body
+        mail = smtp.inbox.wait("anna@example.org", 2)[-1]
+        body = text_of(mail)
+        assert f"{unnamed}: {final['view']['scores'][1]}" in body and "Player" not in body
+        assert mail["Subject"] == "Kardinal & König: " + subject.format(begun=begun(c, g["id"], lang)) and mail["Content-Language"] == lang
+        assert opening in body and result in body and f"{PUBLIC}/mail#unsubscribe=" in body
+        if lang == "da":  # the confirmation and the end mail: no word of the English or German mails
+            for m in smtp.inbox.to("anna@example.org"):
+                assert not foreign_in_danish(m["Subject"] + " " + text_of(m)), (m["Subject"], text_of(m))
+
+
+# words of the English and German mails that Danish does not share (a Danish mail holds none)
+FOREIGN_IN_DANISH = re.compile(
+    r"\b(Hello|Hallo|your|you|the|game|games|points|Punkten|Spiel|Spieler|dein|deine|Mail|Link|und|and|turn|Zug|"
+    r"confirm|bestätige|Konto|account|password|Passwort|replay|Wiederholung|won|gewonnen|place|Platz|over|beendet)\b"
+)
+
+
+def foreign_in_danish(text: str) -> list[str]:
+    """The English and German words of a mail's text, its links left out (their paths are no words)."""
+    return FOREIGN_IN_DANISH.findall(re.sub(r"\S+://\S+", " ", text))
 
 
 def test_the_invitation_hook_mails_once_those_who_asked(tmp_path: Path, smtp: Smtp) -> None:
@@ -850,6 +878,54 @@ def test_the_words_for_players_and_time_left() -> None:
     assert when_words(at, "de", "Europe/Berlin") == "18. November 2026 um 12:06 Uhr (Europe/Berlin)"
     assert when_words(at, "en", "Mars/Olympus") == when_words(at, "en", "../../etc/passwd") == "18 November 2026 at 11:06 UTC"
     assert deadline_words(None, at, "en") == ""
+
+
+def test_the_mails_words_in_danish() -> None:
+    """Issue 46: a Danish reader's mails say names, times and results the Danish way:
+    "18. november 2026 kl. 12.06", "2 dage og 23 timer", "Spiller 2", "2. plads"."""
+    from kardinal.server.mail.texts import (
+        MAILS,
+        begun_words,
+        deadline_words,
+        how_words,
+        kind_words,
+        left_words,
+        names_list,
+        others_words,
+        render,
+        result_words,
+        when_words,
+    )
+
+    assert names_list(["Anna", "Ben", "Carl"], "da") == "Anna, Ben og Carl"
+    assert others_words([("Anna", False), ("", False), ("", True), ("Dora", True)], 3, "da") == "Anna, Spiller 2 og Bot 3"
+    assert left_words(2 * 86400 + 23 * 3600, "da") == "2 dage og 23 timer" and left_words(86400 + 60, "da") == "1 dag"
+    assert left_words(3600 + 60, "da") == "1 time og 1 minut"
+    at = 1795000000.0  # 18 November 2026, 11:06:40 UTC
+    assert when_words(at, "da", "Europe/Copenhagen") == "18. november 2026 kl. 12.06 (Europe/Copenhagen)"
+    assert when_words(at, "da") == "18. november 2026 kl. 11.06 UTC"
+    assert begun_words(at, "da", "Europe/Copenhagen") == "18. november, kl. 12.06"
+    assert deadline_words(at, at - 3 * 86400, "da") == (
+        "\n\nDin tid til denne tur løber ud den 18. november 2026 kl. 11.06 UTC: omkring 3 dage tilbage."
+        " Derefter spiller en bot for dig, indtil du er tilbage."
+    )
+    assert how_words({"mode": "live", "away": 60.0, "rated": True}, "da") == (
+        "Det er et livespil: alle spiller ved bordet på samme tid, og en bot spiller for en spiller, der er væk i 1 minut. Det er rated."
+    )
+    assert "inden for 3 dage pr. tur" in how_words({"mode": "turn", "clock": {"days": 3}}, "da")
+    assert kind_words({"mode": "turn"}, "da") == "turbaseret spil"
+    assert result_words("da", 2, 47, 0.0, tied=True) == "Du deler 2. plads med 47 point."
+    assert (
+        result_words("da", 3, 20, 0.0) == "Du kom på 3. plads med 20 point." and result_words("da", 1, 61, 1.0) == "Du vandt med 61 point."
+    )
+    # every mail, every placeholder filled, in Danish words only (that the catalog has every message: test_catalogs.py)
+    params = {"name": "Anna", "hours": 24, "minutes": 30, "link": "https://x/mail", "begun": "1. maj, kl. 10.00", "others": "Ben",
+              "deadline": "", "kind": "livespil", "inviter": "Ben", "how": "", "you": "", "table": ""}  # fmt: skip
+    for kind in MAILS:
+        notification = kind in ("turn", "invitation", "end")  # (they have an unsubscribe line)
+        subject, body = render(kind, "da", params, unsubscribe="https://x/u" if notification else None)
+        assert "{" not in subject + body, kind
+        assert not foreign_in_danish(subject + " " + body), (kind, foreign_in_danish(subject + " " + body))
 
 
 def test_an_invitation_says_how_the_table_plays() -> None:

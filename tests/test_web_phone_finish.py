@@ -1,5 +1,5 @@
 """The phone, finished (issue 32), in Debian's Chromium with touch emulated on an upright
-phone (390x844, and a small one of 360x740), in English and German: what opens (a refusal,
+phone (390x844, and a small one of 360x740), in English and German (and Danish, for the words): what opens (a refusal,
 a hint, the scoring walk-through) opens on the screen; no word breaks inside itself and no
 heading is clipped on the game page, the tutorial, the rules page and "My games"; every
 control there and in the dialogs is at least 44 px; the line about the others' turns is on
@@ -18,7 +18,9 @@ from webtools import BOTS4, create_game, map_zoom, new_page, shot, take_turn, ve
 
 pytestmark = pytest.mark.browser
 
-LOCALES = {"en": "en-GB", "de": "de-DE"}
+LOCALES = {"en": "en-GB", "de": "de-DE", "da": "da-DK"}
+# two countries as each language names them on the map
+COUNTRIES = {"en": {"Lorraine", "France"}, "de": {"Lothringen", "Frankreich"}, "da": {"Lothringen", "Frankrig"}}
 
 # a word (a run of letters or digits) whose characters lie on more than one line: broken
 # inside itself (a break at a hyphen or a slash ends the run, so it is allowed)
@@ -81,7 +83,7 @@ def check_words(page: Any, where: str) -> None:
 ME = [{"name": "Ann", "kind": "person"}]
 
 
-@pytest.mark.parametrize("lang", ["en", "de"])
+@pytest.mark.parametrize("lang", ["en", "de", "da"])
 @pytest.mark.parametrize("size", [(390, 844), (360, 740)])
 def test_no_word_broken_no_heading_clipped_every_control_a_finger_wide(server: str, browser: Any, lang: str, size: tuple[int, int]) -> None:
     w, h = size
@@ -109,7 +111,7 @@ def test_no_word_broken_no_heading_clipped_every_control_a_finger_wide(server: s
     page.goto(server + "/tutorial")
     page.wait_for_selector("[data-zone=hand] .card")
     names = page.locator(".card .cname").all_inner_texts()
-    assert {"Lorraine", "France"} <= set(names) if lang == "en" else {"Lothringen", "Frankreich"} <= set(names)
+    assert COUNTRIES[lang] <= set(names)
     check_words(page, "the tutorial")
     assert page.evaluate(SMALL_CONTROLS_PAGES) == []
     # ... and the rules dialog it opens from a rule's number

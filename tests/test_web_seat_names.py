@@ -40,6 +40,7 @@ def names(c: TestClient, gid: str) -> list[str]:
 
 def test_a_seat_name_is_said_in_the_readers_language() -> None:
     assert seat_name(UNNAMED, 1, "en") == "Player 2" and seat_name(UNNAMED, 1, "de") == "Spieler 2"
+    assert seat_name(UNNAMED, 1, "da") == "Spiller 2"
     assert seat_name(UNNAMED, 0, "fr") == "Player 1"  # a language without words of its own: English
     assert seat_name("Spieler 2", 1, "en") == "Spieler 2"  # a name stored by a game of before stays
 
@@ -141,5 +142,6 @@ def test_a_deleted_accounts_seat_is_named_in_the_readers_language() -> None:
 
     assert seat_name(DELETED, 1, "de") == "gelöschter Spieler"
     assert seat_name(DELETED + " 2", 3, "de") == "gelöschter Spieler 2"
+    assert seat_name(DELETED + " 2", 3, "da") == "slettet spiller 2"
     assert seat_name(DELETED + " 2", 3, "en") == "deleted player 2"
     assert seat_name("deleted player two", 3, "de") == "deleted player two"  # (a name refused today; of before: as it is)

@@ -282,12 +282,12 @@ def test_the_rules_dialog_opens_on_how_a_turn_goes(server: str, browser: Any, la
     box = turn.bounding_box()
     assert frame["y"] <= box["y"] < frame["y"] + 120
     assert box["y"] + box["height"] / 2 < frame["y"] + frame["height"]  # most of it in view
-    sources = page.locator("#rules-dialog [id='sources--quellen']").bounding_box()
+    sources = page.locator("#rules-dialog [id='sources--quellen--kilder']").bounding_box()
     assert sources["y"] > box["y"] + box["height"]
     # its rule numbers open the rules themselves
     turn.locator("a.rule-ref", has_text="R6").first.click()
     page.wait_for_selector("#rules-dialog[data-rule='R6']")
     page.locator("#rules-dialog .rules-toc-turn").click()
-    page.wait_for_function("document.querySelector('#rules-dialog').dataset.rule === 'how-a-turn-goes--so-geht-ein-zug'")
+    page.wait_for_function("document.querySelector('#rules-dialog').dataset.rule === 'how-a-turn-goes--so-geht-ein-zug--sådan-går-en-tur'")
     shot(page, f"rules-dialog-turn-{lang}-{'phone' if phone else 'desktop'}")
     ctx.close()

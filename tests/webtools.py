@@ -129,10 +129,11 @@ def choose_lang(page: Any, lang: str) -> None:
     page.wait_for_function("(l) => document.documentElement.lang === l", arg=lang)
 
 
-def new_page(browser: Any, width: int = 1400, height: int = 950, timezone_id: str = "UTC") -> Any:
+def new_page(browser: Any, width: int = 1400, height: int = 950, timezone_id: str = "UTC", locale: str = "en-GB") -> Any:
     """A page in its own context; ``page.errors``: uncaught exceptions, ``page.console_errors``:
-    messages the page logged as errors (a failed request, a refused module, console.error)."""
-    ctx = browser.new_context(viewport={"width": width, "height": height}, locale="en-GB", timezone_id=timezone_id)
+    messages the page logged as errors (a failed request, a refused module, console.error);
+    ``locale``: the browser's language (the page's, where the page has it)."""
+    ctx = browser.new_context(viewport={"width": width, "height": height}, locale=locale, timezone_id=timezone_id)
     page = ctx.new_page()
     errors: list[str] = []
     console: list[str] = []

@@ -126,7 +126,7 @@ def when_words(at: float, lang: str, zone: str | None = None) -> str:
     "UTC" when the reader's time zone is not known."""
     tz = zone_of(zone)
     dt = datetime.fromtimestamp(at, tz or UTC)
-    words = text(lang, "mail.date", d=dt.day, month=month(lang, dt.month), y=dt.year, hm=dt.strftime("%H:%M"))
+    words = text(lang, "mail.date", d=dt.day, month=month(lang, dt.month), y=dt.year, hm=clock_words(dt, lang))
     return f"{words} ({zone})" if tz is not None else f"{words} UTC"
 
 
@@ -135,12 +135,17 @@ def month(lang: str, n: int) -> str:
     return str(get_month_names("wide", "format", locale=catalog.locale_of(lang))[n])
 
 
+def clock_words(dt: datetime, lang: str) -> str:
+    """A time of day as the language writes it: "14:30" / "14.30" (Danish)."""
+    return text(lang, "mail.clock", hh=f"{dt.hour:02d}", mm=f"{dt.minute:02d}")
+
+
 def begun_words(at: float, lang: str, zone: str | None = None) -> str:
     """When a game was begun, as its mails' subjects name it: "27 November, 14:30" /
     "27. November, 14:30", in the reader's time zone (else UTC). Only digits and the
     server's month names: safe in a header."""
     dt = datetime.fromtimestamp(at, zone_of(zone) or UTC)
-    return text(lang, "mail.begun", d=dt.day, month=month(lang, dt.month), hm=dt.strftime("%H:%M"))
+    return text(lang, "mail.begun", d=dt.day, month=month(lang, dt.month), hm=clock_words(dt, lang))
 
 
 def left_words(seconds: float, lang: str) -> str:

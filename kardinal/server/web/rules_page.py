@@ -1,13 +1,14 @@
-"""The rules page: ``docs/rules.md``, one text in English and German, served as HTML.
+"""The rules page: ``docs/rules.md``, one text in English, German and Danish, served as HTML.
 
 The format of ``docs/rules.md`` (:func:`problems` checks it, and so does
 ``tests/test_docs.py``):
 
-- every heading carries both titles, English first: ``## R4 Playing cards … · Karten
-  ausspielen …`` (a rule number in front belongs to both);
+- every heading carries the three titles, English, German, Danish: ``## R4 Playing cards …
+  · Karten ausspielen … · Udspil af kort …`` (a rule number in front belongs to all);
 - every English block (a paragraph, a list) is followed right away by its German
-  wording: a quoted block whose first line begins with ``> **DE**``;
-- a table is shared by both languages; it follows a heading or a German block;
+  wording, a quoted block whose first line begins with ``> **DE**``, and then by its
+  Danish wording, a quoted block beginning ``> **DA**``;
+- a table is shared by the languages; it follows a heading or a Danish block;
 - a rule is defined by a heading ``## R4 …`` or by a paragraph that begins ``**R4.3**``.
 
 :func:`in_language` cuts the one text into one language (still Markdown); :func:`render`
@@ -35,7 +36,7 @@ from .pages import html_page, page_text
 
 __all__ = ["LANGS", "problems", "in_language", "render", "rules_text", "pick_lang", "rules_response"]
 
-LANGS = ("en", "de")
+LANGS = ("en", "de", "da")
 
 # Where docs/rules.md is found. It is a file of the repository, outside the package, and
 # the package reaches it in two ways, tried in this order:
@@ -51,8 +52,8 @@ _CHECKOUT = Path(__file__).resolve().parents[3] / "docs" / "rules.md"
 
 _MD = MarkdownIt("commonmark").enable("table")
 
-_HEADING = re.compile(r"^(#{1,6}[ \t]+)(R\d+[ \t]+)?(.+?)[ \t]+·[ \t]+(.+?)[ \t]*$")
-_DE_MARK = re.compile(r"^>[ \t]?\*\*DE\*\*[ \t]*")
+_HEADING = re.compile(r"^(#{1,6}[ \t]+)(R\d+[ \t]+)?(.+?)[ \t]+·[ \t]+(.+?)[ \t]+·[ \t]+(.+?)[ \t]*$")
+_MARKS = {lang: re.compile(rf"^>[ \t]?\*\*{lang.upper()}\*\*[ \t]*") for lang in LANGS[1:]}  # "> **DE**", "> **DA**"
 _RULE_START = re.compile(r"^R\d+(\.\d+)?$")
 _RULE_REF = re.compile(r"\bR\d+(?:\.\d+)?\b")
 _SOURCE_TAG = re.compile(r"^[A-Z]{2}$")
@@ -63,7 +64,7 @@ _FILE_ONLY = re.compile(r"^<!--[ \t]*file only[ \t]*-->[ \t]*$")
 
 @dataclass(frozen=True)
 class _Block:
-    kind: str  # "heading", "en", "de", "both" or "file" (the mark "<!-- file only -->")
+    kind: str  # "heading", "en", "de", "da", "both" or "file" (the mark "<!-- file only -->")
     start: int  # first line (0-based)
     end: int  # line after the last
 
@@ -77,8 +78,8 @@ def _blocks(lines: list[str]) -> list[_Block]:
         start, end = tok.map
         if tok.type == "heading_open":
             kind = "heading"
-        elif tok.type == "blockquote_open" and _DE_MARK.match(lines[start]):
-            kind = "de"
+        elif tok.type == "blockquote_open" and (lang := next((x for x, m in _MARKS.items() if m.match(lines[start])), None)):
+            kind = lang
         elif tok.type == "table_open":
             kind = "both"
         elif tok.type == "html_block" and _FILE_ONLY.match(lines[start]):
@@ -89,30 +90,39 @@ def _blocks(lines: list[str]) -> list[_Block]:
     return out
 
 
+_WORDING = {"de": "German", "da": "Danish"}
+
+
+def _missing(block: _Block, lang: str) -> str:
+    before = "English" if lang == "de" else "German"
+    return f"line {block.start + 1}: {before} text without its {_WORDING[lang]} wording (a '> **{lang.upper()}**' block) right after it"
+
+
 def problems(text: str) -> list[str]:
-    """What breaks the two-language format, one message per problem (empty: none)."""
+    """What breaks the three-language format, one message per problem (empty: none)."""
     lines = text.splitlines()
     found = []
-    pending: _Block | None = None  # English waiting for its German wording
+    pending: tuple[_Block, str] | None = None  # a block waiting for the next language's wording, and that language
     for b in _blocks(lines):
-        if pending is not None and b.kind != "de":
-            found.append(f"line {pending.start + 1}: English text without its German wording (a '> **DE**' block) right after it")
+        if pending is not None and b.kind != pending[1]:
+            found.append(_missing(*pending))
             pending = None
         if b.kind == "file":
             continue
         if b.kind == "heading" and not _HEADING.match(lines[b.start]):
-            found.append(f"line {b.start + 1}: a heading needs both titles, 'English · Deutsch': {lines[b.start]!r}")
-        elif b.kind == "de":
+            found.append(f"line {b.start + 1}: a heading needs the three titles, 'English · Deutsch · Dansk': {lines[b.start]!r}")
+        elif b.kind in _MARKS:
             if pending is None:
-                found.append(f"line {b.start + 1}: German text without English text right before it")
+                before = "English" if b.kind == "de" else "German"
+                found.append(f"line {b.start + 1}: {_WORDING[b.kind]} text without {before} text right before it")
             bad = [i + 1 for i in range(b.start, b.end) if not lines[i].startswith(">")]
             if bad:
-                found.append(f"line {b.start + 1}: every line of a German block starts with '>' (not line {bad[0]})")
-            pending = None
+                found.append(f"line {b.start + 1}: every line of a {_WORDING[b.kind]} block starts with '>' (not line {bad[0]})")
+            pending = (b, "da") if b.kind == "de" and pending is not None else None
         elif b.kind == "en":
-            pending = b
+            pending = (b, "de")
     if pending is not None:
-        found.append(f"line {pending.start + 1}: English text without its German wording (a '> **DE**' block) right after it")
+        found.append(_missing(*pending))
     return found
 
 
@@ -131,28 +141,28 @@ def _split(text: str, lang: str) -> tuple[str, list[str]]:
     lines = text.splitlines()
     out = list(lines)
     anchors = []
-    dropped = 0  # blocks still to drop after a "file only" mark: the English one and its German
+    dropped = 0  # blocks still to drop after a "file only" mark: the English one and its German and Danish
     for b in _blocks(lines):
-        if b.kind == "file" or (dropped and b.kind in ("en", "de")):
-            dropped = 2 if b.kind == "file" else dropped - 1
+        if b.kind == "file" or (dropped and b.kind in LANGS):
+            dropped = len(LANGS) if b.kind == "file" else dropped - 1
             out[b.start : b.end] = [""] * (b.end - b.start)
         elif b.kind == "heading":
             m = _HEADING.match(lines[b.start])
             assert m is not None  # problems() checked it
-            hashes, number, en, de = m.groups()
+            hashes, number, *titles = m.groups()
             anchors.append(number.strip() if number else _slug(lines[b.start].lstrip("#")))
-            out[b.start] = hashes + (number or "") + (en if lang == "en" else de)
-        elif (b.kind, lang) in (("en", "de"), ("de", "en")):
+            out[b.start] = hashes + (number or "") + titles[LANGS.index(lang)]
+        elif b.kind in LANGS and b.kind != lang:
             out[b.start : b.end] = [""] * (b.end - b.start)
-        elif b.kind == "de":
+        elif b.kind in _MARKS:
             unquoted = [re.sub(r"^>[ \t]?", "", line) for line in lines[b.start : b.end]]
-            unquoted[0] = _DE_MARK.sub("", lines[b.start])
+            unquoted[0] = _MARKS[b.kind].sub("", lines[b.start])
             out[b.start : b.end] = unquoted
     return "\n".join(out) + "\n", anchors
 
 
 def in_language(text: str, lang: str) -> str:
-    """The rules in one language ("en" or "de"), as Markdown."""
+    """The rules in one language ("en", "de" or "da"), as Markdown."""
     return _split(text, lang)[0]
 
 
@@ -194,13 +204,16 @@ def _unlinked(children: list[Token]) -> list[Token]:
                 dropped += 1
                 continue
             label = children[i + 1].content if i + 1 < len(children) else ""
-            if href == "#sources--quellen" and _SOURCE_TAG.match(label):
+            if href == _SOURCES and _SOURCE_TAG.match(label):
                 t.attrSet("class", "src")
         elif t.type == "link_close" and dropped:
             dropped -= 1  # links do not nest: this closes the dropped one
             continue
         out.append(t)
     return out
+
+
+_SOURCES = "#sources--quellen--kilder"  # the anchor of the section "Sources" (the source tags [RB] link to it)
 
 
 def _lead_rule(inline: Token) -> str | None:
@@ -220,18 +233,24 @@ def render(text: str, lang: str) -> tuple[str, list[tuple[str, str]]]:
     headings = iter(anchors)
     known = set(anchors) | {r for i, t in enumerate(tokens) if t.type == "paragraph_open" and (r := _lead_rule(tokens[i + 1]))}
     toc = []
-    english_column = False  # a table whose first column is headed "English" (the words and names)
+    columns: list[str | None] = []  # a table's language per column: headed "English", "Deutsch", "Dansk" (the words and names)
     column = 0
     for i, t in enumerate(tokens):
         inline = tokens[i + 1] if i + 1 < len(tokens) else None
         if t.type == "table_open":
-            first = next(x for x in tokens[i:] if x.type == "inline")
-            english_column = first.content.strip() == "English"
+            heads = [
+                x.content.strip()
+                for x in tokens[i : next(j for j in range(i, len(tokens)) if tokens[j].type == "thead_close")]
+                if x.type == "inline"
+            ]
+            names = {catalog.languages()[code].name: code for code in LANGS}  # a column headed by its language's own name
+            columns = [names.get(h) for h in heads]
         elif t.type == "tr_open":
             column = 0
         elif t.type in ("th_open", "td_open"):
-            if english_column and column == 0 and lang != "en":
-                t.attrSet("lang", "en")  # English words on a German page, said as English
+            own = columns[column] if column < len(columns) else None
+            if own and own != lang:
+                t.attrSet("lang", own)  # English words on a German page, said as English
             column += 1
         if t.type == "heading_open" and inline is not None:
             anchor = next(headings)
@@ -242,11 +261,11 @@ def render(text: str, lang: str) -> tuple[str, list[tuple[str, str]]]:
             t.attrSet("id", rule)
             t.attrSet("class", "rule")
         if t.type == "inline" and t.children:
-            for k in t.children:  # a link's title in both languages ("English · Deutsch"): one of them
+            for k in t.children:  # a link's title in the languages ("English · Deutsch · Dansk"): one of them
                 title = k.attrGet("title") if k.type == "link_open" else None
                 if isinstance(title, str) and " · " in title:
-                    en, _, de = title.partition(" · ")
-                    k.attrSet("title", de if lang == "de" else en)
+                    titles = title.split(" · ")
+                    k.attrSet("title", titles[LANGS.index(lang)] if len(titles) == len(LANGS) else titles[0])
             kids = _unlinked(t.children)
             t.children = kids if tokens[i - 1].type == "heading_open" else _linked(kids, known)
     return _MD.renderer.render(tokens, _MD.options, env), toc
@@ -266,8 +285,8 @@ def pick_lang(query: str | None, accept_language: str | None) -> str:
     """The page's language: ``?lang=`` if it is one we have, else the browser's
     preference among ours (Accept-Language), else English.
 
-    >>> pick_lang("de", "en"), pick_lang(None, "fr-CH, de;q=0.8, en;q=0.5"), pick_lang("xx", None)
-    ('de', 'de', 'en')
+    >>> pick_lang("de", "en"), pick_lang(None, "fr-CH, de;q=0.8, en;q=0.5"), pick_lang("xx", None), pick_lang(None, "da-DK,da;q=0.9")
+    ('de', 'de', 'en', 'da')
     """
     if query in LANGS:
         return query

@@ -25,7 +25,7 @@ export class Board {
   countryName(cid) {
     const c = this.countries.get(cid);
     if (!c) return cid;
-    return (lang() === "en" ? c.name_en : c.name_de) || c.name_de || cid;
+    return (lang() === "en" ? c.name_en : placeName(c.name_de)) || c.name_de || cid;
   }
 
   /** @param {string} sid */

@@ -104,6 +104,7 @@ const TOUCH_WORDS = [
   [/\bClick(ing|ed|s)?\b/g, (m, e) => "Tap" + ({ ing: "ping", ed: "ped", s: "s" }[e] || "")],
   [/\bclick(ing|ed|s)?\b/g, (m, e) => "tap" + ({ ing: "ping", ed: "ped", s: "s" }[e] || "")],
   [/\b([Kk])lick(e|en|st|t)\b/g, (m, k, e) => (k === "K" ? "T" : "t") + "ipp" + e],
+  [/\b([Kk])lik(ke|ker|ket)?\b/g, (m, k, e) => (k === "K" ? "T" : "t") + "ryk" + (e || "")],
 ];
 
 /** Whether the page is used by a finger (the main pointer is coarse: a phone, a tablet). */
@@ -112,10 +113,10 @@ export function touchScreen() {
 }
 
 /** A text with the words of clicking turned into those of tapping on a touch screen
- * ("Click" -> "Tap", "Klicke" -> "Tippe"); unchanged elsewhere.
+ * ("Click" -> "Tap", "Klicke" -> "Tippe", "Klik" -> "Tryk"); unchanged elsewhere.
  * @param {string} s */
 export function touchWords(s) {
-  if (!touchScreen() || !/lick/.test(s)) return s;
+  if (!touchScreen() || !/lic?k/.test(s)) return s; // "click", "Klick", "Klik"
   for (const [re, f] of TOUCH_WORDS) s = s.replace(re, f);
   return s;
 }
@@ -146,7 +147,7 @@ export async function setLang(l) {
  * @param {(lang: string) => void} f */
 export function onLangChange(f) { listeners.add(f); }
 
-/** A site's name in the page's language (the board's name, or its English form).
+/** A site's or country's name in the page's language (the board's name, or its English or Danish form).
  * @param {string} name @param {string} [nameEn] */
 export function placeName(name, nameEn) {
   if (current === "en" && nameEn) return nameEn;

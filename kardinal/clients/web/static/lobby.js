@@ -82,7 +82,7 @@ function remember(key, value) { try { localStorage.setItem(key, value); } catch 
 
 /** A number as the page's language writes it (0.4 / 0,4).
  * @param {number | null | undefined} x */
-function num(x) { return Number(x).toLocaleString(lang() === "de" ? "de-DE" : "en-GB", { maximumFractionDigits: 1 }); }
+function num(x) { return Number(x).toLocaleString({ de: "de-DE", da: "da-DK" }[lang()] || "en-GB", { maximumFractionDigits: 1 }); }
 
 /** "one friend" / "3 friends": a text "singular|plural" by n.
  * @param {string} key @param {number} n */

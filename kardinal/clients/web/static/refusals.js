@@ -56,7 +56,7 @@ function suspendedUntil(p) {
   if (!p.at || !Number.isFinite(at)) return p.until;
   /** @type {Intl.DateTimeFormatOptions} */
   const how = { year: "numeric", month: "long", day: "numeric", hour: "2-digit", minute: "2-digit", timeZoneName: "short" };
-  return new Intl.DateTimeFormat(lang() === "de" ? "de-DE" : "en-GB", how).format(new Date(at * 1000));
+  return new Intl.DateTimeFormat({ de: "de-DE", da: "da-DK" }[lang()] || "en-GB", how).format(new Date(at * 1000));
 }
 
 /** A suspended account's refusal: until when, the operator's reason, whom to ask.

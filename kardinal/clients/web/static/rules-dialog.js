@@ -11,7 +11,7 @@ import { T, lang, onLangChange } from "./i18n.js";
 import { url } from "./net.js";
 
 const RULE = /\bR\d+(?:\.\d+)?\b/g;
-const TURN = "how-a-turn-goes--so-geht-ein-zug"; // docs/rules.md's first section: how a turn goes, in a few sentences
+const TURN = "how-a-turn-goes--so-geht-ein-zug--sådan-går-en-tur"; // docs/rules.md's first section: how a turn goes, in a few sentences
 /** GET /api/rules (the rules in one language): docs/rules.md as HTML, and its sections.
  * @typedef {{ html: string, toc: { anchor: string, title: string }[] }} RulesData */
 /** The dialog and its parts, once built.
