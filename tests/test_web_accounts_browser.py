@@ -252,6 +252,7 @@ def test_the_language_chosen_while_signed_in_is_the_accounts_on_another_device(s
     options = desk.locator("#lang option")
     assert options.evaluate_all("(os) => os.map((o) => [o.value, o.textContent, o.lang])") == [
         ["en", "English", "en"],
+        ["da", "Dansk", "da"],
         ["de", "Deutsch", "de"],
     ]
     assert desk.get_attribute("#lang", "aria-label") == "Language"
