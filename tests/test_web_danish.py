@@ -1,9 +1,8 @@
-"""Every word in Danish (issue 46): a Danish player, whose browser speaks Danish, goes from
-the home page through a game (a hint, a refused click, a few turns, the rules dialog), the
-rules page, their games, the account page, a finished game's final scoring and replay, and
-the tutorial to its end, and with mail on through the account's mail settings and the mail
-links' page, without meeting a word of English or German. The check is test_web_german's
-(``Words``), with the words of both other languages that Danish does not share.
+"""Every word in Danish (issue 46), beyond the walks every language gets (test_web_german.py,
+run for Danish with the words of English and German that Danish does not share: the home
+page, a game, the rules page, the account, a finished game, replay and the tutorial to its
+end): on a Danish phone, the account's mail settings, the mailed confirmation and the mail
+links' page, and a table's moderation and a deleted account's seat.
 
 What is marked as another language (the rules page's glossary columns, its links to the
 other languages) is left out, and so are the rules' quotations of their German sources
@@ -11,38 +10,15 @@ other languages) is left out, and so are the rules' quotations of their German s
 
 from __future__ import annotations
 
-import random
-import re
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from test_web_german import ENGLISH, Words, walk_overlay
+from test_web_german import NAMES_ON_THE_RULES, NOT_DANISH, NOT_THE_DANISH_RULEBOOK, Words
 from web_helpers import change_settings
-from webtools import APPS, BOTS4, create_game, new_page, shot, sign_up_on_page, take_turn, wait_turn
+from webtools import APPS, new_page, shot, sign_up_on_page
 
 pytestmark = pytest.mark.browser
-
-# English words that Danish writes the same ("at", "for", "to", "by", "her", "hand", "end", "have", "time", "point", "chance")
-DANISH_TOO = {"at", "for", "to", "by", "her", "hand", "end", "have", "time", "point", "chance"}
-# German words that are not Danish ones (not "der", "regel", "du", "alle", "land", "runde", "kloster", "konto", "mit",
-# "Venedig": Danish too)
-GERMAN = set(
-    """
-    die das und ein eine einen nicht wird ist auf von zu zum zur oder wenn dann hier jetzt nur noch auch
-    karte karten zug stein steine rat räte wappen bündnis bündnisse auslage nachziehstapel ablagestapel
-    punkte punkten spiel spiele spielen spieler regeln sieger hilfe zurück schließen ausspielen
-    wertung zwischenwertung schlusswertung dein deine mein meine anmelden abmelden passwort zuschauen beitreten
-    klöster klosterfeld frankreich genf mailand genua
-    """.split()
-)
-# the English names of countries and cities (the Danish page says Frankrig, Bayern, Genève, Milano, ...)
-EXONYMS = set("france franconia bavaria italy lorraine swabia burgundy cologne vienna geneva milan genoa venice nuremberg".split())
-NOT_DANISH = (ENGLISH - DANISH_TOO) | GERMAN | EXONYMS
-# words the Danish rulebook does not use for the pieces (it says rådmand / rådmænd, brik / brikker)
-NOT_THE_DANISH_RULEBOOK = re.compile(r"\b[Rr]ådgiver\w*|\b[Ff]igur(?:er)?\b")
-# the publisher's name on the rules page (its "Spiele" is a name here, not a German word)
-NAMES_ON_THE_RULES = ["Goldsieber Spiele"]
 
 
 def danish_words(names: list[str]) -> Words:
@@ -60,163 +36,6 @@ def danish_page(browser: Any, width: int = 1400, height: int = 950) -> Any:
 def small_budgets(server: str, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     change_settings(monkeypatch, APPS[server], hint_seconds=1.0, review_iterations=30)
     yield
-
-
-def test_every_page_in_danish(server: str, browser: Any) -> None:
-    from test_web_tutorial import SOLUTIONS, choose, refill_from_display
-
-    me = "Mette"
-    bots = [f"Bot {i}" for i in (1, 2, 3, 4)]
-    words = danish_words([me, *bots])
-
-    # the home page, every fold open: Danish because the browser is
-    page = danish_page(browser)
-    page.goto(server + "/")
-    page.locator("#settings-summary").click()
-    page.wait_for_selector("#kind-1")
-    page.evaluate("document.querySelectorAll('details').forEach((d) => { d.open = true; })")
-    page.wait_for_load_state("networkidle")
-    assert page.locator("text=Hvordan vil du begynde?").count() == 1
-    words.check(page, "home")
-    shot(page, "danish-home", full_page=True)
-
-    # a game against bots: a hint, an advisor refused, a few turns, the rules dialog
-    players = [{"name": me, "kind": "person"}] + [{"name": n, "kind": "bot", "level": "random"} for n in bots[:3]]
-    g = create_game(server, players, hints=True)
-    page.goto(server + g["seats"][0]["url"])
-    assert wait_turn(page)
-    words.check(page, "game")
-    # the map's key: every line within its box (Danish words are long)
-    wide = page.evaluate(
-        "[...document.querySelectorAll('#map .legend-text')].filter((t) => t.getBBox().x + t.getBBox().width > 194).map((t) => t.textContent)"
-    )
-    assert wide == [], wide
-    page.click("#about-btn")  # what the board is, said in Danish (not the board file's English)
-    page.wait_for_selector("#about[open]")
-    assert "En rekonstruktion af spillepladen" in page.inner_text("#about")
-    words.check(page, "game: about the board")
-    page.keyboard.press("Escape")
-    page.click("#hint-btn")
-    page.wait_for_selector("#hint-list li", timeout=30000)
-    words.check(page, "game: a hint")
-    empty = page.evaluate("[...document.querySelectorAll('#map .coat')].map((c) => c.dataset.coat)")
-    page.locator("[data-zone=hand] .card.legal").first.click()
-    for cid in empty:
-        if not page.locator(f"#map .coat[data-coat='{cid}'].legal").count():
-            page.locator(f"#map .coat[data-coat='{cid}'] .shield").click(force=True)
-            if page.locator("#msg.bad").count():
-                break
-    assert "der er endnu intet kloster" in page.inner_text("#msg"), page.inner_text("#msg")
-    words.check(page, "game: an advisor refused")
-    page.click("#msg .msg-close")
-    page.click("#clear")
-    assert page.inner_text("#rules-info") == "Regler: som i regelhæftet"
-    rng = random.Random(45)
-    for k in range(4):
-        take_turn(page, rng)
-        if not wait_turn(page):
-            break
-        words.check(page, f"game: turn {k + 2}")
-    shot(page, "danish-game")
-    page.click("#rules-link")
-    page.wait_for_selector("#rules-dialog[open] .rules-text h2")
-    assert "Sådan går en tur" in page.inner_text("#rules-dialog")
-    words.check(page, "rules dialog")
-    page.keyboard.press("Escape")
-
-    # a refusal by the server: a link whose token is wrong
-    page.goto(server + f"/game/{g['id']}?seat=0&token=ikke-det-rigtige")
-    page.wait_for_function("document.getElementById('msg').textContent.length > 0")
-    assert page.inner_text("#msg").startswith("Afvist: ")
-    words.check(page, "game: a refusal by the server")
-
-    # my games, the rules page (from the browser's language: no ?lang=)
-    page.goto(server + "/mine")
-    page.wait_for_load_state("networkidle")
-    page.wait_for_selector("main li, main table, main p")
-    words.check(page, "my games")
-    page.goto(server + "/rules")
-    assert page.evaluate("document.documentElement.lang") == "da"
-    assert "Det danske regelhæfte læser R4.3 anderledes" in page.inner_text("#R4\\.3")
-    words.check(page, "rules page")
-
-    # the account page: a refused sign-in, signed in, the players, a profile
-    acct = danish_page(browser)
-    acct.goto(server + "/account")
-    acct.wait_for_selector("#signin-form")
-    words.check(acct, "account page")
-    acct.fill("#signin-name", "Ingen")
-    acct.fill("#signin-password", "forkert-forkert")
-    acct.click("#signin-button")
-    acct.wait_for_selector("#account-note:not(:empty)")
-    words.check(acct, "account page: a refused sign-in")
-    sign_up_on_page(acct, server, "Karen", "rigtigt-rigtigt")
-    words.check(acct, "account page: signed in")
-    for path, where in (("/players", "players"), ("/player/Karen", "a player's profile")):
-        acct.goto(server + path)
-        acct.wait_for_selector("main h1")
-        words.check(acct, where)
-    assert acct.errors == []
-    acct.context.close()
-
-    # a finished game: its final scoring step by step, its replay and intermediate scoring
-    f = create_game(server, BOTS4)
-    page.goto(server + f["watch"])
-    page.wait_for_function("document.body.dataset.status === 'finished'", timeout=60000)
-    page.wait_for_selector("#final-table")
-    words.check(page, "the final table")
-    if not page.locator("#scoring-overlay[data-kind=final]").count():
-        page.click("#final-walk")
-    page.wait_for_selector("#scoring-overlay[data-kind=final]")
-    assert walk_overlay(page, words, "final scoring") > 5
-    shot(page, "danish-final-totals")
-    page.click("#sc-close")
-    page.click("#rp-jump-start")
-    page.wait_for_function("document.body.dataset.replay === '0'")
-    page.click("#rp-next-turn")
-    page.wait_for_function("!['', '0'].includes(document.body.dataset.replay)")
-    step = page.evaluate("document.body.dataset.replay")
-    assert re.fullmatch(rf"Tur 1 af \d+ · trin {step}", page.inner_text("#rp-where")), page.inner_text("#rp-where")
-    words.check(page, "replay")
-    if page.locator("#rp-show-inter").count():
-        page.click("#rp-show-inter")
-        assert walk_overlay(page, words, "intermediate scoring") > 1
-        page.click("#sc-close")
-
-    # the tutorial, every lesson, a refused and a wrong attempt, and its end
-    page.goto(server + "/tutorial#1")
-    page.wait_for_selector("body[data-status=ready]")
-    words.check(page, "tutorial")
-    choose(page, ["franken-aragon", "franken-aragon"], ["mainz", "fulda"])
-    page.wait_for_selector("body[data-feedback=refused]")
-    words.check(page, "tutorial: refused")
-    steps = list(SOLUTIONS)
-    for i, sid in enumerate(steps):
-        cards, targets = SOLUTIONS[sid]
-        if sid == "alliance":
-            choose(page, ["lothringen-italien"], ["coat:italien"])
-            page.wait_for_selector("body[data-feedback=wrong]")
-            words.check(page, "tutorial: wrong")
-        choose(page, cards, targets)
-        if sid == "intermediate":
-            page.wait_for_selector("body[data-feedback=goon]")
-            words.check(page, f"tutorial: {sid}, go on")
-            page.click(".pile.legal")
-        if sid == "refill":
-            refill_from_display(page, "bayern-burgund", 2)
-        page.wait_for_selector("body[data-status=done]")
-        words.check(page, f"tutorial: {sid} done")
-        page.click("#next")
-        if i + 1 < len(steps):
-            page.wait_for_selector(f"body[data-step={steps[i + 1]}][data-status=ready]")
-            words.check(page, f"tutorial: {steps[i + 1]}")
-    page.wait_for_selector("body[data-status=finished]")
-    words.check(page, "tutorial: the end")
-    shot(page, "danish-tutorial-end", full_page=True)
-
-    assert words.pages >= 25
-    assert words.found == [], words.report()
-    assert page.errors == [] and page.console_errors == []
 
 
 @pytest.fixture(scope="module")

@@ -29,12 +29,9 @@ from kardinal.server.common import catalog
 
 STATIC = Path(__file__).resolve().parent.parent / "kardinal" / "clients" / "web" / "static"
 
-# the languages these walks are made in: every catalog's but the English (a language with no
-# catalog yet has no walk) and those with a walk of their own that checks more (Danish:
-# tests/test_web_danish.py, which also looks for German words, and goes through the tutorial
-# and the mails): the same pages are not walked twice
-OWN_WALK = {"da"}
-LANGS = [lang for lang in catalog.langs() if lang != "en" and lang not in OWN_WALK]
+# the languages the walks are made in: every catalog's but the English (a language with no
+# catalog yet has no walk)
+LANGS = [lang for lang in catalog.langs() if lang != "en"]
 
 # English words that are not also German words (no "Hand", "Bot", "Bots", "Person", "Start",
 # "Link", "Name", "Tutorial", "Chat", "Details", "Download", "total", "still", "See", "was",
@@ -59,6 +56,35 @@ ENGLISH = set(
     random easy greedy medium hard expert
     """.split()
 )
+
+# English words that Danish writes the same ("at", "for", "to", "by", "her", "hand", "end", "have", "time", "point", "chance")
+DANISH_TOO = {"at", "for", "to", "by", "her", "hand", "end", "have", "time", "point", "chance"}
+# German words that are not Danish ones (not "der", "regel", "du", "alle", "land", "runde", "kloster", "konto", "mit",
+# "Venedig": Danish too)
+GERMAN = set(
+    """
+    die das und ein eine einen nicht wird ist auf von zu zum zur oder wenn dann hier jetzt nur noch auch
+    karte karten zug stein steine rat räte wappen bündnis bündnisse auslage nachziehstapel ablagestapel
+    punkte punkten spiel spiele spielen spieler regeln sieger hilfe zurück schließen ausspielen
+    wertung zwischenwertung schlusswertung dein deine mein meine anmelden abmelden passwort zuschauen beitreten
+    klöster klosterfeld frankreich genf mailand genua
+    """.split()
+)
+# the English names of countries and cities (the Danish page says Frankrig, Bayern, Genève, Milano, ...)
+EXONYMS = set("france franconia bavaria italy lorraine swabia burgundy cologne vienna geneva milan genoa venice nuremberg".split())
+NOT_DANISH = (ENGLISH - DANISH_TOO) | GERMAN | EXONYMS
+# words the Danish rulebook does not use for the pieces (it says rådmand / rådmænd, brik / brikker)
+NOT_THE_DANISH_RULEBOOK = re.compile(r"\b[Rr]ådgiver\w*|\b[Ff]igur(?:er)?\b")
+# the publisher's name on the rules page (its "Spiele" is a name here, not a German word)
+NAMES_ON_THE_RULES = ["Goldsieber Spiele"]
+
+# what else than English a page in the language must not show, and the words its rulebook
+# does not use: (foreign words, wrong words, quotations left out, names the pages show);
+# a language not here is checked for English (Words' defaults)
+CHECKED: dict[str, tuple[set[str], re.Pattern[str], bool, list[str]]] = {
+    "da": (NOT_DANISH, NOT_THE_DANISH_RULEBOOK, True, NAMES_ON_THE_RULES),
+}
+
 
 # the browser's locale of a phone in the language (its language found by the browser's, not chosen)
 LOCALES = {"de": "de-DE", "da": "da-DK"}
@@ -118,6 +144,9 @@ class Words:
         self.wrong = (NOT_THE_RULEBOOK if lang == "de" else None) if wrong is None else wrong
         # a decimal written the English way is wrong where the language writes a comma
         self.decimal = ENGLISH_DECIMAL if catalog.number(lang, 2.5, 1) == "2,5" else None
+        # where the language writes a time of day with a point ("14.30": Danish), hh.mm is a time, not a decimal
+        if self.decimal and catalog.text(lang, "mail.clock", hh="14", mm="30") == "14.30":
+            self.decimal = re.compile(r"(?<![\w.])[−-]?(?!\d\d\.\d\d(?![\d.]))\d+\.\d{1,2}(?![\d.])")
         self.quoted = quoted  # leave out quotations in „…“ (the rules quote the German sources in their words)
         self.found: list[tuple[str, str, str, str]] = []
         self.pages = 0
@@ -149,6 +178,14 @@ class Words:
             seen.add((kind, w, line))
             lines.append(f"{where} [{kind}] {w!r}: {line}")
         return f"{len(lines)} words or numbers of another language on pages in {self.lang}:\n" + "\n".join(lines)
+
+
+def words_for(names: list[str], lang: str) -> Words:
+    """The check of a walk's pages in ``lang`` (its own foreign words where CHECKED has them)."""
+    if lang not in CHECKED:
+        return Words(names, lang)
+    foreign, wrong, quoted, shown = CHECKED[lang]
+    return Words([*names, *shown], lang=lang, foreign=foreign, wrong=wrong, quoted=quoted)
 
 
 def german_page(browser: Any, width: int = 1400, height: int = 950, lang: str = "de") -> Any:
@@ -212,7 +249,7 @@ def test_every_page_in_german(server: str, browser: Any, lang: str) -> None:
 
     me = "Annegret"
     bots = [f"Bot {i}" for i in (1, 2, 3, 4)]
-    words = Words([me, *bots], lang)
+    words = words_for([me, *bots], lang)
     shot_name = "german" if lang == "de" else f"lang-{lang}"
 
     # the home page, every fold open
@@ -403,7 +440,7 @@ def test_the_community_pages_in_german(mail_server: tuple[str, Any], browser: An
     from test_web_mail import link
 
     server, smtp = mail_server
-    words = Words(["Greta", "Hugo"], lang)
+    words = words_for(["Greta", "Hugo"], lang)
     greta = german_page(browser, lang=lang)
     hugo = german_page(browser, 390, 844, lang=lang)
     sign_up_on_page(greta, server, "Greta", "richtig-richtig")
@@ -485,7 +522,7 @@ def test_a_phone_in_german(server: str, browser: Any, lang: str) -> None:
     page = ctx.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
-    words = Words(["Annegret", "Bot 1", "Bot 2", "Bot 3"], lang)
+    words = words_for(["Annegret", "Bot 1", "Bot 2", "Bot 3"], lang)
     page.goto(server + "/")
     page.locator("#settings-summary").click()
     page.wait_for_selector("#kind-1")
