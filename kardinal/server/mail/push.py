@@ -44,7 +44,7 @@ from ..common import metrics
 from ..storage import Storage
 from ..storage.mail import ClaimedMail, QueuedMail
 from ..storage.push import PushSubscription
-from .sender import BACKOFF, KEEP_SENT, LEASE, MAX_ATTEMPTS, MAX_BACKOFF, POLL, TIDY_EVERY
+from .sender import BACKOFF, KEEP_SENT, LEASE, MAX_ATTEMPTS, MAX_BACKOFF, POLL, TIDY_EVERY, woken
 from .texts import push_words
 
 __all__ = ["Pusher", "run_push_sender", "send_due_push", "KINDS", "MAX_DEVICES"]
@@ -211,9 +211,4 @@ async def run_push_sender(pusher: Pusher, stop: asyncio.Event, poll: float = POL
                 await asyncio.to_thread(pusher.storage.forget_sent_mail, tidied - KEEP_SENT)
         except Exception as e:  # noqa: BLE001 - the database failed: the next look tries again
             log.error("the push queue cannot be read (%s)", type(e).__name__)
-        waits = [asyncio.ensure_future(stop.wait()), asyncio.ensure_future(pusher._wake.wait())]
-        try:
-            await asyncio.wait(waits, timeout=poll, return_when=asyncio.FIRST_COMPLETED)
-        finally:
-            for w in waits:
-                w.cancel()
+        await woken(stop, pusher._wake, poll)

@@ -158,6 +158,17 @@ async def send_due(mailer: Mailer) -> int:
         sent += 1
 
 
+async def woken(stop: asyncio.Event, wake: asyncio.Event, poll: float) -> None:
+    """Wait until the end (``stop``), a wake-up (``wake``: something queued) or ``poll``
+    seconds have passed (another process's queuing, a retry due): a queue's next look."""
+    waits = [asyncio.ensure_future(stop.wait()), asyncio.ensure_future(wake.wait())]
+    try:
+        await asyncio.wait(waits, timeout=poll, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        for w in waits:
+            w.cancel()
+
+
 async def run_sender(mailer: Mailer, stop: asyncio.Event, poll: float = POLL) -> None:
     """The sender's loop: send what is due, then wait for new mail of this process
     (:meth:`Mailer.wake`), the next look (``poll``), or the end."""
@@ -175,9 +186,4 @@ async def run_sender(mailer: Mailer, stop: asyncio.Event, poll: float = POLL) ->
                 await asyncio.to_thread(mailer.storage.forget_mail_sends, tidied - longest)
         except Exception as e:  # noqa: BLE001 - the database failed: the next look tries again
             log.error("the mail queue cannot be read (%s)", type(e).__name__)
-        waits = [asyncio.ensure_future(stop.wait()), asyncio.ensure_future(mailer._wake.wait())]
-        try:
-            await asyncio.wait(waits, timeout=poll, return_when=asyncio.FIRST_COMPLETED)
-        finally:
-            for w in waits:
-                w.cancel()
+        await woken(stop, mailer._wake, poll)
