@@ -1,9 +1,10 @@
 // The service worker: the installed app's shell, one version at a time.
 //
-// The server serves this file at /sw.js with VERSION and FILES written in (pwa.py):
-// VERSION is a hash of the static files, so a release changes this script's bytes and the
-// browser installs the new worker on the next visit. Installing, it caches the offline page
-// and the version's static files in a cache of that version's own; activating, it deletes
+// The server serves this file at /sw.js with VERSION, FILES and LANGS written in (pwa.py):
+// VERSION is a hash of the static files and the language catalogs, so a release changes this
+// script's bytes and the browser installs the new worker on the next visit. Installing, it
+// caches the offline page, the version's static files and every language's words
+// (/i18n/catalog.json, used only without a network) in a cache of that version's own; activating, it deletes
 // every other version's cache. Pages and the API always come from the network (a game must
 // stay live; an /api or /ws answer is never kept); a page asked for without a network gets
 // the offline page. The static files come from this version's cache, except for a page of
