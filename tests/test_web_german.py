@@ -180,6 +180,12 @@ class Words:
         return f"{len(lines)} words or numbers of another language on pages in {self.lang}:\n" + "\n".join(lines)
 
 
+def who(name: str, lang: str) -> str:
+    """A person's name in the walk of ``lang``: each language's walk signs up its own
+    accounts on the module's one server ("Greta", "GretaDA")."""
+    return name if lang == "de" else f"{name}{lang.upper()}"
+
+
 def words_for(names: list[str], lang: str) -> Words:
     """The check of a walk's pages in ``lang`` (its own foreign words where CHECKED has them)."""
     if lang not in CHECKED:
@@ -325,13 +331,13 @@ def test_every_page_in_german(server: str, browser: Any, lang: str) -> None:
     acct.wait_for_selector("#account-note:not(:empty)")
     words.check(acct, "account page: a refused sign-in")
     # signed in: the account page (a refused new password too), the leaderboard, a profile
-    sign_up_on_page(acct, server, "Greta", "richtig-richtig")
+    sign_up_on_page(acct, server, who("Greta", lang), "richtig-richtig")
     acct.fill("#current-password", "falsch-falsch")
     acct.fill("#new-password", "ganz-neues-Passwort")
     acct.click("#password-button")
     acct.wait_for_selector("#password-form #account-note.bad")
     words.check(acct, "account page: signed in, a refused new password")
-    for path, where in (("/players", "players"), ("/player/Greta", "a player's profile")):
+    for path, where in (("/players", "players"), (f"/player/{who('Greta', lang)}", "a player's profile")):
         acct.goto(server + path)
         acct.wait_for_selector("main h1")
         words.check(acct, where)
@@ -440,16 +446,17 @@ def test_the_community_pages_in_german(mail_server: tuple[str, Any], browser: An
     from test_web_mail import link
 
     server, smtp = mail_server
-    words = words_for(["Greta", "Hugo"], lang)
+    greta_name, hugo_name = who("Greta", lang), who("Hugo", lang)
+    words = words_for([greta_name, hugo_name], lang)
     greta = german_page(browser, lang=lang)
     hugo = german_page(browser, 390, 844, lang=lang)
-    sign_up_on_page(greta, server, "Greta", "richtig-richtig")
-    greta.fill("#mail-address", "greta@example.org")
+    sign_up_on_page(greta, server, greta_name, "richtig-richtig")
+    greta.fill("#mail-address", f"greta-{lang}@example.org")
     greta.fill("#mail-password", "richtig-richtig")
     greta.click("#mail-button")
     greta.wait_for_selector("#mail-state")
     words.check(greta, "account page: an address waiting")
-    (mail,) = smtp.inbox.wait("greta@example.org")
+    (mail,) = smtp.inbox.wait(f"greta-{lang}@example.org")
     greta.goto(server + "/mail#confirm=" + link(mail, "confirm", "https://kardinal.example.org"))
     greta.wait_for_selector("#mail-note.good")
     words.check(greta, "mail page: the address confirmed")
@@ -469,10 +476,11 @@ def test_the_community_pages_in_german(mail_server: tuple[str, Any], browser: An
     words.check(greta, "account page: the mails wanted")
 
     # moderation at a table: Hugo (a phone) writes, Greta opens the line's menu and reports it
-    sign_up_on_page(hugo, server, "Hugo", "richtig-richtig")
+    sign_up_on_page(hugo, server, hugo_name, "richtig-richtig")
     g = greta.evaluate(
-        """async () => (await fetch('/api/games', {method: 'POST', headers: {'content-type': 'application/json'},
-            body: JSON.stringify({players: [{name: 'Greta', kind: 'person'}, {name: 'Hugo', kind: 'person'}, {kind: 'bot', level: 'random'}]})})).json()"""
+        """async ([greta, hugo]) => (await fetch('/api/games', {method: 'POST', headers: {'content-type': 'application/json'},
+            body: JSON.stringify({players: [{name: greta, kind: 'person'}, {name: hugo, kind: 'person'}, {kind: 'bot', level: 'random'}]})})).json()""",
+        [greta_name, hugo_name],
     )
     greta.goto(server + g["seats"][0]["url"])
     greta.wait_for_selector("#fill-bots")  # waiting for Hugo: "start now with bots (their level)"
