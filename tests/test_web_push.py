@@ -53,6 +53,7 @@ def local(c: TestClient, delay: float | None = 0.0) -> Clock:
     ``delay``: the turn's wait before it is queued (None: the server's own)."""
     p = pusher(c)
     p.endpoint_schemes = ("https", "http")
+    p.local_endpoints = True  # the test's push service, on this machine
     clock = Clock()
     p.now = clock
     if delay is not None:
@@ -114,9 +115,14 @@ def test_a_device_subscribes_and_unsubscribes(tmp_path: Path, db_url: str, servi
             {**body, "extra": 1},
         ):
             assert post(c, "/api/account/push", anna, json=bad).status_code == 400
-        pusher(c).endpoint_schemes = ("https",)  # as the server has it: https only
+        pusher(c).endpoint_schemes = ("https",)  # as the server has it: https only, no local hosts
+        pusher(c).local_endpoints = False
         r = post(c, "/api/account/push", anna, json=body)
         assert r.status_code == 400 and r.json()["error"]["code"] == "bad_endpoint"
+        # nor a host of its own machine or network: the server would post there for anyone
+        for host in ("127.0.0.1", "[::1]", "localhost", "10.1.2.3", "169.254.169.254", "192.168.0.1", "db", "x.internal"):
+            r = post(c, "/api/account/push", anna, json={**body, "endpoint": f"https://{host}/push/x"})
+            assert r.status_code == 400 and r.json()["error"]["code"] == "bad_endpoint", host
         assert pusher(c).storage.push_subscriptions_of(1) == []
 
 
@@ -308,6 +314,7 @@ def test_two_processes_send_each_push_once(pg: Any, service: PushService) -> Non
         senders = [Pusher(st, CONTACT) for st in stores]
         for p in senders:
             p.endpoint_schemes = ("http",)
+            p.local_endpoints = True
         n = 30
         pushes = [senders[0].message(f"turn:g{i}:0:0", sub, "turn", {"others": f"game {i}", "deadline": ""}, f"g{i}", 0) for i in range(n)]
         senders[0].queue(pushes)

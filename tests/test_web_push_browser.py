@@ -60,6 +60,7 @@ def push_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str,
         gen = serve(tmp_path_factory)
         url = next(gen)
     APPS[url].state.pusher.endpoint_schemes = ("https", "http")
+    APPS[url].state.pusher.local_endpoints = True  # the test's push service, on this machine
     yield url, service
     for _ in gen:
         pass

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import ipaddress
 import json
 import logging
 import time
@@ -58,6 +59,16 @@ PUSH_TTL = 86400  # seconds a push service keeps a push for a device that is off
 GONE = (404, 410)  # the push service's answers for a subscription that is no more
 
 
+def _local_host(host: str) -> bool:
+    """A host name or address of this machine or a private network: "localhost", a name
+    without a dot, or an address that is not global (127.0.0.1, 10.x, 169.254.x, ::1, ...).
+    (A public name that resolves to such an address is not caught here.)"""
+    try:
+        return not ipaddress.ip_address(host).is_global
+    except ValueError:
+        return "." not in host or host == "localhost" or host.endswith((".localhost", ".local", ".internal"))
+
+
 def _b64(data: bytes) -> str:
     return base64.urlsafe_b64encode(data).rstrip(b"=").decode("ascii")
 
@@ -77,6 +88,9 @@ class Pusher:
         self.sub = sub
         self.now: Callable[[], float] = time.time
         self.endpoint_schemes: tuple[str, ...] = ("https",)  # a push service's address (tests add "http")
+        # a push service on this host or its network (tests: theirs): never, or a browser's
+        # subscription would make the server post to its neighbours (request forgery)
+        self.local_endpoints = False
         self._vapid: Vapid02 | None = None
         self._wake = asyncio.Event()
 
@@ -113,7 +127,10 @@ class Pusher:
             u.port  # noqa: B018 - a port that is no number raises
         except ValueError:
             return False
-        return u.scheme in self.endpoint_schemes and bool(u.hostname) and not u.username and not u.password
+        host = u.hostname or ""
+        if not (u.scheme in self.endpoint_schemes and host and not u.username and not u.password):
+            return False
+        return self.local_endpoints or not _local_host(host)
 
     # -- queueing --------------------------------------------------------------------
 
