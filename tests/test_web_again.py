@@ -170,3 +170,62 @@ def test_where_the_people_went_is_found_by_their_tokens_also_in_an_older_follow_
     assert moved(old, rotated(old)) == {0: 2, 2: 1}
     assert moved(old, old) == {0: 0, 2: 2}  # an older follow-up: the same seats
     assert moved(old, [SeatRow("X", "person", None, "other", True)] * 3) == {}  # nobody's token there
+
+
+def recv_until(ws: Any, kind: str) -> dict[str, Any]:
+    while True:
+        m = ws.receive_json()
+        if m["type"] == kind:
+            return dict(m)
+
+
+def test_a_spectator_follows_play_again_over_the_same_connection(client: TestClient) -> None:
+    """A spectator's connection goes on to the game Play again started (FollowMessage): a
+    welcome naming it, then its state from the start of its history; nothing more of the
+    game before. Refused, changing nothing: before the next game exists, before hello, and
+    for a connection holding seats (its people play again with their tokens)."""
+    g = create(client, "person", "bot", "person")
+    toks = tokens(g)
+    join_all(client, g)
+    gid = g["id"]
+    with client.websocket_connect(f"/ws/{gid}") as spec, client.websocket_connect(f"/ws/{gid}") as early:
+        early.send_json({"type": "follow", "id": "f0"})  # before hello
+        err = recv_until(early, "error")
+        assert err["code"] == "malformed" and "hello" in err["message"]
+        spec.send_json({"type": "hello", "delta": True, "presence": True})
+        assert recv_until(spec, "welcome") == {"type": "welcome", "game": gid, "seats": []}
+        first = recv_until(spec, "state")
+        assert first["game"] == gid and "again" not in first
+        spec.send_json({"type": "follow", "id": "f1"})  # the game is not over: no next game yet
+        err = recv_until(spec, "error")
+        assert err["code"] == "malformed" and err["id"] == "f1" and "no next game" in err["message"]
+        play_out(client, gid, toks, random.Random(5))
+        with client.websocket_connect(f"/ws/{gid}") as seated:
+            seated.send_json({"type": "hello", "seats": {"0": toks[0]}})
+            recv_until(seated, "welcome")
+            r = client.post(f"/api/games/{gid}/again", json={"seats": {"0": toks[0]}})
+            new = r.json()["id"]
+            while recv_until(seated, "state").get("again") != new:
+                pass
+            seated.send_json({"type": "follow", "id": "f2"})  # a seat's connection does not follow
+            err = recv_until(seated, "error")
+            assert err["code"] == "malformed" and err["id"] == "f2" and "seats" in err["message"]
+        while (m := recv_until(spec, "state")).get("again") != new:
+            assert m["game"] == gid
+        spec.send_json({"type": "follow", "id": "f3"})
+        assert recv_until(spec, "welcome") == {"type": "welcome", "game": new, "seats": []}
+        m = recv_until(spec, "state")
+        # the new game's state, whole (not a delta of the history held for the game before)
+        assert m["game"] == new and m["status"] == "open" and m["seat"] is None
+        assert "history" not in m and "hand" not in m["view"]
+        assert [p["name"] for p in m["players"]] == [p["name"] for p in client.get(f"/api/games/{new}").json()["players"]]
+        # it watches the new game now: its changes come, and none of the old game's
+        for seat, tok in toks.items():
+            where = r.json()["seats"].get(str(seat))
+            if where is None:
+                where = client.post(f"/api/games/{gid}/again", json={"seats": {str(seat): tok}}).json()["seats"][str(seat)]
+            assert client.post(f"/api/games/{new}/join", json={"seat": where, "token": tok}).status_code == 200
+        while (m := recv_until(spec, "state"))["status"] != "running":
+            assert m["game"] == new
+        # a delta of the history this connection was sent of the new game (from its start)
+        assert m["game"] == new and m["history"]["from"] == 0 and len(m["history"]["entries"]) == m["version"]

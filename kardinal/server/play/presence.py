@@ -58,8 +58,10 @@ async def _tell_spectators(live: LiveGame, audience: int) -> None:
             await asyncio.sleep(0)  # (the game may change meanwhile: its texts are made again)
         t0 = time.perf_counter()
         made: dict[Any, tuple[str, Any]] = {}
+        now = live.conns  # (one that left meanwhile, or followed to the next game, is told nothing more of this one)
         for c in conns[i : i + SPECTATORS_AT_ONCE]:
-            c.tell(live, made)
+            if c in now:
+                c.tell(live, made)
         cost += time.perf_counter() - t0
     live.spectators_cost = cost
 

@@ -274,8 +274,19 @@ class PingMessage(Strict):
     id: ClientId | None = None
 
 
-ClientMessage = Annotated[HelloMessage | ActionMessage | UndoMessage | ChatSay | PingMessage, Field(discriminator="type")]
-CLIENT_MESSAGE: TypeAdapter[HelloMessage | ActionMessage | UndoMessage | ChatSay | PingMessage] = TypeAdapter(ClientMessage)
+class FollowMessage(Strict):
+    """A spectator's connection goes on to watch the game "Play again" started after this
+    one (the state message's ``again``): it is answered as a hello is, with a welcome
+    naming that game, its state, its chat so far, and (hello ``presence``) who is there,
+    over the same connection (a crowd that follows a table opens no new connections). A
+    connection holding seats does not follow: its people play again with their tokens."""
+
+    type: Literal["follow"]
+    id: ClientId | None = None
+
+
+ClientMessage = Annotated[HelloMessage | ActionMessage | UndoMessage | ChatSay | PingMessage | FollowMessage, Field(discriminator="type")]
+CLIENT_MESSAGE: TypeAdapter[HelloMessage | ActionMessage | UndoMessage | ChatSay | PingMessage | FollowMessage] = TypeAdapter(ClientMessage)
 
 
 # -- answers -----------------------------------------------------------------------------

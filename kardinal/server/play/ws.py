@@ -25,7 +25,7 @@ from ..web.origin import cross_site
 from .chat import chat_message
 from .live import Connection, LiveGame
 from .messages import ErrorMessage, json_text
-from .schemas import CLIENT_MESSAGE, ActionMessage, ChatSay, HelloMessage, PingMessage, UndoMessage
+from .schemas import CLIENT_MESSAGE, ActionMessage, ChatSay, FollowMessage, HelloMessage, PingMessage, UndoMessage
 from .service import GameService
 
 router = APIRouter()
@@ -64,7 +64,7 @@ async def ws_game(ws: WebSocket, game_id: str) -> None:
                 if text is None:
                     raise Refused("malformed", "messages are JSON text, not binary", 400)
                 data = parse_json(text)
-                if conn is None and isinstance(data, dict) and data.get("type") in ("action", "undo", "chat"):
+                if conn is None and isinstance(data, dict) and data.get("type") in ("action", "undo", "chat", "follow"):
                     raise Refused("malformed", "send hello first", 400)
                 try:
                     msg = CLIENT_MESSAGE.validate_python(data)
@@ -101,15 +101,29 @@ async def ws_game(ws: WebSocket, game_id: str) -> None:
                 welcome: dict[str, Any] = {"type": "welcome", "game": game_id, "seats": sorted(seats)}
                 if renewed:  # seats that became the account's: their new tokens (the old ones end)
                     welcome["tokens"] = {str(s): t for s, t in sorted(renewed.items())}
-                await _send(ws, json_text(welcome))
-                lines = await service.chat_lines(live)
-                await service.connect(live, conn)
-                sender = asyncio.create_task(_send_loop(ws, service, live, conn))
-                conn.notify()
-                if lines:  # the chat so far, after the state (no chat message: nothing said yet)
-                    conn.outbox.put_nowait(chat_message(lines))
-                service.tell_presence(live, to=conn)  # who is here (hello "presence" only)
-                service.tell_clock(live, to=conn)  # the table's clock, if it has one (hello "presence" only)
+                sender = await _begin(ws, service, live, conn, welcome)
+            elif isinstance(msg, FollowMessage):
+                assert conn is not None and sender is not None  # refused before it was read: send hello first
+                try:
+                    if conn.seats:
+                        raise Refused(
+                            "malformed", "a connection holding seats does not follow: its people play again with their tokens", 400
+                        )
+                    if live.again is None:
+                        raise Refused("malformed", "this game has no next game yet", 400)
+                    after = await service.fetch(live.again)
+                except Refused as e:
+                    conn.outbox.put_nowait(_ws_error(e, msg.id))
+                    continue
+                # this game left as a closed connection leaves it, the next one joined as by a hello
+                service.disconnect(live, conn)
+                sender.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await sender
+                live, game_id = after, after.row.id
+                conn = Connection({}, delta=conn.delta, ack_in_state=conn.ack_in_state, presence=conn.presence)
+                conn.direct = _direct(ws)
+                sender = await _begin(ws, service, live, conn, {"type": "welcome", "game": game_id, "seats": []})
             elif isinstance(msg, (ActionMessage, UndoMessage)):
                 assert conn is not None  # refused before it was read: send hello first
                 try:
@@ -137,6 +151,21 @@ async def ws_game(ws: WebSocket, game_id: str) -> None:
             service.disconnect(live, conn)
         if sender is not None:
             sender.cancel()
+
+
+async def _begin(ws: WebSocket, service: GameService, live: LiveGame, conn: Connection, welcome: dict[str, Any]) -> asyncio.Task[None]:
+    """A connection welcomed to a game (after its hello, or following the game before:
+    FollowMessage): it is told the state, the chat so far, and who is here; returns its sender."""
+    await _send(ws, json_text(welcome))
+    lines = await service.chat_lines(live)
+    await service.connect(live, conn)
+    sender = asyncio.create_task(_send_loop(ws, service, live, conn))
+    conn.notify()
+    if lines:  # the chat so far, after the state (no chat message: nothing said yet)
+        conn.outbox.put_nowait(chat_message(lines))
+    service.tell_presence(live, to=conn)  # who is here (hello "presence" only)
+    service.tell_clock(live, to=conn)  # the table's clock, if it has one (hello "presence" only)
+    return sender
 
 
 async def _send(ws: WebSocket, text: str) -> None:
