@@ -406,3 +406,27 @@ def test_a_websocket_frame_that_is_no_utf8_is_one_log_line_and_a_json_log_holds_
     assert "Traceback" not in err and "Exception in ASGI application" not in err, err[-3000:]
     lines = [json.loads(x) for x in err.splitlines() if x.strip()]  # every line is JSON
     assert any("Invalid UTF-8" in x["message"] and x["level"] == "INFO" for x in lines), lines[-5:]
+
+
+def test_the_load_tools_spectators_follow_play_again_over_their_connections(tmp_path: Path) -> None:
+    """The spectators follow each game of their table to the next ("Play again") as the
+    browser's page does: a follow message over the connection they have, no new one."""
+    import asyncio
+
+    from kardinal.tools.loadtest import run_load
+
+    port = _free_port()
+    env = {**os.environ, "KARDINAL_PORT": str(port), "KARDINAL_DATA": str(tmp_path), "KARDINAL_BOT_WORKERS": "0"}
+    proc = subprocess.Popen([str(KARDINAL), "serve"], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        base = f"http://127.0.0.1:{port}"
+        wait_until_up(proc, base)
+        # their table alone, flat out: a game takes a fraction of a second; they follow at once
+        res = asyncio.run(run_load(base, games=0, spectators=3, seconds=3.0, follow_spread=0.0))
+    finally:
+        proc.terminate()
+        proc.wait(20)
+    assert res.errors == [] and res.spectators_connected == 3 and res.followed >= 2
+    # every game but the last (which may have begun as the load stopped) followed by all three
+    assert res.spectator_follows >= 3 * (res.followed - 1) and res.spectator_reconnects == 0
+    assert f"{res.spectator_follows} follows over their connections, 0 connections opened again" in res.report()

@@ -7,7 +7,7 @@ its acknowledgements inside them, as the browser does); on its turn it sends a r
 legal action, and the time from sending it to its acknowledgement is its latency.
 SPECTATORS more sockets watch one more game, and the games that follow it ("Play
 again"), from a process of their own; each follows within FOLLOW_SPREAD seconds, as
-people who click the link do. The clock starts a second (WARMUP) after every spectator
+people who click the link do, over its own connection as the browser's page does. The clock starts a second (WARMUP) after every spectator
 is connected and every person of the first games has its state. When a game ends a new
 one is created, so the number of live games stays the same. The report: actions per
 second and latency percentiles (p50, p90, p99, max) of the players' actions, and the
@@ -76,6 +76,8 @@ class LoadResult:
     # connected to its game then got that version or a later one (see _lags)
     spectator_lags: list[float] = field(default_factory=list)
     spectators_missed: int = 0  # versions a spectator had not got LAG_TAIL seconds after their acknowledgement
+    spectator_follows: int = 0  # times a spectator's connection went on to the next game (a follow message)
+    spectator_reconnects: int = 0  # connections a spectator opened after its first (a drop, or a server that cannot follow)
     errors: list[str] = field(default_factory=list)
     rate: float | None = None  # the actions per second offered (paced), or None (flat out)
     since: float = 0.0  # the clock's start (perf_counter): actions due before it are not counted
@@ -104,7 +106,8 @@ class LoadResult:
                 f" {self.spectator_messages} state messages; lag p50 {ms(_percentile(lags, 50))}, p99"
                 f" {ms(_percentile(lags, 99))}, max {ms(lags[-1] if lags else float('nan'))}"
                 f' ({len(lags)} versions seen, {self.spectators_missed} missed); they followed "Play again"'
-                f" {self.followed} times"
+                f" {self.followed} times ({self.spectator_follows} follows over their connections,"
+                f" {self.spectator_reconnects} connections opened again)"
             )
         if self.errors:
             lines.append(f"errors: {len(self.errors)} (first: {self.errors[0]})")
@@ -479,45 +482,69 @@ async def _spectator(
     n: int,
     rng: random.Random,
     seen: _Seen,
+    spread: float = FOLLOW_SPREAD,
 ) -> None:
-    """Watch a game and the games that follow it ("Play again"): each at a random moment
-    within FOLLOW_SPREAD seconds of seeing it announced (people click the link when they
-    see it); of the messages only the version is read and noted in ``seen`` (a spectator's
-    work is the server's to measure, not this process's). ``counts``: [connected, state messages]."""
+    """Watch a game and the games that follow it ("Play again"), as the browser's page
+    does: over the same connection (a follow message), each at a random moment within
+    FOLLOW_SPREAD seconds of seeing it announced (people click the link when they see it);
+    a connection that closes is opened again (and one to a server that does not follow so
+    is opened to the next game). Of the messages only the version is read
+    and noted in ``seen`` (a spectator's work is the server's to measure, not this
+    process's). ``counts``: [connected, state messages, follows over the connection,
+    connections opened after the first]; ``spread``: FOLLOW_SPREAD."""
     import websockets
 
     first = True
-    follow = False
-    while not stop.is_set():
-        if follow:
-            await asyncio.sleep(rng.random() * FOLLOW_SPREAD)
-        follow = True
-        async with websockets.connect(base.replace("http", "ws", 1) + f"/ws/{gid}", max_size=2**22) as ws:
-            await ws.send(json.dumps({"type": "hello", "delta": True}))
-            welcome = True
-            async with _closed_on(stop, ws):
-                async for raw in ws:
-                    if stop.is_set():
-                        break
-                    if welcome:
-                        welcome = False
-                        seen.joined(gid)
-                        if first:
-                            first = False
-                            counts[0] += 1
-                            if counts[0] >= n:
-                                all_ready.set()
-                    if isinstance(raw, str) and '"type":"state"' in raw:
-                        counts[1] += 1
-                        version = _version_of(raw)
-                        if version is not None:
-                            seen.got(version)
-                        if '"again":"' in raw:
-                            gid = json.loads(raw)["again"]
+    later: set[asyncio.Task[None]] = set()
+
+    async def follow(ws: Any) -> None:
+        await asyncio.sleep(rng.random() * spread)
+        with contextlib.suppress(Exception):  # (closed meanwhile: it connects to the game it watches)
+            await ws.send('{"type":"follow"}')
+
+    try:
+        while not stop.is_set():
+            async with websockets.connect(base.replace("http", "ws", 1) + f"/ws/{gid}", max_size=2**22) as ws:
+                await ws.send(json.dumps({"type": "hello", "delta": True}))
+                following: str | None = None  # the next game, once announced
+                async with _closed_on(stop, ws):
+                    async for raw in ws:
+                        if stop.is_set():
                             break
+                        if not isinstance(raw, str):
+                            continue
+                        if '"type":"welcome"' in raw[:40]:
+                            if following:
+                                counts[2] += 1
+                            elif not first:  # a new connection's
+                                counts[3] += 1
+                            gid = json.loads(raw)["game"]
+                            following = None
+                            seen.joined(gid)
+                            if first:
+                                first = False
+                                counts[0] += 1
+                                if counts[0] >= n:
+                                    all_ready.set()
+                        elif '"type":"state"' in raw:
+                            counts[1] += 1
+                            version = _version_of(raw)
+                            if version is not None:
+                                seen.got(version)
+                            if not following and '"again":"' in raw:
+                                following = json.loads(raw)["again"]
+                                task = asyncio.create_task(follow(ws))
+                                later.add(task)
+                                task.add_done_callback(later.discard)
+                        elif following and '"type":"error"' in raw[:40]:  # a server that cannot: a new connection
+                            gid = following
+                            break
+    finally:
+        for task in later:  # (a follow not yet sent as the load stops)
+            task.cancel()
 
 
-def _spectators_main(base: str, gid: str, n: int, pipe: Any, seed: int = 0) -> None:
+def _spectators_main(base: str, gid: str, n: int, pipe: Any, seed: int = 0, spread: float = FOLLOW_SPREAD) -> None:
     """A process of spectators (on other machines, in life): it says how many connected
     (within CONNECT_WAIT seconds), watches until told to stop (with when the versions were
     acknowledged: see _lags), and sends back the messages counted and the lags."""
@@ -525,10 +552,13 @@ def _spectators_main(base: str, gid: str, n: int, pipe: Any, seed: int = 0) -> N
 
     async def run() -> None:
         stop, ready = asyncio.Event(), asyncio.Event()
-        counts = [0, 0]
+        counts = [0, 0, 0, 0]
         rng = random.Random(seed * 1_000_003 + n)
         seen = [_Seen() for _ in range(n)]
-        tasks = [asyncio.create_task(_spectator(base, gid, counts, stop, ready, n, random.Random(rng.random()), seen[i])) for i in range(n)]
+        tasks = [
+            asyncio.create_task(_spectator(base, gid, counts, stop, ready, n, random.Random(rng.random()), seen[i], spread))
+            for i in range(n)
+        ]
         try:
             await asyncio.wait_for(ready.wait(), CONNECT_WAIT)
         except TimeoutError:
@@ -545,7 +575,7 @@ def _spectators_main(base: str, gid: str, n: int, pipe: Any, seed: int = 0) -> N
             got, lost = _lags(one, acks, until)
             lags += got
             missed += lost
-        pipe.send((sent, array.array("d", lags), missed))
+        pipe.send((sent, array.array("d", lags), missed, counts[2], counts[3]))
 
     _run(run())
 
@@ -567,6 +597,7 @@ async def run_load(
     together: bool = False,
     signed_in: bool = False,
     processes: int = 1,
+    follow_spread: float = FOLLOW_SPREAD,
 ) -> LoadResult:
     """``processes``: how many processes of its own the spectators are dealt to (a process
     of Python opens a few thousand WebSockets in the time allowed, CONNECT_WAIT). ``signed_in``: the people are signed in (one account, made at the start): every
@@ -578,7 +609,8 @@ async def run_load(
     Paced games start one after another over the time a game takes (GAME_ACTIONS actions),
     so that they end at different times as on a server in use; ``together``: all at once
     (they then end within a second or two of each other, and 50 games begin again at once).
-    Flat out, the games start together."""
+    Flat out, the games start together. ``follow_spread``: the spectators follow each game's
+    "Play again" within this many seconds (FOLLOW_SPREAD)."""
     import httpx
 
     urls = [url] if isinstance(url, str) else list(url)
@@ -610,7 +642,7 @@ async def run_load(
             ctx = multiprocessing.get_context("spawn")
             for i, n in enumerate(_split(spectators, processes)):
                 mine, theirs = ctx.Pipe()
-                proc = ctx.Process(target=_spectators_main, args=(url, g["id"], n, theirs, seed + i), daemon=True)
+                proc = ctx.Process(target=_spectators_main, args=(url, g["id"], n, theirs, seed + i, follow_spread), daemon=True)
                 proc.start()
                 watchers.append((proc, mine))
             connected = sum(await asyncio.gather(*(asyncio.to_thread(mine.recv) for _, mine in watchers)))
@@ -658,8 +690,10 @@ async def run_load(
         for _, mine in watchers:
             mine.send((acks, until))
         for proc, mine in watchers:
-            sent, lags, missed = await asyncio.to_thread(mine.recv)
+            sent, lags, missed, follows, reconnects = await asyncio.to_thread(mine.recv)
             res.spectator_messages += sent
+            res.spectator_follows += follows
+            res.spectator_reconnects += reconnects
             res.spectator_lags += lags
             res.spectators_missed += missed
             await asyncio.to_thread(proc.join, 30)
