@@ -36,11 +36,15 @@ from __future__ import annotations
 
 import array
 import asyncio
+import base64
 import contextlib
+import functools
 import json
 import multiprocessing
+import os
 import random
 import time
+import urllib.parse
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -473,6 +477,109 @@ def _lags(seen: _Seen, acks: dict[str, list[tuple[int, float]]], until: float) -
     return lags, missed
 
 
+class _Socket(asyncio.Protocol):
+    """A WebSocket client as lean as the load's spectators need (RFC 6455 over a plain
+    asyncio Protocol): 10,000 of them share the server's two cores on one machine, where in
+    life they would be on machines of their own, so their own work is kept to the least that
+    still behaves as a browser (a masked frame per message sent, a pong to every ping, the
+    closing handshake). Each message received goes to ``on_message`` as text; ``closed`` is
+    set once the connection ended. The websockets library's client cost about ten times as
+    much per message received, CPU the server then lacked."""
+
+    def __init__(self, path: str, host: str, on_message: Callable[[str], None]) -> None:
+        self.key = base64.b64encode(os.urandom(16)).decode()
+        self.request = (
+            f"GET {path} HTTP/1.1\r\nHost: {host}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+            f"Sec-WebSocket-Key: {self.key}\r\nSec-WebSocket-Version: 13\r\n\r\n"
+        ).encode()
+        self.on_message = on_message
+        self.buf = bytearray()
+        self.parts: list[bytes] = []  # a fragmented message's frames so far
+        self.upgraded = False
+        self.transport: Any = None  # (asyncio's Transport, or uvloop's, which is none)
+        self.opened = asyncio.get_running_loop().create_future()
+        self.closed = asyncio.Event()
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        self.transport = transport
+        self.transport.write(self.request)
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        if not self.opened.done():
+            self.opened.set_exception(ConnectionError("closed before the handshake"))
+        self.closed.set()
+
+    def send(self, text: str, opcode: int = 0x1) -> None:
+        """A message to the server: one frame, masked as a client's must be."""
+        if self.transport is None or self.transport.is_closing():
+            return
+        data = text.encode()
+        n = len(data)
+        assert n < 1 << 16  # (a spectator's messages are a few bytes)
+        head = bytes((0x80 | opcode, 0x80 | n)) if n < 126 else bytes((0x80 | opcode, 0x80 | 126)) + n.to_bytes(2, "big")
+        mask = os.urandom(4)
+        masked = (int.from_bytes(data, "little") ^ int.from_bytes((mask * (n // 4 + 1))[:n], "little")).to_bytes(n, "little")
+        self.transport.write(head + mask + masked)
+
+    def close(self) -> None:
+        if self.transport is not None and not self.transport.is_closing():
+            self.send_control(0x8, (1000).to_bytes(2, "big"))
+            self.transport.close()
+
+    def send_control(self, opcode: int, payload: bytes) -> None:
+        if self.transport is not None and not self.transport.is_closing():
+            mask = os.urandom(4)
+            masked = bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
+            self.transport.write(bytes((0x80 | opcode, 0x80 | len(payload))) + mask + masked)
+
+    def data_received(self, data: bytes) -> None:
+        buf = self.buf
+        buf += data
+        if not self.upgraded:
+            end = buf.find(b"\r\n\r\n")
+            if end < 0:
+                return
+            status = bytes(buf[: buf.find(b"\r\n")])
+            del buf[: end + 4]
+            if b" 101 " not in status + b" ":
+                self.opened.set_exception(ConnectionError(status.decode(errors="replace")))
+                assert self.transport is not None
+                self.transport.close()
+                return
+            self.upgraded = True
+            self.opened.set_result(None)
+        while len(buf) >= 2:
+            b0, b1 = buf[0], buf[1]
+            n, at = b1 & 0x7F, 2
+            if n == 126:
+                if len(buf) < 4:
+                    return
+                n, at = int.from_bytes(buf[2:4], "big"), 4
+            elif n == 127:
+                if len(buf) < 10:
+                    return
+                n, at = int.from_bytes(buf[2:10], "big"), 10
+            if len(buf) < at + n:
+                return
+            payload = bytes(buf[at : at + n])
+            del buf[: at + n]
+            opcode = b0 & 0x0F
+            if opcode == 0x9:  # ping: pong
+                self.send_control(0xA, payload)
+            elif opcode == 0x8:  # the server closes: so does this end
+                self.close()
+            elif opcode in (0x0, 0x1, 0x2):
+                self.parts.append(payload)
+                if b0 & 0x80:
+                    whole = b"".join(self.parts)
+                    self.parts.clear()
+                    self.on_message(whole.decode())
+
+
+def _same(sock: _Socket) -> _Socket:
+    return sock
+
+
 async def _spectator(
     base: str,
     gid: str,
@@ -488,57 +595,67 @@ async def _spectator(
     does: over the same connection (a follow message), each at a random moment within
     FOLLOW_SPREAD seconds of seeing it announced (people click the link when they see it);
     a connection that closes is opened again (and one to a server that does not follow so
-    is opened to the next game). Of the messages only the version is read
-    and noted in ``seen`` (a spectator's work is the server's to measure, not this
-    process's). ``counts``: [connected, state messages, follows over the connection,
-    connections opened after the first]; ``spread``: FOLLOW_SPREAD."""
-    import websockets
-
+    is opened to the next game). Of the messages only the version is read and noted in
+    ``seen`` (a spectator's work is the server's to measure, not this process's: _Socket).
+    ``counts``: [connected, state messages, follows over the connection, connections opened
+    after the first]; ``spread``: FOLLOW_SPREAD."""
+    url = urllib.parse.urlsplit(base)
+    loop = asyncio.get_running_loop()
     first = True
     later: set[asyncio.Task[None]] = set()
+    following: str | None = None  # the next game, once announced on this connection
+    again: str | None = None  # ... a server that cannot follow so: the game to connect to
 
-    async def follow(ws: Any) -> None:
+    async def follow(sock: _Socket) -> None:
         await asyncio.sleep(rng.random() * spread)
-        with contextlib.suppress(Exception):  # (closed meanwhile: it connects to the game it watches)
-            await ws.send('{"type":"follow"}')
+        sock.send('{"type":"follow"}')
+
+    def heard(raw: str) -> None:
+        nonlocal gid, first, following, again
+        if stop.is_set():
+            return
+        if '"type":"welcome"' in raw[:40]:
+            if following:
+                counts[2] += 1
+            elif not first:  # a new connection's
+                counts[3] += 1
+            gid = json.loads(raw)["game"]
+            following = None
+            seen.joined(gid)
+            if first:
+                first = False
+                counts[0] += 1
+                if counts[0] >= n:
+                    all_ready.set()
+        elif '"type":"state"' in raw:
+            counts[1] += 1
+            version = _version_of(raw)
+            if version is not None:
+                seen.got(version)
+            if not following and '"again":"' in raw:
+                following = json.loads(raw)["again"]
+                task = asyncio.create_task(follow(sock))
+                later.add(task)
+                task.add_done_callback(later.discard)
+        elif following and '"type":"error"' in raw[:40]:  # a server that cannot: a new connection
+            again = following
+            sock.close()
 
     try:
         while not stop.is_set():
-            async with websockets.connect(base.replace("http", "ws", 1) + f"/ws/{gid}", max_size=2**22) as ws:
-                await ws.send(json.dumps({"type": "hello", "delta": True}))
-                following: str | None = None  # the next game, once announced
-                async with _closed_on(stop, ws):
-                    async for raw in ws:
-                        if stop.is_set():
-                            break
-                        if not isinstance(raw, str):
-                            continue
-                        if '"type":"welcome"' in raw[:40]:
-                            if following:
-                                counts[2] += 1
-                            elif not first:  # a new connection's
-                                counts[3] += 1
-                            gid = json.loads(raw)["game"]
-                            following = None
-                            seen.joined(gid)
-                            if first:
-                                first = False
-                                counts[0] += 1
-                                if counts[0] >= n:
-                                    all_ready.set()
-                        elif '"type":"state"' in raw:
-                            counts[1] += 1
-                            version = _version_of(raw)
-                            if version is not None:
-                                seen.got(version)
-                            if not following and '"again":"' in raw:
-                                following = json.loads(raw)["again"]
-                                task = asyncio.create_task(follow(ws))
-                                later.add(task)
-                                task.add_done_callback(later.discard)
-                        elif following and '"type":"error"' in raw[:40]:  # a server that cannot: a new connection
-                            gid = following
-                            break
+            following = again = None
+            sock = _Socket(f"{url.path.rstrip('/')}/ws/{gid}", url.netloc, heard)
+            await loop.create_connection(functools.partial(_same, sock), url.hostname or "127.0.0.1", url.port or 80)
+            await sock.opened
+            sock.send('{"type":"hello","delta":true}')
+            ended = asyncio.create_task(sock.closed.wait())
+            stopped = asyncio.create_task(stop.wait())
+            await asyncio.wait((ended, stopped), return_when=asyncio.FIRST_COMPLETED)
+            stopped.cancel()
+            ended.cancel()
+            sock.close()
+            if again is not None:
+                gid = again
     finally:
         for task in later:  # (a follow not yet sent as the load stops)
             task.cancel()
