@@ -15,7 +15,7 @@ import pytest
 from test_web_load_messages import Client, _live
 
 from kardinal.server.play.live import OUTBOX_MAX, Connection, LiveGame, Outbox
-from kardinal.server.play.ws import BEHIND, _send_loop, frame
+from kardinal.server.play.ws import BEHIND, _At, _send_loop, frame
 
 
 class FakeDirect:
@@ -28,8 +28,8 @@ class FakeDirect:
     def ready(self) -> bool:
         return self.open
 
-    def write(self, text: str) -> None:
-        self.frames.append(text)
+    def write(self, *texts: str) -> None:
+        self.frames += texts
 
 
 class FakeSocket:
@@ -78,8 +78,8 @@ def test_a_slow_spectator_holds_up_nobody_and_gets_the_newest_state_not_every_on
         live.conns.update([player, fast, slow, stuck])
         to_player, to_stuck = FakeSocket(), FakeSocket(stuck=True)
         senders = [
-            asyncio.create_task(_send_loop(to_player, None, live, player)),  # type: ignore[arg-type]
-            asyncio.create_task(_send_loop(to_stuck, None, live, stuck)),  # type: ignore[arg-type]
+            asyncio.create_task(_send_loop(to_player, None, _At(live), player)),  # type: ignore[arg-type]
+            asyncio.create_task(_send_loop(to_stuck, None, _At(live), stuck)),  # type: ignore[arg-type]
         ]
         moves = 30
         for i in range(moves):  # as GameService._tell does: the players, then the spectators
@@ -110,7 +110,7 @@ def test_a_slow_spectator_holds_up_nobody_and_gets_the_newest_state_not_every_on
         # once it reads again, the slow one gets that newest state: one message, not thirty
         slow.direct.open = True
         to_slow = FakeSocket()
-        catching_up = asyncio.create_task(_send_loop(to_slow, None, live, slow))  # type: ignore[arg-type]
+        catching_up = asyncio.create_task(_send_loop(to_slow, None, _At(live), slow))  # type: ignore[arg-type]
         await _drained(slow)
         assert slow.direct.frames == [live.text_for(Connection({}, delta=True))] and to_slow.sent == []
         assert Client().take(slow.direct.frames[0]) == live.message(None)
@@ -133,7 +133,7 @@ def test_a_player_that_does_not_read_is_closed_never_skipped() -> None:
         assert player.outbox.qsize() == OUTBOX_MAX and player.outbox.overflowed
         assert [m["id"] for m in player.outbox.items if m is not None][:3] == ["a0", "a1", "a2"]
         ws = FakeSocket()
-        await _send_loop(ws, None, live, player)  # type: ignore[arg-type]
+        await _send_loop(ws, None, _At(live), player)  # type: ignore[arg-type]
         assert ws.closed == BEHIND and ws.sent == []
 
     asyncio.run(run())

@@ -147,8 +147,8 @@ class Direct(Protocol):
     def ready(self) -> bool:
         """It is open and takes more now (its reader keeps up)."""
 
-    def write(self, text: str) -> None:
-        """Send ``text`` as a message (the same text's bytes are made once for everyone)."""
+    def write(self, *texts: str) -> None:
+        """Send each text as a message, in one write (the same text's bytes are made once for everyone)."""
 
 
 class Connection:
@@ -168,6 +168,14 @@ class Connection:
 
     def notify(self) -> None:
         self.outbox.put_nowait(None)  # None: "send the current state"
+
+    def restart(self) -> None:
+        """A spectator's connection goes on to another game (ws.py, FollowMessage): nothing
+        of the game before waits for it, and it holds none of its history."""
+        self.base = None
+        self.outbox.items.clear()
+        if not self.outbox.overflowed:  # (one that overflowed is being closed)
+            self.outbox.ready.clear()
 
     def tell(self, live: LiveGame, made: dict[Any, tuple[str, Any]] | None = None) -> None:
         """Send the current state: at once if nothing waits before it and its socket takes

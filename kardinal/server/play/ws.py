@@ -52,6 +52,7 @@ async def ws_game(ws: WebSocket, game_id: str) -> None:
             await ws.close(code=4404)
         return
     conn: Connection | None = None
+    at: _At | None = None  # the game the connection's sender sends for (it changes as a spectator follows)
     sender: asyncio.Task[None] | None = None
     try:
         while True:
@@ -101,9 +102,11 @@ async def ws_game(ws: WebSocket, game_id: str) -> None:
                 welcome: dict[str, Any] = {"type": "welcome", "game": game_id, "seats": sorted(seats)}
                 if renewed:  # seats that became the account's: their new tokens (the old ones end)
                     welcome["tokens"] = {str(s): t for s, t in sorted(renewed.items())}
-                sender = await _begin(ws, service, live, conn, welcome)
+                at = _At(live)
+                await _begin(ws, service, live, conn, welcome)
+                sender = asyncio.create_task(_send_loop(ws, service, at, conn))
             elif isinstance(msg, FollowMessage):
-                assert conn is not None and sender is not None  # refused before it was read: send hello first
+                assert conn is not None and at is not None  # refused before it was read: send hello first
                 try:
                     if conn.seats:
                         raise Refused(
@@ -116,14 +119,12 @@ async def ws_game(ws: WebSocket, game_id: str) -> None:
                     conn.outbox.put_nowait(_ws_error(e, msg.id))
                     continue
                 # this game left as a closed connection leaves it, the next one joined as by a hello
+                # (the same connection and sender: a crowd following a table makes no tasks)
                 service.disconnect(live, conn)
-                sender.cancel()
-                with contextlib.suppress(asyncio.CancelledError):
-                    await sender
-                live, game_id = after, after.row.id
-                conn = Connection({}, delta=conn.delta, ack_in_state=conn.ack_in_state, presence=conn.presence)
-                conn.direct = _direct(ws)
-                sender = await _begin(ws, service, live, conn, {"type": "welcome", "game": game_id, "seats": []})
+                conn.restart()
+                at.live = live = after
+                game_id = after.row.id
+                await _begin(ws, service, live, conn, {"type": "welcome", "game": game_id, "seats": []})
             elif isinstance(msg, (ActionMessage, UndoMessage)):
                 assert conn is not None  # refused before it was read: send hello first
                 try:
@@ -153,19 +154,33 @@ async def ws_game(ws: WebSocket, game_id: str) -> None:
             sender.cancel()
 
 
-async def _begin(ws: WebSocket, service: GameService, live: LiveGame, conn: Connection, welcome: dict[str, Any]) -> asyncio.Task[None]:
+class _At:
+    """The game a connection's sender sends the state of (a spectator's follows: FollowMessage)."""
+
+    __slots__ = ("live",)
+
+    def __init__(self, live: LiveGame) -> None:
+        self.live = live
+
+
+async def _begin(ws: WebSocket, service: GameService, live: LiveGame, conn: Connection, welcome: dict[str, Any]) -> None:
     """A connection welcomed to a game (after its hello, or following the game before:
-    FollowMessage): it is told the state, the chat so far, and who is here; returns its sender."""
-    await _send(ws, json_text(welcome))
+    FollowMessage): it is told the state, the chat so far, and who is here."""
     lines = await service.chat_lines(live)
-    await service.connect(live, conn)
-    sender = asyncio.create_task(_send_loop(ws, service, live, conn))
-    conn.notify()
+    direct = conn.direct
+    if not conn.seats and direct is not None and direct.ready() and not conn.busy and conn.outbox.empty():
+        # a spectator (no hand: nothing a token guards): its welcome and the state in one write
+        # (a crowd following a table costs a system call each, not two through the ASGI layers)
+        direct.write(json_text(welcome), live.text_for(conn))
+        await service.connect(live, conn)
+    else:
+        await _send(ws, json_text(welcome))
+        await service.connect(live, conn)  # (its tokens checked again: the state only after)
+        conn.notify()
     if lines:  # the chat so far, after the state (no chat message: nothing said yet)
         conn.outbox.put_nowait(chat_message(lines))
     service.tell_presence(live, to=conn)  # who is here (hello "presence" only)
     service.tell_clock(live, to=conn)  # the table's clock, if it has one (hello "presence" only)
-    return sender
 
 
 async def _send(ws: WebSocket, text: str) -> None:
@@ -267,7 +282,7 @@ async def _account(ws: WebSocket) -> AccountRow | None:
     return await accounts.account_of(secret)
 
 
-async def _send_loop(ws: WebSocket, service: GameService, live: LiveGame, conn: Connection) -> None:
+async def _send_loop(ws: WebSocket, service: GameService, at: _At, conn: Connection) -> None:
     """Send a connection's outbox (a run of state notices waits there as one state
     message: live.Outbox). The acknowledgement of the connection's own action is queued
     right after the state notice its action made (GameService.submit returns it without a
@@ -279,7 +294,7 @@ async def _send_loop(ws: WebSocket, service: GameService, live: LiveGame, conn: 
             await out.ready.wait()
             if conn.revoked:  # its tokens open its seats no more: told so, and closed
                 if conn.barred is not None:  # its account suspended: told why, the tokens kept
-                    told = await _told(service, live, suspended(conn.barred, "", service.contact), {str(s): "" for s in conn.seats})
+                    told = await _told(service, at.live, suspended(conn.barred, "", service.contact), {str(s): "" for s in conn.seats})
                     await ws.send_text(json_text(_ws_error(told)))
                     await ws.close(code=SUSPENDED)
                     return
@@ -291,7 +306,7 @@ async def _send_loop(ws: WebSocket, service: GameService, live: LiveGame, conn: 
                 return
             item = out.get_nowait()
             if item is None:
-                text = live.text_for(conn)
+                text = at.live.text_for(conn)
                 if conn.ack_in_state and not out.empty() and (ack := out.peek()) is not None and ack["type"] == "ack":
                     text = f'{text[:-1]},"ack":{json_text(out.get_nowait())}}}'
             else:
@@ -363,8 +378,8 @@ class _Direct:
             p.writable.is_set() and p.handshake_complete and not p.close_sent and not p.disconnected and not p.transport.is_closing()
         )
 
-    def write(self, text: str) -> None:
-        self.proto.transport.write(frame(text))
+    def write(self, *texts: str) -> None:
+        self.proto.transport.write(frame(texts[0]) if len(texts) == 1 else b"".join(frame(t) for t in texts))
 
 
 def _direct(ws: WebSocket) -> _Direct | None:
