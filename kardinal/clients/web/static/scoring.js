@@ -136,6 +136,19 @@ export class ScoringOverlay {
 
   get isOpen() { return Boolean(this.box); }
 
+  /** Another game is watched now (a spectator followed "Play again"): the overlay closed, the
+   * final table and what was seen of the game before forgotten.
+   * @param {string} gameId */
+  reset(gameId) {
+    if (this.isOpen) this.close();
+    this.ctx.gameId = gameId;
+    this.seenKey = `kardinal-scoring-seen:${gameId}`;
+    this.data = null;
+    this.finalData = undefined;
+    this.finalAsked = false;
+    this.lastFinal = null;
+  }
+
   /** Open a scoring the first time its event shows in a live history (once per game and
    * browser). offerOnly: the game was over when the page opened: its result is on the page
    * and the walk-through is offered (renderFinal), not opened.
@@ -159,11 +172,14 @@ export class ScoringOverlay {
   async open(kind, auto = false) {
     /** @type {ScoringMessage} */
     let data;
+    const of = this.ctx.gameId;
     try {
-      data = this.data = await getJSON(`/api/games/${encodeURIComponent(this.ctx.gameId)}/scoring`);
+      data = await getJSON(`/api/games/${encodeURIComponent(of)}/scoring`);
     } catch (e) {
       return;
     }
+    if (of !== this.ctx.gameId) return; // (followed to another game meanwhile)
+    this.data = data;
     const sc = kind === "final" ? data.scoring.final : kind === "intermediate" ? data.scoring.intermediate : null;
     if (!sc || (kind !== "final" && kind !== "intermediate")) return;
     const a = document.activeElement;
@@ -205,7 +221,9 @@ export class ScoringOverlay {
       box.hidden = true;
       if (!this.finalAsked) {
         this.finalAsked = true;
-        getJSON(`/api/games/${encodeURIComponent(this.ctx.gameId)}/scoring`).then((d) => {
+        const of = this.ctx.gameId;
+        getJSON(`/api/games/${encodeURIComponent(of)}/scoring`).then((d) => {
+          if (of !== this.ctx.gameId) return; // (followed to another game meanwhile)
           this.finalData = d;
           if (this.lastFinal) this.renderFinal(this.lastFinal[0], this.lastFinal[1]);
         }).catch(() => { this.finalAsked = false; });

@@ -1,0 +1,106 @@
+"""A spectator's page follows "Play again" in place (issue 45): its next-game control goes on
+to watch the new game over the page's own WebSocket (no page load, no second connection), at
+the new game's address, with nothing of the game before kept; the people's moves there then
+show. On a desktop in English and on a phone in German."""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Iterator
+from typing import Any
+
+import httpx
+import pytest
+from playwright.sync_api import expect
+from web_helpers import create, join_all, play_out, tokens
+from websockets.sync.client import connect
+from webtools import new_page, phone, shot
+
+pytestmark = pytest.mark.browser
+
+OLD_LINE = "good game, everyone"
+
+
+@pytest.fixture(scope="module")
+def client(server: str) -> Iterator[httpx.Client]:
+    """The people's HTTP client of the live server (web_helpers' create, join_all, play_out)."""
+    with httpx.Client(base_url=server, timeout=120) as c:
+        yield c
+
+
+def say(server: str, gid: str, seat: int, token: str, text: str) -> None:
+    """A person says something in a game's chat (over its WebSocket, as a page does)."""
+    with connect(server.replace("http", "ws", 1) + f"/ws/{gid}") as ws:
+        ws.send(json.dumps({"type": "hello", "seats": {str(seat): token}}))
+        ws.send(json.dumps({"type": "chat", "id": "chat-1", "text": text}))
+        while (m := json.loads(ws.recv()))["type"] != "chat" or not any(x["text"] == text for x in m["lines"]):
+            assert m["type"] != "error", m
+
+
+def play_again(client: httpx.Client, gid: str, toks: dict[int, str]) -> tuple[str, dict[int, str]]:
+    """Every person of a finished game asks for Play again and joins the new game at their
+    seat there: its id and the people's tokens by their new seats."""
+    new, where = "", {}
+    for seat, tok in toks.items():
+        r = client.post(f"/api/games/{gid}/again", json={"seats": {str(seat): tok}})
+        assert r.status_code == 200, r.text
+        new, where[int(r.json()["seats"][str(seat)])] = r.json()["id"], tok
+    for seat, tok in where.items():
+        assert client.post(f"/api/games/{new}/join", json={"seat": seat, "token": tok}).status_code == 200
+    return new, where
+
+
+def watch_and_follow(page: Any, server: str, client: httpx.Client, name: str) -> None:
+    """A spectator's page of a finished game follows its people to the next one."""
+    sockets: list[str] = []
+    page.on("websocket", lambda ws: sockets.append(ws.url))
+    g = create(client, "person", "bot", "person")
+    gid, toks = g["id"], tokens(g)
+    join_all(client, g)
+    play_out(client, gid, toks, random.Random(7))
+    say(server, gid, 0, toks[0], OLD_LINE)
+    page.goto(f"{server}/game/{gid}")
+    expect(page.locator("body")).to_have_attribute("data-status", "finished")
+    expect(page.locator("#final-table")).to_be_visible()
+    expect(page.locator("#chatbox")).to_contain_text(OLD_LINE)
+    # the people play again: the spectator's page offers the next game
+    new, where = play_again(client, gid, toks)
+    expect(page.locator("#final-again")).to_be_visible()
+    page.click("#final-again")
+    page.wait_for_url(f"**/game/{new}")
+    # the new game, as a page opened on it shows it: its players in their new seats, its
+    # history, no final table, none of the old game's chat
+    expect(page.locator("body")).to_have_attribute("data-status", "running")
+    info = client.get(f"/api/games/{new}").json()
+    for seat, p in enumerate(info["players"]):
+        expect(page.locator(f"#players tr[data-seat='{seat}']")).to_contain_text(p["name"])
+    expect(page.locator("#finalbox")).to_be_hidden()
+    expect(page.locator("#final-table")).to_have_count(0)
+    expect(page.locator("#scoring-overlay")).to_have_count(0)
+    expect(page.locator("#chatbox")).not_to_contain_text(OLD_LINE)
+    # the people's moves in the new game come to the page
+    play_out(client, new, where, random.Random(8), limit=2)
+    version = client.get(f"/api/games/{new}/state").json()["version"]
+    assert version >= 2
+    page.wait_for_function("(v) => Number(document.body.dataset.version) >= v", arg=version)
+    expect(page.locator("#log li")).not_to_have_count(0)
+    assert len(sockets) == 1, sockets  # followed over the page's own socket: no second one
+    shot(page, f"follow-{name}")
+    assert page.errors == []
+
+
+def test_a_spectator_follows_play_again_in_place(server: str, browser: Any, client: httpx.Client) -> None:
+    """Desktop, English; then a phone in German. Back to the old game's address: its page."""
+    desk = new_page(browser)
+    watch_and_follow(desk, server, client, "desktop-en")
+    new = desk.url.rsplit("/", 1)[1]
+    desk.go_back()
+    expect(desk.locator("body")).to_have_attribute("data-status", "finished")
+    assert new not in desk.url
+    expect(desk.locator("#final-table")).to_be_visible()
+    desk.context.close()
+    de = phone(browser, "de-DE")
+    watch_and_follow(de, server, client, "phone-de")
+    assert de.evaluate("document.documentElement.lang") == "de"
+    de.context.close()
