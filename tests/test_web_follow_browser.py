@@ -13,7 +13,7 @@ from typing import Any
 import httpx
 import pytest
 from playwright.sync_api import expect
-from web_helpers import create, join_all, play_out, tokens
+from web_helpers import create, join_all, play_out, tokens, wait_for_person
 from websockets.sync.client import connect
 from webtools import new_page, phone, shot
 
@@ -90,8 +90,30 @@ def watch_and_follow(page: Any, server: str, client: httpx.Client, name: str) ->
     assert page.errors == []
 
 
+def bots_only_game_followed(page: Any, server: str, client: httpx.Client) -> None:
+    """A watcher of a game of bots only starts its next game (Play again) and follows to it
+    over the same socket."""
+    sockets: list[str] = []
+    page.on("websocket", lambda ws: sockets.append(ws.url))
+    g = create(client, "bot", "bot", "bot")
+    gid = g["id"]
+    wait_for_person(client, gid, {})  # (over: the page shows its result, no walk-through opens by itself)
+    page.goto(f"{server}/game/{gid}")
+    expect(page.locator("#final-again")).to_be_visible()
+    page.click("#final-again")
+    page.wait_for_url(lambda u: "/game/" in u and gid not in u)
+    new = page.url.rsplit("/", 1)[1]
+    assert client.get(f"/api/games/{gid}/state").json()["again"] == new
+    # the new game's page: its record once it is over, the old one's no more
+    expect(page.locator(f"#download[href$='/api/games/{new}/record']")).to_be_visible()
+    assert len(sockets) == 1, sockets
+    assert page.errors == []
+    page.context.close()
+
+
 def test_a_spectator_follows_play_again_in_place(server: str, browser: Any, client: httpx.Client) -> None:
-    """Desktop, English; then a phone in German. Back to the old game's address: its page."""
+    """Desktop, English; then a phone in German. Back to the old game's address: its page.
+    A game of bots only: its watcher's Play again follows too."""
     desk = new_page(browser)
     watch_and_follow(desk, server, client, "desktop-en")
     new = desk.url.rsplit("/", 1)[1]
@@ -100,6 +122,7 @@ def test_a_spectator_follows_play_again_in_place(server: str, browser: Any, clie
     assert new not in desk.url
     expect(desk.locator("#final-table")).to_be_visible()
     desk.context.close()
+    bots_only_game_followed(new_page(browser), server, client)
     de = phone(browser, "de-DE")
     watch_and_follow(de, server, client, "phone-de")
     assert de.evaluate("document.documentElement.lang") == "de"

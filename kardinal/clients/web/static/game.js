@@ -201,6 +201,7 @@ export class GamePage {
     this.timeoutText = null;
     this.sel.clear();
     this.say("");
+    delete document.body.dataset.auth; // (what was said of this page's link to the game before)
     this.follower.reset();
     this.scoring.reset(id);
     this.chat.reset();
