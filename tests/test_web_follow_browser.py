@@ -51,8 +51,9 @@ def play_again(client: httpx.Client, gid: str, toks: dict[int, str]) -> tuple[st
     return new, where
 
 
-def watch_and_follow(page: Any, server: str, client: httpx.Client, name: str) -> None:
-    """A spectator's page of a finished game follows its people to the next one."""
+def watch_and_follow(page: Any, server: str, client: httpx.Client, name: str, words: tuple[str, str]) -> None:
+    """A spectator's page of a finished game follows its people to the next one; ``words``:
+    what its final table then says, and its button."""
     sockets: list[str] = []
     page.on("websocket", lambda ws: sockets.append(ws.url))
     g = create(client, "person", "bot", "person")
@@ -66,7 +67,10 @@ def watch_and_follow(page: Any, server: str, client: httpx.Client, name: str) ->
     expect(page.locator("#chatbox")).to_contain_text(OLD_LINE)
     # the people play again: the spectator's page offers the next game
     new, where = play_again(client, gid, toks)
-    expect(page.locator("#final-again")).to_be_visible()
+    expect(page.locator("#final-again")).to_have_text(words[1])
+    expect(page.locator("#finalbox .fin-ready")).to_have_text(words[0])  # (not "waiting for you": it watches)
+    page.locator("#finalbox").scroll_into_view_if_needed()
+    shot(page, f"follow-{name}-final")
     page.click("#final-again")
     page.wait_for_url(f"**/game/{new}")
     # the new game, as a page opened on it shows it: its players in their new seats, its
@@ -115,7 +119,7 @@ def test_a_spectator_follows_play_again_in_place(server: str, browser: Any, clie
     """Desktop, English; then a phone in German. Back to the old game's address: its page.
     A game of bots only: its watcher's Play again follows too."""
     desk = new_page(browser)
-    watch_and_follow(desk, server, client, "desktop-en")
+    watch_and_follow(desk, server, client, "desktop-en", ("The same players have started a new game.", "Watch the new game"))
     new = desk.url.rsplit("/", 1)[1]
     desk.go_back()
     expect(desk.locator("body")).to_have_attribute("data-status", "finished")
@@ -124,6 +128,6 @@ def test_a_spectator_follows_play_again_in_place(server: str, browser: Any, clie
     desk.context.close()
     bots_only_game_followed(new_page(browser), server, client)
     de = phone(browser, "de-DE")
-    watch_and_follow(de, server, client, "phone-de")
+    watch_and_follow(de, server, client, "phone-de", ("Dieselben Spieler haben ein neues Spiel begonnen.", "Das neue Spiel ansehen"))
     assert de.evaluate("document.documentElement.lang") == "de"
     de.context.close()

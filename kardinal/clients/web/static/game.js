@@ -694,7 +694,7 @@ export class GamePage {
     });
     this.scoring.renderFinal(byId("finalbox"), {
       finished: msg.status === "finished", again: msg.again || null, newGame: url("/"),
-      canAgain: this.bots() || this.socket.holdsAny(), onAgain: () => this.playAgain(),
+      canAgain: this.bots() || this.socket.holdsAny(), watching: !this.socket.holdsAny(), onAgain: () => this.playAgain(),
     });
     this.rated.render(msg);
     this.since.render({

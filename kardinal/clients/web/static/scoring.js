@@ -80,6 +80,7 @@ import { inView } from "./inview.js";
  * @property {boolean} finished
  * @property {string | null} again the follow-up's id
  * @property {boolean} canAgain this page may start it
+ * @property {boolean} watching this page holds no seat (a spectator: told of the next game, and watches it)
  * @property {() => void} onAgain
  * @property {string} newGame the lobby's address
  */
@@ -248,14 +249,14 @@ export class ScoringOverlay {
     });
     const tie = sc.order.some((p, i) => i > 0 && sc.scores[sc.order[i - 1]] === sc.scores[p]);
     const again = f.again
-      ? el("button", { type: "button", id: "final-again", class: "primary", onclick: () => f.onAgain() }, T("scGoAgain"))
+      ? el("button", { type: "button", id: "final-again", class: "primary", onclick: () => f.onAgain() }, T(f.watching ? "scGoWatch" : "scGoAgain"))
       : f.canAgain ? el("button", { type: "button", id: "final-again", class: "primary", title: T("finAgainWhy"), onclick: () => f.onAgain() }, T("scAgain")) : null;
     box.hidden = false;
     fill(box,
       el("h2", { id: "final-title", text: T("finTitle") }),
       el("table", { class: "fin-table", id: "final-table", "aria-labelledby": "final-title" }, el("tbody", {}, ...rows)),
       tie ? el("p", { class: "sc-rule", text: sc.winners.length > 1 ? T("scSharedWin") : T("scTieBreak") }) : null,
-      f.again ? el("p", { class: "fin-ready", text: T("scAgainReady") }) : null,
+      f.again ? el("p", { class: "fin-ready", text: T(f.watching ? "scAgainWatch" : "scAgainReady") }) : null,
       el("p", { class: "fin-buttons" },
         again,
         el("a", { href: f.newGame, id: "final-new", class: "button" }, T("finNew")),
