@@ -1,7 +1,8 @@
 """A spectator's page follows "Play again" in place (issue 45): its next-game control goes on
 to watch the new game over the page's own WebSocket (no page load, no second connection), at
 the new game's address, with nothing of the game before kept; the people's moves there then
-show. On a desktop in English and on a phone in German."""
+show; after a drop it connects again to the new game. On a desktop in English and on a phone
+in German."""
 
 from __future__ import annotations
 
@@ -51,11 +52,19 @@ def play_again(client: httpx.Client, gid: str, toks: dict[int, str]) -> tuple[st
     return new, where
 
 
-def watch_and_follow(page: Any, server: str, client: httpx.Client, name: str, words: tuple[str, str]) -> None:
+def watch_and_follow(page: Any, server: str, client: httpx.Client, name: str, words: tuple[str, str]) -> tuple[list[Any], dict[int, str]]:
     """A spectator's page of a finished game follows its people to the next one; ``words``:
-    what its final table then says, and its button."""
+    what its final table then says, and its button. Returns the page's sockets (routed
+    through, to be dropped) and the people's tokens in the new game."""
     sockets: list[str] = []
     page.on("websocket", lambda ws: sockets.append(ws.url))
+    routes: list[Any] = []
+
+    def route(ws: Any) -> None:
+        routes.append(ws)
+        ws.connect_to_server()
+
+    page.route_web_socket("**/ws/*", route)
     g = create(client, "person", "bot", "person")
     gid, toks = g["id"], tokens(g)
     join_all(client, g)
@@ -92,6 +101,7 @@ def watch_and_follow(page: Any, server: str, client: httpx.Client, name: str, wo
     assert len(sockets) == 1, sockets  # followed over the page's own socket: no second one
     shot(page, f"follow-{name}")
     assert page.errors == []
+    return routes, where
 
 
 def bots_only_game_followed(page: Any, server: str, client: httpx.Client) -> None:
@@ -119,8 +129,17 @@ def test_a_spectator_follows_play_again_in_place(server: str, browser: Any, clie
     """Desktop, English; then a phone in German. Back to the old game's address: its page.
     A game of bots only: its watcher's Play again follows too."""
     desk = new_page(browser)
-    watch_and_follow(desk, server, client, "desktop-en", ("The same players have started a new game.", "Watch the new game"))
+    routes, where = watch_and_follow(
+        desk, server, client, "desktop-en", ("The same players have started a new game.", "Watch the new game")
+    )
     new = desk.url.rsplit("/", 1)[1]
+    # the connection drops: the page connects again to the game it follows now, and its moves come
+    with desk.expect_websocket() as again:
+        routes[0].close()
+    assert again.value.url.endswith(f"/ws/{new}")
+    play_out(client, new, where, random.Random(9), limit=1)
+    version = client.get(f"/api/games/{new}/state").json()["version"]
+    desk.wait_for_function("(v) => Number(document.body.dataset.version) >= v", arg=version)
     desk.go_back()
     expect(desk.locator("body")).to_have_attribute("data-status", "finished")
     assert new not in desk.url
