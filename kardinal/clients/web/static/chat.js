@@ -43,7 +43,7 @@ export class Chat {
     this.lines = [];
     this.built = false;
     this.shown = ""; // what the list shows (to redraw only on change)
-    this.mod = new ChatModeration(this, () => { this.shown = ""; this.render(); }); // mute, block, report
+    this.mod = this.moderation();
     // made by build(), the first time the chat is shown:
     /** @type {HTMLOListElement} */ this.list;
     /** @type {HTMLParagraphElement} */ this.here;
@@ -53,6 +53,19 @@ export class Chat {
     /** @type {HTMLInputElement | null} a spectator's name */ this.nameInput;
     /** @type {HTMLFormElement} */ this.form;
     onLangChange(() => { this.built = false; this.shown = ""; this.render(); });
+  }
+
+  /** Mute, block, report: of the page's game (what this browser muted there). */
+  moderation() { return new ChatModeration(this, () => { this.shown = ""; this.render(); }); }
+
+  /** Another game is watched now (a spectator followed "Play again"): its lines come anew,
+   * and the chat is built again for it (who may write there). */
+  reset() {
+    this.lines = [];
+    this.built = false;
+    this.shown = "";
+    this.mod = this.moderation();
+    this.box.replaceChildren();
   }
 
   /** Say something under the chat (what a moderation step did, or why it was refused).

@@ -60,6 +60,13 @@ export class ClockLine {
     onLangChange(() => { this.box.setAttribute("aria-label", T("clockTitle")); this.render(); });
   }
 
+  /** Another game is watched now (a spectator followed "Play again"): its clock message comes anew. */
+  reset() {
+    this.m = null;
+    this.warned = null;
+    this.render();
+  }
+
   /** A clock message.
    * @param {ClockMessage} m */
   heard(m) {

@@ -264,6 +264,16 @@ export class Follower {
     for (const t of this.targets(turn)) if (t.node && t.type === "cloister") t.node.classList.add("fx-pending");
   }
 
+  /** Another game is watched now (a spectator followed "Play again"): nothing of the game before is shown. */
+  reset() {
+    this.finish();
+    this.seen = null;
+    this.history = /** @type {HistoryEntry[]} */ ([]);
+    this.line.textContent = "";
+    delete this.line.dataset.seat;
+    this.line.style.borderColor = "";
+  }
+
   /** Stop showing: everything lands at once. */
   finish() {
     this.queue = [];

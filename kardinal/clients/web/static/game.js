@@ -117,6 +117,7 @@ export class GamePage {
       onPresence: (m) => { this.presence.heard(m); this.chat.render(); },
       onClock: (m) => this.clock.heard(m),
       onClose: () => { byId("status").textContent = T("disconnected"); },
+      onFollow: (id) => this.followed(id),
     });
     // the page's parts, made by start():
     /** @type {Follower} */ this.follower;
@@ -134,6 +135,8 @@ export class GamePage {
     /** @type {number | undefined} the game's version when the page opened */ this.firstVersion;
     /** @type {ChatLineData | null | undefined} a live turn of this seat that ran out, until said (sayTimeout) */ this.timeout;
     /** @type {string | null | undefined} what was said of it */ this.timeoutText;
+    /** @type {string | null} the next game this page's socket was asked to follow to (playAgain) */
+    this.following = null;
   }
 
   start() {
@@ -173,7 +176,44 @@ export class GamePage {
     this.rated = new RatedGame(this.gameId, () => this.socket.seats); // start with bots; rating changes
     this.render();
     getJSON("/api/variants").then((d) => { this.variantWords = d.variants || {}; this.render(); }).catch(() => { /* the text table's words only */ });
+    // Back to a game this page followed from ("Play again", watched over the same socket): that game's page
+    window.addEventListener("popstate", () => { if (this.pathGame() !== this.gameId) location.reload(); });
     this.socket.connect();
+  }
+
+  /** The game the page's address names. */
+  pathGame() { return decodeURIComponent(location.pathname.split("/").pop() || ""); }
+
+  /** The socket followed "Play again" to the next game (a spectator: no new page, no new
+   * connection): the address names it, and nothing of the game before is kept, so that
+   * its first state message is taken as a page's first. (The board stays if it is the same.)
+   * @param {string} id */
+  followed(id) {
+    this.gameId = id;
+    this.following = null;
+    if (this.pathGame() !== id) history.pushState(null, "", url(`/game/${encodeURIComponent(id)}`));
+    this.msg = null;
+    this.replay = null;
+    this.revealed = null;
+    this.overOnArrival = undefined;
+    this.firstVersion = undefined;
+    this.timeout = null;
+    this.timeoutText = null;
+    this.sel.clear();
+    this.say("");
+    delete document.body.dataset.auth; // (what was said of this page's link to the game before)
+    this.follower.reset();
+    this.scoring.reset(id);
+    this.chat.reset();
+    this.since.reset();
+    this.presence.reset();
+    this.clock.reset();
+    this.rated.reset(id);
+    this.teach.reset();
+    byId("finalbox").hidden = true;
+    byId("finalbox").replaceChildren();
+    if (this.zoom.z > 1) this.zoom.whole();
+    this.render();
   }
 
   // ------------------------------------------------------------ what the page knows
@@ -329,6 +369,8 @@ export class GamePage {
   /** @param {ErrorData & { type: "error", id?: string | null }} m (messages.py ErrorMessage) */
   onError(m) {
     if (typeof m.id === "string" && m.id.startsWith("chat-")) { this.chat.refused(m); return; }
+    // following "Play again" over the socket refused (a server of before, ...): the next game's page as ever
+    if (typeof m.id === "string" && m.id.startsWith("follow-")) { this.goAgain(); return; }
     // (a suspension is no refused move: it is said as it is, the page goes on as a spectator's)
     this.say(m.code === "suspended" ? refusalText(m, this.board) : T("refused", { msg: refusalText(m, this.board) }), true);
     if (m.code === "bot_seat") { // the seat went to a bot (a table started without this person): watch
@@ -514,11 +556,12 @@ export class GamePage {
   /** Play again: a new game with the same players, the start player moved on one seat
    * (or the one another player started already: the server answers the same game). The
    * people keep their tokens; the answer says at which seat each now sits (hot-seat: all
-   * seats in this browser). A spectator only goes to watch the new game. */
+   * seats in this browser). A spectator only goes to watch the new game: over the page's
+   * open socket (follow()), else on its page. */
   async playAgain() {
     const held = tokensFromURL(location.search);
     if (!Object.keys(held).length && this.msg && this.msg.again && !this.bots()) {
-      location.assign(url(`/game/${encodeURIComponent(this.msg.again)}`));
+      if (!this.followAgain(this.msg.again)) this.goAgain();
       return;
     }
     try {
@@ -534,10 +577,27 @@ export class GamePage {
       storeSeats(r.id, moved);
       const kept = storedSeats(r.id);
       const unkept = Object.fromEntries(Object.entries(moved).filter(([s, t]) => kept[s] !== t));
+      // nobody's seat (a game of bots only, watched): followed over the open socket
+      if (!Object.keys(moved).length && !(r.gone && r.gone.length) && this.followAgain(r.id)) return;
       location.assign(this.againURL(r.id, unkept));
     } catch (e) {
       this.say(caughtText(e, this.board), true);
     }
+  }
+
+  /** Watch the game "Play again" started over the page's open socket (a spectator's: it holds
+   * no seats); false if it cannot (not connected now).
+   * @param {string} id */
+  followAgain(id) {
+    if (!this.socket.follow()) return false;
+    this.following = id;
+    return true;
+  }
+
+  /** The page of the game "Play again" started (a spectator whose socket could not follow). */
+  goAgain() {
+    const again = this.following || (this.msg && this.msg.again);
+    if (again) location.assign(url(`/game/${encodeURIComponent(again)}`));
   }
 
   /** Whether only bots play this game (anyone may start the next one). */
@@ -634,7 +694,7 @@ export class GamePage {
     });
     this.scoring.renderFinal(byId("finalbox"), {
       finished: msg.status === "finished", again: msg.again || null, newGame: url("/"),
-      canAgain: this.bots() || this.socket.holdsAny(), onAgain: () => this.playAgain(),
+      canAgain: this.bots() || this.socket.holdsAny(), watching: !this.socket.holdsAny(), onAgain: () => this.playAgain(),
     });
     this.rated.render(msg);
     this.since.render({

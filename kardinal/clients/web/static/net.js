@@ -163,15 +163,17 @@ export function allStoredSeats() {
 }
 
 /**
- * One game's WebSocket. handlers: onState(msg), onError(msg), onAck(msg), onChat(msg), onPresence(msg), onClock(msg), onClose().
- * It says hello with the seats it holds, and connects again after a drop.
+ * One game's WebSocket. handlers: onState(msg), onError(msg), onAck(msg), onChat(msg), onPresence(msg), onClock(msg), onClose(),
+ * onFollow(gameId). It says hello with the seats it holds, and connects again after a drop. A spectator's socket
+ * follows "Play again" over the same connection (follow()): welcomed to the next game, it is that game's socket.
  */
 export class GameSocket {
   /**
    * @param {string} gameId
    * @param {Seats} seats
    * @param {{ onState: (m: any) => void, onError: (m: any) => void, onAck?: (m: any) => void, onChat?: (m: any) => void,
-   *   onPresence?: (m: any) => void, onClock?: (m: any) => void, onClose?: (ev: CloseEvent) => void }} handlers
+   *   onPresence?: (m: any) => void, onClock?: (m: any) => void, onClose?: (ev: CloseEvent) => void,
+   *   onFollow?: (gameId: string) => void }} handlers
    *   (the messages' shapes: kardinal/server/play/messages.py)
    */
   constructor(gameId, seats, handlers) {
@@ -210,6 +212,12 @@ export class GameSocket {
     ws.onmessage = (ev) => {
       const m = JSON.parse(ev.data);
       if (m.type === "welcome") {
+        if (m.game !== this.gameId) { // followed to the next game (follow()): its history starts afresh
+          this.gameId = m.game; // (connecting again after a drop: to this game)
+          held = null;
+          heldSeat = null;
+          if (this.handlers.onFollow) this.handlers.onFollow(m.game); // before its first state
+        }
         // seats that became the signed-in account's: their new tokens (those of before open them no more)
         if (m.tokens) { Object.assign(this.seats, m.tokens); renewSeats(this.gameId, m.tokens); }
       }
@@ -258,6 +266,19 @@ export class GameSocket {
     const hello = { type: "hello", delta: true, ack_in_state: true, presence: true };
     if (this.holdsAny()) hello.seats = this.seats;
     this.live().send(JSON.stringify(hello));
+  }
+
+  /** Whether this socket can follow the game "Play again" started (follow()): it is open and holds no seats. */
+  canFollow() { return Boolean(this.ws && this.ws.readyState === WebSocket.OPEN) && !this.holdsAny(); }
+
+  /** A spectator goes on to watch the game "Play again" started, over this connection (no new
+   * page, no new socket): the server welcomes it there (onFollow), then sends that game's state.
+   * Returns the message's id (a refusal echoes it), or null if it cannot (canFollow()). */
+  follow() {
+    if (!this.canFollow()) return null;
+    const id = `follow-${(this.counter++).toString(36)}`;
+    this.live().send(JSON.stringify({ type: "follow", id }));
+    return id;
   }
 
   /** Watch as a spectator from now on (a wrong or outdated link). */

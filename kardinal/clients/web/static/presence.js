@@ -54,6 +54,14 @@ export class PresenceLine {
     onLangChange(() => { this.box.setAttribute("aria-label", T("awayTitle")); this.render(); });
   }
 
+  /** Another game is watched now (a spectator followed "Play again"): its presence messages come anew. */
+  reset() {
+    this.here = null;
+    this.away = [];
+    this.seen = new Set();
+    this.render();
+  }
+
   /** A presence message.
    * @param {PresenceMessage} m */
   heard(m) {

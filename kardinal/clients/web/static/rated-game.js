@@ -52,6 +52,22 @@ export class RatedGame {
     onLangChange(() => { if (this.msg) this.render(this.msg); });
   }
 
+  /** Another game is watched now (a spectator followed "Play again"): its ratings and seats are asked for anew.
+   * @param {string} gameId */
+  reset(gameId) {
+    this.gameId = gameId;
+    this.msg = null;
+    this.ratings = null;
+    this.asking = false;
+    this.tries = 0;
+    this.error = "";
+    this.plan = null;
+    clearTimeout(this.planTimer);
+    this.planKey = null;
+    this.waitbox.hidden = true;
+    this.waitbox.replaceChildren();
+  }
+
   /** @param {StateMessage} msg */
   render(msg) {
     this.msg = msg;
@@ -121,8 +137,10 @@ export class RatedGame {
   async ask() {
     this.asking = true;
     this.tries += 1;
+    const of = this.gameId;
     try {
-      const r = await getJSON(`/api/games/${encodeURIComponent(this.gameId)}/ratings`);
+      const r = await getJSON(`/api/games/${encodeURIComponent(of)}/ratings`);
+      if (of !== this.gameId) return; // (followed to another game meanwhile: asked there anew)
       if (r.settled) this.ratings = r;
     } catch (e) { /* asked again below */ }
     this.asking = false;

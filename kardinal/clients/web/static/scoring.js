@@ -80,6 +80,7 @@ import { inView } from "./inview.js";
  * @property {boolean} finished
  * @property {string | null} again the follow-up's id
  * @property {boolean} canAgain this page may start it
+ * @property {boolean} watching this page holds no seat (a spectator: told of the next game, and watches it)
  * @property {() => void} onAgain
  * @property {string} newGame the lobby's address
  */
@@ -136,6 +137,19 @@ export class ScoringOverlay {
 
   get isOpen() { return Boolean(this.box); }
 
+  /** Another game is watched now (a spectator followed "Play again"): the overlay closed, the
+   * final table and what was seen of the game before forgotten.
+   * @param {string} gameId */
+  reset(gameId) {
+    if (this.isOpen) this.close();
+    this.ctx.gameId = gameId;
+    this.seenKey = `kardinal-scoring-seen:${gameId}`;
+    this.data = null;
+    this.finalData = undefined;
+    this.finalAsked = false;
+    this.lastFinal = null;
+  }
+
   /** Open a scoring the first time its event shows in a live history (once per game and
    * browser). offerOnly: the game was over when the page opened: its result is on the page
    * and the walk-through is offered (renderFinal), not opened.
@@ -159,11 +173,14 @@ export class ScoringOverlay {
   async open(kind, auto = false) {
     /** @type {ScoringMessage} */
     let data;
+    const of = this.ctx.gameId;
     try {
-      data = this.data = await getJSON(`/api/games/${encodeURIComponent(this.ctx.gameId)}/scoring`);
+      data = await getJSON(`/api/games/${encodeURIComponent(of)}/scoring`);
     } catch (e) {
       return;
     }
+    if (of !== this.ctx.gameId) return; // (followed to another game meanwhile)
+    this.data = data;
     const sc = kind === "final" ? data.scoring.final : kind === "intermediate" ? data.scoring.intermediate : null;
     if (!sc || (kind !== "final" && kind !== "intermediate")) return;
     const a = document.activeElement;
@@ -205,7 +222,9 @@ export class ScoringOverlay {
       box.hidden = true;
       if (!this.finalAsked) {
         this.finalAsked = true;
-        getJSON(`/api/games/${encodeURIComponent(this.ctx.gameId)}/scoring`).then((d) => {
+        const of = this.ctx.gameId;
+        getJSON(`/api/games/${encodeURIComponent(of)}/scoring`).then((d) => {
+          if (of !== this.ctx.gameId) return; // (followed to another game meanwhile)
           this.finalData = d;
           if (this.lastFinal) this.renderFinal(this.lastFinal[0], this.lastFinal[1]);
         }).catch(() => { this.finalAsked = false; });
@@ -230,14 +249,14 @@ export class ScoringOverlay {
     });
     const tie = sc.order.some((p, i) => i > 0 && sc.scores[sc.order[i - 1]] === sc.scores[p]);
     const again = f.again
-      ? el("button", { type: "button", id: "final-again", class: "primary", onclick: () => f.onAgain() }, T("scGoAgain"))
+      ? el("button", { type: "button", id: "final-again", class: "primary", onclick: () => f.onAgain() }, T(f.watching ? "scGoWatch" : "scGoAgain"))
       : f.canAgain ? el("button", { type: "button", id: "final-again", class: "primary", title: T("finAgainWhy"), onclick: () => f.onAgain() }, T("scAgain")) : null;
     box.hidden = false;
     fill(box,
       el("h2", { id: "final-title", text: T("finTitle") }),
       el("table", { class: "fin-table", id: "final-table", "aria-labelledby": "final-title" }, el("tbody", {}, ...rows)),
       tie ? el("p", { class: "sc-rule", text: sc.winners.length > 1 ? T("scSharedWin") : T("scTieBreak") }) : null,
-      f.again ? el("p", { class: "fin-ready", text: T("scAgainReady") }) : null,
+      f.again ? el("p", { class: "fin-ready", text: T(f.watching ? "scAgainWatch" : "scAgainReady") }) : null,
       el("p", { class: "fin-buttons" },
         again,
         el("a", { href: f.newGame, id: "final-new", class: "button" }, T("finNew")),

@@ -140,6 +140,15 @@ export class Since {
     this.mark(this.pinnedTurn());
   }
 
+  /** Another game is watched now (a spectator followed "Play again"): nothing of the game before. */
+  reset() {
+    this.pinned = null;
+    this.turns = [];
+    this.box.replaceChildren();
+    this.box.hidden = true;
+    this.mark(null);
+  }
+
   pinnedTurn() { return this.turns.find((t) => t.key === this.pinned) || null; }
 
   /** Tap a line: its places stay marked (tapped again: unmarked); on an enlarged map they are brought into view.

@@ -146,6 +146,20 @@ export class Teach {
     this.fx = null;
   }
 
+  /** Another game is watched now (a spectator followed "Play again"): its hints and review are asked for anew. */
+  reset() {
+    this.info = null;
+    this.infoKey = null;
+    this.hint = null;
+    this.asking = null;
+    this.error = "";
+    this.review = null;
+    this.polling = false;
+    this.focus = null;
+    if (this.fx) this.fx.replaceChildren();
+    this.box.replaceChildren();
+  }
+
   /** The game's board (drawn only once it is loaded: render() returns before). */
   board() {
     const b = this.page.board;
@@ -158,7 +172,9 @@ export class Teach {
   /** @param {string} status */
   loadInfo(status) {
     this.infoKey = status;
-    getJSON(`${this.url}/teach`).then((/** @type {TeachInfo} */ info) => {
+    const of = this.url;
+    getJSON(`${of}/teach`).then((/** @type {TeachInfo} */ info) => {
+      if (this.url !== of) return; // (followed to another game meanwhile)
       this.info = info;
       if (info.review && info.review.status !== "none") this.setReview(info.review);
       this.page.render();
@@ -217,8 +233,10 @@ export class Teach {
     this.review = r;
     if (r.status === "running" && !this.polling) {
       this.polling = true;
+      const of = this.url; // (a spectator who followed "Play again" watches another game: this one's review no more)
       const poll = () => {
-        getJSON(`${this.url}/review`).then((/** @type {ReviewStatus} */ next) => {
+        getJSON(`${of}/review`).then((/** @type {ReviewStatus} */ next) => {
+          if (this.url !== of) return;
           this.review = next;
           this.page.render();
           if (next.status === "running") setTimeout(poll, 700);
