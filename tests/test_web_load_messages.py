@@ -300,10 +300,11 @@ def test_games_nobody_uses_leave_memory_and_come_back(client: TestClient) -> Non
 
 def test_a_large_audience_gets_every_change_and_the_players_first(client: TestClient) -> None:
     """More spectators than SPECTATORS_AT_ONCE: the players are told at once, the
-    spectators a moment later, all of them, with the newest state."""
+    spectators a moment later, all of them, with the newest state, SPECTATORS_PER_TURN at
+    a time with a turn of the event loop between (whatever else waits goes on meanwhile)."""
     import asyncio
 
-    from kardinal.server.play.presence import SPECTATORS_AT_ONCE
+    from kardinal.server.play.presence import SPECTATORS_AT_ONCE, SPECTATORS_PER_TURN
 
     service = client.app.state.service  # type: ignore[attr-defined]
     g = create(client, "person", "person", "person")
@@ -318,9 +319,21 @@ def test_a_large_audience_gets_every_change_and_the_players_first(client: TestCl
         service._tell(live)
         assert player.outbox.qsize() == 1 and all(c.outbox.empty() for c in crowd)
         service._tell(live)  # a second change before they were told: one round for both
-        assert live.spectators_due is not None
-        await live.spectators_due
+        due = live.spectators_due
+        assert due is not None
+        told: list[int] = []  # how many were told, at each turn of the loop another task had
+
+        async def other() -> None:
+            while not due.done():
+                told.append(sum(1 for c in crowd if not c.outbox.empty()))
+                await asyncio.sleep(0)
+
+        watching = asyncio.create_task(other())
+        await due
+        await watching
         assert all(c.outbox.qsize() == 1 for c in crowd)
+        steps = [b - a for a, b in zip(told, told[1:], strict=False) if b != a]
+        assert steps and max(steps) <= SPECTATORS_PER_TURN < SPECTATORS_AT_ONCE and len(steps) >= len(crowd) // SPECTATORS_PER_TURN
 
     asyncio.run(run())
 

@@ -716,8 +716,8 @@ async def run_load(
     processes: int = 1,
     follow_spread: float = FOLLOW_SPREAD,
 ) -> LoadResult:
-    """``processes``: how many processes of its own the spectators are dealt to (a process
-    of Python opens a few thousand WebSockets in the time allowed, CONNECT_WAIT). ``signed_in``: the people are signed in (one account, made at the start): every
+    """``processes``: how many processes of its own the spectators are dealt to (each is one
+    core at most: 10,000 connected from 2 within CONNECT_WAIT on a 2-core machine). ``signed_in``: the people are signed in (one account, made at the start): every
     request and WebSocket carries its session cookie, each game is created signed in and
     its seats become the account's as they are opened. ``url``: the server, or several processes of one server (one database): the tables
     are dealt to them in turn; the spectators' game is the first process's. The clock
