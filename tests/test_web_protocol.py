@@ -615,3 +615,17 @@ def test_every_http_response_carries_the_privacy_headers(client: TestClient) -> 
         assert r.headers["referrer-policy"] == "no-referrer"
         assert r.headers["x-content-type-options"] == "nosniff"
         assert r.headers["x-frame-options"] == "DENY"
+
+
+def test_the_game_socket_is_served_from_the_edge_by_its_path_alone() -> None:
+    """direct_route (play/ws.py): the edge serves /ws/{game_id} itself, past the framework's
+    layers, under a proxy's root path too; any other path is left to the app's routes."""
+    from kardinal.server.play.ws import direct_route
+
+    def scope(path: str, root: str = "") -> dict[str, Any]:
+        return {"type": "websocket", "path": path, "root_path": root}
+
+    assert direct_route(scope("/ws/abc123")) is not None
+    assert direct_route(scope("/kardinal/ws/abc123", "/kardinal")) is not None
+    for path in ("/ws/", "/ws/a/b", "/wsx/a", "/api/ws/a", "/ws", "/kardinal/ws/a"):
+        assert direct_route(scope(path)) is None, path

@@ -6,11 +6,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import re
 import time
 from typing import Any
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from pydantic import ValidationError
+from starlette.types import ASGIApp, Receive, Scope, Send
 
 from ..common.guard import Guard
 from ..common.names import UNNAMED, own_name
@@ -29,6 +31,7 @@ from .schemas import CLIENT_MESSAGE, ActionMessage, ChatSay, FollowMessage, Hell
 from .service import GameService
 
 router = APIRouter()
+_PATH = re.compile(r"/ws/([^/]+)")  # the route's path (its game id: as Starlette's {game_id}, no slash)
 
 REVOKED = 4403  # the close code of a connection whose seats' tokens ended (a spectator may come back)
 # ... and of one whose seats' account was suspended (kardinal.server.community.moderation): its page keeps
@@ -39,7 +42,26 @@ SUSPENDED = 4423
 BEHIND = 1013
 
 
-@router.websocket("/ws/{game_id}")
+def direct_route(scope: Scope) -> ASGIApp | None:
+    """The game's WebSocket for a WebSocket scope whose path is ``/ws/{game_id}`` (within the
+    application: under a proxy's root path), served by the edge (web/http.py HttpEdge)
+    without FastAPI's middleware and routing, which did nothing for it but took a third of
+    the server's CPU for a spectator connecting; None for any other path (the app's routes)."""
+    path, root = scope["path"], scope.get("root_path", "")
+    if root and path.startswith(root):
+        path = path[len(root) :]
+    found = _PATH.fullmatch(path)
+    if found is None:
+        return None
+    game_id = found.group(1)
+
+    async def serve(scope: Scope, receive: Receive, send: Send) -> None:
+        await ws_game(WebSocket(scope, receive, send), game_id)
+
+    return serve
+
+
+@router.websocket("/ws/{game_id}")  # (served by direct_route behind the edge; the route names it)
 async def ws_game(ws: WebSocket, game_id: str) -> None:
     service: GameService = ws.app.state.service
     limits: Guard = ws.app.state.limits

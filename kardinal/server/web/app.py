@@ -52,6 +52,7 @@ from ..play.schemas import CLIENT_MESSAGE, SERVER_MESSAGE
 from ..play.service import GameService
 from ..play.teach import router as teach_router
 from ..play.tutorial import router as tutorial_router
+from ..play.ws import direct_route
 from ..play.ws import router as ws_router
 from ..storage import Storage, StorageError
 from .http import MAX_BODY, HttpEdge, client_address, invalid_body, malformed_address, refusal_response
@@ -296,7 +297,7 @@ def create_app(
     def edge_check(scope: Scope) -> Response | None:
         return malformed_address(scope) or cross_site(scope) or token_guard(scope)
 
-    app.add_middleware(HttpEdge, check=edge_check)
+    app.add_middleware(HttpEdge, check=edge_check, sockets=direct_route)
 
     @app.exception_handler(StorageError)
     async def storage_failed(_request: Request, e: StorageError) -> JSONResponse:

@@ -94,12 +94,21 @@ class HttpEdge:
     it goes on). ``max_body``: a body longer than this is refused (413 ``too_large``)
     before it is read, by its Content-Length, or once that many bytes have come of a body
     sent without one (Starlette's own limit answers in plain text, not in the API's
-    format). A plain ASGI middleware: Starlette's ``BaseHTTPMiddleware`` ran each request
+    format). ``sockets``: a WebSocket's handler found by its path, served from here without
+    the framework's middleware and routing (the game's socket: they were a third of the
+    cost of a spectator connecting), or None: the app's routes. A plain ASGI middleware: Starlette's ``BaseHTTPMiddleware`` ran each request
     in task groups of its own, a sixth of the cost of starting a game."""
 
-    def __init__(self, app: ASGIApp, check: Callable[[Scope], Response | None] | None = None, max_body: int = MAX_BODY) -> None:
+    def __init__(
+        self,
+        app: ASGIApp,
+        check: Callable[[Scope], Response | None] | None = None,
+        max_body: int = MAX_BODY,
+        sockets: Callable[[Scope], ASGIApp | None] | None = None,
+    ) -> None:
         self.app = app
         self.check = check
+        self.sockets = sockets
         self.max_body = max_body
         self.access = logging.getLogger("kardinal.access")
 
@@ -109,6 +118,10 @@ class HttpEdge:
             return
         if scope["type"] == "websocket":
             scope[SERVER_SEND] = send  # the server's own, before any layer wraps it (play/ws.py writes state messages directly)
+            own = self.sockets(scope) if self.sockets is not None else None
+            if own is not None:  # served from here, past the framework's layers
+                await own(scope, receive, send)
+                return
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
