@@ -3,12 +3,14 @@ database given by path or URL, health endpoints, the version."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import socket
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -193,6 +195,22 @@ def test_the_load_tool_plays_games_and_measures_them(tmp_path: Path) -> None:
 
 
 @pytest.mark.fuzz  # a server and three processes of the load tool: left out of make test-fast
+@contextlib.contextmanager
+def _quiet_server(tmp_path: Path) -> Iterator[str]:
+    """``kardinal serve`` on a free port with its data in ``tmp_path``, no bot workers and
+    no output: its address while inside."""
+    port = _free_port()
+    env = {**os.environ, "KARDINAL_PORT": str(port), "KARDINAL_DATA": str(tmp_path), "KARDINAL_BOT_WORKERS": "0"}
+    proc = subprocess.Popen([str(KARDINAL), "serve"], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        base = f"http://127.0.0.1:{port}"
+        wait_until_up(proc, base)
+        yield base
+    finally:
+        proc.terminate()
+        proc.wait(20)
+
+
 def test_the_load_tool_deals_its_spectators_to_processes_and_measures_their_lag(tmp_path: Path) -> None:
     """``processes``: the spectators are dealt to processes of their own; all connect,
     and each version acknowledged to the watched game's players is seen by every spectator
@@ -201,16 +219,8 @@ def test_the_load_tool_deals_its_spectators_to_processes_and_measures_their_lag(
 
     from kardinal.tools.loadtest import run_load
 
-    port = _free_port()
-    env = {**os.environ, "KARDINAL_PORT": str(port), "KARDINAL_DATA": str(tmp_path), "KARDINAL_BOT_WORKERS": "0"}
-    proc = subprocess.Popen([str(KARDINAL), "serve"], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    try:
-        base = f"http://127.0.0.1:{port}"
-        wait_until_up(proc, base)
+    with _quiet_server(tmp_path) as base:
         res = asyncio.run(run_load(base, games=1, spectators=5, seconds=4.0, rate=20.0, processes=2))
-    finally:
-        proc.terminate()
-        proc.wait(20)
     assert res.errors == [] and res.spectators == res.spectators_connected == 5
     assert res.spectator_messages >= 5 and len(res.spectator_lags) >= 5 and res.spectators_missed == 0
     assert all(lag >= 0 for lag in res.spectator_lags)
@@ -415,17 +425,9 @@ def test_the_load_tools_spectators_follow_play_again_over_their_connections(tmp_
 
     from kardinal.tools.loadtest import run_load
 
-    port = _free_port()
-    env = {**os.environ, "KARDINAL_PORT": str(port), "KARDINAL_DATA": str(tmp_path), "KARDINAL_BOT_WORKERS": "0"}
-    proc = subprocess.Popen([str(KARDINAL), "serve"], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    try:
-        base = f"http://127.0.0.1:{port}"
-        wait_until_up(proc, base)
+    with _quiet_server(tmp_path) as base:
         # their table alone, flat out: a game takes a fraction of a second; they follow at once
         res = asyncio.run(run_load(base, games=0, spectators=3, seconds=3.0, follow_spread=0.0))
-    finally:
-        proc.terminate()
-        proc.wait(20)
     assert res.errors == [] and res.spectators_connected == 3 and res.followed >= 2
     # every game but the last (which may have begun as the load stopped) followed by all three
     assert res.spectator_follows >= 3 * (res.followed - 1) and res.spectator_reconnects == 0
