@@ -229,3 +229,33 @@ def test_a_spectator_follows_play_again_over_the_same_connection(client: TestCli
             assert m["game"] == new
         # a delta of the history this connection was sent of the new game (from its start)
         assert m["game"] == new and m["history"]["from"] == 0 and len(m["history"]["entries"]) == m["version"]
+
+
+def test_a_spectator_following_a_chain_of_games_is_in_the_newest_only(client: TestClient) -> None:
+    """Probe (issue 46 follow-up): a spectator that follows along a chain of "Play again"
+    games is a listener of the newest game only (none of the games before keeps it: no
+    memory or messages left behind), is counted present for no seat, and a follow sent
+    twice goes on once (the second: no next game yet, nothing changed)."""
+    service = client.app.state.service  # type: ignore[attr-defined]
+    g = create(client, "bot", "bot", "bot")
+    gid = g["id"]
+    chain = [gid]
+    with client.websocket_connect(f"/ws/{gid}") as spec:
+        spec.send_json({"type": "hello"})
+        recv_until(spec, "welcome")
+        for i in range(3):
+            finish_bots(client, chain[-1])
+            while recv_until(spec, "state")["status"] != "finished":
+                pass
+            new = client.post(f"/api/games/{chain[-1]}/again", json={}).json()["id"]
+            chain.append(new)
+            while recv_until(spec, "state").get("again") != new:
+                pass
+            spec.send_json({"type": "follow", "id": f"a{i}"})
+            spec.send_json({"type": "follow", "id": f"b{i}"})  # again at once: the new game has no next one yet
+            assert recv_until(spec, "welcome")["game"] == new
+            err = recv_until(spec, "error")
+            assert err["id"] == f"b{i}" and "no next game" in err["message"]
+            assert len(service.live[new].conns) == 1 and service.live[new].present == set()
+            before = [service.live[g] for g in chain[:-1] if g in service.live]  # (a game may have left memory)
+            assert all(not live.conns for live in before), chain

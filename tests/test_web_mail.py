@@ -1024,3 +1024,22 @@ def test_the_language_chosen_on_a_page_is_the_accounts_and_its_mails(tmp_path: P
         assert mail["Subject"].startswith("Kardinal & König: die Partie vom "), mail["Subject"]
         assert mail["Content-Language"] == "de"
         assert "dein Spiel gegen B1 und B2 ist beendet" in text_of(mail)
+
+
+def test_the_accounts_language_is_not_set_from_another_sites_page(tmp_path: Path) -> None:
+    """Probe (issue 46 follow-up): a page of another site that posts a language for a
+    signed-in visitor (its Origin, else its Referer, else Sec-Fetch-Site: cross-site) is
+    refused, and the account's language stays unset."""
+    with make_client(tmp_path) as c:
+        secret = sign_up(c, "Anna")
+        for forged in (
+            {"origin": "https://evil.example"},
+            {"referer": "https://evil.example/x"},
+            {"sec-fetch-site": "cross-site"},
+            {"origin": "null"},
+        ):
+            c.cookies.clear()
+            c.cookies.set(COOKIE, secret)
+            r = c.post("/api/account/lang", json={"lang": "de"}, headers=forged)
+            assert r.status_code == 403 and r.json()["error"]["code"] == "cross_site", (forged, r.text)
+        assert get(c, "/api/account", secret).json()["account"]["lang"] is None

@@ -403,3 +403,17 @@ def test_a_missing_metrics_folder_stops_the_start(tmp_path: Path) -> None:
     assert out.returncode == 2 and "PROMETHEUS_MULTIPROC_DIR: not a folder" in out.stderr, out.stderr
     # a command that only imports the server's modules counts nothing and needs no folder
     assert subprocess.run([str(KARDINAL), "serve", "--help"], env=env, capture_output=True, timeout=60).returncode == 0
+
+
+def test_metrics_by_another_method_answer_as_an_unknown_page(tmp_path: Path) -> None:
+    """HEAD, POST, PUT, ... on /metrics answered 405 (an unknown page: 404): a stranger
+    learnt that the server has metrics. Now the same answer as an unknown page, with the
+    token or without, set or not."""
+    for token in (None, TOKEN):
+        with app_client(tmp_path, token=token) as c:
+            for method in ("HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"):
+                for headers in ({}, BEARER):
+                    unknown = c.request(method, "/no-such-page", headers=headers)
+                    r = c.request(method, "/metrics", headers=headers)
+                    assert unknown.status_code == 404, (method, unknown.status_code)
+                    assert (r.status_code, r.content, dict(r.headers)) == (404, unknown.content, dict(unknown.headers)), (method, token)

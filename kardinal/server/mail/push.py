@@ -37,6 +37,7 @@ from collections.abc import Callable
 from typing import Any
 from urllib.parse import urlsplit
 
+import requests
 from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 from py_vapid import Vapid02
 from pywebpush import WebPushException, webpush
@@ -146,8 +147,23 @@ class Pusher:
         return sum(1 for p in pushes if self.storage.queue_mail(p, self.now()))
 
 
+class _NoRedirects(requests.Session):
+    """A push service's answer as it is: a redirect is not followed (it could lead to this
+    host or its network, which endpoint_ok refuses; a push service never redirects)."""
+
+    def post(self, *args: Any, **kwargs: Any) -> requests.Response:
+        kwargs["allow_redirects"] = False
+        return super().post(*args, **kwargs)
+
+
 def send_one(pusher: Pusher, sub: PushSubscription, payload: dict[str, Any]) -> None:
-    """Hand one push to the device's push service (blocks: a thread); WebPushException if it refuses."""
+    """Hand one push to the device's push service (blocks: a thread); WebPushException if it
+    refuses (a redirect too: not followed)."""
+    with _NoRedirects() as session:
+        _push(pusher, sub, payload, session)
+
+
+def _push(pusher: Pusher, sub: PushSubscription, payload: dict[str, Any], session: requests.Session) -> None:
     webpush(
         {"endpoint": sub.endpoint, "keys": {"p256dh": sub.p256dh, "auth": sub.auth}},
         json.dumps(payload, ensure_ascii=False),
@@ -155,6 +171,7 @@ def send_one(pusher: Pusher, sub: PushSubscription, payload: dict[str, Any]) -> 
         vapid_claims={"sub": str(pusher.sub)},  # a new dict each time: webpush adds aud and exp to it
         timeout=PUSH_TIMEOUT,
         ttl=PUSH_TTL,
+        requests_session=session,
     )
 
 
@@ -190,8 +207,8 @@ async def _send_claimed(pusher: Pusher, m: ClaimedMail) -> bool:
             log.error("push %d (%s) not sent, given up after %d tries: %s", m.id, m.kind, attempts, what)
         else:
             log.warning("push %d (%s) not sent (%s); tried again in %d s", m.id, m.kind, what, wait)
-        # a 4xx is this push's own trouble (the others may go); anything else: the service's
-        return not (isinstance(e, WebPushException) and code is not None and 400 <= code < 500)
+        # a redirect or a 4xx is this push's own trouble (the others may go); anything else: the service's
+        return not (isinstance(e, WebPushException) and code is not None and 300 <= code < 500)
     await asyncio.to_thread(storage.mail_sent, m.id, pusher.now())
     metrics.notification_sent("push")
     log.info("push %d (%s) sent", m.id, m.kind)

@@ -4,9 +4,12 @@ says)."""
 
 from __future__ import annotations
 
+import base64
+import binascii
 from typing import Annotated
 
-from pydantic import Field
+from cryptography.hazmat.primitives.asymmetric import ec
+from pydantic import AfterValidator, Field
 from typing_extensions import TypedDict
 
 from ..common.schemas import Password, Strict
@@ -95,12 +98,38 @@ Endpoint = Annotated[
 ]
 
 
+def _unb64(text: str) -> bytes:
+    try:
+        return base64.urlsafe_b64decode(text.rstrip("=") + "=" * (-len(text.rstrip("=")) % 4))
+    except (binascii.Error, ValueError):
+        raise ValueError("not base64url") from None
+
+
+def _p256_point(text: str) -> str:
+    """A device's public key: a point of the curve P-256, uncompressed (a key that is none
+    made every push to the device fail in the sender, each one holding up the others)."""
+    raw = _unb64(text)
+    if len(raw) != 65 or raw[0] != 4:
+        raise ValueError("p256dh: a P-256 public key, uncompressed (65 bytes)")
+    try:
+        ec.EllipticCurvePublicKey.from_encoded_point(ec.SECP256R1(), raw)
+    except ValueError:
+        raise ValueError("p256dh: not a point of the curve P-256") from None
+    return text
+
+
+def _auth_secret(text: str) -> str:
+    if len(_unb64(text)) != 16:
+        raise ValueError("auth: 16 bytes")
+    return text
+
+
 class PushKeys(Strict):
     """A subscription's keys as the browser gives them (base64url): the device's public
-    key (P-256, 65 bytes) and its authentication secret (16 bytes)."""
+    key (a P-256 point, 65 bytes) and its authentication secret (16 bytes); checked."""
 
-    p256dh: str = Field(min_length=86, max_length=88, pattern=r"^[A-Za-z0-9_-]+=*$")
-    auth: str = Field(min_length=22, max_length=24, pattern=r"^[A-Za-z0-9_-]+=*$")
+    p256dh: Annotated[str, Field(min_length=86, max_length=88, pattern=r"^[A-Za-z0-9_-]+=*$"), AfterValidator(_p256_point)]
+    auth: Annotated[str, Field(min_length=22, max_length=24, pattern=r"^[A-Za-z0-9_-]+=*$"), AfterValidator(_auth_secret)]
 
 
 class PushDevice(Strict):

@@ -2,8 +2,8 @@
 format, for a scraper that sends the operator's token (``KARDINAL_METRICS_TOKEN``) in the
 header ``Authorization: Bearer TOKEN``.
 
-Without the setting, without the header, or with another token, the answer is the one of a
-page that does not exist (404 ``not_found``, the same body): a stranger learns neither
+Without the setting, without the header, with another token, or with another method than
+GET, the answer is the one of a page that does not exist (404 ``not_found``, the same body): a stranger learns neither
 that the server has metrics nor whether a token was close; a scraper set up wrongly sees
 404 in Prometheus's list of targets (docs/host/metrics.md says so). The token is compared
 in constant time, and never travels in the address: the access log (which logs paths)
@@ -61,9 +61,14 @@ def _authorized(request: Request) -> bool:
     return scheme.lower() == "bearer" and hmac.compare_digest(value.strip().encode(), token.encode())
 
 
-@router.get("/metrics", include_in_schema=False)
+# every method: one but GET answered 405 where an unknown page answers 404 (a stranger learnt
+# that the server has metrics)
+_METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]
+
+
+@router.api_route("/metrics", methods=_METHODS, include_in_schema=False)
 async def scrape(request: Request) -> Response:
-    if not _authorized(request):
+    if request.method != "GET" or not _authorized(request):
         raise HTTPException(404)  # the answer of a page that does not exist (the app's http_refused)
     sample(request.app.state.service)  # on the event loop, where the games change
     text = await asyncio.to_thread(metrics.exposition)  # (several processes: it reads their files)
