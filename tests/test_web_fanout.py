@@ -168,3 +168,34 @@ def test_a_frame_is_what_the_websocket_library_makes(size: int) -> None:
     text = "é" * (size // 2) + "x" * (size % 2)
     assert frame(text) == Frame(Opcode.TEXT, text.encode()).serialize(mask=False)
     assert frame(text) is frame(text)  # made once for everyone it goes to
+
+
+def test_a_welcome_and_the_state_go_in_one_write_and_only_the_states_frame_is_kept() -> None:
+    """_Direct.write(welcome, state): one write of both frames, in order; the shared state's
+    frame is kept for the next connection, the connection's own welcome's is not (a crowd
+    of welcomes would push the shared frames out)."""
+    from websockets.frames import Frame, Opcode
+
+    from kardinal.server.play.ws import _Direct, _frames
+
+    class Transport:
+        def __init__(self) -> None:
+            self.writes: list[bytes] = []
+
+        def write(self, data: bytes) -> None:
+            self.writes.append(data)
+
+    class Proto:
+        transport = Transport()
+
+    state = '{"type":"state","version":3}'
+    welcomes = [f'{{"type":"welcome","game":"g{i}","seats":[]}}' for i in range(40)]
+    direct = _Direct(Proto())
+    for w in welcomes:
+        direct.write(w, state)
+    writes = Proto.transport.writes
+    assert len(writes) == len(welcomes)
+    assert writes[0] == Frame(Opcode.TEXT, welcomes[0].encode()).serialize(mask=False) + Frame(Opcode.TEXT, state.encode()).serialize(
+        mask=False
+    )
+    assert _frames[id(state)][0] is state and not any(v[0] in welcomes for v in _frames.values())

@@ -148,7 +148,8 @@ class Direct(Protocol):
         """It is open and takes more now (its reader keeps up)."""
 
     def write(self, *texts: str) -> None:
-        """Send each text as a message, in one write (the same text's bytes are made once for everyone)."""
+        """Send each text as a message, in one write: the last may be shared by many
+        connections (its bytes made once for everyone), the ones before are this one's own."""
 
 
 class Connection:

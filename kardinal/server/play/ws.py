@@ -367,6 +367,15 @@ def frame(text: str) -> bytes:
     hit = _frames.get(id(text))
     if hit is not None and hit[0] is text:
         return hit[1]
+    made = _framed(text)
+    if len(_frames) >= _FRAMES_KEPT:
+        _frames.clear()
+    _frames[id(text)] = (text, made)
+    return made
+
+
+def _framed(text: str) -> bytes:
+    """``text`` as a frame (see frame), made now and not kept: a connection's own message."""
     data = text.encode()
     n = len(data)
     if n < 126:
@@ -375,11 +384,7 @@ def frame(text: str) -> bytes:
         head = bytes((0x81, 126)) + n.to_bytes(2, "big")
     else:
         head = bytes((0x81, 127)) + n.to_bytes(8, "big")
-    made = head + data
-    if len(_frames) >= _FRAMES_KEPT:
-        _frames.clear()
-    _frames[id(text)] = (text, made)
-    return made
+    return head + data
 
 
 class _Direct:
@@ -401,7 +406,11 @@ class _Direct:
         )
 
     def write(self, *texts: str) -> None:
-        self.proto.transport.write(frame(texts[0]) if len(texts) == 1 else b"".join(frame(t) for t in texts))
+        # in one write; the last text may be shared (a state message: its frame kept), the
+        # ones before it are this connection's own (a welcome: not kept, which would push
+        # the shared frames out of _frames)
+        shared = frame(texts[-1])
+        self.proto.transport.write(b"".join([*map(_framed, texts[:-1]), shared]) if len(texts) > 1 else shared)
 
 
 def _direct(ws: WebSocket) -> _Direct | None:
