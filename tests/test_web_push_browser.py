@@ -117,9 +117,13 @@ def test_notifications_on_a_phone_in_german(push_server: tuple[str, PushService]
     # the service worker shows it: the message as the server sent it, delivered by DevTools
     cdp = ctx.new_cdp_session(page)
     registrations: list[dict[str, Any]] = []
+    versions: list[dict[str, Any]] = []
     cdp.on("ServiceWorker.workerRegistrationUpdated", lambda e: registrations.extend(e["registrations"]))
+    cdp.on("ServiceWorker.workerVersionUpdated", lambda e: versions.extend(e["versions"]))
     cdp.send("ServiceWorker.enable")
     reg = wait_until(page, lambda: next((r for r in registrations if r["scopeURL"] == server + "/" and not r["isDeleted"]), None))
+    # a push delivered before the worker is activated is lost: the test then waited in vain, now and then
+    wait_until(page, lambda: any(v["registrationId"] == reg["registrationId"] and v["status"] == "activated" for v in versions))
     cdp.send(
         "ServiceWorker.deliverPushMessage", {"origin": server, "registrationId": reg["registrationId"], "data": json.dumps(push.payload)}
     )
