@@ -24,6 +24,10 @@ def test_a_finished_game_gets_its_results_once_and_an_old_one_is_filled_in(tmp_p
         service: GameService = c.app.state.service  # type: ignore[attr-defined]
         storage = service.storage
         st = service.get(g["id"]).state
+        # the settler stores a game's results as it finishes (settle.py), in a task of its own:
+        # once it is done, they are there; deleted before it was done, it stored them again
+        c.portal.call(c.app.state.settler.wait)  # type: ignore[attr-defined]
+        assert [r.score for r, _, _ in storage.results_of([g["id"]])[g["id"]]] == list(st.scores)
         with storage.engine.begin() as conn:  # as if it had finished before migration 9
             conn.execute(delete(results))
         assert storage.results_of([g["id"]]) == {}
