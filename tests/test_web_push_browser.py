@@ -77,6 +77,23 @@ def wait_until(page: Any, what: Any, timeout: float = 30.0) -> Any:
     return found
 
 
+def deliver(page: Any, cdp: Any, server: str, registration: str, payload: dict[str, Any], shown: Any) -> Any:
+    """Deliver ``payload`` to the worker through DevTools, as a push service would, until
+    ``shown()`` is true; its value. Chromium now and then drops a push DevTools delivers
+    (two suite runs in about ten: the worker showed nothing in 30 s, the worker activated
+    and no error reported), so it is delivered again every 10 s, at most three times;
+    a push the worker mishandles shows nothing however often it comes."""
+    for attempt in range(3):
+        cdp.send("ServiceWorker.deliverPushMessage", {"origin": server, "registrationId": registration, "data": json.dumps(payload)})
+        try:
+            return wait_until(page, shown, timeout=10.0)
+        except AssertionError:
+            if attempt == 2:
+                raise
+            print(f"\nthe push delivered through DevTools was not shown in 10 s: delivered again ({attempt + 2} of 3)")
+    raise AssertionError("unreachable")
+
+
 def test_notifications_on_a_phone_in_german(push_server: tuple[str, PushService], browser: Any) -> None:
     server, service = push_server
     device = service.device("phone")
@@ -120,15 +137,13 @@ def test_notifications_on_a_phone_in_german(push_server: tuple[str, PushService]
     versions: list[dict[str, Any]] = []
     cdp.on("ServiceWorker.workerRegistrationUpdated", lambda e: registrations.extend(e["registrations"]))
     cdp.on("ServiceWorker.workerVersionUpdated", lambda e: versions.extend(e["versions"]))
+    cdp.on("ServiceWorker.workerErrorReported", lambda e: errors.append(f"worker: {e['errorMessage']}"))
     cdp.send("ServiceWorker.enable")
     reg = wait_until(page, lambda: next((r for r in registrations if r["scopeURL"] == server + "/" and not r["isDeleted"]), None))
     # a push delivered before the worker is activated is lost: the test then waited in vain, now and then
     wait_until(page, lambda: any(v["registrationId"] == reg["registrationId"] and v["status"] == "activated" for v in versions))
-    cdp.send(
-        "ServiceWorker.deliverPushMessage", {"origin": server, "registrationId": reg["registrationId"], "data": json.dumps(push.payload)}
-    )
     shown = "navigator.serviceWorker.ready.then((r) => r.getNotifications()).then((ns) => ns.map((n) => ({ title: n.title, body: n.body, tag: n.tag, data: n.data })))"
-    notes = wait_until(page, lambda: page.evaluate(shown))
+    notes = deliver(page, cdp, server, reg["registrationId"], push.payload, lambda: page.evaluate(shown))
     row = APPS[server].state.pusher.storage.get_game(gid)
     print(
         f"\nthe push service got the turn's push {push.at - row.updated:.2f} s and the worker showed it {time.time() - row.updated:.2f} s after the move"
@@ -138,8 +153,7 @@ def test_notifications_on_a_phone_in_german(push_server: tuple[str, PushService]
     ]
     # a newer push of the same game replaces it (one per game: its tag)
     newer = {**push.payload, "body": "noch einmal"}
-    cdp.send("ServiceWorker.deliverPushMessage", {"origin": server, "registrationId": reg["registrationId"], "data": json.dumps(newer)})
-    wait_until(page, lambda: [n["body"] for n in page.evaluate(shown)] == ["noch einmal"])
+    deliver(page, cdp, server, reg["registrationId"], newer, lambda: [n["body"] for n in page.evaluate(shown)] == ["noch einmal"])
 
     # the tap: the handler (openPushPage) focuses the tab pushTab finds, else opens the
     # notification's page. No tab of the game is open (this page shows the account): it
