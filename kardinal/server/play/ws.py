@@ -22,7 +22,7 @@ from ..community.account_routes import session_secret
 from ..community.accounts import Accounts
 from ..community.rated import admit
 from ..storage import AccountRow
-from ..web.http import SERVER_SEND, client_address, invalid_body, parse_json
+from ..web.http import SERVER_SEND, client_address, invalid_body, parse_json, route_path
 from ..web.origin import cross_site
 from .chat import chat_message
 from .live import Connection, LiveGame
@@ -47,10 +47,7 @@ def direct_route(scope: Scope) -> ASGIApp | None:
     application: under a proxy's root path), served by the edge (web/http.py HttpEdge)
     without FastAPI's middleware and routing, which did nothing for it but took a third of
     the server's CPU for a spectator connecting; None for any other path (the app's routes)."""
-    path, root = scope["path"], scope.get("root_path", "")
-    if root and path.startswith(root):
-        path = path[len(root) :]
-    found = _PATH.fullmatch(path)
+    found = _PATH.fullmatch(route_path(scope))
     if found is None:
         return None
     game_id = found.group(1)

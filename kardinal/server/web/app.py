@@ -55,7 +55,7 @@ from ..play.tutorial import router as tutorial_router
 from ..play.ws import direct_route
 from ..play.ws import router as ws_router
 from ..storage import Storage, StorageError
-from .http import MAX_BODY, HttpEdge, client_address, invalid_body, malformed_address, refusal_response
+from .http import MAX_BODY, HttpEdge, client_address, invalid_body, malformed_address, refusal_response, route_path
 from .mapdata import named_board_json
 from .origin import cross_site
 from .pages import root_of, static_page, version_header
@@ -281,13 +281,9 @@ def create_app(
     tokened = re.compile(r"^/api/games/[^/]+/(actions|undo|join|again|state|hint)$")
 
     def token_guard(scope: Scope) -> Response | None:
-        # the path within the application: under a reverse proxy's --root-path, the scope's
-        # path begins with the root (checked against the path as sent, this guard let every
-        # guess through there)
-        path, root = scope["path"], scope.get("root_path", "")
-        if root and path.startswith(root):
-            path = path[len(root) :]
-        if tokened.match(path) and (scope["method"] == "POST" or "token" in QueryParams(scope["query_string"])):
+        # (the path within the application: checked against the path as sent, under a
+        # reverse proxy's --root-path, this guard let every guess through)
+        if tokened.match(route_path(scope)) and (scope["method"] == "POST" or "token" in QueryParams(scope["query_string"])):
             try:
                 limits.check("bad_token", client_address(scope))
             except Refused as e:

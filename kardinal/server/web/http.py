@@ -77,6 +77,15 @@ def invalid_body(errors: Sequence[Any], message: bool = False) -> Refused:
     return Refused("malformed", f"{path}: {words}", 400, field=path)
 
 
+def route_path(scope: Scope) -> str:
+    """The request's path within the application: under a reverse proxy's root path
+    (``--root-path``), the scope's path begins with the root, which is taken off (a check of
+    the path as sent would miss every route there)."""
+    path: str = scope["path"]
+    root: str = scope.get("root_path", "")
+    return path[len(root) :] if root and path.startswith(root) else path
+
+
 def client_address(scope: Scope) -> str:
     """The client's address (behind a trusted proxy, the one it forwards)."""
     client = scope.get("client")
