@@ -558,3 +558,58 @@ def test_a_connection_to_another_process_is_revoked_when_it_catches_up(db_url: s
         assert not held.revoked
 
     run_two(db_url, body)
+
+
+def test_one_seat_is_bound_as_several_are(db_url: str) -> None:
+    """A hello binds its seats one at a time, in ready-made statements of their own
+    (Storage._bind_seat); what they do is what binding several seats does (_bind_many):
+    the same answer and the same rows after, in every case of an invitation (none, the
+    account's, another's), a rated table or not, the seat's holder (nobody, the account,
+    another) and the account holding another seat of the same table."""
+    from itertools import product
+
+    from sqlalchemy import select
+
+    from kardinal.server.storage.rows import GameRow, SeatRow
+    from kardinal.server.storage.schema import invitations
+
+    store = Storage(db_url)
+    me, other = (store.create_account(n, n.lower(), "x", 1.0) for n in ("Anna", "Ben"))
+    assert me is not None and other is not None
+    cases = list(product(("none", "mine", "other"), (False, True), ("nobody", "mine", "other"), (False, True)))
+    seen = set()
+    for i, (invited, rated, holder, elsewhere) in enumerate(cases):
+        answers, rows = [], []
+        for path in ("one", "many"):
+            gid = f"g{i}{path}"
+            who = {"mine": me.id, "other": other.id}
+            store.create_game(
+                GameRow(
+                    id=gid,
+                    board="standard",
+                    seats=[SeatRow(n, "person") for n in "abc"],
+                    hotseat=False,
+                    deck=[],
+                    seed=1,
+                    options={"rated": rated},
+                )
+            )
+            if invited in who:
+                store.invite(gid, {1: who[invited]}, other.id, 1.0)
+            with store.engine.begin() as conn:
+                if holder in who:
+                    conn.execute(insert(seat_owners).values(game_id=gid, seat=1, account_id=who[holder], since=1.0))
+                if elsewhere:
+                    conn.execute(insert(seat_owners).values(game_id=gid, seat=2, account_id=me.id, since=1.0))
+            got = store._bind_seat(me.id, gid, 1, 2.0) if path == "one" else store._bind_many(me.id, [(gid, 1)], 2.0)
+            answers.append(tuple(tuple(s for _, s in part) for part in got))
+            with store.engine.connect() as conn:
+                owners = sorted(
+                    (r.seat, r.account_id, r.since) for r in conn.execute(select(seat_owners).where(seat_owners.c.game_id == gid))
+                )
+                kept = sorted((r.seat, r.account_id) for r in conn.execute(select(invitations).where(invitations.c.game_id == gid)))
+            rows.append((owners, kept))
+        assert answers[0] == answers[1] and rows[0] == rows[1], (invited, rated, holder, elsewhere, answers, rows)
+        seen.add(answers[0])
+    # the cases reach every answer: the seat taken now, the account's already, not the account's
+    assert seen == {((1,), (1,)), ((1,), ()), ((), ())}
