@@ -259,3 +259,44 @@ def test_a_spectator_following_a_chain_of_games_is_in_the_newest_only(client: Te
             assert len(service.live[new].conns) == 1 and service.live[new].present == set()
             before = [service.live[g] for g in chain[:-1] if g in service.live]  # (a game may have left memory)
             assert all(not live.conns for live in before), chain
+
+
+@pytest.mark.timeout(300)
+def test_a_spectator_at_another_process_follows_play_again(tmp_path: Path, pg: Any) -> None:
+    """Two processes on one PostgreSQL database (two apps, each listening to the other): a
+    spectator at process B of a game its people play at process A follows their "Play
+    again" when B has caught up with it. Before, a follow is refused (no next game yet,
+    nothing changed); after, B's connection is in the new game only, counted for no seat,
+    shown no hand, and the new game's changes made at A reach it."""
+    db = str(pg.new_database())
+    with make_client(tmp_path / "a", db_url=db) as a, make_client(tmp_path / "b", db_url=db) as b:
+        g = create(a, "person", "bot", "person")
+        gid, toks = g["id"], tokens(g)
+        join_all(a, g)
+        with b.websocket_connect(f"/ws/{gid}") as spec:
+            spec.send_json({"type": "hello", "delta": True})
+            assert recv_until(spec, "welcome") == {"type": "welcome", "game": gid, "seats": []}
+            play_out(a, gid, toks, random.Random(7))
+            while recv_until(spec, "state")["status"] != "finished":  # B caught up with A's moves
+                pass
+            spec.send_json({"type": "follow", "id": "f1"})  # the game is over, and no next game yet
+            err = recv_until(spec, "error")
+            assert err["code"] == "malformed" and err["id"] == "f1" and "no next game" in err["message"]
+            r = a.post(f"/api/games/{gid}/again", json={"seats": {str(s): t for s, t in toks.items()}})
+            assert r.status_code == 200, r.text
+            new, moved = r.json()["id"], r.json()["seats"]
+            while recv_until(spec, "state").get("again") != new:  # B heard of it from A
+                pass
+            spec.send_json({"type": "follow", "id": "f2"})
+            assert recv_until(spec, "welcome") == {"type": "welcome", "game": new, "seats": []}
+            m = recv_until(spec, "state")
+            assert m["game"] == new and m["status"] == "open" and m["seat"] is None and "hand" not in m["view"]
+            service_b = b.app.state.service  # type: ignore[attr-defined]
+            assert len(service_b.live[new].conns) == 1 and service_b.live[new].present == set()
+            assert gid not in service_b.live or not service_b.live[gid].conns
+            # the people take their seats of the new game at A: B's spectator sees it running
+            for seat, tok in toks.items():
+                assert a.post(f"/api/games/{new}/join", json={"seat": moved[str(seat)], "token": tok}).status_code == 200
+            while (m := recv_until(spec, "state"))["status"] != "running":
+                assert m["game"] == new
+            assert m["seat"] is None and "hand" not in m["view"]
