@@ -653,6 +653,48 @@ def test_the_invitation_hook_mails_once_those_who_asked(tmp_path: Path, smtp: Sm
         )
 
 
+def test_play_again_at_a_turn_based_table_invites_those_not_there(tmp_path: Path, db_url: str, smtp: Smtp) -> None:
+    """Anna presses "Play again" after a turn-based game with Ben: Ben, not at the table
+    then, gets the new game's invitation from Anna (if he wants invitations), once however
+    many press; Anna, who asked, none. Its link opens Ben's seat of the new game. A live
+    table's Play again mails nobody (its people are at the table)."""
+    with make_client(tmp_path, db_url=db_url) as c:
+        with_clock(c)
+        anna, ben = sign_up(c, "Anna"), sign_up(c, "Ben")
+        for secret, addr in ((anna, "anna@example.org"), (ben, "ben@example.org")):
+            add_address(c, secret, smtp, addr)
+            assert post(c, "/api/account/notify", secret, json={"invitation": True}).status_code == 200
+        players = [{"kind": "person"}, {"kind": "person"}, {"name": "B", "kind": "bot", "level": "random"}]
+        ids = {}
+        for mode in ("turn", "live"):
+            g = post(c, "/api/games", anna, json={"players": players, "mode": mode}).json()
+            toks = {s["seat"]: s["token"] for s in g["seats"]}
+            for seat, secret in ((0, anna), (1, ben)):
+                r = post(c, f"/api/games/{g['id']}/join", secret, json={"seat": seat, "token": toks[seat]})
+                assert r.status_code == 200, r.text
+                toks[seat] = r.json().get("token", toks[seat])  # the account's seat: a new token
+            assert play_out(c, g["id"], toks, random.Random(4))["status"] == "finished"
+            r = post(c, f"/api/games/{g['id']}/again", anna, json={"seats": {"0": toks[0]}})
+            assert r.status_code == 200, r.text
+            ids[mode] = (g["id"], r.json()["id"], toks)
+        old, new, toks = ids["turn"]
+        (mail,) = smtp.inbox.wait("ben@example.org", 2)[1:]
+        assert mail["Subject"].startswith("Kardinal & König: an invitation to a turn-based game of ")
+        assert "Anna invites you to a game against B and Anna." in text_of(mail)  # (the seats moved on one: R2.3)
+        game, seat = link(mail, "open").rsplit(".", 1)
+        # Ben presses it too (on the old game's page): the same new game, no second mail; the
+        # mail's link is to the seat his seat of the game before moved to
+        r = post(c, f"/api/games/{old}/again", ben, json={"seats": {"1": toks[1]}})
+        assert r.json()["id"] == game == new and r.json()["seats"] == {"1": int(seat)}
+        # the link opens that seat: signed in, the session gets its token
+        r = post(c, "/api/account/seat", ben, json={"game": game, "seat": int(seat)})
+        assert r.status_code == 200, r.text
+        assert post(c, f"/api/games/{new}/join", ben, json={"seat": int(seat), "token": r.json()["token"]}).status_code == 200
+        send_and_settle(c)
+        assert len(smtp.inbox.to("ben@example.org")) == 2  # the confirmation, the one invitation
+        assert len(smtp.inbox.to("anna@example.org")) == 1  # the confirmation only: she asked
+
+
 # -- unsubscribing -----------------------------------------------------------------------
 
 

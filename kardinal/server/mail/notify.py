@@ -12,7 +12,9 @@ change is seen (several processes, a restart):
   person's seat that nobody stands in for.
 - ``end:<game>:<seat>``: the game is over, with the seat's result and the table's scores.
 - ``invitation:<game>:<seat>:<account>``: :meth:`GameMail.notify_invited`, called by the
-  code that invites an account by name.
+  code that invites an account by name, and for the people who were not at a turn-based
+  table when "Play again" was pressed (:meth:`GameMail.notify_follow_up`: the new game
+  keeps their seats for a day, and without a mail they would find it only in My games).
 
 A game is named by its other players, in the reader's language ("your game against Anna
 and Ben"; an unnamed seat "Player 2" / "Spieler 2"), never in a subject (texts.py). A turn
@@ -319,6 +321,34 @@ class GameMail:
         except Exception as e:  # noqa: BLE001
             log.error("game %s: the invitation's mail could not be queued (%s)", game_id, type(e).__name__)
             return False
+
+    async def notify_follow_up(self, game_id: str, new_id: str, follows: dict[int, int], asking: list[int]) -> int:
+        """ "Play again" pressed at a turn-based table, by the press that made the new game:
+        each account of the new game's seats whose person did not ask for it (was not at the
+        table then) is told of the new game as of an invitation by the one who asked
+        (:meth:`notify_invited`: if the account wants invitations; once per seat of the new
+        game). A live table's
+        people are at the table, and a seat not taken is a bot's within minutes: no mail.
+        Returns how many mails were queued now."""
+        storage = self.mailer.storage
+        new = await asyncio.to_thread(storage.get_game, new_id)
+        if new is None or new.status != "open" or options_of(new).get("mode") != "turn" or not asking:
+            return 0
+        owners = await asyncio.to_thread(storage.game_owners, new_id)
+        there = {follows[s] for s in asking if s in follows}
+        if not set(owners) - there:
+            return 0
+        # the one who asked, by their account's name (their seat's name at a table of guests)
+        first = follows.get(min(asking))
+        if first is None:
+            return 0
+        account = await asyncio.to_thread(storage.account_row, owners[first]) if first in owners else None
+        inviter = account.name if account is not None else new.seats[first].name
+        queued = 0
+        for seat, aid in sorted(owners.items()):
+            if seat not in there and not new.seats[seat].joined and (account is None or aid != account.id):
+                queued += await self.notify_invited(aid, new_id, seat, inviter)
+        return queued
 
     async def _push_invited(self, account_id: int, game_id: str, seat: int, inviter_name: str) -> bool:
         if not self.pushing:

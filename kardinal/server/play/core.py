@@ -7,7 +7,7 @@ import asyncio
 import logging
 import time
 from collections import Counter, OrderedDict
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from concurrent.futures import Executor, ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any
 
@@ -54,6 +54,12 @@ class ServiceCore:
         self.live: dict[str, LiveGame] = {}
         self._loading: dict[str, asyncio.Future[LiveGame]] = {}  # games being read (fetch)
         self.on_change: list[Callable[[LiveGame], None]] = []
+        # called with (the game, its follow-up, {old seat: new seat}, the seats that asked)
+        # after a press of "Play again" made a follow-up and gave its seats their accounts
+        # (routes.play_again; once: a later press finds the game made; the mail of the
+        # people not at the table: mail.GameMail.notify_follow_up); a listener never fails
+        # the request
+        self.on_follow_up: list[Callable[[str, str, dict[int, int], list[int]], Awaitable[object]]] = []
         self._pending: list[tuple[PendingWrite, asyncio.Future[None]]] = []  # writes to commit (_write)
         self._flusher: asyncio.Task[None] | None = None
         self.stopping = False  # the server stops: no bot plays on (botplay.stop_bots)

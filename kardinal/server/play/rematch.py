@@ -36,6 +36,15 @@ def moved(old: list[SeatRow], new: list[SeatRow]) -> dict[int, int]:
 class Rematch(ServiceCore):
     """ "Play again" for a :class:`GameService`. (kardinal.server.play.service puts the parts together.)"""
 
+    async def followed_up(self, game_id: str, new_id: str, follows: dict[int, int], asking: list[int]) -> None:
+        """Tell the listeners (``on_follow_up``) of a follow-up whose seats are its accounts'
+        now; one that fails is logged, and fails nothing else."""
+        for tell in self.on_follow_up:
+            try:
+                await tell(game_id, new_id, follows, asking)
+            except Exception:  # noqa: BLE001 - a mail that cannot be queued does not undo the game
+                log.exception("game %s: telling of its follow-up failed", game_id)
+
     async def again(
         self,
         game_id: str,

@@ -354,11 +354,19 @@ async def play_again(game_id: str, body: AgainRequest, request: Request, service
     owners = list((await asyncio.to_thread(service.storage.game_owners, game_id)).values())
     if len(owners) > 1 and await asyncio.to_thread(service.storage.blocked_between, owners, owners):
         raise Refused("blocked_at_table", "someone at this table has blocked another player: make a new table instead", 409)
-    new = await service.again(game_id, held, creator=where, charge=lambda: limits.spend("create", where))
+    made: list[bool] = []  # by this press (charged only then): its people are told of it, once
+
+    def charge() -> None:
+        limits.spend("create", where)
+        made.append(True)
+
+    new = await service.again(game_id, held, creator=where, charge=charge)
     old = await service.fetch(game_id)
     follows = moved(old.row.seats, new.row.seats)
     # the new game's seats belong to the accounts whose seats they follow
     await asyncio.to_thread(service.storage.copy_owners, game_id, new.row.id, follows, time.time())
+    if made:
+        await service.followed_up(game_id, new.row.id, follows, sorted(held or {}))
     seats = {str(s): n for s, n in follows.items() if held is not None and s in held}
     gone = sorted(s for s in held or {} if s not in follows)  # their seats went to bots (a table started without them)
     return {"id": new.row.id, "status": new.row.status, "watch": f"{root_of(request)}/game/{new.row.id}", "seats": seats, "gone": gone}
