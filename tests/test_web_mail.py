@@ -542,6 +542,34 @@ def test_the_end_mail_has_the_result(tmp_path: Path, db_url: str, smtp: Smtp) ->
         assert len(smtp.inbox.to("anna@example.org")) == 2
 
 
+def test_the_end_mail_of_a_rated_game_says_the_new_rating(tmp_path: Path, db_url: str, smtp: Smtp) -> None:
+    """A rated game's end mail says how the reader's rating changed, as the game's ratings
+    page has it (once the settlement updated it); an unrated game's says no rating."""
+    from kardinal.server.mail.texts import rating_words
+
+    assert rating_words("de", 1500, 1488) == "Deine Wertung ging von 1500 auf 1488 (−12)."
+    assert rating_words("da", 1500, 1500) == "Din rating gik fra 1500 til 1500 (+0)."
+    with make_client(tmp_path, db_url=db_url) as c:
+        with_clock(c)
+        secret = sign_up(c, "Anna")
+        add_address(c, secret, smtp, "anna@example.org")
+        post(c, "/api/account/notify", secret, json={"end": True})
+        for rated in (True, False):
+            r = post(c, "/api/games", secret, json={"players": PLAYERS, "rated": rated})
+            assert r.status_code == 200, r.text
+            g = r.json()
+            j = post(c, f"/api/games/{g['id']}/join", secret, json={"seat": 0, "token": g["seats"][0]["token"]})
+            tok = j.json().get("token", g["seats"][0]["token"])
+            assert play_out(c, g["id"], {0: tok}, random.Random(6))["status"] == "finished"
+            body = text_of(smtp.inbox.wait("anna@example.org", 2 if rated else 3)[-1])
+            if rated:
+                seat = c.get(f"/api/games/{g['id']}/ratings").json()["seats"]["0"]
+                sign = "+" if seat["change"] >= 0 else "−"
+                assert f"Your rating went from {seat['before']} to {seat['after']} ({sign}{abs(seat['change'])})." in body, body
+            else:
+                assert "rating" not in body, body
+
+
 def test_a_shared_place_is_said_as_the_final_table_shows_it(tmp_path: Path, smtp: Smtp) -> None:
     """The fourth new-user walk: two seats tied for second were told "Du bist 2,5. geworden"
     and listed "2,5." where the page shows both 2nd; the next seat is 4th."""

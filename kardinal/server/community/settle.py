@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 
 from ..play.live import LiveGame
 from .ratings import MU0, SIGMA0, rater
-from .results import seat_results
+from .results import seat_results, stored_results
 
 if TYPE_CHECKING:
     from ..play.service import GameService
@@ -69,6 +69,18 @@ class Settler:
             while len(self.settled) > REMEMBERED:
                 self.settled.popitem(last=False)
             return
+
+    async def rating_changes(self, game_id: str) -> dict[int, tuple[int, int]]:
+        """A finished rated game's rating changes by seat of an account, (before, after)
+        rounded as pages show them, once its ratings are updated: after this process's
+        settlement of it (its tries included), else settled now if no process has
+        (results.stored_results). Empty if the game cannot be settled."""
+        task = self.running.get(game_id)
+        if task is not None:
+            await asyncio.wait([task])
+        await stored_results(self.service, [game_id])
+        found = await asyncio.to_thread(self.service.storage.game_rating_events, game_id)
+        return {seat: (round(c["before"]), round(c["mu"])) for seat, c in found.items()}
 
     async def wait(self) -> None:
         """Until the settlements under way are done (tests; a server that stops)."""

@@ -36,7 +36,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from ..community.results import seat_results
@@ -56,6 +56,7 @@ from .texts import (
     others_words,
     places_shown,
     push_left_words,
+    rating_words,
     result_words,
     seat_label,
 )
@@ -89,6 +90,10 @@ class GameMail:
         self._told: dict[str, str] = {}  # game -> the last turn key looked at (a change seen again costs nothing)
         self._ended: set[str] = set()
         self.delay = TURN_DELAY
+        # a rated game's rating changes by seat, (before, after) rounded, once its ratings
+        # are updated (community.settle.Settler.rating_changes: create_app sets it); None:
+        # the end's mails say no rating
+        self.ratings: Callable[[str], Awaitable[dict[int, tuple[int, int]]]] | None = None
 
     # -- listening to the games ------------------------------------------------------
 
@@ -113,7 +118,8 @@ class GameMail:
                     return
                 people = [i for i, s in enumerate(row.seats) if s.kind == "person"]
                 table = [(r.seat, r.score, r.place, r.win) for r in results]
-                self.mailer.later(self._end(gid, people, _seats(row), table, row.created))
+                rated = options_of(row).get("rated") is True
+                self.mailer.later(self._end(gid, people, _seats(row), table, row.created, rated))
             return
         if row.status != "running" or options_of(row).get("mode") != "turn":
             return
@@ -224,14 +230,28 @@ class GameMail:
             log.error("game %s: the turn mail could not be queued (%s)", gid, type(e).__name__)
 
     async def _end(
-        self, gid: str, people: list[int], seats: list[tuple[str, bool]], table: list[tuple[int, int, float, float]], begun: float
+        self,
+        gid: str,
+        people: list[int],
+        seats: list[tuple[str, bool]],
+        table: list[tuple[int, int, float, float]],
+        begun: float,
+        rated: bool = False,
     ) -> None:
         # the places as the final table shows them: seats tied share the best of theirs
         shown = dict(zip((t[0] for t in table), places_shown([t[2] for t in table])))
+        # a rated game's new ratings, once updated (a mail without them if that fails)
+        changes: dict[int, tuple[int, int]] = {}
+        if rated and self.ratings is not None:
+            try:
+                changes = await self.ratings(gid)
+            except Exception as e:  # noqa: BLE001
+                log.error("game %s: the end's mails go without the ratings (%s)", gid, type(e).__name__)
 
         def you(seat: int, lang: str) -> str:
             _, score, place, win = next(t for t in table if t[0] == seat)
-            return result_words(lang, shown[seat], score, win, sum(1 for t in table if t[2] == place) > 1)
+            words = result_words(lang, shown[seat], score, win, sum(1 for t in table if t[2] == place) > 1)
+            return f"{words} {rating_words(lang, *changes[seat])}" if seat in changes else words
 
         await self._push(
             gid,

@@ -66,6 +66,14 @@ def result_words(lang: str, place: int, score: int, win: float, tied: bool = Fal
     return text(lang, "mail.result.sharedPlace" if tied else "mail.result.placed", place=ordinal(place, lang), score=score)
 
 
+def rating_words(lang: str, before: int, after: int) -> str:
+    """A rated game's change of the reader's rating, as the page shows ratings (whole
+    numbers; the change with its sign: "+15", "−12")."""
+    change = after - before
+    sign = "+" if change >= 0 else "−"
+    return text(lang, "mail.result.rating", before=before, after=after, change=f"{sign}{abs(change)}")
+
+
 def seat_label(name: str, index: int, bot: bool, lang: str) -> str:
     """A seat's name as the table shows it; an unnamed seat (index from 0) is "Player 2" /
     "Spieler 2" (a bot's "Bot 3") in ``lang``."""
