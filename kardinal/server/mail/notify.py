@@ -14,7 +14,8 @@ change is seen (several processes, a restart):
 - ``invitation:<game>:<seat>:<account>``: :meth:`GameMail.notify_invited`, called by the
   code that invites an account by name, and for the people who were not at a turn-based
   table when "Play again" was pressed (:meth:`GameMail.notify_follow_up`: the new game
-  keeps their seats for a day, and without a mail they would find it only in My games).
+  keeps their seats for a turn's time, and without a mail they would find it only in My
+  games).
 
 A game is named by its other players, in the reader's language ("your game against Anna
 and Ben"; an unnamed seat "Player 2" / "Spieler 2"), never in a subject (texts.py). A turn
@@ -347,9 +348,8 @@ class GameMail:
         each account of the new game's seats whose person did not ask for it (was not at the
         table then) is told of the new game as of an invitation by the one who asked
         (:meth:`notify_invited`: if the account wants invitations; once per seat of the new
-        game). A live table's
-        people are at the table, and a seat not taken is a bot's within minutes: no mail.
-        Returns how many mails were queued now."""
+        game). A live table's people are at the table, and a seat not taken is a bot's
+        within minutes: no mail. Returns how many mails were queued now."""
         storage = self.mailer.storage
         new = await asyncio.to_thread(storage.get_game, new_id)
         if new is None or new.status != "open" or options_of(new).get("mode") != "turn" or not asking:
@@ -364,6 +364,8 @@ class GameMail:
             return 0
         account = await asyncio.to_thread(storage.account_row, owners[first]) if first in owners else None
         inviter = account.name if account is not None else new.seats[first].name
+        if not inviter.strip():
+            return 0  # a guest's seat without a name: no name to invite by
         queued = 0
         for seat, aid in sorted(owners.items()):
             if seat not in there and not new.seats[seat].joined and (account is None or aid != account.id):

@@ -245,7 +245,7 @@ def create_app(
     service.on_change.append(app.state.game_mail.on_change)
     app.state.social.on_invited.append(app.state.game_mail.notify_invited)  # invited by name: a mail, if wanted
     app.state.game_mail.ratings = app.state.settler.rating_changes  # a rated game's end mail says the new rating
-    service.on_follow_up.append(app.state.game_mail.notify_follow_up)  # a turn-based table played again: the same
+    service.on_follow_up.append(app.state.game_mail.notify_follow_up)  # a turn-based table played again: those not there invited
 
     def addr(conn: Request | WebSocket) -> str:
         return client_address(conn.scope)
