@@ -212,3 +212,44 @@ def test_the_line_menu_offers_every_action_that_applies_muted_blocked_both_follo
     assert not cora.errors and not dirk.errors, (cora.errors, dirk.errors)
     cora.context.close()
     dirk.context.close()
+
+
+def test_a_suspension_lifted_gives_the_open_page_its_seat_again(server: str, browser: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The operator lifts Carl's suspension while Carl's page watches his game: the page
+    tries his kept seat again (when the page is shown again, every minute, and when the
+    suspension ends) and plays it, with no reload; what was said of the suspension goes,
+    below the header too. (Before, the page watched until it was loaded again.)"""
+    carl = german_phone(browser)
+    errors: list[str] = []
+    carl.on("pageerror", lambda e: errors.append(str(e)))
+    sign_up(carl, server, "Carl")
+    g = carl.evaluate(
+        """async () => (await fetch('/api/games', {method: 'POST', headers: {'content-type': 'application/json'},
+            body: JSON.stringify({players: [{name: 'Carl', kind: 'person'}, {kind: 'bot', level: 'random'}, {kind: 'bot', level: 'random'}], mode: 'turn'})})).json()"""
+    )
+    carl.goto(server + g["seats"][0]["url"])
+    carl.wait_for_selector("body[data-status=running]", state="attached")
+    expect(carl.locator("[data-zone=hand] .card").first).to_be_visible()
+    run = CliRunner()
+    data = ["--data", str(DATA_DIRS[server])]
+    change_settings(monkeypatch, APPS[server], contact="moderation@example.org")
+    out = run.invoke(cli, ["admin", "suspend", "Carl", "--days", "2", "--actor", "ops", "--reason", "Test", *data])
+    assert out.exit_code == 0, out.output
+    # told at the server's next look for the operator's work (every 5 s): he watches
+    expect(carl.locator("body")).to_have_attribute("data-auth", "suspended", timeout=60_000)
+    expect(carl.locator("#msg.bad")).to_contain_text("gesperrt")
+    expect(carl.locator("[data-zone=hand] .card")).to_have_count(0)
+    out = run.invoke(cli, ["admin", "unsuspend", "Carl", *data])
+    assert out.exit_code == 0, out.output
+    # lifted at the server's next look; the page tries again when shown again (here: told so)
+    carl.wait_for_function(
+        "() => { document.dispatchEvent(new Event('visibilitychange')); return document.body.dataset.auth === undefined; }",
+        polling=500,
+        timeout=60_000,
+    )
+    expect(carl.locator("[data-zone=hand] .card").first).to_be_visible()
+    expect(carl.locator("#msg")).not_to_contain_text("gesperrt")
+    expect(carl.locator("#session-refused")).to_have_count(0)
+    shot(carl, "moderation-lifted-phone-de")
+    assert errors == []
+    carl.context.close()

@@ -80,7 +80,7 @@ import { inView } from "./inview.js";
 import { PresenceLine } from "./presence.js";
 import { ClockLine } from "./clock.js";
 import { RatedGame } from "./rated-game.js";
-import { sessionRefused, whoAmI } from "./account-link.js";
+import { sessionRefused, updateAccountLink, whoAmI } from "./account-link.js";
 
 /** A caught error in words: the server's refusal (net.js HttpError), else the error's message.
  * @param {unknown} e @param {Board | null} board */
@@ -91,6 +91,7 @@ function caughtText(e, board) {
 /** The layouts of phones and tablets held upright (style.css: the map above the side panel)
  * and of phones turned (a short window). */
 const PHONE = "(max-width: 900px), (max-height: 560px) and (orientation: landscape)";
+const RETAKE_EVERY = 60_000; // ms between two tries of the seats of a suspended account (retakeLater)
 
 export class GamePage {
   constructor() {
@@ -130,6 +131,9 @@ export class GamePage {
     /** @type {PresenceLine} */ this.presence;
     /** @type {ClockLine} */ this.clock;
     /** @type {RatedGame} */ this.rated;
+    /** @type {ReturnType<typeof setTimeout> | undefined} the next try of a suspended account's seats (retakeLater) */
+    this.retakeTimer = undefined;
+    this.retakeOnShow = false; // (the page shown again: the seats tried again)
     // set by the first state message (onState) and by a notice of this seat's time run out (timedOut):
     /** @type {boolean | undefined} the game was over when the page opened */ this.overOnArrival;
     /** @type {number | undefined} the game's version when the page opened */ this.firstVersion;
@@ -285,6 +289,7 @@ export class GamePage {
     // of their hand that could not be played, a refusal) goes with their hand
     if (old && m.hotseat && old.seat !== m.seat) { this.say(""); this.teach.hint = null; }
     this.msg = m;
+    if (m.seat !== null && document.body.dataset.auth === "suspended") this.retaken();
     if (!old) this.overOnArrival = m.status === "finished"; // opened later: the result shown, the walk-through offered
     if (!old) this.toldOnArrival();
     if (!old) this.firstVersion = m.version; // (chat.js: a notice since then is news)
@@ -388,11 +393,40 @@ export class GamePage {
       // when the header says it already (this browser is signed in to the account), in short
       document.body.dataset.auth = "suspended";
       this.socket.watchOnly();
+      this.retakeLater(m);
       whoAmI().then(() => {
         const above = sessionRefused();
         if (above && above.code === "suspended" && document.body.dataset.auth === "suspended") this.say(T("refusedWatch"), true);
       });
     }
+  }
+
+  /** While the seats' account is suspended, the page watches and tries the seats again:
+   * when the suspension ends (the refusal's `until`), every RETAKE_EVERY, and whenever the
+   * page is shown again (the operator may lift it sooner: seen without a reload).
+   * @param {ErrorData} m the refusal "suspended" */
+  retakeLater(m) {
+    clearTimeout(this.retakeTimer);
+    const at = m.params ? Number(m.params.at) : NaN; // (until when: seconds since 1970)
+    const until = Number.isFinite(at) ? at * 1000 - Date.now() + 1000 : RETAKE_EVERY;
+    this.retakeTimer = setTimeout(() => this.retake(), Math.max(1000, Math.min(RETAKE_EVERY, until)));
+    if (!this.retakeOnShow) {
+      this.retakeOnShow = true;
+      document.addEventListener("visibilitychange", () => { if (!document.hidden) this.retake(); });
+    }
+  }
+
+  retake() {
+    if (document.body.dataset.auth === "suspended") this.socket.retake();
+  }
+
+  /** The seats opened again after a suspension (lifted, or over): what was said of it goes,
+   * the header's notice too. */
+  retaken() {
+    clearTimeout(this.retakeTimer);
+    delete document.body.dataset.auth;
+    this.say("");
+    whoAmI(true).then(() => updateAccountLink());
   }
 
   /** Load and draw the board of this game (once; again only if the view names another).

@@ -187,6 +187,7 @@ export class GameSocket {
     this.counter = 0;
     /** @type {string | null} the id of the action sent last, until acknowledged */
     this.pending = null;
+    this.quiet = false; // the connection is closed on purpose (retake): no drop to tell
   }
 
   /** The connection connect() made: sending before it is a fault, told as such. */
@@ -242,7 +243,8 @@ export class GameSocket {
       else if (m.type === "ack") this.acknowledged(m);
     };
     ws.onclose = (ev) => {
-      if (this.handlers.onClose) this.handlers.onClose(ev);
+      if (this.handlers.onClose && !this.quiet) this.handlers.onClose(ev);
+      this.quiet = false;
       if (ev.code === 4404) return; // no such game: nothing to come back to
       if (ev.code === 4403) { // the seats' tokens opened them no more (another device or account took them): watch
         forgetTokens(this.gameId, this.seats);
@@ -289,10 +291,22 @@ export class GameSocket {
   }
 
   /** Watch as a spectator while the seats' account is suspended: this browser keeps the
-   * tokens (they open the seats again once the suspension ends, on the next visit). */
+   * tokens (they open the seats again once the suspension ends: retake()). */
   watchOnly() {
     this.seats = {};
     if (this.ws && this.ws.readyState === WebSocket.OPEN) this.hello(); // else: on connecting again
+  }
+
+  /** Try the seats this browser kept (watchOnly) again: the spectator's connection is
+   * closed and made anew with their tokens (a connection says hello once), refused
+   * "suspended" while the suspension lasts (then it watches again). Whether it was tried. */
+  retake() {
+    const kept = storedSeats(this.gameId);
+    if (this.holdsAny() || !Object.keys(kept).length || !this.ws || this.ws.readyState !== WebSocket.OPEN) return false;
+    this.seats = kept;
+    this.quiet = true; // (not a drop: the page does not say "disconnected")
+    this.ws.close();
+    return true;
   }
 
   /** Send a record action for its seat, expected to apply to state `version`.
