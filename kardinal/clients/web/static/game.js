@@ -417,7 +417,9 @@ export class GamePage {
   }
 
   retake() {
-    if (document.body.dataset.auth === "suspended") this.socket.retake();
+    if (document.body.dataset.auth !== "suspended" || this.socket.retake()) return; // (refused again: retakeLater)
+    clearTimeout(this.retakeTimer); // not now (the connection is being made again): later
+    this.retakeTimer = setTimeout(() => this.retake(), RETAKE_EVERY);
   }
 
   /** The seats opened again after a suspension (lifted, or over): what was said of it goes,
