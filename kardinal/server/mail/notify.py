@@ -119,8 +119,7 @@ class GameMail:
                     return
                 people = [i for i, s in enumerate(row.seats) if s.kind == "person"]
                 table = [(r.seat, r.score, r.place, r.win) for r in results]
-                rated = options_of(row).get("rated") is True
-                self.mailer.later(self._end(gid, people, _seats(row), table, row.created, rated))
+                self.mailer.later(self._end(gid, people, _seats(row), table, row.created, options_of(row)["rated"]))
             return
         if row.status != "running" or options_of(row).get("mode") != "turn":
             return

@@ -133,7 +133,7 @@ export class GamePage {
     /** @type {RatedGame} */ this.rated;
     /** @type {ReturnType<typeof setTimeout> | undefined} the next try of a suspended account's seats (retakeLater) */
     this.retakeTimer = undefined;
-    this.retakeOnShow = false; // (the page shown again: the seats tried again)
+    document.addEventListener("visibilitychange", () => { if (!document.hidden) this.retake(); }); // (retakeLater)
     // set by the first state message (onState) and by a notice of this seat's time run out (timedOut):
     /** @type {boolean | undefined} the game was over when the page opened */ this.overOnArrival;
     /** @type {number | undefined} the game's version when the page opened */ this.firstVersion;
@@ -410,10 +410,6 @@ export class GamePage {
     const at = m.params ? Number(m.params.at) : NaN; // (until when: seconds since 1970)
     const until = Number.isFinite(at) ? at * 1000 - Date.now() + 1000 : RETAKE_EVERY;
     this.retakeTimer = setTimeout(() => this.retake(), Math.max(1000, Math.min(RETAKE_EVERY, until)));
-    if (!this.retakeOnShow) {
-      this.retakeOnShow = true;
-      document.addEventListener("visibilitychange", () => { if (!document.hidden) this.retake(); });
-    }
   }
 
   retake() {
