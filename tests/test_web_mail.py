@@ -504,6 +504,59 @@ def test_the_turn_mail_arrives_once_and_its_link_opens_the_seat(tmp_path: Path, 
         assert len(mails) == 3 and len({m["Message-ID"] for m in mails}) == 3
 
 
+def test_no_turn_or_end_mail_while_the_reader_is_at_the_table(tmp_path: Path, db_url: str, smtp: Smtp) -> None:
+    """Anna has the game open when her turn comes: the page tells her, so her turn mail
+    waits; she leaves with the turn still hers, and it goes. At the table again, every turn
+    she moves before leaving mails nothing; nor does the end, which she sees there. Ben,
+    not at the table, gets the end mail."""
+    with make_client(tmp_path, db_url=db_url) as c:
+        with_clock(c)
+        gm = c.app.state.game_mail  # type: ignore[attr-defined]
+        gm.at_table_every = 0.01
+        anna, ben = sign_up(c, "Anna"), sign_up(c, "Ben")
+        add_address(c, anna, smtp, "anna@example.org")
+        add_address(c, ben, smtp, "ben@example.org")
+        assert post(c, "/api/account/notify", anna, json={"turn": True, "end": True}).status_code == 200
+        assert post(c, "/api/account/notify", ben, json={"end": True}).status_code == 200
+        players = [{"kind": "person"}, {"kind": "person"}, {"name": "B", "kind": "bot", "level": "random"}]
+        g = post(c, "/api/games", anna, json={"players": players, "mode": "turn"}).json()
+        gid, toks = g["id"], {s["seat"]: s["token"] for s in g["seats"]}
+
+        def take(seat: int, secret: str) -> None:
+            r = post(c, f"/api/games/{gid}/join", secret, json={"seat": seat, "token": toks[seat]})
+            assert r.status_code == 200, r.text
+            toks[seat] = r.json().get("token", toks[seat])  # the account's seat: a new token
+
+        def hello(ws: Any) -> None:
+            ws.send_json({"type": "hello", "seats": {"0": toks[0]}})
+            assert ws.receive_json()["type"] == "welcome"
+
+        rng = random.Random(6)
+        take(0, anna)
+        with c.websocket_connect(f"/ws/{gid}") as ws:  # at the table before the game starts, so before her first turn
+            hello(ws)
+            take(1, ben)
+            while (msg := wait_for_person(c, gid, toks))["seat"] == 1:  # Ben's turns, until Anna's
+                assert act(c, gid, 1, toks[1], msg["version"], rng.choice(msg["legal"])).status_code == 200
+            end = time.monotonic() + 30
+            while (gid, 0) not in gm.held:  # her turn's mail, waiting
+                assert time.monotonic() < end, "the turn mail did not wait"
+                time.sleep(0.01)
+            assert len(smtp.inbox.to("anna@example.org")) == 1  # the confirmation only
+        # she left, the turn still hers: the mail goes
+        mail = smtp.inbox.wait("anna@example.org", 2)[-1]
+        assert mail["Subject"].startswith("Kardinal & König: your turn in the game of ")
+        with c.websocket_connect(f"/ws/{gid}") as ws:
+            hello(ws)
+            assert play_out(c, gid, toks, rng)["status"] == "finished"
+            smtp.inbox.wait("ben@example.org", 2)  # (queued after Anna's would have been: by seat)
+            with mailer(c).storage.engine.connect() as conn:
+                keys = {r.key for r in conn.execute(select(mail_queue).where(mail_queue.c.key.contains(f":{gid}:")))}
+            assert f"end:{gid}:1" in keys and f"end:{gid}:0" not in keys
+            assert len([k for k in keys if k.startswith(f"turn:{gid}:0:")]) == 1  # the one she left before playing
+        assert len(smtp.inbox.to("anna@example.org")) == 2
+
+
 def test_a_live_game_and_an_account_that_did_not_ask_get_no_turn_mail(tmp_path: Path, smtp: Smtp) -> None:
     with make_client(tmp_path) as c:
         with_clock(c)

@@ -9,8 +9,11 @@ change is seen (several processes, a restart):
 - ``turn:<game>:<seat>:<n>``: the seat's turn came, after it had made ``n`` decisions: one
   mail until it has moved. Mailed when the turn passes to the seat (not after its own
   decision within its turn), in turn-based games (``options.mode == "turn"``) only, to a
-  person's seat that nobody stands in for.
-- ``end:<game>:<seat>``: the game is over, with the seat's result and the table's scores.
+  person's seat that nobody stands in for. While its person is at the table (the game open
+  on a device, at this process or another), the mail waits: it goes if they leave with the
+  turn still theirs, and not at all if they move first.
+- ``end:<game>:<seat>``: the game is over, with the seat's result and the table's scores;
+  not to a person who was at the table as it ended (they saw the final table there).
 - ``invitation:<game>:<seat>:<account>``: :meth:`GameMail.notify_invited`, called by the
   code that invites an account by name, and for the people who were not at a turn-based
   table when "Play again" was pressed (:meth:`GameMail.notify_follow_up`: the new game
@@ -44,6 +47,7 @@ from ..community.results import seat_results
 from ..play.clocks import seat_deadline
 from ..play.live import LiveGame
 from ..play.options import options_of
+from ..play.presence import seen_elsewhere
 from ..storage import GameRow
 from ..storage.push import PushSubscription
 from .mailer import Mailer
@@ -67,6 +71,15 @@ __all__ = ["GameMail"]
 log = logging.getLogger("kardinal.mail")
 
 TURN_DELAY = 2.0  # seconds after the turn came before its mail is queued
+AT_TABLE_EVERY = 10.0  # seconds between looks at whether a person still at the table has left
+
+
+def at_table(live: LiveGame, seat: int) -> bool:
+    """The person of ``seat`` has the game open now: connected to this process, or noted
+    lately by another (what the table's presence shows)."""
+    return seat in live.present or seen_elsewhere(live, seat, time.time())
+
+
 MEMORY = 20_000  # games whose last mail this process remembers
 
 
@@ -91,6 +104,8 @@ class GameMail:
         self._told: dict[str, str] = {}  # game -> the last turn key looked at (a change seen again costs nothing)
         self._ended: set[str] = set()
         self.delay = TURN_DELAY
+        self.at_table_every = AT_TABLE_EVERY
+        self.held: set[tuple[str, int]] = set()  # (game, seat): a turn's mail waiting for its person to leave the table
         # a rated game's rating changes by seat, (before, after) rounded, once its ratings
         # are updated (community.settle.Settler.rating_changes: create_app sets it); None:
         # the end's mails say no rating
@@ -117,7 +132,7 @@ class GameMail:
                     results = seat_results(st)
                 except ValueError:
                     return
-                people = [i for i, s in enumerate(row.seats) if s.kind == "person"]
+                people = [i for i, s in enumerate(row.seats) if s.kind == "person" and not at_table(live, i)]
                 table = [(r.seat, r.score, r.place, r.win) for r in results]
                 self.mailer.later(self._end(gid, people, _seats(row), table, row.created, options_of(row)["rated"]))
             return
@@ -186,7 +201,7 @@ class GameMail:
             # a moment first: the seat taken by this change becomes its account's right after
             # it (routes.py), and a player who moves at once gets no mail
             await asyncio.sleep(self.delay)
-            if live.state.current != seat or self.turn_key(live, seat) != key or live.row.status != "running":
+            if not await self._left_with_turn(live, seat, key):
                 return
             seats = _seats(live.row)
             deadline = seat_deadline(live, seat)
@@ -228,6 +243,20 @@ class GameMail:
                 self.mailer.wake()
         except Exception as e:  # noqa: BLE001 - the game goes on; its mail is the one thing lost
             log.error("game %s: the turn mail could not be queued (%s)", gid, type(e).__name__)
+
+    async def _left_with_turn(self, live: LiveGame, seat: int, key: str) -> bool:
+        """Whether the turn ``key`` is still the seat's once its person is not at the table
+        (waits while they are: the page tells them; a mail would say what they see)."""
+        try:
+            while True:
+                if live.state.current != seat or self.turn_key(live, seat) != key or live.row.status != "running":
+                    return False
+                if not at_table(live, seat):
+                    return True
+                self.held.add((live.row.id, seat))
+                await asyncio.sleep(self.at_table_every)
+        finally:
+            self.held.discard((live.row.id, seat))
 
     async def _end(
         self,
