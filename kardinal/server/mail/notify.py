@@ -72,15 +72,13 @@ log = logging.getLogger("kardinal.mail")
 
 TURN_DELAY = 2.0  # seconds after the turn came before its mail is queued
 AT_TABLE_EVERY = 10.0  # seconds between looks at whether a person still at the table has left
+MEMORY = 20_000  # games whose last mail this process remembers
 
 
 def at_table(live: LiveGame, seat: int) -> bool:
     """The person of ``seat`` has the game open now: connected to this process, or noted
     lately by another (what the table's presence shows)."""
     return seat in live.present or seen_elsewhere(live, seat, time.time())
-
-
-MEMORY = 20_000  # games whose last mail this process remembers
 
 
 def _open_path(game_id: str, seat: int) -> str:
