@@ -182,3 +182,27 @@ def test_processes_started_together_on_a_new_database_all_start(pg: Any) -> None
         with engine.connect() as conn:
             assert conn.execute(text("SELECT version FROM schema_version")).scalars().all() == [len(MIGRATIONS)]
         engine.dispose()
+
+
+def test_the_listener_stops_when_told_not_at_its_next_look(pg: Any, monkeypatch: Any) -> None:
+    """A stopping server's listener (LISTEN/NOTIFY) is woken to stop at once: it does not
+    wait for its next look at the stop flag (every PostgreSQL app's shutdown waited up to
+    half a second for it)."""
+    import threading
+
+    from kardinal.server.storage import shared
+
+    monkeypatch.setattr(shared, "LISTEN_POLL", 600.0)  # its next look: long after the test's end
+    storage = Storage(pg.new_database())
+    listening, stop = threading.Event(), threading.Event()
+    listener = threading.Thread(target=storage.listen, args=(lambda gid: listening.set(), stop), daemon=True)
+    try:
+        listener.start()
+        assert listening.wait(30), "the listener did not connect"
+        stop.set()
+        storage.wake_listener()
+        listener.join(30)
+        assert not listener.is_alive(), "the listener waited for its next look"
+    finally:
+        stop.set()
+        storage.close()
