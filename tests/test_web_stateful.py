@@ -184,7 +184,9 @@ class WebMachine(RuleBasedStateMachine):
         self.service = self.client.app.state.service  # type: ignore[attr-defined]
         # HTTP requests go to the app on the TestClient's event loop in one hop (its own
         # requests take several); the WebSockets are the TestClient's
-        self.http = httpx.AsyncClient(transport=httpx.ASGITransport(app=self.client.app), base_url="http://testserver")
+        self.http = httpx.AsyncClient(
+            transport=httpx.ASGITransport(app=self.client.app), base_url="http://testserver", follow_redirects=True
+        )
         self.games: dict[str, Game] = {}
         self.conns: list[Conn] = []
         self.states: dict[tuple[str, str], State] = {}  # (game, its log as JSON) -> the true state
