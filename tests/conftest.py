@@ -286,10 +286,12 @@ def cheap_hashes(monkeypatch: pytest.MonkeyPatch) -> None:
 @pytest.fixture(params=["sqlite", "postgresql"])
 def db_url(request: pytest.FixtureRequest, tmp_path: Any) -> str:
     """The server's database, once SQLite (a file in tmp_path) and once PostgreSQL (a new
-    database on the session's throwaway server)."""
+    database on the session's throwaway server: of the newest schema already, a copy of a
+    migrated one; an empty one for a test marked ``empty_database``)."""
     if request.param == "sqlite":
         return f"sqlite+pysqlite:///{tmp_path / 'kardinal.sqlite3'}"
-    return str(request.getfixturevalue("pg").new_database())
+    migrated = request.node.get_closest_marker("empty_database") is None
+    return str(request.getfixturevalue("pg").new_database(migrated=migrated))
 
 
 # ---------------------------------------------------------------- the suite's areas

@@ -99,6 +99,7 @@ def accounts_of(c: TestClient) -> Accounts:
 # -- storage and hashing ------------------------------------------------------------------
 
 
+@pytest.mark.empty_database
 def test_migration_8_makes_the_accounts_tables(db_url: str) -> None:
     st = Storage(db_url)
     try:
@@ -497,6 +498,7 @@ def test_the_accounts_data_as_json(client: TestClient) -> None:
 BEFORE_M8 = "4a8e97c"
 
 
+@pytest.mark.empty_database
 def test_migration_8_on_a_database_made_by_the_previous_code(db_url: str, tmp_path: Path) -> None:
     """Games stored before accounts belong to no account; their links play on, and a guest
     who signs up brings their seats along."""
@@ -513,6 +515,7 @@ def test_migration_8_on_a_database_made_by_the_previous_code(db_url: str, tmp_pa
             g = c.post("/api/games", json={{"players": [{{"kind": "person"}}, {{"kind": "bot"}}, {{"kind": "bot"}}]}}).json()
             print(json.dumps(g))
         """,
+        db_url,
     )
     with make_client(tmp_path, db_url=db_url) as c:
         assert c.app.state.service.storage.schema_version() == len(MIGRATIONS) == 17  # type: ignore[attr-defined]

@@ -10,6 +10,7 @@ import textwrap
 from pathlib import Path
 from typing import Any
 
+import pytest
 from web_helpers import act, make_client, state
 
 from kardinal.server.storage import MIGRATIONS, Storage
@@ -23,9 +24,18 @@ BEFORE_M6 = "85927bc"
 BEFORE_M7 = "9c91a25"
 
 
-def run_earlier_code(commit: str, tmp_path: Path, body: str) -> dict[str, Any]:
+def run_earlier_code(commit: str, tmp_path: Path, body: str, url: str) -> dict[str, Any]:
     """Run ``body`` (Python, whose last line of output is JSON) with the package as it was at
-    ``commit``, from a copy of that commit's tree; its JSON."""
+    ``commit``, from a copy of that commit's tree, on the database ``url``; its JSON. The
+    database must be empty, as that code found it (db_url's PostgreSQL one is of the newest
+    schema unless the test is marked ``empty_database``)."""
+    from sqlalchemy import create_engine, inspect
+
+    engine = create_engine(url)
+    try:
+        assert inspect(engine).get_table_names() == [], "the earlier code's database is not empty: mark the test empty_database"
+    finally:
+        engine.dispose()
     old = tmp_path / "old"
     old.mkdir()
     tar = subprocess.run(["git", "-C", str(ROOT), "archive", commit, "kardinal"], capture_output=True, check=True).stdout
@@ -56,9 +66,11 @@ def made_by_earlier_code(url: str, tmp_path: Path, commit: str = BEFORE_M5) -> d
             assert r.status_code == 200, r.text
             print(json.dumps({{"game": g, "first": a}}))
         """,
+        url,
     )
 
 
+@pytest.mark.empty_database
 def test_migration_5_on_a_database_made_by_the_previous_code(db_url: str, tmp_path: Path) -> None:
     made = made_by_earlier_code(db_url, tmp_path)
     st = Storage(db_url)
@@ -77,6 +89,7 @@ def test_migration_5_on_a_database_made_by_the_previous_code(db_url: str, tmp_pa
         assert r.status_code == 200, r.text
 
 
+@pytest.mark.empty_database
 def test_migration_6_on_a_database_made_by_the_previous_code(db_url: str, tmp_path: Path) -> None:
     made = made_by_earlier_code(db_url, tmp_path, BEFORE_M6)
     g = made["game"]
@@ -116,9 +129,11 @@ def finished_by_earlier_code(url: str, tmp_path: Path, commit: str = BEFORE_M7) 
             assert r.status_code == 200, r.text
             print(json.dumps({{"finished": g["id"], "then": r.json()["id"]}}))
         """,
+        url,
     )
 
 
+@pytest.mark.empty_database
 def test_migration_7_on_a_database_made_by_the_previous_code(db_url: str, tmp_path: Path) -> None:
     """The follow-up column added to a database of the previous code: its finished game has
     no stored follow-up (that code's "Play again" was kept in memory only, and is gone with
@@ -182,3 +197,27 @@ def test_processes_started_together_on_a_new_database_all_start(pg: Any) -> None
         with engine.connect() as conn:
             assert conn.execute(text("SELECT version FROM schema_version")).scalars().all() == [len(MIGRATIONS)]
         engine.dispose()
+
+
+def test_the_listener_stops_when_told_not_at_its_next_look(pg: Any, monkeypatch: Any) -> None:
+    """A stopping server's listener (LISTEN/NOTIFY) is woken to stop at once: it does not
+    wait for its next look at the stop flag (every PostgreSQL app's shutdown waited up to
+    half a second for it)."""
+    import threading
+
+    from kardinal.server.storage import shared
+
+    monkeypatch.setattr(shared, "LISTEN_POLL", 600.0)  # its next look: long after the test's end
+    storage = Storage(pg.new_database())
+    listening, stop = threading.Event(), threading.Event()
+    listener = threading.Thread(target=storage.listen, args=(lambda gid: listening.set(), stop), daemon=True)
+    try:
+        listener.start()
+        assert listening.wait(30), "the listener did not connect"
+        stop.set()
+        storage.wake_listener()
+        listener.join(30)
+        assert not listener.is_alive(), "the listener waited for its next look"
+    finally:
+        stop.set()
+        storage.close()

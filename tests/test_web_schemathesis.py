@@ -4,7 +4,8 @@ Every operation the document lists is called with its examples and with generate
 requests, valid ones and (where the document declares what is valid) invalid ones; every
 answer must be no 5xx, have a documented status code and content type, match the schema
 documented for that status, and a request the document says is invalid must be refused
-(4xx). The app runs on a fresh SQLite database with bot_pause=0 and lenient rate limits;
+(4xx). The app runs on a fresh SQLite database with bot_pause=0, lenient rate limits, and
+hints, reviews and password hashes of a low cost (their answers' shapes are what is checked);
 it is seeded with games in every state (running with people, finished by bots, open with
 a free seat, hot-seat, hints agreed), and the generated requests name those games (and now
 and then one that does not exist) and, half the time, a seat's real token and the game's
@@ -27,6 +28,7 @@ from typing import Any
 
 import pytest
 import schemathesis
+from argon2 import PasswordHasher
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from schemathesis.checks import not_a_server_error
@@ -41,6 +43,8 @@ from web_helpers import LENIENT, seats
 
 from kardinal.rules.record import action_of
 from kardinal.server.common.guard import Guard
+from kardinal.server.common.settings import load_settings
+from kardinal.server.community import passwords
 from kardinal.server.web.app import create_app
 
 pytestmark = pytest.mark.fuzz  # left out of make test-fast; make fuzz sizes it up
@@ -94,14 +98,19 @@ def seed(client: Any, out: Seeded) -> None:
 @pytest.fixture(scope="module")
 def seeded() -> Iterator[Seeded]:
     data = Path(tempfile.mkdtemp(prefix="kardinal-schemathesis-"))
-    app = create_app(data_dir=data, bot_pause=0.0, guard=Guard(LENIENT))
-    out = Seeded(app=app)
-    # the client Schemathesis calls the app with: its lifespan runs on Schemathesis's event loop
-    out.client = asgi.get_client(app)
-    seed(out.client, out)
-    yield out
-    print("\nanswers checked:", *(f"{n:5d}  {k}" for k, n in sorted(out.answers.items())), sep="\n")
-    asgi.shutdown_lifespans()
+    # the searches and hashes cost what they cost in production otherwise (a hint's search, a
+    # started review's, Argon2id's), while only the answers' shapes are checked here
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(passwords, "HASHER", PasswordHasher(time_cost=1, memory_cost=1024, parallelism=1))
+        settings = load_settings(hint_iterations=30, hint_seconds=0.2, review_iterations=20)
+        app = create_app(data_dir=data, bot_pause=0.0, guard=Guard(LENIENT), settings=settings)
+        out = Seeded(app=app)
+        # the client Schemathesis calls the app with: its lifespan runs on Schemathesis's event loop
+        out.client = asgi.get_client(app)
+        seed(out.client, out)
+        yield out
+        print("\nanswers checked:", *(f"{n:5d}  {k}" for k, n in sorted(out.answers.items())), sep="\n")
+        asgi.shutdown_lifespans()
 
 
 @pytest.fixture(scope="module")

@@ -21,6 +21,7 @@ Default: a minute or less on SQLite, a shorter run on PostgreSQL; ``KARDINAL_FUZ
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import logging
 import os
@@ -35,6 +36,7 @@ from pathlib import Path
 from typing import Any
 
 import anyio
+import httpx
 import pytest
 from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, Phase, settings
@@ -180,6 +182,11 @@ class WebMachine(RuleBasedStateMachine):
         self.client: TestClient = make_client(self.dir, bot_pause=0.0, db_url=type(self).new_db())
         self.client.__enter__()
         self.service = self.client.app.state.service  # type: ignore[attr-defined]
+        # HTTP requests go to the app on the TestClient's event loop in one hop (its own
+        # requests take several); the WebSockets are the TestClient's
+        self.http = httpx.AsyncClient(
+            transport=httpx.ASGITransport(app=self.client.app), base_url="http://testserver", follow_redirects=True
+        )
         self.games: dict[str, Game] = {}
         self.conns: list[Conn] = []
         self.states: dict[tuple[str, str], State] = {}  # (game, its log as JSON) -> the true state
@@ -192,13 +199,14 @@ class WebMachine(RuleBasedStateMachine):
             self._quiet()
         finally:
             logging.getLogger("kardinal").removeHandler(self.failures)
+            self.client.portal.call(self.http.aclose)  # type: ignore[union-attr]
             self.client.__exit__(None, None, None)
             shutil.rmtree(self.dir, ignore_errors=True)
 
     # -- requests -------------------------------------------------------------
 
     def req(self, method: str, url: str, **kw: Any) -> Any:
-        r = self.client.request(method, url, **kw)
+        r = self.client.portal.call(functools.partial(self.http.request, method, url, **kw))  # type: ignore[union-attr]
         body = kw.get("json", kw.get("params"))
         assert r.status_code < 500, f"{method} {url} {body!r} -> {r.status_code} {r.text}"
         return r

@@ -44,6 +44,7 @@ class Shared(ServiceCore):
                     log.error("taking over games failed (%s)", type(e).__name__)
         finally:
             halt.set()
+            await asyncio.to_thread(self.storage.wake_listener)
             await asyncio.to_thread(listener.join, 5)
 
     async def resume(self) -> int:

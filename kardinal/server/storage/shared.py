@@ -19,11 +19,12 @@ from sqlalchemy import (
     text,
     update,
 )
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 
 from .schema import presence
 
 PRESENCE_ROWS_KEPT = 86400.0  # seconds: a note of presence is removed a day after it was written
+LISTEN_POLL = 0.5  # seconds: how often the listener looks whether it is to stop (besides being woken)
 
 
 class SharedStorage:
@@ -64,10 +65,13 @@ class SharedStorage:
         while not stop.is_set():
             try:
                 with psycopg.connect(autocommit=True, **self._pg_params()) as conn:
-                    conn.execute(f"LISTEN {self.CHANNEL}")
+                    conn.execute(f"LISTEN {self._wake_channel}")
+                    conn.execute(f"LISTEN {self.CHANNEL}")  # (its last statement: what pg_stat_activity shows)
                     on_change("")  # (re)connected: anything may have changed meanwhile
                     while not stop.is_set():
-                        for n in conn.notifies(timeout=0.5):
+                        for n in conn.notifies(timeout=LISTEN_POLL):
+                            if n.channel != self.CHANNEL:  # woken (wake_listener): look at the stop flag now
+                                break
                             origin, _, rest = n.payload.partition(" ")
                             if origin == self.origin:  # this process's own changes are known here
                                 continue
@@ -79,6 +83,21 @@ class SharedStorage:
             except psycopg.OperationalError:
                 if stop.wait(1.0):
                     return
+
+    @property
+    def _wake_channel(self) -> str:
+        return f"kardinal_wake_{self.origin}"  # this process's alone
+
+    def wake_listener(self) -> None:
+        """Wake :meth:`listen` to look at its stop flag now (set it first), not at its next
+        look; if the database cannot be reached, the listener stops at that look."""
+        if not self.shared:
+            return
+        try:
+            with self._begin() as conn:
+                conn.execute(text(f"NOTIFY {self._wake_channel}"))
+        except SQLAlchemyError:
+            pass
 
     def _pg_params(self) -> dict[str, Any]:
         params = self.engine.url.translate_connect_args(username="user", database="dbname")
