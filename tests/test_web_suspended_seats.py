@@ -27,6 +27,7 @@ from web_helpers import act, play_out, state
 
 from kardinal.server.community.admin import Admin
 from kardinal.server.community.moderation import Moderation
+from kardinal.server.play.live import Connection
 
 pytestmark = pytest.mark.usefixtures("cheap_hashes")  # Argon2id of a low cost (conftest.py)
 
@@ -162,3 +163,23 @@ def test_a_suspended_seats_turns_at_a_turn_based_table_go_to_the_stand_in_at_onc
             clock.advance(3600)
             assert portal_call(c, svc.check_clocks) == []
             assert state(c, gid)["view"]["current"] == 1  # his to play
+
+
+def test_a_page_open_when_its_seat_is_suspended_on_its_turn_does_not_keep_the_seat_from_the_stand_in(tmp_path: Path, db_url: str) -> None:
+    """Bert is suspended on his turn with his page still connected (the server closes it a
+    moment later): he is not at the table for the timeout, so the stand-in plays for him
+    until he returns (not this turn only, his next turn waiting a day again)."""
+    clock = FakeTime()
+    with client_for(tmp_path, db_url, clock) as c:
+        gid, toks, _anna, _bert = table(c, mode="turn", clock={"days": 1}, standin="greedy")
+        svc = service(c)
+        play_until_turn_of(c, gid, {0: toks[0]}, 1, random.Random(4))
+        page = Connection({1: toks[1]})  # (the revoked connection, before its socket is closed)
+        portal_call(c, svc.connect, svc.get(gid), page)
+        Admin(svc.storage, "ops").suspend("Bert", 3, "insults in game")
+        assert apply_pending(c) == 1
+        assert page.revoked and 1 in svc.get(gid).present
+        clock.advance(0.01)
+        assert portal_call(c, svc.check_clocks) == [gid]
+        assert svc.get(gid).row.seats[1].standin
+        assert ("timeout_away", "Bert", "greedy") in chat_kinds(c, gid)
