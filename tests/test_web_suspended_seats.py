@@ -3,7 +3,8 @@ them opens them until the suspension ends: the seat's link token over the WebSoc
 HTTP, a key the account handed to another device, a page open when the operator suspended
 it (told why and closed with 4423: its page keeps the tokens), "Play again" (it may not ask;
 its seat in the new game is barred too). Its games go on: a bot stands in for it as for
-anyone away. Lifted, every way opens the seat again. Both databases (``db_url``).
+anyone away (a live table: after its "away" time; turn-based: at once on each of its
+turns, until it returns). Lifted, every way opens the seat again. Both databases (``db_url``).
 
 The attack: a suspended player who kept his seat's link (or an open tab) plays on, where
 his signed-in pages were told that he may not (found by the third new-user walk)."""

@@ -12,7 +12,10 @@ turn for the seat, the log says so, and the person keeps their seat (their reser
 spent; the next turn is theirs with its own time). Turn-based tables: ``days`` a turn and no
 reserve; when it runs out, the stand-in plays for the seat until its person returns (as for
 a person away from a live table: kardinal.server.play.presence), or, if they are at the table
-then (their page open), that turn only.
+then (their page open), that turn only. A barred seat's turn (its account suspended:
+SeatRow.barred) at a turn-based or rated table runs out as it begins, or as the bar is
+set (Clocks.deadline_now): the stand-in plays for it from the watcher's next look until
+its person returns, which the bar allows only once the suspension ends or is lifted.
 
 No clock runs for a bot's turn (its own or a stand-in's), at a hot-seat table, or for the
 last person of an unrated table (every other seat a bot's: nobody waits for them). At a
