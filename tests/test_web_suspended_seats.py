@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import random
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -28,6 +29,7 @@ from web_helpers import act, play_out, state
 
 from kardinal.server.community.admin import Admin
 from kardinal.server.community.moderation import Moderation
+from kardinal.server.mail.notify import GameMail
 from kardinal.server.play.live import Connection
 
 pytestmark = pytest.mark.usefixtures("cheap_hashes")  # Argon2id of a low cost (conftest.py)
@@ -184,3 +186,32 @@ def test_a_page_open_when_its_seat_is_suspended_on_its_turn_does_not_keep_the_se
         assert portal_call(c, svc.check_clocks) == [gid]
         assert svc.get(gid).row.seats[1].standin
         assert ("timeout_away", "Bert", "greedy") in chat_kinds(c, gid)
+
+
+class Mails:
+    """A mailer that keeps what the game's mails would queue (GameMail.on_change)."""
+
+    enabled = True
+
+    def __init__(self) -> None:
+        self.queued: list[str] = []
+
+    def later(self, coro: Any) -> None:
+        self.queued.append(coro.cr_code.co_name)
+        coro.close()
+
+
+def test_a_suspended_seats_turn_is_not_mailed(tmp_path: Path, db_url: str) -> None:
+    """The turn of a barred seat is the stand-in's at once: its player, who may not play
+    it, gets no "your turn" mail (the seat of one not suspended does)."""
+    with app_client(tmp_path, db_url) as c:
+        gid, _toks, _anna, _bert = table(c, mode="turn", clock={"days": 1})
+        live = service_of(c).get(gid)
+        assert live.state.current == 0 and not live.state.history
+        mails = Mails()
+        GameMail(mails, pusher=None).on_change(live)  # type: ignore[arg-type]
+        assert mails.queued == ["_turn"]
+        live.row.seats[0] = replace(live.row.seats[0], barred=time.time() + 3600)
+        mails = Mails()
+        GameMail(mails, pusher=None).on_change(live)  # type: ignore[arg-type]
+        assert mails.queued == []
