@@ -76,6 +76,7 @@ def test_join_asks_the_name_in_the_row_and_refusals_are_said_in_the_page(server:
     expect(field).to_have_value("Carlotta")
     expect(row).to_contain_text("Dora")  # the lobby's next look: the row drawn anew ...
     expect(field).to_have_value("Carlotta")  # ... the form kept
+    expect(field).to_be_focused()  # ... and the focus in it
     shot(page, "join-refused-desktop-en")
     assert serious(axe_scan(page, "lobby-join-form")) == []
     # seat 3: joined through the form, under the name typed
