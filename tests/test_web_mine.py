@@ -145,3 +145,39 @@ def test_my_games_reads_whose_turn_without_reading_the_games_into_memory(timed: 
     replayed = listed(c, anna, gid)
     assert replayed["current"] == 1 and replayed["deadline"] == pytest.approx(game["deadline"])
     assert gid not in svc.live
+
+
+LIVE_CLOCK = {"move": 45, "reserve": 300, "increment": 5}
+
+
+@pytest.mark.parametrize("away", [60, 3600])
+def test_my_games_at_a_live_table_counts_down_to_the_bot_that_comes_first(timed: tuple[TestClient, FakeTime], away: int) -> None:
+    """Issue 43's walk: My games counted down the live clock's 5 min 45 s while a person away
+    from a live table gets a stand-in after the table's "away" seconds, often sooner. The
+    deadline is when a bot really plays the seat: the sooner of the two."""
+    c, t = timed
+    anna = sign_up(c, "Anna")
+    before = time.monotonic()
+    gid, toks = new_game(c, anna, ("person", "person", "bot"), mode="live", clock=LIVE_CLOCK, away=away)
+    start = t()  # (the fake clock of the live clock; nobody opened the game: both people are away)
+    clock_runs_out = start + LIVE_CLOCK["move"] + LIVE_CLOCK["reserve"]
+    game = listed(c, anna, gid)
+    after = time.monotonic()
+    assert game["current"] == 0
+    if away >= LIVE_CLOCK["move"] + LIVE_CLOCK["reserve"]:
+        assert game["deadline"] == pytest.approx(clock_runs_out)  # the clock comes first
+        return
+    # the stand-in: "away" seconds after the game was read into memory (between before and
+    # after, on the monotonic clock), told on the clock's time
+    assert start + away - (after - before) <= game["deadline"] <= start + away
+    summary = get(c, f"/api/games/{gid}").json()  # (the lobby's summary: a guest's My games reads it)
+    assert start + away - (time.monotonic() - before) <= summary["deadline"] <= start + away
+    # Anna at the table (the game's page open): no stand-in comes, the clock's deadline it is
+    with c.websocket_connect(f"/ws/{gid}") as ws:
+        ws.send_json({"type": "hello", "seats": {"0": toks[0]}, "presence": True})
+        for _ in range(10):  # (until the table is told she is here)
+            m = ws.receive_json()
+            if m["type"] == "presence" and 0 in m["here"]:
+                break
+        assert m["type"] == "presence" and 0 in m["here"]
+        assert listed(c, anna, gid)["deadline"] == pytest.approx(clock_runs_out)

@@ -210,8 +210,9 @@ def test_the_lobby_offers_join_only_on_open_seats(server: str, browser: Any) -> 
     page.wait_for_selector(f"[data-claim^='{gid}:']")
     claims = page.eval_on_selector_all(f"[data-claim^='{gid}:']", "bs => bs.map((b) => b.dataset.claim)")
     assert claims == [f"{gid}:2"]  # not the invited seats 0 and 1
-    page.on("dialog", lambda d: d.accept("Stranger"))
     page.click(f"[data-claim='{gid}:2']")
+    page.fill("#join-name", "Stranger")  # (a guest: the name asked in the row)
+    page.click("#join-send")
     page.wait_for_url(f"**/game/{gid}*")
     page.wait_for_function("document.body.dataset.status === 'open'")
     assert page.errors == [] and page.console_errors == []

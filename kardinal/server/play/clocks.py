@@ -66,7 +66,7 @@ from .fair import PEOPLE
 from .live import Connection, LiveGame
 from .messages import ClockMessage, ClockOptions
 from .options import options_of
-from .presence import PRESENCE_EVERY, last_person
+from .presence import PRESENCE_EVERY, last_person, standin_due
 
 log = logging.getLogger("kardinal.web")
 
@@ -116,6 +116,18 @@ def seat_deadline(live: LiveGame, seat: int) -> float | None:
         return None
     at = run.deadline(spec)
     return None if at >= NO_DEADLINE else at
+
+
+def bot_deadline(live: LiveGame, seat: int, unix_now: float) -> float | None:
+    """When a bot will play the turn of ``seat``, as Unix time (``unix_now``: the time
+    source's now): the sooner of its clock's deadline (seat_deadline) and, at a live table
+    its person is away from, the moment a stand-in takes over (presence.standin_due: the
+    table's "away" seconds after they left, often long before the clock's). None: neither
+    comes. ("My games" counts down to it.)"""
+    mono = time.monotonic()
+    due = standin_due(live, seat, mono)
+    times = [seat_deadline(live, seat), None if due is None else unix_now + max(0.0, due - mono)]
+    return min((t for t in times if t is not None), default=None)
 
 
 def stored_turn(turn: StoredTurn, row: GameRow) -> tuple[int, float | None] | None:

@@ -70,6 +70,7 @@ class ServiceCore:
         self._keys: OrderedDict[tuple[str | None, str], tuple[float, asyncio.Future[tuple[str, dict[int, str]]]]] = OrderedDict()
 
     if TYPE_CHECKING:  # what the parts call of one another (each defined in its own module)
+        now: Callable[[], float]  # clocks: the time source (Unix time)
 
         async def _write(self, a: PendingWrite) -> None: ...  # pipeline
         async def _commit(self, live: LiveGame, seat: int, move: Move, client_id: str | None) -> int: ...  # pipeline

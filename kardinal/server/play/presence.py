@@ -109,6 +109,19 @@ def standin_at(live: LiveGame, seat: int, now: float, wall: float) -> float | No
     return at
 
 
+def standin_due(live: LiveGame, seat: int, now: float | None = None, wall: float | None = None) -> float | None:
+    """When (on the time.monotonic clock) a bot will play for the person of ``seat`` at a
+    live table if they stay away (standin_at, as BotPlay.check_away decides it): None while
+    the game is not running, they are at the table (at this process or, lately, another),
+    a bot stands in for them already, or none will."""
+    now = time.monotonic() if now is None else now
+    wall = time.time() if wall is None else wall
+    sr = live.row.seats[seat]
+    if live.row.status != "running" or sr.kind != "person" or sr.standin or seat in live.present or seen_elsewhere(live, seat, wall):
+        return None
+    return standin_at(live, seat, now, wall)
+
+
 def presence_of(live: LiveGame, now: float | None = None, wall: float | None = None) -> tuple[tuple[Any, ...], PresenceMessage]:
     """Who is at the table now (see PresenceMessage), and what it is made from (the same
     while nothing changes: the deadlines on the monotonic clock, not the seconds left)."""

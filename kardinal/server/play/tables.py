@@ -24,7 +24,7 @@ from ..storage import (
     SeatChange,
     SeatRow,
 )
-from .clocks import seat_deadline
+from .clocks import bot_deadline
 from .core import ServiceCore
 from .live import LiveGame, hash_token, public_players, token_ok
 from .options import options_of, table_options
@@ -445,9 +445,9 @@ class Tables(ServiceCore):
         if live is not None:
             if live.row.status == "running":
                 out["current"] = live.state.current  # whose turn ("My games")
-                deadline = seat_deadline(live, live.state.current)
+                deadline = bot_deadline(live, live.state.current, self.now())
                 if deadline is not None:
-                    out["deadline"] = deadline  # when their turn runs out (Unix time, UTC)
+                    out["deadline"] = deadline  # when a bot plays their turn (Unix time, UTC): its clock's, or a stand-in's
             out["version"] = live.version
             out["scores"] = live.state.scores[:]
             out["winners"] = live.state.winners

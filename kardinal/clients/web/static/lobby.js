@@ -146,6 +146,11 @@ class Lobby {
     this.friendAccounts = ["", "", "", ""]; // accounts invited by name (signed in)
     /** @type {Record<string, string>} the last created table's seats kept for accounts: {seat: name} */
     this.invited = {};
+    /** @type {{ gid: string, seat: number, name: string | null, refused: string } | null} the seat
+     * being joined: its name as typed (null: signed in, no form), and its refusal's words */
+    this.joining = null;
+    /** @type {Map<string, GameSummary>} the open tables drawn, by id */
+    this.shown = new Map();
     /** @type {string | undefined} the list of games last drawn (loadGames) */
     this.gamesSeen = undefined;
     this.mine = new MyGames("my-games", true, 5);
@@ -605,7 +610,8 @@ class Lobby {
     if (g.status === "open" && !g.hotseat) {
       g.players.forEach((p, i) => {
         if (p.kind === "person" && !p.joined && p.open) { // invited seats are taken with their links only
-          actions.append(" ", el("button", { type: "button", "data-claim": `${g.id}:${i}`, onclick: () => this.claim(g.id, i) }, `${T("join")}: ${T("seat")} ${i + 1}`));
+          const asking = this.me ? null : String(!!this.joining && this.joining.gid === g.id && this.joining.seat === i && this.joining.name !== null);
+          actions.append(" ", el("button", { type: "button", "data-claim": `${g.id}:${i}`, "aria-expanded": asking, onclick: () => this.claim(g.id, i) }, `${T("join")}: ${T("seat")} ${i + 1}`));
         }
       });
     }
@@ -621,25 +627,76 @@ class Lobby {
     if (g.table && g.table.clock) tags.push(el("span", { class: "tag clock", text: `${T("clockLabel")}: ${clockText(g.table.clock)}` }));
     const rated = ratedTag(g.table);
     if (rated) tags.push(rated);
+    const j = this.joining && this.joining.gid === g.id ? this.joining : null;
     return el("li", { "data-game": g.id, "data-variants": variants.join(" "), "data-board": g.board || "" },
-      el("span", { class: "small", text: when + " · " }), names + score + " ", ...tags.flatMap((t) => [t, " "]), actions);
+      el("span", { class: "small", text: when + " · " }), names + score + " ", ...tags.flatMap((t) => [t, " "]), actions,
+      j && j.name !== null ? this.joinForm(j) : null,
+      // said in the table's row, where the player tapped (an alert may be blocked or unseen)
+      j && j.refused ? el("p", { class: "bad claim-refused", role: "alert", text: j.refused }) : null);
   }
 
-  /** @param {string} gid @param {number} seat */
-  async claim(gid, seat) {
-    const name = prompt(T("yourName"), this.me ? this.me.name : "") || "";
+  /** Join: signed in, the seat is taken at once under the account's name (the server's
+   * choice for a claim without one); a guest is asked for a name in the table's row
+   * (joinForm). A refusal is said in the row (claimRefused).
+   * @param {string} gid @param {number} seat */
+  claim(gid, seat) {
+    if (this.me) { this.joining = { gid, seat, name: null, refused: "" }; this.sendClaim(); return; }
+    // the name: one typed in a form open now (moved to this seat), else the one this browser used last
+    this.joining = { gid, seat, name: this.joining && this.joining.name !== null ? this.joining.name : this.myName, refused: "" };
+    this.redrawRow(gid);
+    const field = findId("join-name");
+    if (field instanceof HTMLInputElement) { field.focus(); field.select(); }
+  }
+
+  /** Ask for the seat being joined (this.joining) under its name: on to the seat's page,
+   * or the refusal said in the row (the name typed stays). */
+  async sendClaim() {
+    const j = this.joining;
+    if (!j) return;
+    const name = (j.name || "").trim();
     try {
-      const data = await postJSON(`/api/games/${gid}/claim`, { seat, name });
+      const data = await postJSON(`/api/games/${j.gid}/claim`, j.name === null ? { seat: j.seat } : { seat: j.seat, name });
+      if (name) { this.myName = name; remember(NAME_KEY, name); } // the name this browser used last
       location.href = data.url;
     } catch (e) {
-      // said in the table's row, where the player tapped (an alert may be blocked or unseen)
-      const row = document.querySelector(`#games li[data-game="${CSS.escape(gid)}"]`);
-      if (row) {
-        const old = row.querySelector(".claim-refused");
-        if (old) old.remove();
-        row.append(el("p", { class: "bad claim-refused", role: "alert", text: failureText(e) }));
-      } else alert(failureText(e));
+      if (this.joining !== j) return; // cancelled meanwhile
+      j.refused = failureText(e);
+      this.redrawRow(j.gid);
     }
+  }
+
+  /** Close the name form of a guest's Join, the focus back on its Join button. */
+  cancelJoin() {
+    const j = this.joining;
+    if (!j) return;
+    this.joining = null;
+    this.redrawRow(j.gid);
+    const button = document.querySelector(`#games button[data-claim="${CSS.escape(`${j.gid}:${j.seat}`)}"]`);
+    if (button instanceof HTMLElement) button.focus();
+  }
+
+  /** Draw one table's row again (the join form opened or closed, a refusal), keeping what
+   * is typed and the focus. @param {string} gid */
+  redrawRow(gid) {
+    const row = document.querySelector(`#games li[data-game="${CSS.escape(gid)}"]`);
+    const g = this.shown.get(gid);
+    if (row && g) keepInput(pagePart("main"), () => row.replaceWith(this.gameRow(g)));
+  }
+
+  /** The guest's name form of a Join in its table's row: the name (the one this browser
+   * used last), Join and Cancel; Enter joins, Escape cancels.
+   * @param {{ gid: string, seat: number, name: string | null }} j */
+  joinForm(j) {
+    const field = el("input", { type: "text", id: "join-name", name: "name", maxlength: 24, autocomplete: "nickname", placeholder: `${T("player")} ${j.seat + 1}` });
+    field.value = j.name || "";
+    field.addEventListener("input", () => { if (this.joining) this.joining.name = field.value; });
+    const form = el("form", { class: "join-form", id: "join-form", "data-join": `${j.gid}:${j.seat}`, "aria-label": `${T("join")}: ${T("seat")} ${j.seat + 1}` },
+      el("label", { for: "join-name", text: T("yourNameLabel") }), " ", field, " ",
+      el("button", { type: "submit", class: "primary", id: "join-send" }, T("join")), " ",
+      el("button", { type: "button", id: "join-cancel", onclick: () => this.cancelJoin() }, T("joinCancel")));
+    form.addEventListener("submit", (ev) => { ev.preventDefault(); this.sendClaim(); });
+    form.addEventListener("keydown", (ev) => { if (ev.key === "Escape") { ev.preventDefault(); this.cancelJoin(); } });
+    return form;
   }
 
   /** The open tables (seats to take), then, folded away, the games under way and finished. */
@@ -657,6 +714,7 @@ class Lobby {
   /** @param {{ games: GameSummary[] }} data */
   drawGames(data) {
     const open = data.games.filter((g) => g.status === "open").slice(0, 30);
+    this.shown = new Map(open.map((g) => [g.id, g]));
     fill(byId("games"), el("h2", { text: T("openTables") }),
       open.length ? el("ul", { class: "games", "data-list": "open" }, ...open.map((g) => this.gameRow(g))) : el("p", { class: "small", text: T("openTablesNone") }));
     const other = byId("other-games");

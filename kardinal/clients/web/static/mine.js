@@ -55,6 +55,9 @@ export class MyGames {
     this.seen = undefined;
     /** @type {Invitations} invitations by name (signed in) */
     this.invites = { received: [], sent: [] };
+    /** @type {{ key: string, text: string } | null} the last refusal of Open or Take, said in
+     * the row it was asked from (`key`: "open:GAME", "take:GAME:SEAT"; the page's top if that row is gone) */
+    this.refused = null;
   }
 
   async start() {
@@ -111,6 +114,7 @@ export class MyGames {
     const missing = Object.keys(g.seats).filter((s) => !g.seats[s]);
     if (!missing.length) return;
     ev.preventDefault();
+    this.refused = null;
     try {
       /** @type {Seats} */
       const got = {};
@@ -118,7 +122,7 @@ export class MyGames {
       storeSeats(g.game, got);
       location.href = url(`/game/${encodeURIComponent(g.game)}`);
     } catch (e) {
-      alert(failureText(e));
+      this.refuse(`open:${g.game}`, e);
     }
   }
 
@@ -126,14 +130,28 @@ export class MyGames {
    * gets its token (in the answer, never in an address) and opens the game.
    * @param {InvitationInfo} inv */
   async take(inv) {
+    this.refused = null;
     try {
       const r = await postJSON("/api/account/invitations/take", { game: inv.game.id, seat: inv.seat });
       storeSeats(r.game, { [r.seat]: r.token });
       location.href = url(`/game/${encodeURIComponent(r.game)}`);
     } catch (e) {
-      alert(failureText(e));
-      this.load();
+      this.refuse(`take:${inv.game.id}:${inv.seat}`, e);
+      this.load(); // (an invitation withdrawn meanwhile leaves the list)
     }
+  }
+
+  /** Say why Open or Take was refused, in the row of `key` (the page drawn again, the
+   * focus kept). @param {string} key @param {unknown} e */
+  refuse(key, e) {
+    this.refused = { key, text: failureText(e) };
+    this.render();
+  }
+
+  /** The refusal of the row of `key`, if it has one (role=alert: a screen reader hears it).
+   * @param {string} key */
+  refusalIn(key) {
+    return this.refused && this.refused.key === key ? el("p", { class: "bad mine-refused", role: "alert", text: this.refused.text }) : null;
   }
 
   /** Withdraw an invitation this account sent: the seat is kept for nobody any more.
@@ -166,7 +184,8 @@ export class MyGames {
           el("span", {}, g.players.map((p) => seatName(p.name, p.seat)).join(", ")), " · ", el("span", { class: "small", text: T("inviteSeat", { seat }) }),
           " ", this.howTag(g)),
         el("button", { type: "button", class: "primary", "data-take": `${g.id}:${inv.seat}`, onclick: () => this.take(inv) }, T("takeSeat")), " ",
-        el("button", { type: "button", "data-decline": `${g.id}:${inv.seat}`, onclick: () => this.decline(inv) }, T("declineInvite")));
+        el("button", { type: "button", "data-decline": `${g.id}:${inv.seat}`, onclick: () => this.decline(inv) }, T("declineInvite")),
+        this.refusalIn(`take:${g.id}:${inv.seat}`));
     });
     const sent = this.home ? [] : this.invites.sent.map((inv) => el("li", { "data-sent": `${inv.game.id}:${inv.seat}` },
       el("span", { text: T("invitePending", { name: inv.to, seat: inv.seat + 1, players: inv.game.players.filter((p) => p.seat !== inv.seat).map((p) => seatName(p.name, p.seat)).join(", ") }) }),
@@ -220,6 +239,10 @@ export class MyGames {
   render() {
     const box = byId(this.boxId);
     keepInput(box, () => this.draw(box));
+    if (this.refused && !box.querySelector(".mine-refused")) { // its row is gone: said under the title
+      const title = box.querySelector("h1, h2");
+      if (title) title.after(el("p", { class: "bad mine-refused", role: "alert", text: this.refused.text }));
+    }
     this.showLeft();
   }
 
@@ -284,7 +307,8 @@ export class MyGames {
     return el("li", { "data-game": g.game, "data-state": rank === -1 ? "my-turn" : info.status },
       el("a", { href, class: "btn", onclick: (/** @type {MouseEvent} */ ev) => this.open(g, ev) }, T("mineOpen")), " ", state, ...standin, ...left, ...(scored ? [] : [" · ", names]), " ", tags, " ", rated, rated ? " " : null,
       // (a game of the account's stays in its list: "Forget" would only drop this browser's link)
-      el("span", { class: "small" }, when), " ", (info.status === "finished" || info.status === "expired") && !g.owned ? forget : null);
+      el("span", { class: "small" }, when), " ", (info.status === "finished" || info.status === "expired") && !g.owned ? forget : null,
+      this.refusalIn(`open:${g.game}`));
   }
 }
 
