@@ -168,10 +168,10 @@ def test_my_games_at_a_live_table_counts_down_to_the_bot_that_comes_first(timed:
         assert game["deadline"] == pytest.approx(clock_runs_out)  # the clock comes first
         return
     # the stand-in: "away" seconds after the game was read into memory (between before and
-    # after, on the monotonic clock), told on the clock's time
-    assert start + away - (after - before) <= game["deadline"] <= start + away
+    # after, on the monotonic clock), told on the clock's time to the second
+    assert round(start + away - (after - before)) <= game["deadline"] <= round(start + away)
     summary = get(c, f"/api/games/{gid}").json()  # (the lobby's summary: a guest's My games reads it)
-    assert start + away - (time.monotonic() - before) <= summary["deadline"] <= start + away
+    assert round(start + away - (time.monotonic() - before)) <= summary["deadline"] <= round(start + away)
     # Anna at the table (the game's page open): no stand-in comes, the clock's deadline it is
     with c.websocket_connect(f"/ws/{gid}") as ws:
         ws.send_json({"type": "hello", "seats": {"0": toks[0]}, "presence": True})

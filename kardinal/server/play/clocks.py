@@ -126,7 +126,9 @@ def bot_deadline(live: LiveGame, seat: int, unix_now: float) -> float | None:
     comes. ("My games" counts down to it.)"""
     mono = time.monotonic()
     due = standin_due(live, seat, mono)
-    times = [seat_deadline(live, seat), None if due is None else unix_now + max(0.0, due - mono)]
+    # (the stand-in's moment to the second: it is converted from the monotonic clock anew at
+    # every look, and a summary that changed by microseconds would redraw the lists asking it)
+    times = [seat_deadline(live, seat), None if due is None else float(round(unix_now + max(0.0, due - mono)))]
     return min((t for t in times if t is not None), default=None)
 
 
