@@ -122,6 +122,19 @@ def test_a_signed_in_players_seat_takes_the_accounts_name(client: TestClient) ->
     assert names(client, gid) == ["Anna", "Ben", "Cleo"]
     mine = get(client, "/api/account/games", ben).json()["games"]
     assert [x["game"]["players"][1]["name"] for x in mine] == ["Ben"]
+    # the lobby's Join, signed in, sends no name (issue 43: no prompt): an open seat the host
+    # named ("Anyone") takes the account's name too; one another seat has keeps the seat's
+    g = table(
+        client,
+        anna,
+        [{"kind": "person"}, {"kind": "person", "name": "Anyone", "open": True}, {"kind": "person", "name": "Cleo", "open": True}],
+    )
+    assert post(client, f"/api/games/{g['id']}/claim", ben, json={"seat": 1}).status_code == 200
+    assert post(client, f"/api/games/{g['id']}/claim", cleo, json={"seat": 2}).status_code == 200
+    assert names(client, g["id"]) == ["Anna", "Ben", "Cleo"]
+    g = table(client, anna, [{"kind": "person"}, {"kind": "person", "name": "Ben"}, {"kind": "person", "name": "Anyone", "open": True}])
+    assert post(client, f"/api/games/{g['id']}/claim", ben, json={"seat": 2}).status_code == 200
+    assert names(client, g["id"])[2] == "Anyone"
 
 
 def test_an_accounts_name_another_seat_has_leaves_the_seat_unnamed(client: TestClient) -> None:

@@ -90,10 +90,12 @@ def seat_name(name: str, seat: int, lang: str = "en") -> str:
     return text(lang, "deletedPlayer") + (deleted.group(1) or "") if deleted else name
 
 
-def own_name(seats: list[SeatRow], seat: int, name: str) -> str | None:
+def own_name(seats: list[SeatRow], seat: int, name: str, named_too: bool = False) -> str | None:
     """The name an unnamed seat takes when a signed-in person takes it: their account's
-    ``name``, if no other seat of the table has it (else None: it stays unnamed)."""
-    if not 0 <= seat < len(seats) or seats[seat].name != UNNAMED:
+    ``name``, if no other seat of the table has it (else None: it stays as it is).
+    ``named_too``: a seat its host named takes it as well (an open seat taken from the
+    lobby: its name was the host's placeholder for whoever comes)."""
+    if not 0 <= seat < len(seats) or (seats[seat].name != UNNAMED and not named_too):
         return None
     key = look_key(name)
     return None if any(i != seat and key in _keys_shown(s.name, i) for i, s in enumerate(seats)) else name

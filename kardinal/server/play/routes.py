@@ -287,7 +287,7 @@ async def claim(
     kept = await admit(accounts(request), live, body.seat, account)  # a rated table: kept for the account
     name = body.name
     if not (name and name.strip()) and account is not None:
-        name = own_name(live.row.seats, body.seat, account.name) or name  # signed in: the account's name
+        name = own_name(live.row.seats, body.seat, account.name, named_too=True) or name  # signed in: the account's name
     try:
         tok = await service.claim(game_id, body.seat, name, owner=account.id if account is not None else None)
     except BaseException:
