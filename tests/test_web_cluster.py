@@ -4,8 +4,7 @@ by their looks every few seconds, and the stand-in's countdown runs from the mom
 person left, on every process. The clock watcher knows the earliest deadline (from the
 deadlines' index, lowered as deadlines are stored here or announced by another process)
 and reads the database only when one has come: its cost does not grow with the number of
-games. A suspended seat's turn at a turn-based table runs out at once (also when its bar was
-set by another process than the one where its turn comes).
+games. A suspended seat's turn at a turn-based table runs out at once.
 
 Two GameServices on one database stand for two processes (the three-process test through
 nginx is in test_web_nginx.py)."""
@@ -13,11 +12,9 @@ nginx is in test_web_nginx.py)."""
 from __future__ import annotations
 
 import asyncio
-import random
 import time
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -28,7 +25,6 @@ from test_web_clocks import call as portal_call
 from test_web_leaving import PEOPLE2
 from test_web_suspended_seats import apply_pending, table
 
-from kardinal.rules.record import action_of
 from kardinal.server.community.admin import Admin
 from kardinal.server.play.live import Connection, LiveGame
 from kardinal.server.play.messages import PresenceMessage
@@ -268,38 +264,3 @@ def test_a_suspended_seats_turn_at_a_turn_based_table_runs_out_at_once(tmp_path:
         clock.advance(0.01)
         assert portal_call(c, svc.check_clocks) == [gid]  # her turn ran out
         assert svc.get(gid).row.seats[0].standin
-
-
-def test_a_seat_barred_at_one_process_has_its_turn_run_out_at_once_at_another(db_url: str) -> None:
-    """Ben's seat is barred (his account suspended) by process one while Anna is to play at
-    a turn-based table; Anna plays at process two, which knows of the bar from the seat's
-    announcement: Ben's turn runs out as it begins, and process one's watcher hands it
-    to the stand-in."""
-    if not db_url.startswith("postgresql"):
-        return  # one process: nothing is shared
-
-    async def body() -> None:
-        async with processes(db_url) as (one, two):
-            clock = FakeTime()
-            one.now = two.now = clock
-            live, toks = await one.create({"players": PEOPLE2, "mode": "turn", "clock": {"days": 1}})
-            for s, t in toks.items():
-                await one.join(live.row.id, s, t)
-            gid = live.row.id
-            await one._set_seat(live, 1, lambda sr: replace(sr, barred=time.time() + 3600))  # (as bar_seat does)
-            there = await two.fetch(gid)
-            await until_async(lambda: there.row.seats[1].barred is not None, "the bar at process two")
-            rng = random.Random(2)
-            while there.state.current == 0:  # Anna's turn, at process two
-                move = rng.choice(there.state.legal_moves())
-                await two.submit(gid, {"seat": 0, "token": toks[0], "version": there.version, "action": action_of(0, move)})
-            assert there.state.current == 1
-            await two.clocks_stored()
-            row = two.storage.clock_row(gid)
-            assert row is not None and row.seat == 1 and row.deadline <= clock()  # not a day from now
-            clock.advance(0.01)
-            assert await one.check_clocks() == [gid]
-            assert live.row.seats[1].standin
-            await until_async(lambda: there.row.seats[1].standin, "the stand-in at process two")
-
-    asyncio.run(body())

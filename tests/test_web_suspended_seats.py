@@ -3,8 +3,7 @@ them opens them until the suspension ends: the seat's link token over the WebSoc
 HTTP, a key the account handed to another device, a page open when the operator suspended
 it (told why and closed with 4423: its page keeps the tokens), "Play again" (it may not ask;
 its seat in the new game is barred too). Its games go on: a bot stands in for it as for
-anyone away (a live table: after its "away" time; turn-based: at once on each of its
-turns, until it returns). Lifted, every way opens the seat again. Both databases (``db_url``).
+anyone away. Lifted, every way opens the seat again. Both databases (``db_url``).
 
 The attack: a suspended player who kept his seat's link (or an open tab) plays on, where
 his signed-in pages were told that he may not (found by the third new-user walk)."""
@@ -13,15 +12,12 @@ from __future__ import annotations
 
 import random
 import time
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
-from test_web_clocks import FakeTime, chat_kinds, client_for, play_turn, service, stored
-from test_web_clocks import call as portal_call
 from test_web_leaving import hello, next_of
 from test_web_moderation import call, service_of, sign_up
 from test_web_table import app_client, play_until_turn_of, until
@@ -29,8 +25,6 @@ from web_helpers import act, play_out, state
 
 from kardinal.server.community.admin import Admin
 from kardinal.server.community.moderation import Moderation
-from kardinal.server.mail.notify import GameMail
-from kardinal.server.play.live import Connection
 
 pytestmark = pytest.mark.usefixtures("cheap_hashes")  # Argon2id of a low cost (conftest.py)
 
@@ -127,91 +121,3 @@ def test_a_suspended_player_cannot_ask_to_play_again_and_his_seat_in_the_new_gam
         # the start player moved on: old seat 1 (Bert) is new seat 0, old seat 0 (Anna) new seat 2
         refused(c.get(f"/api/games/{new}/state", params={"seat": 0, "token": toks[1]}))
         assert c.get(f"/api/games/{new}/state", params={"seat": 2, "token": toks[0]}).status_code == 200
-
-
-def test_a_suspended_seats_turns_at_a_turn_based_table_go_to_the_stand_in_at_once_until_lifted(tmp_path: Path, db_url: str) -> None:
-    """Bert's account is suspended while Anna is to play (a turn-based table, a day a
-    turn): when his turn comes it runs out at once (the watcher's next look, no deadline
-    passed: the time never moves on a day), the log says his time ran out (nothing of the
-    suspension), and the stand-in plays his turns from then on. Lifted, he comes back to the
-    table and his turn waits a day for him again."""
-    rng = random.Random(7)
-    clock = FakeTime()
-    with client_for(tmp_path, db_url, clock) as c:
-        gid, toks, _anna, _bert = table(c, mode="turn", clock={"days": 1}, standin="greedy")
-        svc = service(c)
-        Admin(svc.storage, "ops").suspend("Bert", 3, "insults in game")
-        assert apply_pending(c) == 1
-        assert portal_call(c, svc.check_clocks) == []  # Anna's day runs
-        play_until_turn_of(c, gid, {0: toks[0]}, 1, rng)  # Anna plays: Bert's turn comes
-        assert stored(c, gid).deadline <= clock()  # ran out as it began, not a day from now
-        clock.advance(0.01)  # (the watcher's look, a moment later)
-        assert portal_call(c, svc.check_clocks) == [gid]
-        assert svc.get(gid).row.seats[1].standin
-        assert ("timeout_away", "Bert", "greedy") in chat_kinds(c, gid)
-        # his next turn too: the stand-in plays it, and no time of his runs meanwhile
-        play_until_turn_of(c, gid, {0: toks[0]}, 0, rng)
-        assert play_turn(c, gid, {0: toks[0]}, rng) == 0
-        until(lambda: state(c, gid)["view"]["current"] == 0, what="Bert's turn and the bot's")
-        assert portal_call(c, svc.check_clocks) == []
-        # lifted: Bert comes back, and his turn waits for him (a day) as before
-        Admin(svc.storage, "ops").unsuspend("Bert")
-        assert apply_pending(c) == 1
-        with c.websocket_connect(f"/ws/{gid}") as tab:
-            hello(tab, {1: toks[1]})
-            assert next_of(tab, "welcome")["seats"] == [1]
-            until(lambda: not state(c, gid)["players"][1]["standin"], what="Bert back")
-            play_until_turn_of(c, gid, {0: toks[0]}, 1, rng)
-            assert stored(c, gid).deadline == clock() + 86400
-            clock.advance(3600)
-            assert portal_call(c, svc.check_clocks) == []
-            assert state(c, gid)["view"]["current"] == 1  # his to play
-
-
-def test_a_page_open_when_its_seat_is_suspended_on_its_turn_does_not_keep_the_seat_from_the_stand_in(tmp_path: Path, db_url: str) -> None:
-    """Bert is suspended on his turn with his page still connected (the server closes it a
-    moment later): he is not at the table for the timeout, so the stand-in plays for him
-    until he returns (not this turn only, his next turn waiting a day again)."""
-    clock = FakeTime()
-    with client_for(tmp_path, db_url, clock) as c:
-        gid, toks, _anna, _bert = table(c, mode="turn", clock={"days": 1}, standin="greedy")
-        svc = service(c)
-        play_until_turn_of(c, gid, {0: toks[0]}, 1, random.Random(4))
-        page = Connection({1: toks[1]})  # (the revoked connection, before its socket is closed)
-        portal_call(c, svc.connect, svc.get(gid), page)
-        Admin(svc.storage, "ops").suspend("Bert", 3, "insults in game")
-        assert apply_pending(c) == 1
-        assert page.revoked and 1 in svc.get(gid).present
-        clock.advance(0.01)
-        assert portal_call(c, svc.check_clocks) == [gid]
-        assert svc.get(gid).row.seats[1].standin
-        assert ("timeout_away", "Bert", "greedy") in chat_kinds(c, gid)
-
-
-class Mails:
-    """A mailer that keeps what the game's mails would queue (GameMail.on_change)."""
-
-    enabled = True
-
-    def __init__(self) -> None:
-        self.queued: list[str] = []
-
-    def later(self, coro: Any) -> None:
-        self.queued.append(coro.cr_code.co_name)
-        coro.close()
-
-
-def test_a_suspended_seats_turn_is_not_mailed(tmp_path: Path, db_url: str) -> None:
-    """The turn of a barred seat is the stand-in's at once: its player, who may not play
-    it, gets no "your turn" mail (the seat of one not suspended does)."""
-    with app_client(tmp_path, db_url) as c:
-        gid, _toks, _anna, _bert = table(c, mode="turn", clock={"days": 1})
-        live = service_of(c).get(gid)
-        assert live.state.current == 0 and not live.state.history
-        mails = Mails()
-        GameMail(mails, pusher=None).on_change(live)  # type: ignore[arg-type]
-        assert mails.queued == ["_turn"]
-        live.row.seats[0] = replace(live.row.seats[0], barred=time.time() + 3600)
-        mails = Mails()
-        GameMail(mails, pusher=None).on_change(live)  # type: ignore[arg-type]
-        assert mails.queued == []

@@ -13,9 +13,7 @@ operator's actions (``kardinal admin``: suspend, delete, a new password; kardina
   holder is told why, and they work again when the suspension ends), and neither do its
   seats: no token opens them until then (a link, a device's key, a page open at the time:
   SeatRow.barred, checked with every token), so they cannot move or chat; its games go
-  on, a stand-in playing for it as for anyone away (at a turn-based or rated table at
-  once on each of its turns: kardinal.server.play.clocks.turn_started, Clocks.deadline_now;
-  until its person returns after the suspension). Its seats in a "Play again" game
+  on, a stand-in playing for it as for anyone away. Its seats in a "Play again" game
   made meanwhile are barred as well.
 
 What the operator does that changes the seats of games (a deleted account's seats renamed,

@@ -9,10 +9,9 @@ change is seen (several processes, a restart):
 - ``turn:<game>:<seat>:<n>``: the seat's turn came, after it had made ``n`` decisions: one
   mail until it has moved. Mailed when the turn passes to the seat (not after its own
   decision within its turn), in turn-based games (``options.mode == "turn"``) only, to a
-  person's seat that nobody stands in for and that is not barred (its account suspended:
-  the stand-in plays that turn at once, clocks.turn_started). While its person is at the
-  table (the game open on a device, at this process or another), the mail waits: it goes
-  if they leave with the turn still theirs, and not at all if they move first.
+  person's seat that nobody stands in for. While its person is at the table (the game open
+  on a device, at this process or another), the mail waits: it goes if they leave with the
+  turn still theirs, and not at all if they move first.
 - ``end:<game>:<seat>``: the game is over, with the seat's result and the table's scores;
   not to a person who was at the table as it ended (they saw the final table there).
 - ``invitation:<game>:<seat>:<account>``: :meth:`GameMail.notify_invited`, called by the
@@ -142,8 +141,8 @@ class GameMail:
         if seat is None or not 0 <= seat < len(row.seats):
             return
         s = row.seats[seat]
-        if s.kind != "person" or s.standin or s.barred_now(time.time()) or (hist and hist[-1].seat == seat):
-            return  # a bot's, stood in for, suspended (its turn is the stand-in's), or the seat's own decision within its turn
+        if s.kind != "person" or s.standin or (hist and hist[-1].seat == seat):
+            return  # a bot's, stood in for, or the seat's own decision within its turn
         key = self.turn_key(live, seat)
         if self._told.get(gid) == key:
             return

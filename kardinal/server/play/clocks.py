@@ -12,10 +12,7 @@ turn for the seat, the log says so, and the person keeps their seat (their reser
 spent; the next turn is theirs with its own time). Turn-based tables: ``days`` a turn and no
 reserve; when it runs out, the stand-in plays for the seat until its person returns (as for
 a person away from a live table: kardinal.server.play.presence), or, if they are at the table
-then (their page open), that turn only. A barred seat's turn (its account suspended:
-SeatRow.barred) at a turn-based or rated table runs out as it begins, or as the bar is
-set (Clocks.deadline_now): the stand-in plays for it from the watcher's next look until
-its person returns, which the bar allows only once the suspension ends or is lifted.
+then (their page open), that turn only.
 
 No clock runs for a bot's turn (its own or a stand-in's), at a hot-seat table, or for the
 last person of an unrated table (every other seat a bot's: nobody waits for them). At a
@@ -48,7 +45,7 @@ import hashlib
 import logging
 import math
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -181,7 +178,7 @@ def advance(run: ClockRun | None, live: LiveGame, spec: ClockOptions, now: float
     turn = turn_start(live)
     if run is None:
         full = tuple(reserve if sr.kind == "person" else None for sr in live.row.seats)
-        return ClockRun(version, seat, turn_started(live, seat, now, move, full), turn, full)
+        return ClockRun(version, seat, now, turn, full)
     if seat is not None and seat == run.seat and turn == run.turn:
         return replace(run, version=version)  # the same turn goes on
     reserves = list(run.reserves)
@@ -194,24 +191,7 @@ def advance(run: ClockRun | None, live: LiveGame, spec: ClockOptions, now: float
             if version > run.turn and (run.seat != live.state.current or turn != run.turn):
                 left = min(reserve, left + increment)  # played in time
         reserves[run.seat] = left
-    return ClockRun(version, seat, turn_started(live, seat, now, move, reserves), turn, tuple(reserves))
-
-
-def turn_started(live: LiveGame, seat: int | None, now: float, move: float, reserves: Sequence[float | None]) -> float:
-    """When the time of a turn that begins ``now`` counts from: ``now``; but a barred seat's
-    turn (its account is suspended: SeatRow.barred) at a turn-based or rated table runs
-    out as it begins (its deadline is ``now``): the watcher hands it to the stand-in at
-    once (within ``clock_check`` seconds), and nobody waits a day for a person who may not
-    play. (A live unrated table's away rule stands in for them: their connection was closed.)"""
-    if seat is None or not barred_turn(live, seat):
-        return now
-    return now - move - (reserves[seat] or 0.0)
-
-
-def barred_turn(live: LiveGame, seat: int) -> bool:
-    """The seat's turns run out at once: it is barred now (a suspension, on the wall
-    clock as every bar is checked), at a turn-based or rated table."""
-    return (live.options["mode"] == "turn" or live.options["rated"]) and live.row.seats[seat].barred_now(time.time())
+    return ClockRun(version, seat, now, turn, tuple(reserves))
 
 
 def run_of(row: ClockRow, live: LiveGame, spec: ClockOptions, now: float) -> ClockRun:
@@ -457,7 +437,7 @@ class Clocks(ServiceCore):
         """The seat's turn runs out now (its account was suspended): a turn-based or rated
         table's stand-in takes it at once (the watcher acts on it within ``clock_check``
         seconds), not a day later. True if its time was running."""
-        if live.options["clock"] is None or not barred_turn(live, seat):
+        if live.options["clock"] is None or not (live.options["mode"] == "turn" or live.options["rated"]):
             return False
         await self.clocks_stored()
         now = self.now()
@@ -511,10 +491,7 @@ class Clocks(ServiceCore):
         return True
 
     async def _at_table(self, live: LiveGame, seat: int) -> bool:
-        """The person of ``seat`` is connected now (to this process, or lately to another);
-        never while the seat is barred (its connections are closed: live.Connection.check_tokens)."""
-        if live.row.seats[seat].barred_now(time.time()):
-            return False
+        """The person of ``seat`` is connected now (to this process, or lately to another)."""
         if seat in live.present:
             return True
         if not self.storage.shared:
