@@ -18,6 +18,8 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
+from test_web_clocks import FakeTime, chat_kinds, client_for, play_turn, service, stored
+from test_web_clocks import call as portal_call
 from test_web_leaving import hello, next_of
 from test_web_moderation import call, service_of, sign_up
 from test_web_table import app_client, play_until_turn_of, until
@@ -121,3 +123,41 @@ def test_a_suspended_player_cannot_ask_to_play_again_and_his_seat_in_the_new_gam
         # the start player moved on: old seat 1 (Bert) is new seat 0, old seat 0 (Anna) new seat 2
         refused(c.get(f"/api/games/{new}/state", params={"seat": 0, "token": toks[1]}))
         assert c.get(f"/api/games/{new}/state", params={"seat": 2, "token": toks[0]}).status_code == 200
+
+
+def test_a_suspended_seats_turns_at_a_turn_based_table_are_played_at_once_until_it_is_lifted(tmp_path: Path, db_url: str) -> None:
+    """Bert is suspended while Anna is to act at a turn-based table (a day a turn): when his
+    turn comes, the stand-in plays it at the clock watcher's next look, not a day later, and
+    the log says only that he is not at the table; his next turn too, at once. Lifted: his
+    turn waits for him again, a day, as anyone's. (Suspended on his own turn:
+    test_web_cluster.py.)"""
+    clock, rng = FakeTime(), random.Random(4)
+    with client_for(tmp_path, db_url, clock) as c:
+        gid, toks, _, _ = table(c, mode="turn", clock={"days": 1})
+        svc, adm = service(c), Admin(service(c).storage, "ops")
+        adm.suspend("Bert", 3, "insults in game")
+        assert apply_pending(c) == 1
+        assert play_turn(c, gid, toks, rng) == 0  # Anna's turn: Bert's comes
+        clock.advance(0.01)
+        assert portal_call(c, svc.check_clocks) == [gid]  # his time ran out as it started
+        portal_call(c, svc.wait_idle, gid)
+        msg = state(c, gid)
+        assert msg["players"][1]["standin"] and msg["view"]["current"] == 0  # the stand-in played, then the bot
+        assert [(kind, text) for kind, name, text in chat_kinds(c, gid) if name == "Bert"] == [("away", "medium")]
+        # his next turn: the stand-in plays it at once (no deadline runs for it)
+        version = msg["version"]
+        assert play_turn(c, gid, toks, rng) == 0
+        portal_call(c, svc.wait_idle, gid)
+        msg = state(c, gid)
+        assert msg["view"]["current"] == 0 and msg["version"] > version + 2
+        # lifted: the seat is his again, and his turn waits for him
+        adm.unsuspend("Bert")
+        assert apply_pending(c) == 1
+        assert not state(c, gid)["players"][1]["standin"]
+        assert play_turn(c, gid, toks, rng) == 0
+        portal_call(c, svc.wait_idle, gid)
+        assert state(c, gid)["view"]["current"] == 1
+        assert stored(c, gid).deadline == clock() + 86400
+        clock.advance(86400 - 60)
+        assert portal_call(c, svc.check_clocks) == []
+        assert state(c, gid)["view"]["current"] == 1
