@@ -161,3 +161,22 @@ def test_a_suspended_seats_turns_at_a_turn_based_table_are_played_at_once_until_
         clock.advance(86400 - 60)
         assert portal_call(c, svc.check_clocks) == []
         assert state(c, gid)["view"]["current"] == 1
+
+
+def test_a_suspension_lifted_on_the_seats_turn_before_the_stand_in_took_it_gives_the_whole_turn(tmp_path: Path, db_url: str) -> None:
+    """Bert's turn came while he was suspended (it ran out at once), and the operator lifted
+    the suspension before the clock watcher's next look: the turn is his, with a whole day."""
+    clock, rng = FakeTime(), random.Random(5)
+    with client_for(tmp_path, db_url, clock) as c:
+        gid, toks, _, _ = table(c, mode="turn", clock={"days": 1})
+        svc, adm = service(c), Admin(service(c).storage, "ops")
+        adm.suspend("Bert", 3)
+        assert apply_pending(c) == 1
+        assert play_turn(c, gid, toks, rng) == 0
+        assert stored(c, gid).deadline <= clock()  # his turn ran out as it started
+        adm.unsuspend("Bert")
+        assert apply_pending(c) == 1
+        clock.advance(0.01)
+        assert portal_call(c, svc.check_clocks) == []
+        assert stored(c, gid).deadline == pytest.approx(clock() - 0.01 + 86400)
+        assert state(c, gid)["view"]["current"] == 1 and not state(c, gid)["players"][1]["standin"]

@@ -449,6 +449,18 @@ class Clocks(ServiceCore):
         self.deadline_elsewhere(now)
         return True
 
+    def turn_again(self, live: LiveGame, seat: int) -> None:
+        """The running turn of ``seat`` gets its whole time from now: its account's suspension
+        was lifted on its turn, which ran out at once (barred_turn, deadline_now) and which
+        the stand-in has not taken yet (the stored deadline changes: the watcher's claim of
+        the one that passed fails)."""
+        run, spec = live.clock, live.options["clock"]
+        if spec is None or run is None or run.seat != seat or run.expired:
+            return
+        live.clock = replace(run, start=self.now())
+        self._store_clock(live)
+        self.tell_clock(live)
+
     async def _claim(self, row: ClockRow, now: float) -> bool:
         if not await asyncio.to_thread(self.storage.claim_clock, row, now):
             return False  # a move, another process or a later write came first

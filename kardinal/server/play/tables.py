@@ -430,6 +430,8 @@ class Tables(ServiceCore):
         if live.row.seats[seat].barred != until:
             handed_back = until is None and live.options["mode"] == "turn"
             await self._set_seat(live, seat, lambda sr: replace(sr, barred=until, standin=sr.standin and not handed_back))
+            if handed_back and live.row.status == "running" and live.state.current == seat:
+                self.turn_again(live, seat)  # (lifted before the stand-in took the turn)
         if until is not None and live.row.status == "running" and live.state.current == seat:
             await self.deadline_now(live, seat)  # a turn-based table does not wait a day for it (clocks.py)
 
