@@ -12,7 +12,8 @@ turn for the seat, the log says so, and the person keeps their seat (their reser
 spent; the next turn is theirs with its own time). Turn-based tables: ``days`` a turn and no
 reserve; when it runs out, the stand-in plays for the seat until its person returns (as for
 a person away from a live table: kardinal.server.play.presence), or, if they are at the table
-then (their page open), that turn only.
+then (their page open), that turn only. A seat whose account is suspended has its turns run
+out as they start at a turn-based or rated table (barred_turn): the stand-in plays them at once.
 
 No clock runs for a bot's turn (its own or a stand-in's), at a hot-seat table, or for the
 last person of an unrated table (every other seat a bot's: nobody waits for them). At a
