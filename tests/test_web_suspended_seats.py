@@ -180,3 +180,24 @@ def test_a_suspension_lifted_on_the_seats_turn_before_the_stand_in_took_it_gives
         assert portal_call(c, svc.check_clocks) == []
         assert stored(c, gid).deadline == pytest.approx(clock() - 0.01 + 86400)
         assert state(c, gid)["view"]["current"] == 1 and not state(c, gid)["players"][1]["standin"]
+
+
+def test_a_rated_game_played_out_by_a_suspended_players_stand_in_is_rated_as_a_leavers(tmp_path: Path, db_url: str) -> None:
+    """At a rated turn-based table, Bert's turns are the stand-in's at once while he is
+    suspended (the game does not wait days for each), and the game is rated as for anyone
+    stood in for at its end: he is rated last (ratings.forfeited), whatever the stand-in
+    made of it."""
+    from test_web_ratings import settled
+
+    clock, rng = FakeTime(), random.Random(7)
+    with client_for(tmp_path, db_url, clock) as c:
+        gid, toks, _, _ = table(c, mode="turn", rated=True)
+        svc = service(c)
+        Admin(svc.storage, "ops").suspend("Bert", 3)
+        assert apply_pending(c) == 1
+        assert play_turn(c, gid, toks, rng) == 0
+        clock.advance(0.01)
+        assert portal_call(c, svc.check_clocks) == [gid]
+        assert play_out(c, gid, {0: toks[0]}, rng)["status"] == "finished"  # no day waited for any of his turns
+        assert state(c, gid)["players"][1]["standin"]
+        assert settled(c, gid)["seats"]["1"]["change"] < 0
