@@ -3,7 +3,9 @@ them opens them until the suspension ends: the seat's link token over the WebSoc
 HTTP, a key the account handed to another device, a page open when the operator suspended
 it (told why and closed with 4423: its page keeps the tokens), "Play again" (it may not ask;
 its seat in the new game is barred too). Its games go on: a bot stands in for it as for
-anyone away. Lifted, every way opens the seat again. Both databases (``db_url``).
+anyone away, at a turn-based or rated table on each of its turns at once (no day waited).
+Lifted, every way opens the seat again, and a turn-based table's turns wait for it again.
+Both databases (``db_url``).
 
 The attack: a suspended player who kept his seat's link (or an open tab) plays on, where
 his signed-in pages were told that he may not (found by the third new-user walk)."""
@@ -201,3 +203,29 @@ def test_a_rated_game_played_out_by_a_suspended_players_stand_in_is_rated_as_a_l
         assert play_out(c, gid, {0: toks[0]}, rng)["status"] == "finished"  # no day waited for any of his turns
         assert state(c, gid)["players"][1]["standin"]
         assert settled(c, gid)["seats"]["1"]["change"] < 0
+
+
+def test_a_suspended_player_whose_page_was_open_on_his_turn_is_stood_in_for_until_lifted(tmp_path: Path, db_url: str) -> None:
+    """Bert's page is open on his turn when he is suspended: it is closed, and the stand-in
+    takes his seat until the suspension is lifted (not this turn only, as for a person at
+    the table whose time ran out: a suspended seat is stood in for whatever page was open,
+    clocks.Clocks._time_out); the log says only that he is not at the table."""
+    clock, rng = FakeTime(), random.Random(8)
+    with client_for(tmp_path, db_url, clock) as c:
+        gid, toks, _, _ = table(c, mode="turn", clock={"days": 1})
+        svc, adm = service(c), Admin(service(c).storage, "ops")
+        assert play_turn(c, gid, toks, rng) == 0
+        with c.websocket_connect(f"/ws/{gid}") as tab:
+            hello(tab, {1: toks[1]})
+            assert next_of(tab, "welcome")["seats"] == [1]
+            adm.suspend("Bert", 3)
+            assert apply_pending(c) == 1
+            assert next_of(tab, "error")["code"] == "suspended"
+            with pytest.raises(WebSocketDisconnect):
+                for _ in range(50):
+                    tab.receive_json()
+        clock.advance(0.01)
+        assert portal_call(c, svc.check_clocks) == [gid]
+        portal_call(c, svc.wait_idle, gid)
+        assert state(c, gid)["players"][1]["standin"] and state(c, gid)["view"]["current"] == 0
+        assert [kind for kind, name, _ in chat_kinds(c, gid) if name == "Bert"] == ["away"]
