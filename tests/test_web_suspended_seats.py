@@ -229,3 +229,24 @@ def test_a_suspended_player_whose_page_was_open_on_his_turn_is_stood_in_for_unti
         portal_call(c, svc.wait_idle, gid)
         assert state(c, gid)["players"][1]["standin"] and state(c, gid)["view"]["current"] == 0
         assert [kind for kind, name, _ in chat_kinds(c, gid) if name == "Bert"] == ["away"]
+
+
+def test_at_a_turn_based_table_without_a_clock_the_stand_in_takes_a_suspended_seat_until_lifted(tmp_path: Path, db_url: str) -> None:
+    """No deadline runs there to run out: the stand-in takes Bert's seat as the suspension is
+    applied (the log: not at the table), and plays his turns; lifted, they wait for him."""
+    clock, rng = FakeTime(), random.Random(9)
+    with client_for(tmp_path, db_url, clock) as c:
+        gid, toks, _, _ = table(c, mode="turn")
+        svc, adm = service(c), Admin(service(c).storage, "ops")
+        adm.suspend("Bert", 3)
+        assert apply_pending(c) == 1
+        assert state(c, gid)["players"][1]["standin"]
+        assert play_turn(c, gid, toks, rng) == 0
+        portal_call(c, svc.wait_idle, gid)
+        assert state(c, gid)["view"]["current"] == 0  # his turn played, and the bot's
+        assert [kind for kind, name, _ in chat_kinds(c, gid) if name == "Bert"] == ["away"]
+        adm.unsuspend("Bert")
+        assert apply_pending(c) == 1
+        assert play_turn(c, gid, toks, rng) == 0
+        portal_call(c, svc.wait_idle, gid)
+        assert state(c, gid)["view"]["current"] == 1 and not state(c, gid)["players"][1]["standin"]
