@@ -500,7 +500,7 @@ class Clocks(ServiceCore):
             # A suspended person's seat is stood in whatever page is open (none opens it), and
             # the log says only that they are not at the table (not why: that is theirs)
             barred = barred_turn(live, seat)
-            until_back = barred or (live.options["mode"] == "turn" or live.options["rated"]) and not await self._at_table(live, seat)
+            until_back = barred or ((live.options["mode"] == "turn" or live.options["rated"]) and not await self._at_table(live, seat))
             kind = "away" if barred else "timeout_away" if until_back else "timeout"
             await self._add_line(live, seat, kind, sr.name, live.options["standin"])
             if until_back:
