@@ -12,6 +12,7 @@ nginx is in test_web_nginx.py)."""
 from __future__ import annotations
 
 import asyncio
+import random
 import time
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
@@ -20,10 +21,11 @@ from typing import Any
 
 import pytest
 from sqlalchemy import event, text
-from test_web_clocks import FakeTime, client_for, service
+from test_web_clocks import FakeTime, chat_kinds, client_for, play_turn, service
 from test_web_clocks import call as portal_call
 from test_web_leaving import PEOPLE2
 from test_web_suspended_seats import apply_pending, table
+from web_helpers import state
 
 from kardinal.server.community.admin import Admin
 from kardinal.server.play.live import Connection, LiveGame
@@ -264,3 +266,24 @@ def test_a_suspended_seats_turn_at_a_turn_based_table_runs_out_at_once(tmp_path:
         clock.advance(0.01)
         assert portal_call(c, svc.check_clocks) == [gid]  # her turn ran out
         assert svc.get(gid).row.seats[0].standin
+        # the others are told that she is not at the table, not that her time ran out (nor why)
+        assert [(kind, name) for kind, name, _ in chat_kinds(c, gid)] == [("away", "Anna")]
+
+
+@pytest.mark.usefixtures("cheap_hashes")
+def test_a_seat_barred_at_one_process_has_its_turn_run_out_at_another(tmp_path: Path, pg: Any) -> None:
+    """Process a bars Bert's seat (his account suspended); Anna's move that brings his turn
+    is made at process b, which hears of the bar (the seat's change is announced and read
+    before the move): his turn's deadline is now there, and b's watcher has the stand-in play."""
+    db_url = str(pg.new_database())
+    clock, rng = FakeTime(), random.Random(6)
+    with client_for(tmp_path / "a", db_url, clock) as a, client_for(tmp_path / "b", db_url, clock) as b:
+        gid, toks, _, _ = table(a, mode="turn", clock={"days": 1})
+        assert state(b, gid)["view"]["current"] == 0  # b holds the game too
+        Admin(service(a).storage, "ops").suspend("Bert", 3, "insults in game")
+        portal_call(a, service(a).bar_seat, gid, 1)  # (what apply_pending does at a)
+        assert play_turn(b, gid, toks, rng) == 0
+        clock.advance(0.01)
+        assert portal_call(b, service(b).check_clocks) == [gid]
+        portal_call(b, service(b).wait_idle, gid)
+        assert state(b, gid)["players"][1]["standin"] and state(b, gid)["view"]["current"] == 0

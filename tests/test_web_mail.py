@@ -573,6 +573,39 @@ def test_a_live_game_and_an_account_that_did_not_ask_get_no_turn_mail(tmp_path: 
         assert len(smtp.inbox.to("anna@example.org")) == 1  # the confirmation only
 
 
+def test_no_turn_mail_or_push_tells_a_suspended_player_that_it_is_his_turn(
+    tmp_path: Path, smtp: Smtp, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Bert is suspended: his turns at a turn-based table are the stand-in's at once
+    (clocks.barred_turn), and his seat would not open; none is told to him as his. Lifted,
+    his turn is told again."""
+    from test_web_clocks import play_turn as play_whole_turn
+    from test_web_suspended_seats import apply_pending, table
+
+    from kardinal.server.community.admin import Admin
+
+    with make_client(tmp_path) as c:
+        told: list[int] = []  # the seats whose turn mail (and push) was begun
+
+        async def turn(live: Any, seat: int, key: str) -> None:
+            told.append(seat)
+
+        monkeypatch.setattr(c.app.state.game_mail, "_turn", turn)  # type: ignore[attr-defined]
+        gid, toks, _, _ = table(c, mode="turn", clock={"days": 1})
+        adm = Admin(c.app.state.service.storage, "ops")  # type: ignore[attr-defined]
+        adm.suspend("Bert", 3, "insults in game")
+        assert apply_pending(c) == 1
+        told.clear()
+        assert play_whole_turn(c, gid, toks, random.Random(2)) == 0  # Anna's turn: then Bert's
+        assert told == []
+        wait_for_person(c, gid, {0: toks[0]})  # (the stand-in played his turn)
+        adm.unsuspend("Bert")
+        assert apply_pending(c) == 1
+        told.clear()
+        assert play_whole_turn(c, gid, toks, random.Random(3)) == 0
+        assert told == [1]
+
+
 def test_the_end_mail_has_the_result(tmp_path: Path, db_url: str, smtp: Smtp) -> None:
     with make_client(tmp_path, db_url=db_url) as c:
         with_clock(c)

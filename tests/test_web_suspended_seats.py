@@ -3,7 +3,9 @@ them opens them until the suspension ends: the seat's link token over the WebSoc
 HTTP, a key the account handed to another device, a page open when the operator suspended
 it (told why and closed with 4423: its page keeps the tokens), "Play again" (it may not ask;
 its seat in the new game is barred too). Its games go on: a bot stands in for it as for
-anyone away. Lifted, every way opens the seat again. Both databases (``db_url``).
+anyone away, at a turn-based or rated table on each of its turns at once (no day waited).
+Lifted, every way opens the seat again, and a turn-based table's turns wait for it again.
+Both databases (``db_url``).
 
 The attack: a suspended player who kept his seat's link (or an open tab) plays on, where
 his signed-in pages were told that he may not (found by the third new-user walk)."""
@@ -18,6 +20,8 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
+from test_web_clocks import FakeTime, chat_kinds, client_for, play_turn, service, stored
+from test_web_clocks import call as portal_call
 from test_web_leaving import hello, next_of
 from test_web_moderation import call, service_of, sign_up
 from test_web_table import app_client, play_until_turn_of, until
@@ -121,3 +125,128 @@ def test_a_suspended_player_cannot_ask_to_play_again_and_his_seat_in_the_new_gam
         # the start player moved on: old seat 1 (Bert) is new seat 0, old seat 0 (Anna) new seat 2
         refused(c.get(f"/api/games/{new}/state", params={"seat": 0, "token": toks[1]}))
         assert c.get(f"/api/games/{new}/state", params={"seat": 2, "token": toks[0]}).status_code == 200
+
+
+def test_a_suspended_seats_turns_at_a_turn_based_table_are_played_at_once_until_it_is_lifted(tmp_path: Path, db_url: str) -> None:
+    """Bert is suspended while Anna is to act at a turn-based table (a day a turn): when his
+    turn comes, the stand-in plays it at the clock watcher's next look, not a day later, and
+    the log says only that he is not at the table; his next turn too, at once. Lifted: his
+    turn waits for him again, a day, as anyone's. (Suspended on his own turn:
+    test_web_cluster.py.)"""
+    clock, rng = FakeTime(), random.Random(4)
+    with client_for(tmp_path, db_url, clock) as c:
+        gid, toks, _, _ = table(c, mode="turn", clock={"days": 1})
+        svc, adm = service(c), Admin(service(c).storage, "ops")
+        adm.suspend("Bert", 3, "insults in game")
+        assert apply_pending(c) == 1
+        assert play_turn(c, gid, toks, rng) == 0  # Anna's turn: Bert's comes
+        clock.advance(0.01)
+        assert portal_call(c, svc.check_clocks) == [gid]  # his time ran out as it started
+        portal_call(c, svc.wait_idle, gid)
+        msg = state(c, gid)
+        assert msg["players"][1]["standin"] and msg["view"]["current"] == 0  # the stand-in played, then the bot
+        assert [(kind, text) for kind, name, text in chat_kinds(c, gid) if name == "Bert"] == [("away", "medium")]
+        # his next turn: the stand-in plays it at once (no deadline runs for it)
+        version = msg["version"]
+        assert play_turn(c, gid, toks, rng) == 0
+        portal_call(c, svc.wait_idle, gid)
+        msg = state(c, gid)
+        assert msg["view"]["current"] == 0 and msg["version"] > version + 2
+        # lifted: the seat is his again, and his turn waits for him
+        adm.unsuspend("Bert")
+        assert apply_pending(c) == 1
+        assert not state(c, gid)["players"][1]["standin"]
+        assert play_turn(c, gid, toks, rng) == 0
+        portal_call(c, svc.wait_idle, gid)
+        assert state(c, gid)["view"]["current"] == 1
+        assert stored(c, gid).deadline == clock() + 86400
+        clock.advance(86400 - 60)
+        assert portal_call(c, svc.check_clocks) == []
+        assert state(c, gid)["view"]["current"] == 1
+
+
+def test_a_suspension_lifted_on_the_seats_turn_before_the_stand_in_took_it_gives_the_whole_turn(tmp_path: Path, db_url: str) -> None:
+    """Bert's turn came while he was suspended (it ran out at once), and the operator lifted
+    the suspension before the clock watcher's next look: the turn is his, with a whole day."""
+    clock, rng = FakeTime(), random.Random(5)
+    with client_for(tmp_path, db_url, clock) as c:
+        gid, toks, _, _ = table(c, mode="turn", clock={"days": 1})
+        svc, adm = service(c), Admin(service(c).storage, "ops")
+        adm.suspend("Bert", 3)
+        assert apply_pending(c) == 1
+        assert play_turn(c, gid, toks, rng) == 0
+        assert stored(c, gid).deadline <= clock()  # his turn ran out as it started
+        adm.unsuspend("Bert")
+        assert apply_pending(c) == 1
+        clock.advance(0.01)
+        assert portal_call(c, svc.check_clocks) == []
+        assert stored(c, gid).deadline == pytest.approx(clock() - 0.01 + 86400)
+        assert state(c, gid)["view"]["current"] == 1 and not state(c, gid)["players"][1]["standin"]
+
+
+def test_a_rated_game_played_out_by_a_suspended_players_stand_in_is_rated_as_a_leavers(tmp_path: Path, db_url: str) -> None:
+    """At a rated turn-based table, Bert's turns are the stand-in's at once while he is
+    suspended (the game does not wait days for each), and the game is rated as for anyone
+    stood in for at its end: he is rated last (ratings.forfeited), whatever the stand-in
+    made of it."""
+    from test_web_ratings import settled
+
+    clock, rng = FakeTime(), random.Random(7)
+    with client_for(tmp_path, db_url, clock) as c:
+        gid, toks, _, _ = table(c, mode="turn", rated=True)
+        svc = service(c)
+        Admin(svc.storage, "ops").suspend("Bert", 3)
+        assert apply_pending(c) == 1
+        assert play_turn(c, gid, toks, rng) == 0
+        clock.advance(0.01)
+        assert portal_call(c, svc.check_clocks) == [gid]
+        assert play_out(c, gid, {0: toks[0]}, rng)["status"] == "finished"  # no day waited for any of his turns
+        assert state(c, gid)["players"][1]["standin"]
+        assert settled(c, gid)["seats"]["1"]["change"] < 0
+
+
+def test_a_suspended_player_whose_page_was_open_on_his_turn_is_stood_in_for_until_lifted(tmp_path: Path, db_url: str) -> None:
+    """Bert's page is open on his turn when he is suspended: it is closed, and the stand-in
+    takes his seat until the suspension is lifted (not this turn only, as for a person at
+    the table whose time ran out: a suspended seat is stood in for whatever page was open,
+    clocks.Clocks._time_out); the log says only that he is not at the table."""
+    clock, rng = FakeTime(), random.Random(8)
+    with client_for(tmp_path, db_url, clock) as c:
+        gid, toks, _, _ = table(c, mode="turn", clock={"days": 1})
+        svc, adm = service(c), Admin(service(c).storage, "ops")
+        assert play_turn(c, gid, toks, rng) == 0
+        with c.websocket_connect(f"/ws/{gid}") as tab:
+            hello(tab, {1: toks[1]})
+            assert next_of(tab, "welcome")["seats"] == [1]
+            adm.suspend("Bert", 3)
+            assert apply_pending(c) == 1
+            assert next_of(tab, "error")["code"] == "suspended"
+            with pytest.raises(WebSocketDisconnect):
+                for _ in range(50):
+                    tab.receive_json()
+        clock.advance(0.01)
+        assert portal_call(c, svc.check_clocks) == [gid]
+        portal_call(c, svc.wait_idle, gid)
+        assert state(c, gid)["players"][1]["standin"] and state(c, gid)["view"]["current"] == 0
+        assert [kind for kind, name, _ in chat_kinds(c, gid) if name == "Bert"] == ["away"]
+
+
+def test_at_a_turn_based_table_without_a_clock_the_stand_in_takes_a_suspended_seat_until_lifted(tmp_path: Path, db_url: str) -> None:
+    """No deadline runs there to run out: the stand-in takes Bert's seat as the suspension is
+    applied (the log: not at the table), and plays his turns; lifted, they wait for him."""
+    clock, rng = FakeTime(), random.Random(9)
+    with client_for(tmp_path, db_url, clock) as c:
+        gid, toks, _, _ = table(c, mode="turn")
+        svc, adm = service(c), Admin(service(c).storage, "ops")
+        adm.suspend("Bert", 3)
+        assert apply_pending(c) == 1
+        assert state(c, gid)["players"][1]["standin"]
+        assert play_turn(c, gid, toks, rng) == 0
+        portal_call(c, svc.wait_idle, gid)
+        assert state(c, gid)["view"]["current"] == 0  # his turn played, and the bot's
+        assert [kind for kind, name, _ in chat_kinds(c, gid) if name == "Bert"] == ["away"]
+        adm.unsuspend("Bert")
+        assert apply_pending(c) == 1
+        assert play_turn(c, gid, toks, rng) == 0
+        portal_call(c, svc.wait_idle, gid)
+        assert state(c, gid)["view"]["current"] == 1 and not state(c, gid)["players"][1]["standin"]

@@ -13,7 +13,9 @@ operator's actions (``kardinal admin``: suspend, delete, a new password; kardina
   holder is told why, and they work again when the suspension ends), and neither do its
   seats: no token opens them until then (a link, a device's key, a page open at the time:
   SeatRow.barred, checked with every token), so they cannot move or chat; its games go
-  on, a stand-in playing for it as for anyone away. Its seats in a "Play again" game
+  on, a stand-in playing for it as for anyone away (at a turn-based or rated table on each
+  of its turns at once: clocks.barred_turn; lifted, a turn-based table's turns wait for
+  its person again: GameService.bar_seat). Its seats in a "Play again" game
   made meanwhile are barred as well.
 
 What the operator does that changes the seats of games (a deleted account's seats renamed,

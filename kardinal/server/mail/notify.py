@@ -141,8 +141,10 @@ class GameMail:
         if seat is None or not 0 <= seat < len(row.seats):
             return
         s = row.seats[seat]
-        if s.kind != "person" or s.standin or (hist and hist[-1].seat == seat):
-            return  # a bot's, stood in for, or the seat's own decision within its turn
+        if s.kind != "person" or s.standin or s.barred_now(time.time()) or (hist and hist[-1].seat == seat):
+            # a bot's, stood in for, suspended (the stand-in plays it at once: clocks.barred_turn;
+            # the seat would not open), or the seat's own decision within its turn
+            return
         key = self.turn_key(live, seat)
         if self._told.get(gid) == key:
             return

@@ -12,7 +12,8 @@ turn for the seat, the log says so, and the person keeps their seat (their reser
 spent; the next turn is theirs with its own time). Turn-based tables: ``days`` a turn and no
 reserve; when it runs out, the stand-in plays for the seat until its person returns (as for
 a person away from a live table: kardinal.server.play.presence), or, if they are at the table
-then (their page open), that turn only.
+then (their page open), that turn only. A seat whose account is suspended has its turns run
+out as they start at a turn-based or rated table (barred_turn): the stand-in plays them at once.
 
 No clock runs for a bot's turn (its own or a stand-in's), at a hot-seat table, or for the
 last person of an unrated table (every other seat a bot's: nobody waits for them). At a
@@ -168,6 +169,23 @@ def clocked_seat(live: LiveGame) -> int | None:
     return int(seat)
 
 
+def barred_turn(live: LiveGame, seat: int) -> bool:
+    """The turns of ``seat`` run out as they start: its account is suspended (SeatRow.barred,
+    kardinal.server.community.moderation) and the table is turn-based or rated, so the
+    stand-in plays for it now (within ``clock_check`` seconds), not when a day has passed.
+    (A suspension's end is real time, as core.py checks it, whatever clock the table runs on.)"""
+    return (live.options["mode"] == "turn" or live.options["rated"]) and live.row.seats[seat].barred_now(time.time())
+
+
+def turn_started(live: LiveGame, seat: int | None, spec: ClockOptions, reserves: tuple[float | None, ...], now: float) -> float:
+    """When a turn of ``seat`` that starts ``now`` started, as its clock counts: now, or, for
+    a barred seat (barred_turn), as long ago as its time lasts (its deadline is now)."""
+    if seat is None or not barred_turn(live, seat):
+        return now
+    move, _, _ = limits(spec)
+    return now - move - (reserves[seat] or 0.0)
+
+
 def advance(run: ClockRun | None, live: LiveGame, spec: ClockOptions, now: float) -> ClockRun:
     """The clock after a change of the game (a move, a seat stood in or back, its end), at
     ``now``: the turn that ended spends its reserve (the time beyond the turn's own) and,
@@ -178,7 +196,7 @@ def advance(run: ClockRun | None, live: LiveGame, spec: ClockOptions, now: float
     turn = turn_start(live)
     if run is None:
         full = tuple(reserve if sr.kind == "person" else None for sr in live.row.seats)
-        return ClockRun(version, seat, now, turn, full)
+        return ClockRun(version, seat, turn_started(live, seat, spec, full, now), turn, full)
     if seat is not None and seat == run.seat and turn == run.turn:
         return replace(run, version=version)  # the same turn goes on
     reserves = list(run.reserves)
@@ -191,7 +209,7 @@ def advance(run: ClockRun | None, live: LiveGame, spec: ClockOptions, now: float
             if version > run.turn and (run.seat != live.state.current or turn != run.turn):
                 left = min(reserve, left + increment)  # played in time
         reserves[run.seat] = left
-    return ClockRun(version, seat, now, turn, tuple(reserves))
+    return ClockRun(version, seat, turn_started(live, seat, spec, tuple(reserves), now), turn, tuple(reserves))
 
 
 def run_of(row: ClockRow, live: LiveGame, spec: ClockOptions, now: float) -> ClockRun:
@@ -446,6 +464,18 @@ class Clocks(ServiceCore):
         self.deadline_elsewhere(now)
         return True
 
+    def turn_again(self, live: LiveGame, seat: int) -> None:
+        """The running turn of ``seat`` gets its whole time from now: its account's suspension
+        was lifted on its turn, which ran out at once (barred_turn, deadline_now) and which
+        the stand-in has not taken yet (the stored deadline changes: the watcher's claim of
+        the one that passed fails)."""
+        run, spec = live.clock, live.options["clock"]
+        if spec is None or run is None or run.seat != seat or run.expired:
+            return
+        live.clock = replace(run, start=self.now())
+        self._store_clock(live)
+        self.tell_clock(live)
+
     async def _claim(self, row: ClockRow, now: float) -> bool:
         if not await asyncio.to_thread(self.storage.claim_clock, row, now):
             return False  # a move, another process or a later write came first
@@ -480,10 +510,13 @@ class Clocks(ServiceCore):
             sr = live.row.seats[seat]
             # turn-based or rated, the seat is stood in until its person returns (at a rated
             # table, one who walked away from a game does not stop it); but a person at the
-            # table now (their page open) is there: the stand-in plays this turn only, as live
-            until_back = live.options["mode"] == "turn" or live.options["rated"]
-            until_back = until_back and not await self._at_table(live, seat)
-            await self._add_line(live, seat, "timeout_away" if until_back else "timeout", sr.name, live.options["standin"])
+            # table now (their page open) is there: the stand-in plays this turn only, as live.
+            # A suspended person's seat is stood in whatever page is open (none opens it), and
+            # the log says only that they are not at the table (not why: that is theirs)
+            barred = barred_turn(live, seat)
+            until_back = barred or ((live.options["mode"] == "turn" or live.options["rated"]) and not await self._at_table(live, seat))
+            kind = "away" if barred else "timeout_away" if until_back else "timeout"
+            await self._add_line(live, seat, kind, sr.name, live.options["standin"])
             if until_back:
                 await self._set_seat(live, seat, replace(sr, standin=True))  # the stand-in plays (start_bots)
             else:

@@ -98,6 +98,7 @@ class ServiceCore:
         def presence_elsewhere(self, game_id: str) -> None: ...  # presence
         def deadline_elsewhere(self, deadline: float) -> None: ...  # clocks
         async def deadline_now(self, live: LiveGame, seat: int) -> bool: ...  # clocks
+        def turn_again(self, live: LiveGame, seat: int) -> None: ...  # clocks
 
     def _load(self, row: GameRow) -> LiveGame:
         """A stored game in memory, replayed from its log; Refused ``unreadable`` (logged

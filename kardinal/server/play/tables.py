@@ -419,14 +419,27 @@ class Tables(ServiceCore):
         """The seat as its account's suspension has it now (read from the database: the
         operator may have suspended, lifted or suspended again meanwhile): barred until the
         suspension ends (no token opens it, the connections holding it are told and
-        closed: ws.py), or no longer."""
+        closed: ws.py; at a turn-based or rated table the stand-in plays its turns at once:
+        clocks.barred_turn, or, at a turn-based table without a clock, from now on), or no
+        longer: at a turn-based table its turns wait for its person again (the stand-in the
+        suspension brought stops)."""
         live = await self._operators_seat(game_id, seat)
         if live is None:
             return
         found = await asyncio.to_thread(self.storage.seat_suspended, game_id, seat, time.time())
         until = None if found is None else found[0]
         if live.row.seats[seat].barred != until:
-            await self._set_seat(live, seat, lambda sr: replace(sr, barred=until))
+            turn_based = live.options["mode"] == "turn"
+            handed_back = until is None and turn_based
+            # a turn-based table without a clock has no deadline to run out (clocks.barred_turn):
+            # the stand-in takes the seat now
+            taken = until is not None and turn_based and live.options["clock"] is None and live.row.status == "running"
+            taken = taken and not live.row.seats[seat].standin
+            await self._set_seat(live, seat, lambda sr: replace(sr, barred=until, standin=(sr.standin or taken) and not handed_back))
+            if taken:
+                self._notice(live, seat, "away")
+            if handed_back and live.row.status == "running" and live.state.current == seat:
+                self.turn_again(live, seat)  # (lifted before the stand-in took the turn)
         if until is not None and live.row.status == "running" and live.state.current == seat:
             await self.deadline_now(live, seat)  # a turn-based table does not wait a day for it (clocks.py)
 
