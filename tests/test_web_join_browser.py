@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 from test_web_axe import axe_scan, serious
-from webtools import choose_lang, create_game, get, http_post, new_page, phone, shot, sign_up_on_page
+from webtools import choose_lang, create_game, get, http_post, new_page, page_api, phone, shot, sign_up_on_page
 
 pytestmark = pytest.mark.browser
 
@@ -28,17 +28,6 @@ def no_dialogs(page: Any) -> list[str]:
     seen: list[str] = []
     page.on("dialog", lambda d: (seen.append(f"{d.type}: {d.message}"), d.dismiss()))
     return seen
-
-
-def api(page: Any, method: str, path: str, body: Any = None) -> Any:
-    """A request as the page's own scripts send it (same origin, the session's cookie)."""
-    return page.evaluate(
-        """async ([method, path, body]) => {
-            const r = await fetch(path, {method, headers: {'content-type': 'application/json'}, body: body === null ? undefined : JSON.stringify(body)});
-            return {status: r.status, json: await r.json()};
-        }""",
-        [method, path, body],
-    )
 
 
 def test_join_asks_the_name_in_the_row_and_refusals_are_said_in_the_page(server: str, browser: Any) -> None:
@@ -119,8 +108,8 @@ def test_join_asks_the_name_in_the_row_and_refusals_are_said_in_the_page(server:
     sign_up_on_page(anna, server, "Annalena")
     sign_up_on_page(ben, server, "Benedikt")
     invited = [{"kind": "person"}, {"kind": "person", "account": "Benedikt"}, {"kind": "bot", "level": "random"}]
-    inv = api(anna, "POST", "/api/games", {"players": invited})["json"]["id"]
-    own = api(
+    inv = page_api(anna, "POST", "/api/games", {"players": invited})["json"]["id"]
+    own = page_api(
         ben, "POST", "/api/games", {"players": [{"kind": "person"}, {"kind": "person", "open": True}, {"kind": "bot", "level": "random"}]}
     )["json"]["id"]
     ben.goto(server + "/mine")
@@ -133,7 +122,7 @@ def test_join_asks_the_name_in_the_row_and_refusals_are_said_in_the_page(server:
     note = ben.locator(f'li[data-game="{own}"] .mine-refused')
     expect(note).to_have_text(re.compile("this seat does not belong to your account", re.I))
     assert note.get_attribute("role") == "alert"
-    assert api(anna, "POST", "/api/account/invitations/withdraw", {"game": inv, "seat": 1})["status"] == 200
+    assert page_api(anna, "POST", "/api/account/invitations/withdraw", {"game": inv, "seat": 1})["status"] == 200
     take.click()
     said = ben.locator(".mine-refused")
     expect(said).to_have_text(re.compile("no invitation to this seat", re.I))

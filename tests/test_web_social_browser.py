@@ -15,7 +15,7 @@ import pytest
 from playwright.sync_api import expect
 from sqlalchemy import insert, update
 from test_web_axe import axe_scan, serious
-from webtools import choose_lang, new_page, open_settings, phone, shot, stray_words
+from webtools import choose_lang, new_page, open_settings, page_api, phone, shot, stray_words
 from webtools import sign_up_on_page as sign_up
 
 from kardinal.server.storage import SeatResult
@@ -51,17 +51,6 @@ def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Any]]:
     t.join(10)
 
 
-def api(page: Any, method: str, path: str, body: Any = None) -> Any:
-    """A request as the page's own scripts send it (same origin, the session's cookie)."""
-    return page.evaluate(
-        """async ([method, path, body]) => {
-            const r = await fetch(path, {method, headers: {'content-type': 'application/json'}, body: body === null ? undefined : JSON.stringify(body)});
-            return {status: r.status, json: await r.json()};
-        }""",
-        [method, path, body],
-    )
-
-
 def no_overflow(page: Any) -> None:
     width = page.evaluate("document.scrollingElement.scrollWidth")
     assert width <= 390, f"the page is {width} px wide on a 390 px phone"
@@ -76,10 +65,10 @@ def played(app: Any, page: Any, name: str) -> list[str]:
     t0 = 1_750_000_000.0
     for k, (n, mine) in enumerate([(3, (1.0, 61, 1.0)), (3, (2.0, 44, 0.0)), (4, (1.5, 52, 0.5))]):
         players = [{"name": name, "kind": "person"}] + [{"kind": "bot", "level": "random", "name": f"Bot {i}"} for i in range(1, n)]
-        made = api(page, "POST", "/api/games", {"players": players})
+        made = page_api(page, "POST", "/api/games", {"players": players})
         assert made["status"] == 200, made
         gid = made["json"]["id"]
-        assert api(page, "POST", f"/api/games/{gid}/join", {"seat": 0, "token": made["json"]["seats"][0]["token"]})["status"] == 200
+        assert page_api(page, "POST", f"/api/games/{gid}/join", {"seat": 0, "token": made["json"]["seats"][0]["token"]})["status"] == 200
         with storage.engine.begin() as conn:
             conn.execute(update(games).where(games.c.id == gid).values(status="finished", updated=t0 + k * DAY))
         found = [SeatResult(0, n, mine[0], mine[1], mine[2])] + [SeatResult(s, n, float(s + 1), 30 - s, 0.0) for s in range(1, n)]
@@ -203,10 +192,10 @@ def test_a_invites_b_by_name_b_takes_the_seat_on_a_phone_a_follows_b(live: tuple
     anna.wait_for_selector(".kept-for")
     assert "kept for the account Ben" in anna.inner_text('li[data-invite="1"]')
     gid = anna.evaluate("Object.keys(localStorage).find((k) => k.startsWith('kardinal-seats:')).split(':')[1]")
-    table = api(anna, "GET", f"/api/games/{gid}")["json"]["table"]
+    table = page_api(anna, "GET", f"/api/games/{gid}")["json"]["table"]
     assert (table["mode"], table["clock"]) == ("turn", {"days": 1}), table
     # Anna's seat is her account's from the start: My games lists it before she opens it
-    assert [(g["game"]["id"], g["seats"]) for g in api(anna, "GET", "/api/account/games")["json"]["games"]] == [(gid, [0])]
+    assert [(g["game"]["id"], g["seats"]) for g in page_api(anna, "GET", "/api/account/games")["json"]["games"]] == [(gid, [0])]
     shot(anna, "invite-created-desktop-en")
     anna.goto(base + "/mine")
     anna.wait_for_selector(f'li[data-sent="{gid}:1"]')
@@ -245,9 +234,9 @@ def test_a_invites_b_by_name_b_takes_the_seat_on_a_phone_a_follows_b(live: tuple
         "Die freien Plätze sind für die erwarteten Mitspieler reserviert: Das Spiel beginnt, wenn sie kommen."
     )
     assert ben.locator("#fill-bots").count() == 0
-    mine = api(ben, "GET", "/api/account/games")["json"]["games"]
+    mine = page_api(ben, "GET", "/api/account/games")["json"]["games"]
     assert [(g["game"]["id"], g["seats"]) for g in mine] == [(gid, [1])]
-    assert api(anna, "GET", "/api/account/invitations")["json"]["sent"] == []  # taken: no longer pending
+    assert page_api(anna, "GET", "/api/account/invitations")["json"]["sent"] == []  # taken: no longer pending
     shot(ben, "invitation-taken-phone-de")
     # Anna's My games: the table waits for her alone (the new-user walk: "waiting for players")
     anna.goto(base + "/mine")
@@ -283,14 +272,14 @@ def test_a_invites_b_by_name_b_takes_the_seat_on_a_phone_a_follows_b(live: tuple
 
     # a table for friends only: Ben (whom Anna follows) sees it and joins; a stranger sees nothing
     players = [{"name": "Anna", "kind": "person"}, {"kind": "person", "open": True}, {"kind": "bot", "level": "random"}]
-    made = api(anna, "POST", "/api/games", {"players": players, "friends": True})
+    made = page_api(anna, "POST", "/api/games", {"players": players, "friends": True})
     assert made["status"] == 200, made
     fid = made["json"]["id"]
     stranger = new_page(browser)
     stranger.goto(base + "/")
     stranger.wait_for_selector("#games h2")
     assert stranger.locator(f'li[data-game="{fid}"]').count() == 0
-    assert api(stranger, "POST", f"/api/games/{fid}/claim", {"seat": 1})["json"]["error"]["code"] == "friends_only"
+    assert page_api(stranger, "POST", f"/api/games/{fid}/claim", {"seat": 1})["json"]["error"]["code"] == "friends_only"
     ben.goto(base + "/")
     row = ben.locator(f'li[data-game="{fid}"]')
     row.wait_for()
@@ -312,7 +301,7 @@ def test_a_invites_b_by_name_b_takes_the_seat_on_a_phone_a_follows_b(live: tuple
     anna.wait_for_function("document.getElementById('created').textContent !== ''")
     assert anna.locator(".kept-for").count() == 1, anna.inner_text("#created")
     assert "kept for the account Ben" in anna.inner_text('li[data-invite="1"]')
-    got = api(ben, "GET", "/api/account/invitations")["json"]["received"]
+    got = page_api(ben, "GET", "/api/account/invitations")["json"]["received"]
     assert [(i["by"], i["game"]["table"]["friends"]) for i in got] == [("Anna", True)]
     # Anna thinks better of it: My games withdraws the invitation; Ben's is gone
     sid = got[0]["game"]["id"]
@@ -321,7 +310,7 @@ def test_a_invites_b_by_name_b_takes_the_seat_on_a_phone_a_follows_b(live: tuple
     assert withdraw.get_attribute("aria-label") == "Withdraw the invitation of Ben (seat 2)"
     withdraw.click()
     anna.wait_for_selector(f'li[data-sent="{sid}:1"]', state="detached")
-    assert api(ben, "GET", "/api/account/invitations")["json"]["received"] == []
+    assert page_api(ben, "GET", "/api/account/invitations")["json"]["received"] == []
     assert not anna.errors and not ben.errors and not stranger.errors, (anna.errors, ben.errors, stranger.errors)
     for p in (anna, ben, stranger):
         p.context.close()
@@ -403,23 +392,23 @@ def test_a_refused_join_is_said_in_its_row_and_a_seat_a_bot_took_is_said_in_my_g
     alice, bruno = new_page(browser), new_page(browser)
     sign_up(alice, base, "Alicia")
     sign_up(bruno, base, "Brunold")
-    assert api(alice, "POST", "/api/moderation/block", {"name": "Brunold"})["status"] == 200
+    assert page_api(alice, "POST", "/api/moderation/block", {"name": "Brunold"})["status"] == 200
     players = [{"kind": "person"}, {"kind": "person", "open": True}, {"kind": "bot", "level": "random"}]
-    made = api(alice, "POST", "/api/games", {"players": players})["json"]
+    made = page_api(alice, "POST", "/api/games", {"players": players})["json"]
     bruno.goto(base + "/")
     bruno.locator(f'#games li[data-game="{made["id"]}"] button[data-claim]').click()
     note = bruno.locator(f'#games li[data-game="{made["id"]}"] .claim-refused')
     expect(note).to_have_text("A block is between you and someone at this table: take a seat at another table.")
     assert note.get_attribute("role") == "alert"
     # a game whose seat this browser held is a bot's now: not "(you)", but why
-    g = api(
+    g = page_api(
         alice,
         "POST",
         "/api/games",
         {"players": [{"kind": "person"}, {"kind": "bot", "level": "random"}, {"kind": "bot", "level": "random"}]},
     )
     gid, tok = g["json"]["id"], g["json"]["seats"][0]["token"]
-    assert api(alice, "POST", f"/api/games/{gid}/join", {"seat": 0, "token": tok})["status"] == 200
+    assert page_api(alice, "POST", f"/api/games/{gid}/join", {"seat": 0, "token": tok})["status"] == 200
     bruno.evaluate(f"localStorage.setItem('kardinal-seats:{gid}', JSON.stringify({{'1': 'x'.repeat(24)}}))")  # (as a claim left it)
     bruno.goto(base + "/mine")
     row = bruno.locator(f'li[data-game="{gid}"]')

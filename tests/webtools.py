@@ -231,6 +231,17 @@ def get(base: str, path: str) -> Any:
 BOTS4 = [{"name": f"Bot {i + 1}", "kind": "bot", "level": "random"} for i in range(4)]
 
 
+def page_api(page: Any, method: str, path: str, body: Any = None) -> Any:
+    """A request as the page's own scripts send it (same origin, the session's cookie)."""
+    return page.evaluate(
+        """async ([method, path, body]) => {
+            const r = await fetch(path, {method, headers: {'content-type': 'application/json'}, body: body === null ? undefined : JSON.stringify(body)});
+            return {status: r.status, json: await r.json()};
+        }""",
+        [method, path, body],
+    )
+
+
 def version(page: Any) -> int:
     return int(page.evaluate("document.body.dataset.version || -1"))
 
