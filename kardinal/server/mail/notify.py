@@ -47,7 +47,7 @@ from ..community.results import seat_results
 from ..play.clocks import seat_deadline
 from ..play.live import LiveGame
 from ..play.options import options_of
-from ..play.presence import seen_elsewhere
+from ..play.presence import at_table
 from ..storage import GameRow
 from ..storage.push import PushSubscription
 from .mailer import Mailer
@@ -73,12 +73,6 @@ log = logging.getLogger("kardinal.mail")
 TURN_DELAY = 2.0  # seconds after the turn came before its mail is queued
 AT_TABLE_EVERY = 10.0  # seconds between looks at whether a person still at the table has left
 MEMORY = 20_000  # games whose last mail this process remembers
-
-
-def at_table(live: LiveGame, seat: int) -> bool:
-    """The person of ``seat`` has the game open now: connected to this process, or noted
-    lately by another (what the table's presence shows)."""
-    return seat in live.present or seen_elsewhere(live, seat, time.time())
 
 
 def _open_path(game_id: str, seat: int) -> str:

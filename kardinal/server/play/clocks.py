@@ -169,12 +169,18 @@ def clocked_seat(live: LiveGame) -> int | None:
     return int(seat)
 
 
+def until_back(live: LiveGame) -> bool:
+    """A stand-in whose seat's time ran out plays on until its person returns: the table is
+    turn-based or rated (at a rated table, one who walked away does not stop the game)."""
+    return live.options["mode"] == "turn" or live.options["rated"]
+
+
 def barred_turn(live: LiveGame, seat: int) -> bool:
     """The turns of ``seat`` run out as they start: its account is suspended (SeatRow.barred,
     kardinal.server.community.moderation) and the table is turn-based or rated, so the
     stand-in plays for it now (within ``clock_check`` seconds), not when a day has passed.
     (A suspension's end is real time, as core.py checks it, whatever clock the table runs on.)"""
-    return (live.options["mode"] == "turn" or live.options["rated"]) and live.row.seats[seat].barred_now(time.time())
+    return until_back(live) and live.row.seats[seat].barred_now(time.time())
 
 
 def turn_started(live: LiveGame, seat: int | None, spec: ClockOptions, reserves: tuple[float | None, ...], now: float) -> float:
@@ -455,7 +461,7 @@ class Clocks(ServiceCore):
         """The seat's turn runs out now (its account was suspended): a turn-based or rated
         table's stand-in takes it at once (the watcher acts on it within ``clock_check``
         seconds), not a day later. True if its time was running."""
-        if live.options["clock"] is None or not (live.options["mode"] == "turn" or live.options["rated"]):
+        if live.options["clock"] is None or not until_back(live):
             return False
         await self.clocks_stored()
         now = self.now()
@@ -514,10 +520,10 @@ class Clocks(ServiceCore):
             # A suspended person's seat is stood in whatever page is open (none opens it), and
             # the log says only that they are not at the table (not why: that is theirs)
             barred = barred_turn(live, seat)
-            until_back = barred or ((live.options["mode"] == "turn" or live.options["rated"]) and not await self._at_table(live, seat))
-            kind = "away" if barred else "timeout_away" if until_back else "timeout"
+            stays = barred or (until_back(live) and not await self._at_table(live, seat))
+            kind = "away" if barred else "timeout_away" if stays else "timeout"
             await self._add_line(live, seat, kind, sr.name, live.options["standin"])
-            if until_back:
+            if stays:
                 await self._set_seat(live, seat, replace(sr, standin=True))  # the stand-in plays (start_bots)
             else:
                 await self._stand_in_turn(live, seat)

@@ -91,6 +91,12 @@ def seen_elsewhere(live: LiveGame, seat: int, wall: float) -> bool:
     return seen is not None and lately(seen, wall)
 
 
+def at_table(live: LiveGame, seat: int, wall: float | None = None) -> bool:
+    """The person of ``seat`` has the game open now: connected to this process, or noted
+    lately by another (seen_elsewhere; ``wall``: time.time()). What the table's presence shows."""
+    return seat in live.present or seen_elsewhere(live, seat, time.time() if wall is None else wall)
+
+
 def standin_at(live: LiveGame, seat: int, now: float, wall: float) -> float | None:
     """When (on the time.monotonic clock) a bot may play for the person of ``seat``, who
     is away, as BotPlay.check_away decides it: their table's "away" seconds after they left
@@ -117,7 +123,7 @@ def standin_due(live: LiveGame, seat: int, now: float | None = None, wall: float
     now = time.monotonic() if now is None else now
     wall = time.time() if wall is None else wall
     sr = live.row.seats[seat]
-    if live.row.status != "running" or sr.kind != "person" or sr.standin or seat in live.present or seen_elsewhere(live, seat, wall):
+    if live.row.status != "running" or sr.kind != "person" or sr.standin or at_table(live, seat, wall):
         return None
     return standin_at(live, seat, now, wall)
 
@@ -131,11 +137,10 @@ def presence_of(live: LiveGame, now: float | None = None, wall: float | None = N
     away: list[AwayData] = []
     ats: list[tuple[int, float | None]] = []
     running = live.row.status == "running" and not live.row.hotseat and live.options["mode"] == "live"
-    present = live.present
     for seat, sr in enumerate(live.row.seats):
         if sr.kind != "person":
             continue
-        if seat in present or seen_elsewhere(live, seat, wall):
+        if at_table(live, seat, wall):
             here.append(seat)
         elif running and not sr.standin:
             at = standin_at(live, seat, now, wall)
