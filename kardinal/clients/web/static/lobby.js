@@ -637,7 +637,7 @@ class Lobby {
 
   /** Join: signed in, the seat is taken at once under the account's name (the server's
    * choice for a claim without one); a guest is asked for a name in the table's row
-   * (joinForm). A refusal is said in the row (claimRefused).
+   * (joinForm). A refusal is said in the row (sendClaim).
    * @param {string} gid @param {number} seat */
   claim(gid, seat) {
     if (this.me) { this.joining = { gid, seat, name: null, refused: "" }; this.sendClaim(); return; }
